@@ -1,0 +1,89 @@
+/*
+** core/method.h -- the method vtable shared by optimizers, samplers and
+** game dynamics, and the context a method steps in.
+**
+** A method is one C file exporting one const ol_method_type, registered
+** by one line in core/optim/list.h, core/sample/list.h or
+** core/games/list.h.  Its help text, Lua constructor, parameter checking
+** and the registry sweep test all come from the table.
+**
+** Contract:
+**   init  called once by the run; par holds nparams checked values in
+**         table order; allocates every array the method needs (state
+**         struct itself is allocated by the run, size bytes, zeroed).
+**   step  exactly one iteration: reads and updates c->x in place; never
+**         allocates; returns OL_OK or an error code with e set (oracle
+**         errors are passed through unchanged).
+**   fini  frees what init allocated; called once, also after a failed
+**         init (so fini must cope with a partly initialised state).
+** Oracles are reached only through ol_ctx_*, which count evaluations,
+** add the problem's gradient noise, and reject non-finite values.
+*/
+#ifndef OL_METHOD_H
+#define OL_METHOD_H
+
+#include "ol.h"
+#include "problem.h"
+#include "rng.h"
+
+enum { OL_OPTIM, OL_SAMPLER, OL_DYNAMIC };   /* method families */
+
+/* flags */
+#define OL_M_NEEDSET   1u   /* requires a constraint set (pgd) */
+#define OL_M_NEEDHESS  2u   /* requires a Hessian oracle */
+#define OL_M_OWNAVG    4u   /* the method maintains c->xavg itself */
+
+#define OL_KIND(k) (1u << (k))   /* bit for a problem kind in 'kinds' */
+
+typedef struct ol_ctx {
+  const ol_problem *p;
+  int n;
+  double *x;        /* iterate x_t; step replaces it by x_{t+1} */
+  double *xavg;     /* average iterate (the run keeps the uniform average
+                       unless the method has OL_M_OWNAVG) */
+  long t;           /* steps completed before this one (0 on the first) */
+  double sched;     /* step-size multiplier for this step from the run's
+                       schedule (1 when none); methods scale lr by it */
+  ol_rng *rng;      /* the run's generator (noise, proposals) */
+  long nfev, ngev, nhev;   /* oracle evaluations so far */
+  long accepted;    /* samplers: accepted proposals so far */
+  void *priv;       /* the run; opaque to methods */
+} ol_ctx;
+
+typedef struct ol_method_type {
+  const char *name;          /* Lua name: optim.<name>{...} */
+  int family;                /* OL_OPTIM, OL_SAMPLER, OL_DYNAMIC */
+  const char *doc;           /* one line */
+  const char *ref;           /* paper, year (and equation) */
+  const ol_param *params;
+  int nparams;
+  size_t size;               /* bytes of private state */
+  unsigned flags;            /* OL_M_* */
+  unsigned kinds;            /* OL_KIND() bits of problem kinds accepted */
+  int (*init) (void *st, const double *par, ol_ctx *c, ol_err *e);
+  int (*step) (void *st, ol_ctx *c, ol_err *e);
+  void (*fini) (void *st);
+} ol_method_type;
+
+/* Registry: every method of every family, NULL-ended, in list order. */
+extern const ol_method_type *const ol_methods[];
+const ol_method_type *ol_method_find (const char *name);
+/* OL_OK when method m can run on problem p, else OL_EINVAL with a message
+** ("pgd needs a constrained problem", "mala needs an objective or density"). */
+int ol_method_check (const ol_method_type *m, const ol_problem *p, ol_err *e);
+
+/* Oracles as a method sees them.
+** ol_ctx_grad: value (f may be NULL) and gradient (g may be NULL) at x;
+**   adds the problem's noise to g, so this is the stochastic gradient when
+**   the problem is stochastic.  When x == c->x and the run already holds
+**   the true gradient there, no new evaluation is made.
+** ol_ctx_value: true value only.
+** ol_ctx_hess: dense Hessian, n x n row-major.
+** All return OL_OK, or a code with e set; non-finite results give OL_EDOM. */
+int ol_ctx_grad (ol_ctx *c, const double *x, double *f, double *g, ol_err *e);
+int ol_ctx_value (ol_ctx *c, const double *x, double *f, ol_err *e);
+int ol_ctx_hess (ol_ctx *c, const double *x, double *H, ol_err *e);
+/* Project x in place onto the problem's constraint set (no-op if none). */
+void ol_ctx_project (ol_ctx *c, double *x);
+
+#endif

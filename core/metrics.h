@@ -1,0 +1,59 @@
+/*
+** core/metrics.h -- metric registry: named scalars computed from a run's
+** state, each with a precise definition (DESIGN.md, "Metrics").
+**
+** The list below is the single place a metric is declared (X-macro):
+**   OL_METRIC(id, "name", "definition")
+** The implementations live in core/metrics.c, one function per metric,
+** plus an availability test (dist needs x*, entropy a simplex, ...).
+*/
+#ifndef OL_METRICS_H
+#define OL_METRICS_H
+
+#include "problem.h"
+
+#define OL_METRIC_LIST \
+  OL_METRIC(LOSS, "loss", "f(x_t): objective value (potential -log p + c for densities, x'Ay for games)") \
+  OL_METRIC(GRADNORM, "gradnorm", "||grad f(x_t)||_2 of the true gradient, also when the method sees a noisy one") \
+  OL_METRIC(DIST, "dist", "||x_t - x*||_2 (needs a known x*)") \
+  OL_METRIC(SUBOPT, "subopt", "f(x_t) - f* (needs a known f*)") \
+  OL_METRIC(KKT, "kkt", "KKT gap: gradnorm unconstrained; ||x - P(x - grad f)|| on a box; Frank-Wolfe gap sum_i (<g_i,x_i> - min_a g_ia) on simplices") \
+  OL_METRIC(ENTROPY, "entropy", "Shannon entropy -sum p log p of each simplex block of x_t, summed") \
+  OL_METRIC(EXPLOIT, "exploitability", "duality gap of the average strategy: max_i (A ybar)_i - min_j (A'xbar)_j") \
+  OL_METRIC(ACCEPT, "accept", "acceptance rate of a sampler: accepted proposals / steps")
+
+enum {
+#define OL_METRIC(id, name, doc) OL_MET_##id,
+  OL_METRIC_LIST
+#undef OL_METRIC
+  OL_NMETRICS
+};
+
+#define OL_MBIT(m) (1u << (m))
+
+/* What a metric sees: the state at the recorded time. */
+typedef struct ol_mstate {
+  const ol_problem *p;
+  int n;
+  const double *x;      /* x_t */
+  const double *xavg;   /* average iterate */
+  double f;             /* true f(x_t) */
+  const double *g;      /* true grad f(x_t) */
+  long t;               /* steps done */
+  long accepted;        /* sampler acceptances */
+  double *work;         /* 2n doubles of scratch */
+} ol_mstate;
+
+typedef struct ol_metric_type {
+  const char *name;
+  const char *doc;
+  int (*avail) (const ol_problem *p, int family);   /* 1 if defined */
+  double (*eval) (const ol_mstate *s);
+} ol_metric_type;
+
+extern const ol_metric_type ol_metric_types[OL_NMETRICS];
+int ol_metric_find (const char *name);   /* id or -1 */
+/* Default set recorded for a problem kind and method family. */
+unsigned ol_metric_defaults (const ol_problem *p, int family);
+
+#endif

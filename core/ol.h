@@ -1,0 +1,88 @@
+/*
+** core/ol.h -- common definitions of the optlab numeric core.
+**
+** Error codes, the caller-owned error struct, parameter descriptors shared
+** by every plug-in family (methods and problems), and small helpers.
+** Layer rule: core/ includes only libc, libm, <cblas.h> and <lapacke.h>;
+** it never includes Lua, curses or readline, never prints, exits or aborts,
+** and keeps no writable globals.
+*/
+#ifndef OL_H
+#define OL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define OL_VERSION "0.1.0"
+
+/* Status codes.  Every fallible core function returns one of these and,
+** when it is not OL_OK, fills the caller's ol_err with a message. */
+enum {
+  OL_OK = 0,
+  OL_ENOMEM,     /* out of memory */
+  OL_EINVAL,     /* invalid argument (bad parameter, size mismatch) */
+  OL_EDOM,       /* non-finite value (NaN or Inf) produced or received */
+  OL_ENUMERIC,   /* numerical failure: LAPACK info > 0, line search */
+  OL_ECALLBACK,  /* a user callback (Lua objective) failed */
+  OL_EINTR       /* interrupted by the caller */
+};
+
+#define OL_ERRMAX 1024
+
+/* Caller-owned error: code plus a human-readable message.  A callback
+** failure keeps the callback's own message (a Lua traceback) here. */
+typedef struct ol_err {
+  int code;
+  char msg[OL_ERRMAX];
+} ol_err;
+
+/* Set e (may be NULL) to code and a printf-style message; returns code. */
+int ol_err_set (ol_err *e, int code, const char *fmt, ...)
+#if defined(__GNUC__)
+  __attribute__((format(printf, 3, 4)))
+#endif
+  ;
+void ol_err_clear (ol_err *e);
+const char *ol_strerror (int code);   /* "out of memory", ... */
+
+/* Parameter descriptors.  One table per plug-in (method or problem type),
+** in the order the plug-in reads its values.  The binding checks user input
+** against it (unknown key -> error listing valid keys; out of [lo, hi] ->
+** error giving the range) and help() prints it. */
+enum {
+  OL_P_REAL,     /* double in [lo, hi] */
+  OL_P_INT,      /* integer in [lo, hi] (stored as double) */
+  OL_P_BOOL,     /* 0 or 1 */
+  OL_P_ENUM,     /* index into choices "a|b|c" (stored as double) */
+  OL_P_VECTOR,   /* problems only: array of doubles (ol_pval.arr, cols) */
+  OL_P_MATRIX    /* problems only: row-major rows x cols (ol_pval.arr) */
+};
+
+typedef struct ol_param {
+  const char *name;     /* Lua key, named as in the cited paper */
+  int kind;             /* OL_P_* */
+  double def;           /* default (index for OL_P_ENUM) */
+  double lo, hi;        /* closed bounds for REAL / INT */
+  const char *doc;      /* one line */
+  const char *choices;  /* OL_P_ENUM: "const|step|cosine"; else NULL */
+} ol_param;
+
+/* A parameter value as handed to a problem constructor.  For scalar kinds
+** only num is used; arrays are borrowed for the duration of the call. */
+typedef struct ol_pval {
+  double num;
+  const double *arr;    /* NULL when the optional array was not given */
+  int rows, cols;
+} ol_pval;
+
+/* Check v against the table entry pd: OL_OK or OL_EINVAL with a message
+** that names the parameter and its range or choices. */
+int ol_param_check (const ol_param *pd, double v, ol_err *e);
+
+/* Index of name in a parameter table of np entries, or -1. */
+int ol_param_find (const ol_param *pt, int np, const char *name);
+
+/* Return 1 if every one of the n doubles is finite. */
+int ol_allfinite (const double *x, int n);
+
+#endif

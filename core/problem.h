@@ -1,0 +1,138 @@
+/*
+** core/problem.h -- what is optimized, sampled or played.
+**
+** A problem offers oracles (value + gradient with a status return, an
+** optional dense Hessian), an optional constraint set with its projection,
+** an optional noise model for stochastic gradients, and the known facts
+** that make exact metrics possible (x*, f*, target moments, payoffs).
+**
+** Three kinds share one oracle:
+**   objective  f(x) and grad f(x)                    (minimised)
+**   density    U(x) = -log p(x) + const and grad U   (the potential)
+**   game       z = (x, y) joint strategy; f(z) = x'Ay (row player's
+**              payoff) and "gradient" g(z) = -(A y, -A'x), i.e. minus
+**              each player's utility vector, so descent on g is each
+**              player ascending its own payoff.
+**
+** Built-in problem types are registered in core/problems/list.h, one line
+** each; user problems (Lua functions) are made with ol_problem_custom.
+** A problem is immutable after creation and may be shared by many runs;
+** runs borrow it and it must outlive them.
+*/
+#ifndef OL_PROBLEM_H
+#define OL_PROBLEM_H
+
+#include "ol.h"
+
+enum { OL_OBJECTIVE, OL_DENSITY, OL_GAME };
+
+/* Oracle.  At x (n entries, borrowed) store the value in *f when f is not
+** NULL and the gradient in g when g is not NULL.  Returns OL_OK or an
+** error code with e filled (a Lua callback returns OL_ECALLBACK with its
+** traceback).  Must not keep x. */
+typedef int (*ol_fdf_fn) (void *ud, const double *x, double *f, double *g,
+                          ol_err *e);
+/* Dense Hessian, row-major n x n, written to H. */
+typedef int (*ol_hess_fn) (void *ud, const double *x, double *H, ol_err *e);
+
+/* Constraint sets. */
+enum {
+  OL_SET_NONE,
+  OL_SET_BOX,       /* lo <= x <= hi, componentwise */
+  OL_SET_SIMPLEX    /* product of probability simplices, see blocks */
+};
+
+#define OL_MAXBLOCKS 8
+
+typedef struct ol_set {
+  int kind;                  /* OL_SET_* */
+  double *lo, *hi;           /* OL_SET_BOX: n bounds each (owned) */
+  int nblocks;               /* OL_SET_SIMPLEX: number of simplices */
+  int blocks[OL_MAXBLOCKS];  /* their sizes, summing to n */
+} ol_set;
+
+/* Euclidean projection of x (n entries) onto s, in place.  The simplex
+** projection is the sort-based algorithm of Held, Wolfe & Crowder (1974)
+** (see also Duchi et al. 2008); work needs n doubles. */
+void ol_set_project (const ol_set *s, double *x, int n, double *work);
+/* 1 when x lies in s up to tol. */
+int ol_set_contains (const ol_set *s, const double *x, int n, double tol);
+
+/* Noise models for stochastic gradients: g = grad f(x) + xi. */
+enum {
+  OL_NOISE_NONE,
+  OL_NOISE_GAUSS     /* xi ~ N(0, sigma^2 I) */
+};
+
+typedef struct ol_noise {
+  int kind;
+  double sigma;
+} ol_noise;
+
+typedef struct ol_problem {
+  char name[32];             /* "rosenbrock", "lua", ... */
+  int kind;                  /* OL_OBJECTIVE, OL_DENSITY, OL_GAME */
+  int n;                     /* dimension (joint strategy length for games) */
+  ol_fdf_fn fdf;             /* never NULL */
+  ol_hess_fn hess;           /* NULL when no Hessian */
+  void *ud;                  /* oracle user data */
+  void (*free_ud) (void *);  /* called on ud by ol_problem_free, may be NULL */
+  int fd_grad;               /* 1: fdf gives values only; gradients are
+                                central finite differences (ol_problem_eval) */
+  ol_set set;
+  ol_noise noise;
+  double *x0;                /* default start (n), owned, never NULL */
+  double *xstar;             /* known minimiser / mode / equilibrium, or NULL */
+  double fstar;              /* known optimal value, NAN when unknown */
+  double *mean, *cov;        /* density: known mean (n) and covariance
+                                (n x n) or NULL */
+  int rows, cols;            /* game: payoff matrix shape */
+  double *payoff;            /* game: A, rows x cols row-major (owned); the
+                                row player (first block) gets x'Ay */
+  char desc[128];            /* one-line description with parameters */
+} ol_problem;
+
+/* Evaluate the true oracle at x, with central differences when fd_grad is
+** set (step h_i = cbrt(eps) * max(1, |x_i|); work needs n doubles).
+** Checks that what it returns is finite: OL_EDOM otherwise. */
+int ol_problem_eval (const ol_problem *p, const double *x, double *f,
+                     double *g, double *work, ol_err *e);
+
+/* Game helpers (kind == OL_GAME, two players, zero-sum payoff A). */
+/* Duality gap of z = (x, y): max_i (A y)_i - min_j (A'x)_j, >= 0. */
+double ol_game_gap (const ol_problem *p, const double *z, double *work);
+
+/* Problem types (registry). */
+typedef struct ol_problem_type {
+  const char *name;          /* Lua name: problem.<name>{...} */
+  int kind;
+  const char *doc;           /* one line */
+  const char *ref;           /* reference, or NULL */
+  const ol_param *params;
+  int nparams;
+  /* Fill p (zeroed, with fstar = NAN) from v (nparams values, in table
+  ** order, already range-checked).  Allocations go into p's owned fields
+  ** or ud + free_ud; on failure return a code with e set (the caller frees
+  ** the partial problem with ol_problem_free). */
+  int (*create) (ol_problem *p, const ol_pval *v, ol_err *e);
+} ol_problem_type;
+
+extern const ol_problem_type *const ol_problem_types[];   /* NULL-ended */
+const ol_problem_type *ol_problem_type_find (const char *name);
+
+/* Make a problem of type t with values v (nparams entries).  NULL on error
+** with e set.  The result is owned by the caller: ol_problem_free. */
+ol_problem *ol_problem_new (const ol_problem_type *t, const ol_pval *v,
+                            ol_err *e);
+/* A user problem of dimension n with oracle fdf (fd_grad: gradients by
+** finite differences).  ud is kept until ol_problem_free, which calls
+** free_ud(ud).  x0 defaults to zeros. */
+ol_problem *ol_problem_custom (int n, ol_fdf_fn fdf, int fd_grad, void *ud,
+                               void (*free_ud) (void *), ol_err *e);
+void ol_problem_free (ol_problem *p);   /* NULL is a no-op */
+
+/* Shared allocation helper for create functions: zeroed n doubles,
+** NULL with e set on failure. */
+double *ol_problem_alloc (int n, ol_err *e);
+
+#endif

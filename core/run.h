@@ -1,0 +1,129 @@
+/*
+** core/run.h -- the run engine: a problem, a method, options, and the
+** state stepped so far, with its recorded metric series.
+**
+** The caller owns the loop: ol_run_step does exactly one iteration, so a
+** front end can redraw, read keys and stop between steps.  After every
+** step the run checks its stop rules (budget, tolerance, wall time,
+** non-finite value, callback error) and records metrics at decimated
+** times: all series share one time axis of at most 'cap' points; when it
+** fills, every other point is dropped and the stride doubles, so a run of
+** any length keeps a bounded, evenly spaced history (plus the latest
+** point, which is always kept).  The stop reason is always stated.
+**
+** A run borrows its problem (which must outlive it) and owns everything
+** else.  Not thread-safe; distinct runs are independent.
+*/
+#ifndef OL_RUN_H
+#define OL_RUN_H
+
+#include "ol.h"
+#include "problem.h"
+#include "method.h"
+
+/* Stop reasons. */
+enum {
+  OL_STOP_NONE = 0,     /* still running */
+  OL_STOP_BUDGET,       /* "budget": iteration budget used up */
+  OL_STOP_TOL,          /* "tolerance": gradnorm (kkt if constrained) <= tol */
+  OL_STOP_TIME,         /* "time": wall-time budget used up */
+  OL_STOP_NONFINITE,    /* "non-finite": NaN/Inf value or gradient */
+  OL_STOP_CALLBACK,     /* "callback error": a user function failed */
+  OL_STOP_FAILED,       /* "numerical failure": factorisation, line search */
+  OL_STOP_INTERRUPTED,  /* "interrupted": Ctrl-C */
+  OL_STOP_STOPPED       /* "stopped": by the user (q, j:stop()) */
+};
+const char *ol_stop_name (int reason);
+
+/* Step-size schedules, applied by the run as ctx->sched (a multiplier on
+** every method's base step size). */
+enum {
+  OL_SCHED_CONST,       /* 1 */
+  OL_SCHED_STEP,        /* gamma^floor(t / period) */
+  OL_SCHED_INV,         /* 1 / (1 + t / period) */
+  OL_SCHED_INVSQRT,     /* 1 / sqrt(1 + t / period) */
+  OL_SCHED_COSINE,      /* 0.5 (1 + cos(pi min(t, T) / T)), T = iters */
+  OL_SCHED_WARMUP       /* min(1, (t + 1) / period) */
+};
+
+typedef struct ol_sched {
+  int kind;
+  double gamma;         /* OL_SCHED_STEP factor, in (0, 1] */
+  long period;          /* >= 1 */
+} ol_sched;
+double ol_sched_value (const ol_sched *s, long t, long iters);
+
+/* Metrics, registered in core/metrics.h; ids are OL_MET_<NAME>. */
+#include "metrics.h"
+
+typedef struct ol_run_opts {
+  long iters;           /* iteration budget, >= 0; default 1000 */
+  double tol;           /* >= 0; 0 disables the tolerance stop */
+  double time_limit;    /* seconds, 0 = none */
+  uint64_t seed;        /* default 1 */
+  uint64_t stream;      /* rng stream (chain / repeat index), default 0 */
+  const double *x0;     /* NULL: the problem's default; copied */
+  unsigned metrics;     /* OL_MBIT() set to record; 0 = defaults for the
+                           problem kind and method family */
+  int cap;              /* max points kept per series, >= 16; default 4096 */
+  int record_x;         /* keep the trajectory of x (first min(n, 8)
+                           coordinates) at the recorded times */
+  ol_sched sched;
+} ol_run_opts;
+
+void ol_run_opts_default (ol_run_opts *o);
+
+typedef struct ol_run ol_run;
+
+/* Create a run of method m (parameter values par, nparams of them, checked
+** by the caller against m->params) on p.  Evaluates the metrics at x0 and
+** records t = 0.  Returns NULL with e set on invalid input (method not
+** applicable, bad options, out of memory).  An oracle failure at x0 is not
+** an error here: the run is returned already stopped with its reason. */
+ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
+                    const double *par, const ol_run_opts *o, ol_err *e);
+void ol_run_free (ol_run *r);   /* NULL is a no-op */
+
+/* One iteration unless stopped.  Returns the stop reason after it
+** (OL_STOP_NONE while the run goes on). */
+int ol_run_step (ol_run *r);
+/* Up to k iterations; returns how many were done. */
+long ol_run_advance (ol_run *r, long k);
+/* Stop now with reason (OL_STOP_INTERRUPTED or OL_STOP_STOPPED); records
+** the final point.  No effect on a stopped run. */
+void ol_run_halt (ol_run *r, int reason);
+/* Raise the iteration budget of a run stopped by its budget (or not yet
+** stopped) and resume it; OL_EINVAL otherwise. */
+int ol_run_extend (ol_run *r, long iters, ol_err *e);
+
+int ol_run_reason (const ol_run *r);          /* OL_STOP_* */
+const char *ol_run_message (const ol_run *r); /* detail ("" if none): the
+                                                 error text, traceback */
+long ol_run_iter (const ol_run *r);           /* steps done */
+long ol_run_budget (const ol_run *r);
+int ol_run_n (const ol_run *r);
+const double *ol_run_x (const ol_run *r);     /* current iterate, borrowed */
+const double *ol_run_xavg (const ol_run *r);
+const ol_problem *ol_run_problem (const ol_run *r);
+const ol_method_type *ol_run_method (const ol_run *r);
+const double *ol_run_params (const ol_run *r);
+const ol_run_opts *ol_run_options (const ol_run *r);
+double ol_run_seconds (const ol_run *r);      /* wall time spent stepping */
+long ol_run_nfev (const ol_run *r);
+long ol_run_ngev (const ol_run *r);
+long ol_run_nhev (const ol_run *r);
+
+/* Recorded series.  All share the time axis ol_run_times (iteration
+** numbers, increasing); ol_run_series returns NULL for a metric not
+** recorded.  Pointers stay valid until the next step. */
+unsigned ol_run_metrics (const ol_run *r);    /* OL_MBIT set recorded */
+int ol_run_len (const ol_run *r);
+const long *ol_run_times (const ol_run *r);
+const double *ol_run_series (const ol_run *r, int metric);
+/* Latest value of a metric (computed at the last recorded time), NAN if
+** not recorded. */
+double ol_run_last (const ol_run *r, int metric);
+/* Trajectory: len rows of *dim coordinates (NULL unless record_x). */
+const double *ol_run_traj (const ol_run *r, int *dim);
+
+#endif
