@@ -1,0 +1,11 @@
+/*
+** core/problems/list.h -- the built-in problem registry: one line each.
+** OL_PROBLEM(name) declares ol_problem_<name> (an ol_problem_type) from
+** core/problems/<name>.c.
+*/
+OL_PROBLEM(quadratic)
+OL_PROBLEM(rosenbrock)
+OL_PROBLEM(logreg)
+OL_PROBLEM(gauss2d)
+OL_PROBLEM(matrixgame)
+OL_PROBLEM(rps)
