@@ -1,0 +1,17 @@
+#!/bin/sh
+# tests/bench/run.sh -- make bench: every workload as a ratio to a plain C
+# floor timed in the same run (absolute times on shared machines are noise).
+set -e
+cd "$(dirname "$0")/../.."
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+
+echo "== W1: Adam, 2-D Rosenbrock, 10^6 steps"
+tests/bench/w1 1000000 7 | tee "$out"
+./optlab --no-tui tests/bench/w1_lua.lua 1000000 5 | tee -a "$out"
+awk '
+  $1 == "W1" { ns[$2] = $4 }
+  END {
+    printf "W1 built-in problem : %.2fx the C floor (target <= 1.3x)\n", ns["engine"] / ns["floor"]
+    printf "W1 Lua objective    : %.2fx the C floor, +%.1f ns/step over it (target ~ +60 ns)\n", ns["lua"] / ns["floor"], ns["lua"] - ns["floor"]
+  }' "$out"
