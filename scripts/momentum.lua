@@ -1,0 +1,42 @@
+-- scripts/momentum.lua -- heavy ball vs gradient descent on an
+-- ill-conditioned quadratic.
+--
+-- Claim (Polyak 1964; see also Goh, "Why momentum really works", 2017):
+-- on a quadratic with condition number kappa = L/mu, gradient descent with
+-- its best constant step 2/(L+mu) contracts the error by (kappa-1)/(kappa+1)
+-- per step, so it needs ~kappa/2 ln(1/eps) steps; the heavy ball with
+-- lr = 4/(sqrt L + sqrt mu)^2 and mu_hb = ((sqrt kappa - 1)/(sqrt kappa + 1))^2
+-- contracts by (sqrt kappa - 1)/(sqrt kappa + 1): ~sqrt(kappa)/2 ln(1/eps)
+-- steps.  The ratio of the two step counts is therefore about sqrt(kappa).
+--
+-- Usage: optlab scripts/momentum.lua [kappa]   (default 1000)
+local kappa = tonumber(arg and arg[1]) or 1000
+local L, mu = 1, 1 / kappa          -- problem.quadratic's spectrum is [1/cond, 1]
+local p = problem.quadratic{n = 50, cond = kappa, seed = 7}
+local sq = math.sqrt(kappa)
+
+local gd = optim.gd{lr = 2 / (L + mu)}
+local hb = optim.momentum{lr = 4 / (math.sqrt(L) + math.sqrt(mu))^2,
+                          mu = ((sq - 1) / (sq + 1))^2}
+local eps = 1e-6
+local rc = race(p, {gd, hb}, {iters = math.ceil(3 * kappa * math.log(1 / eps)),
+                              seed = 1, metrics = {"dist"},
+                              watch = {"dist"}, tol = 0})
+
+-- First recorded iteration where the distance to x* fell below eps times
+-- its start value.
+local function steps_to (r)
+  local d, t = r:series("dist")
+  for i = 1, #d do
+    if d[i] <= eps * d[1] then return t[i] end
+  end
+  return math.huge
+end
+
+local n_gd, n_hb = steps_to(rc[1]), steps_to(rc[2])
+print(string.format("kappa %g: steps to shrink ||x - x*|| by %g", kappa, eps))
+print(string.format("  gd        %6d   (theory ~ %.0f)", n_gd,
+                    math.log(1 / eps) / -math.log((kappa - 1) / (kappa + 1))))
+print(string.format("  momentum  %6d   (theory ~ %.0f)", n_hb,
+                    math.log(1 / eps) / -math.log((sq - 1) / (sq + 1))))
+print(string.format("ratio %.2f  sqrt(kappa) %.2f", n_gd / n_hb, sq))
