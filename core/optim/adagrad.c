@@ -1,0 +1,68 @@
+/*
+** core/optim/adagrad.c -- AdaGrad, diagonal version (Duchi, Hazan & Singer
+** 2011, JMLR, Section 1 / Figure 1).
+**
+**   G_t = G_{t-1} + g_t^2
+**   x_{t+1} = x_t - lr_t g_t / (sqrt(G_t) + eps),   lr_t = lr * sched_t
+**
+** (componentwise; G_{-1} = 0).
+*/
+#include <math.h>
+
+#include "method.h"
+#include "vec.h"
+
+typedef struct adagrad_state {
+  double lr, eps;
+  double *g, *G;
+} adagrad_state;
+
+static const ol_param adagrad_params[] = {
+  {"lr", OL_P_REAL, 1e-2, 0, INFINITY, "step size", NULL},
+  {"eps", OL_P_REAL, 1e-8, 0, INFINITY, "added to sqrt(G)", NULL},
+};
+
+static int adagrad_init (void *st, const double *par, ol_ctx *c, ol_err *e)
+{
+  adagrad_state *s = st;
+  s->lr = par[0];
+  s->eps = par[1];
+  if ((s->g = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
+  if ((s->G = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
+  return OL_OK;
+}
+
+static int adagrad_step (void *st, ol_ctx *c, ol_err *e)
+{
+  adagrad_state *s = st;
+  double a = s->lr * c->sched, eps = s->eps;
+  double *x = c->x, *g = s->g, *G = s->G;
+  int i, n = c->n, rc;
+  /* (1) gradient at x_t */
+  if ((rc = ol_ctx_grad(c, x, NULL, g, e)) != OL_OK) return rc;
+  /* (2) accumulate squared gradients; (3) move */
+  for (i = 0; i < n; i++) {
+    G[i] += g[i] * g[i];
+    x[i] -= a * g[i] / (sqrt(G[i]) + eps);
+  }
+  return OL_OK;
+}
+
+static void adagrad_fini (void *st)
+{
+  adagrad_state *s = st;
+  ol_vec_free(s->g);
+  ol_vec_free(s->G);
+  s->g = s->G = NULL;
+}
+
+const ol_method_type ol_optim_adagrad = {
+  "adagrad", OL_OPTIM,
+  "AdaGrad: per-coordinate steps lr / sqrt(sum of squared gradients)",
+  "Duchi, Hazan & Singer 2011",
+  adagrad_params,
+  (int)(sizeof adagrad_params / sizeof adagrad_params[0]),
+  sizeof(adagrad_state), 0u,
+  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  adagrad_init, adagrad_step, adagrad_fini
+};

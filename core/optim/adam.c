@@ -1,0 +1,89 @@
+/*
+** core/optim/adam.c -- Adam (Kingma & Ba 2015, ICLR, Algorithm 1).
+**
+**   m_t = beta1 m_{t-1} + (1 - beta1) g_t
+**   v_t = beta2 v_{t-1} + (1 - beta2) g_t^2
+**   mhat = m_t / (1 - beta1^t),   vhat = v_t / (1 - beta2^t)
+**   x_t = x_{t-1} - lr_t mhat / (sqrt(vhat) + eps),   lr_t = lr * sched_t
+**
+** t counts from 1; lr is the paper's alpha.  The powers beta^t are kept
+** as running products; the scalars are hoisted and the update is one
+** fused loop (benchmark W1).
+*/
+#include <math.h>
+
+#include "method.h"
+#include "vec.h"
+
+typedef struct adam_state {
+  double lr, beta1, beta2, eps;
+  double b1t, b2t;  /* beta1^t, beta2^t */
+  double *g, *m, *v;
+} adam_state;
+
+static const ol_param adam_params[] = {
+  {"lr", OL_P_REAL, 1e-3, 0, INFINITY, "step size (alpha)", NULL},
+  {"beta1", OL_P_REAL, 0.9, 0, 0.9999999999999999,
+   "decay of the first moment, in [0, 1)", NULL},
+  {"beta2", OL_P_REAL, 0.999, 0, 0.9999999999999999,
+   "decay of the second moment, in [0, 1)", NULL},
+  {"eps", OL_P_REAL, 1e-8, 0, INFINITY, "added to sqrt(vhat)", NULL},
+};
+
+static int adam_init (void *st, const double *par, ol_ctx *c, ol_err *e)
+{
+  adam_state *s = st;
+  s->lr = par[0];
+  s->beta1 = par[1];
+  s->beta2 = par[2];
+  s->eps = par[3];
+  s->b1t = s->b2t = 1;
+  if ((s->g = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
+  if ((s->m = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
+  if ((s->v = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
+  return OL_OK;
+}
+
+static int adam_step (void *st, ol_ctx *c, ol_err *e)
+{
+  adam_state *s = st;
+  double b1 = s->beta1, b2 = s->beta2, eps = s->eps, a, r;
+  double *x = c->x, *g = s->g, *m = s->m, *v = s->v;
+  int i, n = c->n, rc;
+  /* (1) stochastic gradient at x_{t-1} */
+  if ((rc = ol_ctx_grad(c, x, NULL, g, e)) != OL_OK) return rc;
+  /* (2) bias corrections: mhat = m / (1 - b1^t), sqrt(vhat) = sqrt(v) r */
+  s->b1t *= b1;
+  s->b2t *= b2;
+  a = s->lr * c->sched / (1 - s->b1t);
+  r = 1 / sqrt(1 - s->b2t);
+  /* (3) moments and move, fused */
+  for (i = 0; i < n; i++) {
+    double gi = g[i];
+    double mi = b1 * m[i] + (1 - b1) * gi;
+    double vi = b2 * v[i] + (1 - b2) * gi * gi;
+    m[i] = mi;
+    v[i] = vi;
+    x[i] -= a * mi / (sqrt(vi) * r + eps);
+  }
+  return OL_OK;
+}
+
+static void adam_fini (void *st)
+{
+  adam_state *s = st;
+  ol_vec_free(s->g);
+  ol_vec_free(s->m);
+  ol_vec_free(s->v);
+  s->g = s->m = s->v = NULL;
+}
+
+const ol_method_type ol_optim_adam = {
+  "adam", OL_OPTIM,
+  "Adam: bias-corrected first and second moment estimates",
+  "Kingma & Ba 2015, Algorithm 1",
+  adam_params, (int)(sizeof adam_params / sizeof adam_params[0]),
+  sizeof(adam_state), 0u,
+  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  adam_init, adam_step, adam_fini
+};

@@ -1,0 +1,71 @@
+/*
+** core/optim/momentum.c -- Polyak's heavy-ball method (Polyak 1964,
+** "Some methods of speeding up the convergence of iteration methods",
+** eq. 9).
+**
+**   x_{t+1} = x_t - lr_t grad f(x_t) + mu (x_t - x_{t-1}),   x_{-1} = x_0
+**
+** kept as the displacement d_t = x_t - x_{t-1}: d <- mu d - lr_t g,
+** x <- x + d.  lr_t = lr * sched_t.
+*/
+#include <math.h>
+
+#include "method.h"
+#include "vec.h"
+
+typedef struct momentum_state {
+  double lr, mu;
+  double *g;        /* gradient at x_t */
+  double *d;        /* x_t - x_{t-1} */
+} momentum_state;
+
+static const ol_param momentum_params[] = {
+  {"lr", OL_P_REAL, 1e-3, 0, INFINITY, "step size", NULL},
+  {"mu", OL_P_REAL, 0.9, 0, 0.9999999999999999, "momentum, in [0, 1)",
+   NULL},
+};
+
+static int momentum_init (void *st, const double *par, ol_ctx *c, ol_err *e)
+{
+  momentum_state *s = st;
+  s->lr = par[0];
+  s->mu = par[1];
+  if ((s->g = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
+  if ((s->d = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
+  return OL_OK;
+}
+
+static int momentum_step (void *st, ol_ctx *c, ol_err *e)
+{
+  momentum_state *s = st;
+  double a = s->lr * c->sched, mu = s->mu;
+  double *x = c->x, *g = s->g, *d = s->d;
+  int i, n = c->n, rc;
+  /* (1) gradient at x_t */
+  if ((rc = ol_ctx_grad(c, x, NULL, g, e)) != OL_OK) return rc;
+  /* (2) displacement and move */
+  for (i = 0; i < n; i++) {
+    d[i] = mu * d[i] - a * g[i];
+    x[i] += d[i];
+  }
+  return OL_OK;
+}
+
+static void momentum_fini (void *st)
+{
+  momentum_state *s = st;
+  ol_vec_free(s->g);
+  ol_vec_free(s->d);
+  s->g = s->d = NULL;
+}
+
+const ol_method_type ol_optim_momentum = {
+  "momentum", OL_OPTIM,
+  "Polyak heavy ball: x <- x - lr g + mu (x - x_prev)",
+  "Polyak 1964, eq. 9",
+  momentum_params,
+  (int)(sizeof momentum_params / sizeof momentum_params[0]),
+  sizeof(momentum_state), 0u,
+  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  momentum_init, momentum_step, momentum_fini
+};

@@ -1,0 +1,71 @@
+/*
+** core/optim/rmsprop.c -- RMSProp (Tieleman & Hinton 2012, COURSERA
+** "Neural Networks for Machine Learning", lecture 6.5).
+**
+**   v_t = beta2 v_{t-1} + (1 - beta2) g_t^2
+**   x_{t+1} = x_t - lr_t g_t / (sqrt(v_t) + eps),   lr_t = lr * sched_t
+**
+** (componentwise; v_{-1} = 0; beta2 named as in Adam for uniformity).
+*/
+#include <math.h>
+
+#include "method.h"
+#include "vec.h"
+
+typedef struct rmsprop_state {
+  double lr, beta2, eps;
+  double *g, *v;
+} rmsprop_state;
+
+static const ol_param rmsprop_params[] = {
+  {"lr", OL_P_REAL, 1e-3, 0, INFINITY, "step size", NULL},
+  {"beta2", OL_P_REAL, 0.9, 0, 0.9999999999999999,
+   "decay of the mean square, in [0, 1)", NULL},
+  {"eps", OL_P_REAL, 1e-8, 0, INFINITY, "added to sqrt(v)", NULL},
+};
+
+static int rmsprop_init (void *st, const double *par, ol_ctx *c, ol_err *e)
+{
+  rmsprop_state *s = st;
+  s->lr = par[0];
+  s->beta2 = par[1];
+  s->eps = par[2];
+  if ((s->g = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
+  if ((s->v = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
+  return OL_OK;
+}
+
+static int rmsprop_step (void *st, ol_ctx *c, ol_err *e)
+{
+  rmsprop_state *s = st;
+  double a = s->lr * c->sched, b2 = s->beta2, eps = s->eps;
+  double *x = c->x, *g = s->g, *v = s->v;
+  int i, n = c->n, rc;
+  /* (1) gradient at x_t */
+  if ((rc = ol_ctx_grad(c, x, NULL, g, e)) != OL_OK) return rc;
+  /* (2) mean square; (3) move */
+  for (i = 0; i < n; i++) {
+    v[i] = b2 * v[i] + (1 - b2) * g[i] * g[i];
+    x[i] -= a * g[i] / (sqrt(v[i]) + eps);
+  }
+  return OL_OK;
+}
+
+static void rmsprop_fini (void *st)
+{
+  rmsprop_state *s = st;
+  ol_vec_free(s->g);
+  ol_vec_free(s->v);
+  s->g = s->v = NULL;
+}
+
+const ol_method_type ol_optim_rmsprop = {
+  "rmsprop", OL_OPTIM,
+  "RMSProp: steps lr / sqrt(running mean of squared gradients)",
+  "Tieleman & Hinton 2012, lecture 6.5",
+  rmsprop_params,
+  (int)(sizeof rmsprop_params / sizeof rmsprop_params[0]),
+  sizeof(rmsprop_state), 0u,
+  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  rmsprop_init, rmsprop_step, rmsprop_fini
+};

@@ -1,0 +1,66 @@
+/*
+** core/registry.c -- the method and problem-type registries.
+**
+** Built from the list headers with X-macros, so registering a method or a
+** built-in problem is one line in core/{optim,sample,games,problems}/list.h
+** plus its own file.  Order: optimizers, samplers, game dynamics, each in
+** list order.  Both tables are const and NULL-ended.
+*/
+#include <string.h>
+
+#include "method.h"
+#include "problem.h"
+
+#define OL_OPTIM(n) extern const ol_method_type ol_optim_##n;
+#define OL_SAMPLER(n) extern const ol_method_type ol_sample_##n;
+#define OL_DYNAMIC(n) extern const ol_method_type ol_game_##n;
+#define OL_PROBLEM(n) extern const ol_problem_type ol_problem_##n;
+#include "optim/list.h"
+#include "sample/list.h"
+#include "games/list.h"
+#include "problems/list.h"
+#undef OL_OPTIM
+#undef OL_SAMPLER
+#undef OL_DYNAMIC
+#undef OL_PROBLEM
+
+const ol_method_type *const ol_methods[] = {
+#define OL_OPTIM(n) &ol_optim_##n,
+#define OL_SAMPLER(n) &ol_sample_##n,
+#define OL_DYNAMIC(n) &ol_game_##n,
+#include "optim/list.h"
+#include "sample/list.h"
+#include "games/list.h"
+#undef OL_OPTIM
+#undef OL_SAMPLER
+#undef OL_DYNAMIC
+  NULL
+};
+
+const ol_problem_type *const ol_problem_types[] = {
+#define OL_PROBLEM(n) &ol_problem_##n,
+#include "problems/list.h"
+#undef OL_PROBLEM
+  NULL
+};
+
+/* The registered method called name, or NULL (also for name == NULL). */
+const ol_method_type *ol_method_find (const char *name)
+{
+  int i;
+  if (name == NULL) return NULL;
+  for (i = 0; ol_methods[i] != NULL; i++)
+    if (strcmp(ol_methods[i]->name, name) == 0) return ol_methods[i];
+  return NULL;
+}
+
+/* The built-in problem type called name, or NULL. */
+const ol_problem_type *ol_problem_type_find (const char *name)
+{
+  int i;
+  if (name == NULL) return NULL;
+  for (i = 0; ol_problem_types[i] != NULL; i++)
+    if (strcmp(ol_problem_types[i]->name, name) == 0)
+      return ol_problem_types[i];
+  return NULL;
+}
