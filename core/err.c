@@ -1,0 +1,128 @@
+/*
+** core/err.c -- error reporting and parameter checking (see ol.h).
+**
+** Holds ol_err_set / ol_err_clear / ol_strerror, the scalar parameter
+** check shared by every plug-in table, and small helpers.  Messages name
+** the parameter and its range or choices so the binding can show them as
+** they are.  No state: everything here is a pure function of its inputs.
+*/
+#include "ol.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Fill e (when not NULL) with code and a formatted message; returns code.
+** The message is formatted into a temporary first, so fmt arguments may
+** point into e->msg itself. */
+int ol_err_set (ol_err *e, int code, const char *fmt, ...)
+{
+  char buf[OL_ERRMAX];
+  va_list ap;
+  if (e == NULL) return code;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  e->code = code;
+  memcpy(e->msg, buf, sizeof buf);
+  return code;
+}
+
+/* Reset e (may be NULL) to OL_OK with an empty message. */
+void ol_err_clear (ol_err *e)
+{
+  if (e == NULL) return;
+  e->code = OL_OK;
+  e->msg[0] = '\0';
+}
+
+/* Static text for a status code; never NULL. */
+const char *ol_strerror (int code)
+{
+  switch (code) {
+  case OL_OK: return "ok";
+  case OL_ENOMEM: return "out of memory";
+  case OL_EINVAL: return "invalid argument";
+  case OL_EDOM: return "non-finite value";
+  case OL_ENUMERIC: return "numerical failure";
+  case OL_ECALLBACK: return "callback failed";
+  case OL_EINTR: return "interrupted";
+  default: return "unknown error";
+  }
+}
+
+/* Number of '|'-separated choices in s (0 for NULL or ""). */
+static int count_choices (const char *s)
+{
+  int k = 1;
+  if (s == NULL || *s == '\0') return 0;
+  for (; *s; s++)
+    if (*s == '|') k++;
+  return k;
+}
+
+/* Check one scalar value against its descriptor.  VECTOR and MATRIX
+** parameters carry arrays, not numbers, and always pass here. */
+int ol_param_check (const ol_param *pd, double v, ol_err *e)
+{
+  int k;
+  if (pd == NULL)
+    return ol_err_set(e, OL_EINVAL, "no parameter descriptor");
+  switch (pd->kind) {
+  case OL_P_REAL:
+    if (isnan(v) || v < pd->lo || v > pd->hi)
+      return ol_err_set(e, OL_EINVAL, "%s = %g is out of range [%g, %g]",
+                        pd->name, v, pd->lo, pd->hi);
+    return OL_OK;
+  case OL_P_INT:
+    if (!isfinite(v) || v != floor(v))
+      return ol_err_set(e, OL_EINVAL,
+                        "%s = %g is not an integer (range [%g, %g])",
+                        pd->name, v, pd->lo, pd->hi);
+    if (v < pd->lo || v > pd->hi)
+      return ol_err_set(e, OL_EINVAL, "%s = %g is out of range [%g, %g]",
+                        pd->name, v, pd->lo, pd->hi);
+    return OL_OK;
+  case OL_P_BOOL:
+    if (v != 0 && v != 1)
+      return ol_err_set(e, OL_EINVAL,
+                        "%s = %g is not a boolean (0 or 1, false or true)",
+                        pd->name, v);
+    return OL_OK;
+  case OL_P_ENUM:
+    k = count_choices(pd->choices);
+    if (!isfinite(v) || v != floor(v) || v < 0 || v >= k)
+      return ol_err_set(e, OL_EINVAL,
+                        "%s = %g is not one of the choices %s "
+                        "(index 0 to %d)", pd->name, v,
+                        pd->choices ? pd->choices : "(none)", k - 1);
+    return OL_OK;
+  case OL_P_VECTOR:
+  case OL_P_MATRIX:
+    return OL_OK;
+  default:
+    return ol_err_set(e, OL_EINVAL, "%s has an unknown parameter kind %d",
+                      pd->name, pd->kind);
+  }
+}
+
+/* Linear search; tables are a handful of entries. */
+int ol_param_find (const ol_param *pt, int np, const char *name)
+{
+  int i;
+  if (pt == NULL || name == NULL) return -1;
+  for (i = 0; i < np; i++)
+    if (pt[i].name != NULL && strcmp(pt[i].name, name) == 0) return i;
+  return -1;
+}
+
+/* 1 when all n entries are finite.  The sum trick keeps the loop free of
+** branches: any NaN or Inf makes 0 * x non-zero (NaN). */
+int ol_allfinite (const double *x, int n)
+{
+  double acc = 0;
+  int i;
+  for (i = 0; i < n; i++) acc += 0 * x[i];
+  return acc == 0;
+}

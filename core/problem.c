@@ -1,0 +1,236 @@
+/*
+** core/problem.c -- problem lifetime, the true oracle, game helpers.
+**
+** ol_problem_eval is the one place an oracle is called for its true value:
+** it adds central finite differences for value-only problems and rejects
+** non-finite results (OL_EDOM), so every caller above sees finite numbers
+** or an error.  ol_problem_new checks a created problem's invariants
+** (n >= 1, an oracle, a start point, a consistent set and payoff) so
+** methods and metrics may rely on them.  The registry of problem types
+** (ol_problem_types, ol_problem_type_find) lives in core/registry.c.
+*/
+#include "problem.h"
+
+#include "vec.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* True oracle at x.  f and g may each be NULL.  With p->fd_grad the
+** gradient is (f(x + h e_i) - f(x - h e_i)) / (2h) over the exact
+** representable step, h = cbrt(eps) max(1, |x_i|); work needs n doubles
+** then (unused otherwise).  Returns OL_OK, the oracle's own code, or
+** OL_EDOM when the value or gradient is not finite. */
+int ol_problem_eval (const ol_problem *p, const double *x, double *f,
+                     double *g, double *work, ol_err *e)
+{
+  int rc, i, n = p->n;
+  if (!p->fd_grad || g == NULL) {
+    rc = p->fdf(p->ud, x, f, p->fd_grad ? NULL : g, e);
+    if (rc != OL_OK) return rc;
+  } else {
+    double h0 = cbrt(DBL_EPSILON);
+    if (f != NULL) {
+      rc = p->fdf(p->ud, x, f, NULL, e);
+      if (rc != OL_OK) return rc;
+    }
+    memcpy(work, x, (size_t)n * sizeof *x);
+    for (i = 0; i < n; i++) {
+      double xi = x[i], fp, fm, xp, xm;
+      double h = h0 * (fabs(xi) > 1 ? fabs(xi) : 1);
+      xp = work[i] = xi + h;
+      rc = p->fdf(p->ud, work, &fp, NULL, e);
+      if (rc != OL_OK) return rc;
+      xm = work[i] = xi - h;
+      rc = p->fdf(p->ud, work, &fm, NULL, e);
+      work[i] = xi;
+      if (rc != OL_OK) return rc;
+      g[i] = (fp - fm) / (xp - xm);
+    }
+  }
+  if (f != NULL && !isfinite(*f))
+    return ol_err_set(e, OL_EDOM, "non-finite value (f = %g)", *f);
+  if (g != NULL && !ol_allfinite(g, n))
+    return ol_err_set(e, OL_EDOM, "non-finite gradient");
+  return OL_OK;
+}
+
+/* Duality gap of z = (x, y) in the zero-sum game with payoff A (rows x
+** cols): max_i (A y)_i - min_j (A'x)_j.  work needs rows + cols doubles.
+** NAN when p is not a game with a payoff matrix. */
+double ol_game_gap (const ol_problem *p, const double *z, double *work)
+{
+  int m, k, i;
+  double *ay, *atx, hi, lo;
+  if (p == NULL || p->kind != OL_GAME || p->payoff == NULL) return NAN;
+  m = p->rows;
+  k = p->cols;
+  ay = work;
+  atx = work + m;
+  ol_mat_gemv(m, k, 1, p->payoff, z + m, 0, ay);
+  ol_mat_gemv_t(m, k, 1, p->payoff, z, 0, atx);
+  hi = -INFINITY;
+  lo = INFINITY;
+  for (i = 0; i < m; i++)
+    if (ay[i] > hi) hi = ay[i];
+  for (i = 0; i < k; i++)
+    if (atx[i] < lo) lo = atx[i];
+  return hi - lo;
+}
+
+double *ol_problem_alloc (int n, ol_err *e)
+{
+  double *x;
+  if (n < 0) {
+    ol_err_set(e, OL_EINVAL, "array length %d is negative", n);
+    return NULL;
+  }
+  x = calloc(n > 0 ? (size_t)n : 1, sizeof *x);
+  if (x == NULL) ol_err_set(e, OL_ENOMEM, "out of memory (%d doubles)", n);
+  return x;
+}
+
+/* Invariants every problem keeps after creation; OL_EINVAL naming the
+** problem otherwise. */
+static int check (const ol_problem *p, ol_err *e)
+{
+  int b, sum = 0;
+  if (p->n < 1)
+    return ol_err_set(e, OL_EINVAL, "%s: dimension n = %d is out of range "
+                      "[1, inf]", p->name, p->n);
+  if (p->fdf == NULL)
+    return ol_err_set(e, OL_EINVAL, "%s: no oracle", p->name);
+  if (p->kind < OL_OBJECTIVE || p->kind > OL_GAME)
+    return ol_err_set(e, OL_EINVAL, "%s: unknown kind %d", p->name,
+                      p->kind);
+  switch (p->set.kind) {
+  case OL_SET_NONE:
+    break;
+  case OL_SET_BOX:
+    if (p->set.lo == NULL || p->set.hi == NULL)
+      return ol_err_set(e, OL_EINVAL, "%s: box set without bounds",
+                        p->name);
+    for (b = 0; b < p->n; b++)
+      if (!(p->set.lo[b] <= p->set.hi[b]))
+        return ol_err_set(e, OL_EINVAL, "%s: box bound lo[%d] = %g > "
+                          "hi[%d] = %g", p->name, b + 1, p->set.lo[b],
+                          b + 1, p->set.hi[b]);
+    break;
+  case OL_SET_SIMPLEX:
+    if (p->set.nblocks < 1 || p->set.nblocks > OL_MAXBLOCKS)
+      return ol_err_set(e, OL_EINVAL, "%s: %d simplex blocks is out of "
+                        "range [1, %d]", p->name, p->set.nblocks,
+                        OL_MAXBLOCKS);
+    for (b = 0; b < p->set.nblocks; b++) {
+      if (p->set.blocks[b] < 1)
+        return ol_err_set(e, OL_EINVAL, "%s: simplex block %d is empty",
+                          p->name, b + 1);
+      sum += p->set.blocks[b];
+    }
+    if (sum != p->n)
+      return ol_err_set(e, OL_EINVAL, "%s: simplex blocks sum to %d, "
+                        "not n = %d", p->name, sum, p->n);
+    break;
+  default:
+    return ol_err_set(e, OL_EINVAL, "%s: unknown set kind %d", p->name,
+                      p->set.kind);
+  }
+  if (p->noise.kind != OL_NOISE_NONE &&
+      (p->noise.kind != OL_NOISE_GAUSS || !(p->noise.sigma >= 0) ||
+       isinf(p->noise.sigma)))
+    return ol_err_set(e, OL_EINVAL, "%s: bad noise model (kind %d, sigma "
+                      "%g)", p->name, p->noise.kind, p->noise.sigma);
+  if (p->payoff != NULL &&
+      (p->rows < 1 || p->cols < 1 || p->rows + p->cols != p->n))
+    return ol_err_set(e, OL_EINVAL, "%s: payoff shape %d x %d does not "
+                      "match n = %d", p->name, p->rows, p->cols, p->n);
+  return OL_OK;
+}
+
+/* Zeroed problem with fstar = NAN, or NULL with e set. */
+static ol_problem *blank (ol_err *e)
+{
+  ol_problem *p = calloc(1, sizeof *p);
+  if (p == NULL) {
+    ol_err_set(e, OL_ENOMEM, "out of memory (problem)");
+    return NULL;
+  }
+  p->fstar = NAN;
+  return p;
+}
+
+/* Make a problem of type t.  On any failure the partial problem is freed
+** (ud through free_ud when create set it) and NULL is returned. */
+ol_problem *ol_problem_new (const ol_problem_type *t, const ol_pval *v,
+                            ol_err *e)
+{
+  ol_problem *p;
+  if (t == NULL || t->create == NULL) {
+    ol_err_set(e, OL_EINVAL, "no problem type");
+    return NULL;
+  }
+  p = blank(e);
+  if (p == NULL) return NULL;
+  snprintf(p->name, sizeof p->name, "%s", t->name);
+  p->kind = t->kind;
+  if (t->create(p, v, e) != OL_OK) goto fail;
+  if (p->n >= 1 && p->x0 == NULL && (p->x0 = ol_problem_alloc(p->n, e))
+      == NULL)
+    goto fail;
+  if (check(p, e) != OL_OK) goto fail;
+  return p;
+fail:
+  ol_problem_free(p);
+  return NULL;
+}
+
+/* A user objective.  On success the problem owns ud (freed by
+** ol_problem_free through free_ud); on failure (NULL) ud is left alone and
+** stays the caller's. */
+ol_problem *ol_problem_custom (int n, ol_fdf_fn fdf, int fd_grad, void *ud,
+                               void (*free_ud) (void *), ol_err *e)
+{
+  ol_problem *p;
+  if (n < 1) {
+    ol_err_set(e, OL_EINVAL, "n = %d is out of range [1, inf]", n);
+    return NULL;
+  }
+  if (fdf == NULL) {
+    ol_err_set(e, OL_EINVAL, "custom problem without an oracle");
+    return NULL;
+  }
+  p = blank(e);
+  if (p == NULL) return NULL;
+  p->x0 = ol_problem_alloc(n, e);
+  if (p->x0 == NULL) {
+    free(p);
+    return NULL;
+  }
+  snprintf(p->name, sizeof p->name, "custom");
+  snprintf(p->desc, sizeof p->desc, "user objective, n = %d%s", n,
+           fd_grad ? ", finite-difference gradient" : "");
+  p->kind = OL_OBJECTIVE;
+  p->n = n;
+  p->fdf = fdf;
+  p->fd_grad = fd_grad != 0;
+  p->ud = ud;
+  p->free_ud = free_ud;
+  return p;
+}
+
+void ol_problem_free (ol_problem *p)
+{
+  if (p == NULL) return;
+  free(p->x0);
+  free(p->xstar);
+  free(p->mean);
+  free(p->cov);
+  free(p->payoff);
+  free(p->set.lo);
+  free(p->set.hi);
+  if (p->free_ud != NULL) p->free_ud(p->ud);
+  free(p);
+}

@@ -1,0 +1,521 @@
+/*
+** core/run.c -- the run engine (see run.h for the contract).
+**
+** One step: the method moves c.x; the run counts the step, keeps the
+** uniform average iterate when something reads it (games, exploitability;
+** not for OL_M_OWNAVG methods), rejects a non-finite iterate, and
+** evaluates the true f and g at the new point only when needed: the
+** tolerance stop is on (optimizers), a record is due, or the run stops
+** now.  That evaluation fills the gradient cache, so a method asking for
+** the gradient at the same point next step gets it for free.
+**
+** Recording: all metrics share one time axis of at most cap points (cap
+** rounded down to even, so halving keeps the grid aligned).  Points are
+** taken when t is a multiple of stride; when the axis is full every other
+** point is dropped (those with t % (2 stride) != 0) and stride doubles.
+** A stop appends its final point even off the grid; the next record
+** (after ol_run_extend) replaces such an off-grid tail.
+**
+** Time: no clock call per step.  ol_run_advance (and ol_run_step, which
+** is advance(1)) reads the monotonic clock around the slice; the time
+** limit is checked every 64 steps against seconds + the slice so far.
+** xavg is the mean of x_0 .. x_t.
+*/
+#include "run.h"
+
+#include "runpriv.h"
+#include "vec.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* == options, schedules, names ============================================ */
+
+void ol_run_opts_default (ol_run_opts *o)
+{
+  memset(o, 0, sizeof *o);
+  o->iters = 1000;
+  o->tol = 0;
+  o->time_limit = 0;
+  o->seed = 1;
+  o->stream = 0;
+  o->x0 = NULL;
+  o->metrics = 0;
+  o->cap = 4096;
+  o->record_x = 0;
+  o->sched.kind = OL_SCHED_CONST;
+  o->sched.gamma = 0.1;
+  o->sched.period = 1000;
+}
+
+/* Multiplier at step t (0-based) of a run with budget iters. */
+double ol_sched_value (const ol_sched *s, long t, long iters)
+{
+  double per = s->period >= 1 ? (double)s->period : 1;
+  double u;
+  switch (s->kind) {
+  case OL_SCHED_STEP:
+    return pow(s->gamma, floor((double)t / per));
+  case OL_SCHED_INV:
+    return 1 / (1 + (double)t / per);
+  case OL_SCHED_INVSQRT:
+    return 1 / sqrt(1 + (double)t / per);
+  case OL_SCHED_COSINE:
+    if (iters <= 0) return 1;
+    u = (double)(t < iters ? t : iters) / (double)iters;
+    return 0.5 * (1 + cos(3.14159265358979323846 * u));
+  case OL_SCHED_WARMUP:
+    u = ((double)t + 1) / per;
+    return u < 1 ? u : 1;
+  default:
+    return 1;
+  }
+}
+
+const char *ol_stop_name (int reason)
+{
+  switch (reason) {
+  case OL_STOP_NONE: return "running";
+  case OL_STOP_BUDGET: return "budget";
+  case OL_STOP_TOL: return "tolerance";
+  case OL_STOP_TIME: return "time";
+  case OL_STOP_NONFINITE: return "non-finite";
+  case OL_STOP_CALLBACK: return "callback error";
+  case OL_STOP_FAILED: return "numerical failure";
+  case OL_STOP_INTERRUPTED: return "interrupted";
+  case OL_STOP_STOPPED: return "stopped";
+  default: return "unknown";
+  }
+}
+
+/* Stop reason for an error code from an oracle or a method. */
+static int reason_of (int code)
+{
+  switch (code) {
+  case OL_EDOM: return OL_STOP_NONFINITE;
+  case OL_ECALLBACK: return OL_STOP_CALLBACK;
+  case OL_EINTR: return OL_STOP_INTERRUPTED;
+  default: return OL_STOP_FAILED;
+  }
+}
+
+static double now (void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* == evaluation and recording ============================================== */
+
+/* True f, g at the current iterate into the cache (counted as actual
+** oracle calls).  OL_OK or the oracle's code with e set. */
+static int eval_here (ol_run *r, ol_err *e)
+{
+  int rc;
+  if (r->gvalid &&
+      memcmp(r->x, r->xg, (size_t)r->n * sizeof *r->x) == 0)
+    return OL_OK;
+  r->gvalid = 0;
+  r->c.nfev++;
+  r->c.ngev++;
+  rc = ol_problem_eval(r->p, r->x, &r->f, r->g, r->work, e);
+  if (rc != OL_OK) return rc;
+  memcpy(r->xg, r->x, (size_t)r->n * sizeof *r->x);
+  r->gvalid = 1;
+  return OL_OK;
+}
+
+static void fill_state (ol_run *r, ol_mstate *s)
+{
+  s->p = r->p;
+  s->n = r->n;
+  s->x = r->x;
+  s->xavg = r->xavg;
+  s->f = r->f;
+  s->g = r->g;
+  s->t = r->c.t;
+  s->accepted = r->c.accepted;
+  s->work = r->work + 2 * r->n;
+}
+
+/* Drop the points off the coarser grid and double the stride. */
+static void decimate (ol_run *r)
+{
+  long s2 = 2 * r->stride;
+  int i, j, k;
+  for (i = 0, j = 0; i < r->len; i++) {
+    if (r->times[i] % s2 != 0) continue;
+    if (j != i) {
+      r->times[j] = r->times[i];
+      for (k = 0; k < OL_NMETRICS; k++)
+        if (r->vals[k] != NULL) r->vals[k][j] = r->vals[k][i];
+      if (r->traj != NULL)
+        memcpy(r->traj + (size_t)j * r->tdim, r->traj + (size_t)i * r->tdim,
+               (size_t)r->tdim * sizeof *r->traj);
+    }
+    j++;
+  }
+  r->len = j;
+  r->stride = s2;
+}
+
+/* Record the metrics at the current t; the cache must be valid at x.  A
+** second record at the same t overwrites the first. */
+static void record (ol_run *r)
+{
+  long t = r->c.t;
+  ol_mstate s;
+  int i, k;
+  if (r->len > 0 && r->times[r->len - 1] == t)
+    k = r->len - 1;
+  else {
+    if (r->offgrid) {
+      r->len--;
+      r->offgrid = 0;
+    }
+    if (r->len >= r->cap) decimate(r);
+    k = r->len++;
+  }
+  r->times[k] = t;
+  r->offgrid = t % r->stride != 0;
+  r->next_rec = (t / r->stride + 1) * r->stride;
+  fill_state(r, &s);
+  for (i = 0; i < OL_NMETRICS; i++)
+    if (r->vals[i] != NULL) r->vals[i][k] = ol_metric_types[i].eval(&s);
+  if (r->traj != NULL)
+    memcpy(r->traj + (size_t)k * r->tdim, r->x,
+           (size_t)r->tdim * sizeof *r->x);
+}
+
+/* Stop with the reason for code and the message of e (or the code's
+** text when the message is empty). */
+static int stop_err (ol_run *r, int code, const ol_err *e)
+{
+  r->reason = reason_of(code);
+  memcpy(r->msg, e->msg, sizeof r->msg);
+  r->msg[sizeof r->msg - 1] = '\0';
+  if (r->msg[0] == '\0')
+    memcpy(r->msg, ol_strerror(code), strlen(ol_strerror(code)) + 1);
+  return r->reason;
+}
+
+/* == stepping ============================================================== */
+
+/* Tolerance measure: kkt on a constrained problem, else gradnorm. */
+static double tol_measure (ol_run *r)
+{
+  ol_mstate s;
+  if (r->p->set.kind == OL_SET_NONE) return ol_vec_nrm2(r->g, r->n);
+  fill_state(r, &s);
+  return ol_metric_types[OL_MET_KKT].eval(&s);
+}
+
+/* One iteration of a running run; returns the reason after it. */
+static int step1 (ol_run *r)
+{
+  ol_ctx *c = &r->c;
+  ol_err e;
+  int rc, stop = OL_STOP_NONE, i, n = r->n;
+  long t;
+  e.code = OL_OK;
+  e.msg[0] = '\0';
+  c->sched = r->o.sched.kind == OL_SCHED_CONST ? 1
+    : ol_sched_value(&r->o.sched, c->t, r->iters);
+  rc = r->m->step(r->st, c, &e);
+  if (rc != OL_OK) {
+    /* (1) failed step: keep the message, record x if it is evaluable */
+    ol_err e2;
+    stop_err(r, rc, &e);
+    if (ol_allfinite(r->x, n) && eval_here(r, &e2) == OL_OK) record(r);
+    return r->reason;
+  }
+  /* (2) count the step, refresh the average, check the iterate */
+  t = ++c->t;
+  r->gvalid = 0;
+  if (r->useavg) {
+    double w = 1 / ((double)t + 1);
+    for (i = 0; i < n; i++) r->xavg[i] += w * (r->x[i] - r->xavg[i]);
+  }
+  if (!ol_allfinite(r->x, n)) {
+    ol_err_set(&e, OL_EDOM, "non-finite iterate at iteration %ld", t);
+    return stop_err(r, OL_EDOM, &e);
+  }
+  /* (3) stop rules that need no evaluation */
+  if (t >= r->iters)
+    stop = OL_STOP_BUDGET;
+  else if ((t & 63) == 0 && r->o.time_limit > 0 &&
+           r->seconds + (now() - r->slice0) >= r->o.time_limit)
+    stop = OL_STOP_TIME;
+  /* (4) evaluate when needed: tolerance, a due record, a stop */
+  if (stop != OL_STOP_NONE || r->usetol || t == r->next_rec) {
+    rc = eval_here(r, &e);
+    if (rc != OL_OK) return stop_err(r, rc, &e);
+    if (r->usetol && tol_measure(r) <= r->o.tol) stop = OL_STOP_TOL;
+    if (stop != OL_STOP_NONE || t == r->next_rec) record(r);
+  }
+  r->reason = stop;
+  return stop;
+}
+
+long ol_run_advance (ol_run *r, long k)
+{
+  long t0, i;
+  if (r == NULL || r->reason != OL_STOP_NONE || k <= 0) return 0;
+  t0 = r->c.t;
+  r->slice0 = now();
+  for (i = 0; i < k; i++)
+    if (step1(r) != OL_STOP_NONE) break;
+  r->seconds += now() - r->slice0;
+  return r->c.t - t0;
+}
+
+int ol_run_step (ol_run *r)
+{
+  if (r == NULL) return OL_STOP_FAILED;
+  ol_run_advance(r, 1);
+  return r->reason;
+}
+
+void ol_run_halt (ol_run *r, int reason)
+{
+  ol_err e;
+  if (r == NULL || r->reason != OL_STOP_NONE) return;
+  r->reason = reason > OL_STOP_NONE && reason <= OL_STOP_STOPPED ? reason
+    : OL_STOP_STOPPED;
+  if (eval_here(r, &e) == OL_OK) record(r);
+}
+
+int ol_run_extend (ol_run *r, long iters, ol_err *e)
+{
+  if (r == NULL) return ol_err_set(e, OL_EINVAL, "no run");
+  if (r->reason != OL_STOP_NONE && r->reason != OL_STOP_BUDGET)
+    return ol_err_set(e, OL_EINVAL, "cannot extend a run stopped by %s",
+                      ol_stop_name(r->reason));
+  if (iters <= r->c.t)
+    return ol_err_set(e, OL_EINVAL, "iters = %ld must exceed the %ld "
+                      "steps already done", iters, r->c.t);
+  r->iters = iters;
+  r->o.iters = iters;
+  r->reason = OL_STOP_NONE;
+  r->msg[0] = '\0';
+  return OL_OK;
+}
+
+/* == creation ============================================================== */
+
+static int check_opts (const ol_run_opts *o, ol_err *e)
+{
+  const ol_sched *s = &o->sched;
+  if (o->iters < 0)
+    return ol_err_set(e, OL_EINVAL, "iters = %ld is out of range [0, inf]",
+                      o->iters);
+  if (!(o->tol >= 0))
+    return ol_err_set(e, OL_EINVAL, "tol = %g is out of range [0, inf]",
+                      o->tol);
+  if (!(o->time_limit >= 0))
+    return ol_err_set(e, OL_EINVAL, "time = %g is out of range [0, inf]",
+                      o->time_limit);
+  if (o->cap < 16)
+    return ol_err_set(e, OL_EINVAL, "cap = %d is out of range [16, %d]",
+                      o->cap, 0x7fffffff);
+  if (s->kind < OL_SCHED_CONST || s->kind > OL_SCHED_WARMUP)
+    return ol_err_set(e, OL_EINVAL, "sched = %d is not one of the choices "
+                      "const|step|inv|invsqrt|cosine|warmup", s->kind);
+  if (!(s->gamma > 0 && s->gamma <= 1))
+    return ol_err_set(e, OL_EINVAL, "gamma = %g is out of range (0, 1]",
+                      s->gamma);
+  if (s->period < 1)
+    return ol_err_set(e, OL_EINVAL, "period = %ld is out of range "
+                      "[1, inf]", s->period);
+  return OL_OK;
+}
+
+/* Allocate n doubles into *p; OL_ENOMEM with e set on failure. */
+static int alloc (double **p, size_t n, ol_err *e)
+{
+  *p = calloc(n > 0 ? n : 1, sizeof **p);
+  if (*p == NULL)
+    return ol_err_set(e, OL_ENOMEM, "out of memory (%zu doubles)", n);
+  return OL_OK;
+}
+
+ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
+                    const double *par, const ol_run_opts *o, ol_err *e)
+{
+  ol_run_opts def;
+  ol_run *r = NULL;
+  const double *x0;
+  ol_err e2;
+  int i, n, rc, np;
+  if (p == NULL || m == NULL) {
+    ol_err_set(e, OL_EINVAL, "no %s", p == NULL ? "problem" : "method");
+    return NULL;
+  }
+  if (o == NULL) {
+    ol_run_opts_default(&def);
+    o = &def;
+  }
+  /* (1) validate */
+  if (check_opts(o, e) != OL_OK || ol_method_check(m, p, e) != OL_OK)
+    return NULL;
+  n = p->n;
+  np = m->nparams > 0 ? m->nparams : 0;
+  for (i = 0; i < np; i++)
+    if (par != NULL && ol_param_check(&m->params[i], par[i], e) != OL_OK)
+      return NULL;
+  x0 = o->x0 != NULL ? o->x0 : p->x0;
+  for (i = 0; i < n; i++)
+    if (!isfinite(x0[i])) {
+      ol_err_set(e, OL_EINVAL, "x0[%d] = %g is not finite", i + 1, x0[i]);
+      return NULL;
+    }
+  /* (2) allocate */
+  r = calloc(1, sizeof *r);
+  if (r == NULL) {
+    ol_err_set(e, OL_ENOMEM, "out of memory (run)");
+    return NULL;
+  }
+  r->p = p;
+  r->m = m;
+  r->n = n;
+  r->o = *o;
+  r->iters = o->iters;
+  r->cap = o->cap & ~1;
+  r->stride = 1;
+  r->metrics = (o->metrics ? o->metrics : ol_metric_defaults(p, m->family));
+  for (i = 0; i < OL_NMETRICS; i++)
+    if (!ol_metric_types[i].avail(p, m->family))
+      r->metrics &= ~OL_MBIT(i);
+  r->metrics &= OL_MBIT(OL_NMETRICS) - 1;
+  if (alloc(&r->x0, n, e) || alloc(&r->x, n, e) || alloc(&r->xavg, n, e) ||
+      alloc(&r->g, n, e) || alloc(&r->xg, n, e) ||
+      alloc(&r->work, 4 * (size_t)n, e) || alloc(&r->par, np, e))
+    goto fail;
+  r->times = calloc((size_t)r->cap, sizeof *r->times);
+  if (r->times == NULL) {
+    ol_err_set(e, OL_ENOMEM, "out of memory (series)");
+    goto fail;
+  }
+  for (i = 0; i < OL_NMETRICS; i++)
+    if ((r->metrics & OL_MBIT(i)) && alloc(&r->vals[i], r->cap, e))
+      goto fail;
+  if (o->record_x) {
+    r->tdim = n < 8 ? n : 8;
+    if (alloc(&r->traj, (size_t)r->cap * r->tdim, e)) goto fail;
+  }
+  r->st = calloc(1, m->size > 0 ? m->size : 1);
+  if (r->st == NULL) {
+    ol_err_set(e, OL_ENOMEM, "out of memory (method state)");
+    goto fail;
+  }
+  memcpy(r->x0, x0, (size_t)n * sizeof *x0);
+  memcpy(r->x, x0, (size_t)n * sizeof *x0);
+  memcpy(r->xavg, x0, (size_t)n * sizeof *x0);
+  r->o.x0 = r->x0;
+  for (i = 0; i < np; i++)
+    r->par[i] = par != NULL ? par[i] : m->params[i].def;
+  ol_rng_seed(&r->rng, o->seed, o->stream);
+  r->c.p = p;
+  r->c.n = n;
+  r->c.x = r->x;
+  r->c.xavg = r->xavg;
+  r->c.sched = 1;
+  r->c.rng = &r->rng;
+  r->c.priv = r;
+  r->useavg = (p->kind == OL_GAME || (r->metrics & OL_MBIT(OL_MET_EXPLOIT)))
+    && !(m->flags & OL_M_OWNAVG);
+  r->usetol = o->tol > 0 && m->family == OL_OPTIM;
+  /* (3) the true oracle at x0: a failure returns the run stopped */
+  e2.msg[0] = '\0';
+  rc = eval_here(r, &e2);
+  if (rc != OL_OK) {
+    stop_err(r, rc, &e2);
+    return r;
+  }
+  /* (4) the method; init may move x (a projection), so re-evaluate */
+  r->inited = 1;
+  rc = m->init(r->st, r->par, &r->c, e);
+  if (rc != OL_OK) goto fail;
+  if (!(m->flags & OL_M_OWNAVG))
+    memcpy(r->xavg, r->x, (size_t)n * sizeof *r->x);
+  if (!ol_allfinite(r->x, n)) {
+    ol_err_set(&e2, OL_EDOM, "non-finite iterate after %s init", m->name);
+    stop_err(r, OL_EDOM, &e2);
+    return r;
+  }
+  rc = eval_here(r, &e2);
+  if (rc != OL_OK) {
+    stop_err(r, rc, &e2);
+    return r;
+  }
+  record(r);
+  if (r->iters == 0) r->reason = OL_STOP_BUDGET;
+  else if (r->usetol && tol_measure(r) <= o->tol) r->reason = OL_STOP_TOL;
+  return r;
+fail:
+  ol_run_free(r);
+  return NULL;
+}
+
+void ol_run_free (ol_run *r)
+{
+  int i;
+  if (r == NULL) return;
+  if (r->inited && r->m->fini != NULL) r->m->fini(r->st);
+  free(r->st);
+  free(r->x0);
+  free(r->x);
+  free(r->xavg);
+  free(r->g);
+  free(r->xg);
+  free(r->work);
+  free(r->par);
+  free(r->times);
+  for (i = 0; i < OL_NMETRICS; i++) free(r->vals[i]);
+  free(r->traj);
+  free(r);
+}
+
+/* == accessors ============================================================= */
+
+int ol_run_reason (const ol_run *r) { return r->reason; }
+const char *ol_run_message (const ol_run *r) { return r->msg; }
+long ol_run_iter (const ol_run *r) { return r->c.t; }
+long ol_run_budget (const ol_run *r) { return r->iters; }
+int ol_run_n (const ol_run *r) { return r->n; }
+const double *ol_run_x (const ol_run *r) { return r->x; }
+const double *ol_run_xavg (const ol_run *r) { return r->xavg; }
+const ol_problem *ol_run_problem (const ol_run *r) { return r->p; }
+const ol_method_type *ol_run_method (const ol_run *r) { return r->m; }
+const double *ol_run_params (const ol_run *r) { return r->par; }
+const ol_run_opts *ol_run_options (const ol_run *r) { return &r->o; }
+double ol_run_seconds (const ol_run *r) { return r->seconds; }
+long ol_run_nfev (const ol_run *r) { return r->c.nfev; }
+long ol_run_ngev (const ol_run *r) { return r->c.ngev; }
+long ol_run_nhev (const ol_run *r) { return r->c.nhev; }
+unsigned ol_run_metrics (const ol_run *r) { return r->metrics; }
+int ol_run_len (const ol_run *r) { return r->len; }
+const long *ol_run_times (const ol_run *r) { return r->times; }
+
+const double *ol_run_series (const ol_run *r, int metric)
+{
+  if (metric < 0 || metric >= OL_NMETRICS) return NULL;
+  return r->vals[metric];
+}
+
+double ol_run_last (const ol_run *r, int metric)
+{
+  if (metric < 0 || metric >= OL_NMETRICS || r->vals[metric] == NULL ||
+      r->len == 0)
+    return NAN;
+  return r->vals[metric][r->len - 1];
+}
+
+const double *ol_run_traj (const ol_run *r, int *dim)
+{
+  if (dim != NULL) *dim = r->traj != NULL ? r->tdim : 0;
+  return r->traj;
+}
