@@ -1,0 +1,71 @@
+/*
+** repl/screen.h -- the terminal screen: curses lifetime, colour roles,
+** glyph output and terminal restoration on every exit path.
+**
+** The only module that calls newterm/endwin.  Drawing code (draw.c) uses
+** the put helpers below and the semantic colour roles, never raw colour
+** numbers, and asks screen_utf8() whether it may use non-ASCII glyphs.
+*/
+#ifndef REPL_SCREEN_H
+#define REPL_SCREEN_H
+
+/* Colour roles (curses pair numbers); series colours follow SC_SERIES. */
+enum {
+  SC_DEFAULT = 0,
+  SC_AXIS,
+  SC_TITLE,
+  SC_STATUS,
+  SC_FOCUS,
+  SC_WARN,
+  SC_SERIES       /* SC_SERIES + (run index % SC_NSERIES) */
+};
+#define SC_NSERIES 6
+
+/* Attribute flags for screen_put*. */
+enum { SA_BOLD = 1, SA_REVERSE = 2, SA_DIM = 4 };
+
+/* Save the terminal's current (cooked) mode and install, once, the atexit
+** and fatal-signal (SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGFPE,
+** SIGABRT) handlers that end curses and restore that mode before the
+** default action re-runs.  Called by the prompt loop and the view. */
+void screen_guard (void);
+
+/* Start (or resume) curses on the controlling terminal: 0 on success, -1
+** when the terminal cannot be used (the caller then declines).  ascii
+** forbids non-ASCII glyphs.  SIGWINCH is caught while the screen is on. */
+int screen_open (int ascii);
+/* Leave curses mode (endwin) and restore the previous SIGWINCH handler;
+** no-op when not open. */
+void screen_close (void);
+int screen_active (void);
+
+/* 1 when glyphs beyond ASCII may be drawn (UTF-8 locale, no --ascii). */
+int screen_utf8 (void);
+/* 1 when the terminal shows colours. */
+int screen_colors (void);
+
+/* Poll the terminal size; returns 1 when it changed since the last call
+** (SIGWINCH seen or KEY_RESIZE delivered) and curses was resized. */
+int screen_resized (void);
+void screen_size (int *rows, int *cols);
+
+/* Read one key: waits up to ms milliseconds (0: poll); -1 when none.
+** Keys are curses key codes (KEY_RESIZE is consumed and reported by
+** screen_resized instead). */
+int screen_key (int ms);
+
+void screen_erase (void);
+/* Flush the drawing to the terminal. */
+void screen_flush (void);
+
+/* Draw text at (y, x), at most maxw columns, with colour role and SA_*
+** attributes.  Non-ASCII bytes become '?' when !screen_utf8(); returns the
+** columns used. */
+int screen_puts (int y, int x, const char *s, int maxw, int role, int attr);
+/* Draw one code point (U+0020..); falls back to ascii when it may not
+** draw non-ASCII glyphs. */
+void screen_putc (int y, int x, unsigned u, char ascii, int role, int attr);
+/* Fill a row segment with blanks. */
+void screen_blank (int y, int x, int w, int role, int attr);
+
+#endif
