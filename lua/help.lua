@@ -1,0 +1,229 @@
+-- lua/help.lua -- help(x): documentation built from the C registries.
+--
+-- x may be a method constructor (optim.adam) or object, a problem
+-- constructor or object, problem.new, run, race, a run object, a metric
+-- name, "metrics", a method or problem name, or nothing (overview).
+-- Everything printed comes from core.methods / core.problems /
+-- core.metrics (lua/loptlab.c) so a newly registered plug-in is
+-- documented the moment it is compiled in.  Prints to stdout.
+local core = ...
+
+local fmt, concat = string.format, table.concat
+
+local function out (...) io.write(fmt(...), "\n") end
+
+local function g (v)
+  if v == math.huge then return "inf" elseif v == -math.huge then return "-inf" end
+  if math.type(v) == "integer" then return tostring(v) end
+  return fmt("%g", v)
+end
+
+local function range (p)
+  if p.kind == "enum" then return concat(p.choices, "|") end
+  if p.kind == "bool" then return "true|false" end
+  if p.kind == "vector" or p.kind == "matrix" then return p.kind end
+  return fmt("[%s, %s]", g(p.lo), g(p.hi))
+end
+
+local function default (p)
+  if p.default == nil then return "-" end
+  if type(p.default) == "number" then return g(p.default) end
+  return tostring(p.default)
+end
+
+-- Aligned table of rows (lists of strings), two-space indent.
+local function tabulate (rows)
+  local w = {}
+  for _, row in ipairs(rows) do
+    for j, cell in ipairs(row) do w[j] = math.max(w[j] or 0, #cell) end
+  end
+  for _, row in ipairs(rows) do
+    local cells = {}
+    for j, cell in ipairs(row) do
+      cells[j] = j < #row and cell .. (" "):rep(w[j] - #cell) or cell
+    end
+    out("  %s", concat(cells, "  "))
+  end
+end
+
+local function params (info, obj)
+  if #info.params == 0 then
+    out("no parameters")
+    return
+  end
+  out("parameters:")
+  local head = {"name", "default", "range", "description"}
+  if obj then table.insert(head, 2, "value") end
+  local rows = {head}
+  for _, p in ipairs(info.params) do
+    local row = {p.name, default(p), range(p), p.doc}
+    if obj then
+      local v = obj[p.name]
+      table.insert(row, 2, type(v) == "number" and g(v) or tostring(v))
+    end
+    rows[#rows + 1] = row
+  end
+  tabulate(rows)
+end
+
+local family_title = {
+  optim = "optimizers", sample = "samplers", game = "game dynamics",
+}
+
+local function method_help (info, obj)
+  out("%s.%s -- %s", info.family, info.name, info.doc)
+  if info.ref then out("reference: %s", info.ref) end
+  out("usage: %s.%s{%s}", info.family, info.name,
+      #info.params > 0 and info.params[1].name .. " = ..." or "")
+  params(info, obj)
+end
+
+local function problem_help (info, obj)
+  out("problem.%s -- %s (%s)", info.name, info.doc, info.kind)
+  if info.ref then out("reference: %s", info.ref) end
+  if obj then out("this problem: %s", tostring(obj)) end
+  params(info)
+  out("also accepted: x0 = {...} (start), noise = {kind = \"gauss\", "
+      .. "sigma = s}, set = \"simplex\" | {lo = ..., hi = ...}")
+end
+
+local function find (list, name)
+  for _, info in ipairs(list) do
+    if info.name == name then return info end
+  end
+end
+
+local docs = {}
+
+docs.new = [[
+problem.new{n = , f = , grad = , fdf = , ...} -- a problem from Lua functions
+  n       dimension (required)
+  f       f(x) -> number
+  grad    grad(x, g): fill g (or return a new table)
+  fdf     fdf(x, g) -> f, filling g when g is not nil (one call per step)
+  x0      default start (zeros), xstar, fstar: known solution and value
+  name    shown in summaries ("lua"), kind = "objective" | "density"
+  set     "simplex" | {lo = ..., hi = ...};  noise = {kind = "gauss", sigma = s}
+Without grad or fdf, gradients are central finite differences.  The tables
+x and g are reused across calls: copy them if you need to keep them.]]
+
+docs.run = [[
+run(problem, method [, opts]) -> run   step a method on a problem
+options:
+  iters     iteration budget (1000)        tol     stop when gradnorm <= tol
+  time      wall-time budget in seconds    seed    rng seed (1), printed
+  stream    rng stream                     x0      start point (table)
+  metrics   names to record                watch   names to plot live
+  cap       max points per series          record_x  keep the trajectory
+  schedule  {kind = "step"|"inv"|"invsqrt"|"cosine"|"warmup"|"const",
+             gamma = , period = }
+  progress  progress lines without a view (true)   view  live view (true)
+Ctrl-C stops the run and keeps it.  See help(r) for a run object.]]
+
+docs.race = [[
+race(problem, {m1, m2, ...} [, opts]) -> race
+  one run per method with the same seed and x0, stepped in lock-step in one
+  view; options as run.  #race, race[i] (runs), print(race),
+  race:series(name) -> values per run, race:save(file) (long CSV
+  "run,method,iter,<metrics>"), race:csv().]]
+
+docs.runobj = [[
+run object r:
+  print(r)        summary: method, problem, seed, stop reason, final metrics
+  r.iter r.reason r.message r.seed r.x r.xavg r.method r.problem r.label
+  r.budget r.nfev r.ngev r.seconds
+  r:series(name) -> values, times      r:last(name)     r:metrics()
+  r:save(file) (CSV, %.17g, no timings)   r:csv()   r:continue(iters)]]
+
+docs.help = [[
+help(x): help(), help(optim.adam), help(problem.quadratic), help(run),
+help("metrics"), help("loss"), help(r) for a run object]]
+
+docs.pretty = "pretty(...): print values with tables expanded"
+docs.metrics = "metrics() -> list of metric names; help(\"metrics\") for docs"
+
+local function metrics_help ()
+  out("metrics (record with run(..., {metrics = {...}}), plot with watch):")
+  local rows = {}
+  for _, m in ipairs(core.metrics) do rows[#rows + 1] = {m.name, m.doc} end
+  tabulate(rows)
+end
+
+local function overview ()
+  out("optlab -- a terminal lab for optimization, sampling and game dynamics")
+  out("")
+  out("problems (problem.<name>{...}):")
+  local rows = {}
+  for _, p in ipairs(core.problems) do rows[#rows + 1] = {p.name, p.doc} end
+  rows[#rows + 1] = {"new", "a problem from Lua functions (help(problem.new))"}
+  tabulate(rows)
+  for _, fam in ipairs{"optim", "sample", "game"} do
+    rows = {}
+    for _, m in ipairs(core.methods) do
+      if m.family == fam then rows[#rows + 1] = {m.name, m.doc} end
+    end
+    if #rows > 0 then
+      out("")
+      out("%s (%s.<name>{...}):", family_title[fam], fam)
+      tabulate(rows)
+    end
+  end
+  out("")
+  out("functions:")
+  tabulate{
+    {"run(p, m, opts)", "run a method on a problem; print(r) for a summary"},
+    {"race(p, {m1, m2}, opts)", "several methods in lock-step, one view"},
+    {"help(x)", "help(optim.adam), help(run), help(\"metrics\")"},
+    {"pretty(v)", "print a value with tables expanded"},
+    {"metrics()", "list of metric names"},
+  }
+  out("")
+  out("example: print(run(problem.rosenbrock{n = 2}, optim.adam{lr = 1e-2},")
+  out("                   {x0 = {-1.2, 1}, iters = 20000, tol = 1e-6, seed = 1}))")
+end
+
+function help (x)
+  local tx = type(x)
+  if x == nil then return overview() end
+  if tx == "function" then
+    local info = core.ctors[x]
+    if info == "problem.new" then return out("%s", docs.new) end
+    if type(info) == "table" then
+      if info.family == "problem" then return problem_help(info) end
+      return method_help(info)
+    end
+    if x == run then return out("%s", docs.run) end
+    if x == race then return out("%s", docs.race) end
+    if x == help then return out("%s", docs.help) end
+    if x == pretty then return out("%s", docs.pretty) end
+    if x == metrics then return out("%s", docs.metrics) end
+    return out("no help for this function")
+  end
+  local kind = core.typeof(x)
+  if kind == "method" then
+    return method_help(find(core.methods, x.name), x)
+  elseif kind == "problem" then
+    local info = find(core.problems, x.name)
+    if info then return problem_help(info, x) end
+    out("%s -- a %s from Lua functions (n = %d)", tostring(x), x.kind, x.n)
+    return out("%s", docs.new)
+  elseif kind == "run" then
+    out("%s", tostring(x))
+    return out("%s", docs.runobj)
+  elseif kind == "race" then
+    return out("%s", docs.race)
+  end
+  if tx == "string" then
+    if x == "metrics" then return metrics_help() end
+    for _, m in ipairs(core.metrics) do
+      if m.name == x then return out("%s: %s", m.name, m.doc) end
+    end
+    local info = find(core.methods, x)
+    if info then return method_help(info) end
+    info = find(core.problems, x)
+    if info then return problem_help(info) end
+    if docs[x] then return out("%s", docs[x]) end
+    return out("no help for '%s' (try help())", x)
+  end
+  out("no help for a %s (try help())", tx)
+end

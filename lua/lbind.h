@@ -1,0 +1,112 @@
+/*
+** lua/lbind.h -- internals shared by the binding files (not for repl/).
+**
+** The userdata boxes of the four Lua-visible types, the per-state binding
+** record kept in the registry (live view, interrupt flag), and helpers
+** the modules share: key checking against ol_param tables, reading number
+** arrays, and the stepping driver used by run, race and run:continue.
+** Every box is created before its C resource and marks itself closed
+** (NULL resource) in __gc / __close, so a double close is harmless.
+*/
+#ifndef LBIND_H
+#define LBIND_H
+
+#include "lua.h"
+#include "lauxlib.h"
+
+#include "ol.h"
+#include "problem.h"
+#include "method.h"
+#include "run.h"
+#include "optlab.h"
+
+#define OLUA_PROBLEM "optlab.problem"
+#define OLUA_METHOD  "optlab.method"
+#define OLUA_RUN     "optlab.run"
+#define OLUA_RACE    "optlab.race"
+
+/* Per-state record (a userdata in the registry under "optlab.state"). */
+typedef struct olua_state {
+  const olua_view *view;             /* NULL: progress lines instead */
+  volatile sig_atomic_t *intr;       /* SIGINT flag, may be NULL */
+} olua_state;
+
+olua_state *olua_getstate (lua_State *L);
+
+/* Problem box.  For Lua problems the callback thread T (anchored in the
+** box's first user value) holds, at fixed stack slots, the traceback
+** handler, f, grad, fdf, and the reused x and g tables. */
+typedef struct lproblem {
+  ol_problem *p;        /* NULL once closed */
+  lua_State *T;         /* Lua problems: callback thread, else NULL */
+  int n;
+  int hasf, hasgrad, hasfdf;
+} lproblem;
+
+/* Method box: a type and its full parameter vector (defaults filled). */
+typedef struct lmethod {
+  const ol_method_type *t;
+  double par[1];        /* t->nparams entries (at least one slot) */
+} lmethod;
+
+/* Run box.  User values: 1 = problem box, 2 = method box. */
+typedef struct lrun {
+  ol_run *r;            /* NULL once closed */
+  int intr;             /* stopped by a callback error caused by Ctrl-C */
+  int useview, progress;
+  int nwatch;
+  int watch[OL_NMETRICS];
+} lrun;
+
+lproblem *olua_checkproblem (lua_State *L, int arg);
+lmethod *olua_checkmethod (lua_State *L, int arg);
+lrun *olua_checkrun (lua_State *L, int arg);
+
+/* "name{lr=0.01, ...}" of a method box, pushed on the stack. */
+void olua_pushmethodstr (lua_State *L, const ol_method_type *t,
+                         const double *par);
+/* Short label "gd lr=0.001" (non-default parameters, or the first one). */
+void olua_pushlabel (lua_State *L, const ol_method_type *t,
+                     const double *par);
+/* Description of a problem ("rosenbrock{n=2}"), never NULL. */
+const char *olua_problemdesc (const ol_problem *p, char *buf, size_t sz);
+
+/* Raise "<who>: unknown <what> '<key>' (valid: a, b, c)"; valid is a
+** NULL-ended list. */
+int olua_unknownkey (lua_State *L, const char *who, const char *what,
+                     const char *key, const char *const *valid);
+/* Read a flat table of numbers at index idx into a new userdata buffer
+** (pushed; GC-owned).  Returns the buffer and sets *len. */
+double *olua_checkarray (lua_State *L, int idx, const char *who,
+                         const char *key, int *len);
+/* Raise "<who>: unknown parameter 'key' (valid: <the names in pt>)". */
+int olua_unknownparam (lua_State *L, const char *who, const char *key,
+                       const ol_param *pt, int np);
+/* Format one parameter value for display: %.6g, integers, true/false,
+** enum choice names. */
+void olua_fmtparam (const ol_param *pd, double v, char *buf, size_t sz);
+/* Read and check the scalar at idx for parameter pd (method parameters
+** and problem constructors); raises "<who>: <message>". */
+int olua_readparam (lua_State *L, int idx, const char *who,
+                    const ol_param *pd, double *v);
+
+/* Step the runs (boxes at stack indices given) until all stop, a Ctrl-C
+** or the view stops them.  Never raises once stepping started. */
+void olua_drive (lua_State *L, lrun **boxes, int nruns, const char *title,
+                 int useview, int progress);
+
+/* Push {name, family, doc, ref, params = {{name, kind, default, lo, hi,
+** choices, doc}, ...}} for help(). */
+void olua_pushinfo (lua_State *L, const char *name, const char *family,
+                    const char *doc, const char *ref, const ol_param *pt,
+                    int np);
+
+/* Module openers (each adds to the table on top: the internal 'core'
+** table handed to the pure-Lua chunks). */
+void olua_openproblem (lua_State *L);
+void olua_openmethod (lua_State *L);
+void olua_openrun (lua_State *L);
+/* Load the embedded lua/ *.lua chunks, each called with the core table. */
+void olua_loadembedded (lua_State *L, int core);
+
+#endif

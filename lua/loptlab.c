@@ -1,0 +1,308 @@
+/*
+** lua/loptlab.c -- luaopen_optlab and the pieces the binding files share.
+**
+** Installs the globals problem, optim, sample, game, run, race (C) and
+** help, pretty, metrics (pure Lua, lua/ *.lua, embedded).  The per-state
+** record (live view, interrupt flag) is a userdata in the registry under
+** "optlab.state"; olua_setview and olua_setintr may be called before or
+** after luaopen_optlab.  Also here: key checking against ol_param tables
+** and reading number arrays, with the error messages users see.
+*/
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lbind.h"
+
+#define STATEKEY "optlab.state"
+
+/* The binding record of L, created on first use (never NULL: raises on
+** memory errors only). */
+olua_state *olua_getstate (lua_State *L)
+{
+  olua_state *s;
+  if (lua_getfield(L, LUA_REGISTRYINDEX, STATEKEY) == LUA_TUSERDATA) {
+    s = lua_touserdata(L, -1);
+    lua_pop(L, 1);
+    return s;
+  }
+  lua_pop(L, 1);
+  s = lua_newuserdatauv(L, sizeof *s, 0);
+  s->view = NULL;
+  s->intr = NULL;
+  lua_setfield(L, LUA_REGISTRYINDEX, STATEKEY);
+  return s;
+}
+
+/* Keep v (borrowed until replaced; NULL for none) as the live view. */
+void olua_setview (lua_State *L, const olua_view *v)
+{
+  olua_getstate(L)->view = v;
+}
+
+/* Keep flag (borrowed for the life of L; NULL for none): run and race
+** poll it between slices and clear it when they stop for it. */
+void olua_setintr (lua_State *L, volatile sig_atomic_t *flag)
+{
+  olua_getstate(L)->intr = flag;
+}
+
+/* Raise the "unknown key" error listing the valid keys. */
+int olua_unknownkey (lua_State *L, const char *who, const char *what,
+                     const char *key, const char *const *valid)
+{
+  luaL_Buffer b;
+  int i;
+  luaL_buffinit(L, &b);
+  lua_pushfstring(L, "%s: unknown %s '%s' (valid: ", who, what, key);
+  luaL_addvalue(&b);
+  for (i = 0; valid[i] != NULL; i++) {
+    if (i > 0) luaL_addstring(&b, ", ");
+    luaL_addstring(&b, valid[i]);
+  }
+  luaL_addchar(&b, ')');
+  luaL_pushresult(&b);
+  return lua_error(L);
+}
+
+/* Flat table of numbers at idx -> new userdata buffer (left on the stack,
+** so it is freed by the GC whatever happens). */
+double *olua_checkarray (lua_State *L, int idx, const char *who,
+                         const char *key, int *len)
+{
+  double *a;
+  lua_Integer i, n;
+  idx = lua_absindex(L, idx);
+  if (!lua_istable(L, idx))
+    luaL_error(L, "%s: %s must be a table of numbers, got a %s", who, key,
+               luaL_typename(L, idx));
+  n = (lua_Integer)lua_rawlen(L, idx);
+  a = lua_newuserdatauv(L, (size_t)(n > 0 ? n : 1) * sizeof(double), 0);
+  for (i = 1; i <= n; i++) {
+    int isnum;
+    lua_rawgeti(L, idx, i);
+    a[i - 1] = lua_tonumberx(L, -1, &isnum);
+    if (!isnum)
+      luaL_error(L, "%s: %s[%d] must be a number, got a %s", who, key,
+                 (int)i, luaL_typename(L, -1));
+    lua_pop(L, 1);
+  }
+  *len = (int)n;
+  return a;
+}
+
+/* Index of s among the '|'-separated choices, or -1. */
+static int findchoice (const char *choices, const char *s)
+{
+  size_t len = strlen(s);
+  int k = 0;
+  const char *c = choices;
+  while (c != NULL && *c) {
+    const char *bar = strchr(c, '|');
+    size_t cl = bar ? (size_t)(bar - c) : strlen(c);
+    if (cl == len && strncmp(c, s, len) == 0) return k;
+    k++;
+    c = bar ? bar + 1 : NULL;
+  }
+  return -1;
+}
+
+/* Read the scalar value at idx for parameter pd into *v and check it;
+** raises "<who>: <ol_param_check message>" when it is out of range. */
+int olua_readparam (lua_State *L, int idx, const char *who,
+                    const ol_param *pd, double *v)
+{
+  ol_err e;
+  int isnum;
+  if (pd->kind == OL_P_ENUM && lua_type(L, idx) == LUA_TSTRING) {
+    int k = findchoice(pd->choices, lua_tostring(L, idx));
+    if (k < 0)
+      return luaL_error(L, "%s: %s = '%s' is not one of %s", who, pd->name,
+                        lua_tostring(L, idx), pd->choices);
+    *v = k;
+    return 0;
+  }
+  if (pd->kind == OL_P_BOOL && lua_isboolean(L, idx)) {
+    *v = lua_toboolean(L, idx);
+    return 0;
+  }
+  *v = lua_tonumberx(L, idx, &isnum);
+  if (!isnum || lua_type(L, idx) != LUA_TNUMBER)
+    return luaL_error(L, "%s: %s must be a %s, got a %s", who, pd->name,
+                      pd->kind == OL_P_BOOL ? "boolean"
+                      : pd->kind == OL_P_ENUM ? "string" : "number",
+                      luaL_typename(L, idx));
+  if (ol_param_check(pd, *v, &e) != OL_OK)
+    return luaL_error(L, "%s: %s", who, e.msg);
+  return 0;
+}
+
+static const char *const kindnames[] = {
+  "real", "int", "bool", "enum", "vector", "matrix"
+};
+
+/* Push a list of parameter descriptions for help(). */
+static void pushparams (lua_State *L, const ol_param *pt, int np)
+{
+  int i;
+  lua_createtable(L, np, 0);
+  for (i = 0; i < np; i++) {
+    const ol_param *pd = &pt[i];
+    lua_createtable(L, 0, 8);
+    lua_pushstring(L, pd->name);
+    lua_setfield(L, -2, "name");
+    lua_pushstring(L, pd->kind >= 0 && pd->kind <= OL_P_MATRIX
+                   ? kindnames[pd->kind] : "?");
+    lua_setfield(L, -2, "kind");
+    if (pd->kind == OL_P_ENUM && pd->choices != NULL) {
+      const char *c = pd->choices;
+      int k = 0, j = 1;
+      lua_newtable(L);
+      while (c && *c) {
+        const char *bar = strchr(c, '|');
+        size_t cl = bar ? (size_t)(bar - c) : strlen(c);
+        lua_pushlstring(L, c, cl);
+        if (k == (int)pd->def) lua_setfield(L, -3, "default");
+        else lua_pop(L, 1);
+        lua_pushlstring(L, c, cl);
+        lua_rawseti(L, -2, j++);
+        k++;
+        c = bar ? bar + 1 : NULL;
+      }
+      lua_setfield(L, -2, "choices");
+    }
+    else if (pd->kind == OL_P_BOOL) {
+      lua_pushboolean(L, pd->def != 0);
+      lua_setfield(L, -2, "default");
+    }
+    else if (pd->kind == OL_P_REAL || pd->kind == OL_P_INT) {
+      if (pd->kind == OL_P_INT) lua_pushinteger(L, (lua_Integer)pd->def);
+      else lua_pushnumber(L, pd->def);
+      lua_setfield(L, -2, "default");
+      lua_pushnumber(L, pd->lo);
+      lua_setfield(L, -2, "lo");
+      lua_pushnumber(L, pd->hi);
+      lua_setfield(L, -2, "hi");
+    }
+    lua_pushstring(L, pd->doc ? pd->doc : "");
+    lua_setfield(L, -2, "doc");
+    lua_rawseti(L, -2, i + 1);
+  }
+}
+
+/* Push the info table {name, family, kind, doc, ref, params} shared by
+** problem types and method types (used by help). */
+void olua_pushinfo (lua_State *L, const char *name, const char *family,
+                    const char *doc, const char *ref, const ol_param *pt,
+                    int np)
+{
+  lua_createtable(L, 0, 6);
+  lua_pushstring(L, name);
+  lua_setfield(L, -2, "name");
+  lua_pushstring(L, family);
+  lua_setfield(L, -2, "family");
+  lua_pushstring(L, doc ? doc : "");
+  lua_setfield(L, -2, "doc");
+  if (ref != NULL) {
+    lua_pushstring(L, ref);
+    lua_setfield(L, -2, "ref");
+  }
+  pushparams(L, pt, np);
+  lua_setfield(L, -2, "params");
+}
+
+/* core.typeof(v): "problem", "method", "run", "race" or nil. */
+static int core_typeof (lua_State *L)
+{
+  static const char *const tn[] = {OLUA_PROBLEM, OLUA_METHOD, OLUA_RUN, NULL};
+  static const char *const sn[] = {"problem", "method", "run"};
+  int i;
+  for (i = 0; tn[i] != NULL; i++)
+    if (luaL_testudata(L, 1, tn[i]) != NULL) {
+      lua_pushstring(L, sn[i]);
+      return 1;
+    }
+  if (lua_getmetatable(L, 1)) {
+    luaL_getmetatable(L, OLUA_RACE);
+    if (lua_rawequal(L, -1, -2)) {
+      lua_pushliteral(L, "race");
+      return 1;
+    }
+  }
+  lua_pushnil(L);
+  return 1;
+}
+
+/* Open the library: globals plus the returned table 'optlab'
+** {version, problem, optim, sample, game, run, race, help, ...}. */
+int luaopen_optlab (lua_State *L)
+{
+  static const char *const globals[] = {
+    "problem", "optim", "sample", "game", "run", "race", "help", "pretty",
+    "metrics", NULL
+  };
+  int core, i;
+  olua_getstate(L);
+  lua_newtable(L);
+  core = lua_gettop(L);
+  lua_newtable(L);
+  lua_setfield(L, core, "ctors");
+  lua_pushcfunction(L, core_typeof);
+  lua_setfield(L, core, "typeof");
+  olua_openproblem(L);
+  olua_openmethod(L);
+  olua_openrun(L);
+  olua_loadembedded(L, core);
+  lua_newtable(L);
+  lua_pushliteral(L, OL_VERSION);
+  lua_setfield(L, -2, "version");
+  lua_pushstring(L, LUA_RELEASE);
+  lua_setfield(L, -2, "lua");
+  for (i = 0; globals[i] != NULL; i++) {
+    lua_getglobal(L, globals[i]);
+    lua_setfield(L, -2, globals[i]);
+  }
+  lua_getfield(L, core, "format");
+  lua_setfield(L, -2, "format");
+  return 1;
+}
+
+/* Raise "<who>: unknown parameter '<key>' (valid: <names of pt>)". */
+int olua_unknownparam (lua_State *L, const char *who, const char *key,
+                       const ol_param *pt, int np)
+{
+  const char *names[65];
+  int i;
+  for (i = 0; i < np && i < 64; i++) names[i] = pt[i].name;
+  names[i] = NULL;
+  return olua_unknownkey(L, who, "parameter", key, names);
+}
+
+/* Format value v of parameter pd into buf ("0.01", "true", "cosine"). */
+void olua_fmtparam (const ol_param *pd, double v, char *buf, size_t sz)
+{
+  const char *c;
+  int k;
+  switch (pd->kind) {
+  case OL_P_BOOL:
+    snprintf(buf, sz, "%s", v != 0 ? "true" : "false");
+    return;
+  case OL_P_INT:
+    snprintf(buf, sz, "%.0f", v);
+    return;
+  case OL_P_ENUM:
+    for (c = pd->choices, k = 0; c != NULL && *c; k++) {
+      const char *bar = strchr(c, '|');
+      int cl = bar ? (int)(bar - c) : (int)strlen(c);
+      if (k == (int)v) {
+        snprintf(buf, sz, "%.*s", cl, c);
+        return;
+      }
+      c = bar ? bar + 1 : NULL;
+    }
+    snprintf(buf, sz, "%g", v);
+    return;
+  default:
+    snprintf(buf, sz, "%.6g", v);
+  }
+}

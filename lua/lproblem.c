@@ -1,0 +1,578 @@
+/*
+** lua/lproblem.c -- problem objects: problem.<type>{...} and problem.new.
+**
+** A problem object ("optlab.problem") owns one ol_problem; runs that use
+** it keep the object alive (their user value), so it outlives them.
+** Built-in types get one constructor each (ol_problem_types[]), checked
+** against the type's ol_param table.  problem.new wraps Lua functions:
+** the trampoline lua_fdf below calls them in a private thread T whose
+** stack holds, at fixed slots, the traceback handler, f, grad, fdf and
+** the x and g tables reused across calls (so a call allocates nothing).
+** A Lua error never crosses core frames: lua_fdf runs under lua_pcall and
+** returns OL_ECALLBACK with the message and traceback in the ol_err.
+*/
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lbind.h"
+
+/* Fixed slots of a callback thread's stack. */
+enum { S_MSGH = 1, S_F, S_GRAD, S_FDF, S_X, S_G, S_TOP = S_G };
+
+lproblem *olua_checkproblem (lua_State *L, int arg)
+{
+  lproblem *b = luaL_checkudata(L, arg, OLUA_PROBLEM);
+  if (b->p == NULL) luaL_error(L, "attempt to use a closed problem");
+  return b;
+}
+
+/* "rosenbrock{n=2}" or the problem's own description. */
+const char *olua_problemdesc (const ol_problem *p, char *buf, size_t sz)
+{
+  if (p->desc[0] != '\0') snprintf(buf, sz, "%s", p->desc);
+  else snprintf(buf, sz, "%s{n=%d}", p->name, p->n);
+  return buf;
+}
+
+/* Traceback message handler (as lua.c's msghandler). */
+static int msghandler (lua_State *L)
+{
+  const char *msg = lua_tostring(L, 1);
+  if (msg == NULL) {
+    if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
+      return 1;
+    msg = lua_pushfstring(L, "(error object is a %s value)",
+                          luaL_typename(L, 1));
+  }
+  luaL_traceback(L, L, msg, 1);
+  return 1;
+}
+
+/* Call the function in slot fn of T with nargs arguments (already pushed
+** after it) and one result; OL_OK or OL_ECALLBACK with e filled. */
+static int tcall (lua_State *T, int nargs, ol_err *e)
+{
+  if (lua_pcall(T, nargs, 1, S_MSGH) != LUA_OK) {
+    const char *msg = lua_tostring(T, -1);
+    ol_err_set(e, OL_ECALLBACK, "%s", msg ? msg : "(error object)");
+    lua_settop(T, S_TOP);
+    return OL_ECALLBACK;
+  }
+  return OL_OK;
+}
+
+/* Take the number on top of T as *f (and pop it). */
+static int tvalue (lua_State *T, const char *fname, double *f, ol_err *e)
+{
+  int isnum;
+  *f = lua_tonumberx(T, -1, &isnum);
+  if (!isnum || lua_type(T, -1) != LUA_TNUMBER) {
+    ol_err_set(e, OL_ECALLBACK, "%s returned a %s, expected a number", fname,
+               luaL_typename(T, -1));
+    lua_settop(T, S_TOP);
+    return OL_ECALLBACK;
+  }
+  lua_settop(T, S_TOP);
+  return OL_OK;
+}
+
+/* Read n numbers into g from the table the call returned, or from the
+** reused g table when it returned something else. */
+static int tgrad (lua_State *T, const char *fname, int n, double *g,
+                  ol_err *e)
+{
+  int t = lua_istable(T, -1) ? lua_gettop(T) : S_G, i, isnum;
+  for (i = 0; i < n; i++) {
+    lua_rawgeti(T, t, i + 1);
+    g[i] = lua_tonumberx(T, -1, &isnum);
+    if (!isnum) {
+      ol_err_set(e, OL_ECALLBACK, "%s: g[%d] is a %s, expected a number",
+                 fname, i + 1, luaL_typename(T, -1));
+      lua_settop(T, S_TOP);
+      return OL_ECALLBACK;
+    }
+    lua_pop(T, 1);
+  }
+  return OL_OK;
+}
+
+/* The oracle of a Lua problem: ud is its box.  One lua_pcall per call
+** (two when f and grad are separate functions and both are wanted). */
+static int lua_fdf (void *ud, const double *x, double *f, double *g,
+                    ol_err *e)
+{
+  lproblem *b = ud;
+  lua_State *T = b->T;
+  int i, n = b->n, st;
+  for (i = 0; i < n; i++) {
+    lua_pushnumber(T, x[i]);
+    lua_rawseti(T, S_X, i + 1);
+  }
+  if (g != NULL && b->hasfdf) {
+    lua_pushvalue(T, S_FDF);
+    lua_pushvalue(T, S_X);
+    lua_pushvalue(T, S_G);
+    if ((st = tcall(T, 2, e)) != OL_OK) return st;
+    if (f != NULL && (st = tvalue(T, "fdf", f, e)) != OL_OK) return st;
+    lua_settop(T, S_TOP);
+    return tgrad(T, "fdf", n, g, e);
+  }
+  if (g != NULL && b->hasgrad) {
+    lua_pushvalue(T, S_GRAD);
+    lua_pushvalue(T, S_X);
+    lua_pushvalue(T, S_G);
+    if ((st = tcall(T, 2, e)) != OL_OK) return st;
+    if ((st = tgrad(T, "grad", n, g, e)) != OL_OK) return st;
+    lua_settop(T, S_TOP);
+  }
+  else if (g != NULL)
+    return ol_err_set(e, OL_ECALLBACK, "no gradient function");
+  if (f == NULL) return OL_OK;
+  if (b->hasf) {
+    lua_pushvalue(T, S_F);
+    lua_pushvalue(T, S_X);
+    if ((st = tcall(T, 1, e)) != OL_OK) return st;
+    return tvalue(T, "f", f, e);
+  }
+  lua_pushvalue(T, S_FDF);
+  lua_pushvalue(T, S_X);
+  lua_pushnil(T);
+  if ((st = tcall(T, 2, e)) != OL_OK) return st;
+  return tvalue(T, "fdf", f, e);
+}
+
+/* New empty box (metatable set, user value 1 for the callback thread). */
+static lproblem *newbox (lua_State *L)
+{
+  lproblem *b = lua_newuserdatauv(L, sizeof *b, 1);
+  memset(b, 0, sizeof *b);
+  luaL_setmetatable(L, OLUA_PROBLEM);
+  return b;
+}
+
+/* Replace p's set by the Lua description at idx: "simplex", or
+** {lo = ..., hi = ...} with numbers or tables of n numbers. */
+static void readset (lua_State *L, int idx, const char *who, ol_problem *p)
+{
+  ol_err e;
+  int i, n = p->n;
+  idx = lua_absindex(L, idx);
+  if (lua_type(L, idx) == LUA_TSTRING) {
+    if (strcmp(lua_tostring(L, idx), "simplex") != 0)
+      luaL_error(L, "%s: set = '%s' (valid: \"simplex\" or {lo=, hi=})", who,
+                 lua_tostring(L, idx));
+    free(p->set.lo);
+    free(p->set.hi);
+    memset(&p->set, 0, sizeof p->set);
+    p->set.kind = OL_SET_SIMPLEX;
+    p->set.nblocks = 1;
+    p->set.blocks[0] = n;
+    return;
+  }
+  if (!lua_istable(L, idx))
+    luaL_error(L, "%s: set must be \"simplex\" or {lo=, hi=}, got a %s", who,
+               luaL_typename(L, idx));
+  {
+    double *lo = ol_problem_alloc(n, &e), *hi = ol_problem_alloc(n, &e);
+    const char *keys[] = {"lo", "hi"};
+    double *dst[2];
+    int k;
+    if (lo == NULL || hi == NULL) {
+      free(lo);
+      free(hi);
+      luaL_error(L, "%s: out of memory", who);
+    }
+    free(p->set.lo);
+    free(p->set.hi);
+    memset(&p->set, 0, sizeof p->set);
+    p->set.kind = OL_SET_BOX;
+    p->set.lo = dst[0] = lo;
+    p->set.hi = dst[1] = hi;
+    for (k = 0; k < 2; k++) {
+      int t = lua_getfield(L, idx, keys[k]);
+      if (t == LUA_TNUMBER || t == LUA_TNIL) {
+        double v = t == LUA_TNIL ? (k ? HUGE_VAL : -HUGE_VAL)
+                                 : lua_tonumber(L, -1);
+        for (i = 0; i < n; i++) dst[k][i] = v;
+      }
+      else {
+        int len;
+        double *a = olua_checkarray(L, -1, who, keys[k], &len);
+        if (len != n)
+          luaL_error(L, "%s: set.%s has %d entries, expected n = %d", who,
+                     keys[k], len, n);
+        memcpy(dst[k], a, (size_t)n * sizeof(double));
+        lua_pop(L, 1);
+      }
+      lua_pop(L, 1);
+    }
+    for (i = 0; i < n; i++)
+      if (!(lo[i] <= hi[i]))
+        luaL_error(L, "%s: set: lo[%d] > hi[%d]", who, i + 1, i + 1);
+  }
+}
+
+/* noise = {kind = "gauss", sigma = s}. */
+static void readnoise (lua_State *L, int idx, const char *who, ol_problem *p)
+{
+  const char *kind;
+  idx = lua_absindex(L, idx);
+  if (!lua_istable(L, idx))
+    luaL_error(L, "%s: noise must be a table {kind=\"gauss\", sigma=s}", who);
+  lua_getfield(L, idx, "kind");
+  kind = lua_isnil(L, -1) ? "gauss" : lua_tostring(L, -1);
+  if (kind == NULL || strcmp(kind, "gauss") != 0)
+    luaL_error(L, "%s: noise.kind = '%s' (valid: gauss)", who,
+               kind ? kind : luaL_typename(L, -1));
+  lua_getfield(L, idx, "sigma");
+  p->noise.kind = OL_NOISE_GAUSS;
+  p->noise.sigma = lua_isnil(L, -1) ? 1.0 : lua_tonumber(L, -1);
+  if (!lua_isnumber(L, -1) && !lua_isnil(L, -1))
+    luaL_error(L, "%s: noise.sigma must be a number", who);
+  if (!(p->noise.sigma >= 0) || !isfinite(p->noise.sigma))
+    luaL_error(L, "%s: noise.sigma = %f is out of range [0, inf)", who,
+               p->noise.sigma);
+  lua_pop(L, 2);
+}
+
+/* Copy the table at idx into dst (n numbers). */
+static void readvec (lua_State *L, int idx, const char *who, const char *key,
+                     double *dst, int n)
+{
+  int len;
+  double *a = olua_checkarray(L, idx, who, key, &len);
+  if (len != n)
+    luaL_error(L, "%s: %s has %d entries, expected n = %d", who, key, len, n);
+  memcpy(dst, a, (size_t)n * sizeof(double));
+  lua_pop(L, 1);
+}
+
+/* Apply the generic keys x0, noise, set of the argument table at 1. */
+static void generic (lua_State *L, const char *who, ol_problem *p)
+{
+  if (lua_getfield(L, 1, "x0") != LUA_TNIL)
+    readvec(L, -1, who, "x0", p->x0, p->n);
+  if (lua_getfield(L, 1, "noise") != LUA_TNIL) readnoise(L, -1, who, p);
+  if (lua_getfield(L, 1, "set") != LUA_TNIL) readset(L, -1, who, p);
+  lua_pop(L, 3);
+}
+
+static int isgeneric (const char *k)
+{
+  return strcmp(k, "x0") == 0 || strcmp(k, "noise") == 0
+      || strcmp(k, "set") == 0;
+}
+
+/* problem.<type>{...}: upvalue 1 is the ol_problem_type. */
+static int problem_make (lua_State *L)
+{
+  const ol_problem_type *t = lua_touserdata(L, lua_upvalueindex(1));
+  int np = t->nparams, i;
+  char who[80];
+  ol_pval *v;
+  ol_err e;
+  lproblem *b;
+  snprintf(who, sizeof who, "problem.%s", t->name);
+  if (lua_isnoneornil(L, 1)) {
+    lua_settop(L, 0);
+    lua_newtable(L);
+  }
+  if (!lua_istable(L, 1))
+    return luaL_error(L, "%s: expected a table of parameters, got a %s", who,
+                      luaL_typename(L, 1));
+  lua_settop(L, 1);
+  v = lua_newuserdatauv(L, (size_t)(np > 0 ? np : 1) * sizeof *v, 0);
+  for (i = 0; i < np; i++) {
+    v[i].num = t->params[i].def;
+    v[i].arr = NULL;
+    v[i].rows = v[i].cols = 0;
+  }
+  lua_newtable(L);                     /* 3: anchors the array buffers */
+  lua_pushnil(L);
+  while (lua_next(L, 1) != 0) {
+    const ol_param *pd;
+    int k;
+    if (lua_type(L, -2) != LUA_TSTRING)
+      return luaL_error(L, "%s: parameter names must be strings", who);
+    if (isgeneric(lua_tostring(L, -2))) {
+      lua_pop(L, 1);
+      continue;
+    }
+    k = ol_param_find(t->params, np, lua_tostring(L, -2));
+    if (k < 0)
+      return olua_unknownparam(L, who, lua_tostring(L, -2), t->params, np);
+    pd = &t->params[k];
+    if (pd->kind == OL_P_VECTOR) {
+      int len;
+      v[k].arr = olua_checkarray(L, -1, who, pd->name, &len);
+      v[k].rows = 1;
+      v[k].cols = len;
+      lua_rawsetp(L, 3, v[k].arr);
+    }
+    else if (pd->kind == OL_P_MATRIX) {
+      int rows, cols = 0, r, len;
+      double *m;
+      if (!lua_istable(L, -1))
+        return luaL_error(L, "%s: %s must be a table of rows", who, pd->name);
+      rows = (int)lua_rawlen(L, -1);
+      if (rows > 0) {
+        lua_rawgeti(L, -1, 1);
+        cols = lua_istable(L, -1) ? (int)lua_rawlen(L, -1) : 0;
+        lua_pop(L, 1);
+      }
+      if (rows == 0 || cols == 0)
+        return luaL_error(L, "%s: %s must be a non-empty table of rows", who,
+                          pd->name);
+      m = lua_newuserdatauv(L, (size_t)rows * cols * sizeof(double), 0);
+      for (r = 0; r < rows; r++) {
+        double *row;
+        lua_rawgeti(L, -2, r + 1);
+        row = olua_checkarray(L, -1, who, pd->name, &len);
+        if (len != cols)
+          return luaL_error(L, "%s: %s row %d has %d entries, expected %d",
+                            who, pd->name, r + 1, len, cols);
+        memcpy(m + (size_t)r * cols, row, (size_t)cols * sizeof(double));
+        lua_pop(L, 2);
+      }
+      v[k].arr = m;
+      v[k].rows = rows;
+      v[k].cols = cols;
+      lua_rawsetp(L, 3, m);
+    }
+    else olua_readparam(L, -1, who, pd, &v[k].num);
+    lua_pop(L, 1);
+  }
+  b = newbox(L);
+  b->p = ol_problem_new(t, v, &e);
+  if (b->p == NULL) return luaL_error(L, "%s: %s", who, e.msg);
+  b->n = b->p->n;
+  generic(L, who, b->p);
+  return 1;
+}
+
+/* problem.new{n=, f=, grad=, fdf=, x0=, xstar=, fstar=, name=, kind=,
+** set=, noise=} -> a problem whose oracle calls the Lua functions. */
+static int problem_new (lua_State *L)
+{
+  static const char *const keys[] = {
+    "n", "f", "grad", "fdf", "x0", "xstar", "fstar", "name", "kind", "set",
+    "noise", NULL
+  };
+  const char *who = "problem.new";
+  lproblem *b;
+  lua_State *T;
+  ol_err e;
+  int n, i, kind = OL_OBJECTIVE;
+  luaL_checktype(L, 1, LUA_TTABLE);
+  lua_settop(L, 1);
+  lua_pushnil(L);
+  while (lua_next(L, 1) != 0) {
+    const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2)
+                                                   : "?";
+    for (i = 0; keys[i] != NULL && strcmp(keys[i], k) != 0; i++) {}
+    if (keys[i] == NULL)
+      return olua_unknownkey(L, who, "parameter", k, keys);
+    lua_pop(L, 1);
+  }
+  lua_getfield(L, 1, "n");
+  if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1
+      || lua_tointeger(L, -1) > 100000000)
+    return luaL_error(L, "%s: n must be a positive integer", who);
+  n = (int)lua_tointeger(L, -1);
+  lua_pop(L, 1);
+  lua_getfield(L, 1, "kind");
+  if (!lua_isnil(L, -1)) {
+    const char *ks = lua_tostring(L, -1);
+    if (ks != NULL && strcmp(ks, "objective") == 0) kind = OL_OBJECTIVE;
+    else if (ks != NULL && strcmp(ks, "density") == 0) kind = OL_DENSITY;
+    else
+      return luaL_error(L, "%s: kind must be \"objective\" or \"density\"",
+                        who);
+  }
+  lua_pop(L, 1);
+  b = newbox(L);                                       /* index 2 */
+  T = lua_newthread(L);                                /* index 3 */
+  lua_setiuservalue(L, 2, 1);
+  lua_settop(T, 0);
+  lua_pushcfunction(T, msghandler);
+  {
+    static const char *const fk[] = {"f", "grad", "fdf"};
+    int *has[3];
+    has[0] = &b->hasf;
+    has[1] = &b->hasgrad;
+    has[2] = &b->hasfdf;
+    for (i = 0; i < 3; i++) {
+      int ty = lua_getfield(L, 1, fk[i]);
+      if (ty != LUA_TNIL && ty != LUA_TFUNCTION && !luaL_getmetafield(L, -1,
+                                                                 "__call"))
+        return luaL_error(L, "%s: %s must be a function, got a %s", who,
+                          fk[i], luaL_typename(L, -1));
+      if (ty != LUA_TNIL && ty != LUA_TFUNCTION) lua_pop(L, 1);
+      *has[i] = ty != LUA_TNIL;
+      lua_xmove(L, T, 1);
+    }
+  }
+  if (!b->hasf && !b->hasfdf)
+    return luaL_error(L, "%s: needs f or fdf", who);
+  lua_createtable(T, n, 0);
+  lua_createtable(T, n, 0);
+  for (i = 1; i <= n; i++) {
+    lua_pushnumber(T, 0);
+    lua_rawseti(T, S_X, i);
+    lua_pushnumber(T, 0);
+    lua_rawseti(T, S_G, i);
+  }
+  b->T = T;
+  b->n = n;
+  b->p = ol_problem_custom(n, lua_fdf, !b->hasgrad && !b->hasfdf, b, NULL,
+                           &e);
+  if (b->p == NULL) return luaL_error(L, "%s: %s", who, e.msg);
+  b->p->kind = kind;
+  if (lua_getfield(L, 1, "name") != LUA_TNIL)
+    snprintf(b->p->name, sizeof b->p->name, "%s", luaL_tolstring(L, -1, NULL));
+  else snprintf(b->p->name, sizeof b->p->name, "lua");
+  snprintf(b->p->desc, sizeof b->p->desc, "%s{n=%d}", b->p->name, n);
+  if (lua_getfield(L, 1, "xstar") != LUA_TNIL) {
+    if ((b->p->xstar = ol_problem_alloc(n, &e)) == NULL)
+      return luaL_error(L, "%s: %s", who, e.msg);
+    readvec(L, -1, who, "xstar", b->p->xstar, n);
+  }
+  if (lua_getfield(L, 1, "fstar") != LUA_TNIL) {
+    if (!lua_isnumber(L, -1))
+      return luaL_error(L, "%s: fstar must be a number", who);
+    b->p->fstar = lua_tonumber(L, -1);
+  }
+  lua_settop(L, 2);
+  generic(L, who, b->p);
+  return 1;
+}
+
+static int problem_gc (lua_State *L)
+{
+  lproblem *b = luaL_checkudata(L, 1, OLUA_PROBLEM);
+  ol_problem_free(b->p);
+  b->p = NULL;
+  return 0;
+}
+
+static void pushvec (lua_State *L, const double *x, int n)
+{
+  int i;
+  lua_createtable(L, n, 0);
+  for (i = 0; i < n; i++) {
+    lua_pushnumber(L, x[i]);
+    lua_rawseti(L, -2, i + 1);
+  }
+}
+
+static const char *const kindname[] = {"objective", "density", "game"};
+
+/* p:eval(x) -> f, g (table): the true oracle at x.  Oracle failures
+** return nil, message. */
+static int problem_eval (lua_State *L)
+{
+  lproblem *b = olua_checkproblem(L, 1);
+  int n = b->p->n, len;
+  double *x = olua_checkarray(L, 2, "problem:eval", "x", &len), f;
+  double *g = lua_newuserdatauv(L, 2 * (size_t)n * sizeof(double), 0);
+  ol_err e;
+  if (len != n)
+    return luaL_error(L, "problem:eval: x has %d entries, expected n = %d",
+                      len, n);
+  if (ol_problem_eval(b->p, x, &f, g, g + n, &e) != OL_OK) {
+    lua_pushnil(L);
+    lua_pushstring(L, e.msg);
+    return 2;
+  }
+  lua_pushnumber(L, f);
+  pushvec(L, g, n);
+  return 2;
+}
+
+/* p.n, p.name, p.kind, p.desc, p.x0, p.xstar, p.fstar (nil if unknown),
+** and the methods. */
+static int problem_index (lua_State *L)
+{
+  lproblem *b = olua_checkproblem(L, 1);
+  const ol_problem *p = b->p;
+  const char *k = luaL_checkstring(L, 2);
+  char buf[160];
+  if (strcmp(k, "n") == 0) lua_pushinteger(L, p->n);
+  else if (strcmp(k, "name") == 0) lua_pushstring(L, p->name);
+  else if (strcmp(k, "kind") == 0)
+    lua_pushstring(L, p->kind >= 0 && p->kind <= OL_GAME ? kindname[p->kind]
+                                                         : "?");
+  else if (strcmp(k, "desc") == 0)
+    lua_pushstring(L, olua_problemdesc(p, buf, sizeof buf));
+  else if (strcmp(k, "x0") == 0) pushvec(L, p->x0, p->n);
+  else if (strcmp(k, "xstar") == 0) {
+    if (p->xstar != NULL) pushvec(L, p->xstar, p->n);
+    else lua_pushnil(L);
+  }
+  else if (strcmp(k, "fstar") == 0) {
+    if (isnan(p->fstar)) lua_pushnil(L);
+    else lua_pushnumber(L, p->fstar);
+  }
+  else if (strcmp(k, "eval") == 0) lua_pushcfunction(L, problem_eval);
+  else if (strcmp(k, "close") == 0) lua_pushcfunction(L, problem_gc);
+  else lua_pushnil(L);
+  return 1;
+}
+
+static int problem_tostring (lua_State *L)
+{
+  lproblem *b = luaL_checkudata(L, 1, OLUA_PROBLEM);
+  char buf[160];
+  if (b->p == NULL) lua_pushliteral(L, "problem (closed)");
+  else lua_pushstring(L, olua_problemdesc(b->p, buf, sizeof buf));
+  return 1;
+}
+
+static const luaL_Reg problem_meta[] = {
+  {"__index", problem_index},
+  {"__gc", problem_gc},
+  {"__close", problem_gc},
+  {"__tostring", problem_tostring},
+  {NULL, NULL}
+};
+
+/* Global 'problem' with one constructor per registered type plus new;
+** core.problems (info list) and core.ctors entries.  Core on top. */
+void olua_openproblem (lua_State *L)
+{
+  int core = lua_gettop(L), i;
+  luaL_newmetatable(L, OLUA_PROBLEM);
+  luaL_setfuncs(L, problem_meta, 0);
+  lua_pop(L, 1);
+  lua_newtable(L);                               /* problem */
+  lua_newtable(L);                               /* core.problems */
+  lua_getfield(L, core, "ctors");
+  for (i = 0; ol_problem_types[i] != NULL; i++) {
+    const ol_problem_type *t = ol_problem_types[i];
+    lua_pushlightuserdata(L, (void *)t);
+    lua_pushcclosure(L, problem_make, 1);
+    olua_pushinfo(L, t->name, "problem", t->doc, t->ref, t->params,
+                  t->nparams);
+    lua_pushstring(L, kindname[t->kind >= 0 && t->kind <= OL_GAME ? t->kind
+                                                                 : 0]);
+    lua_setfield(L, -2, "kind");
+    lua_pushvalue(L, -2);
+    lua_setfield(L, -2, "ctor");
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, core + 2, i + 1);
+    lua_pushvalue(L, -2);
+    lua_insert(L, -2);
+    lua_rawset(L, core + 3);                     /* ctors[fn] = info */
+    lua_setfield(L, core + 1, t->name);
+  }
+  lua_pushcfunction(L, problem_new);
+  lua_pushvalue(L, -1);
+  lua_setfield(L, core + 1, "new");
+  lua_pushliteral(L, "problem.new");
+  lua_rawset(L, core + 3);
+  lua_pop(L, 1);
+  lua_setfield(L, core, "problems");
+  lua_setglobal(L, "problem");
+}

@@ -1,0 +1,742 @@
+/*
+** lua/lrun.c -- run(problem, method, opts), race(problem, methods, opts)
+** and run objects ("optlab.run").
+**
+** A run object owns one ol_run and keeps its problem and method objects
+** alive (user values 1 and 2).  run and race step in slices between which
+** they redraw the live view (if one is installed and opts.view is not
+** false), print progress lines to stderr (no view, opts.progress), and
+** poll the interrupt flag.  Slices adapt to the measured stepping speed so
+** frames come about 30 times a second.  Once stepping starts nothing
+** raises: Ctrl-C, a view's quit or a callback error stop the runs, and
+** the runs are returned with their traces and stop reasons.
+*/
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lbind.h"
+
+static const char *const optkeys[] = {
+  "iters", "tol", "time", "seed", "stream", "x0", "metrics", "watch", "cap",
+  "record_x", "schedule", "progress", "view", NULL
+};
+
+/* Parsed options of run / race. */
+typedef struct ropts {
+  ol_run_opts o;
+  unsigned metrics;      /* given metric set (0: defaults) */
+  unsigned watchbits;
+  int nwatch;
+  int watch[OL_NMETRICS];
+  int useview, progress;
+  int x0len;             /* entries of o.x0 (a buffer left on the stack) */
+} ropts;
+
+static double now (void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+lrun *olua_checkrun (lua_State *L, int arg)
+{
+  lrun *b = luaL_checkudata(L, arg, OLUA_RUN);
+  if (b->r == NULL) luaL_error(L, "attempt to use a closed run");
+  return b;
+}
+
+/* Raise "<who>: unknown metric 'name' (valid: ...)" for every metric. */
+static int unknownmetric (lua_State *L, const char *who, const char *name)
+{
+  const char *names[OL_NMETRICS + 1];
+  int i;
+  for (i = 0; i < OL_NMETRICS; i++) names[i] = ol_metric_types[i].name;
+  names[i] = NULL;
+  return olua_unknownkey(L, who, "metric", name, names);
+}
+
+/* A list of metric names at idx -> bit set; ids in order into ids (may be
+** NULL), count in *nids. */
+static unsigned readmetrics (lua_State *L, int idx, const char *who,
+                             const char *key, int *ids, int *nids)
+{
+  unsigned bits = 0;
+  lua_Integer i, n;
+  int k = 0;
+  if (!lua_istable(L, idx))
+    luaL_error(L, "%s: %s must be a list of metric names, got a %s", who,
+               key, luaL_typename(L, idx));
+  n = (lua_Integer)lua_rawlen(L, idx);
+  for (i = 1; i <= n; i++) {
+    int m;
+    lua_rawgeti(L, idx, i);
+    if (lua_type(L, -1) != LUA_TSTRING)
+      luaL_error(L, "%s: %s[%d] must be a metric name", who, key, (int)i);
+    if ((m = ol_metric_find(lua_tostring(L, -1))) < 0)
+      unknownmetric(L, who, lua_tostring(L, -1));
+    if (!(bits & OL_MBIT(m)) && ids != NULL) ids[k++] = m;
+    bits |= OL_MBIT(m);
+    lua_pop(L, 1);
+  }
+  if (nids != NULL) *nids = k;
+  return bits;
+}
+
+static lua_Integer getint (lua_State *L, int idx, const char *who,
+                           const char *key, lua_Integer lo)
+{
+  int isint;
+  lua_Integer v = lua_tointegerx(L, idx, &isint);
+  if (!isint || lua_type(L, idx) != LUA_TNUMBER)
+    luaL_error(L, "%s: %s must be an integer, got %s", who, key,
+               luaL_tolstring(L, idx, NULL));
+  if (v < lo)
+    luaL_error(L, "%s: %s = %I is out of range [%I, inf]", who, key, v, lo);
+  return v;
+}
+
+static double getnum (lua_State *L, int idx, const char *who,
+                      const char *key)
+{
+  double v;
+  if (lua_type(L, idx) != LUA_TNUMBER)
+    luaL_error(L, "%s: %s must be a number, got a %s", who, key,
+               luaL_typename(L, idx));
+  v = lua_tonumber(L, idx);
+  if (!(v >= 0))
+    luaL_error(L, "%s: %s = %f is out of range [0, inf]", who, key, v);
+  return v;
+}
+
+/* schedule = {kind = "step", gamma = 0.5, period = 100}. */
+static void readsched (lua_State *L, int idx, const char *who, ol_sched *s)
+{
+  static const char *const kinds[] = {
+    "const", "step", "inv", "invsqrt", "cosine", "warmup", NULL
+  };
+  static const char *const keys[] = {"kind", "gamma", "period", NULL};
+  int i;
+  if (!lua_istable(L, idx))
+    luaL_error(L, "%s: schedule must be a table {kind=, gamma=, period=}",
+               who);
+  lua_pushnil(L);
+  while (lua_next(L, idx) != 0) {
+    const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2)
+                                                   : "?";
+    for (i = 0; keys[i] != NULL && strcmp(keys[i], k) != 0; i++) {}
+    if (keys[i] == NULL)
+      olua_unknownkey(L, "run: schedule", "key", k, keys);
+    lua_pop(L, 1);
+  }
+  s->kind = OL_SCHED_CONST;
+  s->gamma = 0.5;
+  s->period = 100;
+  if (lua_getfield(L, idx, "kind") != LUA_TNIL) {
+    const char *k = lua_tostring(L, -1);
+    for (i = 0; kinds[i] != NULL && (k == NULL || strcmp(kinds[i], k)); i++) {}
+    if (kinds[i] == NULL)
+      olua_unknownkey(L, "run: schedule", "kind", k ? k : "?", kinds);
+    s->kind = i;
+  }
+  if (lua_getfield(L, idx, "gamma") != LUA_TNIL) {
+    s->gamma = getnum(L, -1, who, "schedule.gamma");
+    if (!(s->gamma > 0 && s->gamma <= 1))
+      luaL_error(L, "%s: schedule.gamma = %f is out of range (0, 1]", who,
+                 s->gamma);
+  }
+  if (lua_getfield(L, idx, "period") != LUA_TNIL)
+    s->period = (long)getint(L, -1, who, "schedule.period", 1);
+  lua_pop(L, 3);
+}
+
+/* Parse the options table at idx (may be none/nil).  Leaves buffers (x0)
+** on the stack: callers must not rely on the stack top afterwards. */
+static void readopts (lua_State *L, int idx, const char *who, ropts *ro)
+{
+  int i;
+  memset(ro, 0, sizeof *ro);
+  ol_run_opts_default(&ro->o);
+  ro->useview = ro->progress = 1;
+  if (lua_isnoneornil(L, idx)) return;
+  idx = lua_absindex(L, idx);
+  if (!lua_istable(L, idx))
+    luaL_error(L, "%s: options must be a table, got a %s", who,
+               luaL_typename(L, idx));
+  lua_pushnil(L);
+  while (lua_next(L, idx) != 0) {
+    const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2)
+                                                   : "?";
+    for (i = 0; optkeys[i] != NULL && strcmp(optkeys[i], k) != 0; i++) {}
+    if (optkeys[i] == NULL) olua_unknownkey(L, who, "option", k, optkeys);
+    lua_pop(L, 1);
+  }
+  if (lua_getfield(L, idx, "iters") != LUA_TNIL)
+    ro->o.iters = (long)getint(L, -1, who, "iters", 0);
+  if (lua_getfield(L, idx, "tol") != LUA_TNIL)
+    ro->o.tol = getnum(L, -1, who, "tol");
+  if (lua_getfield(L, idx, "time") != LUA_TNIL)
+    ro->o.time_limit = getnum(L, -1, who, "time");
+  if (lua_getfield(L, idx, "seed") != LUA_TNIL)
+    ro->o.seed = (uint64_t)getint(L, -1, who, "seed", 0);
+  if (lua_getfield(L, idx, "stream") != LUA_TNIL)
+    ro->o.stream = (uint64_t)getint(L, -1, who, "stream", 0);
+  if (lua_getfield(L, idx, "cap") != LUA_TNIL)
+    ro->o.cap = (int)getint(L, -1, who, "cap", 16);
+  if (lua_getfield(L, idx, "record_x") != LUA_TNIL)
+    ro->o.record_x = lua_toboolean(L, -1);
+  if (lua_getfield(L, idx, "progress") != LUA_TNIL)
+    ro->progress = lua_toboolean(L, -1);
+  if (lua_getfield(L, idx, "view") != LUA_TNIL)
+    ro->useview = lua_toboolean(L, -1);
+  lua_pop(L, 9);
+  if (lua_getfield(L, idx, "metrics") != LUA_TNIL)
+    ro->metrics = readmetrics(L, lua_gettop(L), who, "metrics", NULL, NULL);
+  if (lua_getfield(L, idx, "watch") != LUA_TNIL)
+    ro->watchbits = readmetrics(L, lua_gettop(L), who, "watch", ro->watch,
+                                &ro->nwatch);
+  if (lua_getfield(L, idx, "schedule") != LUA_TNIL)
+    readsched(L, lua_gettop(L), who, &ro->o.sched);
+  lua_pop(L, 3);
+  if (lua_getfield(L, idx, "x0") != LUA_TNIL) {
+    ro->o.x0 = olua_checkarray(L, -1, who, "x0", &ro->x0len);
+    lua_remove(L, -2);                 /* the buffer stays on the stack */
+  }
+  else lua_pop(L, 1);
+}
+
+/* Create a run object (pushed) of the method at midx on the problem at
+** pidx with options ro.  Raises on invalid input. */
+static lrun *mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
+                    const char *who)
+{
+  lproblem *pb = olua_checkproblem(L, pidx);
+  lmethod *mb = olua_checkmethod(L, midx);
+  ol_run_opts o = ro->o;
+  ol_err e;
+  unsigned rec;
+  int i;
+  lrun *b;
+  pidx = lua_absindex(L, pidx);
+  midx = lua_absindex(L, midx);
+  if (o.x0 != NULL && ro->x0len != pb->p->n)
+    luaL_error(L, "%s: x0 has %d entries, expected n = %d", who, ro->x0len,
+               pb->p->n);
+  b = lua_newuserdatauv(L, sizeof *b, 2);
+  memset(b, 0, sizeof *b);
+  luaL_setmetatable(L, OLUA_RUN);
+  lua_pushvalue(L, pidx);
+  lua_setiuservalue(L, -2, 1);
+  lua_pushvalue(L, midx);
+  lua_setiuservalue(L, -2, 2);
+  o.metrics = (ro->metrics ? ro->metrics
+               : ol_metric_defaults(pb->p, mb->t->family)) | ro->watchbits;
+  b->r = ol_run_new(pb->p, mb->t, mb->par, &o, &e);
+  if (b->r == NULL) luaL_error(L, "%s: %s", who, e.msg);
+  b->useview = ro->useview;
+  b->progress = ro->progress;
+  rec = ol_run_metrics(b->r);
+  if (ro->nwatch > 0) {
+    b->nwatch = ro->nwatch;
+    memcpy(b->watch, ro->watch, sizeof b->watch);
+  }
+  else {
+    for (i = 0; i < OL_NMETRICS; i++)
+      if ((rec & OL_MBIT(i)) && (i == OL_MET_LOSS || i == OL_MET_GRADNORM))
+        b->watch[b->nwatch++] = i;
+    if (b->nwatch == 0)
+      for (i = 0; i < OL_NMETRICS; i++)
+        if (rec & OL_MBIT(i)) b->watch[b->nwatch++] = i;
+  }
+  return b;
+}
+
+/* Stop reason as shown: a callback error caused by Ctrl-C is an
+** interruption. */
+static int reasonof (const lrun *b)
+{
+  return b->intr ? OL_STOP_INTERRUPTED : ol_run_reason(b->r);
+}
+
+static void progressline (const char *label, const lrun *b)
+{
+  int i;
+  fprintf(stderr, "%s  iter %ld/%ld", label, ol_run_iter(b->r),
+          ol_run_budget(b->r));
+  for (i = 0; i < b->nwatch; i++)
+    fprintf(stderr, "  %s %.1e", ol_metric_types[b->watch[i]].name,
+            ol_run_last(b->r, b->watch[i]));
+  fputc('\n', stderr);
+  fflush(stderr);
+}
+
+static void sleepms (long ms)
+{
+  struct timespec ts;
+  ts.tv_sec = ms / 1000;
+  ts.tv_nsec = (ms % 1000) * 1000000L;
+  nanosleep(&ts, NULL);
+}
+
+/* Step the runs in lock-step until all stop.  Allocation (labels and the
+** pointer arrays) happens first, while raising is still harmless. */
+void olua_drive (lua_State *L, lrun **boxes, int nruns, const char *title,
+                 int useview, int progress)
+{
+  olua_state *S = olua_getstate(L);
+  ol_run **runs = lua_newuserdatauv(L, (size_t)nruns * sizeof *runs, 0);
+  const char **labels = lua_newuserdatauv(L, (size_t)nruns * sizeof *labels,
+                                          0);
+  olua_live lv;
+  int i, opened = 0, top = lua_gettop(L);
+  long slice = 16;
+  double tprog, target;
+  lua_checkstack(L, nruns + 4);
+  for (i = 0; i < nruns; i++) {
+    runs[i] = boxes[i]->r;
+    olua_pushlabel(L, ol_run_method(runs[i]), ol_run_params(runs[i]));
+    labels[i] = lua_tostring(L, -1);
+  }
+  lv.nruns = nruns;
+  lv.runs = runs;
+  lv.labels = labels;
+  lv.nwatch = boxes[0]->nwatch;
+  lv.watch = boxes[0]->watch;
+  lv.iters = ol_run_budget(runs[0]);
+  lv.title = title;
+  if (useview && S->view != NULL && S->view->open != NULL)
+    opened = S->view->open(S->view->ud, &lv) == 0;
+  target = opened ? 1.0 / 30 : 0.05;
+  tprog = now() + 1.0;
+  for (;;) {
+    int live = 0;
+    long take = slice;
+    double t0, dt;
+    for (i = 0; i < nruns; i++) live += ol_run_reason(runs[i]) == OL_STOP_NONE;
+    if (live == 0) break;
+    if (S->intr != NULL && *S->intr) {
+      *S->intr = 0;
+      for (i = 0; i < nruns; i++) ol_run_halt(runs[i], OL_STOP_INTERRUPTED);
+      break;
+    }
+    if (opened) {
+      long k = S->view->frame(S->view->ud, &lv);
+      if (k < 0) {
+        for (i = 0; i < nruns; i++) ol_run_halt(runs[i], OL_STOP_STOPPED);
+        break;
+      }
+      if (k == 0) {
+        sleepms(10);
+        continue;
+      }
+      if (k < take) take = k;
+    }
+    t0 = now();
+    for (i = 0; i < nruns; i++)
+      if (ol_run_reason(runs[i]) == OL_STOP_NONE) ol_run_advance(runs[i], take);
+    dt = now() - t0;
+    if (take == slice) {
+      if (dt < target / 4 && slice < (1L << 30)) slice *= 2;
+      else if (dt > target && slice > 1) slice /= 2;
+    }
+    if (!opened && progress && t0 + dt >= tprog) {
+      for (i = 0; i < nruns; i++)
+        progressline(nruns == 1 ? ol_run_method(runs[i])->name : labels[i],
+                     boxes[i]);
+      tprog = now() + 1.0;
+    }
+  }
+  for (i = 0; i < nruns; i++)
+    if (ol_run_reason(runs[i]) == OL_STOP_CALLBACK
+        && ((S->intr != NULL && *S->intr)
+            || strstr(ol_run_message(runs[i]), "interrupted!") != NULL))
+      boxes[i]->intr = 1;
+  if (S->intr != NULL) *S->intr = 0;
+  if (opened && S->view->close != NULL) S->view->close(S->view->ud, &lv);
+  lua_settop(L, top - 2);
+}
+
+/* The problem object of run box at idx, raising if it was closed. */
+static lproblem *runproblem (lua_State *L, int idx)
+{
+  lproblem *pb;
+  lua_getiuservalue(L, idx, 1);
+  pb = lua_touserdata(L, -1);
+  lua_pop(L, 1);
+  if (pb == NULL || pb->p == NULL)
+    luaL_error(L, "run: its problem was closed");
+  return pb;
+}
+
+/* run(problem, method [, opts]) -> run object. */
+static int run_run (lua_State *L)
+{
+  ropts ro;
+  lrun *b;
+  char title[160];
+  olua_checkproblem(L, 1);
+  olua_checkmethod(L, 2);
+  lua_settop(L, 3);
+  readopts(L, 3, "run", &ro);
+  b = mkrun(L, 1, 2, &ro, "run");
+  olua_drive(L, &b, 1, olua_problemdesc(olua_checkproblem(L, 1)->p, title,
+                                        sizeof title),
+             ro.useview, ro.progress);
+  return 1;
+}
+
+/* race(problem, {m1, m2, ...} [, opts]) -> race object {run1, run2, ...}
+** stepped in lock-step, with one view. */
+static int run_race (lua_State *L)
+{
+  ropts ro;
+  lrun **boxes;
+  char title[160], who[64];
+  int n, i, rt;
+  olua_checkproblem(L, 1);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  lua_settop(L, 3);
+  n = (int)lua_rawlen(L, 2);
+  if (n < 1) return luaL_error(L, "race: needs a non-empty list of methods");
+  readopts(L, 3, "race", &ro);
+  boxes = lua_newuserdatauv(L, (size_t)n * sizeof *boxes, 0);
+  lua_createtable(L, n, 1);
+  rt = lua_gettop(L);
+  luaL_setmetatable(L, OLUA_RACE);
+  for (i = 0; i < n; i++) {
+    lua_rawgeti(L, 2, i + 1);
+    if (luaL_testudata(L, -1, OLUA_METHOD) == NULL)
+      return luaL_error(L, "race: methods[%d] is a %s, expected a method", i + 1,
+                        luaL_typename(L, -1));
+    snprintf(who, sizeof who, "race: methods[%d]", i + 1);
+    boxes[i] = mkrun(L, 1, -1, &ro, who);
+    lua_rawseti(L, rt, i + 1);
+    lua_pop(L, 1);
+  }
+  olua_drive(L, boxes, n, olua_problemdesc(olua_checkproblem(L, 1)->p, title,
+                                           sizeof title),
+             ro.useview, ro.progress);
+  lua_pushvalue(L, rt);
+  return 1;
+}
+
+/* r:continue(iters) -> r: iters more iterations, stepped like run. */
+static int run_continue (lua_State *L)
+{
+  lrun *b = olua_checkrun(L, 1);
+  lua_Integer k = luaL_checkinteger(L, 2);
+  char title[160];
+  ol_err e;
+  lproblem *pb = runproblem(L, 1);
+  luaL_argcheck(L, k >= 0, 2, "iterations must be >= 0");
+  lua_settop(L, 1);
+  if (ol_run_extend(b->r, ol_run_iter(b->r) + (long)k, &e) != OL_OK)
+    return luaL_error(L, "run:continue: %s", e.msg);
+  b->intr = 0;
+  olua_drive(L, &b, 1, olua_problemdesc(pb->p, title, sizeof title),
+             b->useview, b->progress);
+  return 1;
+}
+
+/* Recorded metric names, comma-separated, pushed (for error messages). */
+static const char *pushrecorded (lua_State *L, const ol_run *r)
+{
+  luaL_Buffer bf;
+  unsigned rec = ol_run_metrics(r);
+  int i, k = 0;
+  luaL_buffinit(L, &bf);
+  for (i = 0; i < OL_NMETRICS; i++)
+    if (rec & OL_MBIT(i)) {
+      if (k++) luaL_addstring(&bf, ", ");
+      luaL_addstring(&bf, ol_metric_types[i].name);
+    }
+  luaL_pushresult(&bf);
+  return lua_tostring(L, -1);
+}
+
+/* Metric id of the name at arg, recorded by r; raises otherwise. */
+static int checkrecorded (lua_State *L, const ol_run *r, int arg,
+                          const char *who)
+{
+  const char *name = luaL_checkstring(L, arg);
+  int m = ol_metric_find(name);
+  if (m < 0)
+    return luaL_error(L, "%s: unknown metric '%s' (recorded: %s)", who, name,
+                      pushrecorded(L, r));
+  if (!(ol_run_metrics(r) & OL_MBIT(m)))
+    return luaL_error(L, "%s: metric '%s' was not recorded (recorded: %s)",
+                      who, name, pushrecorded(L, r));
+  return m;
+}
+
+/* r:series(name) -> values, times (iteration numbers). */
+static int run_series (lua_State *L)
+{
+  lrun *b = olua_checkrun(L, 1);
+  int m = checkrecorded(L, b->r, 2, "run:series");
+  int n = ol_run_len(b->r), i;
+  const double *v = ol_run_series(b->r, m);
+  const long *t = ol_run_times(b->r);
+  lua_createtable(L, n, 0);
+  lua_createtable(L, n, 0);
+  for (i = 0; i < n; i++) {
+    lua_pushnumber(L, v[i]);
+    lua_rawseti(L, -3, i + 1);
+    lua_pushinteger(L, t[i]);
+    lua_rawseti(L, -2, i + 1);
+  }
+  return 2;
+}
+
+/* r:last(name) -> latest recorded value. */
+static int run_last (lua_State *L)
+{
+  lrun *b = olua_checkrun(L, 1);
+  int m = checkrecorded(L, b->r, 2, "run:last");
+  lua_pushnumber(L, ol_run_last(b->r, m));
+  return 1;
+}
+
+/* r:metrics() -> list of recorded metric names. */
+static int run_metrics (lua_State *L)
+{
+  lrun *b = olua_checkrun(L, 1);
+  unsigned rec = ol_run_metrics(b->r);
+  int i, k = 0;
+  lua_newtable(L);
+  for (i = 0; i < OL_NMETRICS; i++)
+    if (rec & OL_MBIT(i)) {
+      lua_pushstring(L, ol_metric_types[i].name);
+      lua_rawseti(L, -2, ++k);
+    }
+  return 1;
+}
+
+/* A number for CSV: %.17g, with nan / inf / -inf spelled the same on
+** every platform. */
+static void addnum (luaL_Buffer *bf, double v)
+{
+  char buf[40];
+  if (isnan(v)) snprintf(buf, sizeof buf, "nan");
+  else if (isinf(v)) snprintf(buf, sizeof buf, v > 0 ? "inf" : "-inf");
+  else snprintf(buf, sizeof buf, "%.17g", v);
+  luaL_addstring(bf, buf);
+}
+
+/* Push the CSV text of r: "iter,<metric>,...[,x1,...]" then one row per
+** recorded time.  Deterministic: no timings. */
+static void pushcsv (lua_State *L, const ol_run *r)
+{
+  luaL_Buffer bf;
+  unsigned rec = ol_run_metrics(r);
+  const double *ser[OL_NMETRICS];
+  const long *t = ol_run_times(r);
+  int n = ol_run_len(r), i, j, ns = 0, dim = 0;
+  const double *traj = ol_run_traj(r, &dim);
+  char buf[32];
+  luaL_buffinit(L, &bf);
+  luaL_addstring(&bf, "iter");
+  for (i = 0; i < OL_NMETRICS; i++)
+    if (rec & OL_MBIT(i)) {
+      luaL_addchar(&bf, ',');
+      luaL_addstring(&bf, ol_metric_types[i].name);
+      ser[ns++] = ol_run_series(r, i);
+    }
+  if (traj == NULL) dim = 0;
+  for (j = 0; j < dim; j++) {
+    snprintf(buf, sizeof buf, ",x%d", j + 1);
+    luaL_addstring(&bf, buf);
+  }
+  luaL_addchar(&bf, '\n');
+  for (i = 0; i < n; i++) {
+    snprintf(buf, sizeof buf, "%ld", t[i]);
+    luaL_addstring(&bf, buf);
+    for (j = 0; j < ns; j++) {
+      luaL_addchar(&bf, ',');
+      addnum(&bf, ser[j] ? ser[j][i] : NAN);
+    }
+    for (j = 0; j < dim; j++) {
+      luaL_addchar(&bf, ',');
+      addnum(&bf, traj[(size_t)i * dim + j]);
+    }
+    luaL_addchar(&bf, '\n');
+  }
+  luaL_pushresult(&bf);
+}
+
+static int run_csv (lua_State *L)
+{
+  pushcsv(L, olua_checkrun(L, 1)->r);
+  return 1;
+}
+
+/* r:save(filename) -> true, or nil, message, errno like io functions. */
+static int run_save (lua_State *L)
+{
+  lrun *b = olua_checkrun(L, 1);
+  const char *fname = luaL_checkstring(L, 2);
+  size_t len;
+  const char *s;
+  FILE *f;
+  int ok;
+  pushcsv(L, b->r);
+  s = lua_tolstring(L, -1, &len);
+  if ((f = fopen(fname, "w")) == NULL) return luaL_fileresult(L, 0, fname);
+  ok = fwrite(s, 1, len, f) == len;
+  ok = (fclose(f) == 0) && ok;
+  return luaL_fileresult(L, ok, fname);
+}
+
+static int run_gc (lua_State *L)
+{
+  lrun *b = luaL_checkudata(L, 1, OLUA_RUN);
+  ol_run_free(b->r);
+  b->r = NULL;
+  return 0;
+}
+
+static void pushvec (lua_State *L, const double *x, int n)
+{
+  int i;
+  lua_createtable(L, n, 0);
+  for (i = 0; i < n; i++) {
+    lua_pushnumber(L, x[i]);
+    lua_rawseti(L, -2, i + 1);
+  }
+}
+
+/* Multi-line summary: what ran, why it stopped, the final metrics. */
+static int run_tostring (lua_State *L)
+{
+  lrun *b = luaL_checkudata(L, 1, OLUA_RUN);
+  const ol_run *r = b->r;
+  luaL_Buffer bf;
+  char buf[256];
+  unsigned rec;
+  int i, k = 0;
+  if (r == NULL) {
+    lua_pushliteral(L, "run (closed)");
+    return 1;
+  }
+  olua_pushmethodstr(L, ol_run_method(r), ol_run_params(r));
+  luaL_buffinit(L, &bf);
+  luaL_addstring(&bf, "run ");
+  lua_pushvalue(L, -2);
+  luaL_addvalue(&bf);
+  luaL_addstring(&bf, " on ");
+  luaL_addstring(&bf, olua_problemdesc(ol_run_problem(r), buf, sizeof buf));
+  snprintf(buf, sizeof buf, "  seed %" PRIu64, ol_run_options(r)->seed);
+  luaL_addstring(&bf, buf);
+  if (reasonof(b) == OL_STOP_NONE)
+    snprintf(buf, sizeof buf, "\n  running: %ld of %ld iterations",
+             ol_run_iter(r), ol_run_budget(r));
+  else
+    snprintf(buf, sizeof buf, "\n  stopped: %s after %ld iterations (%.2g s, "
+             "%ld gradient evaluations)", ol_stop_name(reasonof(b)),
+             ol_run_iter(r), ol_run_seconds(r), ol_run_ngev(r));
+  luaL_addstring(&bf, buf);
+  rec = ol_run_metrics(r);
+  for (i = 0; i < OL_NMETRICS; i++)
+    if (rec & OL_MBIT(i)) {
+      snprintf(buf, sizeof buf, "%s%s %.2g", k++ ? "  " : "\n  final: ",
+               ol_metric_types[i].name, ol_run_last(r, i));
+      luaL_addstring(&bf, buf);
+    }
+  if (ol_run_message(r)[0] != '\0') {
+    luaL_addstring(&bf, "\n  message: ");
+    luaL_addstring(&bf, ol_run_message(r));
+  }
+  luaL_pushresult(&bf);
+  return 1;
+}
+
+static const luaL_Reg run_methods[] = {
+  {"series", run_series},
+  {"last", run_last},
+  {"metrics", run_metrics},
+  {"csv", run_csv},
+  {"save", run_save},
+  {"continue", run_continue},
+  {"close", run_gc},
+  {NULL, NULL}
+};
+
+/* Fields: iter, reason, message, seed, x, xavg, budget, nfev, ngev, nhev,
+** seconds, label, method, problem; then the methods above. */
+static int run_index (lua_State *L)
+{
+  lrun *b = olua_checkrun(L, 1);
+  const ol_run *r = b->r;
+  const char *k = luaL_checkstring(L, 2);
+  const char *msg;
+  if (strcmp(k, "iter") == 0) lua_pushinteger(L, ol_run_iter(r));
+  else if (strcmp(k, "reason") == 0)
+    lua_pushstring(L, reasonof(b) == OL_STOP_NONE ? "running"
+                      : ol_stop_name(reasonof(b)));
+  else if (strcmp(k, "message") == 0) {
+    msg = ol_run_message(r);
+    if (msg[0] != '\0') lua_pushstring(L, msg);
+    else lua_pushnil(L);
+  }
+  else if (strcmp(k, "seed") == 0)
+    lua_pushinteger(L, (lua_Integer)ol_run_options(r)->seed);
+  else if (strcmp(k, "x") == 0) pushvec(L, ol_run_x(r), ol_run_n(r));
+  else if (strcmp(k, "xavg") == 0) pushvec(L, ol_run_xavg(r), ol_run_n(r));
+  else if (strcmp(k, "budget") == 0) lua_pushinteger(L, ol_run_budget(r));
+  else if (strcmp(k, "nfev") == 0) lua_pushinteger(L, ol_run_nfev(r));
+  else if (strcmp(k, "ngev") == 0) lua_pushinteger(L, ol_run_ngev(r));
+  else if (strcmp(k, "nhev") == 0) lua_pushinteger(L, ol_run_nhev(r));
+  else if (strcmp(k, "seconds") == 0) lua_pushnumber(L, ol_run_seconds(r));
+  else if (strcmp(k, "label") == 0)
+    olua_pushlabel(L, ol_run_method(r), ol_run_params(r));
+  else if (strcmp(k, "problem") == 0) lua_getiuservalue(L, 1, 1);
+  else if (strcmp(k, "method") == 0) lua_getiuservalue(L, 1, 2);
+  else {
+    const luaL_Reg *m;
+    for (m = run_methods; m->name != NULL; m++)
+      if (strcmp(m->name, k) == 0) {
+        lua_pushcfunction(L, m->func);
+        return 1;
+      }
+    lua_pushnil(L);
+  }
+  return 1;
+}
+
+static const luaL_Reg run_meta[] = {
+  {"__index", run_index},
+  {"__gc", run_gc},
+  {"__close", run_gc},
+  {"__tostring", run_tostring},
+  {NULL, NULL}
+};
+
+/* Globals run and race; core.metrics = {{name=, doc=}, ...};
+** core.race_mt = the race metatable (filled by lua/race.lua). */
+void olua_openrun (lua_State *L)
+{
+  int core = lua_gettop(L), i;
+  luaL_newmetatable(L, OLUA_RUN);
+  luaL_setfuncs(L, run_meta, 0);
+  lua_pop(L, 1);
+  luaL_newmetatable(L, OLUA_RACE);
+  lua_setfield(L, core, "race_mt");
+  lua_pushcfunction(L, run_run);
+  lua_setglobal(L, "run");
+  lua_pushcfunction(L, run_race);
+  lua_setglobal(L, "race");
+  lua_createtable(L, OL_NMETRICS, 0);
+  for (i = 0; i < OL_NMETRICS; i++) {
+    lua_createtable(L, 0, 2);
+    lua_pushstring(L, ol_metric_types[i].name);
+    lua_setfield(L, -2, "name");
+    lua_pushstring(L, ol_metric_types[i].doc);
+    lua_setfield(L, -2, "doc");
+    lua_rawseti(L, -2, i + 1);
+  }
+  lua_setfield(L, core, "metrics");
+}

@@ -1,0 +1,305 @@
+/*
+** repl/main.c -- the optlab program: arguments, the Lua state, scripts,
+** chunks, stdin, and SIGINT handling; modelled on Lua's lua.c.
+**
+**   optlab [options] [script [args]]
+**
+** main creates the state and runs pmain under lua_pcall, so every error
+** (memory included) is reported; exit happens only here, after lua_close
+** has run every __gc (the live view restores the terminal in its close
+** hook before that).  While a chunk runs (repl_docall) SIGINT sets the
+** binding's interrupt flag, which run/race poll between slices, and, as
+** lua.c's laction, arms a count hook that raises "interrupted!" in plain
+** Lua code if the flag is still set when the hook fires.
+*/
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lua.h"
+#include "lauxlib.h"
+#include "lualib.h"
+
+#include "repl.h"
+
+static const char *progname = "optlab";
+static lua_State *globalL = NULL;
+static volatile sig_atomic_t intrflag = 0;
+
+static const char usage_text[] =
+  "usage: optlab [options] [script [args]]\n"
+  "Available options are:\n"
+  "  -e chunk   execute string 'chunk'\n"
+  "  -i         enter interactive mode after executing 'script'\n"
+  "  -v         write a debug log to $OPTLAB_LOG or ./optlab.log\n"
+  "  --no-tui   never open the live view (progress lines instead)\n"
+  "  --ascii    no braille or Unicode in the live view\n"
+  "  --version  show version information\n"
+  "  --help     show this help\n"
+  "  --         stop handling options\n"
+  "  -          stop handling options and execute stdin\n"
+  "Without a script: interactive if stdin is a terminal, else stdin is\n"
+  "read and run as one chunk.\n";
+
+static void message (const char *msg)
+{
+  fprintf(stderr, "%s: %s\n", progname, msg);
+  fflush(stderr);
+}
+
+/* Hook armed by the SIGINT handler: raise only if the flag is still set
+** (run and race clear it when they stop for it). */
+static void lstop (lua_State *L, lua_Debug *ar)
+{
+  (void)ar;
+  lua_sethook(L, NULL, 0, 0);
+  if (intrflag) {
+    intrflag = 0;
+    luaL_error(L, "interrupted!");
+  }
+}
+
+static void laction (int sig)
+{
+  (void)sig;
+  intrflag = 1;
+  if (globalL != NULL)
+    lua_sethook(globalL, lstop, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT,
+                1);
+}
+
+/* Traceback message handler. */
+static int msghandler (lua_State *L)
+{
+  const char *msg = lua_tostring(L, 1);
+  if (msg == NULL) {
+    if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
+      return 1;
+    msg = lua_pushfstring(L, "(error object is a %s value)",
+                          luaL_typename(L, 1));
+  }
+  luaL_traceback(L, L, msg, 1);
+  return 1;
+}
+
+/* Run the function below its narg arguments under the traceback handler;
+** SIGINT handled (see above) only for the duration of the call. */
+int repl_docall (lua_State *L, int narg, int nres)
+{
+  struct sigaction sa, old;
+  int status, base = lua_gettop(L) - narg;
+  lua_pushcfunction(L, msghandler);
+  lua_insert(L, base);
+  globalL = L;
+  intrflag = 0;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = laction;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, &old);
+  status = lua_pcall(L, narg, nres, base);
+  sigaction(SIGINT, &old, NULL);
+  lua_sethook(L, NULL, 0, 0);
+  intrflag = 0;
+  lua_remove(L, base);
+  return status;
+}
+
+/* Report a failed status's message on stderr and pop it. */
+int repl_report (lua_State *L, int status)
+{
+  if (status != LUA_OK) {
+    const char *msg = lua_tostring(L, -1);
+    message(msg ? msg : "(error object is not a string)");
+    lua_pop(L, 1);
+  }
+  return status;
+}
+
+static void print_version (void)
+{
+  printf("optlab %s (%s)\n", OL_VERSION, LUA_RELEASE);
+  fflush(stdout);
+}
+
+/* The global 'arg': script at 0, its arguments at 1.., options and the
+** program name at negative indices (as lua.c). */
+static void createargtable (lua_State *L, char **argv, int argc, int script)
+{
+  int i, narg;
+  if (script == argc) script = 0;
+  narg = argc - (script + 1);
+  lua_createtable(L, narg, script + 1);
+  for (i = 0; i < argc; i++) {
+    lua_pushstring(L, argv[i]);
+    lua_rawseti(L, -2, i - script);
+  }
+  lua_setglobal(L, "arg");
+}
+
+static int dochunk (lua_State *L, int status)
+{
+  if (status == LUA_OK) status = repl_docall(L, 0, 0);
+  return repl_report(L, status);
+}
+
+/* Push the script's arguments (arg[1..]) and run it; fname NULL: stdin. */
+static int handle_script (lua_State *L, const char *fname)
+{
+  int status = luaL_loadfile(L, fname);
+  if (status == LUA_OK) {
+    int n, i;
+    if (lua_getglobal(L, "arg") != LUA_TTABLE)
+      return luaL_error(L, "'arg' is not a table");
+    n = (int)luaL_len(L, -1);
+    luaL_checkstack(L, n + 3, "too many arguments to script");
+    for (i = 1; i <= n; i++) lua_rawgeti(L, -i, i);
+    lua_remove(L, -i);
+    status = repl_docall(L, n, 0);
+  }
+  return repl_report(L, status);
+}
+
+/* Parsed command line. */
+typedef struct cli {
+  repl_opts o;
+  int interactive;       /* -i */
+  int has_e;             /* some -e */
+  int script;            /* index of the script in argv (argc: none) */
+  int stdin_script;      /* "-" */
+  int version, help;
+} cli;
+
+/* Returns 0, or -1 with a message for a bad option at argv[*bad]. */
+static int collectargs (char **argv, int argc, cli *c, int *bad)
+{
+  int i;
+  c->script = argc;
+  for (i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (a[0] != '-') {
+      c->script = i;
+      return 0;
+    }
+    if (strcmp(a, "-") == 0) {
+      c->script = i;
+      c->stdin_script = 1;
+      return 0;
+    }
+    if (strcmp(a, "--") == 0) {
+      c->script = i + 1;
+      return 0;
+    }
+    if (strcmp(a, "-e") == 0) {
+      if (i + 1 >= argc) {
+        *bad = i;
+        return -1;
+      }
+      c->has_e = 1;
+      i++;
+    }
+    else if (strcmp(a, "-i") == 0) c->interactive = 1;
+    else if (strcmp(a, "-v") == 0) c->o.verbose = 1;
+    else if (strcmp(a, "--no-tui") == 0) c->o.notui = 1;
+    else if (strcmp(a, "--ascii") == 0) c->o.ascii = 1;
+    else if (strcmp(a, "--version") == 0) c->version = 1;
+    else if (strcmp(a, "--help") == 0) c->help = 1;
+    else {
+      *bad = i;
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* Run the -e chunks in order. */
+static int runargs (lua_State *L, char **argv, int n)
+{
+  int i;
+  for (i = 1; i < n; i++)
+    if (strcmp(argv[i], "-e") == 0) {
+      i++;
+      if (dochunk(L, luaL_loadbuffer(L, argv[i], strlen(argv[i]),
+                                     "=(command line)")) != LUA_OK)
+        return 0;
+    }
+  return 1;
+}
+
+/* Everything else, in protected mode: argv at 2 (light userdata). */
+static int pmain (lua_State *L)
+{
+  int argc = (int)lua_tointeger(L, 1);
+  char **argv = lua_touserdata(L, 2);
+  cli c;
+  int bad = 0;
+  memset(&c, 0, sizeof c);
+  if (argv[0] && argv[0][0]) progname = "optlab";
+  if (collectargs(argv, argc, &c, &bad) != 0) {
+    if (strcmp(argv[bad], "-e") == 0)
+      fprintf(stderr, "%s: '-e' needs an argument\n", progname);
+    else fprintf(stderr, "%s: unrecognized option '%s'\n", progname,
+                 argv[bad]);
+    fputs(usage_text, stderr);
+    return 0;
+  }
+  if (c.help) {
+    fputs(usage_text, stdout);
+    lua_pushboolean(L, 1);
+    return 1;
+  }
+  if (c.version) {
+    print_version();
+    lua_pushboolean(L, 1);
+    return 1;
+  }
+  if (c.o.verbose) repl_log("optlab %s starting", OL_VERSION);
+  luaL_checkversion(L);
+  luaL_openlibs(L);
+  luaL_requiref(L, "optlab", luaopen_optlab, 1);
+  lua_pop(L, 1);
+  olua_setintr(L, &intrflag);
+  if (!c.o.notui && isatty(STDOUT_FILENO))
+    olua_setview(L, repl_view(&c.o));
+  createargtable(L, argv, argc, c.script);
+  lua_gc(L, LUA_GCRESTART);
+  lua_gc(L, LUA_GCGEN, 0, 0);
+  if (!runargs(L, argv, c.script)) return 0;
+  if (c.script < argc) {
+    if (handle_script(L, c.stdin_script ? NULL : argv[c.script]) != LUA_OK)
+      return 0;
+  }
+  if (c.interactive) {
+    print_version();
+    repl_loop(L, &c.o);
+  }
+  else if (c.script == argc && !c.has_e) {
+    if (isatty(STDIN_FILENO)) {
+      print_version();
+      repl_loop(L, &c.o);
+    }
+    else if (dochunk(L, luaL_loadfile(L, NULL)) != LUA_OK) return 0;
+  }
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
+int main (int argc, char **argv)
+{
+  int status, result;
+  lua_State *L = luaL_newstate();
+  if (L == NULL) {
+    message("cannot create state: not enough memory");
+    return EXIT_FAILURE;
+  }
+  lua_gc(L, LUA_GCSTOP);
+  lua_pushcfunction(L, pmain);
+  lua_pushinteger(L, argc);
+  lua_pushlightuserdata(L, argv);
+  status = lua_pcall(L, 2, 1, 0);
+  result = lua_toboolean(L, -1);
+  repl_report(L, status);
+  lua_close(L);
+  return (result && status == LUA_OK) ? EXIT_SUCCESS : EXIT_FAILURE;
+}
