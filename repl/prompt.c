@@ -1,21 +1,614 @@
 /*
-** repl/prompt.c -- placeholder interactive loop (replaced by the readline
-** callback loop).  Reads lines with fgets and runs them.
+** repl/prompt.c -- the interactive loop: Lua 5.4's lua.c REPL rebuilt on
+** readline's callback interface inside one pselect() loop on stdin.
+**
+** Each turn of the loop waits for a key, a signal, or a tick (only while
+** tick hooks are registered, see prompt.h); keys go to
+** rl_callback_read_char.  When readline completes a line, its handler
+** removes itself (which puts the terminal back in normal mode), and the
+** loop runs the line: first as "return <line>" (an expression whose values
+** are printed with the global `pretty` when it exists, else tostring, tab
+** separated), then as a statement; an incomplete statement (syntax error
+** at "<eof>") is kept and continued with the ">> " prompt.  Chunks run
+** through repl_docall with the terminal in normal mode, so a live view or
+** io.read works inside them; the handler is reinstalled afterwards.
+**
+** Signals: while waiting at the prompt our SIGINT handler replaces the
+** program's (Ctrl-C clears the line and shows a fresh prompt) and SIGWINCH
+** resizes readline; both are put back before a chunk runs.  readline's
+** own signal handling is off (rl_catch_signals = 0).
+**
+** History: $OPTLAB_HISTORY or ~/.optlab_history, read at start, each line
+** appended as it is entered, capped at HISTORY_MAX entries.
+** Completion: Lua keywords, global names and fields after '.' or ':'
+** (walking the dotted prefix, through metatable __index tables, so
+** userdata methods complete); ':' offers functions only.
+**
+** Readline keeps its callbacks argument-free, hence the file-level state
+** (one interactive loop per process).
 */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/select.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <readline/readline.h>
+#include <readline/history.h>
 
 #include "lauxlib.h"
 #include "repl.h"
+#include "log.h"
+#include "prompt.h"
+#include "screen.h"
+
+#define HISTORY_MAX 1000
+#define PROMPT1 "> "
+#define PROMPT2 ">> "
+#define MAXTICKS 8
+
+static struct {
+  lua_State *L;
+  char *chunk;              /* pending incomplete statement (malloc) */
+  size_t len, cap;
+  char *line;               /* line completed by readline (malloc) */
+  int eof;                  /* Ctrl-D on an empty line */
+  int installed;            /* readline handler installed */
+  char prompt[64];
+} lp;
+
+static struct {
+  repl_tick_fn fn;
+  void *ud;
+} ticks[MAXTICKS];
+static int nticks;
+
+static char hist_path[4096];
+static int have_hist;
+static long appended;
+
+static volatile sig_atomic_t got_int, got_winch;
+static struct sigaction old_int, old_winch;
+static int catching;
+
+/* -- ticks ---------------------------------------------------------------- */
+
+int repl_tick_add (repl_tick_fn fn, void *ud)
+{
+  int i;
+  for (i = 0; i < nticks; i++)
+    if (ticks[i].fn == fn && ticks[i].ud == ud) return 0;
+  if (nticks == MAXTICKS) return -1;
+  ticks[nticks].fn = fn;
+  ticks[nticks].ud = ud;
+  nticks++;
+  return 0;
+}
+
+void repl_tick_remove (repl_tick_fn fn, void *ud)
+{
+  int i;
+  for (i = 0; i < nticks; i++)
+    if (ticks[i].fn == fn && ticks[i].ud == ud) {
+      memmove(&ticks[i], &ticks[i + 1], (size_t)(nticks - i - 1)
+              * sizeof ticks[0]);
+      nticks--;
+      return;
+    }
+}
+
+static void run_ticks (lua_State *L)
+{
+  int i;
+  for (i = 0; i < nticks; i++) ticks[i].fn(L, ticks[i].ud);
+}
+
+/* -- signals while waiting at the prompt ---------------------------------- */
+
+static void on_int (int sig)
+{
+  (void)sig;
+  got_int = 1;
+}
+
+static void on_winch (int sig)
+{
+  (void)sig;
+  got_winch = 1;
+}
+
+static void catch_signals (void)
+{
+  struct sigaction sa;
+  if (catching) return;
+  memset(&sa, 0, sizeof sa);
+  sigemptyset(&sa.sa_mask);
+  sa.sa_handler = on_int;
+  sigaction(SIGINT, &sa, &old_int);
+  sa.sa_handler = on_winch;
+  sigaction(SIGWINCH, &sa, &old_winch);
+  catching = 1;
+}
+
+static void release_signals (void)
+{
+  if (!catching) return;
+  sigaction(SIGINT, &old_int, NULL);
+  sigaction(SIGWINCH, &old_winch, NULL);
+  catching = 0;
+}
+
+/* -- history -------------------------------------------------------------- */
+
+static void history_open (void)
+{
+  const char *p = getenv("OPTLAB_HISTORY"), *home = getenv("HOME");
+  using_history();
+  stifle_history(HISTORY_MAX);
+  if (p != NULL && *p != '\0')
+    snprintf(hist_path, sizeof hist_path, "%s", p);
+  else if (home != NULL && *home != '\0')
+    snprintf(hist_path, sizeof hist_path, "%s/.optlab_history", home);
+  else
+    return;
+  have_hist = 1;
+  if (read_history(hist_path) != 0) write_history(hist_path);
+  else history_truncate_file(hist_path, HISTORY_MAX);
+  repl_log("prompt: history %s, %d entries", hist_path, history_length);
+}
+
+/* Keep a non-empty line in memory and append it to the file. */
+static void history_keep (const char *line)
+{
+  if (*line == '\0') return;
+  add_history(line);
+  if (have_hist && append_history(1, hist_path) == 0
+      && ++appended % 100 == 0)
+    history_truncate_file(hist_path, HISTORY_MAX);
+}
+
+/* -- completion ----------------------------------------------------------- */
+
+static const char *const keywords[] = {
+  "and", "break", "do", "else", "elseif", "end", "false", "for",
+  "function", "goto", "if", "in", "local", "nil", "not", "or", "repeat",
+  "return", "then", "true", "until", "while", NULL
+};
+
+static struct {
+  char **s;
+  int *type;
+  int n, cap;
+} cands;
+
+static void cands_clear (void)
+{
+  int i;
+  for (i = 0; i < cands.n; i++) free(cands.s[i]);
+  cands.n = 0;
+}
+
+/* Add prefix..key (type: a LUA_T* or -1 for a keyword), once. */
+static void cands_add (const char *prefix, size_t plen, const char *key,
+                       int type)
+{
+  size_t klen = strlen(key);
+  char *s;
+  int i;
+  for (i = 0; i < cands.n; i++)
+    if (strncmp(cands.s[i], prefix, plen) == 0
+        && strcmp(cands.s[i] + plen, key) == 0) return;
+  if (cands.n == cands.cap) {
+    int cap = cands.cap ? 2 * cands.cap : 64;
+    char **ns = realloc(cands.s, (size_t)cap * sizeof *ns);
+    int *nt;
+    if (ns == NULL) return;
+    cands.s = ns;
+    nt = realloc(cands.type, (size_t)cap * sizeof *nt);
+    if (nt == NULL) return;
+    cands.type = nt;
+    cands.cap = cap;
+  }
+  s = malloc(plen + klen + 1);
+  if (s == NULL) return;
+  memcpy(s, prefix, plen);
+  memcpy(s + plen, key, klen + 1);
+  cands.s[cands.n] = s;
+  cands.type[cands.n] = type;
+  cands.n++;
+}
+
+static int is_name (const char *s)
+{
+  const char *p;
+  if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')))
+    return 0;
+  for (p = s + 1; *p; p++)
+    if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')
+          || (*p >= '0' && *p <= '9'))) return 0;
+  return 1;
+}
+
+/* Replace the value on top with its field k, raw, following metatable
+** __index tables (never calling metamethods).  0 (value popped) when the
+** field is absent. */
+static int lookup (lua_State *L, const char *k, size_t klen)
+{
+  int depth;
+  for (depth = 0; depth < 8; depth++) {
+    if (lua_type(L, -1) == LUA_TTABLE) {
+      lua_pushlstring(L, k, klen);
+      if (lua_rawget(L, -2) != LUA_TNIL) {
+        lua_remove(L, -2);
+        return 1;
+      }
+      lua_pop(L, 1);
+    }
+    if (luaL_getmetafield(L, -1, "__index") == LUA_TNIL) break;
+    if (lua_type(L, -1) != LUA_TTABLE) {
+      lua_pop(L, 1);
+      break;
+    }
+    lua_remove(L, -2);
+  }
+  lua_pop(L, 1);
+  return 0;
+}
+
+/* Candidates among the fields of the value on top (and of its __index
+** tables) whose names start with field. */
+static void list_fields (lua_State *L, const char *prefix, size_t plen,
+                         const char *field, int methods)
+{
+  size_t flen = strlen(field);
+  int depth;
+  for (depth = 0; depth < 8; depth++) {
+    if (lua_type(L, -1) == LUA_TTABLE) {
+      lua_pushnil(L);
+      while (lua_next(L, -2)) {
+        if (lua_type(L, -2) == LUA_TSTRING) {
+          const char *k = lua_tostring(L, -2);
+          int t = lua_type(L, -1);
+          if (strncmp(k, field, flen) == 0 && is_name(k)
+              && (!methods || t == LUA_TFUNCTION))
+            cands_add(prefix, plen, k, t);
+        }
+        lua_pop(L, 1);
+      }
+    }
+    if (luaL_getmetafield(L, -1, "__index") == LUA_TNIL) break;
+    if (!lua_istable(L, -1)) break;
+  }
+}
+
+/* Fill cands with the completions of text. */
+static void collect (lua_State *L, const char *text)
+{
+  const char *sep = NULL, *p, *seg;
+  int top = lua_gettop(L), i;
+  cands_clear();
+  for (p = text; *p; p++)
+    if (*p == '.' || *p == ':') sep = p;
+  lua_pushglobaltable(L);
+  if (sep == NULL) {
+    for (i = 0; keywords[i] != NULL; i++)
+      if (strncmp(keywords[i], text, strlen(text)) == 0)
+        cands_add("", 0, keywords[i], -1);
+    list_fields(L, "", 0, text, 0);
+  } else {
+    for (seg = text; seg < sep; seg = p + 1) {
+      for (p = seg; p < sep && *p != '.' && *p != ':'; p++)
+        ;
+      if (p == seg || !lookup(L, seg, (size_t)(p - seg))) goto done;
+    }
+    list_fields(L, text, (size_t)(sep - text + 1), sep + 1, *sep == ':');
+  }
+done:
+  lua_settop(L, top);
+}
+
+static char *next_candidate (const char *text, int state)
+{
+  static int i;
+  (void)text;
+  if (state == 0) i = 0;
+  return i < cands.n ? strdup(cands.s[i++]) : NULL;
+}
+
+/* readline's attempted-completion hook.  After a unique match, '.'
+** follows a table, '(' a function, ' ' a keyword. */
+static char **complete (const char *text, int start, int end)
+{
+  (void)start;
+  (void)end;
+  rl_attempted_completion_over = 1;
+  rl_completion_append_character = '\0';
+  collect(lp.L, text);
+  if (cands.n == 0) return NULL;
+  if (cands.n == 1) {
+    int t = cands.type[0];
+    rl_completion_append_character = t == LUA_TTABLE ? '.'
+      : t == LUA_TFUNCTION ? '(' : t == -1 ? ' ' : '\0';
+  }
+  return rl_completion_matches(text, next_candidate);
+}
+
+/* -- running lines -------------------------------------------------------- */
+
+static void on_line (char *line)
+{
+  rl_callback_handler_remove();
+  lp.installed = 0;
+  if (line == NULL) lp.eof = 1;
+  else lp.line = line;
+}
+
+static void set_prompt (lua_State *L, int first)
+{
+  const char *p;
+  lua_getglobal(L, first ? "_PROMPT" : "_PROMPT2");
+  p = lua_tostring(L, -1);
+  snprintf(lp.prompt, sizeof lp.prompt, "%s",
+           p != NULL ? p : first ? PROMPT1 : PROMPT2);
+  lua_pop(L, 1);
+}
+
+static void install (lua_State *L)
+{
+  set_prompt(L, lp.len == 0);
+  fflush(stdout);
+  fflush(stderr);
+  catch_signals();
+  rl_callback_handler_install(lp.prompt, on_line);
+  lp.installed = 1;
+}
+
+static int chunk_append (const char *s)
+{
+  size_t n = strlen(s), need = lp.len + n + 2;
+  if (need > lp.cap) {
+    size_t cap = need * 2;
+    char *c = realloc(lp.chunk, cap);
+    if (c == NULL) return -1;
+    lp.chunk = c;
+    lp.cap = cap;
+  }
+  if (lp.len > 0) lp.chunk[lp.len++] = '\n';
+  memcpy(lp.chunk + lp.len, s, n + 1);
+  lp.len += n;
+  return 0;
+}
+
+static void chunk_reset (void)
+{
+  lp.len = 0;
+  if (lp.chunk != NULL) lp.chunk[0] = '\0';
+}
+
+/* 1 when status is a syntax error at the end of the chunk (pops it). */
+static int incomplete (lua_State *L, int status)
+{
+  static const char mark[] = "<eof>";
+  size_t lmsg, lmark = sizeof mark - 1;
+  const char *msg;
+  if (status != LUA_ERRSYNTAX) return 0;
+  msg = lua_tolstring(L, -1, &lmsg);
+  if (msg != NULL && lmsg >= lmark && strcmp(msg + lmsg - lmark, mark) == 0) {
+    lua_pop(L, 1);
+    return 1;
+  }
+  return 0;
+}
+
+/* Push the display string of the value at idx: pretty(v) when the global
+** exists and returns a string, else tostring. */
+static void show (lua_State *L, int idx)
+{
+  if (lua_getglobal(L, "pretty") == LUA_TFUNCTION) {
+    lua_pushvalue(L, idx);
+    if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
+      lua_pushfstring(L, "error calling 'pretty' (%s)",
+                      lua_tostring(L, -1));
+      lua_remove(L, -2);
+      repl_report(L, LUA_ERRRUN);
+    } else if (lua_type(L, -1) == LUA_TSTRING) {
+      return;
+    } else {
+      lua_pop(L, 1);
+    }
+  } else {
+    lua_pop(L, 1);
+  }
+  luaL_tolstring(L, idx, NULL);
+}
+
+/* Print the values base+1 .. top, tab separated. */
+static void print_results (lua_State *L, int base)
+{
+  int n = lua_gettop(L) - base, i;
+  if (n <= 0) return;
+  luaL_checkstack(L, LUA_MINSTACK, "too many results to print");
+  for (i = 1; i <= n; i++) {
+    size_t len;
+    const char *s;
+    show(L, base + i);
+    s = lua_tolstring(L, -1, &len);
+    if (i > 1) fputc('\t', stdout);
+    fwrite(s, 1, len, stdout);
+    lua_pop(L, 1);
+  }
+  fputc('\n', stdout);
+  fflush(stdout);
+}
+
+/* Run the function on top (a compiled chunk), print its results or
+** report its error; leaves the stack as it was below the function. */
+static void execute (lua_State *L)
+{
+  int base = lua_gettop(L) - 1, status;
+  release_signals();
+  status = repl_docall(L, 0, LUA_MULTRET);
+  if (status == LUA_OK) print_results(L, base);
+  else repl_report(L, status);
+  fflush(stdout);
+  fflush(stderr);
+  lua_settop(L, base);
+}
+
+static void run_line (lua_State *L, const char *line)
+{
+  int status;
+  history_keep(line);
+  if (lp.len == 0) {
+    const char *ret = lua_pushfstring(L, "return %s", line);
+    status = luaL_loadbuffer(L, ret, strlen(ret), "=stdin");
+    lua_remove(L, -2);
+    if (status == LUA_OK) {
+      execute(L);
+      return;
+    }
+    lua_pop(L, 1);
+  }
+  if (chunk_append(line) != 0) {
+    chunk_reset();
+    return;
+  }
+  status = luaL_loadbuffer(L, lp.chunk, lp.len, "=stdin");
+  if (incomplete(L, status)) return;
+  chunk_reset();
+  if (status == LUA_OK) execute(L);
+  else repl_report(L, status);
+}
+
+/* Ctrl-C at the prompt: drop the line (and any pending statement), show a
+** fresh prompt. */
+static void interrupt_line (lua_State *L)
+{
+  got_int = 0;
+  rl_point = rl_end;
+  rl_redisplay();
+  rl_callback_sigcleanup();
+  rl_replace_line("", 1);
+  rl_free_line_state();
+  rl_callback_handler_remove();
+  lp.installed = 0;
+  fputs("^C\n", stdout);
+  chunk_reset();
+  using_history();
+  install(L);
+}
+
+static double mono (void)
+{
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void leave (void)
+{
+  if (lp.installed) {
+    rl_callback_handler_remove();
+    lp.installed = 0;
+  }
+}
 
 void repl_loop (lua_State *L, const repl_opts *o)
 {
-  char line[4096];
-  (void)o;
-  while (fputs("> ", stdout), fflush(stdout), fgets(line, sizeof line, stdin)) {
-    if (luaL_loadstring(L, line) == LUA_OK)
-      repl_report(L, repl_docall(L, 0, 0));
+  sigset_t block, old;
+  double last_tick = mono();
+  int top = lua_gettop(L);
+  repl_log_open(o);
+  screen_guard();
+  atexit(leave);
+  lp.L = L;
+  chunk_reset();
+  rl_readline_name = "optlab";
+  rl_catch_signals = 0;
+  rl_catch_sigwinch = 0;
+  rl_attempted_completion_function = complete;
+  rl_basic_word_break_characters = " \t\n\"\\'`@$><=;|&{}()[],+-*/%^~#";
+  rl_completer_word_break_characters = rl_basic_word_break_characters;
+  history_open();
+  sigemptyset(&block);
+  sigaddset(&block, SIGINT);
+  sigaddset(&block, SIGWINCH);
+  install(L);
+  while (!lp.eof) {
+    fd_set rfds;
+    struct timespec ts, *tsp = NULL;
+    int n = -1;
+    FD_ZERO(&rfds);
+    FD_SET(STDIN_FILENO, &rfds);
+    if (nticks > 0) {
+      ts.tv_sec = 0;
+      ts.tv_nsec = REPL_TICK_MS * 1000000L;
+      tsp = &ts;
+    }
+    /* (1) wait, with SIGINT/SIGWINCH deliverable only inside pselect */
+    sigprocmask(SIG_BLOCK, &block, &old);
+    if (!got_int && !got_winch)
+      n = pselect(STDIN_FILENO + 1, &rfds, NULL, NULL, tsp, &old);
     else
-      repl_report(L, LUA_ERRSYNTAX);
+      errno = EINTR;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    /* (2) signals */
+    if (got_int) interrupt_line(L);
+    if (got_winch) {
+      got_winch = 0;
+      rl_resize_terminal();
+    }
+    /* (3) ticks, also under a steady stream of keys */
+    if (nticks > 0 && (n == 0 || mono() - last_tick >= REPL_TICK_MS * 1e-3)) {
+      last_tick = mono();
+      run_ticks(L);
+    }
+    if (n < 0 && errno != EINTR) break;
+    if (n <= 0) continue;
+    /* (4) a key for readline; a finished line runs now */
+    rl_callback_read_char();
+    if (lp.line != NULL) {
+      char *line = lp.line;
+      lp.line = NULL;
+      run_line(L, line);
+      free(line);
+      lua_settop(L, top);
+      install(L);
+    }
   }
+  fputc('\n', stdout);
+  leave();
+  release_signals();
+  if (have_hist) history_truncate_file(hist_path, HISTORY_MAX);
+  free(lp.chunk);
+  lp.chunk = NULL;
+  lp.cap = lp.len = 0;
+  cands_clear();
+  repl_log("prompt: end of input");
+}
+
+void repl_prompt_print (const char *s)
+{
+  char *saved;
+  int point;
+  if (!lp.installed) {
+    fputs(s, stdout);
+    fflush(stdout);
+    return;
+  }
+  point = rl_point;
+  saved = rl_copy_text(0, rl_end);
+  rl_save_prompt();
+  rl_replace_line("", 0);
+  rl_redisplay();
+  fputs(s, stdout);
+  fflush(stdout);
+  rl_restore_prompt();
+  rl_replace_line(saved != NULL ? saved : "", 0);
+  rl_point = point;
+  rl_forced_update_display();
+  free(saved);
 }
