@@ -4,8 +4,9 @@
 ** Level-1 wrappers take a plain loop below SMALL entries (a CBLAS call
 ** costs more than the work for 2-d problems, which dominate interactive
 ** use) and call CBLAS above it.  Both paths are deterministic, so replays
-** stay byte-identical.  The small nrm2 / dist loops fall back to the
-** scaled CBLAS norm when the plain sum of squares over- or underflows.
+** stay byte-identical.  The small nrm2 / dist loops fall back to a
+** scaled norm when the plain sum of squares over- or underflows (NaN
+** inputs give NaN either way).
 */
 #include "vec.h"
 
@@ -35,8 +36,8 @@ double ol_vec_nrm2 (const double *x, int n)
   int i;
   if (n > SMALL) return cblas_dnrm2(n, x, 1);
   for (i = 0; i < n; i++) s += x[i] * x[i];
-  if (isinf(s) || (s < 0x1p-900 && s > 0)) return cblas_dnrm2(n, x, 1);
-  return sqrt(s);
+  if (!isinf(s) && !(s < 0x1p-900)) return sqrt(s);
+  return ol_vec_nrminf(x, n) == 0 ? 0 : cblas_dnrm2(n, x, 1);
 }
 
 double ol_vec_nrminf (const double *x, int n)
@@ -92,7 +93,7 @@ double ol_vec_dist (const double *x, const double *y, int n)
     double d = x[i] - y[i];
     s += d * d;
   }
-  if (!isinf(s) && !(s < 0x1p-900 && s > 0)) return sqrt(s);
+  if (!isinf(s) && !(s < 0x1p-900)) return sqrt(s);
   for (i = 0; i < n; i++) {
     double a = fabs(x[i] - y[i]);
     if (a > m) m = a;
