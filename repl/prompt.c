@@ -7,8 +7,8 @@
 ** rl_callback_read_char.  When readline completes a line, its handler
 ** removes itself (which puts the terminal back in normal mode), and the
 ** loop runs the line: first as "return <line>" (an expression whose values
-** are printed with the global `pretty` when it exists, else tostring, tab
-** separated), then as a statement; an incomplete statement (syntax error
+** are printed by the global `pretty` when it exists, else with tostring,
+** tab separated), then as a statement; an incomplete statement (syntax error
 ** at "<eof>") is kept and continued with the ">> " prompt.  Chunks run
 ** through repl_docall with the terminal in normal mode, so a live view or
 ** io.read works inside them; the handler is reinstalled afterwards.
@@ -403,39 +403,29 @@ static int incomplete (lua_State *L, int status)
   return 0;
 }
 
-/* Push the display string of the value at idx: pretty(v) when the global
-** exists and returns a string, else tostring. */
-static void show (lua_State *L, int idx)
-{
-  if (lua_getglobal(L, "pretty") == LUA_TFUNCTION) {
-    lua_pushvalue(L, idx);
-    if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
-      lua_pushfstring(L, "error calling 'pretty' (%s)",
-                      lua_tostring(L, -1));
-      lua_remove(L, -2);
-      repl_report(L, LUA_ERRRUN);
-    } else if (lua_type(L, -1) == LUA_TSTRING) {
-      return;
-    } else {
-      lua_pop(L, 1);
-    }
-  } else {
-    lua_pop(L, 1);
-  }
-  luaL_tolstring(L, idx, NULL);
-}
-
-/* Print the values base+1 .. top, tab separated. */
+/* Print the values base+1 .. top: through the global `pretty` (which
+** prints its arguments tab separated) when it is a function, else with
+** tostring, tab separated. */
 static void print_results (lua_State *L, int base)
 {
   int n = lua_gettop(L) - base, i;
   if (n <= 0) return;
   luaL_checkstack(L, LUA_MINSTACK, "too many results to print");
+  if (lua_getglobal(L, "pretty") == LUA_TFUNCTION) {
+    lua_insert(L, base + 1);
+    if (lua_pcall(L, n, 0, 0) != LUA_OK) {
+      lua_pushfstring(L, "error calling 'pretty' (%s)",
+                      lua_tostring(L, -1));
+      lua_remove(L, -2);
+      repl_report(L, LUA_ERRRUN);
+    }
+    fflush(stdout);
+    return;
+  }
+  lua_pop(L, 1);
   for (i = 1; i <= n; i++) {
     size_t len;
-    const char *s;
-    show(L, base + i);
-    s = lua_tolstring(L, -1, &len);
+    const char *s = luaL_tolstring(L, base + i, &len);
     if (i > 1) fputc('\t', stdout);
     fwrite(s, 1, len, stdout);
     lua_pop(L, 1);
