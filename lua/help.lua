@@ -22,7 +22,10 @@ local function range (p)
   if p.kind == "enum" then return concat(p.choices, "|") end
   if p.kind == "bool" then return "true|false" end
   if p.kind == "vector" or p.kind == "matrix" then return p.kind end
-  return fmt("[%s, %s]", g(p.lo), g(p.hi))
+  -- a bound printed rounded past itself (1 - 2^-53 as "1") is open
+  local lo, hi = g(p.lo), g(p.hi)
+  return fmt("%s%s, %s%s", tonumber(lo) < p.lo and "(" or "[", lo, hi,
+             tonumber(hi) > p.hi and ")" or "]")
 end
 
 local function default (p)

@@ -85,6 +85,7 @@ static int method_new (lua_State *L)
   char who[80];
   lmethod *m;
   snprintf(who, sizeof who, "%s.%s", familyname(t->family), t->name);
+  lua_settop(L, 1);
   m = lua_newuserdatauv(L, sizeof *m + (size_t)np * sizeof(double), 0);
   m->t = t;
   for (i = 0; i < np; i++) m->par[i] = t->params[i].def;

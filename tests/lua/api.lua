@@ -1,0 +1,145 @@
+-- tests/lua/api.lua -- the Lua interface: constructors, fields, tostring,
+-- the exact error messages for unknown keys, out-of-range values, unknown
+-- options and metric names, and help() built from the registries.
+local t = dofile("tests/lib/tap.lua")
+
+local function capture (f, ...)
+  local tmp = os.tmpname()
+  local old = io.output()
+  io.output(tmp)
+  local ok, err = pcall(f, ...)
+  io.output():close()
+  io.output(old)
+  local fh = assert(io.open(tmp))
+  local s = fh:read("a")
+  fh:close()
+  os.remove(tmp)
+  assert(ok, err)
+  return s
+end
+
+-- globals
+for _, g in ipairs{"problem", "optim", "sample", "game", "run", "race",
+                   "help", "pretty", "metrics"} do
+  t.ok(_G[g] ~= nil, "api: global " .. g .. " exists")
+end
+t.is(type(optlab), "table", "api: optlab table")
+t.is(optlab.version, "0.1.0", "api: optlab.version")
+
+-- methods
+local m = optim.adam{lr = 1e-2}
+t.is(tostring(m), "adam{lr=0.01, beta1=0.9, beta2=0.999, eps=1e-08}",
+     "method: tostring shows every parameter with %.6g")
+t.is(m.lr, 0.01, "method: m.lr")
+t.is(m.beta2, 0.999, "method: defaults filled")
+t.is(m.name, "adam", "method: m.name")
+t.is(m.family, "optim", "method: m.family")
+t.is(tostring(optim.gd()), "gd{lr=0.001}", "method: constructor without table")
+t.is(sample.mala{}.family, "sample", "method: sample family")
+t.is(game.rmplus{}.family, "game", "method: game family")
+t.errors("optim.adam: lr = -1 is out of range [0, inf]",
+         optim.adam, {lr = -1})
+t.errors("optim.adam: unknown parameter 'lrr' (valid: lr, beta1, beta2, eps)",
+         optim.adam, {lrr = 1})
+t.errors("optim.adam: lr must be a number, got a string", optim.adam,
+         {lr = "big"})
+
+-- problems
+local p = problem.rosenbrock{n = 2}
+t.is(tostring(p), "rosenbrock{n=2}", "problem: tostring")
+t.is(p.n, 2, "problem: p.n")
+t.is(p.name, "rosenbrock", "problem: p.name")
+t.is(p.kind, "objective", "problem: p.kind")
+t.ok(type(p.xstar) == "table" and p.xstar[1] == 1 and p.xstar[2] == 1,
+     "problem: p.xstar of rosenbrock is (1, 1)")
+t.is(p.fstar, 0, "problem: p.fstar")
+t.errors("problem.quadratic: unknown parameter 'cnd' (valid: n, cond, seed, rotate)",
+         problem.quadratic, {cnd = 10})
+t.errors("problem.quadratic: cond = 0.5 is out of range [1, 1e+12]",
+         problem.quadratic, {cond = 0.5})
+t.errors("problem.quadratic: n = 2.5 is not an integer", problem.quadratic,
+         {n = 2.5})
+local q = problem.quadratic{n = 3, x0 = {1, 2, 3}}
+t.ok(q.x0[3] == 3, "problem: generic key x0 sets the default start")
+t.errors("x0 has 2 entries, expected n = 3", problem.quadratic,
+         {n = 3, x0 = {1, 2}})
+local qb = problem.quadratic{n = 2, set = {lo = -1, hi = {1, 2}}}
+t.ok(qb ~= nil, "problem: set = {lo=, hi=} accepted")
+t.ok(problem.quadratic{n = 2, noise = {kind = "gauss", sigma = 0.1}},
+     "problem: noise accepted")
+t.errors("noise.kind = 'cauchy'", problem.quadratic,
+         {noise = {kind = "cauchy"}})
+local f, g = p:eval{1, 1}
+t.ok(f == 0 and g[1] == 0 and g[2] == 0, "problem: p:eval at x*")
+
+-- problem.new
+local u = problem.new{n = 2, f = function (x) return x[1]^2 + x[2]^2 end,
+                      name = "bowl"}
+t.is(tostring(u), "bowl{n=2}", "problem.new: name and n in tostring")
+t.errors("problem.new: unknown parameter 'ff'", problem.new,
+         {n = 2, ff = print})
+t.errors("problem.new: needs f or fdf", problem.new, {n = 2})
+t.errors("problem.new: n must be a positive integer", problem.new,
+         {f = print})
+
+-- run options
+t.errors("run: unknown option 'iter' (valid: iters, tol, time, seed, stream, "
+         .. "x0, metrics, watch, cap, record_x, schedule, progress, view)",
+         run, p, m, {iter = 10})
+t.errors("run: unknown metric 'los' (valid: loss, gradnorm, dist, subopt, "
+         .. "kkt, entropy, exploitability, accept)",
+         run, p, m, {metrics = {"los"}})
+t.errors("run: unknown metric 'foo'", run, p, m, {watch = {"foo"}})
+t.errors("run: iters = -1 is out of range [0, inf]", run, p, m, {iters = -1})
+t.errors("run: x0 has 1 entries, expected n = 2", run, p, m, {x0 = {1}})
+t.errors("run: schedule: unknown kind 'linear'", run, p, m,
+         {schedule = {kind = "linear"}})
+t.errors("optlab.problem expected, got optlab.method", run, m, p)
+
+local r = run(p, optim.gd{lr = 1e-3}, {iters = 10, metrics = {"loss"},
+                                      progress = false})
+t.is(r.iter, 10, "run: r.iter")
+t.is(r.reason, "budget", "run: r.reason")
+t.errors("run:series: metric 'gradnorm' was not recorded (recorded: loss)",
+         r.series, r, "gradnorm")
+t.errors("run:series: unknown metric 'los' (recorded: loss)", r.series, r,
+         "los")
+t.is(#r:metrics(), 1, "run: r:metrics() lists the recorded metrics")
+t.ok(r.problem == p, "run: r.problem is the problem object")
+t.is(r.method.name, "gd", "run: r.method is the method object")
+t.is(r.seed, 1, "run: default seed 1 is explicit")
+local watched = run(p, optim.gd{}, {iters = 5, metrics = {"loss"},
+                                    watch = {"dist"}})
+t.ok(watched:last("dist") ~= nil, "run: watch implies recording")
+
+-- help
+local h = capture(help, optim.adam)
+t.ok(h:find("optim.adam", 1, true), "help: names the method")
+t.ok(h:find("reference:", 1, true), "help: gives the reference")
+t.ok(h:match("lr%s+0%.001%s+%[0, inf%]%s+step size"),
+     "help: parameter table row for lr (default, range, doc)")
+t.ok(h:match("beta1%s+0%.9"), "help: parameter table row for beta1")
+h = capture(help, m)
+t.ok(h:match("lr%s+0%.01%s+0%.001"), "help: a method object shows its value")
+h = capture(help, problem.quadratic)
+t.ok(h:match("cond%s+10%s+%[1, 1e%+12%]"), "help: problem parameter table")
+h = capture(help)
+t.ok(h:find("adam", 1, true) and h:find("rosenbrock", 1, true)
+     and h:find("mala", 1, true) and h:find("run(", 1, true),
+     "help: overview lists problems, methods and functions")
+h = capture(help, "metrics")
+t.ok(h:find("gradnorm", 1, true) and h:find("exploitability", 1, true),
+     "help: metrics lists every metric")
+h = capture(help, "loss")
+t.ok(h:find("^loss: "), "help: a metric name gives its definition")
+h = capture(help, run)
+t.ok(h:find("record_x", 1, true), "help: run lists its options")
+
+-- utilities
+t.is(#metrics(), 8, "metrics: lists every registered metric")
+t.is(optlab.format({1, 2, a = "x"}), '{1, 2, a = "x"}', "pretty: formats tables")
+local cyc = {}
+cyc.self = cyc
+t.is(optlab.format(cyc), "{self = <cycle>}", "pretty: cycles")
+
+t.done()
