@@ -43,22 +43,32 @@ static int quad_fdf (void *ud, const double *x, double *f, double *g,
   const quad *q = ud;
   int i, n = q->n;
   (void)e;
-  if (q->H == NULL) {               /* diagonal: one tight loop */
-    const double *lam = q->lambda;
+  if (q->H == NULL) {               /* diagonal: one tight loop, four */
+    const double *lam = q->lambda;  /* partial sums to break the add chain */
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
     if (g != NULL) {
-      double s = 0;
-      for (i = 0; i < n; i++) {
-        double gi = lam[i] * x[i];
-        g[i] = gi;
-        s += gi * x[i];
+      for (i = 0; i + 3 < n; i += 4) {
+        double g0 = lam[i] * x[i], g1 = lam[i + 1] * x[i + 1];
+        double g2 = lam[i + 2] * x[i + 2], g3 = lam[i + 3] * x[i + 3];
+        g[i] = g0; g[i + 1] = g1; g[i + 2] = g2; g[i + 3] = g3;
+        s0 += g0 * x[i]; s1 += g1 * x[i + 1];
+        s2 += g2 * x[i + 2]; s3 += g3 * x[i + 3];
       }
-      if (f != NULL) *f = 0.5 * s;
+      for (; i < n; i++) {
+        g[i] = lam[i] * x[i];
+        s0 += g[i] * x[i];
+      }
     }
     else if (f != NULL) {
-      double s = 0;
-      for (i = 0; i < n; i++) s += lam[i] * x[i] * x[i];
-      *f = 0.5 * s;
+      for (i = 0; i + 3 < n; i += 4) {
+        s0 += lam[i] * x[i] * x[i];
+        s1 += lam[i + 1] * x[i + 1] * x[i + 1];
+        s2 += lam[i + 2] * x[i + 2] * x[i + 2];
+        s3 += lam[i + 3] * x[i + 3] * x[i + 3];
+      }
+      for (; i < n; i++) s0 += lam[i] * x[i] * x[i];
     }
+    if (f != NULL) *f = 0.5 * ((s0 + s1) + (s2 + s3));
     return OL_OK;
   }
   if (g != NULL) {                  /* g = H x, f = x'g / 2 */
