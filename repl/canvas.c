@@ -233,7 +233,7 @@ int cv_ticks (const cv_scale *s, int max, double *out)
   if (!s->valid || max < 1) return 0;
   if (s->log) {
     long d0 = (long)ceil(s->lo - 1e-9), d1 = (long)floor(s->hi + 1e-9), d;
-    long k = (d1 - d0) / max + 1;
+    long k = (long)cv_nice_up((double)((d1 - d0) / max + 1));
     for (d = d0; d <= d1 && n < max; d++)
       if (((d % k) + k) % k == 0) out[n++] = pow(10, (double)d);
   } else {

@@ -480,12 +480,14 @@ static void interrupt_line (lua_State *L)
   got_int = 0;
   rl_point = rl_end;
   rl_redisplay();
-  rl_callback_sigcleanup();
-  rl_replace_line("", 1);
+  fputs("^C", rl_outstream);
+  fflush(rl_outstream);
   rl_free_line_state();
+  rl_callback_sigcleanup();
+  rl_cleanup_after_signal();
   rl_callback_handler_remove();
   lp.installed = 0;
-  fputs("^C\n", stdout);
+  fputs("\n", stdout);
   chunk_reset();
   using_history();
   install(L);
@@ -530,7 +532,7 @@ void repl_loop (lua_State *L, const repl_opts *o)
   while (!lp.eof) {
     fd_set rfds;
     struct timespec ts, *tsp = NULL;
-    int n = -1;
+    int n = -1, err = 0;
     FD_ZERO(&rfds);
     FD_SET(STDIN_FILENO, &rfds);
     if (nticks > 0) {
@@ -542,8 +544,7 @@ void repl_loop (lua_State *L, const repl_opts *o)
     sigprocmask(SIG_BLOCK, &block, &old);
     if (!got_int && !got_winch)
       n = pselect(STDIN_FILENO + 1, &rfds, NULL, NULL, tsp, &old);
-    else
-      errno = EINTR;
+    err = n < 0 ? errno : EINTR;
     sigprocmask(SIG_SETMASK, &old, NULL);
     /* (2) signals */
     if (got_int) interrupt_line(L);
@@ -556,7 +557,7 @@ void repl_loop (lua_State *L, const repl_opts *o)
       last_tick = mono();
       run_ticks(L);
     }
-    if (n < 0 && errno != EINTR) break;
+    if (n < 0 && err != EINTR) break;
     if (n <= 0) continue;
     /* (4) a key for readline; a finished line runs now */
     rl_callback_read_char();
