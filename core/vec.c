@@ -32,12 +32,16 @@ double ol_vec_dot (const double *x, const double *y, int n)
 
 double ol_vec_nrm2 (const double *x, int n)
 {
-  double s = 0;
+  double s = 0, m;
   int i;
   if (n > SMALL) return cblas_dnrm2(n, x, 1);
   for (i = 0; i < n; i++) s += x[i] * x[i];
   if (!isinf(s) && !(s < 0x1p-900)) return sqrt(s);
-  return ol_vec_nrminf(x, n) == 0 ? 0 : cblas_dnrm2(n, x, 1);
+  /* rescale by the largest entry */
+  m = ol_vec_nrminf(x, n);
+  if (m == 0 || isinf(m)) return m;
+  for (i = 0, s = 0; i < n; i++) s += (x[i] / m) * (x[i] / m);
+  return m * sqrt(s);
 }
 
 double ol_vec_nrminf (const double *x, int n)
