@@ -63,38 +63,44 @@ static int tcall (lua_State *T, int nargs, ol_err *e)
   return OL_OK;
 }
 
-/* Take the number on top of T as *f (and pop it). */
+/* The number on top of T (the call's result) as *f, not popped. */
 static int tvalue (lua_State *T, const char *fname, double *f, ol_err *e)
 {
-  int isnum;
-  *f = lua_tonumberx(T, -1, &isnum);
-  if (!isnum || lua_type(T, -1) != LUA_TNUMBER) {
+  if (lua_type(T, -1) != LUA_TNUMBER) {
     ol_err_set(e, OL_ECALLBACK, "%s returned a %s, expected a number", fname,
                luaL_typename(T, -1));
     lua_settop(T, S_TOP);
     return OL_ECALLBACK;
   }
-  lua_settop(T, S_TOP);
+  *f = lua_tonumber(T, -1);
   return OL_OK;
 }
 
-/* Read n numbers into g from the table the call returned, or from the
-** reused g table when it returned something else. */
-static int tgrad (lua_State *T, const char *fname, int n, double *g,
+#define GCHUNK 32   /* entries read per batch (T has room for them) */
+
+/* Read n numbers into g from the table at index t of T, whose stack top
+** is base (the call's result).  Leaves T at S_TOP.  Entries are fetched
+** GCHUNK at a time, so small problems reset the stack once per call. */
+static int tgrad (lua_State *T, int t, const char *fname, int n, double *g,
                   ol_err *e)
 {
-  int t = lua_istable(T, -1) ? lua_gettop(T) : S_G, i, isnum;
-  for (i = 0; i < n; i++) {
-    lua_rawgeti(T, t, i + 1);
-    g[i] = lua_tonumberx(T, -1, &isnum);
-    if (!isnum) {
-      ol_err_set(e, OL_ECALLBACK, "%s: g[%d] is a %s, expected a number",
-                 fname, i + 1, luaL_typename(T, -1));
-      lua_settop(T, S_TOP);
-      return OL_ECALLBACK;
+  const int base = S_TOP + 1;
+  int i, j, isnum;
+  for (i = 0; i < n; i += GCHUNK) {
+    int m = n - i < GCHUNK ? n - i : GCHUNK;
+    if (i > 0) lua_settop(T, base);
+    for (j = 0; j < m; j++) lua_rawgeti(T, t, i + j + 1);
+    for (j = 0; j < m; j++) {
+      g[i + j] = lua_tonumberx(T, base + 1 + j, &isnum);
+      if (!isnum) {
+        ol_err_set(e, OL_ECALLBACK, "%s: g[%d] is a %s, expected a number",
+                   fname, i + j + 1, luaL_typename(T, base + 1 + j));
+        lua_settop(T, S_TOP);
+        return OL_ECALLBACK;
+      }
     }
-    lua_pop(T, 1);
   }
+  lua_settop(T, S_TOP);
   return OL_OK;
 }
 
@@ -116,16 +122,16 @@ static int lua_fdf (void *ud, const double *x, double *f, double *g,
     lua_pushvalue(T, S_G);
     if ((st = tcall(T, 2, e)) != OL_OK) return st;
     if (f != NULL && (st = tvalue(T, "fdf", f, e)) != OL_OK) return st;
-    lua_settop(T, S_TOP);
-    return tgrad(T, "fdf", n, g, e);
+    return tgrad(T, S_G, "fdf", n, g, e);
   }
   if (g != NULL && b->hasgrad) {
     lua_pushvalue(T, S_GRAD);
     lua_pushvalue(T, S_X);
     lua_pushvalue(T, S_G);
     if ((st = tcall(T, 2, e)) != OL_OK) return st;
-    if ((st = tgrad(T, "grad", n, g, e)) != OL_OK) return st;
-    lua_settop(T, S_TOP);
+    st = tgrad(T, lua_type(T, -1) == LUA_TTABLE ? S_TOP + 1 : S_G, "grad", n,
+               g, e);
+    if (st != OL_OK) return st;
   }
   else if (g != NULL)
     return ol_err_set(e, OL_ECALLBACK, "no gradient function");
@@ -134,13 +140,17 @@ static int lua_fdf (void *ud, const double *x, double *f, double *g,
     lua_pushvalue(T, S_F);
     lua_pushvalue(T, S_X);
     if ((st = tcall(T, 1, e)) != OL_OK) return st;
-    return tvalue(T, "f", f, e);
+    st = tvalue(T, "f", f, e);
   }
-  lua_pushvalue(T, S_FDF);
-  lua_pushvalue(T, S_X);
-  lua_pushnil(T);
-  if ((st = tcall(T, 2, e)) != OL_OK) return st;
-  return tvalue(T, "fdf", f, e);
+  else {
+    lua_pushvalue(T, S_FDF);
+    lua_pushvalue(T, S_X);
+    lua_pushnil(T);
+    if ((st = tcall(T, 2, e)) != OL_OK) return st;
+    st = tvalue(T, "fdf", f, e);
+  }
+  lua_settop(T, S_TOP);
+  return st;
 }
 
 /* New empty box (metatable set, user value 1 for the callback thread). */
@@ -396,6 +406,8 @@ static int problem_new (lua_State *L)
   T = lua_newthread(L);                                /* index 3 */
   lua_setiuservalue(L, 2, 1);
   lua_settop(T, 0);
+  if (!lua_checkstack(T, GCHUNK + 16))
+    return luaL_error(L, "%s: out of memory", who);
   lua_pushcfunction(T, msghandler);
   {
     static const char *const fk[] = {"f", "grad", "fdf"};
