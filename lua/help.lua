@@ -24,8 +24,12 @@ local function range (p)
   if p.kind == "vector" or p.kind == "matrix" then return p.kind end
   -- a bound printed rounded past itself (1 - 2^-53 as "1") is open
   local lo, hi = g(p.lo), g(p.hi)
-  return fmt("%s%s, %s%s", tonumber(lo) < p.lo and "(" or "[", lo, hi,
-             tonumber(hi) > p.hi and ")" or "]")
+  local function back (s)
+    return s == "inf" and math.huge or s == "-inf" and -math.huge
+      or tonumber(s)
+  end
+  return fmt("%s%s, %s%s", back(lo) < p.lo and "(" or "[", lo, hi,
+             back(hi) > p.hi and ")" or "]")
 end
 
 local function default (p)

@@ -492,6 +492,32 @@ static int run_series (lua_State *L)
   return 2;
 }
 
+/* r:traj() -> rows {x1, ..., xd} (first min(n, 8) coordinates) at the
+** recorded times, and the times; raises unless the run had record_x. */
+static int run_traj (lua_State *L)
+{
+  lrun *b = olua_checkrun(L, 1);
+  int dim = 0, n = ol_run_len(b->r), i, j;
+  const double *x = ol_run_traj(b->r, &dim);
+  const long *t = ol_run_times(b->r);
+  if (x == NULL)
+    return luaL_error(L, "run:traj: the trajectory was not recorded "
+                      "(run with record_x = true)");
+  lua_createtable(L, n, 0);
+  lua_createtable(L, n, 0);
+  for (i = 0; i < n; i++) {
+    lua_createtable(L, dim, 0);
+    for (j = 0; j < dim; j++) {
+      lua_pushnumber(L, x[(size_t)i * dim + j]);
+      lua_rawseti(L, -2, j + 1);
+    }
+    lua_rawseti(L, -3, i + 1);
+    lua_pushinteger(L, t[i]);
+    lua_rawseti(L, -2, i + 1);
+  }
+  return 2;
+}
+
 /* r:last(name) -> latest recorded value. */
 static int run_last (lua_State *L)
 {
@@ -657,6 +683,7 @@ static int run_tostring (lua_State *L)
 static const luaL_Reg run_methods[] = {
   {"series", run_series},
   {"last", run_last},
+  {"traj", run_traj},
   {"metrics", run_metrics},
   {"csv", run_csv},
   {"save", run_save},
