@@ -22,7 +22,8 @@
 ** appended as it is entered, capped at HISTORY_MAX entries.
 ** Completion: Lua keywords, global names and fields after '.' or ':'
 ** (walking the dotted prefix, through metatable __index tables, so
-** userdata methods complete); ':' offers functions only.
+** userdata methods complete; a userdata whose __index is a function can
+** list its names in a metatable field __fields); ':' offers functions.
 **
 ** Readline keeps its callbacks argument-free, hence the file-level state
 ** (one interactive loop per process).
@@ -258,14 +259,35 @@ static int lookup (lua_State *L, const char *k, size_t klen)
   return 0;
 }
 
+/* Candidates from a metatable's __fields (for userdata whose __index is a
+** function): a table mapping names to values, or an array of names. */
+static void list_declared (lua_State *L, const char *prefix, size_t plen,
+                           const char *field)
+{
+  size_t flen = strlen(field);
+  if (luaL_getmetafield(L, -1, "__fields") == LUA_TNIL) return;
+  if (lua_istable(L, -1)) {
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+      int named = lua_type(L, -2) == LUA_TSTRING;
+      const char *k = lua_tostring(L, named ? -2 : -1);
+      if (k != NULL && strncmp(k, field, flen) == 0 && is_name(k))
+        cands_add(prefix, plen, k, named ? lua_type(L, -1) : LUA_TNONE);
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 1);
+}
+
 /* Candidates among the fields of the value on top (and of its __index
-** tables) whose names start with field. */
+** tables, or declared __fields) whose names start with field. */
 static void list_fields (lua_State *L, const char *prefix, size_t plen,
                          const char *field, int methods)
 {
   size_t flen = strlen(field);
   int depth;
   for (depth = 0; depth < 8; depth++) {
+    list_declared(L, prefix, plen, field);
     if (lua_type(L, -1) == LUA_TTABLE) {
       lua_pushnil(L);
       while (lua_next(L, -2)) {

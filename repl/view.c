@@ -15,6 +15,7 @@
 ** Invariants: curses is on exactly between a successful open and close;
 ** every exit path restores the terminal (screen_guard).
 */
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -256,6 +257,8 @@ const olua_view *repl_view (const repl_opts *o)
     return NULL;
   if (term == NULL || *term == '\0' || strcmp(term, "dumb") == 0)
     return NULL;
+  /* (readline does this too; main.c may not have yet) */
+  if (strcmp(setlocale(LC_CTYPE, NULL), "C") == 0) setlocale(LC_CTYPE, "");
   the_view.ascii = o->ascii;
   screen_guard();
   return &hooks;

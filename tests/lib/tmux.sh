@@ -13,6 +13,7 @@
 #   tm_wait_not ERE [secs]  until the screen does not match
 #   tm_alive                0 while optlab still runs in the pane
 #   ok COND-STATUS NAME     TAP line for the last command's status
+#   todo STATUS NAME WHY    the same, marked TODO (a known gap)
 #   done_testing            plan line; exit status 1 when a test failed
 
 T_SOCK="optlab-test-$$"
@@ -84,6 +85,13 @@ ok () {
     T_FAIL=$((T_FAIL + 1))
     tm_screen 2>/dev/null | sed 's/^/# | /'
   fi
+}
+
+# todo STATUS NAME REASON: a known gap; reported, not counted as failure.
+todo () {
+  T_N=$((T_N + 1))
+  if [ "$1" -eq 0 ]; then echo "ok $T_N - $2 # TODO $3"
+  else echo "not ok $T_N - $2 # TODO $3"; fi
 }
 
 done_testing () {
