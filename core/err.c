@@ -117,12 +117,18 @@ int ol_param_find (const ol_param *pt, int np, const char *name)
   return -1;
 }
 
-/* 1 when all n entries are finite.  The sum trick keeps the loop free of
-** branches: any NaN or Inf makes 0 * x non-zero (NaN). */
+/* 1 when all n entries are finite.  Branch-free on the bits so it
+** vectorises for long vectors and stays a few cycles for short ones: the
+** exponent field plus one reaches bit 63 exactly when it is all ones
+** (Inf or NaN). */
 int ol_allfinite (const double *x, int n)
 {
-  double acc = 0;
+  const uint64_t E = 0x7ff0000000000000u, ONE = 0x0010000000000000u;
+  uint64_t bad = 0, u;
   int i;
-  for (i = 0; i < n; i++) acc += 0 * x[i];
-  return acc == 0;
+  for (i = 0; i < n; i++) {
+    memcpy(&u, &x[i], sizeof u);
+    bad |= (u & E) + ONE;
+  }
+  return (bad >> 63) == 0;
 }

@@ -59,7 +59,7 @@ int ol_method_check (const ol_method_type *m, const ol_problem *p,
 
 /* Shared by value and gradient requests.  noisy: add the problem's noise
 ** to g. */
-static int oracle (ol_ctx *c, const double *x, double *f, double *g,
+static inline int oracle (ol_ctx *c, const double *x, double *f, double *g,
                    int noisy, ol_err *e)
 {
   ol_run *r = c->priv;
@@ -76,8 +76,19 @@ static int oracle (ol_ctx *c, const double *x, double *f, double *g,
                         "a run's workspace");
     if (f != NULL) c->nfev++;
     if (g != NULL) c->ngev++;
-    rc = ol_problem_eval(p, x, f, g, r != NULL ? r->work : NULL, e);
-    if (rc != OL_OK) return rc;
+    if (p->fd_grad) {
+      rc = ol_problem_eval(p, x, f, g, r != NULL ? r->work : NULL, e);
+      if (rc != OL_OK) return rc;
+    } else {
+      /* the common case inline: one call to the oracle, then the checks
+      ** ol_problem_eval would make */
+      rc = p->fdf(p->ud, x, f, g, e);
+      if (rc != OL_OK) return rc;
+      if (f != NULL && !isfinite(*f))
+        return ol_err_set(e, OL_EDOM, "non-finite value (f = %g)", *f);
+      if (g != NULL && !ol_run_finite(g, n))
+        return ol_err_set(e, OL_EDOM, "non-finite gradient");
+    }
   }
   if (noisy && g != NULL && p->noise.kind == OL_NOISE_GAUSS) {
     double s = p->noise.sigma;

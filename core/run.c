@@ -239,7 +239,7 @@ static int step1 (ol_run *r)
     double w = 1 / ((double)t + 1);
     for (i = 0; i < n; i++) r->xavg[i] += w * (r->x[i] - r->xavg[i]);
   }
-  if (!ol_allfinite(r->x, n)) {
+  if (!ol_run_finite(r->x, n)) {
     ol_err_set(&e, OL_EDOM, "non-finite iterate at iteration %ld", t);
     return stop_err(r, OL_EDOM, &e);
   }

@@ -21,6 +21,8 @@
 
 #include "run.h"
 
+#include <string.h>
+
 struct ol_run {
   const ol_problem *p;        /* borrowed */
   const ol_method_type *m;
@@ -48,5 +50,17 @@ struct ol_run {
   double *vals[OL_NMETRICS];  /* NULL for metrics not recorded */
   double *traj;               /* cap x tdim, or NULL */
 };
+
+/* ol_allfinite, inlined into the per-step path (same bit test). */
+static inline int ol_run_finite (const double *x, int n)
+{
+  uint64_t bad = 0, u;
+  int i;
+  for (i = 0; i < n; i++) {
+    memcpy(&u, &x[i], sizeof u);
+    bad |= (u & 0x7ff0000000000000u) + 0x0010000000000000u;
+  }
+  return (bad >> 63) == 0;
+}
 
 #endif
