@@ -168,6 +168,16 @@ void olua_openmethod (lua_State *L)
   int core = lua_gettop(L), i, f;
   luaL_newmetatable(L, OLUA_METHOD);
   luaL_setfuncs(L, method_meta, 0);
+  lua_newtable(L);                     /* __fields, for REPL completion */
+  lua_pushliteral(L, "");
+  lua_setfield(L, -2, "name");
+  lua_pushliteral(L, "");
+  lua_setfield(L, -2, "family");
+  lua_pushliteral(L, "");
+  lua_setfield(L, -2, "doc");
+  lua_newtable(L);
+  lua_setfield(L, -2, "params");
+  lua_setfield(L, -2, "__fields");
   lua_pop(L, 1);
   lua_newtable(L);                             /* core.methods */
   lua_getfield(L, core, "ctors");

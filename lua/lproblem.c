@@ -557,6 +557,21 @@ void olua_openproblem (lua_State *L)
   int core = lua_gettop(L), i;
   luaL_newmetatable(L, OLUA_PROBLEM);
   luaL_setfuncs(L, problem_meta, 0);
+  lua_newtable(L);                     /* __fields, for REPL completion */
+  for (i = 0; i < 5; i++) {
+    static const char *const f[] = {"n", "name", "kind", "desc", "fstar"};
+    lua_pushinteger(L, 0);
+    lua_setfield(L, -2, f[i]);
+  }
+  lua_newtable(L);
+  lua_setfield(L, -2, "x0");
+  lua_newtable(L);
+  lua_setfield(L, -2, "xstar");
+  lua_pushcfunction(L, problem_eval);
+  lua_setfield(L, -2, "eval");
+  lua_pushcfunction(L, problem_gc);
+  lua_setfield(L, -2, "close");
+  lua_setfield(L, -2, "__fields");
   lua_pop(L, 1);
   lua_newtable(L);                               /* problem */
   lua_newtable(L);                               /* core.problems */

@@ -742,6 +742,40 @@ static const luaL_Reg run_meta[] = {
   {NULL, NULL}
 };
 
+/* metatable.__fields (on top): names for the REPL's completion, mapped
+** to a value of their type. */
+static void setfields (lua_State *L)
+{
+  static const char *const nums[] = {
+    "iter", "seed", "budget", "nfev", "ngev", "nhev", "seconds", NULL
+  };
+  static const char *const strs[] = {"reason", "message", "label", NULL};
+  const luaL_Reg *m;
+  int i;
+  lua_newtable(L);
+  for (i = 0; nums[i] != NULL; i++) {
+    lua_pushinteger(L, 0);
+    lua_setfield(L, -2, nums[i]);
+  }
+  for (i = 0; strs[i] != NULL; i++) {
+    lua_pushliteral(L, "");
+    lua_setfield(L, -2, strs[i]);
+  }
+  lua_newtable(L);
+  lua_setfield(L, -2, "x");
+  lua_newtable(L);
+  lua_setfield(L, -2, "xavg");
+  lua_pushboolean(L, 1);
+  lua_setfield(L, -2, "problem");
+  lua_pushboolean(L, 1);
+  lua_setfield(L, -2, "method");
+  for (m = run_methods; m->name != NULL; m++) {
+    lua_pushcfunction(L, m->func);
+    lua_setfield(L, -2, m->name);
+  }
+  lua_setfield(L, -2, "__fields");
+}
+
 /* Globals run and race; core.metrics = {{name=, doc=}, ...};
 ** core.race_mt = the race metatable (filled by lua/race.lua). */
 void olua_openrun (lua_State *L)
@@ -749,6 +783,7 @@ void olua_openrun (lua_State *L)
   int core = lua_gettop(L), i;
   luaL_newmetatable(L, OLUA_RUN);
   luaL_setfuncs(L, run_meta, 0);
+  setfields(L);
   lua_pop(L, 1);
   luaL_newmetatable(L, OLUA_RACE);
   lua_setfield(L, core, "race_mt");

@@ -23,6 +23,7 @@
 #include "lualib.h"
 
 #include "repl.h"
+#include "log.h"
 
 static const char *progname = "optlab";
 static lua_State *globalL = NULL;
@@ -254,7 +255,8 @@ static int pmain (lua_State *L)
     lua_pushboolean(L, 1);
     return 1;
   }
-  if (c.o.verbose) repl_log("optlab %s starting", OL_VERSION);
+  repl_log_open(&c.o);
+  repl_log("optlab %s starting", OL_VERSION);
   luaL_checkversion(L);
   luaL_openlibs(L);
   luaL_requiref(L, "optlab", luaopen_optlab, 1);
@@ -301,5 +303,6 @@ int main (int argc, char **argv)
   result = lua_toboolean(L, -1);
   repl_report(L, status);
   lua_close(L);
+  repl_log_close();
   return (result && status == LUA_OK) ? EXIT_SUCCESS : EXIT_FAILURE;
 }
