@@ -52,8 +52,10 @@ int ol_method_check (const ol_method_type *m, const ol_problem *p,
   if ((m->flags & OL_M_NEEDHESS) && p->hess == NULL)
     return ol_err_set(e, OL_EINVAL, "%s needs a Hessian; %s has none",
                       m->name, p->name);
-  if (m->family == OL_DYNAMIC && p->kind != OL_GAME)
-    return ol_err_set(e, OL_EINVAL, "%s needs a game", m->name);
+  if (m->family == OL_DYNAMIC && p->kind != OL_GAME &&
+      p->set.kind != OL_SET_SIMPLEX)
+    return ol_err_set(e, OL_EINVAL, "%s needs a game or a problem over "
+                      "simplices (set = \"simplex\")", m->name);
   return OL_OK;
 }
 

@@ -184,14 +184,10 @@ static void test_objective (void)
   o.iters = 5000;
   o.x0 = x0;
   r = ol_run_new(p, ol_method_find("rmplus"), par, &o, &e);
+  ok(r != NULL, "rmplus: accepted on an objective over a simplex (%s)",
+     r ? "" : e.msg);
   if (r != NULL) ol_run_advance(r, 5000);
-  /* core/method.c (ol_method_check) refuses dynamics on non-games for
-  ** now; skipped, not passed, until it allows objectives with a simplex */
-  if (r == NULL)
-    ok(1, "rmplus: objective over a simplex # SKIP refused by "
-       "ol_method_check (%s)", e.msg);
-  else
-    ok(near(ol_run_xavg(r), want, 4, 1e-2),
+  ok(r != NULL && near(ol_run_xavg(r), want, 4, 1e-2),
        "rmplus: on an objective over a simplex the average goes to the "
        "minimiser");
   ol_run_free(r);
