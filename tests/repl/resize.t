@@ -5,7 +5,9 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/tmux.sh
 
 P='^>( |$)'
-RACE='r = race(problem.quadratic{n=20, cond=100}, {optim.gd{lr=0.5}, optim.momentum{lr=0.5, mu=0.9}, optim.adam{lr=0.05}}, {iters=100000000, watch={"loss","gradnorm"}})'
+RACE='r = race(problem.quadratic{n=20, cond=100}, '\
+'{optim.gd{lr=0.5}, optim.momentum{lr=0.5, mu=0.9}, optim.adam{lr=0.05}}, '\
+'{iters=100000000, watch={"loss","gradnorm"}})'
 
 side_by_side () { tm_screen | grep -qE 'loss \[.*gradnorm \['; }
 panel_rows () { tm_screen | grep -cE ' (loss|gradnorm) \['; }
