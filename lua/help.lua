@@ -13,7 +13,8 @@ local fmt, concat = string.format, table.concat
 local function out (...) io.write(fmt(...), "\n") end
 
 local function g (v)
-  if v == math.huge then return "inf" elseif v == -math.huge then return "-inf" end
+  if v == math.huge then return "inf" end
+  if v == -math.huge then return "-inf" end
   if math.type(v) == "integer" then return tostring(v) end
   return fmt("%g", v)
 end
@@ -185,8 +186,9 @@ local function overview ()
     {"metrics()", "list of metric names"},
   }
   out("")
-  out("example: print(run(problem.rosenbrock{n = 2}, optim.adam{lr = 1e-2},")
-  out("                   {x0 = {-1.2, 1}, iters = 20000, tol = 1e-6, seed = 1}))")
+  out("example: r = run(problem.rosenbrock{n = 2}, optim.adam{lr = 1e-2},")
+  out("                   {x0 = {-1.2, 1}, iters = 20000, tol = 1e-6})")
+  out("         print(r)")
 end
 
 function help (x)

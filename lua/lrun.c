@@ -410,8 +410,8 @@ static int run_race (lua_State *L)
   for (i = 0; i < n; i++) {
     lua_rawgeti(L, 2, i + 1);
     if (luaL_testudata(L, -1, OLUA_METHOD) == NULL)
-      return luaL_error(L, "race: methods[%d] is a %s, expected a method", i + 1,
-                        luaL_typename(L, -1));
+      return luaL_error(L, "race: methods[%d] is a %s, expected a method",
+                        i + 1, luaL_typename(L, -1));
     snprintf(who, sizeof who, "race: methods[%d]", i + 1);
     boxes[i] = mkrun(L, 1, -1, &ro, who);
     lua_rawseti(L, rt, i + 1);

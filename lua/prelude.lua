@@ -17,7 +17,8 @@ local function scalar (v)
   if tv == "string" then return fmt("%q", v) end
   if math.type(v) == "float" then
     if v ~= v then return "nan" end
-    if v == math.huge then return "inf" elseif v == -math.huge then return "-inf" end
+    if v == math.huge then return "inf" end
+    if v == -math.huge then return "-inf" end
     return fmt("%.14g", v)
   end
   return tostring(v)
@@ -42,7 +43,9 @@ local function format (v, indent, seen, depth)
   for i = 1, math.min(n, MAXITEMS) do
     items[#items + 1] = format(v[i], indent .. "  ", seen, depth + 1)
   end
-  if n > MAXITEMS then items[#items + 1] = fmt("... (%d more)", n - MAXITEMS) end
+  if n > MAXITEMS then
+    items[#items + 1] = fmt("... (%d more)", n - MAXITEMS)
+  end
   local keys = {}
   for k in pairs(v) do
     if not (math.type(k) == "integer" and k >= 1 and k <= n) then

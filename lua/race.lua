@@ -12,7 +12,8 @@ mt.__index = methods
 
 local function num (v)
   if v ~= v then return "nan" end
-  if v == math.huge then return "inf" elseif v == -math.huge then return "-inf" end
+  if v == math.huge then return "inf" end
+  if v == -math.huge then return "-inf" end
   return fmt("%.17g", v)
 end
 

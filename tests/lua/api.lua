@@ -53,7 +53,8 @@ t.is(p.kind, "objective", "problem: p.kind")
 t.ok(type(p.xstar) == "table" and p.xstar[1] == 1 and p.xstar[2] == 1,
      "problem: p.xstar of rosenbrock is (1, 1)")
 t.is(p.fstar, 0, "problem: p.fstar")
-t.errors("problem.quadratic: unknown parameter 'cnd' (valid: n, cond, seed, rotate)",
+t.errors("problem.quadratic: unknown parameter 'cnd' "
+         .. "(valid: n, cond, seed, rotate)",
          problem.quadratic, {cnd = 10})
 t.errors("problem.quadratic: cond = 0.5 is out of range [1, 1e+12]",
          problem.quadratic, {cond = 0.5})
@@ -137,7 +138,8 @@ t.ok(h:find("record_x", 1, true), "help: run lists its options")
 
 -- utilities
 t.is(#metrics(), 8, "metrics: lists every registered metric")
-t.is(optlab.format({1, 2, a = "x"}), '{1, 2, a = "x"}', "pretty: formats tables")
+t.is(optlab.format({1, 2, a = "x"}), '{1, 2, a = "x"}',
+     "pretty: formats tables")
 local cyc = {}
 cyc.self = cyc
 t.is(optlab.format(cyc), "{self = <cycle>}", "pretty: cycles")

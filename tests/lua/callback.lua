@@ -31,8 +31,8 @@ local rf = run(problem.new{n = 2, fdf = function (x, g)
                end}, optim.adam{lr = 1e-2}, opts)
 t.is(rl.iter, rb.iter, "callback: same number of iterations as built-in")
 t.ok(rl.x[1] == rb.x[1] and rl.x[2] == rb.x[2],
-     string.format("callback: f+grad iterates identical to rosenbrock (%.17g, %.17g)",
-                   rl.x[1], rl.x[2]))
+     string.format("callback: f+grad iterates identical to rosenbrock "
+                   .. "(%.17g, %.17g)", rl.x[1], rl.x[2]))
 t.ok(rf.x[1] == rb.x[1] and rf.x[2] == rb.x[2],
      "callback: fdf iterates identical to rosenbrock")
 local function same (a, b)
@@ -84,8 +84,8 @@ do
   end
 end
 t.is(re.reason, "callback error", "callback: reason is 'callback error'")
-t.ok(re.message and re.message:find("callback.lua:" .. errline .. ": boom on call 10",
-                                    1, true),
+t.ok(re.message and re.message:find("callback.lua:" .. errline
+                                    .. ": boom on call 10", 1, true),
      "callback: message has the script name and line of the error")
 t.ok(re.message and re.message:find("stack traceback", 1, true),
      "callback: message has the traceback")

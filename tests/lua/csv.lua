@@ -58,8 +58,9 @@ t.is(slurp(c2), slurp(c1), "csv: two processes, same seed -> identical files")
 t.ok(slurp(c3) ~= slurp(c1), "csv: seeds 7 and 8 differ")
 
 local okw, msg, code = r:save("/nonexistent/dir/x.csv")
-t.ok(okw == nil and type(msg) == "string" and msg:find("/nonexistent/dir/x.csv", 1, true)
-     and type(code) == "number", "csv: save failure returns nil, message, errno")
+t.ok(okw == nil and type(msg) == "string"
+     and msg:find("/nonexistent/dir/x.csv", 1, true) and type(code) == "number",
+     "csv: save failure returns nil, message, errno")
 
 -- race CSV
 local rc = race(p, {optim.gd{lr = 0.5}, optim.adam{lr = 0.1}},
