@@ -260,9 +260,10 @@ static int lookup (lua_State *L, const char *k, size_t klen)
 }
 
 /* Candidates from a metatable's __fields (for userdata whose __index is a
-** function): a table mapping names to values, or an array of names. */
+** function): a table mapping names to values, or an array of names;
+** with methods, only names mapped to functions. */
 static void list_declared (lua_State *L, const char *prefix, size_t plen,
-                           const char *field)
+                           const char *field, int methods)
 {
   size_t flen = strlen(field);
   if (luaL_getmetafield(L, -1, "__fields") == LUA_TNIL) return;
@@ -271,7 +272,8 @@ static void list_declared (lua_State *L, const char *prefix, size_t plen,
     while (lua_next(L, -2)) {
       int named = lua_type(L, -2) == LUA_TSTRING;
       const char *k = lua_tostring(L, named ? -2 : -1);
-      if (k != NULL && strncmp(k, field, flen) == 0 && is_name(k))
+      if (k != NULL && strncmp(k, field, flen) == 0 && is_name(k)
+          && (!methods || (named && lua_type(L, -1) == LUA_TFUNCTION)))
         cands_add(prefix, plen, k, named ? lua_type(L, -1) : LUA_TNONE);
       lua_pop(L, 1);
     }
@@ -287,7 +289,7 @@ static void list_fields (lua_State *L, const char *prefix, size_t plen,
   size_t flen = strlen(field);
   int depth;
   for (depth = 0; depth < 8; depth++) {
-    list_declared(L, prefix, plen, field);
+    list_declared(L, prefix, plen, field, methods);
     if (lua_type(L, -1) == LUA_TTABLE) {
       lua_pushnil(L);
       while (lua_next(L, -2)) {
