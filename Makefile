@@ -5,7 +5,7 @@
 
 # == settings (edit these) ===================================================
 CC       = cc
-OPT      = -O2 -g
+OPT      = -O2 -g -fno-math-errno
 WARN     = -Wall -Wextra -Wshadow -Wundef -Wstrict-prototypes \
            -Wmissing-prototypes -Wpointer-arith -Wwrite-strings
 STRICT   = -Werror
@@ -46,8 +46,8 @@ all: optlab
 
 # -- layers -------------------------------------------------------------------
 $(CORE_O): CFLAGS += $(LA_CFLAGS)
-$(LUA_O):  CFLAGS += $(LA_CFLAGS) $(LUA_CFLAGS)
-$(REPL_O): CFLAGS += $(LA_CFLAGS) $(LUA_CFLAGS) $(UI_CFLAGS)
+$(LUA_O):  CFLAGS += $(LA_CFLAGS) $(LUA_CFLAGS) -Ilua
+$(REPL_O): CFLAGS += $(LA_CFLAGS) $(LUA_CFLAGS) $(UI_CFLAGS) -Ilua
 
 core/liboptlab.a: $(CORE_O)
 	rm -f $@

@@ -32,6 +32,8 @@ enum { OL_OPTIM, OL_SAMPLER, OL_DYNAMIC };   /* method families */
 #define OL_M_NEEDSET   1u   /* requires a constraint set (pgd) */
 #define OL_M_NEEDHESS  2u   /* requires a Hessian oracle */
 #define OL_M_OWNAVG    4u   /* the method maintains c->xavg itself */
+#define OL_M_NEEDMAT   8u   /* requires a matrix-shaped x (mrows, mcols) */
+#define OL_M_NEEDSUM  16u   /* requires a finite sum (nsum, fdfi) */
 
 #define OL_KIND(k) (1u << (k))   /* bit for a problem kind in 'kinds' */
 
@@ -63,6 +65,10 @@ typedef struct ol_method_type {
   int (*init) (void *st, const double *par, ol_ctx *c, ol_err *e);
   int (*step) (void *st, ol_ctx *c, ol_err *e);
   void (*fini) (void *st);
+  /* Optional (NULL if none): a method-specific metric at the current
+  ** state, e.g. OL_MET_LRMAX of an adaptive method or OL_MET_ORTHERR of
+  ** Muon; NAN when the method does not define that metric. */
+  double (*probe) (const void *st, int metric, const ol_ctx *c);
 } ol_method_type;
 
 /* Registry: every method of every family, NULL-ended, in list order. */
@@ -85,5 +91,12 @@ int ol_ctx_value (ol_ctx *c, const double *x, double *f, ol_err *e);
 int ol_ctx_hess (ol_ctx *c, const double *x, double *H, ol_err *e);
 /* Project x in place onto the problem's constraint set (no-op if none). */
 void ol_ctx_project (ol_ctx *c, double *x);
+/* Gradient (f may be NULL) of component i of a finite sum at x; noise
+** free.  OL_EINVAL when the problem is not a finite sum. */
+int ol_ctx_gradi (ol_ctx *c, long i, const double *x, double *f, double *g,
+                  ol_err *e);
+/* Proximal map of step * l1 ||.||_1 (soft thresholding) in place, then the
+** projection onto the set; plain projection when p->l1 == 0. */
+void ol_ctx_prox (ol_ctx *c, double *x, double step);
 
 #endif

@@ -151,6 +151,21 @@ static double m_accept (const ol_mstate *s)
   return (double)s->accepted / (double)(s->t > 1 ? s->t : 1);
 }
 
+/* Metrics of issue 4 not wired yet: never available (so never recorded)
+** until their implementations land. */
+static int not_yet (const ol_problem *p, int family)
+{
+  (void)p;
+  (void)family;
+  return 0;
+}
+
+static double m_nan (const ol_mstate *s)
+{
+  (void)s;
+  return NAN;
+}
+
 /* Map each list entry to its avail / eval functions by id. */
 #define AV_LOSS always
 #define AV_GRADNORM always
@@ -160,6 +175,20 @@ static double m_accept (const ol_mstate *s)
 #define AV_ENTROPY has_simplex
 #define AV_EXPLOIT has_game
 #define AV_ACCEPT is_sampler
+#define AV_MINGRADNORM not_yet
+#define AV_LRMIN not_yet
+#define AV_LRMED not_yet
+#define AV_LRMAX not_yet
+#define AV_ORTHERR not_yet
+#define AV_NUCNORM not_yet
+#define AV_SUPPORT not_yet
+#define EV_MINGRADNORM m_nan
+#define EV_LRMIN m_nan
+#define EV_LRMED m_nan
+#define EV_LRMAX m_nan
+#define EV_ORTHERR m_nan
+#define EV_NUCNORM m_nan
+#define EV_SUPPORT m_nan
 #define EV_LOSS m_loss
 #define EV_GRADNORM m_gradnorm
 #define EV_DIST m_dist

@@ -20,7 +20,14 @@
   OL_METRIC(KKT, "kkt", "KKT gap: gradnorm unconstrained; ||x - P(x - grad f)|| on a box; Frank-Wolfe gap sum_i (<g_i,x_i> - min_a g_ia) on simplices") \
   OL_METRIC(ENTROPY, "entropy", "Shannon entropy -sum p log p of each simplex block of x_t, summed") \
   OL_METRIC(EXPLOIT, "exploitability", "duality gap of the average strategy: max_i (A ybar)_i - min_j (A'xbar)_j") \
-  OL_METRIC(ACCEPT, "accept", "acceptance rate of a sampler: accepted proposals / steps")
+  OL_METRIC(ACCEPT, "accept", "acceptance rate of a sampler: accepted proposals / steps") \
+  OL_METRIC(MINGRADNORM, "mingradnorm", "min over recorded s <= t of ||grad f(x_s)||") \
+  OL_METRIC(LRMIN, "lrmin", "effective learning rate of an adaptive method, min over coordinates") \
+  OL_METRIC(LRMED, "lrmed", "effective learning rate of an adaptive method, median over coordinates") \
+  OL_METRIC(LRMAX, "lrmax", "effective learning rate of an adaptive method, max over coordinates") \
+  OL_METRIC(ORTHERR, "ortherr", "||O'O - I||_F of the approximate polar factor O of a Muon step") \
+  OL_METRIC(NUCNORM, "nucnorm", "nuclear norm ||grad f(W)||_* of a matrix gradient (sum of singular values)") \
+  OL_METRIC(SUPPORT, "support", "support changes: coordinates whose sign pattern changed since the previous record, summed over the run")
 
 enum {
 #define OL_METRIC(id, name, doc) OL_MET_##id,
@@ -42,6 +49,11 @@ typedef struct ol_mstate {
   long t;               /* steps done */
   long accepted;        /* sampler acceptances */
   double *work;         /* 2n doubles of scratch */
+  const struct ol_method_type *m;   /* the method, for probes */
+  const void *st;       /* its state */
+  const struct ol_ctx *c;
+  void *mem;            /* the run's per-metric memory (mingradnorm,
+                           support), see metrics.c */
 } ol_mstate;
 
 typedef struct ol_metric_type {

@@ -58,16 +58,43 @@ void ol_set_project (const ol_set *s, double *x, int n, double *work);
 /* 1 when x lies in s up to tol. */
 int ol_set_contains (const ol_set *s, const double *x, int n, double tol);
 
-/* Noise models for stochastic gradients: g = grad f(x) + xi. */
+/* Noise models for stochastic gradients.  The additive kinds give
+** g = grad f(x) + xi with E xi = 0; OL_NOISE_BATCH gives the minibatch
+** gradient of a finite sum (needs p->nsum and p->fdfi). */
 enum {
   OL_NOISE_NONE,
-  OL_NOISE_GAUSS     /* xi ~ N(0, sigma^2 I) */
+  OL_NOISE_GAUSS,    /* xi ~ N(0, sigma^2 I) */
+  OL_NOISE_ANISO,    /* xi ~ N(0, sigma^2 H / batch), H the Hessian at x0:
+                        xi = sigma/sqrt(batch) L z with H = L L' (chol) */
+  OL_NOISE_STUDENT,  /* xi_i = sigma t_nu: finite p-th moment only for
+                        p < nu (heavy tails for nu <= 2) */
+  OL_NOISE_ASYM,     /* xi_i = sigma (E_i - 1), E_i ~ Exp(1): zero mean,
+                        skewed (asymmetric) */
+  OL_NOISE_BATCH     /* minibatch of 'batch' components drawn in 'order' */
+};
+
+/* Orders of drawing finite-sum components (OL_NOISE_BATCH). */
+enum {
+  OL_ORDER_REPLACE,  /* uniformly with replacement */
+  OL_ORDER_SHUFFLE,  /* random reshuffling: a new permutation every epoch */
+  OL_ORDER_ONCE,     /* shuffle once, then the same permutation each epoch */
+  OL_ORDER_CYCLIC    /* 0, 1, ..., N-1, 0, ... (online problems) */
 };
 
 typedef struct ol_noise {
   int kind;
-  double sigma;
+  double sigma;              /* scale (additive kinds) */
+  double nu;                 /* OL_NOISE_STUDENT: degrees of freedom */
+  int batch;                 /* ANISO: covariance divisor; BATCH: size */
+  int order;                 /* OL_NOISE_BATCH: OL_ORDER_* */
+  double *chol;              /* ANISO: lower Cholesky factor of H, n x n
+                                row-major (owned by the problem) */
 } ol_noise;
+
+/* Component oracle of a finite sum f = (1/N) sum_i f_i: value and/or
+** gradient of f_i at x, 0 <= i < N. */
+typedef int (*ol_fdfi_fn) (void *ud, long i, const double *x, double *f,
+                           double *g, ol_err *e);
 
 typedef struct ol_problem {
   char name[32];             /* "rosenbrock", "lua", ... */
@@ -89,6 +116,12 @@ typedef struct ol_problem {
   int rows, cols;            /* game: payoff matrix shape */
   double *payoff;            /* game: A, rows x cols row-major (owned); the
                                 row player (first block) gets x'Ay */
+  long nsum;                 /* finite sum: number of components N, or 0 */
+  ol_fdfi_fn fdfi;           /* finite sum: component oracle, or NULL */
+  double l1;                 /* composite: F = f + l1 ||x||_1 (0: none);
+                                fdf gives the smooth part f only */
+  int mrows, mcols;          /* x is a matrix W (mrows x mcols, row-major),
+                                or 0 when x is a plain vector */
   char desc[128];            /* one-line description with parameters */
 } ol_problem;
 
@@ -97,6 +130,11 @@ typedef struct ol_problem {
 ** Checks that what it returns is finite: OL_EDOM otherwise. */
 int ol_problem_eval (const ol_problem *p, const double *x, double *f,
                      double *g, double *work, ol_err *e);
+
+/* Prepare the anisotropic noise of p: Cholesky factor of the Hessian at
+** p->x0 into p->noise.chol (LAPACKE dpotrf).  OL_EINVAL without a
+** Hessian, OL_ENUMERIC when H is not positive definite. */
+int ol_problem_aniso (ol_problem *p, ol_err *e);
 
 /* Game helpers (kind == OL_GAME, two players, zero-sum payoff A). */
 /* Duality gap of z = (x, y): max_i (A y)_i - min_j (A'x)_j, >= 0. */

@@ -64,5 +64,5 @@ const ol_method_type ol_optim_adagrad = {
   (int)(sizeof adagrad_params / sizeof adagrad_params[0]),
   sizeof(adagrad_state), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  adagrad_init, adagrad_step, adagrad_fini
+  adagrad_init, adagrad_step, adagrad_fini, NULL
 };

@@ -85,5 +85,5 @@ const ol_method_type ol_optim_adam = {
   adam_params, (int)(sizeof adam_params / sizeof adam_params[0]),
   sizeof(adam_state), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  adam_init, adam_step, adam_fini
+  adam_init, adam_step, adam_fini, NULL
 };

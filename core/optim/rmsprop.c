@@ -67,5 +67,5 @@ const ol_method_type ol_optim_rmsprop = {
   (int)(sizeof rmsprop_params / sizeof rmsprop_params[0]),
   sizeof(rmsprop_state), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  rmsprop_init, rmsprop_step, rmsprop_fini
+  rmsprop_init, rmsprop_step, rmsprop_fini, NULL
 };

@@ -97,5 +97,5 @@ const ol_method_type ol_sample_mala = {
   mala_params, (int)(sizeof mala_params / sizeof mala_params[0]),
   sizeof(mala_state), 0u,
   OL_KIND(OL_DENSITY) | OL_KIND(OL_OBJECTIVE),
-  mala_init, mala_step, mala_fini
+  mala_init, mala_step, mala_fini, NULL
 };

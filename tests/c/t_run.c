@@ -106,17 +106,17 @@ static void gd_fini (void *st)
 
 static const ol_method_type test_gd = {
   "testgd", OL_OPTIM, "plain gradient descent", NULL, gd_params, 1,
-  sizeof(gd), 0, OL_KIND(OL_OBJECTIVE), gd_init, gd_step, gd_fini
+  sizeof(gd), 0, OL_KIND(OL_OBJECTIVE), gd_init, gd_step, gd_fini, NULL
 };
 
 static const ol_method_type test_pgd = {
   "testpgd", OL_OPTIM, "projected gradient descent", NULL, gd_params, 1,
-  sizeof(gd), OL_M_NEEDSET, OL_KIND(OL_OBJECTIVE), gd_init, gd_step, gd_fini
+  sizeof(gd), OL_M_NEEDSET, OL_KIND(OL_OBJECTIVE), gd_init, gd_step, gd_fini, NULL
 };
 
 static const ol_method_type test_newton = {
   "testnewton", OL_OPTIM, "needs a Hessian", NULL, gd_params, 1,
-  sizeof(gd), OL_M_NEEDHESS, OL_KIND(OL_OBJECTIVE), gd_init, gd_step, gd_fini
+  sizeof(gd), OL_M_NEEDHESS, OL_KIND(OL_OBJECTIVE), gd_init, gd_step, gd_fini, NULL
 };
 
 /* A scripted dynamic: x_t = e_(t mod 2) in two coordinates. */
@@ -145,12 +145,12 @@ static void cycle_fini (void *st)
 
 static const ol_method_type test_cycle = {
   "testcycle", OL_DYNAMIC, "scripted", NULL, NULL, 0, 1, 0,
-  OL_KIND(OL_GAME), cycle_init, cycle_step, cycle_fini
+  OL_KIND(OL_GAME), cycle_init, cycle_step, cycle_fini, NULL
 };
 
 static const ol_method_type test_cycle_own = {
   "testcycleown", OL_DYNAMIC, "scripted", NULL, NULL, 0, 1, OL_M_OWNAVG,
-  OL_KIND(OL_GAME), cycle_init, cycle_step, cycle_fini
+  OL_KIND(OL_GAME), cycle_init, cycle_step, cycle_fini, NULL
 };
 
 /* -- helpers ------------------------------------------------------------- */
