@@ -36,6 +36,9 @@ tm_start () {
   local envs=() args=()
   while [ $# -gt 0 ] && [[ "$1" == *=* ]]; do envs+=("$1"); shift; done
   args=("$@")
+  # Keep the private server alive between sessions, so a new session never
+  # races a server that is shutting down after the last one was killed.
+  tm start-server \; set-option -g exit-empty off >/dev/null 2>&1
   tm kill-session -t t >/dev/null 2>&1
   tm new-session -d -s t -x "${T_COLS:-120}" -y "${T_ROWS:-40}" \
     "env LANG=C.UTF-8 LC_ALL= TERM=screen-256color \
