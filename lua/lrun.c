@@ -668,7 +668,7 @@ static int run_tostring (lua_State *L)
   rec = ol_run_metrics(r);
   for (i = 0; i < OL_NMETRICS; i++)
     if (rec & OL_MBIT(i)) {
-      snprintf(buf, sizeof buf, "%s%s %.2g", k++ ? "  " : "\n  final: ",
+      snprintf(buf, sizeof buf, "%s%s %.3g", k++ ? "  " : "\n  final: ",
                ol_metric_types[i].name, ol_run_last(r, i));
       luaL_addstring(&bf, buf);
     }
