@@ -122,6 +122,9 @@ typedef struct ol_problem {
                                 fdf gives the smooth part f only */
   int mrows, mcols;          /* x is a matrix W (mrows x mcols, row-major),
                                 or 0 when x is a plain vector */
+  int mblocks[4];            /* x stacks several matrices of mcols columns:
+                                their row counts (summing to mrows), 0-ended;
+                                all 0 when x is one matrix */
   char desc[128];            /* one-line description with parameters */
 } ol_problem;
 
