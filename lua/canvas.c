@@ -1,5 +1,5 @@
 /*
-** repl/canvas.c -- dot canvas (braille or ASCII), stable axis scales and
+** lua/canvas.c -- dot canvas (braille or ASCII), stable axis scales and
 ** nice ticks.  See canvas.h.  Pure C: no curses, no Lua, no I/O, so it can
 ** be unit-tested and reused by a text or SVG renderer.
 **

@@ -1,6 +1,6 @@
 /*
-** repl/canvas.h -- a dot canvas for terminal plots, plus axis scaling and
-** "nice" tick computation.  No curses: the view turns cells into glyphs,
+** lua/canvas.h -- a dot canvas for terminal plots, plus axis scaling and
+** "nice" tick computation.  No curses: the view (repl/) turns cells into glyphs,
 ** and a text renderer (or a test) can read the same cells.
 **
 ** A canvas is w x h character cells.  In braille mode each cell holds a
@@ -13,8 +13,8 @@
 ** it snaps to nice bounds and only changes when the data leave the range
 ** or shrink to a small part of it, so plots do not jitter frame to frame.
 */
-#ifndef REPL_CANVAS_H
-#define REPL_CANVAS_H
+#ifndef OLUA_CANVAS_H
+#define OLUA_CANVAS_H
 
 #include <stddef.h>
 
