@@ -1,7 +1,7 @@
 /*
 ** lua/canvas.h -- a dot canvas for terminal plots, plus axis scaling and
-** "nice" tick computation.  No curses: the view (repl/) turns cells into glyphs,
-** and a text renderer (or a test) can read the same cells.
+** "nice" tick computation.  No curses: the view (repl/) turns cells into
+** glyphs, and a text renderer (or a test) can read the same cells.
 **
 ** A canvas is w x h character cells.  In braille mode each cell holds a
 ** 2 x 4 grid of dots (Unicode U+2800 block), so the dot grid is 2w x 4h;
