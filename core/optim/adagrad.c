@@ -6,15 +6,22 @@
 **   x_{t+1} = x_t - lr_t g_t / (sqrt(G_t) + eps),   lr_t = lr * sched_t
 **
 ** (componentwise; G_{-1} = 0).
+**
+** Probe (lrmin / lrmed / lrmax): min / median / max over coordinates of
+** the multiplier applied to g_t in the last step, lr_t / (sqrt(G_i) + eps);
+** the median of an even count is the mean of the two middle values; NAN
+** before the first step.
 */
 #include <math.h>
 
 #include "method.h"
+#include "metrics.h"
 #include "vec.h"
 
 typedef struct adagrad_state {
   double lr, eps;
   double *g, *G;
+  double *w;        /* probe scratch (multipliers, reordered) */
 } adagrad_state;
 
 static const ol_param adagrad_params[] = {
@@ -29,6 +36,7 @@ static int adagrad_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   s->eps = par[1];
   if ((s->g = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
   if ((s->G = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
+  if ((s->w = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
   return OL_OK;
 }
 
@@ -53,7 +61,66 @@ static void adagrad_fini (void *st)
   adagrad_state *s = st;
   ol_vec_free(s->g);
   ol_vec_free(s->G);
-  s->g = s->G = NULL;
+  ol_vec_free(s->w);
+  s->g = s->G = s->w = NULL;
+}
+
+/* The k-th smallest of a[0..n) (Wirth's selection); on return every
+** a[i], i < k, is <= a[k]. */
+static double select_kth (double *a, int n, int k)
+{
+  int l = 0, r = n - 1;
+  while (l < r) {
+    double p = a[k];
+    int i = l, j = r;
+    do {
+      while (a[i] < p) i++;
+      while (p < a[j]) j--;
+      if (i <= j) {
+        double t = a[i];
+        a[i++] = a[j];
+        a[j--] = t;
+      }
+    } while (i <= j);
+    if (j < k) l = i;
+    if (k < i) r = j;
+  }
+  return a[k];
+}
+
+/* min, median or max of w[0..n) (reordered), NAN for other metrics. */
+static double envelope (double *w, int n, int metric)
+{
+  double r = w[0];
+  int i, k = n / 2;
+  switch (metric) {
+  case OL_MET_LRMIN:
+    for (i = 1; i < n; i++) if (w[i] < r) r = w[i];
+    return r;
+  case OL_MET_LRMAX:
+    for (i = 1; i < n; i++) if (w[i] > r) r = w[i];
+    return r;
+  case OL_MET_LRMED:
+    r = select_kth(w, n, k);
+    if (n % 2 == 0) {
+      double lo = w[0];
+      for (i = 1; i < k; i++) if (w[i] > lo) lo = w[i];
+      r = 0.5 * (lo + r);
+    }
+    return r;
+  default:
+    return NAN;
+  }
+}
+
+static double adagrad_probe (const void *st, int metric, const ol_ctx *c)
+{
+  const adagrad_state *s = st;
+  double a = s->lr * c->sched;
+  int i;
+  if (c->t < 1 || s->w == NULL) return NAN;
+  for (i = 0; i < c->n; i++) s->w[i] = a / (sqrt(s->G[i]) + s->eps);
+  return envelope(s->w, c->n, metric);
 }
 
 const ol_method_type ol_optim_adagrad = {
@@ -64,5 +131,5 @@ const ol_method_type ol_optim_adagrad = {
   (int)(sizeof adagrad_params / sizeof adagrad_params[0]),
   sizeof(adagrad_state), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  adagrad_init, adagrad_step, adagrad_fini, NULL
+  adagrad_init, adagrad_step, adagrad_fini, adagrad_probe
 };

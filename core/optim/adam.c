@@ -9,16 +9,24 @@
 ** t counts from 1; lr is the paper's alpha.  The powers beta^t are kept
 ** as running products; the scalars are hoisted and the update is one
 ** fused loop (benchmark W1).
+**
+** Probe (lrmin / lrmed / lrmax): min / median / max over coordinates of
+** the multiplier applied to the raw first moment m_t in the last step,
+**   lr_t / (1 - beta1^t) / (sqrt(vhat_i) + eps);
+** the median of an even count is the mean of the two middle values; NAN
+** before the first step.
 */
 #include <math.h>
 
 #include "method.h"
+#include "metrics.h"
 #include "vec.h"
 
 typedef struct adam_state {
   double lr, beta1, beta2, eps;
   double b1t, b2t;  /* beta1^t, beta2^t */
   double *g, *m, *v;
+  double *w;        /* probe scratch (multipliers, reordered) */
 } adam_state;
 
 static const ol_param adam_params[] = {
@@ -41,6 +49,7 @@ static int adam_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   if ((s->g = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
   if ((s->m = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
   if ((s->v = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
+  if ((s->w = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
   return OL_OK;
 }
 
@@ -75,7 +84,68 @@ static void adam_fini (void *st)
   ol_vec_free(s->g);
   ol_vec_free(s->m);
   ol_vec_free(s->v);
-  s->g = s->m = s->v = NULL;
+  ol_vec_free(s->w);
+  s->g = s->m = s->v = s->w = NULL;
+}
+
+/* The k-th smallest of a[0..n) (Wirth's selection); on return every
+** a[i], i < k, is <= a[k]. */
+static double select_kth (double *a, int n, int k)
+{
+  int l = 0, r = n - 1;
+  while (l < r) {
+    double p = a[k];
+    int i = l, j = r;
+    do {
+      while (a[i] < p) i++;
+      while (p < a[j]) j--;
+      if (i <= j) {
+        double t = a[i];
+        a[i++] = a[j];
+        a[j--] = t;
+      }
+    } while (i <= j);
+    if (j < k) l = i;
+    if (k < i) r = j;
+  }
+  return a[k];
+}
+
+/* min, median or max of w[0..n) (reordered), NAN for other metrics. */
+static double envelope (double *w, int n, int metric)
+{
+  double r = w[0];
+  int i, k = n / 2;
+  switch (metric) {
+  case OL_MET_LRMIN:
+    for (i = 1; i < n; i++) if (w[i] < r) r = w[i];
+    return r;
+  case OL_MET_LRMAX:
+    for (i = 1; i < n; i++) if (w[i] > r) r = w[i];
+    return r;
+  case OL_MET_LRMED:
+    r = select_kth(w, n, k);
+    if (n % 2 == 0) {
+      double lo = w[0];
+      for (i = 1; i < k; i++) if (w[i] > lo) lo = w[i];
+      r = 0.5 * (lo + r);
+    }
+    return r;
+  default:
+    return NAN;
+  }
+}
+
+static double adam_probe (const void *st, int metric, const ol_ctx *c)
+{
+  const adam_state *s = st;
+  double a, r;
+  int i;
+  if (c->t < 1 || s->w == NULL) return NAN;
+  a = s->lr * c->sched / (1 - s->b1t);
+  r = 1 / sqrt(1 - s->b2t);
+  for (i = 0; i < c->n; i++) s->w[i] = a / (sqrt(s->v[i]) * r + s->eps);
+  return envelope(s->w, c->n, metric);
 }
 
 const ol_method_type ol_optim_adam = {
@@ -85,5 +155,5 @@ const ol_method_type ol_optim_adam = {
   adam_params, (int)(sizeof adam_params / sizeof adam_params[0]),
   sizeof(adam_state), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  adam_init, adam_step, adam_fini, NULL
+  adam_init, adam_step, adam_fini, adam_probe
 };

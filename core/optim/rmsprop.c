@@ -6,15 +6,22 @@
 **   x_{t+1} = x_t - lr_t g_t / (sqrt(v_t) + eps),   lr_t = lr * sched_t
 **
 ** (componentwise; v_{-1} = 0; beta2 named as in Adam for uniformity).
+**
+** Probe (lrmin / lrmed / lrmax): min / median / max over coordinates of
+** the multiplier applied to g_t in the last step, lr_t / (sqrt(v_i) + eps);
+** the median of an even count is the mean of the two middle values; NAN
+** before the first step.
 */
 #include <math.h>
 
 #include "method.h"
+#include "metrics.h"
 #include "vec.h"
 
 typedef struct rmsprop_state {
   double lr, beta2, eps;
   double *g, *v;
+  double *w;        /* probe scratch (multipliers, reordered) */
 } rmsprop_state;
 
 static const ol_param rmsprop_params[] = {
@@ -32,6 +39,7 @@ static int rmsprop_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   s->eps = par[2];
   if ((s->g = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
   if ((s->v = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
+  if ((s->w = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
   return OL_OK;
 }
 
@@ -56,7 +64,66 @@ static void rmsprop_fini (void *st)
   rmsprop_state *s = st;
   ol_vec_free(s->g);
   ol_vec_free(s->v);
-  s->g = s->v = NULL;
+  ol_vec_free(s->w);
+  s->g = s->v = s->w = NULL;
+}
+
+/* The k-th smallest of a[0..n) (Wirth's selection); on return every
+** a[i], i < k, is <= a[k]. */
+static double select_kth (double *a, int n, int k)
+{
+  int l = 0, r = n - 1;
+  while (l < r) {
+    double p = a[k];
+    int i = l, j = r;
+    do {
+      while (a[i] < p) i++;
+      while (p < a[j]) j--;
+      if (i <= j) {
+        double t = a[i];
+        a[i++] = a[j];
+        a[j--] = t;
+      }
+    } while (i <= j);
+    if (j < k) l = i;
+    if (k < i) r = j;
+  }
+  return a[k];
+}
+
+/* min, median or max of w[0..n) (reordered), NAN for other metrics. */
+static double envelope (double *w, int n, int metric)
+{
+  double r = w[0];
+  int i, k = n / 2;
+  switch (metric) {
+  case OL_MET_LRMIN:
+    for (i = 1; i < n; i++) if (w[i] < r) r = w[i];
+    return r;
+  case OL_MET_LRMAX:
+    for (i = 1; i < n; i++) if (w[i] > r) r = w[i];
+    return r;
+  case OL_MET_LRMED:
+    r = select_kth(w, n, k);
+    if (n % 2 == 0) {
+      double lo = w[0];
+      for (i = 1; i < k; i++) if (w[i] > lo) lo = w[i];
+      r = 0.5 * (lo + r);
+    }
+    return r;
+  default:
+    return NAN;
+  }
+}
+
+static double rmsprop_probe (const void *st, int metric, const ol_ctx *c)
+{
+  const rmsprop_state *s = st;
+  double a = s->lr * c->sched;
+  int i;
+  if (c->t < 1 || s->w == NULL) return NAN;
+  for (i = 0; i < c->n; i++) s->w[i] = a / (sqrt(s->v[i]) + s->eps);
+  return envelope(s->w, c->n, metric);
 }
 
 const ol_method_type ol_optim_rmsprop = {
@@ -67,5 +134,5 @@ const ol_method_type ol_optim_rmsprop = {
   (int)(sizeof rmsprop_params / sizeof rmsprop_params[0]),
   sizeof(rmsprop_state), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  rmsprop_init, rmsprop_step, rmsprop_fini, NULL
+  rmsprop_init, rmsprop_step, rmsprop_fini, rmsprop_probe
 };

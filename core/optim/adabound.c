@@ -1,0 +1,186 @@
+/*
+** core/optim/adabound.c -- AdaBound (Luo, Xiong, Liu & Sun 2019, ICLR,
+** "Adaptive gradient methods with dynamic bound of learning rate",
+** Algorithm 2).
+**
+**   m_t = beta1 m_{t-1} + (1 - beta1) g_t
+**   v_t = beta2 v_{t-1} + (1 - beta2) g_t^2
+**   etahat_t = clip(lr / (sqrt(v_t) + eps), eta_l(t), eta_u(t))
+**   eta_t = sched_t etahat_t / sqrt(t)
+**   x_{t+1} = x_t - eta_t m_t                      (componentwise)
+**   eta_l(t) = final_lr (1 - 1 / (gamma t + 1))
+**   eta_u(t) = final_lr (1 + 1 / (gamma t))        (+inf when gamma = 0)
+**
+** Form implemented: the paper's Algorithm 2 (no bias correction, the
+** 1/sqrt(t) scaling of the clipped rate) with the bound functions of the
+** authors' reference code (final_lr = 0.1 and gamma = 1e-3 recover the
+** paper's eta_l = 0.1 - 0.1/((1 - beta2) t + 1) for beta2 = 0.999).  The
+** reference code instead bias-corrects and drops 1/sqrt(t).  eps (from the
+** reference code) guards v = 0.  Constant beta1 (the paper's experiments).
+** The schedule multiplies the clipped rate, i.e. lr and both bounds.
+**
+** Probe (lrmin / lrmed / lrmax): min / median / max over coordinates of
+** eta_t of the last step (the multiplier of m_t); the median of an even
+** count is the mean of the two middle values; NAN before the first step.
+*/
+#include <math.h>
+
+#include "method.h"
+#include "metrics.h"
+#include "vec.h"
+
+typedef struct adabound_state {
+  double lr, final_lr, gamma, beta1, beta2, eps;
+  double *g, *m, *v;
+  double *w;        /* probe scratch (multipliers, reordered) */
+} adabound_state;
+
+static const ol_param adabound_params[] = {
+  {"lr", OL_P_REAL, 1e-3, 0, INFINITY, "adaptive step size (alpha)", NULL},
+  {"final_lr", OL_P_REAL, 0.1, 0, INFINITY,
+   "SGD step size both bounds converge to", NULL},
+  {"gamma", OL_P_REAL, 1e-3, 0, INFINITY,
+   "convergence speed of the bounds", NULL},
+  {"beta1", OL_P_REAL, 0.9, 0, 0.9999999999999999,
+   "decay of the first moment, in [0, 1)", NULL},
+  {"beta2", OL_P_REAL, 0.999, 0, 0.9999999999999999,
+   "decay of the second moment, in [0, 1)", NULL},
+  {"eps", OL_P_REAL, 1e-8, 0, INFINITY, "added to sqrt(v)", NULL},
+};
+
+static int adabound_init (void *st, const double *par, ol_ctx *c,
+                          ol_err *e)
+{
+  adabound_state *s = st;
+  s->lr = par[0];
+  s->final_lr = par[1];
+  s->gamma = par[2];
+  s->beta1 = par[3];
+  s->beta2 = par[4];
+  s->eps = par[5];
+  if ((s->g = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
+  if ((s->m = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
+  if ((s->v = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
+  if ((s->w = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
+  return OL_OK;
+}
+
+/* Bounds eta_l(t), eta_u(t) for step t >= 1. */
+static void bounds (const adabound_state *s, double t, double *lo,
+                    double *hi)
+{
+  *lo = s->final_lr * (1 - 1 / (s->gamma * t + 1));
+  *hi = s->gamma > 0 ? s->final_lr * (1 + 1 / (s->gamma * t)) : INFINITY;
+}
+
+/* eta_t for one coordinate: clip(lr / (sqrt(v) + eps), lo, hi) * k. */
+static double rate (const adabound_state *s, double v, double lo, double hi,
+                    double k)
+{
+  double r = s->lr / (sqrt(v) + s->eps);
+  if (r < lo) r = lo;
+  if (r > hi) r = hi;
+  return r * k;
+}
+
+static int adabound_step (void *st, ol_ctx *c, ol_err *e)
+{
+  adabound_state *s = st;
+  double b1 = s->beta1, b2 = s->beta2, t = (double)(c->t + 1), lo, hi, k;
+  double *x = c->x, *g = s->g, *m = s->m, *v = s->v;
+  int i, n = c->n, rc;
+  /* (1) stochastic gradient at x_t */
+  if ((rc = ol_ctx_grad(c, x, NULL, g, e)) != OL_OK) return rc;
+  /* (2) the band [eta_l(t), eta_u(t)] and the factor sched / sqrt(t) */
+  bounds(s, t, &lo, &hi);
+  k = c->sched / sqrt(t);
+  /* (3) moments, clipped rate, move */
+  for (i = 0; i < n; i++) {
+    double gi = g[i];
+    m[i] = b1 * m[i] + (1 - b1) * gi;
+    v[i] = b2 * v[i] + (1 - b2) * gi * gi;
+    x[i] -= rate(s, v[i], lo, hi, k) * m[i];
+  }
+  return OL_OK;
+}
+
+static void adabound_fini (void *st)
+{
+  adabound_state *s = st;
+  ol_vec_free(s->g);
+  ol_vec_free(s->m);
+  ol_vec_free(s->v);
+  ol_vec_free(s->w);
+  s->g = s->m = s->v = s->w = NULL;
+}
+
+/* The k-th smallest of a[0..n) (Wirth's selection); on return every
+** a[i], i < k, is <= a[k]. */
+static double select_kth (double *a, int n, int k)
+{
+  int l = 0, r = n - 1;
+  while (l < r) {
+    double p = a[k];
+    int i = l, j = r;
+    do {
+      while (a[i] < p) i++;
+      while (p < a[j]) j--;
+      if (i <= j) {
+        double t = a[i];
+        a[i++] = a[j];
+        a[j--] = t;
+      }
+    } while (i <= j);
+    if (j < k) l = i;
+    if (k < i) r = j;
+  }
+  return a[k];
+}
+
+/* min, median or max of w[0..n) (reordered), NAN for other metrics. */
+static double envelope (double *w, int n, int metric)
+{
+  double r = w[0];
+  int i, k = n / 2;
+  switch (metric) {
+  case OL_MET_LRMIN:
+    for (i = 1; i < n; i++) if (w[i] < r) r = w[i];
+    return r;
+  case OL_MET_LRMAX:
+    for (i = 1; i < n; i++) if (w[i] > r) r = w[i];
+    return r;
+  case OL_MET_LRMED:
+    r = select_kth(w, n, k);
+    if (n % 2 == 0) {
+      double lo = w[0];
+      for (i = 1; i < k; i++) if (w[i] > lo) lo = w[i];
+      r = 0.5 * (lo + r);
+    }
+    return r;
+  default:
+    return NAN;
+  }
+}
+
+static double adabound_probe (const void *st, int metric, const ol_ctx *c)
+{
+  const adabound_state *s = st;
+  double t = (double)c->t, lo, hi, k;
+  int i;
+  if (c->t < 1 || s->w == NULL) return NAN;
+  bounds(s, t, &lo, &hi);
+  k = c->sched / sqrt(t);
+  for (i = 0; i < c->n; i++) s->w[i] = rate(s, s->v[i], lo, hi, k);
+  return envelope(s->w, c->n, metric);
+}
+
+const ol_method_type ol_optim_adabound = {
+  "adabound", OL_OPTIM,
+  "AdaBound: Adam-type rates clipped to a band shrinking to final_lr",
+  "Luo, Xiong, Liu & Sun 2019, Algorithm 2",
+  adabound_params,
+  (int)(sizeof adabound_params / sizeof adabound_params[0]),
+  sizeof(adabound_state), 0u,
+  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  adabound_init, adabound_step, adabound_fini, adabound_probe
+};

@@ -1,0 +1,168 @@
+/*
+** core/optim/adamw.c -- AdamW, Adam with decoupled weight decay
+** (Loshchilov & Hutter 2019, ICLR, Algorithm 2, the "AdamW" lines).
+**
+**   m_t = beta1 m_{t-1} + (1 - beta1) g_t
+**   v_t = beta2 v_{t-1} + (1 - beta2) g_t^2
+**   mhat = m_t / (1 - beta1^t),   vhat = v_t / (1 - beta2^t)
+**   x_t = x_{t-1} - lr_t (mhat / (sqrt(vhat) + eps) + wd x_{t-1}),
+**   lr_t = lr * sched_t
+**
+** The decay is decoupled from the gradient: it is not rescaled by
+** sqrt(vhat).  Form implemented: the decay per unit of lr_t, as in the
+** common implementations (PyTorch's AdamW weight_decay, default 1e-2); in
+** the paper's notation eta_t = sched_t, alpha = lr and lambda = lr * wd.
+** wd = 0 is Adam.
+**
+** Probe (lrmin / lrmed / lrmax): min / median / max over coordinates of
+** the multiplier applied to the raw first moment m_t in the last step,
+**   lr_t / (1 - beta1^t) / (sqrt(vhat_i) + eps)
+** (the decay term is not included); the median of an even count is the
+** mean of the two middle values; NAN before the first step.
+*/
+#include <math.h>
+
+#include "method.h"
+#include "metrics.h"
+#include "vec.h"
+
+typedef struct adamw_state {
+  double lr, beta1, beta2, eps, wd;
+  double b1t, b2t;  /* beta1^t, beta2^t */
+  double *g, *m, *v;
+  double *w;        /* probe scratch (multipliers, reordered) */
+} adamw_state;
+
+static const ol_param adamw_params[] = {
+  {"lr", OL_P_REAL, 1e-3, 0, INFINITY, "step size (alpha)", NULL},
+  {"beta1", OL_P_REAL, 0.9, 0, 0.9999999999999999,
+   "decay of the first moment, in [0, 1)", NULL},
+  {"beta2", OL_P_REAL, 0.999, 0, 0.9999999999999999,
+   "decay of the second moment, in [0, 1)", NULL},
+  {"eps", OL_P_REAL, 1e-8, 0, INFINITY, "added to sqrt(vhat)", NULL},
+  {"wd", OL_P_REAL, 1e-2, 0, INFINITY,
+   "decoupled weight decay per unit lr (lambda = lr * wd)", NULL},
+};
+
+static int adamw_init (void *st, const double *par, ol_ctx *c, ol_err *e)
+{
+  adamw_state *s = st;
+  s->lr = par[0];
+  s->beta1 = par[1];
+  s->beta2 = par[2];
+  s->eps = par[3];
+  s->wd = par[4];
+  s->b1t = s->b2t = 1;
+  if ((s->g = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
+  if ((s->m = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
+  if ((s->v = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
+  if ((s->w = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
+  return OL_OK;
+}
+
+static int adamw_step (void *st, ol_ctx *c, ol_err *e)
+{
+  adamw_state *s = st;
+  double b1 = s->beta1, b2 = s->beta2, eps = s->eps, lrt, a, r, d;
+  double *x = c->x, *g = s->g, *m = s->m, *v = s->v;
+  int i, n = c->n, rc;
+  /* (1) stochastic gradient at x_{t-1} */
+  if ((rc = ol_ctx_grad(c, x, NULL, g, e)) != OL_OK) return rc;
+  /* (2) bias corrections folded into a and r, decay factor d */
+  s->b1t *= b1;
+  s->b2t *= b2;
+  lrt = s->lr * c->sched;
+  a = lrt / (1 - s->b1t);
+  r = 1 / sqrt(1 - s->b2t);
+  d = lrt * s->wd;
+  /* (3) moments; adaptive step plus decay of x_{t-1} */
+  for (i = 0; i < n; i++) {
+    double gi = g[i];
+    double mi = b1 * m[i] + (1 - b1) * gi;
+    double vi = b2 * v[i] + (1 - b2) * gi * gi;
+    m[i] = mi;
+    v[i] = vi;
+    x[i] -= a * mi / (sqrt(vi) * r + eps) + d * x[i];
+  }
+  return OL_OK;
+}
+
+static void adamw_fini (void *st)
+{
+  adamw_state *s = st;
+  ol_vec_free(s->g);
+  ol_vec_free(s->m);
+  ol_vec_free(s->v);
+  ol_vec_free(s->w);
+  s->g = s->m = s->v = s->w = NULL;
+}
+
+/* The k-th smallest of a[0..n) (Wirth's selection); on return every
+** a[i], i < k, is <= a[k]. */
+static double select_kth (double *a, int n, int k)
+{
+  int l = 0, r = n - 1;
+  while (l < r) {
+    double p = a[k];
+    int i = l, j = r;
+    do {
+      while (a[i] < p) i++;
+      while (p < a[j]) j--;
+      if (i <= j) {
+        double t = a[i];
+        a[i++] = a[j];
+        a[j--] = t;
+      }
+    } while (i <= j);
+    if (j < k) l = i;
+    if (k < i) r = j;
+  }
+  return a[k];
+}
+
+/* min, median or max of w[0..n) (reordered), NAN for other metrics. */
+static double envelope (double *w, int n, int metric)
+{
+  double r = w[0];
+  int i, k = n / 2;
+  switch (metric) {
+  case OL_MET_LRMIN:
+    for (i = 1; i < n; i++) if (w[i] < r) r = w[i];
+    return r;
+  case OL_MET_LRMAX:
+    for (i = 1; i < n; i++) if (w[i] > r) r = w[i];
+    return r;
+  case OL_MET_LRMED:
+    r = select_kth(w, n, k);
+    if (n % 2 == 0) {
+      double lo = w[0];
+      for (i = 1; i < k; i++) if (w[i] > lo) lo = w[i];
+      r = 0.5 * (lo + r);
+    }
+    return r;
+  default:
+    return NAN;
+  }
+}
+
+static double adamw_probe (const void *st, int metric, const ol_ctx *c)
+{
+  const adamw_state *s = st;
+  double a, r;
+  int i;
+  if (c->t < 1 || s->w == NULL) return NAN;
+  a = s->lr * c->sched / (1 - s->b1t);
+  r = 1 / sqrt(1 - s->b2t);
+  for (i = 0; i < c->n; i++) s->w[i] = a / (sqrt(s->v[i]) * r + s->eps);
+  return envelope(s->w, c->n, metric);
+}
+
+const ol_method_type ol_optim_adamw = {
+  "adamw", OL_OPTIM,
+  "AdamW: Adam with weight decay decoupled from the adaptive step",
+  "Loshchilov & Hutter 2019, Algorithm 2",
+  adamw_params, (int)(sizeof adamw_params / sizeof adamw_params[0]),
+  sizeof(adamw_state), 0u,
+  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  adamw_init, adamw_step, adamw_fini, adamw_probe
+};

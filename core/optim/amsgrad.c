@@ -1,0 +1,155 @@
+/*
+** core/optim/amsgrad.c -- AMSGrad (Reddi, Kale & Kumar 2018, ICLR, "On
+** the convergence of Adam and beyond", Algorithm 2).
+**
+**   m_t = beta1 m_{t-1} + (1 - beta1) g_t
+**   v_t = beta2 v_{t-1} + (1 - beta2) g_t^2
+**   vhat_t = max(vhat_{t-1}, v_t)
+**   x_{t+1} = x_t - lr_t m_t / (sqrt(vhat_t) + eps),   lr_t = lr * sched_t
+**
+** As in Algorithm 2 there is no bias correction (of m or v); constant
+** beta1 (the paper allows a decreasing beta1_t) and a constant base step
+** (the analysis' alpha / sqrt(t) is available through the run's schedule,
+** sched = "invsqrt").  eps (not in the paper) guards the division while
+** vhat = 0; eps = 0 is the paper's rule.  vhat is nondecreasing, which is
+** the fix of Adam's non-convergence example.
+**
+** Probe (lrmin / lrmed / lrmax): min / median / max over coordinates of
+** the multiplier applied to m_t in the last step, lr_t / (sqrt(vhat_i) +
+** eps); the median of an even count is the mean of the two middle values;
+** NAN before the first step.
+*/
+#include <math.h>
+
+#include "method.h"
+#include "metrics.h"
+#include "vec.h"
+
+typedef struct amsgrad_state {
+  double lr, beta1, beta2, eps;
+  double *g, *m, *v, *vhat;
+  double *w;        /* probe scratch (multipliers, reordered) */
+} amsgrad_state;
+
+static const ol_param amsgrad_params[] = {
+  {"lr", OL_P_REAL, 1e-3, 0, INFINITY, "step size (alpha)", NULL},
+  {"beta1", OL_P_REAL, 0.9, 0, 0.9999999999999999,
+   "decay of the first moment, in [0, 1)", NULL},
+  {"beta2", OL_P_REAL, 0.999, 0, 0.9999999999999999,
+   "decay of the second moment, in [0, 1)", NULL},
+  {"eps", OL_P_REAL, 1e-8, 0, INFINITY, "added to sqrt(vhat)", NULL},
+};
+
+static int amsgrad_init (void *st, const double *par, ol_ctx *c, ol_err *e)
+{
+  amsgrad_state *s = st;
+  s->lr = par[0];
+  s->beta1 = par[1];
+  s->beta2 = par[2];
+  s->eps = par[3];
+  if ((s->g = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
+  if ((s->m = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
+  if ((s->v = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
+  if ((s->vhat = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
+  if ((s->w = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
+  return OL_OK;
+}
+
+static int amsgrad_step (void *st, ol_ctx *c, ol_err *e)
+{
+  amsgrad_state *s = st;
+  double b1 = s->beta1, b2 = s->beta2, eps = s->eps;
+  double a = s->lr * c->sched;
+  double *x = c->x, *g = s->g, *m = s->m, *v = s->v, *vh = s->vhat;
+  int i, n = c->n, rc;
+  /* (1) stochastic gradient at x_t */
+  if ((rc = ol_ctx_grad(c, x, NULL, g, e)) != OL_OK) return rc;
+  /* (2) moments, (3) running max of v, (4) move */
+  for (i = 0; i < n; i++) {
+    double gi = g[i];
+    m[i] = b1 * m[i] + (1 - b1) * gi;
+    v[i] = b2 * v[i] + (1 - b2) * gi * gi;
+    if (v[i] > vh[i]) vh[i] = v[i];
+    x[i] -= a * m[i] / (sqrt(vh[i]) + eps);
+  }
+  return OL_OK;
+}
+
+static void amsgrad_fini (void *st)
+{
+  amsgrad_state *s = st;
+  ol_vec_free(s->g);
+  ol_vec_free(s->m);
+  ol_vec_free(s->v);
+  ol_vec_free(s->vhat);
+  ol_vec_free(s->w);
+  s->g = s->m = s->v = s->vhat = s->w = NULL;
+}
+
+/* The k-th smallest of a[0..n) (Wirth's selection); on return every
+** a[i], i < k, is <= a[k]. */
+static double select_kth (double *a, int n, int k)
+{
+  int l = 0, r = n - 1;
+  while (l < r) {
+    double p = a[k];
+    int i = l, j = r;
+    do {
+      while (a[i] < p) i++;
+      while (p < a[j]) j--;
+      if (i <= j) {
+        double t = a[i];
+        a[i++] = a[j];
+        a[j--] = t;
+      }
+    } while (i <= j);
+    if (j < k) l = i;
+    if (k < i) r = j;
+  }
+  return a[k];
+}
+
+/* min, median or max of w[0..n) (reordered), NAN for other metrics. */
+static double envelope (double *w, int n, int metric)
+{
+  double r = w[0];
+  int i, k = n / 2;
+  switch (metric) {
+  case OL_MET_LRMIN:
+    for (i = 1; i < n; i++) if (w[i] < r) r = w[i];
+    return r;
+  case OL_MET_LRMAX:
+    for (i = 1; i < n; i++) if (w[i] > r) r = w[i];
+    return r;
+  case OL_MET_LRMED:
+    r = select_kth(w, n, k);
+    if (n % 2 == 0) {
+      double lo = w[0];
+      for (i = 1; i < k; i++) if (w[i] > lo) lo = w[i];
+      r = 0.5 * (lo + r);
+    }
+    return r;
+  default:
+    return NAN;
+  }
+}
+
+static double amsgrad_probe (const void *st, int metric, const ol_ctx *c)
+{
+  const amsgrad_state *s = st;
+  double a = s->lr * c->sched;
+  int i;
+  if (c->t < 1 || s->w == NULL) return NAN;
+  for (i = 0; i < c->n; i++) s->w[i] = a / (sqrt(s->vhat[i]) + s->eps);
+  return envelope(s->w, c->n, metric);
+}
+
+const ol_method_type ol_optim_amsgrad = {
+  "amsgrad", OL_OPTIM,
+  "AMSGrad: Adam without bias correction, normalised by max_s v_s",
+  "Reddi, Kale & Kumar 2018, Algorithm 2",
+  amsgrad_params, (int)(sizeof amsgrad_params / sizeof amsgrad_params[0]),
+  sizeof(amsgrad_state), 0u,
+  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  amsgrad_init, amsgrad_step, amsgrad_fini, amsgrad_probe
+};

@@ -1,0 +1,173 @@
+/*
+** core/optim/diffgrad.c -- diffGrad (Dubey, Chakraborty, Roy, Mukherjee,
+** Singh & Chaudhuri 2020, IEEE TNNLS 31(11), "diffGrad: an optimization
+** method for convolutional neural networks", Algorithm 1).
+**
+**   m_t = beta1 m_{t-1} + (1 - beta1) g_t,   mhat = m_t / (1 - beta1^t)
+**   v_t = beta2 v_{t-1} + (1 - beta2) g_t^2,   vhat = v_t / (1 - beta2^t)
+**   xi_t = 1 / (1 + exp(-|g_{t-1} - g_t|))       (the friction, in [1/2, 1))
+**   x_t = x_{t-1} - lr_t xi_t mhat / (sqrt(vhat) + eps),  lr_t = lr sched_t
+**
+** componentwise, g_0 = 0 (as in the authors' code, so xi_1 = sigmoid(|g_1|)).
+** xi is near 1/2 where the gradient hardly changes (near an optimum) and
+** near 1 where it changes fast.  The gradients are double-buffered, so
+** g_{t-1} needs no copy.
+**
+** Probe (lrmin / lrmed / lrmax): min / median / max over coordinates of
+** the multiplier applied to the raw first moment m_t in the last step,
+**   lr_t xi_t,i / (1 - beta1^t) / (sqrt(vhat_i) + eps);
+** the median of an even count is the mean of the two middle values; NAN
+** before the first step.
+*/
+#include <math.h>
+
+#include "method.h"
+#include "metrics.h"
+#include "vec.h"
+
+typedef struct diffgrad_state {
+  double lr, beta1, beta2, eps;
+  double b1t, b2t;      /* beta1^t, beta2^t */
+  double *g, *gold;     /* g_t and g_{t-1} (swapped every step) */
+  double *m, *v;
+  double *w;            /* probe scratch (multipliers, reordered) */
+} diffgrad_state;
+
+static const ol_param diffgrad_params[] = {
+  {"lr", OL_P_REAL, 1e-3, 0, INFINITY, "step size (alpha)", NULL},
+  {"beta1", OL_P_REAL, 0.9, 0, 0.9999999999999999,
+   "decay of the first moment, in [0, 1)", NULL},
+  {"beta2", OL_P_REAL, 0.999, 0, 0.9999999999999999,
+   "decay of the second moment, in [0, 1)", NULL},
+  {"eps", OL_P_REAL, 1e-8, 0, INFINITY, "added to sqrt(vhat)", NULL},
+};
+
+static int diffgrad_init (void *st, const double *par, ol_ctx *c,
+                          ol_err *e)
+{
+  diffgrad_state *s = st;
+  s->lr = par[0];
+  s->beta1 = par[1];
+  s->beta2 = par[2];
+  s->eps = par[3];
+  s->b1t = s->b2t = 1;
+  if ((s->g = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
+  if ((s->gold = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
+  if ((s->m = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
+  if ((s->v = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
+  if ((s->w = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
+  return OL_OK;
+}
+
+static int diffgrad_step (void *st, ol_ctx *c, ol_err *e)
+{
+  diffgrad_state *s = st;
+  double b1 = s->beta1, b2 = s->beta2, eps = s->eps, a, r, *tmp;
+  double *x = c->x, *g, *go, *m = s->m, *v = s->v;
+  int i, n = c->n, rc;
+  /* (1) g_{t-1} moves to gold; g_t at x_{t-1} */
+  tmp = s->gold;
+  s->gold = s->g;
+  s->g = tmp;
+  g = s->g;
+  go = s->gold;
+  if ((rc = ol_ctx_grad(c, x, NULL, g, e)) != OL_OK) return rc;
+  /* (2) bias corrections folded into a and r */
+  s->b1t *= b1;
+  s->b2t *= b2;
+  a = s->lr * c->sched / (1 - s->b1t);
+  r = 1 / sqrt(1 - s->b2t);
+  /* (3) moments, friction, move */
+  for (i = 0; i < n; i++) {
+    double gi = g[i], xi = 1 / (1 + exp(-fabs(go[i] - gi)));
+    m[i] = b1 * m[i] + (1 - b1) * gi;
+    v[i] = b2 * v[i] + (1 - b2) * gi * gi;
+    x[i] -= a * xi * m[i] / (sqrt(v[i]) * r + eps);
+  }
+  return OL_OK;
+}
+
+static void diffgrad_fini (void *st)
+{
+  diffgrad_state *s = st;
+  ol_vec_free(s->g);
+  ol_vec_free(s->gold);
+  ol_vec_free(s->m);
+  ol_vec_free(s->v);
+  ol_vec_free(s->w);
+  s->g = s->gold = s->m = s->v = s->w = NULL;
+}
+
+/* The k-th smallest of a[0..n) (Wirth's selection); on return every
+** a[i], i < k, is <= a[k]. */
+static double select_kth (double *a, int n, int k)
+{
+  int l = 0, r = n - 1;
+  while (l < r) {
+    double p = a[k];
+    int i = l, j = r;
+    do {
+      while (a[i] < p) i++;
+      while (p < a[j]) j--;
+      if (i <= j) {
+        double t = a[i];
+        a[i++] = a[j];
+        a[j--] = t;
+      }
+    } while (i <= j);
+    if (j < k) l = i;
+    if (k < i) r = j;
+  }
+  return a[k];
+}
+
+/* min, median or max of w[0..n) (reordered), NAN for other metrics. */
+static double envelope (double *w, int n, int metric)
+{
+  double r = w[0];
+  int i, k = n / 2;
+  switch (metric) {
+  case OL_MET_LRMIN:
+    for (i = 1; i < n; i++) if (w[i] < r) r = w[i];
+    return r;
+  case OL_MET_LRMAX:
+    for (i = 1; i < n; i++) if (w[i] > r) r = w[i];
+    return r;
+  case OL_MET_LRMED:
+    r = select_kth(w, n, k);
+    if (n % 2 == 0) {
+      double lo = w[0];
+      for (i = 1; i < k; i++) if (w[i] > lo) lo = w[i];
+      r = 0.5 * (lo + r);
+    }
+    return r;
+  default:
+    return NAN;
+  }
+}
+
+static double diffgrad_probe (const void *st, int metric, const ol_ctx *c)
+{
+  const diffgrad_state *s = st;
+  double a, r;
+  int i;
+  if (c->t < 1 || s->w == NULL) return NAN;
+  a = s->lr * c->sched / (1 - s->b1t);
+  r = 1 / sqrt(1 - s->b2t);
+  for (i = 0; i < c->n; i++) {
+    double xi = 1 / (1 + exp(-fabs(s->gold[i] - s->g[i])));
+    s->w[i] = a * xi / (sqrt(s->v[i]) * r + s->eps);
+  }
+  return envelope(s->w, c->n, metric);
+}
+
+const ol_method_type ol_optim_diffgrad = {
+  "diffgrad", OL_OPTIM,
+  "diffGrad: Adam step damped by sigmoid(|g_{t-1} - g_t|) per coordinate",
+  "Dubey et al. 2020, IEEE TNNLS, Algorithm 1",
+  diffgrad_params,
+  (int)(sizeof diffgrad_params / sizeof diffgrad_params[0]),
+  sizeof(diffgrad_state), 0u,
+  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  diffgrad_init, diffgrad_step, diffgrad_fini, diffgrad_probe
+};
