@@ -58,6 +58,24 @@ typedef struct lrun {
   int watch[OL_NMETRICS];
 } lrun;
 
+/* Parsed options of run / race / start. */
+typedef struct ropts {
+  ol_run_opts o;
+  unsigned metrics;      /* given metric set (0: defaults) */
+  unsigned watchbits;
+  int nwatch;
+  int watch[OL_NMETRICS];
+  int useview, progress;
+  int x0len;             /* entries of o.x0 (a buffer left on the stack) */
+} ropts;
+
+/* Parse the options table at idx (may be none/nil) for who; may leave
+** buffers (x0) on the stack. */
+void olua_readopts (lua_State *L, int idx, const char *who, ropts *ro);
+/* Push a new run object of the method at midx on the problem at pidx. */
+lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
+                  const char *who);
+
 lproblem *olua_checkproblem (lua_State *L, int arg);
 lmethod *olua_checkmethod (lua_State *L, int arg);
 lrun *olua_checkrun (lua_State *L, int arg);
@@ -95,6 +113,10 @@ int olua_readparam (lua_State *L, int idx, const char *who,
 void olua_drive (lua_State *L, lrun **boxes, int nruns, const char *title,
                  int useview, int progress);
 
+/* r:plot(opts) and race:plot(opts) (lua/lplot.c): an SVG file of the
+** watched panels, or their text rendering on stdout. */
+int olua_plot (lua_State *L);
+
 /* Push {name, family, doc, ref, params = {{name, kind, default, lo, hi,
 ** choices, doc}, ...}} for help(). */
 void olua_pushinfo (lua_State *L, const char *name, const char *family,
@@ -106,6 +128,7 @@ void olua_pushinfo (lua_State *L, const char *name, const char *family,
 void olua_openproblem (lua_State *L);
 void olua_openmethod (lua_State *L);
 void olua_openrun (lua_State *L);
+void olua_openjobs (lua_State *L);
 /* Load the embedded lua/ *.lua chunks, each called with the core table. */
 void olua_loadembedded (lua_State *L, int core);
 

@@ -239,7 +239,7 @@ int luaopen_optlab (lua_State *L)
 {
   static const char *const globals[] = {
     "problem", "optim", "sample", "game", "run", "race", "help", "pretty",
-    "metrics", NULL
+    "metrics", "start", "jobs", NULL
   };
   int core, i;
   olua_getstate(L);
@@ -252,6 +252,7 @@ int luaopen_optlab (lua_State *L)
   olua_openproblem(L);
   olua_openmethod(L);
   olua_openrun(L);
+  olua_openjobs(L);
   olua_loadembedded(L, core);
   lua_newtable(L);
   lua_pushliteral(L, OL_VERSION);

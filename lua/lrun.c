@@ -19,22 +19,13 @@
 #include <time.h>
 
 #include "lbind.h"
+#include "plotpanel.h"
 
 static const char *const optkeys[] = {
   "iters", "tol", "time", "seed", "stream", "x0", "metrics", "watch", "cap",
   "record_x", "schedule", "progress", "view", NULL
 };
 
-/* Parsed options of run / race. */
-typedef struct ropts {
-  ol_run_opts o;
-  unsigned metrics;      /* given metric set (0: defaults) */
-  unsigned watchbits;
-  int nwatch;
-  int watch[OL_NMETRICS];
-  int useview, progress;
-  int x0len;             /* entries of o.x0 (a buffer left on the stack) */
-} ropts;
 
 static double now (void)
 {
@@ -61,7 +52,9 @@ static int unknownmetric (lua_State *L, const char *who, const char *name)
 }
 
 /* A list of metric names at idx -> bit set; ids in order into ids (may be
-** NULL), count in *nids. */
+** NULL), count in *nids.  With ids (watch lists) the panel names
+** "landscape" and "simplex" are accepted too (ids PN_LANDSCAPE, PN_SIMPLEX,
+** no bit). */
 static unsigned readmetrics (lua_State *L, int idx, const char *who,
                              const char *key, int *ids, int *nids)
 {
@@ -77,9 +70,16 @@ static unsigned readmetrics (lua_State *L, int idx, const char *who,
     lua_rawgeti(L, idx, i);
     if (lua_type(L, -1) != LUA_TSTRING)
       luaL_error(L, "%s: %s[%d] must be a metric name", who, key, (int)i);
-    if ((m = ol_metric_find(lua_tostring(L, -1))) < 0)
-      unknownmetric(L, who, lua_tostring(L, -1));
-    if (!(bits & OL_MBIT(m)) && ids != NULL) ids[k++] = m;
+    m = ids != NULL ? pn_find(lua_tostring(L, -1))
+                    : ol_metric_find(lua_tostring(L, -1));
+    if (m < 0) unknownmetric(L, who, lua_tostring(L, -1));
+    if (m >= OL_NMETRICS) {
+      for (i = 0; i < k && ids[i] != m; i++) {}
+      if (i == k && k < OL_NMETRICS) ids[k++] = m;
+      lua_pop(L, 1);
+      continue;
+    }
+    if (!(bits & OL_MBIT(m)) && ids != NULL && k < OL_NMETRICS) ids[k++] = m;
     bits |= OL_MBIT(m);
     lua_pop(L, 1);
   }
@@ -156,11 +156,12 @@ static void readsched (lua_State *L, int idx, const char *who, ol_sched *s)
 
 /* Parse the options table at idx (may be none/nil).  Leaves buffers (x0)
 ** on the stack: callers must not rely on the stack top afterwards. */
-static void readopts (lua_State *L, int idx, const char *who, ropts *ro)
+void olua_readopts (lua_State *L, int idx, const char *who, ropts *ro)
 {
   int i;
   memset(ro, 0, sizeof *ro);
   ol_run_opts_default(&ro->o);
+  ro->o.record_x = -1;                 /* auto, decided by mkrun */
   ro->useview = ro->progress = 1;
   if (lua_isnoneornil(L, idx)) return;
   idx = lua_absindex(L, idx);
@@ -211,8 +212,8 @@ static void readopts (lua_State *L, int idx, const char *who, ropts *ro)
 
 /* Create a run object (pushed) of the method at midx on the problem at
 ** pidx with options ro.  Raises on invalid input. */
-static lrun *mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
-                    const char *who)
+lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
+                  const char *who)
 {
   lproblem *pb = olua_checkproblem(L, pidx);
   lmethod *mb = olua_checkmethod(L, midx);
@@ -235,6 +236,13 @@ static lrun *mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
   lua_setiuservalue(L, -2, 2);
   o.metrics = (ro->metrics ? ro->metrics
                : ol_metric_defaults(pb->p, mb->t->family)) | ro->watchbits;
+  /* record x when a landscape or simplex panel can show it */
+  if (o.record_x < 0) {
+    int first[1];
+    o.record_x = pb->p->n <= 3 || pn_simplex_blocks(pb->p, first, 1) > 0;
+    for (i = 0; i < ro->nwatch; i++)
+      if (ro->watch[i] >= OL_NMETRICS) o.record_x = 1;
+  }
   b->r = ol_run_new(pb->p, mb->t, mb->par, &o, &e);
   if (b->r == NULL) luaL_error(L, "%s: %s", who, e.msg);
   b->useview = ro->useview;
@@ -381,8 +389,8 @@ static int run_run (lua_State *L)
   olua_checkproblem(L, 1);
   olua_checkmethod(L, 2);
   lua_settop(L, 3);
-  readopts(L, 3, "run", &ro);
-  b = mkrun(L, 1, 2, &ro, "run");
+  olua_readopts(L, 3, "run", &ro);
+  b = olua_mkrun(L, 1, 2, &ro, "run");
   olua_drive(L, &b, 1, olua_problemdesc(olua_checkproblem(L, 1)->p, title,
                                         sizeof title),
              ro.useview, ro.progress);
@@ -402,7 +410,7 @@ static int run_race (lua_State *L)
   lua_settop(L, 3);
   n = (int)lua_rawlen(L, 2);
   if (n < 1) return luaL_error(L, "race: needs a non-empty list of methods");
-  readopts(L, 3, "race", &ro);
+  olua_readopts(L, 3, "race", &ro);
   boxes = lua_newuserdatauv(L, (size_t)n * sizeof *boxes, 0);
   lua_createtable(L, n, 1);
   rt = lua_gettop(L);
@@ -413,7 +421,7 @@ static int run_race (lua_State *L)
       return luaL_error(L, "race: methods[%d] is a %s, expected a method",
                         i + 1, luaL_typename(L, -1));
     snprintf(who, sizeof who, "race: methods[%d]", i + 1);
-    boxes[i] = mkrun(L, 1, -1, &ro, who);
+    boxes[i] = olua_mkrun(L, 1, -1, &ro, who);
     lua_rawseti(L, rt, i + 1);
     lua_pop(L, 1);
   }
@@ -688,6 +696,7 @@ static const luaL_Reg run_methods[] = {
   {"csv", run_csv},
   {"save", run_save},
   {"continue", run_continue},
+  {"plot", olua_plot},
   {"close", run_gc},
   {NULL, NULL}
 };
@@ -791,6 +800,8 @@ void olua_openrun (lua_State *L)
   lua_setglobal(L, "run");
   lua_pushcfunction(L, run_race);
   lua_setglobal(L, "race");
+  lua_pushcfunction(L, olua_plot);
+  lua_setfield(L, core, "plot");
   lua_createtable(L, OL_NMETRICS, 0);
   for (i = 0; i < OL_NMETRICS; i++) {
     lua_createtable(L, 0, 2);

@@ -50,4 +50,30 @@ void olua_setview (lua_State *L, const olua_view *v);
 ** slices of steps, stop with "interrupted" and clear it. */
 void olua_setintr (lua_State *L, volatile sig_atomic_t *flag);
 
+/* Background jobs (start() in Lua).  The program steps them between
+** keystrokes with olua_jobs_tick and shows the active ones (not done)
+** from olua_jobs_list; none of these raise or allocate. */
+enum { OLUA_JOB_RUNNING, OLUA_JOB_PAUSED, OLUA_JOB_DONE };
+enum { OLUA_JOB_PAUSE, OLUA_JOB_RESUME, OLUA_JOB_STEP, OLUA_JOB_STOP };
+
+typedef struct olua_job {
+  int id;
+  int state;                   /* OLUA_JOB_RUNNING or _PAUSED */
+  olua_live live;              /* labels are "#id method params" */
+} olua_job;
+
+/* Step the running jobs, round robin, for about budget_s seconds (at
+** least one slice each); maxsteps > 0 caps each job at that many steps
+** for this call instead.  Returns the number of jobs not done. */
+int olua_jobs_tick (lua_State *L, double budget_s, long maxsteps);
+/* Jobs not done; *running (may be NULL) gets those not paused. */
+int olua_jobs_count (lua_State *L, int *running);
+/* Fill out[0 .. max-1] with the jobs not done, in start order; the
+** pointers stay valid until the next step or Lua call.  Returns the count. */
+int olua_jobs_list (lua_State *L, olua_job *out, int max);
+/* Apply op (OLUA_JOB_PAUSE, _RESUME, _STEP: pause then one step, _STOP:
+** reason "stopped") to job id, or to every job not done when id is 0.
+** Returns the number of jobs it applied to. */
+int olua_jobs_ctl (lua_State *L, int id, int op);
+
 #endif

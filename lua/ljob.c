@@ -1,0 +1,576 @@
+/*
+** lua/ljob.c -- background jobs: start(problem, method or {methods},
+** opts), jobs(), and job objects ("optlab.job").
+**
+** A job owns one run (or a race of runs, stepped in lock-step) that is
+** stepped later: by the program between keystrokes (olua_jobs_tick, see
+** optlab.h), or at once by j:step(n) and j:wait().  start() itself takes
+** no step, so a script without a prompt decides when its jobs move.
+**
+** States: running -> paused -> running (j:pause, j:resume), and done when
+** every run stopped (budget, tolerance, j:stop() = "stopped", Ctrl-C in
+** j:wait() = "interrupted", a closed run).  Done jobs stay listed by
+** jobs(); their runs are kept.
+**
+** Bookkeeping lives in one registry record (key: the address of jskey):
+** the id counter, the not-done jobs as C pointers (so a tick walks an
+** array and allocates nothing, hence never raises), and as its user value
+** the table of every job, which anchors them.  A job box's user values:
+** 1 = its runs as a race table (j.runs), 2 = a table of label strings
+** ("#3 adam lr=0.01" per run, and "label"), which anchors the C pointers
+** handed to the dashboard.
+*/
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "lbind.h"
+
+#define OLUA_JOB "optlab.job"
+#define MAXACTIVE 64
+
+typedef struct ljob {
+  int id;
+  int state;            /* OLUA_JOB_RUNNING, _PAUSED, _DONE */
+  int nruns;
+  long slice;           /* steps per advance in a tick, adapted */
+  double t0, t1;        /* wall clock at start() and when done */
+  lrun **boxes;         /* nruns run boxes (anchored by user value 1) */
+  ol_run **runs;        /* their runs, refreshed before each use */
+  const char **labels;  /* "#id label" per run (anchored by value 2) */
+  int nwatch;
+  int watch[OL_NMETRICS];
+  char title[160];
+} ljob;
+
+typedef struct jstate {
+  int nextid;
+  int nact;
+  ljob *act[MAXACTIVE];  /* jobs not done, in start order */
+} jstate;
+
+static const char jskey = 'j';
+
+static double now (void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The record (never allocates; NULL before olua_openjobs). */
+static jstate *getjs (lua_State *L)
+{
+  jstate *js;
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &jskey);
+  js = lua_touserdata(L, -1);
+  lua_pop(L, 1);
+  return js;
+}
+
+static const char *const statenames[] = {"running", "paused", "done"};
+
+/* -- state changes -------------------------------------------------------- */
+
+static void deactivate (jstate *js, ljob *j)
+{
+  int i;
+  for (i = 0; i < js->nact; i++)
+    if (js->act[i] == j) {
+      memmove(&js->act[i], &js->act[i + 1],
+              (size_t)(js->nact - i - 1) * sizeof js->act[0]);
+      js->nact--;
+      return;
+    }
+}
+
+/* Refresh j->runs from the boxes; the job is done when every run stopped
+** or one was closed.  Returns 1 while not done. */
+static int refresh (jstate *js, ljob *j)
+{
+  int i, live = 0, closed = 0;
+  if (j->state == OLUA_JOB_DONE) return 0;
+  for (i = 0; i < j->nruns; i++) {
+    j->runs[i] = j->boxes[i]->r;
+    if (j->runs[i] == NULL) closed = 1;
+    else live += ol_run_reason(j->runs[i]) == OL_STOP_NONE;
+  }
+  if (live > 0 && !closed) return 1;
+  j->state = OLUA_JOB_DONE;
+  j->t1 = now();
+  if (js != NULL) deactivate(js, j);
+  return 0;
+}
+
+static void halt (jstate *js, ljob *j, int reason)
+{
+  int i;
+  if (!refresh(js, j)) return;
+  for (i = 0; i < j->nruns; i++) ol_run_halt(j->runs[i], reason);
+  refresh(js, j);
+}
+
+/* Advance every live run of j by up to k steps (lock-step). */
+static void advance (ljob *j, long k)
+{
+  int i;
+  for (i = 0; i < j->nruns; i++)
+    if (ol_run_reason(j->runs[i]) == OL_STOP_NONE)
+      ol_run_advance(j->runs[i], k);
+}
+
+/* Step j by n steps (n < 0: until done) in slices, polling the interrupt
+** flag between them; Ctrl-C stops the job with "interrupted". */
+static void drive (lua_State *L, ljob *j, long n)
+{
+  olua_state *S = olua_getstate(L);
+  jstate *js = getjs(L);
+  long slice = 1024;
+  while (refresh(js, j) && n != 0) {
+    long k = n > 0 && n < slice ? n : slice;
+    double t;
+    if (S->intr != NULL && *S->intr) {
+      *S->intr = 0;
+      halt(js, j, OL_STOP_INTERRUPTED);
+      break;
+    }
+    t = now();
+    advance(j, k);
+    t = now() - t;
+    if (t < 0.01 && slice < (1L << 28)) slice *= 2;
+    else if (t > 0.05 && slice > 1) slice /= 2;
+    if (n > 0) n -= k;
+  }
+}
+
+/* -- the program's side (optlab.h) ---------------------------------------- */
+
+int olua_jobs_tick (lua_State *L, double budget_s, long maxsteps)
+{
+  jstate *js = getjs(L);
+  ljob *act[MAXACTIVE];
+  double end = now() + budget_s, per;
+  int i, n;
+  if (js == NULL || js->nact == 0) return 0;
+  /* a share of the budget per advance call, at least 0.5 ms */
+  per = budget_s / (2 * js->nact);
+  if (per < 5e-4) per = 5e-4;
+  for (;;) {
+    int stepped = 0;
+    n = js->nact;
+    memcpy(act, js->act, (size_t)n * sizeof act[0]);
+    for (i = 0; i < n; i++) {
+      ljob *j = act[i];
+      long take = maxsteps > 0 ? maxsteps : j->slice;
+      double t;
+      if (j->state != OLUA_JOB_RUNNING || !refresh(js, j)) continue;
+      t = now();
+      advance(j, take);
+      t = now() - t;
+      stepped = 1;
+      if (maxsteps <= 0) {
+        if (t < per / 2 && j->slice < (1L << 28)) j->slice *= 2;
+        else if (t > per && j->slice > 1) j->slice /= 2;
+      }
+      refresh(js, j);
+    }
+    if (!stepped || maxsteps > 0 || now() >= end) break;
+  }
+  return js->nact;
+}
+
+int olua_jobs_count (lua_State *L, int *running)
+{
+  jstate *js = getjs(L);
+  int i, r = 0;
+  if (js == NULL) {
+    if (running != NULL) *running = 0;
+    return 0;
+  }
+  for (i = js->nact - 1; i >= 0; i--)
+    if (refresh(js, js->act[i]) && js->act[i]->state == OLUA_JOB_RUNNING)
+      r++;
+  if (running != NULL) *running = r;
+  return js->nact;
+}
+
+int olua_jobs_list (lua_State *L, olua_job *out, int max)
+{
+  jstate *js = getjs(L);
+  int i, n = 0;
+  if (js == NULL) return 0;
+  for (i = 0; i < js->nact; i++) {
+    ljob *j = js->act[i];
+    if (!refresh(js, j)) {
+      i--;
+      continue;
+    }
+    if (n == max) break;
+    out[n].id = j->id;
+    out[n].state = j->state;
+    out[n].live.nruns = j->nruns;
+    out[n].live.runs = j->runs;
+    out[n].live.labels = j->labels;
+    out[n].live.nwatch = j->nwatch;
+    out[n].live.watch = j->watch;
+    out[n].live.iters = j->runs[0] != NULL ? ol_run_budget(j->runs[0]) : 0;
+    out[n].live.title = j->title;
+    n++;
+  }
+  return n;
+}
+
+int olua_jobs_ctl (lua_State *L, int id, int op)
+{
+  jstate *js = getjs(L);
+  int i, n = 0;
+  if (js == NULL) return 0;
+  for (i = js->nact - 1; i >= 0; i--) {
+    ljob *j = js->act[i];
+    if (id != 0 && j->id != id) continue;
+    if (!refresh(js, j)) continue;
+    n++;
+    switch (op) {
+    case OLUA_JOB_PAUSE: j->state = OLUA_JOB_PAUSED; break;
+    case OLUA_JOB_RESUME: j->state = OLUA_JOB_RUNNING; break;
+    case OLUA_JOB_STEP:
+      j->state = OLUA_JOB_PAUSED;
+      advance(j, 1);
+      refresh(js, j);
+      break;
+    case OLUA_JOB_STOP: halt(js, j, OL_STOP_STOPPED); break;
+    default: break;
+    }
+  }
+  return n;
+}
+
+/* -- Lua side ------------------------------------------------------------- */
+
+static ljob *checkjob (lua_State *L, int arg)
+{
+  return luaL_checkudata(L, arg, OLUA_JOB);
+}
+
+static long maxiter (const ljob *j)
+{
+  long m = 0;
+  int i;
+  for (i = 0; i < j->nruns; i++)
+    if (j->boxes[i]->r != NULL && ol_run_iter(j->boxes[i]->r) > m)
+      m = ol_run_iter(j->boxes[i]->r);
+  return m;
+}
+
+/* start(problem, method or {methods} [, opts]) -> job. */
+static int job_start (lua_State *L)
+{
+  jstate *js = getjs(L);
+  ropts ro;
+  ljob *j;
+  char who[64];
+  int n, i, race, jidx, rt, lt;
+  olua_checkproblem(L, 1);
+  race = lua_istable(L, 2);
+  if (!race) olua_checkmethod(L, 2);
+  lua_settop(L, 3);
+  n = race ? (int)lua_rawlen(L, 2) : 1;
+  if (n < 1) return luaL_error(L, "start: needs a method or a non-empty "
+                               "list of methods");
+  if (js->nact == MAXACTIVE)
+    return luaL_error(L, "start: too many jobs at once (%d)", MAXACTIVE);
+  olua_readopts(L, 3, "start", &ro);
+  j = lua_newuserdatauv(L, sizeof *j + (size_t)n * (sizeof(lrun *)
+                        + sizeof(ol_run *) + sizeof(char *)), 2);
+  memset(j, 0, sizeof *j);
+  j->boxes = (lrun **)(j + 1);
+  j->runs = (ol_run **)(j->boxes + n);
+  j->labels = (const char **)(j->runs + n);
+  j->nruns = 0;
+  j->state = OLUA_JOB_DONE;            /* until fully built */
+  luaL_setmetatable(L, OLUA_JOB);
+  jidx = lua_gettop(L);
+  lua_createtable(L, n, 1);
+  rt = lua_gettop(L);
+  lua_getfield(L, LUA_REGISTRYINDEX, OLUA_RACE);
+  lua_setmetatable(L, rt);
+  lua_createtable(L, n, 1);
+  lt = lua_gettop(L);
+  for (i = 0; i < n; i++) {
+    if (race) {
+      lua_rawgeti(L, 2, i + 1);
+      if (luaL_testudata(L, -1, OLUA_METHOD) == NULL)
+        return luaL_error(L, "start: methods[%d] is a %s, expected a method",
+                          i + 1, luaL_typename(L, -1));
+      snprintf(who, sizeof who, "start: methods[%d]", i + 1);
+    }
+    else {
+      lua_pushvalue(L, 2);
+      snprintf(who, sizeof who, "start");
+    }
+    j->boxes[i] = olua_mkrun(L, 1, -1, &ro, who);
+    j->runs[i] = j->boxes[i]->r;
+    lua_rawseti(L, rt, i + 1);
+    lua_pop(L, 1);
+    j->nruns++;
+  }
+  j->id = ++js->nextid;
+  for (i = 0; i < n; i++) {
+    olua_pushlabel(L, ol_run_method(j->runs[i]), ol_run_params(j->runs[i]));
+    lua_pushfstring(L, "#%d %s", j->id, lua_tostring(L, -1));
+    j->labels[i] = lua_tostring(L, -1);
+    lua_rawseti(L, lt, i + 1);
+    lua_pop(L, 1);
+  }
+  if (race) {
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    lua_pushfstring(L, "race of %d (", n);
+    luaL_addvalue(&b);
+    for (i = 0; i < n; i++) {
+      if (i > 0) luaL_addstring(&b, ", ");
+      luaL_addstring(&b, ol_run_method(j->runs[i])->name);
+    }
+    luaL_addchar(&b, ')');
+    luaL_pushresult(&b);
+  }
+  else olua_pushlabel(L, ol_run_method(j->runs[0]), ol_run_params(j->runs[0]));
+  lua_setfield(L, lt, "label");
+  lua_setiuservalue(L, jidx, 2);
+  lua_setiuservalue(L, jidx, 1);
+  j->nwatch = j->boxes[0]->nwatch;
+  memcpy(j->watch, j->boxes[0]->watch, sizeof j->watch);
+  olua_problemdesc(olua_checkproblem(L, 1)->p, j->title, sizeof j->title);
+  j->slice = 64;
+  j->t0 = now();
+  j->state = OLUA_JOB_RUNNING;
+  js->act[js->nact++] = j;
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &jskey);
+  lua_getiuservalue(L, -1, 1);
+  lua_pushvalue(L, jidx);
+  lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+  lua_pop(L, 2);
+  refresh(js, j);                      /* a run may stop at x0 */
+  lua_pushvalue(L, jidx);
+  return 1;
+}
+
+/* jobs() -> list of every job (a table whose tostring is a summary). */
+static int job_list (lua_State *L)
+{
+  lua_Integer i, n;
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &jskey);
+  lua_getiuservalue(L, -1, 1);
+  n = (lua_Integer)lua_rawlen(L, -1);
+  lua_createtable(L, (int)n, 0);
+  for (i = 1; i <= n; i++) {
+    lua_rawgeti(L, -2, i);
+    lua_rawseti(L, -2, i);
+  }
+  luaL_setmetatable(L, "optlab.joblist");
+  return 1;
+}
+
+static int joblist_tostring (lua_State *L)
+{
+  luaL_Buffer b;
+  lua_Integer i, n;
+  char line[256];
+  luaL_checktype(L, 1, LUA_TTABLE);
+  n = (lua_Integer)lua_rawlen(L, 1);
+  luaL_buffinit(L, &b);
+  if (n == 0) {
+    lua_pushliteral(L, "no jobs");
+    return 1;
+  }
+  snprintf(line, sizeof line, "  %-4s %-8s %-21s  %s", "id", "state",
+           "iter", "label");
+  luaL_addstring(&b, line);
+  for (i = 1; i <= n; i++) {
+    ljob *j;
+    lua_rawgeti(L, 1, i);
+    j = luaL_testudata(L, -1, OLUA_JOB);
+    if (j != NULL) {
+      refresh(getjs(L), j);
+      lua_getiuservalue(L, -1, 2);
+      lua_getfield(L, -1, "label");
+      char it[48];
+      snprintf(it, sizeof it, "%ld/%ld", maxiter(j),
+               j->boxes[0]->r ? ol_run_budget(j->boxes[0]->r) : 0L);
+      snprintf(line, sizeof line, "\n  %-4d %-8s %-21s  %s on %s", j->id,
+               statenames[j->state], it, lua_tostring(L, -1), j->title);
+      luaL_addstring(&b, line);
+      lua_pop(L, 2);
+    }
+    lua_pop(L, 1);
+  }
+  luaL_pushresult(&b);
+  return 1;
+}
+
+static int job_pause (lua_State *L)
+{
+  jstate *js = getjs(L);
+  ljob *j = checkjob(L, 1);
+  if (refresh(js, j)) j->state = OLUA_JOB_PAUSED;
+  lua_settop(L, 1);
+  return 1;
+}
+
+static int job_resume (lua_State *L)
+{
+  jstate *js = getjs(L);
+  ljob *j = checkjob(L, 1);
+  if (refresh(js, j)) j->state = OLUA_JOB_RUNNING;
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* j:step([n]) -> j: n steps (default 1) now, also while paused. */
+static int job_step (lua_State *L)
+{
+  ljob *j = checkjob(L, 1);
+  lua_Integer n = luaL_optinteger(L, 2, 1);
+  luaL_argcheck(L, n >= 0, 2, "steps must be >= 0");
+  lua_settop(L, 1);
+  drive(L, j, (long)n);
+  return 1;
+}
+
+/* j:wait() -> j: step until done (Ctrl-C stops it as "interrupted"). */
+static int job_wait (lua_State *L)
+{
+  ljob *j = checkjob(L, 1);
+  lua_settop(L, 1);
+  if (j->state == OLUA_JOB_PAUSED) j->state = OLUA_JOB_RUNNING;
+  drive(L, j, -1);
+  return 1;
+}
+
+static int job_stop (lua_State *L)
+{
+  ljob *j = checkjob(L, 1);
+  halt(getjs(L), j, OL_STOP_STOPPED);
+  lua_settop(L, 1);
+  return 1;
+}
+
+static int job_tostring (lua_State *L)
+{
+  ljob *j = checkjob(L, 1);
+  refresh(getjs(L), j);
+  lua_getiuservalue(L, 1, 2);
+  lua_getfield(L, -1, "label");
+  lua_pushfstring(L, "job #%d %s on %s: %s, iter %I/%I", j->id,
+                  lua_tostring(L, -1), j->title, statenames[j->state],
+                  (lua_Integer)maxiter(j),
+                  (lua_Integer)(j->boxes[0]->r
+                                ? ol_run_budget(j->boxes[0]->r) : 0));
+  return 1;
+}
+
+static const luaL_Reg job_methods[] = {
+  {"pause", job_pause},
+  {"resume", job_resume},
+  {"step", job_step},
+  {"stop", job_stop},
+  {"wait", job_wait},
+  {NULL, NULL}
+};
+
+/* Fields: id, state, run, runs, label, iter, iters, elapsed, problem;
+** j[i] is run i; then the methods above. */
+static int job_index (lua_State *L)
+{
+  ljob *j = checkjob(L, 1);
+  const char *k;
+  refresh(getjs(L), j);
+  if (lua_type(L, 2) == LUA_TNUMBER) {
+    lua_getiuservalue(L, 1, 1);
+    lua_rawgeti(L, -1, lua_tointeger(L, 2));
+    return 1;
+  }
+  k = luaL_checkstring(L, 2);
+  if (strcmp(k, "id") == 0) lua_pushinteger(L, j->id);
+  else if (strcmp(k, "state") == 0) lua_pushstring(L, statenames[j->state]);
+  else if (strcmp(k, "run") == 0) {
+    lua_getiuservalue(L, 1, 1);
+    lua_rawgeti(L, -1, 1);
+  }
+  else if (strcmp(k, "runs") == 0) lua_getiuservalue(L, 1, 1);
+  else if (strcmp(k, "label") == 0) {
+    lua_getiuservalue(L, 1, 2);
+    lua_getfield(L, -1, "label");
+  }
+  else if (strcmp(k, "iter") == 0) lua_pushinteger(L, maxiter(j));
+  else if (strcmp(k, "iters") == 0)
+    lua_pushinteger(L, j->boxes[0]->r ? ol_run_budget(j->boxes[0]->r) : 0);
+  else if (strcmp(k, "elapsed") == 0)
+    lua_pushnumber(L, (j->state == OLUA_JOB_DONE ? j->t1 : now()) - j->t0);
+  else if (strcmp(k, "problem") == 0) {
+    lua_getiuservalue(L, 1, 1);
+    lua_rawgeti(L, -1, 1);
+    lua_getfield(L, -1, "problem");
+  }
+  else {
+    const luaL_Reg *m;
+    for (m = job_methods; m->name != NULL; m++)
+      if (strcmp(m->name, k) == 0) {
+        lua_pushcfunction(L, m->func);
+        return 1;
+      }
+    lua_pushnil(L);
+  }
+  return 1;
+}
+
+static int job_len (lua_State *L)
+{
+  lua_pushinteger(L, checkjob(L, 1)->nruns);
+  return 1;
+}
+
+static const luaL_Reg job_meta[] = {
+  {"__index", job_index},
+  {"__len", job_len},
+  {"__tostring", job_tostring},
+  {NULL, NULL}
+};
+
+/* Globals start and jobs; the registry record. */
+void olua_openjobs (lua_State *L)
+{
+  static const char *const fields[] = {
+    "id", "state", "run", "runs", "label", "iter", "iters", "elapsed",
+    "problem", NULL
+  };
+  const luaL_Reg *m;
+  jstate *js;
+  int i;
+  luaL_newmetatable(L, OLUA_JOB);
+  luaL_setfuncs(L, job_meta, 0);
+  lua_newtable(L);
+  for (i = 0; fields[i] != NULL; i++) {
+    lua_pushboolean(L, 1);
+    lua_setfield(L, -2, fields[i]);
+  }
+  for (m = job_methods; m->name != NULL; m++) {
+    lua_pushcfunction(L, m->func);
+    lua_setfield(L, -2, m->name);
+  }
+  lua_setfield(L, -2, "__fields");
+  lua_pop(L, 1);
+  luaL_newmetatable(L, "optlab.joblist");
+  lua_pushcfunction(L, joblist_tostring);
+  lua_setfield(L, -2, "__tostring");
+  lua_pop(L, 1);
+  js = lua_newuserdatauv(L, sizeof *js, 1);
+  memset(js, 0, sizeof *js);
+  lua_newtable(L);
+  lua_setiuservalue(L, -2, 1);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &jskey);
+  lua_pushcfunction(L, job_start);
+  lua_setglobal(L, "start");
+  lua_pushcfunction(L, job_list);
+  lua_setglobal(L, "jobs");
+}
