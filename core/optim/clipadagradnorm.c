@@ -12,8 +12,8 @@
 ** step size does not depend on the current stochastic gradient, with
 ** norm clipping as described.  The paper's reweighted variant (weights
 ** on the accumulated norms) is not implemented.  Probe: lrmin = lrmed =
-** lrmax = sched gamma / b, the step size the next step uses (gamma / b0
-** before the first step).
+** lrmax = sched gamma / b_t, the step size the next step takes (gamma /
+** b0 right after init; sched the latest schedule factor).
 */
 #include <math.h>
 

@@ -7,21 +7,17 @@
 ** The standard norm-clipping form clip_c(g) = min(1, c/||g||) g used by
 ** both papers (Zhang et al.'s clipped GD, step min(eta_c, gamma eta_c /
 ** ||g||), is this with lr = eta_c, c = gamma): the whole gradient is
-** rescaled to norm c when it is longer.  With exact
-** gradients the clipping level only slows the first steps; with noisy
-** gradients clipping biases the fixed point (Koloskova et al. 2023).
-** Probe: lrmin = lrmed = lrmax = lr_t min(1, c / ||g_t||) of the last
-** step (NAN before the first step).
+** rescaled to norm c when it is longer.  With exact gradients the
+** clipping level only slows the first steps; with noisy gradients
+** clipping biases the fixed point (Koloskova et al. 2023).
 */
 #include <math.h>
 
 #include "method.h"
-#include "metrics.h"
 #include "vec.h"
 
 typedef struct clipsgd_state {
   double lr, c;
-  double eff;       /* lr_t min(1, c / ||g_t||) of the last step */
   double *g;
 } clipsgd_state;
 
@@ -35,7 +31,6 @@ static int clipsgd_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   clipsgd_state *s = st;
   s->lr = par[0];
   s->c = par[1];
-  s->eff = NAN;
   s->g = ol_vec_new(c->n, e);
   return s->g == NULL ? OL_ENOMEM : OL_OK;
 }
@@ -51,8 +46,7 @@ static int clipsgd_step (void *st, ol_ctx *c, ol_err *e)
   gn = ol_vec_nrm2(s->g, c->n);
   a = gn > s->c ? s->c / gn : 1;
   /* (3) move */
-  s->eff = s->lr * c->sched * a;
-  ol_vec_axpy(-s->eff, s->g, c->x, c->n);
+  ol_vec_axpy(-s->lr * c->sched * a, s->g, c->x, c->n);
   return OL_OK;
 }
 
@@ -63,16 +57,6 @@ static void clipsgd_fini (void *st)
   s->g = NULL;
 }
 
-static double clipsgd_probe (const void *st, int metric, const ol_ctx *c)
-{
-  const clipsgd_state *s = st;
-  (void)c;
-  if (metric == OL_MET_LRMIN || metric == OL_MET_LRMED ||
-      metric == OL_MET_LRMAX)
-    return s->eff;
-  return NAN;
-}
-
 const ol_method_type ol_optim_clipsgd = {
   "clipsgd", OL_OPTIM,
   "clipped SGD: x <- x - lr min(1, c/||g||) g",
@@ -80,5 +64,5 @@ const ol_method_type ol_optim_clipsgd = {
   clipsgd_params, (int)(sizeof clipsgd_params / sizeof clipsgd_params[0]),
   sizeof(clipsgd_state), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  clipsgd_init, clipsgd_step, clipsgd_fini, clipsgd_probe
+  clipsgd_init, clipsgd_step, clipsgd_fini, NULL
 };

@@ -10,10 +10,13 @@
 **
 ** The plain (global, not layer-wise "LDoG") form of Algorithm 1, with the
 ** paper's initial movement r_eps = reps (1 + ||x_0||) (reps = 1e-6 as in
-** the authors' code).  No learning rate; the run's schedule still
-** multiplies eta_t.  A step at a zero gradient with G_t = 0 leaves x in
-** place.  Probe: lrmin = lrmed = lrmax = sched eta_t of the last step
-** (NAN before the first step).
+** the authors' code, where it is reps_rel).  No learning rate; the run's
+** schedule still multiplies eta_t.  eta_t = 0 while G_t = 0.
+** The gradient g_t is drawn at the end of the previous step (g_0 in
+** init), so eta_t is known before step t moves: the probe gives lrmin =
+** lrmed = lrmax = sched eta_t, the step size the next step takes (sched
+** being the latest schedule factor).  One gradient per step, plus one in
+** init.
 */
 #include <math.h>
 
@@ -22,10 +25,10 @@
 #include "vec.h"
 
 typedef struct dog_state {
-  double rbar;      /* rbar_{t-1}, starts at r_eps */
-  double G;         /* G_{t-1} */
-  double eta;       /* sched eta_t of the last step, NAN before it */
-  double *x0, *g;
+  double rbar;      /* rbar_t */
+  double G;         /* G_t */
+  double eta;       /* eta_t, for the next step */
+  double *x0, *g;   /* x_0; g_t at the current x_t */
 } dog_state;
 
 static const ol_param dog_params[] = {
@@ -34,40 +37,40 @@ static const ol_param dog_params[] = {
    NULL},
 };
 
+/* Draw g_t at c->x = x_t and bring rbar_t, G_t, eta_t up to date. */
+static int dog_observe (dog_state *s, ol_ctx *c, ol_err *e)
+{
+  double r, gn;
+  int rc;
+  if ((rc = ol_ctx_grad(c, c->x, NULL, s->g, e)) != OL_OK) return rc;
+  r = ol_vec_dist(c->x, s->x0, c->n);
+  if (r > s->rbar) s->rbar = r;
+  gn = ol_vec_nrm2(s->g, c->n);
+  s->G += gn * gn;
+  if (!isfinite(s->G))
+    return ol_err_set(e, OL_EDOM, "dog: sum of squared gradient norms "
+                      "overflowed");
+  s->eta = s->G > 0 ? s->rbar / sqrt(s->G) : 0;
+  return OL_OK;
+}
+
 static int dog_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 {
   dog_state *s = st;
   s->rbar = par[0] * (1 + ol_vec_nrm2(c->x, c->n));
   s->G = 0;
-  s->eta = NAN;
   if ((s->g = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
   if ((s->x0 = ol_vec_dup(c->x, c->n, e)) == NULL) return OL_ENOMEM;
-  return OL_OK;
+  return dog_observe(s, c, e);
 }
 
 static int dog_step (void *st, ol_ctx *c, ol_err *e)
 {
   dog_state *s = st;
-  double r, g2;
-  int rc;
-  /* (1) gradient at x_t */
-  if ((rc = ol_ctx_grad(c, c->x, NULL, s->g, e)) != OL_OK) return rc;
-  /* (2) largest distance from x_0 so far, sum of squared gradient norms */
-  r = ol_vec_dist(c->x, s->x0, c->n);
-  if (r > s->rbar) s->rbar = r;
-  g2 = ol_vec_nrm2(s->g, c->n);
-  s->G += g2 * g2;
-  if (s->G == 0) {
-    s->eta = 0;
-    return OL_OK;
-  }
-  if (!isfinite(s->G))
-    return ol_err_set(e, OL_EDOM, "dog: sum of squared gradient norms "
-                      "overflowed");
-  /* (3) eta_t = rbar_t / sqrt(G_t) and move */
-  s->eta = c->sched * s->rbar / sqrt(s->G);
-  ol_vec_axpy(-s->eta, s->g, c->x, c->n);
-  return OL_OK;
+  /* (1) move with eta_t and g_t */
+  ol_vec_axpy(-c->sched * s->eta, s->g, c->x, c->n);
+  /* (2) g_{t+1}; rbar, G and eta for the next step */
+  return dog_observe(s, c, e);
 }
 
 static void dog_fini (void *st)
@@ -82,10 +85,9 @@ static void dog_fini (void *st)
 static double dog_probe (const void *st, int metric, const ol_ctx *c)
 {
   const dog_state *s = st;
-  (void)c;
   if (metric == OL_MET_LRMIN || metric == OL_MET_LRMED ||
       metric == OL_MET_LRMAX)
-    return s->eta;
+    return c->sched * s->eta;
   return NAN;
 }
 

@@ -6,19 +6,15 @@
 **   x_{t+1} = x_t - lr_t m_t / ||m_t||,     lr_t = lr * sched_t
 **
 ** Every step has length lr_t whatever the gradient's scale; the step is
-** skipped when m_t = 0 (a stationary start).  Probe: lrmin = lrmed =
-** lrmax = lr_t / ||m_t|| of the last step, the factor on m_t (NAN before
-** the first step).
+** skipped when m_t = 0 (a stationary start).
 */
 #include <math.h>
 
 #include "method.h"
-#include "metrics.h"
 #include "vec.h"
 
 typedef struct nsgdm_state {
   double lr, beta;
-  double eff;       /* lr_t / ||m_t|| of the last step */
   double *g, *m;
 } nsgdm_state;
 
@@ -33,7 +29,6 @@ static int nsgdm_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   nsgdm_state *s = st;
   s->lr = par[0];
   s->beta = par[1];
-  s->eff = NAN;
   if ((s->g = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
   if ((s->m = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
   return OL_OK;
@@ -50,12 +45,8 @@ static int nsgdm_step (void *st, ol_ctx *c, ol_err *e)
   for (i = 0; i < n; i++) s->m[i] = b * s->m[i] + (1 - b) * s->g[i];
   /* (3) normalized move */
   mn = ol_vec_nrm2(s->m, n);
-  if (mn == 0) {
-    s->eff = 0;
-    return OL_OK;
-  }
-  s->eff = s->lr * c->sched / mn;
-  ol_vec_axpy(-s->eff, s->m, c->x, n);
+  if (mn == 0) return OL_OK;
+  ol_vec_axpy(-s->lr * c->sched / mn, s->m, c->x, n);
   return OL_OK;
 }
 
@@ -67,16 +58,6 @@ static void nsgdm_fini (void *st)
   s->g = s->m = NULL;
 }
 
-static double nsgdm_probe (const void *st, int metric, const ol_ctx *c)
-{
-  const nsgdm_state *s = st;
-  (void)c;
-  if (metric == OL_MET_LRMIN || metric == OL_MET_LRMED ||
-      metric == OL_MET_LRMAX)
-    return s->eff;
-  return NAN;
-}
-
 const ol_method_type ol_optim_nsgdm = {
   "nsgdm", OL_OPTIM,
   "normalized SGD with momentum: x <- x - lr m/||m||",
@@ -84,5 +65,5 @@ const ol_method_type ol_optim_nsgdm = {
   nsgdm_params, (int)(sizeof nsgdm_params / sizeof nsgdm_params[0]),
   sizeof(nsgdm_state), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  nsgdm_init, nsgdm_step, nsgdm_fini, nsgdm_probe
+  nsgdm_init, nsgdm_step, nsgdm_fini, NULL
 };
