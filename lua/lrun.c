@@ -60,7 +60,7 @@ static unsigned readmetrics (lua_State *L, int idx, const char *who,
 {
   unsigned bits = 0;
   lua_Integer i, n;
-  int k = 0;
+  int k = 0, j;
   if (!lua_istable(L, idx))
     luaL_error(L, "%s: %s must be a list of metric names, got a %s", who,
                key, luaL_typename(L, idx));
@@ -72,10 +72,16 @@ static unsigned readmetrics (lua_State *L, int idx, const char *who,
       luaL_error(L, "%s: %s[%d] must be a metric name", who, key, (int)i);
     m = ids != NULL ? pn_find(lua_tostring(L, -1))
                     : ol_metric_find(lua_tostring(L, -1));
+    if (m < 0 && ids != NULL) {
+      const char *names[PN_NKINDS + 1];
+      for (j = 0; j < PN_NKINDS; j++) names[j] = pn_name(j);
+      names[j] = NULL;
+      olua_unknownkey(L, who, "metric or panel", lua_tostring(L, -1), names);
+    }
     if (m < 0) unknownmetric(L, who, lua_tostring(L, -1));
     if (m >= OL_NMETRICS) {
-      for (i = 0; i < k && ids[i] != m; i++) {}
-      if (i == k && k < OL_NMETRICS) ids[k++] = m;
+      for (j = 0; j < k && ids[j] != m; j++) {}
+      if (j == k && k < OL_NMETRICS) ids[k++] = m;
       lua_pop(L, 1);
       continue;
     }
@@ -276,8 +282,9 @@ static void progressline (const char *label, const lrun *b)
   fprintf(stderr, "%s  iter %ld/%ld", label, ol_run_iter(b->r),
           ol_run_budget(b->r));
   for (i = 0; i < b->nwatch; i++)
-    fprintf(stderr, "  %s %.1e", ol_metric_types[b->watch[i]].name,
-            ol_run_last(b->r, b->watch[i]));
+    if (b->watch[i] < OL_NMETRICS)
+      fprintf(stderr, "  %s %.1e", ol_metric_types[b->watch[i]].name,
+              ol_run_last(b->r, b->watch[i]));
   fputc('\n', stderr);
   fflush(stderr);
 }
