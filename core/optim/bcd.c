@@ -13,12 +13,18 @@
 ** x is cut into nb = ceil(n / bs) contiguous blocks of bs coordinates
 ** (the last may be shorter).  One step updates ONE block b_t:
 **
-**   x_b <- x_b - sched_t a_b grad_b f(x),   a_b = lr   (lr > 0)
-**                                            a_b = 1/L_b (lr = 0)
+**   x_b <- S(x_b - a grad_b f(x), a l1),  a = sched_t lr    (lr > 0)
+**                                         a = sched_t / L_b (lr = 0)
 **   random  b_t uniform on 0..nb-1 (the run's generator)
 **   cyclic  b_t = t mod nb
-**   gs      b_t = argmax_b ||grad_b f(x)||
-**   gsl     b_t = argmax_b ||grad_b f(x)||^2 / L_b
+**   gs      b_t = argmax_b ||G_b||
+**   gsl     b_t = argmax_b ||G_b||^2 / L_b
+**
+** S is soft thresholding for F = f + l1 ||x||_1 (identity when p->l1 = 0,
+** the plain block gradient step) and G_b = (x_b - S(x_b - a grad_b f,
+** a l1)) / a the block's gradient mapping, = grad_b f when l1 = 0 (the
+** GS-r form of Nutini et al. for the composite case).  Like gd, bcd
+** ignores a constraint set.
 **
 ** L_b, the block Lipschitz constant, is lambda_max of the diagonal block
 ** H_bb of the Hessian TAKEN ONCE AT x0 in init (exact for quadratics; the
@@ -120,10 +126,31 @@ static int bcd_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   return OL_OK;
 }
 
+/* Soft threshold at t (identity when t = 0). */
+static double bcd_soft (double v, double t)
+{
+  return v > t ? v - t : v < -t ? v + t : 0;
+}
+
+/* ||G_b||^2 of block b: the squared gradient mapping (x_b - S(x_b - a g_b,
+** a l1)) / a, which is ||grad_b f||^2 when l1 = 0. */
+static double bcd_score (const bcd_state *s, const ol_ctx *c, int b,
+                         double a)
+{
+  int i, lo = b * s->bs, hi = lo + s->bs < c->n ? lo + s->bs : c->n;
+  double v = 0, t = a * c->p->l1;
+  for (i = lo; i < hi; i++) {
+    double d = t > 0 ? (c->x[i] - bcd_soft(c->x[i] - a * s->g[i], t)) / a
+      : s->g[i];
+    v += d * d;
+  }
+  return v;
+}
+
 static int bcd_step (void *st, ol_ctx *c, ol_err *e)
 {
   bcd_state *s = st;
-  double best = -1, a;
+  double best = -1, a, t;
   int b, i, lo, hi, rc, pick = 0;
   /* (1) full gradient at x_t */
   if ((rc = ol_ctx_grad(c, c->x, NULL, s->g, e)) != OL_OK) return rc;
@@ -137,11 +164,8 @@ static int bcd_step (void *st, ol_ctx *c, ol_err *e)
     break;
   default:
     for (b = 0; b < s->nb; b++) {
-      double v;
-      lo = b * s->bs;
-      hi = lo + s->bs < c->n ? lo + s->bs : c->n;
-      v = 0;
-      for (i = lo; i < hi; i++) v += s->g[i] * s->g[i];
+      double v = bcd_score(s, c, b, c->sched * (s->lr > 0 ? s->lr
+                                                : 1 / s->L[b]));
       if (s->rule == BCD_GSL) v /= s->L[b];
       if (v > best) {
         best = v;
@@ -150,11 +174,12 @@ static int bcd_step (void *st, ol_ctx *c, ol_err *e)
     }
     break;
   }
-  /* (3) move that block only */
+  /* (3) (proximal) gradient step on that block only */
   a = c->sched * (s->lr > 0 ? s->lr : 1 / s->L[pick]);
+  t = a * c->p->l1;
   lo = pick * s->bs;
   hi = lo + s->bs < c->n ? lo + s->bs : c->n;
-  for (i = lo; i < hi; i++) c->x[i] -= a * s->g[i];
+  for (i = lo; i < hi; i++) c->x[i] = bcd_soft(c->x[i] - a * s->g[i], t);
   return OL_OK;
 }
 
