@@ -10,6 +10,12 @@ local core = ...
 
 local fmt, concat = string.format, table.concat
 
+-- Help of functions defined by later library files (lua/sweep.lua ...):
+-- core.fdocs[fn] and core.fdocs[name] = text; core.frows = {usage, doc}
+-- rows for the overview.
+core.fdocs = core.fdocs or {}
+core.frows = core.frows or {}
+
 local function out (...) io.write(fmt(...), "\n") end
 
 local function g (v)
@@ -184,6 +190,7 @@ local function overview ()
     {"help(x)", "help(optim.adam), help(run), help(\"metrics\")"},
     {"pretty(v)", "print a value with tables expanded"},
     {"metrics()", "list of metric names"},
+    table.unpack(core.frows)
   }
   out("")
   out("example: r = run(problem.rosenbrock{n = 2}, optim.adam{lr = 1e-2},")
@@ -206,6 +213,7 @@ function help (x)
     if x == help then return out("%s", docs.help) end
     if x == pretty then return out("%s", docs.pretty) end
     if x == metrics then return out("%s", docs.metrics) end
+    if core.fdocs[x] then return out("%s", core.fdocs[x]) end
     return out("no help for this function")
   end
   local kind = core.typeof(x)
@@ -232,6 +240,7 @@ function help (x)
     info = find(core.problems, x)
     if info then return problem_help(info) end
     if docs[x] then return out("%s", docs[x]) end
+    if core.fdocs[x] then return out("%s", core.fdocs[x]) end
     return out("no help for '%s' (try help())", x)
   end
   out("no help for a %s (try help())", tx)

@@ -1,0 +1,336 @@
+-- lua/sweep.lua -- multi-seed repeats and parameter sweeps.
+--
+-- repeats(problem, method, opts, R): R runs of one method with the same
+-- seed on independent rng streams 0..R-1, summarised by quantiles of the
+-- final metric values.  sweep(problem, ctor, grid, opts): one run per
+-- configuration of a cartesian grid of method parameters.  Both run
+-- headless (progress and view off) and return objects with a tostring.
+-- Quantiles are type 7 of Hyndman & Fan (1996): linear interpolation
+-- between order statistics, h = (R - 1) p + 1.  Loaded by lua/lembed.c
+-- after the binding has made the globals run, optim, problem (and after
+-- lua/help.lua, whose core.fdocs table receives the help texts).
+local core = ...
+
+local fmt, concat, sort = string.format, table.concat, table.sort
+local typeof = core.typeof
+
+core.fdocs = core.fdocs or {}
+core.frows = core.frows or {}
+
+-- NaN sorts after +inf (a diverged run is worse than any finite one).
+local function before (a, b)
+  if a ~= a then return false end
+  if b ~= b then return true end
+  return a < b
+end
+
+local function sorted (vals)
+  local v = {}
+  for i = 1, #vals do v[i] = vals[i] end
+  sort(v, before)
+  return v
+end
+
+-- Type-7 quantile of the sorted list v at p in [0, 1].
+local function quantile7 (v, p)
+  local n = #v
+  local h = (n - 1) * p + 1
+  local lo = math.floor(h)
+  if lo >= n then return v[n] end
+  local frac = h - lo
+  local a, b = v[lo], v[lo + 1]
+  if frac == 0 or a == b then return a end
+  return a + frac * (b - a)
+end
+
+local function g3 (v)
+  if v ~= v then return "nan" end
+  if v == math.huge then return "inf" end
+  if v == -math.huge then return "-inf" end
+  return fmt("%.3g", v)
+end
+
+local function showval (v)
+  if math.type(v) == "float" then return fmt("%g", v) end
+  return tostring(v)
+end
+
+-- Aligned rows (lists of strings), first column left-aligned, the others
+-- right-aligned, two-space indent.
+local function tabulate (rows, lines)
+  local w = {}
+  for _, row in ipairs(rows) do
+    for j, cell in ipairs(row) do w[j] = math.max(w[j] or 0, #cell) end
+  end
+  for _, row in ipairs(rows) do
+    local cells = {}
+    for j, cell in ipairs(row) do
+      cells[j] = j == 1 and cell .. (" "):rep(w[j] - #cell)
+        or (" "):rep(w[j] - #cell) .. cell
+    end
+    lines[#lines + 1] = "  " .. concat(cells, "  ")
+  end
+end
+
+-- Check that metric is recorded by run r; raises naming the recorded
+-- ones otherwise.
+local function checkmetric (who, r, metric)
+  if type(metric) ~= "string" then
+    error(fmt("%s: metric must be a string, got a %s", who, type(metric)), 3)
+  end
+  local names = r:metrics()
+  for _, m in ipairs(names) do
+    if m == metric then return end
+  end
+  error(fmt("%s: metric '%s' was not recorded (recorded: %s)", who, metric,
+            concat(names, ", ")), 3)
+end
+
+-- Copy of the options table with progress and view off; raises on a
+-- non-table and on the keys listed in banned.
+local function headless (who, opts, banned)
+  if opts ~= nil and type(opts) ~= "table" then
+    error(fmt("%s: options must be a table, got a %s", who, type(opts)), 3)
+  end
+  local o = {}
+  for k, v in pairs(opts or {}) do
+    if banned and banned[k] then
+      error(fmt("%s: option '%s' is set by %s itself", who, k, who), 3)
+    end
+    o[k] = v
+  end
+  o.progress, o.view = false, false
+  return o
+end
+
+-- == repeats =================================================================
+
+local Repeats = {}
+Repeats.__index = Repeats
+Repeats.__name = "optlab.repeats"
+
+-- q:values(metric) -> list of the final values, one per run (stream order).
+function Repeats.values (self, metric)
+  checkmetric("repeats:values", self.runs[1], metric)
+  local v = {}
+  for i, r in ipairs(self.runs) do v[i] = r:last(metric) end
+  return v
+end
+
+-- q:quantile(metric, p) -> type-7 quantile of the final values.
+function Repeats.quantile (self, metric, p)
+  checkmetric("repeats:quantile", self.runs[1], metric)
+  if type(p) ~= "number" or not (p >= 0 and p <= 1) then
+    error(fmt("repeats:quantile: p = %s is out of range [0, 1]",
+              tostring(p)), 2)
+  end
+  return quantile7(sorted(self:values(metric)), p)
+end
+
+-- q:metrics() -> the recorded metric names.
+function Repeats.metrics (self)
+  return self.runs[1]:metrics()
+end
+
+Repeats.__tostring = function (self)
+  local r1 = self.runs[1]
+  local lines = {fmt("repeats: %s on %s  seed %d  (%d runs, streams 0..%d)",
+                     r1.label, tostring(r1.problem), self.seed, self.R,
+                     self.R - 1)}
+  local rows = {{"metric", "min", "10%", "median", "90%", "max", "R"}}
+  for _, m in ipairs(self:metrics()) do
+    local v = sorted(self:values(m))
+    rows[#rows + 1] = {m, g3(v[1]), g3(quantile7(v, 0.1)),
+                       g3(quantile7(v, 0.5)), g3(quantile7(v, 0.9)),
+                       g3(v[#v]), tostring(#v)}
+  end
+  tabulate(rows, lines)
+  return concat(lines, "\n")
+end
+
+function repeats (problem, method, opts, R)
+  local who = "repeats"
+  if typeof(problem) ~= "problem" then
+    error(fmt("%s: argument 1 must be a problem, got a %s", who,
+              typeof(problem) or type(problem)), 2)
+  end
+  if typeof(method) ~= "method" then
+    error(fmt("%s: argument 2 must be a method (e.g. optim.adam{}), got a %s",
+              who, typeof(method) or type(method)), 2)
+  end
+  if math.type(R) ~= "integer" and not (type(R) == "number" and R % 1 == 0)
+  then
+    error(fmt("%s: R (argument 4) must be an integer >= 1, got %s", who,
+              tostring(R)), 2)
+  end
+  R = math.tointeger(R)
+  if R < 1 then
+    error(fmt("%s: R = %d is out of range [1, inf)", who, R), 2)
+  end
+  local o = headless(who, opts, {stream = true})
+  local runs = {}
+  for k = 0, R - 1 do
+    o.stream = k
+    runs[k + 1] = run(problem, method, o)
+  end
+  return setmetatable({runs = runs, R = R, seed = runs[1].seed}, Repeats)
+end
+
+-- == sweep ===================================================================
+
+local Sweep = {}
+Sweep.__index = Sweep
+Sweep.__name = "optlab.sweep"
+
+-- s:best(metric) -> configuration (table of parameter values), run: the
+-- one with the smallest final value; NaN never wins, ties go to the
+-- first built.  nil when every value is NaN.
+function Sweep.best (self, metric)
+  checkmetric("sweep:best", self.runs[1], metric)
+  local bi, bv
+  for i, r in ipairs(self.runs) do
+    local v = r:last(metric)
+    if v == v and (bv == nil or v < bv) then bi, bv = i, v end
+  end
+  if bi == nil then return nil end
+  local c = {}
+  for k, v in pairs(self.configs[bi]) do c[k] = v end
+  return c, self.runs[bi]
+end
+
+-- s:values(metric) -> final values, one per configuration (build order).
+function Sweep.values (self, metric)
+  checkmetric("sweep:values", self.runs[1], metric)
+  local v = {}
+  for i, r in ipairs(self.runs) do v[i] = r:last(metric) end
+  return v
+end
+
+Sweep.__tostring = function (self)
+  local r1 = self.runs[1]
+  local metrics = r1:metrics()
+  local lines = {fmt("sweep: %s on %s  seed %d  (%d configurations)",
+                     self.method, tostring(r1.problem), r1.seed,
+                     #self.runs)}
+  local head = {"#"}
+  for _, k in ipairs(self.names) do head[#head + 1] = k end
+  head[#head + 1] = "reason"
+  for _, m in ipairs(metrics) do head[#head + 1] = m end
+  local rows = {head}
+  for i, r in ipairs(self.runs) do
+    local row = {tostring(i)}
+    for _, k in ipairs(self.names) do
+      row[#row + 1] = showval(self.configs[i][k])
+    end
+    row[#row + 1] = r.reason
+    local have = {}
+    for _, m in ipairs(r:metrics()) do have[m] = true end
+    for _, m in ipairs(metrics) do
+      row[#row + 1] = have[m] and g3(r:last(m)) or "-"
+    end
+    rows[#rows + 1] = row
+  end
+  tabulate(rows, lines)
+  return concat(lines, "\n")
+end
+
+function sweep (problem, ctor, grid, opts)
+  local who = "sweep"
+  if typeof(problem) ~= "problem" then
+    error(fmt("%s: argument 1 must be a problem, got a %s", who,
+              typeof(problem) or type(problem)), 2)
+  end
+  local info = core.ctors[ctor]
+  if type(info) ~= "table" or info.family == "problem" then
+    error(fmt("%s: argument 2 must be a method constructor (e.g. optim.gd), "
+              .. "got a %s", who, typeof(ctor) or type(ctor)), 2)
+  end
+  if type(grid) ~= "table" then
+    error(fmt("%s: grid (argument 3) must be a table {param = {values}}, "
+              .. "got a %s", who, type(grid)), 2)
+  end
+  local valid, names = {}, {}
+  for _, p in ipairs(info.params) do valid[p.name] = true end
+  for k, v in pairs(grid) do
+    if type(k) ~= "string" or not valid[k] then
+      local list = {}
+      for _, p in ipairs(info.params) do list[#list + 1] = p.name end
+      error(fmt("%s: unknown parameter '%s' of %s.%s (valid: %s)", who,
+                tostring(k), info.family, info.name, concat(list, ", ")), 2)
+    end
+    if type(v) ~= "table" or #v == 0 then
+      error(fmt("%s: grid.%s must be a non-empty list of values", who, k), 2)
+    end
+    names[#names + 1] = k
+  end
+  if #names == 0 then
+    error(fmt("%s: grid is empty (give {param = {values}})", who), 2)
+  end
+  sort(names)
+  local o = headless(who, opts)
+  -- cartesian product, the first name (in sorted order) varying slowest
+  local configs, runs = {}, {}
+  local cur = {}
+  local function build (d)
+    if d > #names then
+      local c = {}
+      for k, v in pairs(cur) do c[k] = v end
+      configs[#configs + 1] = c
+      runs[#runs + 1] = run(problem, ctor(c), o)
+      return
+    end
+    for _, v in ipairs(grid[names[d]]) do
+      cur[names[d]] = v
+      build(d + 1)
+    end
+  end
+  build(1)
+  return setmetatable({configs = configs, runs = runs, names = names,
+                       method = info.family .. "." .. info.name}, Sweep)
+end
+
+-- == help ====================================================================
+
+local repeats_doc = [[
+repeats(problem, method, opts, R) -> q   R runs on independent rng streams
+  Runs method on problem R times with the same seed (opts.seed, default 1)
+  and streams 0..R-1 (opts.stream may not be given), progress and view off;
+  other options as run.
+  q.runs          the R run objects (q.runs[k + 1] used stream k)
+  q.R, q.seed     number of runs, the seed
+  q:values(m)     final values of metric m, one per run
+  q:quantile(m, p)  type-7 quantile (linear interpolation between order
+                  statistics, h = (R-1)p + 1) of the final values; NaN sorts
+                  after inf
+  q:metrics()     recorded metric names
+  print(q)        per metric: min, 10%, median, 90%, max of the final
+                  values and R, with the seed
+example: q = repeats(problem.quadratic{noise = {kind = "gauss", sigma = 0.1}},
+                     optim.gd{lr = 0.5}, {iters = 200}, 20)
+         print(q:quantile("loss", 0.5))]]
+
+local sweep_doc = [[
+sweep(problem, ctor, grid, opts) -> s   one run per grid configuration
+  ctor is a method constructor (optim.gd); grid = {param = {v1, v2, ...},
+  ...}: the cartesian product of the lists, parameter names sorted, the
+  first name varying slowest, values in the order given.  Each run uses
+  opts (same seed and x0), progress and view off.
+  s.configs[i]    the parameter table of configuration i
+  s.runs[i]       its run object
+  s:values(m)     final values of metric m, in build order
+  s:best(m)       -> config, run with the smallest final value of m (NaN
+                  never wins; ties go to the first built)
+  print(s)        one row per configuration: parameters, stop reason,
+                  final metrics
+example: s = sweep(problem.quadratic{}, optim.gd, {lr = {0.1, 1, 1.9}},
+                   {iters = 100})
+         print(s:best("loss"))]]
+
+core.fdocs[repeats] = repeats_doc
+core.fdocs.repeats = repeats_doc
+core.fdocs[sweep] = sweep_doc
+core.fdocs.sweep = sweep_doc
+core.frows[#core.frows + 1] =
+  {"repeats(p, m, opts, R)", "R runs on rng streams 0..R-1, quantiles"}
+core.frows[#core.frows + 1] =
+  {"sweep(p, ctor, grid, opts)", "one run per grid point; s:best(metric)"}
