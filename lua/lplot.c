@@ -304,7 +304,8 @@ static void svg_metric (FILE *f, const plot *pl, int m, box b)
   xs.valid = 1;
   xs.log = 0;
   xs.lo = 0;
-  xs.hi = cv_nice_up((double)tmax);
+  xs.hi = cv_nice_up((double)tmax / 5);
+  xs.hi *= ceil((double)tmax / xs.hi);
   fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"title\">", b.x,
           b.y - 8);
   xmlstr(f, pn_name(m));

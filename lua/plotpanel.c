@@ -436,7 +436,8 @@ void pn_metric (const pn_runs *rs, int m, const pn_out *o, char *title,
   xs.valid = 1;
   xs.log = 0;
   xs.lo = 0;
-  xs.hi = cv_nice_up((double)tmax);
+  xs.hi = cv_nice_up((double)tmax / 5);
+  xs.hi *= ceil((double)tmax / xs.hi);
   /* (2) series */
   for (k = 0; ys.valid && k < rs->n; k++) {
     const double *v = ol_run_series(rs->runs[k], m);

@@ -249,6 +249,35 @@ static void draw_legend (const dr_panel *p, const dr_runs *rs, int y, int x,
   }
 }
 
+void dr_frame (int y, int x, int h, int w, int focused, const char *title)
+{
+  char t[128];
+  draw_border(y, x, h, w, focused ? SC_FOCUS : SC_AXIS);
+  snprintf(t, sizeof t, " %s%s ", focused ? "* " : "", title);
+  screen_puts(y, x + 2, t, w - 4, focused ? SC_FOCUS : SC_TITLE, SA_BOLD);
+}
+
+void dr_put (void *ud, int y, int x, unsigned u, char ascii, int role)
+{
+  (void)ud;
+  if (role >= 0) screen_putc(y, x, u, ascii, series_role(role), 0);
+  else if (role == PN_HEAT) screen_putc(y, x, u, ascii, SC_AXIS, SA_DIM);
+  else screen_putc(y, x, u, ascii, role == PN_TITLE ? SC_TITLE : SC_AXIS,
+                   role == PN_TITLE ? SA_BOLD : 0);
+}
+
+int dr_auto_panel (const dr_runs *rs)
+{
+  const ol_problem *p;
+  int dim, first[1];
+  if (rs->n < 1 || ol_run_traj(rs->runs[0], &dim) == NULL) return -1;
+  p = ol_run_problem(rs->runs[0]);
+  if (p->n == 2 && pn_has_landscape(p)) return PN_LANDSCAPE;
+  if (p->kind == OL_GAME && pn_simplex_blocks(p, first, 1) > 0)
+    return PN_SIMPLEX;
+  return -1;
+}
+
 void dr_panel_draw (dr_panel *p, const dr_runs *rs, int y, int x, int h,
                     int w, int focused, cv_canvas *cv)
 {
@@ -257,6 +286,14 @@ void dr_panel_draw (dr_panel *p, const dr_runs *rs, int y, int x, int h,
   int log, ax, px, pw, ph, row, col;
   int braille = screen_utf8() && screen_colors();
   if (h < 4 || w < 12) return;
+  if (p->metric == PN_LANDSCAPE) {
+    dr_landscape_draw(rs, y, x, h, w, focused, cv);
+    return;
+  }
+  if (p->metric == PN_SIMPLEX) {
+    dr_simplex_draw(rs, y, x, h, w, focused, cv);
+    return;
+  }
   draw_border(y, x, h, w, focused ? SC_FOCUS : SC_AXIS);
   scan(rs, p->metric, &e);
   /* (1) axis kind: auto = log for decaying metrics while all values > 0 */
@@ -354,11 +391,22 @@ static void too_small (int rows, int cols)
 
 void dr_view_draw (dr_view *v, int rows, int cols, cv_canvas *cv)
 {
+  static dr_panel extra;
   int n = v->zoom ? 1 : v->npanels, ncol, nrow, ph, pw, i, top = 1;
-  int area = rows - 2;
+  int area = rows - 2, auto_kind = -1;
   if (cols < DR_MIN_COLS || rows < DR_MIN_ROWS) {
     too_small(rows, cols);
     return;
+  }
+  /* (1) a landscape or simplex panel by default when there is room */
+  if (!v->zoom && cols >= 80 && rows >= 24) {
+    auto_kind = dr_auto_panel(&v->runs);
+    for (i = 0; i < v->npanels && auto_kind >= 0; i++)
+      if (v->panels[i].metric >= OL_NMETRICS) auto_kind = -1;
+    if (auto_kind >= 0) {
+      dr_panel_init(&extra, auto_kind);
+      n++;
+    }
   }
   ncol = (cols >= 100 && n > 1) ? 2 : 1;
   nrow = n > 0 ? (n + ncol - 1) / ncol : 1;
@@ -378,8 +426,11 @@ void dr_view_draw (dr_view *v, int rows, int cols, cv_canvas *cv)
     int r = i / ncol, c = i % ncol;
     int h = r == nrow - 1 ? area - r * ph : ph;
     int w = c == ncol - 1 ? cols - c * pw : pw;
-    dr_panel_draw(&v->panels[k], &v->runs, top + r * ph, c * pw, h, w,
-                  k == v->focus && v->npanels > 1, cv);
+    if (i >= v->npanels && !v->zoom)
+      dr_panel_draw(&extra, &v->runs, top + r * ph, c * pw, h, w, 0, cv);
+    else
+      dr_panel_draw(&v->panels[k], &v->runs, top + r * ph, c * pw, h, w,
+                    k == v->focus && v->npanels > 1, cv);
   }
   if (n == 0)
     screen_puts(rows / 2, 2, "no metrics watched", cols - 4, SC_AXIS, 0);

@@ -13,13 +13,14 @@
 
 #include "run.h"
 #include "canvas.h"
+#include "plotpanel.h"
 
 /* Y axis mode of a panel. */
 enum { DR_AUTO, DR_LOG, DR_LIN };
 
 /* One panel: a metric of every run, and its display state. */
 typedef struct dr_panel {
-  int metric;          /* OL_MET_* */
+  int metric;          /* OL_MET_*, or PN_LANDSCAPE / PN_SIMPLEX */
   int ymode;           /* DR_AUTO: log for positive "decay" metrics */
   int shown_log;       /* what the last draw used (for toggling) */
   cv_scale ys;         /* stable y scale */
@@ -61,6 +62,20 @@ void dr_panel_draw (dr_panel *p, const dr_runs *rs, int y, int x, int h,
 /* Draw the whole view on the rows x cols screen (title line, panel grid,
 ** status line, overlay), or the "terminal too small" message. */
 void dr_view_draw (dr_view *v, int rows, int cols, cv_canvas *cv);
+
+/* Border and title of a panel; focused ones are highlighted. */
+void dr_frame (int y, int x, int h, int w, int focused, const char *title);
+/* pn_put onto the screen: series roles -> run colours, PN_HEAT dim. */
+void dr_put (void *ud, int y, int x, unsigned u, char ascii, int role);
+/* The landscape (repl/landscape.c) and simplex (repl/simplex.c) panels. */
+void dr_landscape_draw (const dr_runs *rs, int y, int x, int h, int w,
+                        int focused, cv_canvas *cv);
+void dr_simplex_draw (const dr_runs *rs, int y, int x, int h, int w,
+                      int focused, cv_canvas *cv);
+/* The panel added by default beside the metrics: PN_LANDSCAPE for a 2-D
+** objective, PN_SIMPLEX for a game over 3-action simplices (trajectory
+** recorded), else -1. */
+int dr_auto_panel (const dr_runs *rs);
 
 /* The status line's key summary. */
 extern const char dr_keys[];

@@ -202,7 +202,7 @@ static int view_open (void *ud, const olua_live *lv)
   v->drawn_iter = max_iter(lv);
   v->npanels = 0;
   for (i = 0; i < lv->nwatch && v->npanels < OL_NMETRICS; i++)
-    if (lv->watch[i] >= 0 && lv->watch[i] < OL_NMETRICS)
+    if (lv->watch[i] >= 0 && lv->watch[i] < PN_NKINDS)
       dr_panel_init(&v->panels[v->npanels++], lv->watch[i]);
   repl_log("view: open, %d runs, %d panels", lv->nruns, v->npanels);
   draw(v, lv);
