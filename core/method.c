@@ -9,13 +9,28 @@
 ** Counting: nfev / ngev / nhev count oracle computations actually made,
 ** by the method and by the run (which evaluates x_t for its metrics and
 ** stop rules); cache hits are free.  A finite-difference gradient counts
-** as one gradient evaluation.  The registry (ol_methods, ol_method_find)
-** is in core/registry.c.
+** as one gradient evaluation, and so does a minibatch gradient (whatever
+** its size) and a component gradient (ol_ctx_gradi).  The registry
+** (ol_methods, ol_method_find) is in core/registry.c.
+**
+** Noise (problem.h, ol_noise), added by ol_ctx_grad only; ol_ctx_value and
+** the run's own evaluations (metrics, stop rules) stay exact:
+**   GAUSS    g += sigma z,                      z ~ N(0, I)
+**   ANISO    g += sigma / sqrt(batch) L z,      H(x0) = L L'
+**   STUDENT  g_i += sigma t_nu
+**   ASYM     g_i += sigma (E_i - 1),            E_i ~ Exp(1)
+**   BATCH    f, g = means over 'batch' components of the finite sum drawn
+**            in 'order' (the run keeps the permutation, runpriv.h): the
+**            cache of the true gradient is not used.
+** Scratch: the run's work[0, n) (free once the oracle returned) holds z
+** and the component gradients.
 */
 #include "method.h"
 
 #include "runpriv.h"
+#include "vec.h"
 
+#include <cblas.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -67,6 +82,7 @@ static int oracle (ol_ctx *c, const double *x, double *f, double *g,
   ol_run *r = c->priv;
   const ol_problem *p = c->p;
   int n = c->n, i;
+  double s;
   if (r != NULL && r->gvalid &&
       memcmp(x, r->xg, (size_t)n * sizeof *x) == 0) {
     if (f != NULL) *f = r->f;
@@ -92,9 +108,102 @@ static int oracle (ol_ctx *c, const double *x, double *f, double *g,
         return ol_err_set(e, OL_EDOM, "non-finite gradient");
     }
   }
-  if (noisy && g != NULL && p->noise.kind == OL_NOISE_GAUSS) {
-    double s = p->noise.sigma;
+  if (!noisy || g == NULL) return OL_OK;
+  switch (p->noise.kind) {
+  case OL_NOISE_GAUSS:
+    s = p->noise.sigma;
     for (i = 0; i < n; i++) g[i] += s * ol_rng_normal(c->rng);
+    break;
+  case OL_NOISE_ANISO:
+    if (r == NULL || p->noise.chol == NULL || p->noise.batch < 1)
+      return ol_err_set(e, OL_EINVAL, "%s: anisotropic noise needs a run "
+                        "and the Cholesky factor of ol_problem_aniso",
+                        p->name);
+    ol_rng_normals(c->rng, r->work, n);
+    cblas_dtrmv(CblasRowMajor, CblasLower, CblasNoTrans, CblasNonUnit, n,
+                p->noise.chol, n, r->work, 1);
+    ol_vec_axpy(p->noise.sigma / sqrt((double)p->noise.batch), r->work, g,
+                n);
+    break;
+  case OL_NOISE_STUDENT:
+    s = p->noise.sigma;
+    for (i = 0; i < n; i++) g[i] += s * ol_rng_student(c->rng, p->noise.nu);
+    break;
+  case OL_NOISE_ASYM:
+    s = p->noise.sigma;
+    for (i = 0; i < n; i++) g[i] += s * (ol_rng_exp(c->rng) - 1);
+    break;
+  default:
+    break;
+  }
+  return OL_OK;
+}
+
+/* Next component index of the minibatch stream (see runpriv.h). */
+static long next_component (ol_run *r)
+{
+  const ol_noise *nz = &r->p->noise;
+  long N = r->p->nsum, i, j, t;
+  if (nz->order == OL_ORDER_REPLACE || r->perm == NULL)
+    return ol_rng_below(&r->rng, N);
+  if (r->pos >= N) {
+    /* (1) a new epoch: Fisher-Yates with the run's generator */
+    if (nz->order == OL_ORDER_SHUFFLE ||
+        (nz->order == OL_ORDER_ONCE && !r->permdrawn)) {
+      for (i = N - 1; i > 0; i--) {
+        j = ol_rng_below(&r->rng, i + 1);
+        t = r->perm[i];
+        r->perm[i] = r->perm[j];
+        r->perm[j] = t;
+      }
+      r->permdrawn = 1;
+    }
+    r->pos = 0;
+  }
+  return r->perm[r->pos++];
+}
+
+/* Kept out of line so the noise-free fast path of ol_ctx_grad stays as
+** small as before. */
+#if defined(__GNUC__)
+#define OL_NOINLINE __attribute__((noinline))
+#else
+#define OL_NOINLINE
+#endif
+
+/* Minibatch value and gradient: means over noise.batch components. */
+static OL_NOINLINE int minibatch (ol_ctx *c, const double *x, double *f, double *g,
+                      ol_err *e)
+{
+  ol_run *r = c->priv;
+  const ol_problem *p = c->p;
+  int b = p->noise.batch, k, rc, n = c->n;
+  double fi, fsum = 0, *gi;
+  if (r == NULL || p->fdfi == NULL || b < 1 || b > p->nsum)
+    return ol_err_set(e, OL_EINVAL, "%s: batch noise needs a run on a "
+                      "finite-sum problem with 1 <= batch <= N", p->name);
+  gi = r->work;
+  c->nfev += f != NULL;
+  c->ngev += g != NULL;
+  if (g != NULL) memset(g, 0, (size_t)n * sizeof *g);
+  for (k = 0; k < b; k++) {
+    long i = next_component(r);
+    rc = p->fdfi(p->ud, i, x, f != NULL ? &fi : NULL, g != NULL ? gi : NULL,
+                 e);
+    if (rc != OL_OK) return rc;
+    if (f != NULL) fsum += fi;
+    if (g != NULL) ol_vec_axpy(1, gi, g, n);
+  }
+  if (f != NULL) {
+    *f = fsum / b;
+    if (!isfinite(*f))
+      return ol_err_set(e, OL_EDOM, "non-finite minibatch value (f = %g)",
+                        *f);
+  }
+  if (g != NULL) {
+    if (b > 1) ol_vec_scal(1.0 / b, g, n);
+    if (!ol_run_finite(g, n))
+      return ol_err_set(e, OL_EDOM, "non-finite minibatch gradient");
   }
   return OL_OK;
 }
@@ -117,6 +226,7 @@ int ol_ctx_grad (ol_ctx *c, const double *x, double *f, double *g, ol_err *e)
       return ol_err_set(e, OL_EDOM, "non-finite gradient");
     return OL_OK;
   }
+  if (p->noise.kind == OL_NOISE_BATCH) return minibatch(c, x, f, g, e);
   return oracle(c, x, f, g, 1, e);
 }
 
@@ -149,4 +259,40 @@ void ol_ctx_project (ol_ctx *c, double *x)
   if (s->kind == OL_SET_NONE) return;
   if (r == NULL && s->kind != OL_SET_BOX) return;
   ol_set_project(s, x, c->n, r != NULL ? r->work + c->n : NULL);
+}
+
+/* Component i of a finite sum, exact, checked like ol_problem_eval. */
+int ol_ctx_gradi (ol_ctx *c, long i, const double *x, double *f, double *g,
+                  ol_err *e)
+{
+  const ol_problem *p = c->p;
+  int rc;
+  if (p->fdfi == NULL || p->nsum < 1)
+    return ol_err_set(e, OL_EINVAL, "%s is not a finite sum (no component "
+                      "oracle)", p->name);
+  if (i < 0 || i >= p->nsum)
+    return ol_err_set(e, OL_EINVAL, "component %ld is out of range [0, %ld]",
+                      i, p->nsum - 1);
+  c->nfev += f != NULL;
+  c->ngev += g != NULL;
+  rc = p->fdfi(p->ud, i, x, f, g, e);
+  if (rc != OL_OK) return rc;
+  if (f != NULL && !isfinite(*f))
+    return ol_err_set(e, OL_EDOM, "non-finite value of component %ld "
+                      "(f = %g)", i, *f);
+  if (g != NULL && !ol_run_finite(g, c->n))
+    return ol_err_set(e, OL_EDOM, "non-finite gradient of component %ld", i);
+  return OL_OK;
+}
+
+/* Soft threshold at step * l1: x_i <- sign(x_i) max(|x_i| - t, 0), then
+** the projection on the set. */
+void ol_ctx_prox (ol_ctx *c, double *x, double step)
+{
+  double t = step * c->p->l1;
+  int i;
+  if (t > 0)
+    for (i = 0; i < c->n; i++)
+      x[i] = x[i] > t ? x[i] - t : x[i] < -t ? x[i] + t : 0;
+  ol_ctx_project(c, x);
 }

@@ -2,24 +2,45 @@
 ** core/metrics.c -- the metric registry: one availability test and one
 ** evaluation function per metric of OL_METRIC_LIST (metrics.h).
 **
-** Definitions (DESIGN.md, "Metrics"), with x = x_t, g = true grad f(x_t):
-**   loss      f(x)
+** Definitions (DESIGN.md, "Metrics"), with x = x_t, g = true grad f(x_t)
+** (f the smooth part), F = f + l1 ||x||_1 (F = f when l1 = 0):
+**   loss      F(x)
 **   gradnorm  ||g||_2
 **   dist      ||x - x*||_2                          (x* known)
-**   subopt    f(x) - f*                             (f* finite)
-**   kkt       ||g|| unconstrained; ||x - P_box(x - g)|| on a box;
-**             sum over simplex blocks of <g_i, x_i> - min_a g_ia
+**   subopt    F(x) - f*                             (f* finite)
+**   kkt       l1 = 0: ||g|| unconstrained; ||x - P_box(x - g)|| on a box;
+**             sum over simplex blocks of <g_i, x_i> - min_a g_ia;
+**             l1 > 0: ||x - P(S_l1(x - g))||, the prox-gradient mapping
+**             with unit step (S the soft threshold, P the projection on
+**             the set, identity without one)
 **   entropy   sum over simplex blocks of -sum_a p_a log p_a, 0 log 0 = 0
 **   exploitability  ol_game_gap at the average iterate (games with A)
 **   accept    accepted / max(t, 1)                  (samplers)
-** Evaluation never fails: a metric that cannot be computed is NaN.
+**   mingradnorm  min of ||g_s|| over the records s <= t of this run
+**   lrmin lrmed lrmax ortherr  the method's probe (method.h); the run
+**             makes them available only when the probe gives a number
+**             right after init, so avail() here says "maybe" (1)
+**   nucnorm   sum of the singular values of g seen as the mrows x mcols
+**             row-major matrix W; with stacked blocks (mblocks) the sum
+**             over the blocks' nuclear norms.  LAPACK dgesvd (values
+**             only) on the column-major view of W (W', same singular
+**             values), so LAPACKE transposes nothing and allocates nothing
+**   support   cumulative count, over consecutive records, of coordinates
+**             whose sign class (-1, 0, +1) changed
+** mingradnorm, support and nucnorm keep state or workspace in the run's
+** ol_mmem (ol_mstate.mem); without it (mem NULL) mingradnorm is ||g|| and
+** the other two are NaN.  Evaluation never fails: a metric that cannot be
+** computed is NaN.
 */
 #include "metrics.h"
 
 #include "method.h"
+#include "runpriv.h"
 #include "vec.h"
 
+#include <lapacke.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int always (const ol_problem *p, int family)
@@ -59,9 +80,39 @@ static int is_sampler (const ol_problem *p, int family)
   return family == OL_SAMPLER;
 }
 
+/* Available for some methods only: the run asks the method's probe. */
+static int by_probe (const ol_problem *p, int family)
+{
+  (void)p;
+  (void)family;
+  return 1;
+}
+
+static int has_matrix (const ol_problem *p, int family)
+{
+  (void)family;
+  return p->mrows > 0 && p->mcols > 0;
+}
+
+static int is_objective (const ol_problem *p, int family)
+{
+  (void)family;
+  return p->kind == OL_OBJECTIVE;
+}
+
+/* F = f + l1 ||x||_1. */
+static double composite (const ol_mstate *s)
+{
+  double a = 0;
+  int i;
+  if (!(s->p->l1 > 0)) return s->f;
+  for (i = 0; i < s->n; i++) a += fabs(s->x[i]);
+  return s->f + s->p->l1 * a;
+}
+
 static double m_loss (const ol_mstate *s)
 {
-  return s->f;
+  return composite(s);
 }
 
 static double m_gradnorm (const ol_mstate *s)
@@ -77,7 +128,7 @@ static double m_dist (const ol_mstate *s)
 
 static double m_subopt (const ol_mstate *s)
 {
-  return s->f - s->p->fstar;
+  return composite(s) - s->p->fstar;
 }
 
 /* Blocks of a simplex set and their sizes (one block of all n coordinates
@@ -92,12 +143,32 @@ static int block_size (const ol_set *set, int b, int n)
   return set->nblocks > 0 ? set->blocks[b] : n;
 }
 
+/* ||x - P(S_l1(x - g))|| in work[0, n), projection scratch work[n, 2n). */
+static double kkt_composite (const ol_mstate *s)
+{
+  const double *x = s->x, *g = s->g;
+  double *y = s->work, l1 = s->p->l1, acc = 0, d;
+  int i, n = s->n;
+  for (i = 0; i < n; i++) {
+    double v = x[i] - g[i];
+    y[i] = v > l1 ? v - l1 : v < -l1 ? v + l1 : 0;
+  }
+  if (s->p->set.kind != OL_SET_NONE)
+    ol_set_project(&s->p->set, y, n, s->work + n);
+  for (i = 0; i < n; i++) {
+    d = x[i] - y[i];
+    acc += d * d;
+  }
+  return sqrt(acc);
+}
+
 static double m_kkt (const ol_mstate *s)
 {
   const ol_set *set = &s->p->set;
   const double *x = s->x, *g = s->g;
   double acc = 0;
   int i, b, off, n = s->n;
+  if (s->p->l1 > 0) return kkt_composite(s);
   switch (set->kind) {
   case OL_SET_BOX:
     for (i = 0; i < n; i++) {
@@ -151,19 +222,175 @@ static double m_accept (const ol_mstate *s)
   return (double)s->accepted / (double)(s->t > 1 ? s->t : 1);
 }
 
-/* Metrics of issue 4 not wired yet: never available (so never recorded)
-** until their implementations land. */
-static int not_yet (const ol_problem *p, int family)
+static double m_mingradnorm (const ol_mstate *s)
 {
-  (void)p;
-  (void)family;
-  return 0;
+  ol_mmem *mm = s->mem;
+  double gn = ol_vec_nrm2(s->g, s->n);
+  if (mm == NULL) return gn;
+  if (gn < mm->mingrad) mm->mingrad = gn;
+  return mm->mingrad;
 }
 
-static double m_nan (const ol_mstate *s)
+static double probe (const ol_mstate *s, int id)
 {
-  (void)s;
-  return NAN;
+  if (s->m == NULL || s->m->probe == NULL || s->st == NULL) return NAN;
+  return s->m->probe(s->st, id, s->c);
+}
+
+static double m_lrmin (const ol_mstate *s)
+{
+  return probe(s, OL_MET_LRMIN);
+}
+
+static double m_lrmed (const ol_mstate *s)
+{
+  return probe(s, OL_MET_LRMED);
+}
+
+static double m_lrmax (const ol_mstate *s)
+{
+  return probe(s, OL_MET_LRMAX);
+}
+
+static double m_ortherr (const ol_mstate *s)
+{
+  return probe(s, OL_MET_ORTHERR);
+}
+
+/* Row counts of the matrices x stacks (mblocks, or one of mrows rows);
+** returns how many, 0 when p is not matrix-shaped. */
+static int mat_blocks (const ol_problem *p, int rows[4])
+{
+  int k = 0;
+  if (p->mrows < 1 || p->mcols < 1) return 0;
+  while (k < 4 && p->mblocks[k] > 0) {
+    rows[k] = p->mblocks[k];
+    k++;
+  }
+  if (k == 0) rows[k++] = p->mrows;
+  return k;
+}
+
+/* Sum of singular values of each block of g (see the header). */
+static double m_nucnorm (const ol_mstate *s)
+{
+  const ol_problem *p = s->p;
+  ol_mmem *mm = s->mem;
+  int rows[4], nb, b, i, k = p->mcols, off = 0;
+  double *a, *sv, *work, acc = 0;
+  if (mm == NULL || mm->svd == NULL || (nb = mat_blocks(p, rows)) == 0)
+    return NAN;
+  a = mm->svd;
+  sv = a + s->n;
+  work = sv + (p->mrows > k ? p->mrows : k);
+  memcpy(a, s->g, (size_t)s->n * sizeof *a);
+  for (b = 0; b < nb; b++) {
+    int m = rows[b], ns = m < k ? m : k;
+    if (LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, 'N', 'N', k, m,
+                            a + (size_t)off * k, k, sv, NULL, 1, NULL, 1,
+                            work, mm->lwork) != 0)
+      return NAN;
+    for (i = 0; i < ns; i++) acc += sv[i];
+    off += m;
+  }
+  return acc;
+}
+
+static double m_support (const ol_mstate *s)
+{
+  ol_mmem *mm = s->mem;
+  int i;
+  if (mm == NULL || mm->sign == NULL) return NAN;
+  for (i = 0; i < s->n; i++) {
+    signed char c = (signed char)((s->x[i] > 0) - (s->x[i] < 0));
+    if (mm->hassign && c != mm->sign[i]) mm->changes++;
+    mm->sign[i] = c;
+  }
+  mm->hassign = 1;
+  return (double)mm->changes;
+}
+
+int ol_mmem_init (ol_mmem *mm, const ol_problem *p, unsigned metrics,
+                  ol_err *e)
+{
+  int rows[4], nb, b, n = p->n, k = p->mcols;
+  double q, dummy = 0;
+  memset(mm, 0, sizeof *mm);
+  mm->mingrad = INFINITY;
+  if (metrics & OL_MBIT(OL_MET_SUPPORT)) {
+    mm->sign = calloc((size_t)n, 1);
+    if (mm->sign == NULL)
+      return ol_err_set(e, OL_ENOMEM, "out of memory (support)");
+  }
+  if ((metrics & OL_MBIT(OL_MET_NUCNORM)) && (nb = mat_blocks(p, rows))) {
+    int lwork = 1;
+    for (b = 0; b < nb; b++) {
+      q = 0;
+      if (LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, 'N', 'N', k, rows[b], &dummy,
+                              k, &dummy, NULL, 1, NULL, 1, &q, -1) != 0)
+        return ol_err_set(e, OL_ENUMERIC, "nucnorm: dgesvd workspace query "
+                          "failed for a %d x %d block", rows[b], k);
+      if ((int)q > lwork) lwork = (int)q;
+    }
+    mm->lwork = lwork;
+    mm->svd = calloc((size_t)n + (size_t)(p->mrows > k ? p->mrows : k) +
+                     (size_t)lwork, sizeof *mm->svd);
+    if (mm->svd == NULL)
+      return ol_err_set(e, OL_ENOMEM, "out of memory (nucnorm workspace)");
+  }
+  return OL_OK;
+}
+
+void ol_mmem_free (ol_mmem *mm)
+{
+  free(mm->sign);
+  free(mm->svd);
+  mm->sign = NULL;
+  mm->svd = NULL;
+}
+
+static const char *const kind_word[] = {"an objective", "a density",
+                                        "a game"};
+
+int ol_metric_unavail (int id, const ol_problem *p, const ol_method_type *m,
+                       ol_err *e)
+{
+  const char *name = id >= 0 && id < OL_NMETRICS ? ol_metric_types[id].name
+    : "?", *mn = m != NULL ? m->name : "this method";
+  switch (id) {
+  case OL_MET_DIST:
+    return ol_err_set(e, OL_EINVAL, "dist needs a known minimiser x* (%s "
+                      "has none)", p->name);
+  case OL_MET_SUBOPT:
+    return ol_err_set(e, OL_EINVAL, "subopt needs a known optimal value f* "
+                      "(%s has none)", p->name);
+  case OL_MET_ENTROPY:
+    return ol_err_set(e, OL_EINVAL, "entropy needs a simplex constraint "
+                      "(%s has none)", p->name);
+  case OL_MET_EXPLOIT:
+    return ol_err_set(e, OL_EINVAL, "exploitability needs a game with a "
+                      "payoff matrix (%s is not one)", p->name);
+  case OL_MET_ACCEPT:
+    return ol_err_set(e, OL_EINVAL, "accept: %s is not a sampler", mn);
+  case OL_MET_LRMIN:
+  case OL_MET_LRMED:
+  case OL_MET_LRMAX:
+    return ol_err_set(e, OL_EINVAL, "%s: %s has no effective learning rate",
+                      name, mn);
+  case OL_MET_ORTHERR:
+    return ol_err_set(e, OL_EINVAL, "ortherr: %s has no orthogonalisation "
+                      "error (Muon-type methods only)", mn);
+  case OL_MET_NUCNORM:
+    return ol_err_set(e, OL_EINVAL, "nucnorm needs a matrix-shaped problem "
+                      "(%s is a plain vector)", p->name);
+  case OL_MET_SUPPORT:
+    return ol_err_set(e, OL_EINVAL, "support needs an objective (%s is %s)",
+                      p->name, p->kind >= OL_OBJECTIVE && p->kind <= OL_GAME
+                      ? kind_word[p->kind] : "of unknown kind");
+  default:
+    return ol_err_set(e, OL_EINVAL, "%s is not available for %s run by %s",
+                      name, p->name, mn);
+  }
 }
 
 /* Map each list entry to its avail / eval functions by id. */
@@ -175,20 +402,20 @@ static double m_nan (const ol_mstate *s)
 #define AV_ENTROPY has_simplex
 #define AV_EXPLOIT has_game
 #define AV_ACCEPT is_sampler
-#define AV_MINGRADNORM not_yet
-#define AV_LRMIN not_yet
-#define AV_LRMED not_yet
-#define AV_LRMAX not_yet
-#define AV_ORTHERR not_yet
-#define AV_NUCNORM not_yet
-#define AV_SUPPORT not_yet
-#define EV_MINGRADNORM m_nan
-#define EV_LRMIN m_nan
-#define EV_LRMED m_nan
-#define EV_LRMAX m_nan
-#define EV_ORTHERR m_nan
-#define EV_NUCNORM m_nan
-#define EV_SUPPORT m_nan
+#define AV_MINGRADNORM always
+#define AV_LRMIN by_probe
+#define AV_LRMED by_probe
+#define AV_LRMAX by_probe
+#define AV_ORTHERR by_probe
+#define AV_NUCNORM has_matrix
+#define AV_SUPPORT is_objective
+#define EV_MINGRADNORM m_mingradnorm
+#define EV_LRMIN m_lrmin
+#define EV_LRMED m_lrmed
+#define EV_LRMAX m_lrmax
+#define EV_ORTHERR m_ortherr
+#define EV_NUCNORM m_nucnorm
+#define EV_SUPPORT m_support
 #define EV_LOSS m_loss
 #define EV_GRADNORM m_gradnorm
 #define EV_DIST m_dist
@@ -214,8 +441,10 @@ int ol_metric_find (const char *name)
 }
 
 /* Defaults by family, restricted to what p makes available:
-**   optimizers  loss gradnorm dist subopt, plus kkt entropy when
-**               constrained;
+**   optimizers  loss gradnorm dist subopt mingradnorm, plus kkt entropy
+**               when constrained, kkt support when composite (l1 > 0),
+**               nucnorm when matrix-shaped; probe metrics (lr*, ortherr)
+**               only when asked for;
 **   samplers    loss gradnorm accept dist;
 **   dynamics    loss exploitability entropy kkt. */
 unsigned ol_metric_defaults (const ol_problem *p, int family)
@@ -233,9 +462,12 @@ unsigned ol_metric_defaults (const ol_problem *p, int family)
     break;
   default:
     want = OL_MBIT(OL_MET_LOSS) | OL_MBIT(OL_MET_GRADNORM) |
-      OL_MBIT(OL_MET_DIST) | OL_MBIT(OL_MET_SUBOPT);
+      OL_MBIT(OL_MET_DIST) | OL_MBIT(OL_MET_SUBOPT) |
+      OL_MBIT(OL_MET_MINGRADNORM);
     if (p->set.kind != OL_SET_NONE)
       want |= OL_MBIT(OL_MET_KKT) | OL_MBIT(OL_MET_ENTROPY);
+    if (p->l1 > 0) want |= OL_MBIT(OL_MET_KKT) | OL_MBIT(OL_MET_SUPPORT);
+    if (p->mrows > 0) want |= OL_MBIT(OL_MET_NUCNORM);
     break;
   }
   for (i = 0; i < OL_NMETRICS; i++)

@@ -6,14 +6,19 @@
 ** non-finite results (OL_EDOM), so every caller above sees finite numbers
 ** or an error.  ol_problem_new checks a created problem's invariants
 ** (n >= 1, an oracle, a start point, a consistent set and payoff) so
-** methods and metrics may rely on them.  The registry of problem types
+** methods and metrics may rely on them; ol_problem_check_extra (shared
+** with ol_run_new, as a binding may set noise, l1 after creation) checks
+** the noise model, the l1 weight and the matrix shape.  ol_problem_aniso
+** factors the Hessian at x0 for anisotropic noise.  The registry of problem types
 ** (ol_problem_types, ol_problem_type_find) lives in core/registry.c.
 */
 #include "problem.h"
 
+#include "runpriv.h"
 #include "vec.h"
 
 #include <float.h>
+#include <lapacke.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,15 +143,97 @@ static int check (const ol_problem *p, ol_err *e)
     return ol_err_set(e, OL_EINVAL, "%s: unknown set kind %d", p->name,
                       p->set.kind);
   }
-  if (p->noise.kind != OL_NOISE_NONE &&
-      (p->noise.kind != OL_NOISE_GAUSS || !(p->noise.sigma >= 0) ||
-       isinf(p->noise.sigma)))
-    return ol_err_set(e, OL_EINVAL, "%s: bad noise model (kind %d, sigma "
-                      "%g)", p->name, p->noise.kind, p->noise.sigma);
   if (p->payoff != NULL &&
       (p->rows < 1 || p->cols < 1 || p->rows + p->cols != p->n))
     return ol_err_set(e, OL_EINVAL, "%s: payoff shape %d x %d does not "
                       "match n = %d", p->name, p->rows, p->cols, p->n);
+  return ol_problem_check_extra(p, e);
+}
+
+int ol_problem_check_extra (const ol_problem *p, ol_err *e)
+{
+  const ol_noise *nz = &p->noise;
+  int b, sum = 0;
+  if (nz->kind < OL_NOISE_NONE || nz->kind > OL_NOISE_BATCH)
+    return ol_err_set(e, OL_EINVAL, "%s: unknown noise kind %d", p->name,
+                      nz->kind);
+  if (nz->kind != OL_NOISE_NONE && nz->kind != OL_NOISE_BATCH &&
+      (!(nz->sigma >= 0) || isinf(nz->sigma)))
+    return ol_err_set(e, OL_EINVAL, "%s: noise sigma = %g is out of range "
+                      "[0, inf)", p->name, nz->sigma);
+  if (nz->kind == OL_NOISE_STUDENT && (!(nz->nu > 0) || isinf(nz->nu)))
+    return ol_err_set(e, OL_EINVAL, "%s: noise nu = %g is out of range "
+                      "(0, inf) (student noise)", p->name, nz->nu);
+  if (nz->kind == OL_NOISE_ANISO) {
+    if (nz->batch < 1)
+      return ol_err_set(e, OL_EINVAL, "%s: noise batch = %d is out of range "
+                        "[1, inf] (anisotropic noise)", p->name, nz->batch);
+    if (nz->chol == NULL)
+      return ol_err_set(e, OL_EINVAL, "%s: anisotropic noise without its "
+                        "Cholesky factor (ol_problem_aniso)", p->name);
+  }
+  if (nz->kind == OL_NOISE_BATCH) {
+    if (p->nsum < 1 || p->fdfi == NULL)
+      return ol_err_set(e, OL_EINVAL, "%s: batch noise needs a finite-sum "
+                        "problem (%s has no components)", p->name, p->name);
+    if (nz->batch < 1 || nz->batch > p->nsum)
+      return ol_err_set(e, OL_EINVAL, "%s: noise batch = %d is out of range "
+                        "[1, %ld] (N = %ld components)", p->name, nz->batch,
+                        p->nsum, p->nsum);
+    if (nz->order < OL_ORDER_REPLACE || nz->order > OL_ORDER_CYCLIC)
+      return ol_err_set(e, OL_EINVAL, "%s: unknown noise order %d", p->name,
+                        nz->order);
+  }
+  if (!(p->l1 >= 0) || isinf(p->l1))
+    return ol_err_set(e, OL_EINVAL, "%s: l1 = %g is out of range [0, inf)",
+                      p->name, p->l1);
+  if (p->mrows != 0 || p->mcols != 0) {
+    if (p->mrows < 1 || p->mcols < 1 ||
+        (long)p->mrows * p->mcols != (long)p->n)
+      return ol_err_set(e, OL_EINVAL, "%s: matrix shape %d x %d does not "
+                        "match n = %d", p->name, p->mrows, p->mcols, p->n);
+    for (b = 0; b < 4 && p->mblocks[b] > 0; b++) sum += p->mblocks[b];
+    if ((b > 0 || p->mblocks[0] < 0) && sum != p->mrows)
+      return ol_err_set(e, OL_EINVAL, "%s: matrix blocks sum to %d rows, "
+                        "not mrows = %d", p->name, sum, p->mrows);
+  }
+  return OL_OK;
+}
+
+/* Lower Cholesky factor of the Hessian at x0 into p->noise.chol (row-major,
+** strict upper triangle zeroed); replaces a previous factor. */
+int ol_problem_aniso (ol_problem *p, ol_err *e)
+{
+  int n, i, j, rc;
+  lapack_int info;
+  double *H;
+  if (p == NULL) return ol_err_set(e, OL_EINVAL, "no problem");
+  if (p->hess == NULL)
+    return ol_err_set(e, OL_EINVAL, "%s: anisotropic noise needs a Hessian; "
+                      "%s has none", p->name, p->name);
+  n = p->n;
+  if ((H = ol_problem_alloc(n * n, e)) == NULL) return e->code;
+  rc = p->hess(p->ud, p->x0, H, e);
+  if (rc != OL_OK) {
+    free(H);
+    return rc;
+  }
+  if (!ol_allfinite(H, n * n)) {
+    free(H);
+    return ol_err_set(e, OL_EDOM, "%s: non-finite Hessian at x0", p->name);
+  }
+  info = LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', n, H, n);
+  if (info != 0) {
+    free(H);
+    return ol_err_set(e, OL_ENUMERIC, "%s: Cholesky factorisation of the "
+                      "Hessian at x0 failed (dpotrf info %d: %s)", p->name,
+                      (int)info, info > 0 ? "not positive definite"
+                      : "bad argument");
+  }
+  for (i = 0; i < n; i++)
+    for (j = i + 1; j < n; j++) H[(size_t)i * n + j] = 0;
+  free(p->noise.chol);
+  p->noise.chol = H;
   return OL_OK;
 }
 
@@ -179,6 +266,9 @@ ol_problem *ol_problem_new (const ol_problem_type *t, const ol_pval *v,
   if (t->create(p, v, e) != OL_OK) goto fail;
   if (p->n >= 1 && p->x0 == NULL && (p->x0 = ol_problem_alloc(p->n, e))
       == NULL)
+    goto fail;
+  if (p->n >= 1 && p->noise.kind == OL_NOISE_ANISO && p->noise.chol == NULL
+      && ol_problem_aniso(p, e) != OL_OK)
     goto fail;
   if (check(p, e) != OL_OK) goto fail;
   return p;
@@ -231,6 +321,7 @@ void ol_problem_free (ol_problem *p)
   free(p->payoff);
   free(p->set.lo);
   free(p->set.hi);
+  free(p->noise.chol);
   if (p->free_ud != NULL) p->free_ud(p->ud);
   free(p);
 }

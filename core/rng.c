@@ -13,7 +13,8 @@
 ** Variates: uniform from the top 53 bits; normal by Marsaglia's polar
 ** method with the second deviate cached in the struct (reseeding clears
 ** it); gamma by Marsaglia & Tsang (2000) with the U^(1/a) boost for a < 1;
-** Student-t as Z / sqrt(chi2_nu / nu); integers below n by rejection, so
+** Student-t as Z / sqrt(chi2_nu / nu); Exp(1) by inversion, -log(1 - U)
+** with 1 - U in (0, 1]; integers below n by rejection, so
 ** they are exactly uniform.  Invalid shape parameters give NaN (the core
 ** never aborts).
 */
@@ -149,6 +150,13 @@ double ol_rng_student (ol_rng *r, double nu)
   z = ol_rng_normal(r);
   chi2 = 2 * ol_rng_gamma(r, nu / 2);
   return z / sqrt(chi2 / nu);
+}
+
+/* Exp(1) by inversion: -log(V), V = 1 - U in (0, 1], so the result is
+** finite and >= 0. */
+double ol_rng_exp (ol_rng *r)
+{
+  return -log(1 - ol_rng_uniform(r));
 }
 
 /* Uniform on 0..n-1, exactly: draws below 2^64 mod n are rejected so the

@@ -24,6 +24,7 @@ double   ol_rng_uniform (ol_rng *r);            /* in [0, 1), 53 bits */
 double   ol_rng_normal (ol_rng *r);             /* N(0, 1) */
 double   ol_rng_gamma (ol_rng *r, double a);    /* Gamma(a, 1), a > 0 */
 double   ol_rng_student (ol_rng *r, double nu); /* Student-t, nu > 0 dof */
+double   ol_rng_exp (ol_rng *r);                /* Exp(1), mean 1 */
 long     ol_rng_below (ol_rng *r, long n);      /* uniform in 0..n-1 */
 void     ol_rng_normals (ol_rng *r, double *z, int n);  /* n N(0,1) */
 

@@ -20,6 +20,13 @@
 ** is advance(1)) reads the monotonic clock around the slice; the time
 ** limit is checked every 64 steps against seconds + the slice so far.
 ** xavg is the mean of x_0 .. x_t.
+**
+** Metrics: a set given in the options must be available for the problem
+** and the method, or ol_run_new fails naming the metric and why; probe
+** metrics (lr*, ortherr) are available when the method's probe gives a
+** number right after init.  The minibatch order and the metrics' memory
+** live in the run (runpriv.h) and are allocated here, never in a step.
+** Composite problems (l1 > 0) stop on the kkt (prox-gradient) measure.
 */
 #include "run.h"
 
@@ -139,6 +146,10 @@ static void fill_state (ol_run *r, ol_mstate *s)
   s->t = r->c.t;
   s->accepted = r->c.accepted;
   s->work = r->work + 2 * r->n;
+  s->m = r->m;
+  s->st = r->inited ? r->st : NULL;
+  s->c = &r->c;
+  s->mem = &r->mem;
 }
 
 /* Drop the points off the coarser grid and double the stride. */
@@ -204,11 +215,13 @@ static int stop_err (ol_run *r, int code, const ol_err *e)
 
 /* == stepping ============================================================== */
 
-/* Tolerance measure: kkt on a constrained problem, else gradnorm. */
+/* Tolerance measure: kkt on a constrained or composite problem, else
+** gradnorm. */
 static double tol_measure (ol_run *r)
 {
   ol_mstate s;
-  if (r->p->set.kind == OL_SET_NONE) return ol_vec_nrm2(r->g, r->n);
+  if (r->p->set.kind == OL_SET_NONE && !(r->p->l1 > 0))
+    return ol_vec_nrm2(r->g, r->n);
   fill_state(r, &s);
   return ol_metric_types[OL_MET_KKT].eval(&s);
 }
@@ -359,8 +372,16 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
     o = &def;
   }
   /* (1) validate */
-  if (check_opts(o, e) != OL_OK || ol_method_check(m, p, e) != OL_OK)
+  if (check_opts(o, e) != OL_OK || ol_method_check(m, p, e) != OL_OK ||
+      ol_problem_check_extra(p, e) != OL_OK)
     return NULL;
+  if (o->metrics != 0)
+    for (i = 0; i < OL_NMETRICS; i++)
+      if ((o->metrics & OL_MBIT(i)) &&
+          !ol_metric_types[i].avail(p, m->family)) {
+        ol_metric_unavail(i, p, m, e);
+        return NULL;
+      }
   n = p->n;
   np = m->nparams > 0 ? m->nparams : 0;
   for (i = 0; i < np; i++)
@@ -386,10 +407,8 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
   r->cap = o->cap & ~1;
   r->stride = 1;
   r->metrics = (o->metrics ? o->metrics : ol_metric_defaults(p, m->family));
-  for (i = 0; i < OL_NMETRICS; i++)
-    if (!ol_metric_types[i].avail(p, m->family))
-      r->metrics &= ~OL_MBIT(i);
   r->metrics &= OL_MBIT(OL_NMETRICS) - 1;
+  r->mem.mingrad = INFINITY;
   if (alloc(&r->x0, n, e) || alloc(&r->x, n, e) || alloc(&r->xavg, n, e) ||
       alloc(&r->g, n, e) || alloc(&r->xg, n, e) ||
       alloc(&r->work, 4 * (size_t)n, e) || alloc(&r->par, np, e))
@@ -405,6 +424,19 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
   if (o->record_x) {
     r->tdim = n < 8 ? n : 8;
     if (alloc(&r->traj, (size_t)r->cap * r->tdim, e)) goto fail;
+  }
+  if (ol_mmem_init(&r->mem, p, r->metrics, e) != OL_OK) goto fail;
+  if (p->noise.kind == OL_NOISE_BATCH &&
+      p->noise.order != OL_ORDER_REPLACE) {
+    long k;
+    r->perm = calloc((size_t)p->nsum, sizeof *r->perm);
+    if (r->perm == NULL) {
+      ol_err_set(e, OL_ENOMEM, "out of memory (%ld minibatch indices)",
+                 p->nsum);
+      goto fail;
+    }
+    for (k = 0; k < p->nsum; k++) r->perm[k] = k;
+    r->pos = p->nsum;
   }
   r->st = calloc(1, m->size > 0 ? m->size : 1);
   if (r->st == NULL) {
@@ -439,6 +471,13 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
   r->inited = 1;
   rc = m->init(r->st, r->par, &r->c, e);
   if (rc != OL_OK) goto fail;
+  /* (5) probe metrics need a method that defines them */
+  for (i = OL_MET_LRMIN; i <= OL_MET_ORTHERR; i++)
+    if ((r->metrics & OL_MBIT(i)) &&
+        (m->probe == NULL || isnan(m->probe(r->st, i, &r->c)))) {
+      ol_metric_unavail(i, p, m, e);
+      goto fail;
+    }
   if (!(m->flags & OL_M_OWNAVG))
     memcpy(r->xavg, r->x, (size_t)n * sizeof *r->x);
   if (!ol_allfinite(r->x, n)) {
@@ -476,6 +515,8 @@ void ol_run_free (ol_run *r)
   free(r->times);
   for (i = 0; i < OL_NMETRICS; i++) free(r->vals[i]);
   free(r->traj);
+  free(r->perm);
+  ol_mmem_free(&r->mem);
   free(r);
 }
 

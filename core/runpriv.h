@@ -1,8 +1,9 @@
 /*
 ** core/runpriv.h -- the run's private layout, shared by core/run.c (the
 ** engine) and core/method.c (the ctx oracles, which reach the run through
-** ol_ctx.priv).  Not part of the public contract: only these two files
-** include it.
+** ol_ctx.priv), with core/metrics.c (the per-run metric memory) and
+** core/problem.c (the checks a run repeats).  Not part of the public
+** contract: only these four files include it.
 **
 ** Invariants:
 **   gvalid      f, g hold the true value and gradient at xg, a copy of
@@ -15,6 +16,14 @@
 **               offgrid says the last one is not (a final point), and the
 **               next record replaces it.  next_rec is the next multiple
 **               of stride after the last recorded time.
+**   perm, pos   OL_NOISE_BATCH with an order other than REPLACE: perm
+**               holds the N component indices of the current epoch, pos
+**               the next position; pos == N means a new epoch is due
+**               (SHUFFLE draws a fresh permutation then, ONCE only the
+**               first time, CYCLIC keeps 0..N-1).
+**   mem         the memory of the history-dependent metrics (mingradnorm,
+**               support) and the nucnorm workspace; handed to metrics as
+**               ol_mstate.mem.
 */
 #ifndef OL_RUNPRIV_H
 #define OL_RUNPRIV_H
@@ -22,6 +31,33 @@
 #include "run.h"
 
 #include <string.h>
+
+/* Per-run metric memory (ol_mstate.mem), set up by ol_mmem_init for the
+** recorded set and updated by the metrics at every record. */
+typedef struct ol_mmem {
+  double mingrad;          /* mingradnorm: min ||g|| so far (+inf first) */
+  signed char *sign;       /* support: sign class of x at the last record */
+  int hassign;             /* sign holds a record */
+  long changes;            /* support: cumulative count of changes */
+  double *svd;             /* nucnorm: n (matrix copy) + max(mrows, mcols)
+                              (singular values) + lwork (LAPACK work) */
+  int lwork;
+} ol_mmem;
+
+/* metrics.c: allocate what the metrics in 'metrics' (OL_MBIT set) need
+** (OL_ENOMEM / OL_ENUMERIC with e set); free it (copes with a partial
+** init and a zeroed struct). */
+int ol_mmem_init (ol_mmem *mm, const ol_problem *p, unsigned metrics,
+                  ol_err *e);
+void ol_mmem_free (ol_mmem *mm);
+/* metrics.c: OL_EINVAL with a message naming metric id and why it is not
+** available for p run by m ("nucnorm needs a matrix-shaped problem ..."). */
+int ol_metric_unavail (int id, const ol_problem *p, const ol_method_type *m,
+                       ol_err *e);
+/* problem.c: the checks of the catalog fields (noise model, l1, matrix
+** shape) made by ol_problem_new and again by ol_run_new, since a binding
+** may set them after creation.  OL_EINVAL naming the problem. */
+int ol_problem_check_extra (const ol_problem *p, ol_err *e);
 
 struct ol_run {
   const ol_problem *p;        /* borrowed */
@@ -49,6 +85,10 @@ struct ol_run {
   long *times;
   double *vals[OL_NMETRICS];  /* NULL for metrics not recorded */
   double *traj;               /* cap x tdim, or NULL */
+  long *perm;                 /* minibatch order (see above), or NULL */
+  long pos;
+  int permdrawn;              /* ONCE: the permutation was drawn */
+  ol_mmem mem;
 };
 
 /* ol_allfinite, inlined into the per-step path (same bit test). */

@@ -224,27 +224,129 @@ static void readset (lua_State *L, int idx, const char *who, ol_problem *p)
   }
 }
 
-/* noise = {kind = "gauss", sigma = s}. */
+/* Number field key of the table at idx, or def when absent; raises
+** unless it is a number in [lo, hi] (open at lo when lo_open). */
+static double noisenum (lua_State *L, int idx, const char *who,
+                        const char *key, double def, double lo, int lo_open)
+{
+  double v = def;
+  int ty = lua_getfield(L, idx, key);
+  if (ty != LUA_TNIL) {
+    if (!lua_isnumber(L, -1))
+      luaL_error(L, "%s: noise.%s must be a number, got a %s", who, key,
+                 luaL_typename(L, -1));
+    v = lua_tonumber(L, -1);
+  }
+  lua_pop(L, 1);
+  if (!(lo_open ? v > lo : v >= lo) || !isfinite(v))
+    luaL_error(L, "%s: noise.%s = %f is out of range %s%f, inf)", who, key,
+               v, lo_open ? "(" : "[", lo);
+  return v;
+}
+
+/* Index of name in the NULL-ended list valid, else raise
+** "<who>: noise.<key> = 'name' (valid: a, b, c)". */
+static int noisechoice (lua_State *L, const char *who, const char *key,
+                        const char *name, const char *const *valid)
+{
+  luaL_Buffer b;
+  int i;
+  for (i = 0; valid[i] != NULL; i++)
+    if (strcmp(valid[i], name) == 0) return i;
+  luaL_buffinit(L, &b);
+  lua_pushfstring(L, "%s: noise.%s = '%s' (valid: ", who, key, name);
+  luaL_addvalue(&b);
+  for (i = 0; valid[i] != NULL; i++) {
+    if (i > 0) luaL_addstring(&b, ", ");
+    luaL_addstring(&b, valid[i]);
+  }
+  luaL_addchar(&b, ')');
+  luaL_pushresult(&b);
+  return lua_error(L);
+}
+
+/* noise = {kind = "gauss"|"aniso"|"student"|"asym"|"batch"|"none",
+** sigma =, nu =, batch =, order = "replace"|"shuffle"|"once"|"cyclic"}.
+** An omitted kind keeps the problem's own (gauss when it has none); an
+** omitted field keeps the problem's value when the kind is unchanged, else
+** takes the default: sigma 1, nu 3, batch 1, order replace.  aniso
+** factors the Hessian at x0 (ol_problem_aniso); batch needs a finite sum. */
 static void readnoise (lua_State *L, int idx, const char *who, ol_problem *p)
 {
-  const char *kind;
+  static const char *const keys[] = {"kind", "sigma", "nu", "batch",
+                                     "order", NULL};
+  static const char *const kinds[] = {"none", "gauss", "aniso", "student",
+                                      "asym", "batch", NULL};
+  static const char *const orders[] = {"replace", "shuffle", "once",
+                                       "cyclic", NULL};
+  ol_noise nz = p->noise;
+  int kind = p->noise.kind != OL_NOISE_NONE ? p->noise.kind : OL_NOISE_GAUSS;
+  int i, same;
+  ol_err e;
   idx = lua_absindex(L, idx);
   if (!lua_istable(L, idx))
-    luaL_error(L, "%s: noise must be a table {kind=\"gauss\", sigma=s}", who);
-  lua_getfield(L, idx, "kind");
-  kind = lua_isnil(L, -1) ? "gauss" : lua_tostring(L, -1);
-  if (kind == NULL || strcmp(kind, "gauss") != 0)
-    luaL_error(L, "%s: noise.kind = '%s' (valid: gauss)", who,
-               kind ? kind : luaL_typename(L, -1));
-  lua_getfield(L, idx, "sigma");
-  p->noise.kind = OL_NOISE_GAUSS;
-  p->noise.sigma = lua_isnil(L, -1) ? 1.0 : lua_tonumber(L, -1);
-  if (!lua_isnumber(L, -1) && !lua_isnil(L, -1))
-    luaL_error(L, "%s: noise.sigma must be a number", who);
-  if (!(p->noise.sigma >= 0) || !isfinite(p->noise.sigma))
-    luaL_error(L, "%s: noise.sigma = %f is out of range [0, inf)", who,
-               p->noise.sigma);
-  lua_pop(L, 2);
+    luaL_error(L, "%s: noise must be a table {kind=, sigma=, nu=, batch=, "
+               "order=}, got a %s", who, luaL_typename(L, idx));
+  lua_pushnil(L);
+  while (lua_next(L, idx) != 0) {
+    const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2)
+                                                   : "?";
+    for (i = 0; keys[i] != NULL && strcmp(keys[i], k) != 0; i++) {}
+    if (keys[i] == NULL) olua_unknownkey(L, who, "noise key", k, keys);
+    lua_pop(L, 1);
+  }
+  if (lua_getfield(L, idx, "kind") != LUA_TNIL) {
+    const char *ks = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1)
+                                                    : luaL_typename(L, -1);
+    kind = noisechoice(L, who, "kind", ks, kinds);  /* OL_NOISE_* order */
+  }
+  lua_pop(L, 1);
+  same = kind == p->noise.kind;
+  nz.kind = kind;
+  nz.sigma = noisenum(L, idx, who, "sigma", same ? p->noise.sigma : 1, 0, 0);
+  nz.nu = noisenum(L, idx, who, "nu", same && p->noise.nu > 0
+                   ? p->noise.nu : 3, 0, 1);
+  {
+    double b = noisenum(L, idx, who, "batch", same && p->noise.batch >= 1
+                        ? p->noise.batch : 1, 1, 0);
+    if (b != floor(b) || b > 2147483647.0)
+      luaL_error(L, "%s: noise.batch = %f must be an integer", who, b);
+    nz.batch = (int)b;
+  }
+  nz.order = same ? p->noise.order : OL_ORDER_REPLACE;
+  if (lua_getfield(L, idx, "order") != LUA_TNIL) {
+    const char *os = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1)
+                                                    : luaL_typename(L, -1);
+    nz.order = noisechoice(L, who, "order", os, orders);  /* OL_ORDER_* */
+  }
+  lua_pop(L, 1);
+  if (kind == OL_NOISE_BATCH) {
+    if (p->nsum < 1 || p->fdfi == NULL)
+      luaL_error(L, "%s: noise kind \"batch\" needs a finite-sum problem "
+                 "(%s has no components)", who, p->name);
+    if (nz.batch > p->nsum)
+      luaL_error(L, "%s: noise.batch = %d is out of range [1, %d] "
+                 "(N = %d components)", who, nz.batch, (int)p->nsum,
+                 (int)p->nsum);
+  }
+  p->noise = nz;
+  if (kind == OL_NOISE_ANISO && ol_problem_aniso(p, &e) != OL_OK) {
+    p->noise.kind = OL_NOISE_NONE;
+    luaL_error(L, "%s: noise kind \"aniso\": %s", who, e.msg);
+  }
+}
+
+/* l1 = lambda >= 0: the composite weight of F = f + lambda ||x||_1. */
+static void readl1 (lua_State *L, int idx, const char *who, ol_problem *p)
+{
+  double v;
+  if (!lua_isnumber(L, idx))
+    luaL_error(L, "%s: l1 must be a number, got a %s", who,
+               luaL_typename(L, idx));
+  v = lua_tonumber(L, idx);
+  if (!(v >= 0) || !isfinite(v))
+    luaL_error(L, "%s: l1 = %f is out of range [0, inf)", who, v);
+  p->l1 = v;
 }
 
 /* Copy the table at idx into dst (n numbers). */
@@ -259,20 +361,23 @@ static void readvec (lua_State *L, int idx, const char *who, const char *key,
   lua_pop(L, 1);
 }
 
-/* Apply the generic keys x0, noise, set of the argument table at 1. */
+/* Apply the generic keys x0, noise, set, l1 of the argument table at 1
+** (x0 first: aniso noise factors the Hessian at x0); they override what
+** the problem's constructor set. */
 static void generic (lua_State *L, const char *who, ol_problem *p)
 {
   if (lua_getfield(L, 1, "x0") != LUA_TNIL)
     readvec(L, -1, who, "x0", p->x0, p->n);
   if (lua_getfield(L, 1, "noise") != LUA_TNIL) readnoise(L, -1, who, p);
   if (lua_getfield(L, 1, "set") != LUA_TNIL) readset(L, -1, who, p);
-  lua_pop(L, 3);
+  if (lua_getfield(L, 1, "l1") != LUA_TNIL) readl1(L, -1, who, p);
+  lua_pop(L, 4);
 }
 
 static int isgeneric (const char *k)
 {
   return strcmp(k, "x0") == 0 || strcmp(k, "noise") == 0
-      || strcmp(k, "set") == 0;
+      || strcmp(k, "set") == 0 || strcmp(k, "l1") == 0;
 }
 
 /* problem.<type>{...}: upvalue 1 is the ol_problem_type. */
@@ -363,12 +468,12 @@ static int problem_make (lua_State *L)
 }
 
 /* problem.new{n=, f=, grad=, fdf=, x0=, xstar=, fstar=, name=, kind=,
-** set=, noise=} -> a problem whose oracle calls the Lua functions. */
+** set=, noise=, l1=} -> a problem whose oracle calls the Lua functions. */
 static int problem_new (lua_State *L)
 {
   static const char *const keys[] = {
     "n", "f", "grad", "fdf", "x0", "xstar", "fstar", "name", "kind", "set",
-    "noise", NULL
+    "noise", "l1", NULL
   };
   const char *who = "problem.new";
   lproblem *b;
@@ -503,8 +608,42 @@ static int problem_eval (lua_State *L)
   return 2;
 }
 
+/* p.noise: nil, or {kind=, sigma=, nu=, batch=, order=} with the fields
+** that kind uses. */
+static void pushnoise (lua_State *L, const ol_noise *nz)
+{
+  static const char *const kinds[] = {"none", "gauss", "aniso", "student",
+                                      "asym", "batch"};
+  static const char *const orders[] = {"replace", "shuffle", "once",
+                                       "cyclic"};
+  if (nz->kind <= OL_NOISE_NONE || nz->kind > OL_NOISE_BATCH) {
+    lua_pushnil(L);
+    return;
+  }
+  lua_newtable(L);
+  lua_pushstring(L, kinds[nz->kind]);
+  lua_setfield(L, -2, "kind");
+  if (nz->kind != OL_NOISE_BATCH) {
+    lua_pushnumber(L, nz->sigma);
+    lua_setfield(L, -2, "sigma");
+  }
+  if (nz->kind == OL_NOISE_STUDENT) {
+    lua_pushnumber(L, nz->nu);
+    lua_setfield(L, -2, "nu");
+  }
+  if (nz->kind == OL_NOISE_ANISO || nz->kind == OL_NOISE_BATCH) {
+    lua_pushinteger(L, nz->batch);
+    lua_setfield(L, -2, "batch");
+  }
+  if (nz->kind == OL_NOISE_BATCH && nz->order >= OL_ORDER_REPLACE &&
+      nz->order <= OL_ORDER_CYCLIC) {
+    lua_pushstring(L, orders[nz->order]);
+    lua_setfield(L, -2, "order");
+  }
+}
+
 /* p.n, p.name, p.kind, p.desc, p.x0, p.xstar, p.fstar (nil if unknown),
-** and the methods. */
+** p.l1, p.noise, and the methods. */
 static int problem_index (lua_State *L)
 {
   lproblem *b = olua_checkproblem(L, 1);
@@ -527,6 +666,8 @@ static int problem_index (lua_State *L)
     if (isnan(p->fstar)) lua_pushnil(L);
     else lua_pushnumber(L, p->fstar);
   }
+  else if (strcmp(k, "l1") == 0) lua_pushnumber(L, p->l1);
+  else if (strcmp(k, "noise") == 0) pushnoise(L, &p->noise);
   else if (strcmp(k, "eval") == 0) lua_pushcfunction(L, problem_eval);
   else if (strcmp(k, "close") == 0) lua_pushcfunction(L, problem_gc);
   else lua_pushnil(L);

@@ -86,8 +86,9 @@ int main (void)
   s.accepted = 0;
   is_near(eval(OL_MET_ACCEPT, &s), 0, 0, "metrics: accept at t = 0 is 0");
   ok(ol_metric_defaults(p, OL_OPTIM) ==
-     (B(LOSS) | B(GRADNORM) | B(DIST) | B(SUBOPT)),
-     "metrics: optimizer defaults are loss gradnorm dist subopt");
+     (B(LOSS) | B(GRADNORM) | B(DIST) | B(SUBOPT) | B(MINGRADNORM)),
+     "metrics: optimizer defaults are loss gradnorm dist subopt "
+     "mingradnorm");
   ok(ol_metric_defaults(p, OL_SAMPLER) ==
      (B(LOSS) | B(GRADNORM) | B(ACCEPT) | B(DIST)),
      "metrics: sampler defaults are loss gradnorm accept dist");
@@ -105,7 +106,8 @@ int main (void)
   s.g = (double[]){1, -1, -2};
   is_near(eval(OL_MET_KKT, &s), 0.5, 1e-16,
           "metrics: kkt on a box is ||x - P(x - g)|| (0.5)");
-  ok(ol_metric_defaults(box, OL_OPTIM) == (B(LOSS) | B(GRADNORM) | B(KKT)),
+  ok(ol_metric_defaults(box, OL_OPTIM) ==
+     (B(LOSS) | B(GRADNORM) | B(KKT) | B(MINGRADNORM)),
      "metrics: a box-constrained optimizer adds kkt (no entropy)");
 
   /* simplices (2 | 3): x = (.5 .5 | .2 .3 .5), g = (1 2 | 3 0 1):
@@ -129,7 +131,7 @@ int main (void)
   is_near(eval(OL_MET_ENTROPY, &s), 0, 0,
           "metrics: entropy of vertices is 0 (0 log 0 = 0)");
   ok(ol_metric_defaults(sx, OL_OPTIM) ==
-     (B(LOSS) | B(GRADNORM) | B(KKT) | B(ENTROPY)),
+     (B(LOSS) | B(GRADNORM) | B(KKT) | B(ENTROPY) | B(MINGRADNORM)),
      "metrics: a simplex-constrained optimizer adds kkt and entropy");
 
   /* game: rock-paper-scissors, A(i, j) = payoff to the row player */

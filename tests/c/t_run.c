@@ -225,8 +225,10 @@ int main (void)
       okx = 0;
   ok(okx, "run: gd iterates follow x_t = (1 - lr a)^t x_0");
   is_int(ol_run_len(r), 11, "run: records every step while under cap");
-  ok(ol_run_metrics(r) == (OL_MBIT(OL_MET_LOSS) | OL_MBIT(OL_MET_GRADNORM)),
-     "run: default metrics of an unconstrained objective are loss, gradnorm");
+  ok(ol_run_metrics(r) == (OL_MBIT(OL_MET_LOSS) | OL_MBIT(OL_MET_GRADNORM) |
+                           OL_MBIT(OL_MET_MINGRADNORM)),
+     "run: default metrics of an unconstrained objective are loss, "
+     "gradnorm, mingradnorm");
   is_int(q.calls, 11, "run: the method's gradients at recorded points come "
          "from the cache (11 oracle calls for 10 steps)");
   is_int(ol_run_ngev(r), q.calls, "run: ngev counts actual oracle calls");
@@ -391,9 +393,11 @@ int main (void)
   ol_run_opts_default(&o);
   o.metrics = OL_MBIT(OL_MET_LOSS) | OL_MBIT(OL_MET_DIST) |
     OL_MBIT(OL_MET_ACCEPT);
+  ok(ol_run_new(p, &test_gd, NULL, &o, &e) == NULL &&
+     strstr(e.msg, "dist needs a known minimiser") != NULL,
+     "run: a requested metric the problem lacks is an error naming it");
+  o.metrics = OL_MBIT(OL_MET_LOSS);
   r = ol_run_new(p, &test_gd, NULL, &o, &e);
-  ok(r != NULL && ol_run_metrics(r) == OL_MBIT(OL_MET_LOSS),
-     "run: requested metrics are limited to those available");
   ok(ol_run_params(r)[0] == 0.1,
      "run: NULL parameters take the table defaults");
   ol_run_free(r);
