@@ -218,7 +218,8 @@ int pn_landscape (const pn_runs *rs, const pn_out *o, pn_cache *c,
       int s, lev = c->lev[(size_t)(ph - 1 - r) * pw + col];
       unsigned u = cv_cell(o->cv, col, r, &s);
       if (u != 0)
-        o->put(o->ud, o->y + r, px0 + col, u, (char)('a' + s % 26), s);
+        o->put(o->ud, o->y + r, px0 + col, o->utf8 ? u : (unsigned)('a'
+               + s % 26), (char)('a' + s % 26), s);
       else
         o->put(o->ud, o->y + r, px0 + col, (unsigned char)pn_ramp[lev < 0
                ? 0 : lev], lev < 0 ? '?' : pn_ramp[lev], PN_HEAT);
@@ -361,6 +362,8 @@ int pn_simplex (const pn_runs *rs, const pn_out *o, char *title,
       int s;
       unsigned u = cv_cell(o->cv, col, r, &s);
       if (u == 0) continue;
+      if (!o->utf8)
+        u = (unsigned char)(s >= EDGE ? "/\\_"[s - EDGE] : 'a' + s % 26);
       if (s >= EDGE)
         o->put(o->ud, o->y + r, o->x + 2 + col, u, "/\\_"[s - EDGE], PN_AXIS);
       else
