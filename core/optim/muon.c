@@ -1,0 +1,142 @@
+/*
+** core/optim/muon.c -- Muon: momentum orthogonalised by its polar factor
+** (Jordan, Jin, Boza, You, Cesista, Newhouse & Bernstein 2024, "Muon: an
+** optimizer for hidden layers in neural networks"; the form of the
+** original reference code, also seeds catalog section 1d).
+**
+**   M_t = mu M_{t-1} + G_t                        (M_0 = 0)
+**   O_t = Orth(M_t)            or Orth(G_t + mu M_t) when nesterov = 1
+**   W_{t+1} = W_t - lr_t sqrt(max(1, rows / cols)) O_t,  lr_t = lr sched_t
+**
+** Orth(M) = U V' for M = U S V': approximated by ns_steps of the
+** Newton-Schulz quintic (polar = "ns", the default) or exact by dgesvd
+** (polar = "svd"); see core/polar.c.  The shape scaling is the one of the
+** reference code, sqrt(max(1, rows / cols)) for a rows x cols matrix.
+** The momentum is the plain accumulation above (the reference's first
+** version, as in the catalog), not the EMA form (1 - mu) G of later code.
+** x is the problem's mrows x mcols matrix (row-major); when the problem
+** stacks several matrices (mblocks) each is orthogonalised and scaled
+** separately.  Probe: ortherr = ||O'O - I||_F (smaller side; root sum of
+** squares over stacked matrices) of the last step's factor, 0 before the
+** first step.
+*/
+#include <math.h>
+
+#include "method.h"
+#include "metrics.h"
+#include "polar.h"
+#include "vec.h"
+
+typedef struct muon_state {
+  double lr, mu;
+  int nesterov, ns_steps, polar;
+  int nmat, rows[4], cols;
+  double *g, *m, *o;    /* gradient (then the direction), momentum, O_t */
+  double *work;         /* polar workspace, wsize doubles */
+  double *pwork;        /* probe scratch: min(rows, cols)^2 doubles */
+  size_t wsize;
+  int have;             /* 1 once a factor has been computed */
+} muon_state;
+
+static const ol_param muon_params[] = {
+  {"lr", OL_P_REAL, 0.02, 0, INFINITY, "step size (eta)", NULL},
+  {"mu", OL_P_REAL, 0.95, 0, 0.9999999999999999,
+   "momentum coefficient, in [0, 1)", NULL},
+  {"nesterov", OL_P_BOOL, 1, 0, 1,
+   "orthogonalise G_t + mu M_t instead of M_t", NULL},
+  {"ns_steps", OL_P_INT, 5, 0, 100, "Newton-Schulz steps (polar = ns)",
+   NULL},
+  {"polar", OL_P_ENUM, 0, 0, 1,
+   "polar factor: Newton-Schulz quintic or exact SVD", "ns|svd"},
+};
+
+static int muon_init (void *st, const double *par, ol_ctx *c, ol_err *e)
+{
+  muon_state *s = st;
+  const ol_problem *p = c->p;
+  int i, sum = 0, k = 0;
+  s->lr = par[0];
+  s->mu = par[1];
+  s->nesterov = par[2] != 0;
+  s->ns_steps = (int)par[3];
+  s->polar = (int)par[4];
+  s->cols = p->mcols;
+  /* (1) the matrices x stacks */
+  for (s->nmat = 0; s->nmat < 4 && p->mblocks[s->nmat] > 0; s->nmat++)
+    sum += s->rows[s->nmat] = p->mblocks[s->nmat];
+  if (s->nmat == 0) {
+    s->rows[s->nmat++] = p->mrows;
+    sum = p->mrows;
+  }
+  if (p->mrows < 1 || p->mcols < 1 || sum != p->mrows ||
+      (long)p->mrows * p->mcols != c->n)
+    return ol_err_set(e, OL_EINVAL, "muon: %s is not a matrix of %d x %d "
+                      "(n = %d, blocks summing to %d)", p->name, p->mrows,
+                      p->mcols, c->n, sum);
+  /* (2) arrays and the polar workspace */
+  for (i = 0; i < s->nmat; i++) {
+    int ki = s->rows[i] < s->cols ? s->rows[i] : s->cols;
+    if (ki > k) k = ki;
+  }
+  s->wsize = ol_polar_update_work(s->polar, s->nmat, s->rows, s->cols);
+  if (s->wsize == 0)
+    return ol_err_set(e, OL_ENUMERIC, "muon: dgesvd workspace query "
+                      "failed");
+  if ((s->g = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
+  if ((s->m = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
+  if ((s->o = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
+  if ((s->work = ol_vec_new((int)s->wsize, e)) == NULL) return OL_ENOMEM;
+  if ((s->pwork = ol_vec_new(k * k, e)) == NULL) return OL_ENOMEM;
+  return OL_OK;
+}
+
+static int muon_step (void *st, ol_ctx *c, ol_err *e)
+{
+  muon_state *s = st;
+  double mu = s->mu, *g = s->g, *m = s->m;
+  int i, n = c->n, rc;
+  /* (1) stochastic gradient G_t at W_t */
+  if ((rc = ol_ctx_grad(c, c->x, NULL, g, e)) != OL_OK) return rc;
+  /* (2) momentum M_t = mu M_{t-1} + G_t; direction into g */
+  for (i = 0; i < n; i++) {
+    m[i] = mu * m[i] + g[i];
+    g[i] = s->nesterov ? g[i] + mu * m[i] : m[i];
+  }
+  /* (3) O_t = Orth(direction) per matrix; W -= lr sched scale O_t */
+  rc = ol_polar_update(s->polar, s->ns_steps, s->nmat, s->rows, s->cols,
+                       g, s->o, c->x, s->lr * c->sched, s->work, s->wsize,
+                       e);
+  if (rc != OL_OK) return rc;
+  s->have = 1;
+  return OL_OK;
+}
+
+static void muon_fini (void *st)
+{
+  muon_state *s = st;
+  ol_vec_free(s->g);
+  ol_vec_free(s->m);
+  ol_vec_free(s->o);
+  ol_vec_free(s->work);
+  ol_vec_free(s->pwork);
+  s->g = s->m = s->o = s->work = s->pwork = NULL;
+}
+
+static double muon_probe (const void *st, int metric, const ol_ctx *c)
+{
+  const muon_state *s = st;
+  (void)c;
+  if (metric != OL_MET_ORTHERR || s->pwork == NULL) return NAN;
+  if (!s->have) return 0;
+  return ol_polar_ortherr_parts(s->nmat, s->rows, s->cols, s->o, s->pwork);
+}
+
+const ol_method_type ol_optim_muon = {
+  "muon", OL_OPTIM,
+  "Muon: momentum orthogonalised by its polar factor (Newton-Schulz/SVD)",
+  "Jordan et al. 2024, Muon: an optimizer for hidden layers",
+  muon_params, (int)(sizeof muon_params / sizeof muon_params[0]),
+  sizeof(muon_state), OL_M_NEEDMAT,
+  OL_KIND(OL_OBJECTIVE),
+  muon_init, muon_step, muon_fini, muon_probe
+};

@@ -1,0 +1,85 @@
+/*
+** core/polar.h -- polar factor of a matrix: the orthogonal factor O = U V'
+** of G = U S V' (thin SVD), exactly (LAPACK dgesvd) or approximately
+** (the Newton-Schulz quintic of Muon), and the orthogonalised update of
+** a matrix split into row blocks.  Shared by the Muon-type methods
+** (core/optim/muon.c, muonbp.c) and benchmark W6.
+**
+** Matrices are row-major, m x n.  Both functions work in a caller-owned
+** workspace whose size (in doubles) the *_work query gives, so a method
+** sizes it in init and a step never allocates.  G and O may be the same
+** array.
+*/
+#ifndef OL_POLAR_H
+#define OL_POLAR_H
+
+#include <stddef.h>
+
+#include "ol.h"
+
+/* Newton-Schulz quintic coefficients (Jordan et al. 2024). */
+#define OL_NS5_A 3.4445
+#define OL_NS5_B (-4.7750)
+#define OL_NS5_C 2.0315
+
+/* Doubles of workspace ol_polar_ns5 needs for an m x n matrix. */
+size_t ol_polar_ns5_work (int m, int n);
+
+/* O = NS^steps(G / ||G||_F), the quintic Newton-Schulz iteration
+** X <- a X + b (X X') X + c (X X')^2 X on the smaller side (when m > n it
+** runs on the transpose: X <- a X + b X (X'X) + c X (X'X)^2, which is the
+** same map).  steps >= 0 (0 gives G / ||G||_F).  G = 0 gives O = 0.
+** Three cblas_dgemm calls per step; no failure mode. */
+void ol_polar_ns5 (int m, int n, const double *G, double *O, int steps,
+                   double *work);
+
+/* Doubles of workspace ol_polar_svd needs for an m x n matrix (includes
+** dgesvd's optimal lwork from a workspace query), or 0 when the LAPACK
+** query fails. */
+size_t ol_polar_svd_work (int m, int n);
+
+/* O = U V' from the thin SVD G = U S V' (LAPACKE_dgesvd_work on the
+** column-major view G' of G, so LAPACKE neither transposes nor allocates).
+** wsize is the value ol_polar_svd_work returned.  OL_OK, or OL_ENUMERIC
+** with e set when dgesvd does not converge (info > 0). */
+int ol_polar_svd (int m, int n, const double *G, double *O, double *work,
+                  size_t wsize, ol_err *e);
+
+/* ||O'O - I||_F computed on the smaller side (||O O' - I||_F when
+** m < n), the orthogonality error of an approximate polar factor;
+** work needs min(m, n)^2 doubles. */
+double ol_polar_ortherr (int m, int n, const double *O, double *work);
+
+/* The orthogonalised update of a stack of row blocks ("parts"), the step
+** the Muon-type methods share.  A part is a rows[i] x cols row-major
+** block; parts are stored one after the other. */
+enum { OL_POLAR_NS, OL_POLAR_SVD };   /* kind: polar = "ns|svd" */
+
+#define OL_POLAR_MAXPARTS 256
+
+/* Row counts of the parts of problem-shaped x: each of the nmat matrices
+** (row counts mrows[0..nmat-1]) split into min(split, rows) row blocks of
+** near-equal size (the first rows % split blocks one row longer).
+** Returns the number of parts (<= OL_POLAR_MAXPARTS), or 0 when that
+** would be too many. */
+int ol_polar_parts (int nmat, const int *mrows, int split, int *rows);
+
+/* Doubles of workspace ol_polar_update needs for these parts with polar
+** kind (max over the parts), or 0 when a LAPACK query fails. */
+size_t ol_polar_update_work (int kind, int nparts, const int *rows,
+                             int cols);
+
+/* For each part i: O_i = Orth(U_i) (ns: 'steps' Newton-Schulz steps;
+** svd: exact) and x_i -= lr sqrt(max(1, rows_i / cols)) O_i (the shape
+** scaling of Jordan et al. 2024).  U and O may be the same array.  OL_OK
+** or OL_ENUMERIC (dgesvd failed) with e set. */
+int ol_polar_update (int kind, int steps, int nparts, const int *rows,
+                     int cols, const double *U, double *O, double *x,
+                     double lr, double *work, size_t wsize, ol_err *e);
+
+/* sqrt(sum_i ||O_i'O_i - I||_F^2) over the parts (each on its smaller
+** side); work needs max_i min(rows_i, cols)^2 doubles. */
+double ol_polar_ortherr_parts (int nparts, const int *rows, int cols,
+                               const double *O, double *work);
+
+#endif
