@@ -22,6 +22,7 @@
 #include <math.h>
 
 #include "method.h"
+#include "envelope.h"
 #include "metrics.h"
 #include "vec.h"
 
@@ -86,54 +87,6 @@ static void amsgrad_fini (void *st)
   s->g = s->m = s->v = s->vhat = s->w = NULL;
 }
 
-/* The k-th smallest of a[0..n) (Wirth's selection); on return every
-** a[i], i < k, is <= a[k]. */
-static double select_kth (double *a, int n, int k)
-{
-  int l = 0, r = n - 1;
-  while (l < r) {
-    double p = a[k];
-    int i = l, j = r;
-    do {
-      while (a[i] < p) i++;
-      while (p < a[j]) j--;
-      if (i <= j) {
-        double t = a[i];
-        a[i++] = a[j];
-        a[j--] = t;
-      }
-    } while (i <= j);
-    if (j < k) l = i;
-    if (k < i) r = j;
-  }
-  return a[k];
-}
-
-/* min, median or max of w[0..n) (reordered), NAN for other metrics. */
-static double envelope (double *w, int n, int metric)
-{
-  double r = w[0];
-  int i, k = n / 2;
-  switch (metric) {
-  case OL_MET_LRMIN:
-    for (i = 1; i < n; i++) if (w[i] < r) r = w[i];
-    return r;
-  case OL_MET_LRMAX:
-    for (i = 1; i < n; i++) if (w[i] > r) r = w[i];
-    return r;
-  case OL_MET_LRMED:
-    r = select_kth(w, n, k);
-    if (n % 2 == 0) {
-      double lo = w[0];
-      for (i = 1; i < k; i++) if (w[i] > lo) lo = w[i];
-      r = 0.5 * (lo + r);
-    }
-    return r;
-  default:
-    return NAN;
-  }
-}
-
 static double amsgrad_probe (const void *st, int metric, const ol_ctx *c)
 {
   const amsgrad_state *s = st;
@@ -141,7 +94,7 @@ static double amsgrad_probe (const void *st, int metric, const ol_ctx *c)
   int i;
   if (c->t < 1 || s->w == NULL) return NAN;
   for (i = 0; i < c->n; i++) s->w[i] = a / (sqrt(s->vhat[i]) + s->eps);
-  return envelope(s->w, c->n, metric);
+  return ol_envelope(s->w, c->n, metric);
 }
 
 const ol_method_type ol_optim_amsgrad = {

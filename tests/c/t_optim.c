@@ -337,34 +337,52 @@ static void test_convergence (void)
 }
 
 /* Registry sweep: every optimizer, default parameters, decreases the
-** loss on the default quadratic in 200 steps and stops only by budget. */
+** loss in 200 steps and stops only by budget, on the first of the
+** candidate problems it can run on (ol_method_check): a boxed quadratic,
+** then built-in problems for methods with special needs (a matrix-shaped
+** x, a finite sum).  An optimizer with no suitable candidate fails. */
 static void test_sweep (void)
 {
+  static const char *const extra[] = {"matlsq", "fsquad", "lowrank"};
+  ol_problem *cand[4];
+  const char *cname[4];
+  int nc = 0, i, j;
   ol_err e;
-  ol_problem *p = mkprob("quadratic", 4, 10, 1, &e);
-  int i;
-  p->set.kind = OL_SET_BOX;
-  p->set.lo = malloc(sizeof(double) * 4);
-  p->set.hi = malloc(sizeof(double) * 4);
+  cand[0] = mkprob("quadratic", 4, 10, 1, &e);
+  cname[nc++] = "a boxed quadratic";
+  cand[0]->set.kind = OL_SET_BOX;
+  cand[0]->set.lo = malloc(sizeof(double) * 4);
+  cand[0]->set.hi = malloc(sizeof(double) * 4);
   for (i = 0; i < 4; i++) {
-    p->set.lo[i] = -2;
-    p->set.hi[i] = 2;
+    cand[0]->set.lo[i] = -2;
+    cand[0]->set.hi[i] = 2;
   }
+  for (j = 0; j < 3; j++)
+    if (ol_problem_type_find(extra[j]) != NULL) {
+      cand[nc] = mkprob(extra[j], 0, 0, 0, &e);
+      if (cand[nc] != NULL) cname[nc++] = extra[j];
+    }
   for (i = 0; ol_methods[i] != NULL; i++) {
     const ol_method_type *m = ol_methods[i];
-    double par[8];
+    double par[32];
     ol_run *r;
     if (m->family != OL_OPTIM) continue;
+    for (j = 0; j < nc; j++)
+      if (ol_method_check(m, cand[j], &e) == OL_OK) break;
+    if (j == nc) {
+      ok(0, "%s: a built-in problem it can run on (%s)", m->name, e.msg);
+      continue;
+    }
     params(m, par, (char *)NULL);
-    r = go(p, m->name, par, 200, 0, OL_MBIT(OL_MET_LOSS));
+    r = go(cand[j], m->name, par, 200, 0, OL_MBIT(OL_MET_LOSS));
     ok(r != NULL && ol_run_reason(r) == OL_STOP_BUDGET
        && ol_run_series(r, OL_MET_LOSS) != NULL
        && ol_run_last(r, OL_MET_LOSS) < ol_run_series(r, OL_MET_LOSS)[0],
-       "%s: defaults decrease the loss on a boxed quadratic in 200 steps",
-       m->name);
+       "%s: defaults decrease the loss on %s in 200 steps", m->name,
+       cname[j]);
     ol_run_free(r);
   }
-  ol_problem_free(p);
+  for (j = 0; j < nc; j++) ol_problem_free(cand[j]);
 }
 
 int main (void)
