@@ -12,11 +12,12 @@
 ** paper's initial movement r_eps = reps (1 + ||x_0||) (reps = 1e-6 as in
 ** the authors' code, where it is reps_rel).  No learning rate; the run's
 ** schedule still multiplies eta_t.  eta_t = 0 while G_t = 0.
-** The gradient g_t is drawn at the end of the previous step (g_0 in
-** init), so eta_t is known before step t moves: the probe gives lrmin =
-** lrmed = lrmax = sched eta_t, the step size the next step takes (sched
-** being the latest schedule factor).  One gradient per step, plus one in
-** init.
+** g_0 is drawn in init (a free hit on the run's cache at x0), so the
+** probe has a value before the first step: lrmin = lrmed = lrmax = sched
+** eta of the latest step, which right after init is eta_0, the step the
+** first move takes (sched being the latest schedule factor).  Every step
+** t >= 1 draws g_t at x_t first, as other methods do, so a step costs one
+** gradient and shares the run's cached evaluation.
 */
 #include <math.h>
 
@@ -27,8 +28,8 @@
 typedef struct dog_state {
   double rbar;      /* rbar_t */
   double G;         /* G_t */
-  double eta;       /* eta_t, for the next step */
-  double *x0, *g;   /* x_0; g_t at the current x_t */
+  double eta;       /* eta of the latest step (eta_0 after init) */
+  double *x0, *g;   /* x_0; g_t */
 } dog_state;
 
 static const ol_param dog_params[] = {
@@ -67,10 +68,12 @@ static int dog_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 static int dog_step (void *st, ol_ctx *c, ol_err *e)
 {
   dog_state *s = st;
-  /* (1) move with eta_t and g_t */
+  int rc;
+  /* (1) g_t at x_t with rbar_t, G_t, eta_t (step 0: done in init) */
+  if (c->t > 0 && (rc = dog_observe(s, c, e)) != OL_OK) return rc;
+  /* (2) move */
   ol_vec_axpy(-c->sched * s->eta, s->g, c->x, c->n);
-  /* (2) g_{t+1}; rbar, G and eta for the next step */
-  return dog_observe(s, c, e);
+  return OL_OK;
 }
 
 static void dog_fini (void *st)

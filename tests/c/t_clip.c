@@ -187,16 +187,16 @@ static void test_first_iterates (void)
        "(1 + ||x0||)");
     pok = probes(p, "dog", par, 2, pr);
     ok(pok && fabs(pr[0] - eta[0]) <= 1e-15 &&
-       fabs(pr[1] - eta[1]) <= 1e-15 && fabs(pr[2] - eta[2]) <= 1e-15,
-       "dog: probe lrmin = lrmed = lrmax = eta_t of the next step "
-       "(%.6g %.6g %.6g)", pr[0], pr[1], pr[2]);
+       fabs(pr[1] - eta[0]) <= 1e-15 && fabs(pr[2] - eta[1]) <= 1e-15,
+       "dog: probe lrmin = lrmed = lrmax = eta of the latest step, eta_0 "
+       "after init (%.6g %.6g %.6g)", pr[0], pr[1], pr[2]);
     {
       ol_run *r = start(p, "dog", par, 10, OL_MBIT(OL_MET_LRMAX));
       double lrmax = NAN;
       if (r != NULL && ol_run_advance(r, 2) == 2)
         lrmax = ol_run_last(r, OL_MET_LRMAX);
-      ok(fabs(lrmax - eta[2]) <= 1e-15, "dog: the run records lrmax = "
-         "eta_2 after two steps (%.6g)", lrmax);
+      ok(fabs(lrmax - eta[1]) <= 1e-15, "dog: the run records lrmax = "
+         "eta_1 after two steps (%.6g)", lrmax);
       ol_run_free(r);
     }
   }
