@@ -238,9 +238,13 @@ static double noisenum (lua_State *L, int idx, const char *who,
     v = lua_tonumber(L, -1);
   }
   lua_pop(L, 1);
-  if (!(lo_open ? v > lo : v >= lo) || !isfinite(v))
-    luaL_error(L, "%s: noise.%s = %f is out of range %s%f, inf)", who, key,
-               v, lo_open ? "(" : "[", lo);
+  if (!(lo_open ? v > lo : v >= lo) || !isfinite(v)) {
+    char b[2][32];
+    snprintf(b[0], sizeof b[0], "%g", v);
+    snprintf(b[1], sizeof b[1], "%g", lo);
+    luaL_error(L, "%s: noise.%s = %s is out of range %s%s, inf)", who, key,
+               b[0], lo_open ? "(" : "[", b[1]);
+  }
   return v;
 }
 
@@ -309,8 +313,11 @@ static void readnoise (lua_State *L, int idx, const char *who, ol_problem *p)
   {
     double b = noisenum(L, idx, who, "batch", same && p->noise.batch >= 1
                         ? p->noise.batch : 1, 1, 0);
-    if (b != floor(b) || b > 2147483647.0)
-      luaL_error(L, "%s: noise.batch = %f must be an integer", who, b);
+    if (b != floor(b) || b > 2147483647.0) {
+      char bs[32];
+      snprintf(bs, sizeof bs, "%g", b);
+      luaL_error(L, "%s: noise.batch = %s must be an integer", who, bs);
+    }
     nz.batch = (int)b;
   }
   nz.order = same ? p->noise.order : OL_ORDER_REPLACE;
@@ -344,8 +351,11 @@ static void readl1 (lua_State *L, int idx, const char *who, ol_problem *p)
     luaL_error(L, "%s: l1 must be a number, got a %s", who,
                luaL_typename(L, idx));
   v = lua_tonumber(L, idx);
-  if (!(v >= 0) || !isfinite(v))
-    luaL_error(L, "%s: l1 = %f is out of range [0, inf)", who, v);
+  if (!(v >= 0) || !isfinite(v)) {
+    char b[32];
+    snprintf(b, sizeof b, "%g", v);
+    luaL_error(L, "%s: l1 = %s is out of range [0, inf)", who, b);
+  }
   p->l1 = v;
 }
 
