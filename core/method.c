@@ -67,6 +67,13 @@ int ol_method_check (const ol_method_type *m, const ol_problem *p,
   if ((m->flags & OL_M_NEEDHESS) && p->hess == NULL)
     return ol_err_set(e, OL_EINVAL, "%s needs a Hessian; %s has none",
                       m->name, p->name);
+  if ((m->flags & OL_M_NEEDMAT) && (p->mrows < 1 || p->mcols < 1))
+    return ol_err_set(e, OL_EINVAL, "%s needs a matrix-shaped problem "
+                      "(mrows x mcols); %s is a plain vector", m->name,
+                      p->name);
+  if ((m->flags & OL_M_NEEDSUM) && (p->nsum < 1 || p->fdfi == NULL))
+    return ol_err_set(e, OL_EINVAL, "%s needs a finite-sum problem "
+                      "(components f_i); %s has none", m->name, p->name);
   if (m->family == OL_DYNAMIC && p->kind != OL_GAME &&
       p->set.kind != OL_SET_SIMPLEX)
     return ol_err_set(e, OL_EINVAL, "%s needs a game or a problem over "

@@ -223,8 +223,17 @@ int main (void)
 
   /* == nucnorm =========================================================== */
   p = ol_problem_custom(6, linear, 0, &n6, NULL, &e);
-  p->mrows = 2;
-  p->mcols = 3;
+  {
+    ol_method_type needmat = script;
+    needmat.flags = OL_M_NEEDMAT;
+    ok(ol_method_check(&needmat, p, &e) == OL_EINVAL &&
+       strstr(e.msg, "script needs a matrix-shaped problem"),
+       "method check: OL_M_NEEDMAT refuses a plain vector problem");
+    p->mrows = 2;
+    p->mcols = 3;
+    ok(ol_method_check(&needmat, p, &e) == OL_OK,
+       "method check: OL_M_NEEDMAT accepts a 2 x 3 problem");
+  }
   memset(seq, 0, sizeof seq);
   ok(ol_metric_defaults(p, OL_OPTIM) & B(NUCNORM),
      "nucnorm: an optimizer default for a matrix-shaped problem");

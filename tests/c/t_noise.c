@@ -366,6 +366,21 @@ int main (void)
      "noise: batch = 0 is EINVAL");
   ol_problem_free(p);
 
+  /* == OL_M_NEEDSUM ====================================================== */
+  {
+    ol_method_type needsum = nop;
+    needsum.flags = OL_M_NEEDSUM;
+    p = ol_problem_custom(1, zero, 0, &n1, NULL, &e);
+    ok(ol_method_check(&needsum, p, &e) == OL_EINVAL &&
+       strstr(e.msg, "nop needs a finite-sum problem"),
+       "method check: OL_M_NEEDSUM refuses a problem without components");
+    ol_problem_free(p);
+    p = finite_sum(OL_ORDER_REPLACE, 1);
+    ok(ol_method_check(&needsum, p, &e) == OL_OK,
+       "method check: OL_M_NEEDSUM accepts a finite sum");
+    ol_problem_free(p);
+  }
+
   /* == orders ============================================================ */
   {
     long seq[5 * NS], first[NS];
