@@ -34,7 +34,7 @@ typedef struct ljob {
   int state;            /* OLUA_JOB_RUNNING, _PAUSED, _DONE */
   int nruns;
   long slice;           /* steps per advance in a tick, adapted */
-  double t0, t1;        /* wall clock at start() and when done */
+  double t0, t1;        /* wall clock at the first step and when done */
   lrun **boxes;         /* nruns run boxes (anchored by user value 1) */
   ol_run **runs;        /* their runs, refreshed before each use */
   const char **labels;  /* "#id label" per run (anchored by value 2) */
@@ -114,6 +114,7 @@ static void halt (jstate *js, ljob *j, int reason)
 static void advance (ljob *j, long k)
 {
   int i;
+  if (j->t0 == 0) j->t0 = now();
   for (i = 0; i < j->nruns; i++)
     if (ol_run_reason(j->runs[i]) == OL_STOP_NONE)
       ol_run_advance(j->runs[i], k);
@@ -342,7 +343,6 @@ static int job_start (lua_State *L)
   memcpy(j->watch, j->boxes[0]->watch, sizeof j->watch);
   olua_problemdesc(olua_checkproblem(L, 1)->p, j->title, sizeof j->title);
   j->slice = 64;
-  j->t0 = now();
   j->state = OLUA_JOB_RUNNING;
   js->act[js->nact++] = j;
   lua_rawgetp(L, LUA_REGISTRYINDEX, &jskey);
@@ -506,7 +506,8 @@ static int job_index (lua_State *L)
   else if (strcmp(k, "iters") == 0)
     lua_pushinteger(L, j->boxes[0]->r ? ol_run_budget(j->boxes[0]->r) : 0);
   else if (strcmp(k, "elapsed") == 0)
-    lua_pushnumber(L, (j->state == OLUA_JOB_DONE ? j->t1 : now()) - j->t0);
+    lua_pushnumber(L, j->t0 == 0 ? 0
+                   : (j->state == OLUA_JOB_DONE ? j->t1 : now()) - j->t0);
   else if (strcmp(k, "problem") == 0) {
     lua_getiuservalue(L, 1, 1);
     lua_rawgeti(L, -1, 1);

@@ -43,6 +43,7 @@
 #include "lauxlib.h"
 #include "repl.h"
 #include "log.h"
+#include "dash.h"
 #include "prompt.h"
 #include "screen.h"
 
@@ -50,6 +51,8 @@
 #define PROMPT1 "> "
 #define PROMPT2 ">> "
 #define MAXTICKS 8
+#define JOB_SLICE 0.010     /* seconds of job stepping per turn */
+#define KEY_FOCUS 7         /* Ctrl-G: focus prompt <-> dashboard */
 
 static struct {
   lua_State *L;
@@ -70,6 +73,15 @@ static int nticks;
 static char hist_path[4096];
 static int have_hist;
 static long appended;
+
+/* Dashboard mode: readline reads from pend (bytes read by the loop) and
+** draws through dash_prompt; its own output goes to /dev/null. */
+static struct {
+  int allowed, ascii;
+  unsigned char pend[4096];
+  size_t npend, qpos, qend;  /* readline's window: pend[qpos .. qend) */
+  FILE *devnull, *outstream;
+} dm;
 
 static volatile sig_atomic_t got_int, got_winch;
 static struct sigaction old_int, old_winch;
@@ -497,24 +509,207 @@ static void run_line (lua_State *L, const char *line)
   else repl_report(L, status);
 }
 
+/* Echo the prompt and line into the dashboard's output window. */
+static void dash_echo (const char *line, const char *tail)
+{
+  char buf[512];
+  snprintf(buf, sizeof buf, "%s%s%s\n", lp.prompt, line, tail);
+  dash_print(buf);
+}
+
 /* Ctrl-C at the prompt: drop the line (and any pending statement), show a
-** fresh prompt. */
+** fresh prompt.  On an empty line while jobs run, or with the keyboard on
+** the dashboard, stop the jobs instead. */
 static void interrupt_line (lua_State *L)
 {
+  int dash = dash_is_open();
   got_int = 0;
-  rl_point = rl_end;
-  rl_redisplay();
-  fputs("^C", rl_outstream);
-  fflush(rl_outstream);
+  if ((dash && dash_focus()) || (rl_end == 0 && lp.len == 0
+                                 && olua_jobs_count(L, NULL) > 0)) {
+    if (olua_jobs_ctl(L, 0, OLUA_JOB_STOP) > 0) {
+      if (dash) dash_print("^C: jobs stopped\n");
+      else repl_prompt_print("^C: jobs stopped\n");
+    }
+    if (dash) dash_set_focus(0);
+    return;
+  }
+  if (dash) {
+    char *t = rl_copy_text(0, rl_end);
+    dash_echo(t != NULL ? t : "", "^C");
+    free(t);
+  }
+  else {
+    rl_point = rl_end;
+    rl_redisplay();
+    fputs("^C", rl_outstream);
+    fflush(rl_outstream);
+  }
   rl_free_line_state();
   rl_callback_sigcleanup();
-  rl_cleanup_after_signal();
+  if (!dash) rl_cleanup_after_signal();
+  rl_replace_line("", 0);
+  rl_point = 0;
   rl_callback_handler_remove();
   lp.installed = 0;
-  fputs("\n", stdout);
+  if (!dash) fputs("\n", stdout);
   chunk_reset();
   using_history();
   install(L);
+}
+
+/* -- dashboard mode ------------------------------------------------------- */
+
+static int dm_getc (FILE *f)
+{
+  unsigned char c;
+  if (dm.qpos < dm.qend) return dm.pend[dm.qpos++];
+  return read(fileno(f), &c, 1) == 1 ? c : EOF;
+}
+
+static int dm_avail (void)
+{
+  return dm.qpos < dm.qend;
+}
+
+static void dm_prep (int meta)
+{
+  (void)meta;
+}
+
+static void dm_deprep (void)
+{
+}
+
+static void dm_redisplay (void)
+{
+  dash_prompt(rl_display_prompt != NULL ? rl_display_prompt : lp.prompt,
+              rl_line_buffer, rl_point);
+}
+
+/* Completion matches (matches[1..n]) in columns in the output window. */
+static void dm_matches (char **matches, int n, int maxlen)
+{
+  char line[512];
+  int rows, cols, per, i, len = 0;
+  char *t = rl_copy_text(0, rl_end);
+  dash_echo(t != NULL ? t : "", "");
+  free(t);
+  screen_size(&rows, &cols);
+  per = cols / (maxlen + 2);
+  if (per < 1) per = 1;
+  for (i = 1; i <= n; i++) {
+    len += snprintf(line + len, sizeof line - (size_t)len, "%-*s",
+                    maxlen + 2, matches[i]);
+    if (i % per == 0 || i == n || len > (int)sizeof line - 2 * maxlen - 8) {
+      line[len] = '\0';
+      dash_print(line);
+      dash_print("\n");
+      len = 0;
+    }
+  }
+  rl_forced_update_display();
+}
+
+static void dm_hooks (int on)
+{
+  if (on) {
+    if (dm.devnull == NULL) dm.devnull = fopen("/dev/null", "w");
+    dm.outstream = rl_outstream;
+    rl_getc_function = dm_getc;
+    rl_input_available_hook = dm_avail;
+    rl_redisplay_function = dm_redisplay;
+    rl_prep_term_function = dm_prep;
+    rl_deprep_term_function = dm_deprep;
+    rl_completion_display_matches_hook = dm_matches;
+    if (dm.devnull != NULL) rl_outstream = dm.devnull;
+  }
+  else {
+    rl_getc_function = rl_getc;
+    rl_input_available_hook = NULL;
+    rl_redisplay_function = rl_redisplay;
+    rl_prep_term_function = rl_prep_terminal;
+    rl_deprep_term_function = rl_deprep_terminal;
+    rl_completion_display_matches_hook = NULL;
+    rl_outstream = dm.outstream;
+  }
+}
+
+/* Open (on) or close the dashboard, keeping the line being typed. */
+static void dm_switch (lua_State *L, int on)
+{
+  char *saved = NULL;
+  int point = 0, had = lp.installed;
+  if (had) {
+    saved = rl_copy_text(0, rl_end);
+    point = rl_point;
+    rl_callback_handler_remove();
+    lp.installed = 0;
+  }
+  if (on) {
+    if (dash_open(L, dm.ascii) == 0) dm_hooks(1);
+    else dm.allowed = 0;
+  }
+  else {
+    dm_hooks(0);
+    dash_close();
+  }
+  dm.npend = dm.qpos = dm.qend = 0;
+  if (had) {
+    install(L);
+    if (saved != NULL && *saved != '\0') {
+      rl_replace_line(saved, 0);
+      rl_point = point;
+      rl_forced_update_display();
+    }
+  }
+  free(saved);
+}
+
+/* The dashboard is up exactly while jobs are not done. */
+static void dm_sync (lua_State *L, int njobs)
+{
+  if (njobs > 0 && dm.allowed && !dash_is_open()) dm_switch(L, 1);
+  else if (njobs == 0 && dash_is_open()) dm_switch(L, 0);
+}
+
+/* Hand the pending bytes to their owner until none is left or a line is
+** complete: Ctrl-G switches focus, the dashboard takes its keys, readline
+** the rest. */
+static void dm_feed (lua_State *L)
+{
+  size_t i = 0;
+  while (i < dm.npend && lp.line == NULL && !lp.eof && dash_is_open()) {
+    if (dm.pend[i] == KEY_FOCUS) {
+      dash_set_focus(!dash_focus());
+      i++;
+    }
+    else if (dash_focus())
+      i += (size_t)dash_key(L, dm.pend + i, (int)(dm.npend - i));
+    else if (!lp.installed) break;
+    else {
+      dm.qpos = i;
+      for (dm.qend = i; dm.qend < dm.npend && dm.pend[dm.qend] != KEY_FOCUS;
+           dm.qend++) {}
+      rl_callback_read_char();
+      i = dm.qpos > i ? dm.qpos : i + 1;
+      dm.qpos = dm.qend = 0;
+    }
+  }
+  if (i >= dm.npend || !dash_is_open()) dm.npend = 0;
+  else {
+    memmove(dm.pend, dm.pend + i, dm.npend - i);
+    dm.npend -= i;
+  }
+}
+
+static void dm_read (lua_State *L)
+{
+  ssize_t k = read(STDIN_FILENO, dm.pend + dm.npend,
+                   sizeof dm.pend - dm.npend);
+  if (k == 0) lp.eof = 1;
+  if (k <= 0) return;
+  dm.npend += (size_t)k;
+  dm_feed(L);
 }
 
 static double mono (void)
@@ -532,16 +727,31 @@ static void leave (void)
   }
 }
 
+/* Run the line readline completed (in dashboard mode, echoed first). */
+static void take_line (lua_State *L, int top)
+{
+  char *line = lp.line;
+  lp.line = NULL;
+  if (dash_is_open()) dash_echo(line, "");
+  run_line(L, line);
+  free(line);
+  lua_settop(L, top);
+  if (dash_is_open()) dash_dirty();
+  install(L);
+}
+
 void repl_loop (lua_State *L, const repl_opts *o)
 {
   sigset_t block, old;
-  double last_tick = mono();
+  double last_tick = mono(), last_job = mono();
   int top = lua_gettop(L);
   repl_log_open(o);
   screen_guard();
   atexit(leave);
   lp.L = L;
   chunk_reset();
+  dm.allowed = repl_view(o) != NULL;
+  dm.ascii = o->ascii;
   rl_readline_name = "optlab";
   rl_catch_signals = 0;
   rl_catch_sigwinch = 0;
@@ -556,43 +766,68 @@ void repl_loop (lua_State *L, const repl_opts *o)
   while (!lp.eof) {
     fd_set rfds;
     struct timespec ts, *tsp = NULL;
-    int n = -1, err = 0;
+    int n = -1, err = EINTR, running = 0, njobs, busy;
+    /* (0) jobs: the dashboard is up while some are not done; stepping
+    ** at full speed makes the wait a poll */
+    njobs = olua_jobs_count(L, &running);
+    dm_sync(L, njobs);
+    busy = running > 0 && dash_speed() == 0;
     FD_ZERO(&rfds);
     FD_SET(STDIN_FILENO, &rfds);
-    if (nticks > 0) {
+    if (busy || nticks > 0 || njobs > 0) {
       ts.tv_sec = 0;
-      ts.tv_nsec = REPL_TICK_MS * 1000000L;
+      ts.tv_nsec = busy ? 0 : REPL_TICK_MS * 1000000L;
       tsp = &ts;
     }
     /* (1) wait, with SIGINT/SIGWINCH deliverable only inside pselect */
     sigprocmask(SIG_BLOCK, &block, &old);
-    if (!got_int && !got_winch)
+    if (!got_int && !got_winch) {
       n = pselect(STDIN_FILENO + 1, &rfds, NULL, NULL, tsp, &old);
-    err = n < 0 ? errno : EINTR;
+      err = n < 0 ? errno : 0;
+    }
     sigprocmask(SIG_SETMASK, &old, NULL);
     /* (2) signals */
     if (got_int) interrupt_line(L);
     if (got_winch) {
       got_winch = 0;
-      rl_resize_terminal();
+      if (dash_is_open()) {
+        screen_winch();
+        dash_dirty();
+      }
+      else rl_resize_terminal();
     }
-    /* (3) ticks, also under a steady stream of keys */
+    /* (3) a slice of job steps, then the dashboard */
+    if (running > 0 && (busy || mono() - last_job >= REPL_TICK_MS * 1e-3)) {
+      last_job = mono();
+      olua_jobs_tick(L, JOB_SLICE, dash_speed());
+    }
+    if (dash_is_open()) dash_tick(L);
+    /* (4) ticks, also under a steady stream of keys */
     if (nticks > 0 && (n == 0 || mono() - last_tick >= REPL_TICK_MS * 1e-3)) {
       last_tick = mono();
       run_ticks(L);
     }
     if (n < 0 && err != EINTR) break;
     if (n <= 0) continue;
-    /* (4) a key for readline; a finished line runs now */
-    rl_callback_read_char();
-    if (lp.line != NULL) {
-      char *line = lp.line;
-      lp.line = NULL;
-      run_line(L, line);
-      free(line);
-      lua_settop(L, top);
-      install(L);
+    /* (5) a key for readline (or the dashboard); a finished line runs now */
+    if (dash_is_open()) {
+      dm_read(L);
+      while (lp.line != NULL) {
+        take_line(L, top);
+        dm_feed(L);
+      }
     }
+    else {
+      rl_callback_read_char();
+      if (lp.line != NULL) take_line(L, top);
+    }
+  }
+  /* Ctrl-D: jobs still going are stopped, the terminal restored */
+  if (olua_jobs_ctl(L, 0, OLUA_JOB_STOP) > 0)
+    repl_log("prompt: jobs stopped at exit");
+  if (dash_is_open()) {
+    dm_hooks(0);
+    dash_close();
   }
   fputc('\n', stdout);
   leave();
@@ -609,6 +844,10 @@ void repl_prompt_print (const char *s)
 {
   char *saved;
   int point;
+  if (dash_is_open()) {
+    dash_print(s);
+    return;
+  }
   if (!lp.installed) {
     fputs(s, stdout);
     fflush(stdout);

@@ -11,6 +11,8 @@
 **     locale: braille and box glyphs; otherwise (LANG=C, --ascii) every
 **     byte written is ASCII ('?' replaces non-ASCII text);
 **   - curs_set(0) may fail on terminals without cursor control (ignored).
+** Output goes to a dup of stdout made at the first open (the terminal),
+** so the dashboard may point stdout elsewhere to capture program output.
 ** Resize: our own SIGWINCH handler (installed before newterm, so ncurses
 ** keeps out) sets a flag; screen_resized reads the size with TIOCGWINSZ
 ** and calls resizeterm.  KEY_RESIZE, if delivered, is treated the same.
@@ -37,6 +39,7 @@
 #include "screen.h"
 
 static SCREEN *scr;                 /* kept across open/close */
+static FILE *tty;                   /* the terminal, a dup of stdout */
 static int active;                  /* between screen_open and close */
 static int ascii_only;
 static int have_colors;
@@ -138,7 +141,14 @@ int screen_open (int ascii)
   sigemptyset(&sa.sa_mask);
   sigaction(SIGWINCH, &sa, &old_winch);
   if (scr == NULL) {
-    scr = newterm(NULL, stdout, stdin);
+    int fd = dup(STDOUT_FILENO);
+    tty = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (tty == NULL) {
+      if (fd >= 0) close(fd);
+      sigaction(SIGWINCH, &old_winch, NULL);
+      return -1;
+    }
+    scr = newterm(NULL, tty, stdin);
     if (scr == NULL) {
       sigaction(SIGWINCH, &old_winch, NULL);
       return -1;
@@ -204,7 +214,7 @@ int screen_resized (void)
   if (!active) return 0;
   if (winch_seen) {
     winch_seen = 0;
-    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0
+    if (ioctl(fileno(tty), TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0
         && ws.ws_col > 0 && (ws.ws_row != LINES || ws.ws_col != COLS)) {
       resizeterm(ws.ws_row, ws.ws_col);
       changed = 1;
@@ -212,6 +222,22 @@ int screen_resized (void)
   }
   if (changed) clearok(curscr, TRUE);
   return changed;
+}
+
+void screen_winch (void)
+{
+  winch_seen = 1;
+}
+
+void screen_cursor (int y, int x)
+{
+  if (!active) return;
+  if (y < 0) {
+    curs_set(0);
+    return;
+  }
+  move(y, x);
+  curs_set(1);
 }
 
 void screen_size (int *rows, int *cols)

@@ -48,6 +48,10 @@ int screen_colors (void);
 ** (SIGWINCH seen or KEY_RESIZE delivered) and curses was resized. */
 int screen_resized (void);
 void screen_size (int *rows, int *cols);
+/* Note a SIGWINCH caught by someone else: the next screen_resized polls. */
+void screen_winch (void);
+/* Show the cursor at (y, x) after the next flush; y < 0 hides it. */
+void screen_cursor (int y, int x);
 
 /* Read one key: waits up to ms milliseconds (0: poll); -1 when none.
 ** Keys are curses key codes (KEY_RESIZE is consumed and reported by

@@ -204,6 +204,7 @@ static int view_open (void *ud, const olua_live *lv)
   for (i = 0; i < lv->nwatch && v->npanels < OL_NMETRICS; i++)
     if (lv->watch[i] >= 0 && lv->watch[i] < PN_NKINDS)
       dr_panel_init(&v->panels[v->npanels++], lv->watch[i]);
+  screen_cursor(-1, 0);   /* the dashboard may have shown it */
   repl_log("view: open, %d runs, %d panels", lv->nruns, v->npanels);
   draw(v, lv);
   return 0;

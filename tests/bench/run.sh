@@ -15,3 +15,6 @@ awk '
     printf "W1 built-in problem : %.2fx the C floor (target <= 1.3x)\n", ns["engine"] / ns["floor"]
     printf "W1 Lua objective    : %.2fx the C floor, +%.1f ns/step over it (target ~ +60 ns)\n", ns["lua"] / ns["floor"], ns["lua"] - ns["floor"]
   }' "$out"
+
+echo "== DASH: a background job with the dashboard in tmux vs headless"
+bash tests/bench/dash.sh
