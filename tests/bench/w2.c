@@ -1,0 +1,178 @@
+/*
+** tests/bench/w2.c -- W2: Adam (lr 1e-3, beta1 0.9, beta2 0.999, eps 1e-8)
+** on problem.quadratic{n = 10^6, rotate = false} (cond 10: lambda_i =
+** 10^(-i/(n-1)), x0 = ones), through the run engine, against a fused C
+** floor timed in the same program (bench/peers/src/w2_adam_quad.c: one
+** pass per step reading lambda, x, m, v and writing x, m, v, 56 B/elem).
+**
+** Both do W warm-up steps untimed and then T timed steps, so the engine's
+** records are sparse in the timed window (cap 16: after W = 256 steps the
+** record stride is >= 32); the record count in the window is printed.
+** The floor uses the same expression order as core/optim/adam.c, so the
+** final iterates agree to rounding.  Then a profile of the engine's step,
+** each part timed alone over T passes on the same arrays:
+**   oracle   quadratic's fdf: g = lambda .* x (+ the value sums)
+**   gcheck   finiteness bit test of g (ol_ctx_grad)
+**   adam     the update loop of adam.c given g (a replica)
+**   xcheck   finiteness bit test of x (the run, after each step)
+** Prints ms/step of each and the ratio engine / floor.
+** usage: w2 [n] [T] [reps]; run with OPENBLAS_NUM_THREADS=1.
+*/
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "run.h"
+
+#define W2_WARM 256
+
+static const double LR = 1e-3, B1 = 0.9, B2 = 0.999, EPS = 1e-8;
+
+/* Fused Adam on f = 1/2 sum lam_i x_i^2: steps t0+1 .. t0+T. */
+static void fused (long n, const double *lam, double *x, double *m,
+                   double *v, long t0, long T, double *b1t, double *b2t)
+{
+  long t, i;
+  (void)t0;
+  for (t = 0; t < T; t++) {
+    double a, r;
+    *b1t *= B1;
+    *b2t *= B2;
+    a = LR / (1 - *b1t);
+    r = 1 / sqrt(1 - *b2t);
+    for (i = 0; i < n; i++) {
+      double gi = lam[i] * x[i];
+      double mi = B1 * m[i] + (1 - B1) * gi;
+      double vi = B2 * v[i] + (1 - B2) * gi * gi;
+      m[i] = mi;
+      v[i] = vi;
+      x[i] -= a * mi / (sqrt(vi) * r + EPS);
+    }
+  }
+}
+
+/* The update loop of adam.c given g (one pass). */
+static void adam_pass (long n, const double *g, double *x, double *m,
+                       double *v, double a, double r)
+{
+  long i;
+  for (i = 0; i < n; i++) {
+    double gi = g[i];
+    double mi = B1 * m[i] + (1 - B1) * gi;
+    double vi = B2 * v[i] + (1 - B2) * gi * gi;
+    m[i] = mi;
+    v[i] = vi;
+    x[i] -= a * mi / (sqrt(vi) * r + EPS);
+  }
+}
+
+int main (int argc, char **argv)
+{
+  long n = argc > 1 ? atol(argv[1]) : 1000000;
+  long T = argc > 2 ? atol(argv[2]) : 100, i, k;
+  int reps = argc > 3 ? atoi(argv[3]) : 3, rp, len0, len1;
+  const ol_problem_type *pt = ol_problem_type_find("quadratic");
+  const ol_method_type *mt = ol_method_find("adam");
+  const char *thr = getenv("OPENBLAS_NUM_THREADS");
+  double *lam, *x, *m, *v, *g, tf[64], te[64], tpart[4][64], par[8];
+  double b1t, b2t, dx = 0, fl, en, sum;
+  ol_pval pv[8];
+  ol_run_opts o;
+  ol_problem *p;
+  ol_err e;
+  if (!pt || !mt || n < 2 || T < 1 || reps < 1 || reps > 64) {
+    fprintf(stderr, "usage: w2 [n >= 2] [T >= 1] [1 <= reps <= 64]\n");
+    return 2;
+  }
+  memset(pv, 0, sizeof pv);
+  for (k = 0; k < pt->nparams; k++) pv[k].num = pt->params[k].def;
+  pv[0].num = (double)n;
+  pv[ol_param_find(pt->params, pt->nparams, "rotate")].num = 0;
+  for (k = 0; k < mt->nparams; k++) par[k] = mt->params[k].def;
+  if ((p = ol_problem_new(pt, pv, &e)) == NULL) {
+    fprintf(stderr, "w2: %s\n", e.msg);
+    return 1;
+  }
+  lam = malloc(n * sizeof *lam);
+  x = malloc(n * sizeof *x);
+  m = malloc(n * sizeof *m);
+  v = malloc(n * sizeof *v);
+  g = malloc(n * sizeof *g);
+  if (!lam || !x || !m || !v || !g) return 1;
+  fl = pv[1].num;
+  for (i = 0; i < n; i++) lam[i] = pow(fl, -(double)i / (n - 1));
+  ol_run_opts_default(&o);
+  o.iters = W2_WARM + T;
+  o.cap = 16;
+  o.record_x = 0;
+  o.metrics = OL_MBIT(OL_MET_LOSS);
+  for (rp = 0; rp < reps; rp++) {
+    ol_run *r;
+    double t0;
+    /* (1) floor: W warm-up steps, then T timed */
+    for (i = 0; i < n; i++) {
+      x[i] = 1;
+      m[i] = v[i] = 0;
+    }
+    b1t = b2t = 1;
+    fused(n, lam, x, m, v, 0, W2_WARM, &b1t, &b2t);
+    t0 = bench_now();
+    fused(n, lam, x, m, v, W2_WARM, T, &b1t, &b2t);
+    tf[rp] = bench_now() - t0;
+    /* (2) engine: the same through ol_run_advance */
+    if ((r = ol_run_new(p, mt, par, &o, &e)) == NULL) {
+      fprintf(stderr, "w2: %s\n", e.msg);
+      return 1;
+    }
+    ol_run_advance(r, W2_WARM);
+    len0 = ol_run_len(r);
+    t0 = bench_now();
+    ol_run_advance(r, T);
+    te[rp] = bench_now() - t0;
+    len1 = ol_run_len(r);
+    for (i = 0, dx = 0; i < n; i++)
+      dx = fmax(dx, fabs(ol_run_x(r)[i] - x[i]));
+    ol_run_free(r);
+    /* (3) profile of the parts, on the floor's arrays */
+    {
+      double a = LR / (1 - b1t), rr = 1 / sqrt(1 - b2t);
+      t0 = bench_now();
+      for (k = 0; k < T; k++) p->fdf(p->ud, x, NULL, g, &e);
+      tpart[0][rp] = bench_now() - t0;
+      t0 = bench_now();
+      for (k = 0, sum = 0; k < T; k++) sum += ol_allfinite(g, (int)n);
+      tpart[1][rp] = bench_now() - t0;
+      t0 = bench_now();
+      for (k = 0; k < T; k++) adam_pass(n, g, x, m, v, a * 1e-30, rr);
+      tpart[2][rp] = bench_now() - t0;
+      t0 = bench_now();
+      for (k = 0; k < T; k++) sum += ol_allfinite(x, (int)n);
+      tpart[3][rp] = bench_now() - t0;
+      if (sum < 0) printf("%g\n", sum);
+    }
+  }
+  fl = 1e3 * bench_median(tf, reps) / T;
+  en = 1e3 * bench_median(te, reps) / T;
+  printf("W2 n=%ld T=%ld (after %d warm-up steps) reps=%d "
+         "OPENBLAS_NUM_THREADS=%s\n", n, T, W2_WARM, reps,
+         thr ? thr : "(unset)");
+  printf("W2 floor  ms/step %.3f  (fused loop, %.1f GB/s at 56 B/elem)\n",
+         fl, 56.0 * n / (fl * 1e-3) / 1e9);
+  printf("W2 engine ms/step %.3f  (records in the window: %d; max |x - "
+         "x_floor| %.1e)\n", en, len1 - len0 + 1, dx);
+  printf("W2 ratio  %.2fx the floor (target <= 1.3x)\n", en / fl);
+  printf("W2 parts  ms/step: oracle %.3f  gcheck %.3f  adam %.3f  "
+         "xcheck %.3f  (sum %.3f)\n",
+         1e3 * bench_median(tpart[0], reps) / T,
+         1e3 * bench_median(tpart[1], reps) / T,
+         1e3 * bench_median(tpart[2], reps) / T,
+         1e3 * bench_median(tpart[3], reps) / T,
+         1e3 * (bench_median(tpart[0], reps) + bench_median(tpart[1], reps)
+                + bench_median(tpart[2], reps)
+                + bench_median(tpart[3], reps)) / T);
+  free(lam); free(x); free(m); free(v); free(g);
+  ol_problem_free(p);
+  return 0;
+}
