@@ -18,3 +18,12 @@ awk '
 
 echo "== DASH: a background job with the dashboard in tmux vs headless"
 bash tests/bench/dash.sh
+
+echo "== W2: Adam, quadratic d = 10^6 (rotate = false), one core (OPENBLAS_NUM_THREADS=1)"
+OPENBLAS_NUM_THREADS=1 tests/bench/w2 1000000 100 3
+
+echo "== W6: Newton-Schulz 5 steps, 1024^2, one core (OPENBLAS_NUM_THREADS=1)"
+OPENBLAS_NUM_THREADS=1 tests/bench/w6 1024 3 | tee "$out"
+awk '
+  $1 == "W6" && $3 == "ms" { ms[$2] = $4 }
+  END { printf "W6 ol_polar_ns5: %.2fx the 15-dgemm floor (target <= 1.2x)\n", ms["polar"] / ms["floor"] }' "$out"
