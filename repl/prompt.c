@@ -25,6 +25,20 @@
 ** userdata methods complete; a userdata whose __index is a function can
 ** list its names in a metatable field __fields); ':' offers functions.
 **
+** Background jobs (start() in Lua): while some are not done the loop
+** steps them (olua_jobs_tick, JOB_SLICE seconds per turn, the wait
+** becoming a poll while any runs at full speed) and, on a terminal, keeps
+** the dashboard (dash.c) open: readline then reads the bytes the loop
+** read (rl_getc_function), draws through dash_prompt
+** (rl_redisplay_function), lists completions in the output window, and
+** leaves the terminal modes to curses (prep/deprep no-ops); its own
+** output goes to /dev/null.  Ctrl-G moves the keyboard between the
+** prompt and the dashboard; the typed line stays.  Ctrl-C drops the
+** typed line; on an empty line (or with the keyboard on the dashboard)
+** it stops every job.  Ctrl-D stops the jobs and exits.  When the last
+** job is done the dashboard closes and the line moves back to the normal
+** terminal, text and cursor kept.
+**
 ** Readline keeps its callbacks argument-free, hence the file-level state
 ** (one interactive loop per process).
 */

@@ -7,6 +7,7 @@
 **             one select() loop (history, completion, multi-line input,
 **             value printing).
 ** view.c etc. the ncurses live view behind olua_view.
+** dash.c      the dashboard of background jobs beside the prompt.
 */
 #ifndef REPL_H
 #define REPL_H
