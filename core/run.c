@@ -256,6 +256,11 @@ static int step1 (ol_run *r)
     ol_err_set(&e, OL_EDOM, "non-finite iterate at iteration %ld", t);
     return stop_err(r, OL_EDOM, &e);
   }
+  /* Any optimizer on a constrained problem is run as its projected
+  ** variant; idempotent for the methods that project themselves (for the
+  ** diagonal adaptive methods on a box this is also their weighted-norm
+  ** projection, as in Reddi et al. 2018). */
+  if (r->project) ol_ctx_project(c, r->x);
   /* (3) stop rules that need no evaluation */
   if (t >= r->iters)
     stop = OL_STOP_BUDGET;
@@ -457,6 +462,7 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
   r->c.sched = 1;
   r->c.rng = &r->rng;
   r->c.priv = r;
+  r->project = m->family == OL_OPTIM && p->set.kind != OL_SET_NONE;
   r->useavg = (p->kind == OL_GAME || (r->metrics & OL_MBIT(OL_MET_EXPLOIT)))
     && !(m->flags & OL_M_OWNAVG);
   r->usetol = o->tol > 0 && m->family == OL_OPTIM;

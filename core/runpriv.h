@@ -74,6 +74,8 @@ struct ol_run {
   int gvalid;
   double *work;
   int usetol, useavg;
+  int project;                /* project x on the set after each step:
+                                 an optimizer on a constrained problem */
   long iters;                 /* budget */
   int reason;                 /* OL_STOP_* */
   char msg[OL_ERRMAX];
