@@ -97,7 +97,7 @@ static int lasso_create (ol_problem *p, const ol_pval *v, ol_err *e)
   ol_rng rng;
   lasso *L;
   if (k > n)
-    return ol_err_set(e, OL_EINVAL, "lasso: k = %d is out of range "
+    return ol_err_set(e, OL_EINVAL, "k = %d is out of range "
                       "[0, n = %d]", k, n);
   if ((double)m * n > 1e9)
     return ol_err_set(e, OL_EINVAL, "lasso needs m*n <= 1e9");

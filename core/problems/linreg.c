@@ -174,7 +174,7 @@ static int linreg_create (ol_problem *p, const ol_pval *v, ol_err *e)
   double cond = v[2].num, sigma = v[3].num;
   linreg *L;
   if (d > n)
-    return ol_err_set(e, OL_EINVAL, "linreg: d = %d is out of range "
+    return ol_err_set(e, OL_EINVAL, "d = %d is out of range "
                       "[1, n = %d]", d, n);
   if ((double)n * d > 1e9)
     return ol_err_set(e, OL_EINVAL, "linreg needs n*d <= 1e9");
