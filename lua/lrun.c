@@ -297,6 +297,21 @@ static void sleepms (long ms)
   nanosleep(&ts, NULL);
 }
 
+/* Say on stderr why a run stopped when it did not end normally (a
+** failing objective, a non-finite value, a numerical failure), with the
+** full message (a Lua traceback), so that `r = run(...)` at the prompt
+** does not fail silently.  The run keeps its trace either way. */
+static void failnote (const char *label, const lrun *b)
+{
+  int why = ol_run_reason(b->r);
+  if (b->intr || (why != OL_STOP_CALLBACK && why != OL_STOP_NONFINITE
+                  && why != OL_STOP_FAILED))
+    return;
+  fprintf(stderr, "optlab: %s stopped by %s at iteration %ld: %s\n", label,
+          ol_stop_name(why), ol_run_iter(b->r), ol_run_message(b->r));
+  fflush(stderr);
+}
+
 /* Step the runs in lock-step until all stop.  Allocation (labels and the
 ** pointer arrays) happens first, while raising is still harmless. */
 void olua_drive (lua_State *L, lrun **boxes, int nruns, const char *title,
@@ -372,6 +387,8 @@ void olua_drive (lua_State *L, lrun **boxes, int nruns, const char *title,
       boxes[i]->intr = 1;
   if (S->intr != NULL) *S->intr = 0;
   if (opened && S->view->close != NULL) S->view->close(S->view->ud, &lv);
+  if (progress)
+    for (i = 0; i < nruns; i++) failnote(labels[i], boxes[i]);
   lua_settop(L, top - 2);
 }
 
