@@ -158,8 +158,8 @@ static int fsquad_create (ol_problem *p, const ol_pval *v, ol_err *e)
   p->noise.kind = OL_NOISE_BATCH;
   p->noise.batch = 1;
   p->noise.order = OL_ORDER_SHUFFLE;
-  snprintf(p->desc, sizeof p->desc, "fsquad{N=%ld, d=%d, cond=%g, seed=%.0f}"
-           " (batch 1, reshuffled)", N, d, cond, v[3].num);
+  snprintf(p->desc, sizeof p->desc, "fsquad{N=%ld, d=%d, cond=%g, seed=%.0f}",
+           N, d, cond, v[3].num);
   return OL_OK;
 }
 

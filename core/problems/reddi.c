@@ -85,8 +85,8 @@ static int reddi_create (ol_problem *p, const ol_pval *v, ol_err *e)
   p->noise.kind = OL_NOISE_BATCH;
   p->noise.batch = 1;
   p->noise.order = OL_ORDER_CYCLIC;
-  snprintf(p->desc, sizeof p->desc, "reddi{C=%g} (x in [-1, 1], cyclic "
-           "f_t = Cx, -x, -x)", *C);
+  snprintf(p->desc, sizeof p->desc, "reddi{C=%g} (f_t = Cx, -x, -x on "
+           "[-1, 1])", *C);
   return OL_OK;
 }
 
