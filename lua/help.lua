@@ -97,8 +97,12 @@ local function problem_help (info, obj)
   if info.ref then out("reference: %s", info.ref) end
   if obj then out("this problem: %s", tostring(obj)) end
   params(info)
-  out("also accepted: x0 = {...} (start), noise = {kind = \"gauss\", "
-      .. "sigma = s}, set = \"simplex\" | {lo = ..., hi = ...}")
+  out("also accepted: x0 = {...} (start), set = \"simplex\" | "
+      .. "{lo = ..., hi = ...}, l1 = lambda (adds lambda ||x||_1),")
+  out("  noise = {kind = \"gauss\" | \"aniso\" | \"student\" | \"asym\" | "
+      .. "\"batch\" | \"none\", sigma =, nu =, batch =,")
+  out("           order = \"replace\" | \"shuffle\" | \"once\" | "
+      .. "\"cyclic\"}   (see man optlab, noise=)")
 end
 
 local function find (list, name)
