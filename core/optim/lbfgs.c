@@ -1,0 +1,303 @@
+/*
+** core/optim/lbfgs.c -- limited-memory BFGS (Nocedal & Wright 2006,
+** Algorithm 7.5) with the two-loop recursion (Algorithm 7.4) and a
+** strong-Wolfe line search (Algorithms 3.5 and 3.6).
+**
+**   d_k = -H_k g_k        (two-loop over the last m pairs (s_i, y_i),
+**                          H_k^0 = gamma_k I, gamma_k = s'y / y'y of the
+**                          newest pair, N&W eq. 7.20)
+**   x_{k+1} = x_k + a_k d_k,   a_k: f(x + a d) <= f(x) + c1 a g'd and
+**                              |grad f(x + a d)'d| <= c2 |g'd|
+**   s_k = x_{k+1} - x_k, y_k = g_{k+1} - g_k, stored unless
+**   s'y <= 1e-10 ||s|| ||y|| (the pair would break positive definiteness)
+**
+** One step is one outer iteration: one line search, which evaluates f and
+** grad f together at every trial point.  First trial a = 1 (N&W section
+** 3.5), or 1 / ||g|| when the memory is empty (steepest descent, as in
+** L-BFGS-B); the schedule multiplies the first trial.  Bracketing
+** (Algorithm 3.5) extrapolates by a factor of 4; zoom (Algorithm 3.6)
+** picks the minimiser of the cubic through both ends (N&W eq. 3.59), kept
+** at least 1/10 of the interval away from its ends, bisection when the
+** cubic has no minimiser or a value is infinite.  A trial point where f or
+** g is not finite counts as "too long" (f = +inf) rather than an error.
+** The sufficient-decrease test allows 2 eps |f(x)| of rounding in f.
+**
+** Failure: after 40 trials, or when the zoom interval shrinks below
+** rounding with no point of decrease, the search has failed.  Then the
+** memory is dropped and the search retried once along -g; a second
+** failure returns OL_ENUMERIC "lbfgs: line search failed".  When the
+** interval collapses at a point that satisfies sufficient decrease (the
+** curvature condition is beyond rounding), that point is taken and the
+** pair is skipped if s'y is not positive.
+**
+** When g'd is within 2^52 of underflow (|g'd| < DBL_MIN / eps), products
+** along d have lost their precision: x is stationary to working precision
+** and is left unchanged (this happens only after convergence, e.g. when
+** x* = 0 and the iterates shrink towards the subnormal range).
+**
+** f and g at the accepted point are kept for the next step (checked
+** against c->x), so an iteration costs the line search's evaluations only.
+*/
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "method.h"
+#include "vec.h"
+
+#define LBFGS_TRIALS 40
+#define LBFGS_EXTRAP 4.0
+#define LBFGS_SKIP 1e-10
+
+typedef struct lbfgs_state {
+  int m, cnt, head;     /* memory size, pairs held, newest slot */
+  double c1, c2, gamma;
+  double *S, *Y;        /* m x n each, ring buffers */
+  double *rho, *al;     /* m each */
+  double *xk, *g, *d, *xt, *gt;
+  double f;             /* f(xk); g = grad f(xk) when valid */
+  int valid;
+  long nls;             /* line-search trials in the last step */
+} lbfgs_state;
+
+static const ol_param lbfgs_params[] = {
+  {"m", OL_P_INT, 10, 1, 1000, "memory: number of (s, y) pairs kept", NULL},
+  {"c1", OL_P_REAL, 1e-4, 1e-12, 0.5,
+   "sufficient-decrease constant of the Wolfe conditions", NULL},
+  {"c2", OL_P_REAL, 0.9, 1e-12, 0.999999,
+   "curvature constant of the strong Wolfe conditions, c1 < c2 < 1", NULL},
+};
+
+static int lbfgs_init (void *st, const double *par, ol_ctx *c, ol_err *e)
+{
+  lbfgs_state *s = st;
+  int n = c->n;
+  s->m = (int)par[0];
+  s->c1 = par[1];
+  s->c2 = par[2];
+  if (!(s->c1 < s->c2))
+    return ol_err_set(e, OL_EINVAL, "lbfgs needs c1 < c2 (c1 = %g, c2 = "
+                      "%g)", s->c1, s->c2);
+  if ((double)s->m * n > 1e9)
+    return ol_err_set(e, OL_EINVAL, "lbfgs: m * n = %g is too large",
+                      (double)s->m * n);
+  if ((s->S = ol_vec_new(s->m * n, e)) == NULL) return OL_ENOMEM;
+  if ((s->Y = ol_vec_new(s->m * n, e)) == NULL) return OL_ENOMEM;
+  if ((s->rho = ol_vec_new(s->m, e)) == NULL) return OL_ENOMEM;
+  if ((s->al = ol_vec_new(s->m, e)) == NULL) return OL_ENOMEM;
+  if ((s->xk = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
+  if ((s->g = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
+  if ((s->d = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
+  if ((s->xt = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
+  if ((s->gt = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
+  return OL_OK;
+}
+
+/* d = -H g by the two-loop recursion (N&W Algorithm 7.4). */
+static void lbfgs_twoloop (lbfgs_state *s, int n)
+{
+  double *d = s->d;
+  int i, k, m = s->m;
+  for (i = 0; i < n; i++) d[i] = -s->g[i];
+  for (k = 0; k < s->cnt; k++) {
+    int j = (s->head - k + m) % m;
+    s->al[j] = s->rho[j] * ol_vec_dot(s->S + (size_t)j * n, d, n);
+    ol_vec_axpy(-s->al[j], s->Y + (size_t)j * n, d, n);
+  }
+  ol_vec_scal(s->gamma, d, n);
+  for (k = s->cnt - 1; k >= 0; k--) {
+    int j = (s->head - k + m) % m;
+    double b = s->rho[j] * ol_vec_dot(s->Y + (size_t)j * n, d, n);
+    ol_vec_axpy(s->al[j] - b, s->S + (size_t)j * n, d, n);
+  }
+}
+
+/* phi(a) = f(x + a d) and phi'(a) = grad f(x + a d)'d into *fa, *da, with
+** xt, gt at the trial point.  A non-finite f or g gives *fa = +inf. */
+static int lbfgs_phi (lbfgs_state *s, ol_ctx *c, double a, double *fa,
+                      double *da, ol_err *e)
+{
+  int i, n = c->n, rc;
+  for (i = 0; i < n; i++) s->xt[i] = s->xk[i] + a * s->d[i];
+  s->nls++;
+  rc = ol_ctx_grad(c, s->xt, fa, s->gt, e);
+  if (rc == OL_EDOM) {
+    *fa = INFINITY;
+    *da = NAN;
+    return OL_OK;
+  }
+  if (rc != OL_OK) return rc;
+  *da = ol_vec_dot(s->gt, s->d, n);
+  return OL_OK;
+}
+
+/* Minimiser of the cubic through (a1, f1, d1) and (a2, f2, d2), N&W eq.
+** 3.59, kept in the middle 80% of the interval; the midpoint when the
+** cubic has none or a value is not finite. */
+static double lbfgs_cubic (double a1, double f1, double d1, double a2,
+                           double f2, double d2)
+{
+  double lo = fmin(a1, a2), w = fabs(a2 - a1), e1, disc, e2, a;
+  if (!isfinite(f1) || !isfinite(f2) || !isfinite(d1) || !isfinite(d2))
+    return 0.5 * (a1 + a2);
+  e1 = d1 + d2 - 3 * (f1 - f2) / (a1 - a2);
+  disc = e1 * e1 - d1 * d2;
+  if (!(disc >= 0)) return 0.5 * (a1 + a2);
+  e2 = (a2 > a1 ? 1 : -1) * sqrt(disc);
+  a = a2 - (a2 - a1) * (d2 + e2 - e1) / (d2 - d1 + 2 * e2);
+  if (!isfinite(a)) return 0.5 * (a1 + a2);
+  if (a < lo + 0.1 * w) a = lo + 0.1 * w;
+  if (a > lo + 0.9 * w) a = lo + 0.9 * w;
+  return a;
+}
+
+/* Strong-Wolfe line search from xk along d (d0 = g'd < 0), first trial
+** a0.  Returns OL_OK with *found = 1 and xt, gt, *fout at the accepted
+** point, OL_OK with *found = 0 when it failed, or an oracle's error. */
+static int lbfgs_search (lbfgs_state *s, ol_ctx *c, double d0, double a0,
+                         double *fout, int *found, ol_err *e)
+{
+  double f0 = s->f, tolf = 2 * DBL_EPSILON * fabs(f0), wolfe = -s->c2 * d0;
+  double ap = 0, fp = f0, dp = d0, a = a0, fa, da;
+  double lo, flo, dlo, hi, fhi, dhi;
+  int i, rc;
+  *found = 0;
+  s->nls = 0;
+  /* (1) bracketing, N&W Algorithm 3.5 */
+  for (i = 0;; i++) {
+    if (s->nls >= LBFGS_TRIALS) return OL_OK;
+    if ((rc = lbfgs_phi(s, c, a, &fa, &da, e)) != OL_OK) return rc;
+    if (fa > f0 + s->c1 * a * d0 + tolf || (i > 0 && fa >= fp)) {
+      lo = ap; flo = fp; dlo = dp;
+      hi = a; fhi = fa; dhi = da;
+      break;
+    }
+    if (fabs(da) <= wolfe) {
+      *fout = fa;
+      *found = 1;
+      return OL_OK;
+    }
+    if (da >= 0) {
+      lo = a; flo = fa; dlo = da;
+      hi = ap; fhi = fp; dhi = dp;
+      break;
+    }
+    ap = a; fp = fa; dp = da;
+    a *= LBFGS_EXTRAP;
+  }
+  /* (2) zoom, N&W Algorithm 3.6: lo satisfies sufficient decrease and
+  ** has the lowest f so far; (hi - lo) dlo < 0 */
+  while (s->nls < LBFGS_TRIALS) {
+    if (fabs(hi - lo) <= 4 * DBL_EPSILON * fmax(fabs(lo), fabs(hi))) {
+      if (lo <= 0) return OL_OK;
+      /* collapsed below rounding at a point of decrease: take it */
+      if ((rc = lbfgs_phi(s, c, lo, &fa, &da, e)) != OL_OK) return rc;
+      *fout = fa;
+      *found = isfinite(fa);
+      return OL_OK;
+    }
+    a = lbfgs_cubic(lo, flo, dlo, hi, fhi, dhi);
+    if ((rc = lbfgs_phi(s, c, a, &fa, &da, e)) != OL_OK) return rc;
+    if (fa > f0 + s->c1 * a * d0 + tolf || fa >= flo) {
+      hi = a; fhi = fa; dhi = da;
+      continue;
+    }
+    if (fabs(da) <= wolfe) {
+      *fout = fa;
+      *found = 1;
+      return OL_OK;
+    }
+    if (da * (hi - lo) >= 0) {
+      hi = lo; fhi = flo; dhi = dlo;
+    }
+    lo = a; flo = fa; dlo = da;
+  }
+  return OL_OK;
+}
+
+static int lbfgs_step (void *st, ol_ctx *c, ol_err *e)
+{
+  lbfgs_state *s = st;
+  double *x = c->x, gn, d0, a0, fnew, sy, yy, ss;
+  int i, n = c->n, rc, found;
+  double *sv, *yv;
+  /* (1) f and g at x: kept from the last step unless x was moved */
+  if (!s->valid || memcmp(x, s->xk, (size_t)n * sizeof *x) != 0) {
+    if ((rc = ol_ctx_grad(c, x, &s->f, s->g, e)) != OL_OK) return rc;
+    ol_vec_copy(x, s->xk, n);
+    s->valid = 1;
+    s->cnt = 0;
+  }
+  gn = ol_vec_nrm2(s->g, n);
+  if (gn == 0) return OL_OK;
+  for (;;) {
+    /* (2) direction: two-loop, or steepest descent on an empty memory */
+    if (s->cnt > 0) lbfgs_twoloop(s, n);
+    d0 = s->cnt > 0 ? ol_vec_dot(s->g, s->d, n) : 0;
+    if (!(d0 < 0)) {
+      s->cnt = 0;
+      for (i = 0; i < n; i++) s->d[i] = -s->g[i];
+      d0 = -gn * gn;
+    }
+    if (!(d0 < -DBL_MIN / DBL_EPSILON)) return OL_OK;
+    a0 = (s->cnt > 0 ? 1 : 1 / gn) * c->sched;
+    /* (3) strong-Wolfe line search; on failure retry once along -g */
+    if ((rc = lbfgs_search(s, c, d0, a0, &fnew, &found, e)) != OL_OK)
+      return rc;
+    if (found) break;
+    if (s->cnt == 0)
+      return ol_err_set(e, OL_ENUMERIC, "lbfgs: line search failed (no "
+                        "strong-Wolfe point in %d trials, also along -g; "
+                        "f = %g, |g| = %g)", LBFGS_TRIALS, s->f, gn);
+    s->cnt = 0;
+  }
+  /* (4) new pair s = xt - xk, y = gt - g in the next ring slot */
+  i = (s->head + 1) % s->m;
+  sv = s->S + (size_t)i * n;
+  yv = s->Y + (size_t)i * n;
+  for (i = 0; i < n; i++) {
+    sv[i] = s->xt[i] - s->xk[i];
+    yv[i] = s->gt[i] - s->g[i];
+  }
+  sy = ol_vec_dot(sv, yv, n);
+  yy = ol_vec_dot(yv, yv, n);
+  ss = ol_vec_dot(sv, sv, n);
+  if (sy > LBFGS_SKIP * sqrt(ss * yy)) {
+    s->head = (s->head + 1) % s->m;
+    s->rho[s->head] = 1 / sy;
+    s->gamma = sy / yy;
+    if (s->cnt < s->m) s->cnt++;
+  }
+  /* (5) move; keep f, g at the new point */
+  ol_vec_copy(s->xt, x, n);
+  ol_vec_copy(s->xt, s->xk, n);
+  ol_vec_copy(s->gt, s->g, n);
+  s->f = fnew;
+  return OL_OK;
+}
+
+static void lbfgs_fini (void *st)
+{
+  lbfgs_state *s = st;
+  ol_vec_free(s->S);
+  ol_vec_free(s->Y);
+  ol_vec_free(s->rho);
+  ol_vec_free(s->al);
+  ol_vec_free(s->xk);
+  ol_vec_free(s->g);
+  ol_vec_free(s->d);
+  ol_vec_free(s->xt);
+  ol_vec_free(s->gt);
+  s->S = s->Y = s->rho = s->al = s->xk = s->g = s->d = s->xt = s->gt = NULL;
+}
+
+const ol_method_type ol_optim_lbfgs = {
+  "lbfgs", OL_OPTIM,
+  "L-BFGS: two-loop recursion, strong-Wolfe line search",
+  "Nocedal & Wright 2006, Algorithms 7.4, 7.5, 3.5, 3.6",
+  lbfgs_params, (int)(sizeof lbfgs_params / sizeof lbfgs_params[0]),
+  sizeof(lbfgs_state), 0u,
+  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  lbfgs_init, lbfgs_step, lbfgs_fini, NULL
+};

@@ -1,0 +1,178 @@
+/*
+** core/optim/newton.c -- Newton's method with a Cholesky solve and three
+** step rules.
+**
+**   p_t = -(H_t + tau_t I)^{-1} g_t,   g_t = grad f(x_t), H_t = Hess f(x_t)
+**   pure:      x_{t+1} = x_t + a_t p_t
+**   damped:    x_{t+1} = x_t + a_t p_t / (1 + lambda_t),
+**              lambda_t = sqrt(g_t' (H_t + tau_t I)^{-1} g_t)
+**              (Newton decrement; Nesterov 2004, Introductory Lectures,
+**              section 4.1.5, damped Newton method)
+**   backtrack: x_{t+1} = x_t + a p_t with a = a_t 2^{-j}, j >= 0 the first
+**              with f(x_t + a p) <= f(x_t) + c1 a g_t'p_t, c1 = 1e-4
+**              (Armijo backtracking, Nocedal & Wright 2006, Algorithm 3.1
+**              with rho = 1/2), at most 50 halvings
+**   a_t = lr * sched_t.
+**
+** tau_t: Cholesky with added multiple of the identity (Nocedal & Wright
+** 2006, Algorithm 3.3): tau = 0 when min_i H_ii > 0, else -min_i H_ii +
+** beta; while the factorisation of H + tau I fails, tau = max(2 tau,
+** beta); beta = 1e-8 ||H||_F (1e-8 when H = 0).  Gives up (OL_ENUMERIC,
+** "newton: Cholesky failed ...") after 200 tries or tau > 1e10 ||H||_F.
+**
+** When the full step's predicted decrease -a g'p is below the resolution
+** of f (<= 10 eps |f| + DBL_MIN), the Armijo test cannot be evaluated in
+** floating point and the step is taken as it is (near a minimiser the
+** Newton step is the right one); without this, backtracking would fail at
+** the optimum.
+**
+** Linear algebra: H is symmetric, so the row-major array is also its
+** column-major storage; dpotrf / dpotrs run on it column-major ('L'),
+** which needs no transposed copy (LAPACKE's row-major wrappers allocate).
+** dpotrf leaves the strict upper (column-major) triangle untouched, so a
+** failed attempt is undone from it and a saved diagonal: no n x n copy.
+** All arrays are allocated in init.
+*/
+#include <float.h>
+#include <lapacke.h>
+#include <math.h>
+
+#include "method.h"
+#include "vec.h"
+
+enum { NEWTON_PURE, NEWTON_DAMPED, NEWTON_BACKTRACK };
+
+#define NEWTON_C1 1e-4
+#define NEWTON_HALVINGS 50
+#define NEWTON_TRIES 200
+
+typedef struct newton_state {
+  int rule;
+  double lr;
+  double *g, *H, *diag, *p, *xt;
+  double tau, lambda;   /* last shift and Newton decrement (diagnostics) */
+} newton_state;
+
+static const ol_param newton_params[] = {
+  {"step", OL_P_ENUM, NEWTON_BACKTRACK, 0, 2,
+   "step rule: pure x - a H^-1 g, damped / (1 + lambda), Armijo backtrack",
+   "pure|damped|backtrack"},
+  {"lr", OL_P_REAL, 1, 0, INFINITY,
+   "step a (pure, damped) or first trial step (backtrack)", NULL},
+};
+
+static int newton_init (void *st, const double *par, ol_ctx *c, ol_err *e)
+{
+  newton_state *s = st;
+  int n = c->n;
+  s->rule = (int)par[0];
+  s->lr = par[1];
+  if ((s->g = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
+  if ((s->H = ol_vec_new(n * n, e)) == NULL) return OL_ENOMEM;
+  if ((s->diag = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
+  if ((s->p = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
+  if ((s->xt = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
+  return OL_OK;
+}
+
+/* Factor H + tau I in place (lower Cholesky factor, column-major), tau by
+** Nocedal & Wright Algorithm 3.3.  OL_OK with s->tau set, or OL_ENUMERIC. */
+static int newton_factor (newton_state *s, int n, ol_err *e)
+{
+  double *H = s->H, fro = 0, dmin = INFINITY, beta, tau;
+  int i, j, k;
+  for (i = 0; i < n; i++) {
+    s->diag[i] = H[(size_t)i * n + i];
+    if (s->diag[i] < dmin) dmin = s->diag[i];
+  }
+  /* (1) first try: H itself when its diagonal is positive */
+  if (dmin > 0 && LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, H, n) == 0) {
+    s->tau = 0;
+    return OL_OK;
+  }
+  /* ||H||_F from the diagonal and the triangle dpotrf did not touch */
+  for (j = 0; j < n; j++) {
+    fro += s->diag[j] * s->diag[j];
+    for (i = j + 1; i < n; i++)
+      fro += 2 * H[(size_t)i * n + j] * H[(size_t)i * n + j];
+  }
+  fro = sqrt(fro);
+  beta = fro > 0 ? 1e-8 * fro : 1e-8;
+  tau = dmin > 0 ? beta : -dmin + beta;
+  for (k = 0; k < NEWTON_TRIES && isfinite(tau) && tau <= 1e10 * fro + 1;
+       k++) {
+    /* (2) restore H from its untouched triangle, add tau, factor */
+    for (j = 0; j < n; j++) {
+      for (i = j + 1; i < n; i++)
+        H[(size_t)j * n + i] = H[(size_t)i * n + j];
+      H[(size_t)j * n + j] = s->diag[j] + tau;
+    }
+    if (LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, H, n) == 0) {
+      s->tau = tau;
+      return OL_OK;
+    }
+    tau = 2 * tau > beta ? 2 * tau : beta;
+  }
+  return ol_err_set(e, OL_ENUMERIC, "newton: Cholesky failed: H + tau I "
+                    "is not positive definite for tau up to %g", tau);
+}
+
+static int newton_step (void *st, ol_ctx *c, ol_err *e)
+{
+  newton_state *s = st;
+  double *x = c->x, *p = s->p, f = 0, ft, gp, a = s->lr * c->sched;
+  int i, j, n = c->n, rc;
+  /* (1) gradient (and value for the line search), Hessian */
+  rc = ol_ctx_grad(c, x, s->rule == NEWTON_BACKTRACK ? &f : NULL, s->g, e);
+  if (rc != OL_OK) return rc;
+  if ((rc = ol_ctx_hess(c, x, s->H, e)) != OL_OK) return rc;
+  /* (2) p = -(H + tau I)^{-1} g */
+  if ((rc = newton_factor(s, n, e)) != OL_OK) return rc;
+  for (i = 0; i < n; i++) p[i] = -s->g[i];
+  if (LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', n, 1, s->H, n, p, n) != 0)
+    return ol_err_set(e, OL_ENUMERIC, "newton: Cholesky solve failed");
+  gp = ol_vec_dot(s->g, p, n);
+  s->lambda = sqrt(gp < 0 ? -gp : 0);
+  /* (3) move by the step rule */
+  if (s->rule == NEWTON_PURE) {
+    ol_vec_axpy(a, p, x, n);
+    return OL_OK;
+  }
+  if (s->rule == NEWTON_DAMPED) {
+    ol_vec_axpy(a / (1 + s->lambda), p, x, n);
+    return OL_OK;
+  }
+  for (j = 0; j <= NEWTON_HALVINGS; j++, a *= 0.5) {
+    if (-a * gp <= 10 * DBL_EPSILON * fabs(f) + DBL_MIN) break;
+    for (i = 0; i < n; i++) s->xt[i] = x[i] + a * p[i];
+    if ((rc = ol_ctx_value(c, s->xt, &ft, e)) != OL_OK) return rc;
+    if (ft <= f + NEWTON_C1 * a * gp) break;
+  }
+  if (j > NEWTON_HALVINGS)
+    return ol_err_set(e, OL_ENUMERIC, "newton: line search found no "
+                      "decrease in %d halvings (f = %g, g'p = %g)",
+                      NEWTON_HALVINGS, f, gp);
+  ol_vec_axpy(a, p, x, n);
+  return OL_OK;
+}
+
+static void newton_fini (void *st)
+{
+  newton_state *s = st;
+  ol_vec_free(s->g);
+  ol_vec_free(s->H);
+  ol_vec_free(s->diag);
+  ol_vec_free(s->p);
+  ol_vec_free(s->xt);
+  s->g = s->H = s->diag = s->p = s->xt = NULL;
+}
+
+const ol_method_type ol_optim_newton = {
+  "newton", OL_OPTIM,
+  "Newton's method, Cholesky with added tau I; pure, damped or backtracking",
+  "Nocedal & Wright 2006, Algorithms 3.1 and 3.3; Nesterov 2004, 4.1.5",
+  newton_params, (int)(sizeof newton_params / sizeof newton_params[0]),
+  sizeof(newton_state), OL_M_NEEDHESS,
+  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  newton_init, newton_step, newton_fini, NULL
+};
