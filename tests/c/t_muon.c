@@ -123,9 +123,10 @@ static double orth_err (int m, int n, const double *O)
 static int ref_polar (int m, int n, const double *A, double *O)
 {
   int k = m < n ? m : n, rc;
-  double *a = malloc(sizeof(double) * m * n), *s = malloc(sizeof(double) * k);
-  double *u = malloc(sizeof(double) * m * k), *vt = malloc(sizeof(double) * k * n);
-  double *sup = malloc(sizeof(double) * (k + 1));
+  size_t d = sizeof(double);
+  double *a = malloc(d * m * n), *s = malloc(d * k);
+  double *u = malloc(d * m * k), *vt = malloc(d * k * n);
+  double *sup = malloc(d * (k + 1));
   memcpy(a, A, sizeof(double) * m * n);
   rc = LAPACKE_dgesvd(LAPACK_ROW_MAJOR, 'S', 'S', m, n, a, n, s, u, k, vt, n,
                       sup);
@@ -142,7 +143,8 @@ static int ref_polar (int m, int n, const double *A, double *O)
 static int svals (int m, int n, const double *A, double *s)
 {
   int k = m < n ? m : n, rc;
-  double *a = malloc(sizeof(double) * m * n), *sup = malloc(sizeof(double) * (k + 1));
+  double *a = malloc(sizeof(double) * m * n);
+  double *sup = malloc(sizeof(double) * (k + 1));
   memcpy(a, A, sizeof(double) * m * n);
   rc = LAPACKE_dgesvd(LAPACK_ROW_MAJOR, 'N', 'N', m, n, a, n, s, NULL, 1,
                       NULL, 1, sup);
@@ -171,9 +173,10 @@ static void test_polar (int m, int n, uint64_t seed)
 {
   const double a = 3.4445, b = -4.7750, c = 2.0315;
   int k = m < n ? m : n, i, j, l, st;
-  double *U = malloc(sizeof(double) * m * m), *V = malloc(sizeof(double) * n * n);
-  double *G = malloc(sizeof(double) * m * n), *O = malloc(sizeof(double) * m * n);
-  double *E = malloc(sizeof(double) * m * n), *P = malloc(sizeof(double) * m * n);
+  size_t d = sizeof(double);
+  double *U = malloc(d * m * m), *V = malloc(d * n * n);
+  double *G = malloc(d * m * n), *O = malloc(d * m * n);
+  double *E = malloc(d * m * n), *P = malloc(d * m * n);
   double s[64], t[64], sv[64], nrm = 0, tmin = INFINITY, tmax = 0, dev = 0;
   double *work;
   size_t wn, ws;
