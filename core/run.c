@@ -252,7 +252,12 @@ static int step1 (ol_run *r)
     double w = 1 / ((double)t + 1);
     for (i = 0; i < n; i++) r->xavg[i] += w * (r->x[i] - r->xavg[i]);
   }
-  if (!ol_run_finite(r->x, n)) {
+  /* A non-finite iterate is caught by the next oracle call (every method
+  ** evaluates at its iterate, and the run evaluates before recording or
+  ** stopping), so the full pass over x is only made where a projection
+  ** would otherwise consume it; that keeps large-n steps to the passes
+  ** the method itself needs. */
+  if ((r->project || n <= 64) && !ol_run_finite(r->x, n)) {
     ol_err_set(&e, OL_EDOM, "non-finite iterate at iteration %ld", t);
     return stop_err(r, OL_EDOM, &e);
   }
