@@ -20,7 +20,11 @@
 ** at least 1/10 of the interval away from its ends, bisection when the
 ** cubic has no minimiser or a value is infinite.  A trial point where f or
 ** g is not finite counts as "too long" (f = +inf) rather than an error.
-** The sufficient-decrease test allows 2 eps |f(x)| of rounding in f.
+** The f comparisons (sufficient decrease, "f went up") allow 1e-12 |f(x)|
+** of rounding: an f that is a long sum is not more accurate than that, and
+** near a minimiser with f* != 0 the decrease falls below it, where strict
+** tests would stall the search (compare Hager & Zhang 2005, approximate
+** Wolfe conditions); the curvature test, on gradients, then decides.
 **
 ** Failure: after 40 trials, or when the zoom interval shrinks below
 ** rounding with no point of decrease, the search has failed.  Then the
@@ -49,6 +53,7 @@
 #define LBFGS_TRIALS 40
 #define LBFGS_EXTRAP 4.0
 #define LBFGS_SKIP 1e-10
+#define LBFGS_FTOL 1e-12
 
 typedef struct lbfgs_state {
   int m, cnt, head;     /* memory size, pairs held, newest slot */
@@ -158,7 +163,7 @@ static double lbfgs_cubic (double a1, double f1, double d1, double a2,
 static int lbfgs_search (lbfgs_state *s, ol_ctx *c, double d0, double a0,
                          double *fout, int *found, ol_err *e)
 {
-  double f0 = s->f, tolf = 2 * DBL_EPSILON * fabs(f0), wolfe = -s->c2 * d0;
+  double f0 = s->f, tolf = LBFGS_FTOL * fabs(f0), wolfe = -s->c2 * d0;
   double ap = 0, fp = f0, dp = d0, a = a0, fa, da;
   double lo, flo, dlo, hi, fhi, dhi;
   int i, rc;
@@ -168,7 +173,7 @@ static int lbfgs_search (lbfgs_state *s, ol_ctx *c, double d0, double a0,
   for (i = 0;; i++) {
     if (s->nls >= LBFGS_TRIALS) return OL_OK;
     if ((rc = lbfgs_phi(s, c, a, &fa, &da, e)) != OL_OK) return rc;
-    if (fa > f0 + s->c1 * a * d0 + tolf || (i > 0 && fa >= fp)) {
+    if (fa > f0 + s->c1 * a * d0 + tolf || (i > 0 && fa > fp + tolf)) {
       lo = ap; flo = fp; dlo = dp;
       hi = a; fhi = fa; dhi = da;
       break;
@@ -199,7 +204,7 @@ static int lbfgs_search (lbfgs_state *s, ol_ctx *c, double d0, double a0,
     }
     a = lbfgs_cubic(lo, flo, dlo, hi, fhi, dhi);
     if ((rc = lbfgs_phi(s, c, a, &fa, &da, e)) != OL_OK) return rc;
-    if (fa > f0 + s->c1 * a * d0 + tolf || fa >= flo) {
+    if (fa > f0 + s->c1 * a * d0 + tolf || fa > flo + tolf) {
       hi = a; fhi = fa; dhi = da;
       continue;
     }
