@@ -49,4 +49,51 @@ do
        .. " < -0.9")
 end
 
+-- clipping: deterministic clipped GD reaches x* for every c; with
+-- asymmetric noise the second-half mean is > 4 batch-means standard errors
+-- from x* and within 5% of the predicted fixed point x_c.
+do
+  local out, code = sh("./optlab --no-tui scripts/clipping.lua")
+  t.is(code, 0, "demo clipping: exits 0")
+  local k = 0
+  for steps, fin in out:gmatch("c %S+%s+steps%s+(%d+)%s+final |x %- x%*| (%S+)")
+  do
+    k = k + 1
+    t.ok(num(fin) < 1e-8, "demo clipping: deterministic run " .. k
+         .. " reaches x* (|x - x*| " .. fin .. " after " .. steps
+         .. " steps to 1e-8)")
+  end
+  t.is(k, 4, "demo clipping: four deterministic thresholds reported")
+  local z = num(out:match("x_bias %S+%s+se %S+%s+z vs x%* (%-?[%d.]+)"))
+  t.ok(z and math.abs(z) > 4, "demo clipping: clipped mean is " .. tostring(z)
+       .. " se from x* (> 4)")
+  local rel = num(out:match("relative difference (%S+)"))
+  t.ok(rel and rel < 0.05, "demo clipping: x_bias within 5% of x_c (rel "
+       .. tostring(rel) .. ")")
+  local zg = num(out:match("unclipped sgd: mean %S+%s+se %S+%s+z vs x%* (%-?[%d.]+)"))
+  t.ok(zg and math.abs(zg) < 4, "demo clipping: unclipped SGD mean within 4 se "
+       .. "of x* (z " .. tostring(zg) .. ")")
+end
+
+-- dog: with iterate averaging DoG is within 2x of the best grid step size
+-- in f - f*, and better than the median grid point both averaged and at
+-- the last iterate.
+do
+  local out, code = sh("./optlab --no-tui scripts/dog.lua 1000 0.1 5")
+  t.is(code, 0, "demo dog: exits 0")
+  local dl, da = out:match("\n%s+dog%s+(%S+)%s+(%S+)")
+  dl, da = num(dl), num(da)
+  local ml, ma = out:match("median grid: last (%S+)%s+averaged (%S+)")
+  ml, ma = num(ml), num(ma)
+  local rl, ra = out:match("dog/best: last (%S+)%s+averaged (%S+)")
+  ra = num(ra)
+  t.ok(ra and ra < 2, "demo dog: averaged f - f* within 2x of the best grid "
+       .. "point (ratio " .. tostring(ra) .. ")")
+  t.ok(da and ma and da < ma, "demo dog: averaged f - f* " .. tostring(da)
+       .. " below the grid median " .. tostring(ma))
+  t.ok(dl and ml and dl < ml, "demo dog: last-iterate f - f* " .. tostring(dl)
+       .. " below the grid median " .. tostring(ml) .. " (best ratio "
+       .. tostring(rl) .. ")")
+end
+
 t.done()
