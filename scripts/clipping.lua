@@ -28,7 +28,7 @@ print("deterministic clipped GD on x^2/2 from x0 = 10, lr 0.1: "
 local p0 = problem.quadratic{n = 1}
 for _, cc in ipairs{0.1, 1, 10, math.huge} do
   local r = run(p0, optim.clipsgd{lr = 0.1, c = cc},
-                {iters = 5000, x0 = {10}, metrics = {"dist"}, cap = 5001,
+                {iters = 5000, x0 = {10}, metrics = {"dist"}, cap = 5002,
                  progress = false, view = false})
   local d, ts = r:series("dist")
   local k = math.huge
@@ -63,7 +63,7 @@ local xc = (lo + hi) / 2
 -- Time average of the second half and its batch-means standard error.
 local function average (m)
   local p = problem.quadratic{n = 1, noise = {kind = "asym", sigma = sigma}}
-  local r = run(p, m, {iters = T, seed = 1, record_x = true, cap = T + 1,
+  local r = run(p, m, {iters = T, seed = 1, record_x = true, cap = T + 2,
                        progress = false, view = false})
   local xs = r:traj()
   local burn, nb = #xs // 2, 50

@@ -37,7 +37,7 @@ local function measure (m, probe)
   local fl, fa, eta = {}, {}, {}
   for k = 0, R - 1 do
     local r = run(p, m, {iters = T, seed = 1, stream = k, record_x = true,
-                         cap = T + 1,
+                         cap = T + 2,
                          metrics = probe and {"loss", "lrmax"} or {"loss"},
                          progress = false, view = false})
     local xs, ts = r:traj()

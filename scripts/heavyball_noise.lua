@@ -58,7 +58,7 @@ for i, kappa in ipairs(kappas) do
   local gd, hb = tuned(kappa)
   local iters = math.ceil(1.2 * kappa * math.log(1 / eps))
   local rc = race(p, {gd, hb}, {iters = iters, seed = 1, metrics = {"dist"},
-                                cap = iters + 1, progress = false,
+                                cap = iters + 2, progress = false,
                                 view = false})
   ngd[i], nhb[i] = steps_to(rc[1]), steps_to(rc[2])
   print(string.format("  %-8g %8d %8d", kappa, ngd[i], nhb[i]))

@@ -96,4 +96,24 @@ do
        .. tostring(rl) .. ")")
 end
 
+-- newton: from x0 = 1.5 pure Newton (x -> -x^3) leaves |x| < 1e10 within
+-- 10 steps (or stops non-finite); damped and backtracking Newton end with
+-- |x| < 1e-8; the first pure iterate is -x0^3 = -3.375 (to 1e-12).
+do
+  local out, code = sh("./optlab --no-tui scripts/newton.lua 1.5 30")
+  t.is(code, 0, "demo newton: exits 0")
+  local x1 = num(out:match("\n%s+1%s+(%S+)"))
+  t.near(x1, -3.375, 1e-12, "demo newton: first pure step maps 1.5 to -1.5^3")
+  local reason, k = out:match("pure: stopped '([^']+)'.-|x| > 1e10: (%S+)")
+  t.ok(reason == "non-finite" or (num(k) and num(k) <= 10),
+       "demo newton: pure diverges within 10 steps (reason " .. tostring(reason)
+       .. ", first k with |x| > 1e10: " .. tostring(k) .. ")")
+  for _, s in ipairs{"damped", "backtrack"} do
+    local fx = num(out:match(s .. ": stopped '[^']+' after %d+ steps, "
+                             .. "final |x| (%S+),"))
+    t.ok(fx and fx < 1e-8, "demo newton: " .. s .. " final |x| "
+         .. tostring(fx) .. " < 1e-8")
+  end
+end
+
 t.done()
