@@ -27,3 +27,28 @@ OPENBLAS_NUM_THREADS=1 tests/bench/w6 1024 3 | tee "$out"
 awk '
   $1 == "W6" && $3 == "ms" { ms[$2] = $4 }
   END { printf "W6 ol_polar_ns5: %.2fx the 15-dgemm floor (target <= 1.2x)\n", ms["polar"] / ms["floor"] }' "$out"
+
+echo "== W3: Newton, logreg n = 2000, d = 500, 10 steps, one core (OPENBLAS_NUM_THREADS=1)"
+OPENBLAS_NUM_THREADS=1 tests/bench/w3 10 5 | tee "$out"
+awk '
+  $1 == "W3" { ms[$2] = $4 }
+  END {
+    printf "W3 newton pure     : %.2fx the dsyrk+dposv floor (target <= 1.2x)\n", ms["pure"] / ms["floor"]
+    printf "W3 newton backtrack: %.2fx the floor (one more f per step)\n", ms["backtrack"] / ms["floor"]
+  }' "$out"
+
+echo "== W5: L-BFGS, chained Rosenbrock d = 1000 to |g| <= 1e-6, one core (OPENBLAS_NUM_THREADS=1)"
+OPENBLAS_NUM_THREADS=1 tests/bench/w5 5 | tee "$out"
+if /usr/bin/python3 -c 'import scipy' 2>/dev/null; then
+  OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 /usr/bin/python3 \
+    /work/shared/bench/peers/src/w5_lbfgs.py chained 3 | tee -a "$out"
+else
+  echo "W5 scipy peer skipped: python3-scipy is not installed (make bench does not install it)"
+fi
+awk '
+  $1 == "W5" && $3 == "ms/solve" { ms[$2] = $4 }
+  $1 ~ /^W5/ && $2 ~ /scipy/ { for (i = 1; i < NF; i++) if ($i == "median") sp = $(i + 1) }
+  END {
+    printf "W5 lbfgs: %.2fx the C floor estimate (nfev f+g + nit two-loops)\n", ms["engine"] / ms["floor"]
+    if (sp > 0) printf "W5 lbfgs: %.1fx faster than scipy L-BFGS-B (target >= 5x)\n", sp / ms["engine"]
+  }' "$out"
