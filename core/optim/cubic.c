@@ -28,7 +28,8 @@
 ** point, which implies a decrease); the search starts at max(M_{k-1}/2,
 ** M), the parameter M playing the role of their L_0.  After 60 doublings:
 ** OL_ENUMERIC.  A model decrease -m(s) below the resolution of f (10 eps
-** |f| + DBL_MIN) cannot be tested: the step is taken.  adapt = 0: fixed M, the step is always taken.
+** |f| + DBL_MIN) cannot be tested: the step is taken.  adapt = 0: fixed
+** M, the step is always taken.
 */
 #include <cblas.h>
 #include <float.h>

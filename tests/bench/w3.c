@@ -73,7 +73,8 @@ static int floor_newton (int iters)
     cblas_dgemv(CblasRowMajor, CblasTrans, N, D, 1.0, A, D, z, 1, LAMBDA,
                 g, 1);
     for (i = 0; i < N; i++)
-      for (j = 0; j < D; j++) B[(size_t)i * D + j] = sq[i] * A[(size_t)i * D + j];
+      for (j = 0; j < D; j++)
+        B[(size_t)i * D + j] = sq[i] * A[(size_t)i * D + j];
     cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, D, N, 1.0, B, D, 0.0,
                 H, D);
     for (j = 0; j < D; j++) H[j * D + j] += LAMBDA;

@@ -9,9 +9,9 @@
 ** solve (median of reps).  Floor, as the peers' w5_lbfgs_floor estimates
 ** it but measured in this run: nfev x (one f+g of chained Rosenbrock,
 ** straight C, no loop-carried store) + nit x (one two-loop recursion with
-** m = 10 pairs in d = 1000 over CBLAS ddot / daxpy), with nit and nfev the engine's
-** own counts (nfev: the line search's evaluations, without the run's
-** evaluation of each new iterate for its tolerance test).
+** m = 10 pairs in d = 1000 over CBLAS ddot / daxpy), with nit and nfev
+** the engine's own counts (nfev: the line search's evaluations, without
+** the run's evaluation of each new iterate for its tolerance test).
 ** Prints  W5 engine ms/solve <median> nit <k> nfev <k> |g| <final>
 **         W5 floor  ms/solve <estimate> (fg us <t>, twoloop us <t>)
 ** usage: w5 [reps]

@@ -504,7 +504,8 @@ static void test_lbfgs_iterates (void)
 {
   ol_problem *p = mkprob("quadratic", "n", 10.0, "cond", 100.0, "seed", 5.0,
                          (char *)NULL);
-  double par[8], x1[10] = {0}, x2[10] = {0}, g0[10], g1[10], Hg[10], H[100], sv[10];
+  double par[8], x1[10] = {0}, x2[10] = {0}, g0[10], g1[10], Hg[10];
+  double H[100], sv[10];
   double yv[10], d[10], a, astar, f0, f1, gg, al, b, rho, gam, c;
   ol_err e;
   int i, par1 = 1;
