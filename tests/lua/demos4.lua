@@ -116,4 +116,37 @@ do
   end
 end
 
+-- shuffle: after 1000 epochs random reshuffling's mean squared distance is
+-- over 10x below with-replacement SGD's; the fitted slopes are about -1
+-- (+- 0.3) for replace and at least 0.7 steeper for shuffle (R = 20
+-- streams, fixed seed).
+do
+  local out, code = sh("./optlab --no-tui scripts/shuffle.lua 20 0.5")
+  t.is(code, 0, "demo shuffle: exits 0")
+  local ratio = num(out:match("\n%s+1000%s+%S+%s+%S+%s+%S+%s+(%S+)"))
+  t.ok(ratio and ratio > 10, "demo shuffle: replace/shuffle at K = 1000 is "
+       .. tostring(ratio) .. " > 10")
+  local sr = num(out:match("slope replace (%S+)"))
+  local ss = num(out:match("slope shuffle (%S+)"))
+  t.ok(sr and sr > -1.3 and sr < -0.7, "demo shuffle: replace slope "
+       .. tostring(sr) .. " in (-1.3, -0.7)")
+  t.ok(ss and sr and ss < sr - 0.7, "demo shuffle: shuffle slope "
+       .. tostring(ss) .. " steeper than replace's by > 0.7")
+end
+
+-- restart: every restart rule reaches ||x - x*|| < 1e-8 within a third of
+-- the budget; plain accelerated gradient does not reach it in the budget
+-- (so it needs > 3x the steps).
+do
+  local out, code = sh("./optlab --no-tui scripts/restart.lua 1e4 20000")
+  t.is(code, 0, "demo restart: exits 0")
+  local plain = out:match("\n%s+none%s+(%S+)")
+  t.is(plain, "none", "demo restart: plain AG does not reach 1e-8 in 20000")
+  for _, rs in ipairs{"fixed", "function", "gradient"} do
+    local k = num(out:match("\n%s+" .. rs .. "%s+(%S+)"))
+    t.ok(k and k < 20000 / 3, "demo restart: " .. rs .. " restart reaches "
+         .. "1e-8 in " .. tostring(k) .. " < 20000/3 steps")
+  end
+end
+
 t.done()
