@@ -149,4 +149,54 @@ do
   end
 end
 
+-- heavytail: with Student-t noise (nu = 1.5), the clipped AdaGrad-Norm's
+-- 99% quantile of f - f* is > 3x below AdaGrad's and > 5x below
+-- AdaGrad-Norm's (each method at its best grid step), and its tail ratio
+-- q99/q50 is smaller than AdaGrad-Norm's.  R = 400 streams: the 99%
+-- quantile rests on the ~4 largest draws, hence the wide factors.
+do
+  local out, code = sh("./optlab --no-tui scripts/heavytail.lua 400 500 1")
+  t.is(code, 0, "demo heavytail: exits 0")
+  local a = num(out:match("q99 ratio adagrad/clipped (%S+)"))
+  local an = num(out:match("q99 ratio adagradnorm/clipped (%S+)"))
+  t.ok(a and a > 3, "demo heavytail: q99 adagrad/clipped " .. tostring(a)
+       .. " > 3")
+  t.ok(an and an > 5, "demo heavytail: q99 adagradnorm/clipped "
+       .. tostring(an) .. " > 5")
+  local function tail (name)
+    return num(out:match("\n%s+" .. name .. "%s+%S+ %S+%s+%S+%s+%S+%s+%S+"
+                         .. "%s+%S+%s+(%S+)"))
+  end
+  local tn, tc = tail("adagradnorm"), tail("clipadagradnorm")
+  t.ok(tn and tc and tc < tn, "demo heavytail: tail ratio q99/q50 clipped "
+       .. tostring(tc) .. " < adagradnorm " .. tostring(tn))
+end
+
+-- muon: Newton-Schulz and exact-SVD Muon end within a factor 3 of each
+-- other in loss, both below 1e-2 of the start loss; ortherr > 1e-3 for NS,
+-- < 1e-10 for SVD.
+do
+  local out, code = sh("./optlab --no-tui scripts/muon.lua 1000 0.03")
+  t.is(code, 0, "demo muon: exits 0")
+  for _, pn in ipairs{"matlsq", "lowrank"} do
+    local ratio = num(out:match(pn .. " final loss ratio ns/svd (%S+)"))
+    t.ok(ratio and ratio > 1 / 3 and ratio < 3, "demo muon: " .. pn
+         .. " final loss ratio ns/svd " .. tostring(ratio) .. " in (1/3, 3)")
+    for _, pol in ipairs{"ns", "svd"} do
+      local f0, f, oe = out:match("\n%s+" .. pn .. "%s+" .. pol
+                                  .. "%s+(%S+)%s+(%S+)%s+(%S+)")
+      f0, f, oe = num(f0), num(f), num(oe)
+      t.ok(f0 and f and f < 1e-2 * f0, "demo muon: " .. pn .. " " .. pol
+           .. " loss " .. tostring(f0) .. " -> " .. tostring(f))
+      if pol == "ns" then
+        t.ok(oe and oe > 1e-3, "demo muon: " .. pn .. " ortherr NS "
+             .. tostring(oe) .. " > 1e-3")
+      else
+        t.ok(oe and oe < 1e-10, "demo muon: " .. pn .. " ortherr SVD "
+             .. tostring(oe) .. " < 1e-10")
+      end
+    end
+  end
+end
+
 t.done()
