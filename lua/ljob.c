@@ -469,7 +469,18 @@ static int job_tostring (lua_State *L)
   return 1;
 }
 
+/* j:plot(opts): r:plot over the job's runs (lua/lplot.c), live or done. */
+static int job_plot (lua_State *L)
+{
+  checkjob(L, 1);
+  lua_settop(L, 2);
+  lua_getiuservalue(L, 1, 1);
+  lua_replace(L, 1);
+  return olua_plot(L);
+}
+
 static const luaL_Reg job_methods[] = {
+  {"plot", job_plot},
   {"pause", job_pause},
   {"resume", job_resume},
   {"step", job_step},

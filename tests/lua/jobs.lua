@@ -98,4 +98,23 @@ t.errors("bad argument #1 to 'step' (steps must be >= 0)",
 t.errors("optlab.problem expected", start, 3, M)
 t.errors("optlab.method expected", start, P, 3)
 
+-- j:plot draws the job's runs like race:plot: one series path per run
+-- and watched panel in the SVG.
+do
+  local jp = start(problem.quadratic{n = 4}, {optim.gd{lr = 0.5},
+                   optim.adam{lr = 0.1}}, {iters = 300, metrics = {"loss"},
+                   watch = {"loss"}})
+  jp:wait()
+  local file = os.tmpname()
+  t.ok(jp:plot{file = file, watch = {"loss"}} == true,
+       "jobs: j:plot writes an SVG")
+  local f = assert(io.open(file))
+  local svg = f:read("a")
+  f:close()
+  os.remove(file)
+  local n = 0
+  for _ in svg:gmatch('<path class="series"') do n = n + 1 end
+  t.is(n, 2, "jobs: j:plot draws one path per run")
+end
+
 t.done()
