@@ -82,6 +82,7 @@ local ba, bai = best(avgv)
 print(string.format("best grid: last %.4g (lr %g)  averaged %.4g (lr %g)", bl,
                     grid[bli], ba, grid[bai]))
 print(string.format("median grid: last %.4g  averaged %.4g",
-                    median({table.unpack(lastv)}), median({table.unpack(avgv)})))
+                    median({table.unpack(lastv)}),
+                    median({table.unpack(avgv)})))
 print(string.format("dog/best: last %.3f  averaged %.3f", dl / bl, da / ba))
 print(string.format("dog final eta %.4g (no tuning)", eta))

@@ -56,4 +56,4 @@ end
 for _, o in ipairs(orders) do
   print(string.format("slope %s %.2f", o, slope(Ks, err[o])))
 end
-print("(rates: replace -1, shuffle -2 from the upper bound of Mishchenko et al.)")
+print("(rates: replace -1, shuffle -2, Mishchenko et al.'s upper bounds)")

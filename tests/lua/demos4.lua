@@ -70,7 +70,8 @@ do
   local rel = num(out:match("relative difference (%S+)"))
   t.ok(rel and rel < 0.05, "demo clipping: x_bias within 5% of x_c (rel "
        .. tostring(rel) .. ")")
-  local zg = num(out:match("unclipped sgd: mean %S+%s+se %S+%s+z vs x%* (%-?[%d.]+)"))
+  local zg = num(out:match("unclipped sgd: mean %S+%s+se %S+%s+z vs x%* "
+                          .. "(%-?[%d.]+)"))
   t.ok(zg and math.abs(zg) < 4, "demo clipping: unclipped SGD mean within 4 se "
        .. "of x* (z " .. tostring(zg) .. ")")
 end
