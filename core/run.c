@@ -14,7 +14,9 @@
 ** taken when t is a multiple of stride; when the axis is full every other
 ** point is dropped (those with t % (2 stride) != 0) and stride doubles.
 ** A stop appends its final point even off the grid; the next record
-** (after ol_run_extend) replaces such an off-grid tail.
+** (after ol_run_extend) replaces such an off-grid tail.  Each record
+** also keeps c.ngev and the stepping seconds so far (evals, secs), moved
+** with the times by decimation, so plots can use either as the x axis.
 **
 ** Time: no clock call per step.  ol_run_advance (and ol_run_step, which
 ** is advance(1)) reads the monotonic clock around the slice; the time
@@ -161,6 +163,8 @@ static void decimate (ol_run *r)
     if (r->times[i] % s2 != 0) continue;
     if (j != i) {
       r->times[j] = r->times[i];
+      r->evals[j] = r->evals[i];
+      r->secs[j] = r->secs[i];
       for (k = 0; k < OL_NMETRICS; k++)
         if (r->vals[k] != NULL) r->vals[k][j] = r->vals[k][i];
       if (r->traj != NULL)
@@ -191,6 +195,8 @@ static void record (ol_run *r)
     k = r->len++;
   }
   r->times[k] = t;
+  r->evals[k] = (double)r->c.ngev;
+  r->secs[k] = r->seconds + (r->inslice ? now() - r->slice0 : 0);
   r->offgrid = t % r->stride != 0;
   r->next_rec = (t / r->stride + 1) * r->stride;
   fill_state(r, &s);
@@ -289,8 +295,10 @@ long ol_run_advance (ol_run *r, long k)
   if (r == NULL || r->reason != OL_STOP_NONE || k <= 0) return 0;
   t0 = r->c.t;
   r->slice0 = now();
+  r->inslice = 1;
   for (i = 0; i < k; i++)
     if (step1(r) != OL_STOP_NONE) break;
+  r->inslice = 0;
   r->seconds += now() - r->slice0;
   return r->c.t - t0;
 }
@@ -428,6 +436,7 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
     ol_err_set(e, OL_ENOMEM, "out of memory (series)");
     goto fail;
   }
+  if (alloc(&r->evals, r->cap, e) || alloc(&r->secs, r->cap, e)) goto fail;
   for (i = 0; i < OL_NMETRICS; i++)
     if ((r->metrics & OL_MBIT(i)) && alloc(&r->vals[i], r->cap, e))
       goto fail;
@@ -524,6 +533,8 @@ void ol_run_free (ol_run *r)
   free(r->work);
   free(r->par);
   free(r->times);
+  free(r->evals);
+  free(r->secs);
   for (i = 0; i < OL_NMETRICS; i++) free(r->vals[i]);
   free(r->traj);
   free(r->perm);
@@ -551,6 +562,8 @@ long ol_run_nhev (const ol_run *r) { return r->c.nhev; }
 unsigned ol_run_metrics (const ol_run *r) { return r->metrics; }
 int ol_run_len (const ol_run *r) { return r->len; }
 const long *ol_run_times (const ol_run *r) { return r->times; }
+const double *ol_run_evals (const ol_run *r) { return r->evals; }
+const double *ol_run_secs (const ol_run *r) { return r->secs; }
 
 const double *ol_run_series (const ol_run *r, int metric)
 {

@@ -119,6 +119,17 @@ long ol_run_nhev (const ol_run *r);
 unsigned ol_run_metrics (const ol_run *r);    /* OL_MBIT set recorded */
 int ol_run_len (const ol_run *r);
 const long *ol_run_times (const ol_run *r);
+/* Arrays parallel to ol_run_times (same length ol_run_len, same
+** decimation), for plotting against other x axes.  ol_run_evals: the
+** gradient evaluations counted by ol_run_ngev when each point was
+** recorded (the run's own evaluations for metrics and stop rules
+** included, cache hits free: see core/method.c), as doubles; deterministic
+** for a seed.  ol_run_secs: the stepping wall time (ol_run_seconds plus
+** the current slice so far) at each record, nondecreasing and at most
+** ol_run_seconds once the slice ended; measured, so not reproducible.
+** Never NULL for a run ol_run_new returned; valid until the next step. */
+const double *ol_run_evals (const ol_run *r);
+const double *ol_run_secs (const ol_run *r);
 const double *ol_run_series (const ol_run *r, int metric);
 /* Latest value of a metric (computed at the last recorded time), NAN if
 ** not recorded. */

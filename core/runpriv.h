@@ -15,7 +15,11 @@
 **               possibly the last is a multiple of stride ("on grid");
 **               offgrid says the last one is not (a final point), and the
 **               next record replaces it.  next_rec is the next multiple
-**               of stride after the last recorded time.
+**               of stride after the last recorded time.  evals and secs
+**               are parallel to times (moved together by decimation):
+**               c.ngev and the stepping seconds at each record.
+**   inslice     ol_run_advance is running: slice0 holds the clock at its
+**               start, and a record adds now() - slice0 to seconds.
 **   perm, pos   OL_NOISE_BATCH with an order other than REPLACE: perm
 **               holds the N component indices of the current epoch, pos
 **               the next position; pos == N means a new epoch is due
@@ -81,10 +85,12 @@ struct ol_run {
   char msg[OL_ERRMAX];
   double seconds;             /* accumulated stepping wall time */
   double slice0;              /* clock at the start of the current slice */
+  int inslice;                /* inside ol_run_advance (see above) */
   unsigned metrics;           /* OL_MBIT set recorded */
   int cap, len, offgrid, tdim;
   long stride, next_rec;
   long *times;
+  double *evals, *secs;       /* parallel to times (see above) */
   double *vals[OL_NMETRICS];  /* NULL for metrics not recorded */
   double *traj;               /* cap x tdim, or NULL */
   long *perm;                 /* minibatch order (see above), or NULL */
