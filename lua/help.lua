@@ -136,6 +136,8 @@ options:
   schedule  {kind = "step"|"inv"|"invsqrt"|"cosine"|"warmup"|"const",
              gamma = , period = }
   progress  progress lines without a view (true)   view  live view (true)
+  xaxis     x of the plots: "iter" (default), "evals" (gradient
+            evaluations) or "time" (each run's stepping seconds)
 Ctrl-C stops the run and keeps it.  See help(r) for a run object.]]
 
 docs.race = [[
@@ -150,7 +152,8 @@ run object r:
   print(r)        summary: method, problem, seed, stop reason, final metrics
   r.iter r.reason r.message r.seed r.x r.xavg r.method r.problem r.label
   r.budget r.nfev r.ngev r.seconds
-  r:series(name) -> values, times      r:last(name)     r:metrics()
+  r:series(name) -> values, times, evals, seconds (parallel lists)
+  r:last(name)     r:metrics()
   r:save(file) (CSV, %.17g, no timings)   r:csv()   r:continue(iters)]]
 
 docs.help = [[

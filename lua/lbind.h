@@ -54,6 +54,7 @@ typedef struct lrun {
   ol_run *r;            /* NULL once closed */
   int intr;             /* stopped by a callback error caused by Ctrl-C */
   int useview, progress;
+  int xaxis;            /* PN_X_* (lua/plotpanel.h): the plots' x axis */
   int nwatch;
   int watch[OL_NMETRICS];
 } lrun;
@@ -66,12 +67,16 @@ typedef struct ropts {
   int nwatch;
   int watch[OL_NMETRICS];
   int useview, progress;
+  int xaxis;             /* PN_X_*, default PN_X_ITER */
   int x0len;             /* entries of o.x0 (a buffer left on the stack) */
 } ropts;
 
 /* Parse the options table at idx (may be none/nil) for who; may leave
 ** buffers (x0) on the stack. */
 void olua_readopts (lua_State *L, int idx, const char *who, ropts *ro);
+/* The xaxis option at idx ("iter", "evals", "time") -> PN_X_*; raises
+** "<who>: unknown xaxis 'x' (valid: iter, evals, time)" otherwise. */
+int olua_checkxaxis (lua_State *L, int idx, const char *who);
 /* Push a new run object of the method at midx on the problem at pidx. */
 lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
                   const char *who);

@@ -216,6 +216,7 @@ int olua_jobs_list (lua_State *L, olua_job *out, int max)
     out[n].live.watch = j->watch;
     out[n].live.iters = j->runs[0] != NULL ? ol_run_budget(j->runs[0]) : 0;
     out[n].live.title = j->title;
+    out[n].live.xaxis = j->boxes[0]->xaxis;
     n++;
   }
   return n;

@@ -9,7 +9,8 @@
 ** landscape of a 2-D problem or the simplex of a game), width, height
 ** (SVG: pixels of the whole figure, default 900 x 320 per row of panels;
 ** text: columns, default 80, and rows per panel, default 16), text = true
-** (text even with a file name: not both).
+** (text even with a file name: not both), xaxis ("iter", "evals",
+** "time"; default: the first run's xaxis option) for the metric panels.
 */
 #include <ctype.h>
 #include <math.h>
@@ -22,7 +23,7 @@
 #include "plotpanel.h"
 
 static const char *const plotkeys[] = {
-  "file", "watch", "width", "height", "text", NULL
+  "file", "watch", "width", "height", "text", "xaxis", NULL
 };
 
 static const char *const palette[] = {
@@ -37,6 +38,7 @@ typedef struct plot {
   pn_runs rs;
   int npanels;
   int panels[OL_NMETRICS + 2];
+  int xaxis;            /* PN_X_* */
 } plot;
 
 /* Runs of the run or race at index 1 into pl (arrays on the stack). */
@@ -65,6 +67,10 @@ static void getruns (lua_State *L, plot *pl)
   pl->rs.n = n;
   pl->rs.runs = runs;
   pl->rs.labels = labels;
+  if (n == 1 && luaL_testudata(L, 1, OLUA_RUN) != NULL) lua_pushvalue(L, 1);
+  else lua_rawgeti(L, 1, 1);
+  pl->xaxis = olua_checkrun(L, -1)->xaxis;
+  lua_pop(L, 1);
 }
 
 static int has_traj (const pn_runs *rs)
@@ -234,7 +240,8 @@ static void text_plot (lua_State *L, const plot *pl, int width, int height)
       pn_landscape(&pl->rs, &o, &cache, title, sizeof title);
     else if (pl->panels[i] == PN_SIMPLEX)
       pn_simplex(&pl->rs, &o, title, sizeof title);
-    else pn_metric(&pl->rs, pl->panels[i], &o, title, sizeof title);
+    else pn_metric(&pl->rs, pl->panels[i], pl->xaxis, &o, title,
+                   sizeof title);
     snprintf(head, sizeof head, " %s ", title);
     frame(&t, i * height, height, head, utf8);
   }
@@ -279,17 +286,16 @@ typedef struct box {
 
 static void svg_metric (FILE *f, const plot *pl, int m, box b)
 {
-  double lo = INFINITY, hi = -INFINITY, plo = INFINITY, tv[16];
-  long tmax = 1;
-  int k, i, log, nonpos = 0, nt;
+  double lo = INFINITY, hi = -INFINITY, plo = INFINITY, tv[16], xmax = 0;
+  int k, i, log, nonpos = 0, nt, xa = pl->xaxis;
   cv_scale ys, xs;
   char lab[32];
   for (k = 0; k < pl->rs.n; k++) {
     const double *v = ol_run_series(pl->rs.runs[k], m);
-    const long *t = ol_run_times(pl->rs.runs[k]);
     int len = ol_run_len(pl->rs.runs[k]);
     if (v == NULL || len <= 0) continue;
-    if (t[len - 1] > tmax) tmax = t[len - 1];
+    if (pn_xat(pl->rs.runs[k], xa, len - 1) > xmax)
+      xmax = pn_xat(pl->rs.runs[k], xa, len - 1);
     for (i = 0; i < len; i++) {
       if (!isfinite(v[i])) continue;
       if (v[i] < lo) lo = v[i];
@@ -304,8 +310,9 @@ static void svg_metric (FILE *f, const plot *pl, int m, box b)
   xs.valid = 1;
   xs.log = 0;
   xs.lo = 0;
-  xs.hi = cv_nice_up((double)tmax / 5);
-  xs.hi *= ceil((double)tmax / xs.hi);
+  if (!(xmax > 0)) xmax = xa == PN_X_TIME ? 1e-3 : 1;
+  xs.hi = cv_nice_up(xmax / 5);
+  xs.hi *= ceil(xmax / xs.hi);
   fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"title\">", b.x,
           b.y - 8);
   xmlstr(f, pn_name(m));
@@ -323,16 +330,15 @@ static void svg_metric (FILE *f, const plot *pl, int m, box b)
   nt = cv_ticks(&xs, 6, tv);
   for (i = 0; i < nt; i++) {
     double x = b.x + tv[i] / xs.hi * b.w;
-    cv_fmt(tv[i], lab, sizeof lab, 8);
+    pn_xfmt(xa, tv[i], lab, sizeof lab, 8);
     fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
             "class=\"grid\"/><text x=\"%.1f\" y=\"%.1f\" class=\"xtick\">%s"
             "</text>\n", x, b.y, x, b.y + b.h, x, b.y + b.h + 14, lab);
   }
-  fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"xlabel\">iteration"
-          "</text>\n", b.x + b.w, b.y + b.h + 28);
+  fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"xlabel\">%s</text>\n",
+          b.x + b.w, b.y + b.h + 28, pn_xaxis_label(xa));
   for (k = 0; k < pl->rs.n; k++) {
     const double *v = ol_run_series(pl->rs.runs[k], m);
-    const long *t = ol_run_times(pl->rs.runs[k]);
     int len = ol_run_len(pl->rs.runs[k]), have = 0;
     fprintf(f, "<path class=\"series\" stroke=\"%s\" d=\"",
             palette[k % NPAL]);
@@ -344,7 +350,8 @@ static void svg_metric (FILE *f, const plot *pl, int m, box b)
       }
       pos = pos < 0 ? 0 : pos > 1 ? 1 : pos;
       fprintf(f, "%s%.2f %.2f ", have ? "L" : "M",
-              b.x + (double)t[i] / xs.hi * b.w, b.y + (1 - pos) * b.h);
+              b.x + pn_xat(pl->rs.runs[k], xa, i) / xs.hi * b.w,
+              b.y + (1 - pos) * b.h);
       have = 1;
     }
     fprintf(f, "\"/>\n");
@@ -592,6 +599,9 @@ int olua_plot (lua_State *L)
     return luaL_error(L, "plot: give file (SVG) or text = true, not both");
   lua_getfield(L, 2, "watch");
   getpanels(L, lua_gettop(L), &pl);
+  lua_pop(L, 1);
+  if (lua_getfield(L, 2, "xaxis") != LUA_TNIL)
+    pl.xaxis = olua_checkxaxis(L, -1, "plot");
   lua_pop(L, 1);
   if (fname != NULL) {
     width = optint(L, 2, "width", 900, 200, 10000);

@@ -23,7 +23,7 @@
 
 static const char *const optkeys[] = {
   "iters", "tol", "time", "seed", "stream", "x0", "metrics", "watch", "cap",
-  "record_x", "schedule", "progress", "view", NULL
+  "record_x", "schedule", "progress", "view", "xaxis", NULL
 };
 
 
@@ -209,11 +209,27 @@ void olua_readopts (lua_State *L, int idx, const char *who, ropts *ro)
   if (lua_getfield(L, idx, "schedule") != LUA_TNIL)
     readsched(L, lua_gettop(L), who, &ro->o.sched);
   lua_pop(L, 3);
+  if (lua_getfield(L, idx, "xaxis") != LUA_TNIL)
+    ro->xaxis = olua_checkxaxis(L, -1, who);
+  lua_pop(L, 1);
   if (lua_getfield(L, idx, "x0") != LUA_TNIL) {
     ro->o.x0 = olua_checkarray(L, -1, who, "x0", &ro->x0len);
     lua_remove(L, -2);                 /* the buffer stays on the stack */
   }
   else lua_pop(L, 1);
+}
+
+int olua_checkxaxis (lua_State *L, int idx, const char *who)
+{
+  const char *names[PN_NXAXES + 1];
+  const char *s = lua_type(L, idx) == LUA_TSTRING ? lua_tostring(L, idx)
+                                                  : NULL;
+  int k = s != NULL ? pn_xaxis_find(s) : -1;
+  if (k >= 0) return k;
+  for (k = 0; k < PN_NXAXES; k++) names[k] = pn_xaxis_name(k);
+  names[k] = NULL;
+  return olua_unknownkey(L, who, "xaxis", s != NULL ? s
+                         : luaL_tolstring(L, idx, NULL), names);
 }
 
 /* Create a run object (pushed) of the method at midx on the problem at
@@ -253,6 +269,7 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
   if (b->r == NULL) luaL_error(L, "%s: %s", who, e.msg);
   b->useview = ro->useview;
   b->progress = ro->progress;
+  b->xaxis = ro->xaxis;
   rec = ol_run_metrics(b->r);
   if (ro->nwatch > 0) {
     b->nwatch = ro->nwatch;
@@ -338,6 +355,7 @@ void olua_drive (lua_State *L, lrun **boxes, int nruns, const char *title,
   lv.watch = boxes[0]->watch;
   lv.iters = ol_run_budget(runs[0]);
   lv.title = title;
+  lv.xaxis = boxes[0]->xaxis;
   if (useview && S->view != NULL && S->view->open != NULL)
     opened = S->view->open(S->view->ud, &lv) == 0;
   target = opened ? 1.0 / 30 : 0.05;
@@ -505,7 +523,10 @@ static int checkrecorded (lua_State *L, const ol_run *r, int arg,
   return m;
 }
 
-/* r:series(name) -> values, times (iteration numbers). */
+/* r:series(name) -> values, times (iteration numbers), evals (gradient
+** evaluations), seconds (stepping wall time): parallel lists, one entry
+** per recorded point.  The seconds are measured, so they differ from run
+** to run (the field r.seconds is the total). */
 static int run_series (lua_State *L)
 {
   lrun *b = olua_checkrun(L, 1);
@@ -513,15 +534,22 @@ static int run_series (lua_State *L)
   int n = ol_run_len(b->r), i;
   const double *v = ol_run_series(b->r, m);
   const long *t = ol_run_times(b->r);
+  const double *ev = ol_run_evals(b->r), *sec = ol_run_secs(b->r);
+  lua_createtable(L, n, 0);
+  lua_createtable(L, n, 0);
   lua_createtable(L, n, 0);
   lua_createtable(L, n, 0);
   for (i = 0; i < n; i++) {
     lua_pushnumber(L, v[i]);
-    lua_rawseti(L, -3, i + 1);
+    lua_rawseti(L, -5, i + 1);
     lua_pushinteger(L, t[i]);
+    lua_rawseti(L, -4, i + 1);
+    lua_pushinteger(L, (lua_Integer)ev[i]);
+    lua_rawseti(L, -3, i + 1);
+    lua_pushnumber(L, sec[i]);
     lua_rawseti(L, -2, i + 1);
   }
-  return 2;
+  return 4;
 }
 
 /* r:traj() -> rows {x1, ..., xd} (first min(n, 8) coordinates) at the

@@ -26,6 +26,10 @@ typedef struct olua_live {
   const int *watch;            /* metric ids to plot, one panel each */
   long iters;                  /* budget per run */
   const char *title;           /* problem description */
+  int xaxis;                   /* x of the metric panels, PN_X_* of
+                                  lua/plotpanel.h: 0 iterations, 1
+                                  gradient evaluations, 2 each run's
+                                  own stepping seconds */
 } olua_live;
 
 /* Hooks of a live view.  All pointers in lv are valid during each call. */

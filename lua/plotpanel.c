@@ -401,26 +401,80 @@ int pn_simplex (const pn_runs *rs, const pn_out *o, char *title,
   return 0;
 }
 
+/* -- x axis --------------------------------------------------------------- */
+
+static const char *const xnames[PN_NXAXES] = {"iter", "evals", "time"};
+static const char *const xlabels[PN_NXAXES] = {
+  "iteration", "gradient evaluations", "seconds"
+};
+
+const char *pn_xaxis_name (int xaxis)
+{
+  return xaxis >= 0 && xaxis < PN_NXAXES ? xnames[xaxis] : NULL;
+}
+
+const char *pn_xaxis_label (int xaxis)
+{
+  return xaxis >= 0 && xaxis < PN_NXAXES ? xlabels[xaxis] : NULL;
+}
+
+int pn_xaxis_find (const char *name)
+{
+  int k;
+  for (k = 0; k < PN_NXAXES; k++)
+    if (strcmp(xnames[k], name) == 0) return k;
+  return -1;
+}
+
+double pn_xat (const ol_run *r, int xaxis, int i)
+{
+  if (xaxis == PN_X_EVALS) return ol_run_evals(r)[i];
+  if (xaxis == PN_X_TIME) return ol_run_secs(r)[i];
+  return (double)ol_run_times(r)[i];
+}
+
+void pn_xfmt (int xaxis, double v, char *buf, size_t size, int width)
+{
+  cv_fmt(v, buf, size, width);
+  if (xaxis == PN_X_TIME && strlen(buf) + 1 < size) strcat(buf, "s");
+}
+
+/* Right end of the x range of a panel: a nice multiple of a nice step
+** above the largest x of the runs (1 when there is none). */
+static double xhigh (const pn_runs *rs, int m, int xaxis)
+{
+  double xmax = 0, hi;
+  int k;
+  for (k = 0; k < rs->n; k++) {
+    int len = ol_run_len(rs->runs[k]);
+    if (ol_run_series(rs->runs[k], m) == NULL || len <= 0) continue;
+    if (pn_xat(rs->runs[k], xaxis, len - 1) > xmax)
+      xmax = pn_xat(rs->runs[k], xaxis, len - 1);
+  }
+  if (!(xmax > 0)) xmax = xaxis == PN_X_TIME ? 1e-3 : 1;
+  hi = cv_nice_up(xmax / 5);
+  return hi * ceil(xmax / hi);
+}
+
 /* -- metric panel --------------------------------------------------------- */
 
-void pn_metric (const pn_runs *rs, int m, const pn_out *o, char *title,
-                size_t tsize)
+void pn_metric (const pn_runs *rs, int m, int xaxis, const pn_out *o,
+                char *title, size_t tsize)
 {
   double lo = INFINITY, hi = -INFINITY, plo = INFINITY, tv[MAXTICKS];
-  long tmax = 1;
   int k, i, log, nonpos = 0, ax = o->x + YLAB, px = ax + 1;
   int pw = o->x + o->w - px, ph = o->h - 2, nt, row, col, last = -1, end;
+  int room;
   cv_scale ys, xs;
-  char lab[16], vals[64][96], asc[64];
+  char lab[24], vals[64][96], asc[64];
+  const char *xl = pn_xaxis_label(xaxis) ? pn_xaxis_label(xaxis) : "?";
   const char *text[64];
   int role[64];
   /* (1) extent and axis kind */
   for (k = 0; k < rs->n; k++) {
     const double *v = ol_run_series(rs->runs[k], m);
-    const long *t = ol_run_times(rs->runs[k]);
     int len = ol_run_len(rs->runs[k]);
     if (v == NULL || len <= 0) continue;
-    if (t[len - 1] > tmax) tmax = t[len - 1];
     for (i = 0; i < len; i++) {
       if (!isfinite(v[i])) continue;
       if (v[i] < lo) lo = v[i];
@@ -439,12 +493,10 @@ void pn_metric (const pn_runs *rs, int m, const pn_out *o, char *title,
   xs.valid = 1;
   xs.log = 0;
   xs.lo = 0;
-  xs.hi = cv_nice_up((double)tmax / 5);
-  xs.hi *= ceil((double)tmax / xs.hi);
+  xs.hi = xhigh(rs, m, xaxis);
   /* (2) series */
   for (k = 0; ys.valid && k < rs->n; k++) {
     const double *v = ol_run_series(rs->runs[k], m);
-    const long *t = ol_run_times(rs->runs[k]);
     int len = ol_run_len(rs->runs[k]), have = 0, lx = 0, ly = 0;
     if (v == NULL) continue;
     for (i = 0; i < len; i++) {
@@ -455,7 +507,8 @@ void pn_metric (const pn_runs *rs, int m, const pn_out *o, char *title,
         continue;
       }
       pos = pos < 0 ? 0 : pos > 1 ? 1 : pos;
-      qx = (int)lround((double)t[i] / xs.hi * (cv_dotw(o->cv) - 1));
+      qx = (int)lround(pn_xat(rs->runs[k], xaxis, i) / xs.hi
+                       * (cv_dotw(o->cv) - 1));
       qy = (int)lround((1 - pos) * (cv_doth(o->cv) - 1));
       if (!have) cv_dot(o->cv, qx, qy, k);
       else cv_line(o->cv, lx, ly, qx, qy, k);
@@ -493,16 +546,24 @@ void pn_metric (const pn_runs *rs, int m, const pn_out *o, char *title,
   nt = cv_ticks(&xs, pw / 10 > 2 ? (pw / 10 < MAXTICKS ? pw / 10 : MAXTICKS)
                 : 2, tv);
   end = ax;
+  /* the axis label at the right end of the tick row; tick labels that
+  ** would run into it are left out */
+  room = pw;
+  if ((int)strlen(xl) + 8 < pw) {
+    room = pw - (int)strlen(xl) - 1;
+    puts_at(o, o->y + ph + 1, px + room + 1, xl, pw - room - 1, PN_AXIS);
+  }
   for (i = 0; i < nt; i++) {
     int c = (int)lround(tv[i] / xs.hi * (cv_dotw(o->cv) - 1))
       / (cv_dotw(o->cv) / pw), len, lx;
     if (c < 0 || c >= pw) continue;
     o->put(o->ud, o->y + ph, px + c, 0x2534, '+', PN_AXIS);
-    cv_fmt(tv[i], lab, sizeof lab, 6);
+    pn_xfmt(xaxis, tv[i], lab, sizeof lab, 6);
     len = (int)strlen(lab);
     lx = px + c - len / 2;
     if (lx + len > px + pw) lx = px + pw - len;
-    if (lx <= end) continue;
+    if (lx < px) lx = px;
+    if (lx <= end || lx + len > px + room) continue;
     puts_at(o, o->y + ph + 1, lx, lab, len, PN_AXIS);
     end = lx + len;
   }

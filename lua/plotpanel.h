@@ -98,11 +98,31 @@ void pn_bary (const double *p, double *u, double *v);
 int pn_simplex (const pn_runs *rs, const pn_out *o, char *title,
                 size_t tsize);
 
+/* -- x axis --------------------------------------------------------------- */
+
+/* What metric series are plotted against (the xaxis option): iterations
+** (ol_run_times), gradient evaluations (ol_run_evals) or stepping seconds
+** (ol_run_secs, each run its own clock). */
+enum { PN_X_ITER, PN_X_EVALS, PN_X_TIME, PN_NXAXES };
+
+/* Option name ("iter", "evals", "time") and axis label ("iteration",
+** "gradient evaluations", "seconds") of xaxis; NULL if out of range. */
+const char *pn_xaxis_name (int xaxis);
+const char *pn_xaxis_label (int xaxis);
+/* Kind of an option name, -1 if unknown. */
+int pn_xaxis_find (const char *name);
+/* x of recorded point i of r on that axis. */
+double pn_xat (const ol_run *r, int xaxis, int i);
+/* Tick label of x value v in buf (at most width + 1 chars): cv_fmt, with
+** an "s" appended on the seconds axis ("0.5s", "2s"). */
+void pn_xfmt (int xaxis, double v, char *buf, size_t size, int width);
+
 /* -- metric panel --------------------------------------------------------- */
 
-/* Draw metric m of every run inside o with a fresh scale (log when
-** pn_log_prone and every value > 0); title "loss [log]" into title. */
-void pn_metric (const pn_runs *rs, int m, const pn_out *o, char *title,
-                size_t tsize);
+/* Draw metric m of every run inside o against xaxis (PN_X_*) with a fresh
+** scale (log when pn_log_prone and every value > 0), the axis label at
+** the right of the tick row; title "loss [log]" into title. */
+void pn_metric (const pn_runs *rs, int m, int xaxis, const pn_out *o,
+                char *title, size_t tsize);
 
 #endif

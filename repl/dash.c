@@ -19,6 +19,8 @@
 ** than the last frame's drawing time / DRAW_SHARE, so drawing stays a
 ** small share of stepping; output and prompt changes redraw their rows
 ** only.  Paused jobs do not change, so nothing is redrawn.
+**
+** X axis: the jobs' common xaxis option; iterations when they differ.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -334,6 +336,7 @@ static void full_frame (lua_State *L)
   dr_view v;
   char title[200], speed[32];
   int n = olua_jobs_list(L, jb, MAXJOBS), i, k, nr = 0, running = 0;
+  int xaxis = n > 0 ? jb[0].live.xaxis : PN_X_ITER;
   long it = 0, iters = 0;
   double t0 = now();
   get_layout(&lo);
@@ -341,6 +344,7 @@ static void full_frame (lua_State *L)
   for (i = 0; i < n; i++) {
     running += jb[i].state == OLUA_JOB_RUNNING;
     if (jb[i].live.iters > iters) iters = jb[i].live.iters;
+    if (jb[i].live.xaxis != xaxis) xaxis = PN_X_ITER;
     for (k = 0; k < jb[i].live.nruns && nr < MAXRUNS; k++) {
       runs[nr] = jb[i].live.runs[k];
       labels[nr++] = jb[i].live.labels[k];
@@ -368,6 +372,7 @@ static void full_frame (lua_State *L)
   v.runs.n = nr;
   v.runs.runs = runs;
   v.runs.labels = labels;
+  v.runs.xaxis = xaxis;
   v.npanels = d.npanels;
   v.panels = d.panels;
   v.focus = d.pfocus;

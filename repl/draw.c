@@ -13,6 +13,8 @@
 **   the plot rows, then the x axis row, then the x tick label row.
 ** The legend (one line per run: marker, label, latest value, minimum)
 ** sits at the plot's top-right corner, where decaying curves are not.
+** The x axis (iterations, gradient evaluations or seconds: dr_runs.xaxis)
+** is named in the bottom border, at the right.
 */
 #include <math.h>
 #include <stdio.h>
@@ -65,7 +67,7 @@ typedef struct extent {
   int nonpos;          /* some finite value <= 0 */
   double min, max;     /* over finite values */
   double pmin;         /* smallest positive value */
-  long tmax;           /* largest recorded iteration */
+  double xmax;         /* largest recorded x (rs->xaxis) */
 } extent;
 
 static void scan (const dr_runs *rs, int metric, extent *e)
@@ -74,14 +76,14 @@ static void scan (const dr_runs *rs, int metric, extent *e)
   e->any = e->nonpos = 0;
   e->min = e->pmin = INFINITY;
   e->max = -INFINITY;
-  e->tmax = 0;
+  e->xmax = 0;
   for (k = 0; k < rs->n; k++) {
     const ol_run *r = rs->runs[k];
     const double *v = ol_run_series(r, metric);
-    const long *t = ol_run_times(r);
     int len = ol_run_len(r);
-    if (v == NULL || t == NULL || len <= 0) continue;
-    if (t[len - 1] > e->tmax) e->tmax = t[len - 1];
+    if (v == NULL || len <= 0) continue;
+    if (pn_xat(r, rs->xaxis, len - 1) > e->xmax)
+      e->xmax = pn_xat(r, rs->xaxis, len - 1);
     for (i = 0; i < len; i++) {
       double x = v[i];
       if (!isfinite(x)) continue;
@@ -119,9 +121,8 @@ static void plot_series (const dr_panel *p, const dr_runs *rs, cv_canvas *cv)
   for (k = 0; k < rs->n; k++) {
     const ol_run *r = rs->runs[k];
     const double *v = ol_run_series(r, p->metric);
-    const long *t = ol_run_times(r);
     int len = ol_run_len(r), have = 0, lx = 0, ly = 0;
-    if (v == NULL || t == NULL) continue;
+    if (v == NULL) continue;
     for (i = 0; i < len; i++) {
       double pos = cv_scale_pos(&p->ys, v[i]);
       int px, py;
@@ -131,7 +132,7 @@ static void plot_series (const dr_panel *p, const dr_runs *rs, cv_canvas *cv)
       }
       if (pos < 0) pos = 0;
       if (pos > 1) pos = 1;
-      px = (int)lround((double)t[i] / p->xmax * (dw - 1));
+      px = (int)lround(pn_xat(r, rs->xaxis, i) / p->xmax * (dw - 1));
       py = (int)lround((1 - pos) * (dh - 1));
       if (!have) cv_dot(cv, px, py, k);
       else if (px != lx || py != ly) cv_line(cv, lx, ly, px, py, k);
@@ -189,10 +190,11 @@ static void draw_xaxis (const dr_panel *p, const cv_canvas *cv, int y,
     int col = dot / per, len, lx;
     if (col < 0 || col >= pw) continue;
     glyph(y, ax + 1 + col, G_XTICK, SC_AXIS, 0);
-    cv_fmt(tv[i], lab, sizeof lab, 6);
+    pn_xfmt(p->xaxis, tv[i], lab, sizeof lab, 6);
     len = (int)strlen(lab);
     lx = ax + 1 + col - len / 2;
     if (lx + len > ax + 1 + pw) lx = ax + 1 + pw - len;
+    if (lx < ax + 1) lx = ax + 1;
     if (lx <= end) continue;
     screen_puts(y + 1, lx, lab, len, SC_AXIS, 0);
     end = lx + len;
@@ -310,7 +312,11 @@ void dr_panel_draw (dr_panel *p, const dr_runs *rs, int y, int x, int h,
     if (log && e.pmin < INFINITY) cv_scale_fit(&p->ys, 1, e.pmin, e.max);
     else if (!log) cv_scale_fit(&p->ys, 0, e.min, e.max);
   }
-  if ((double)e.tmax > p->xmax) p->xmax = cv_nice_up((double)e.tmax);
+  if (p->xaxis != rs->xaxis) {
+    p->xaxis = rs->xaxis;
+    p->xmax = p->xaxis == PN_X_TIME ? 1e-3 : 1;
+  }
+  if (e.xmax > p->xmax) p->xmax = cv_nice_up(e.xmax);
   /* (3) geometry */
   ax = x + 1 + YLAB;
   px = ax + 1;
@@ -333,6 +339,13 @@ void dr_panel_draw (dr_panel *p, const dr_runs *rs, int y, int x, int h,
   else screen_puts(y + 1, px + 1, "no data", pw - 1, SC_AXIS, 0);
   draw_xaxis(p, cv, y + 1 + ph, ax, pw);
   draw_legend(p, rs, y + 1, px, ph, pw, braille);
+  /* (6) the x axis name in the bottom border */
+  {
+    char xl[32];
+    int len = snprintf(xl, sizeof xl, " %s ", pn_xaxis_label(p->xaxis));
+    if (len + 4 < w)
+      screen_puts(y + h - 1, x + w - 2 - len, xl, len, SC_AXIS, 0);
+  }
 }
 
 static void draw_help (int rows, int cols)

@@ -24,17 +24,22 @@ typedef struct dr_panel {
   int ymode;           /* DR_AUTO: log for positive "decay" metrics */
   int shown_log;       /* what the last draw used (for toggling) */
   cv_scale ys;         /* stable y scale */
-  double xmax;         /* x range [0, xmax] in iterations, only grows */
+  double xmax;         /* x range [0, xmax] in units of xaxis, only grows
+                          while xaxis stays */
+  int xaxis;           /* PN_X_* the range is in */
 } dr_panel;
 
 /* Reset p to show metric with default settings. */
 void dr_panel_init (dr_panel *p, int metric);
 
-/* The runs shown (borrowed for the call). */
+/* The runs shown (borrowed for the call), and the x axis of the metric
+** panels: PN_X_ITER, PN_X_EVALS or PN_X_TIME (each run its own clock),
+** labelled in the panel's bottom border. */
 typedef struct dr_runs {
   int n;
   ol_run *const *runs;
   const char *const *labels;
+  int xaxis;
 } dr_runs;
 
 /* Everything drawn on one frame. */

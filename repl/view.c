@@ -171,6 +171,7 @@ static void draw (view *v, const olua_live *lv)
   d.runs.n = lv->nruns;
   d.runs.runs = lv->runs;
   d.runs.labels = lv->labels;
+  d.runs.xaxis = lv->xaxis;
   d.npanels = v->npanels;
   d.panels = v->panels;
   d.focus = v->focus;

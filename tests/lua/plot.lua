@@ -91,7 +91,8 @@ t.ok(titles >= 2 and n == titles - 1,
 t.ok(text:find("<polygon", 1, true), "plot: the triangle")
 
 -- (4) errors
-t.errors("unknown key 'colour' (valid: file, watch, width, height, text)",
+t.errors("unknown key 'colour' (valid: file, watch, width, height, text, "
+         .. "xaxis)",
          function () r:plot{colour = "red"} end)
 t.errors("unknown metric or panel 'lossy'",
          function () r:plot{watch = {"lossy"}} end)
