@@ -77,4 +77,10 @@ tm_wait '^interrupted$' 5; ok $? "view: the run's reason is interrupted"
 tm_line 'print(1 + 2)'
 tm_wait '^3$' 5; ok $? "view: the prompt works after Ctrl-C"
 
+tm_line 'r3 = run(problem.quadratic{n=20, cond=100}, optim.gradavg{lr=0.01}, {iters=1e9, watch={"loss"}, xaxis="evals"})'
+tm_wait 'loss \[' 5 && tm_wait '─ gradient evaluations ─' 2
+ok $? "view: xaxis = \"evals\" names the x axis under the panel (evaluations)"
+tm_keys q
+tm_wait "$P" 5
+
 done_testing
