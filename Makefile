@@ -68,9 +68,11 @@ optlab: $(REPL_O) $(LUA_O) core/liboptlab.a
 
 # C unit tests link the core library alone: no Lua, no curses, no readline.
 tests/lib/tap.o: tests/lib/tap.c tests/lib/tap.h
-tests/c/%.t: tests/c/%.c tests/lib/tap.o core/liboptlab.a
-	$(CC) $(CFLAGS) $(LA_CFLAGS) -Itests/lib -o $@ $< tests/lib/tap.o \
-	  core/liboptlab.a $(LA_LIBS) $(LDFLAGS)
+tests/lib/olt.o: tests/lib/olt.c tests/lib/olt.h tests/lib/tap.h
+tests/c/%.t: tests/c/%.c tests/lib/olt.h tests/lib/tap.o tests/lib/olt.o \
+             core/liboptlab.a
+	$(CC) $(CFLAGS) $(LA_CFLAGS) -Itests/lib -o $@ $< tests/lib/olt.o \
+	  tests/lib/tap.o core/liboptlab.a $(LA_LIBS) $(LDFLAGS)
 
 # Header dependencies, kept simple: every object depends on every header
 # of its own and lower layers.
@@ -143,6 +145,6 @@ bench: all $(BENCHES)
 
 clean:
 	rm -f optlab core/liboptlab.a $(CORE_O) $(LUA_O) $(REPL_O) lua/lualib.inc \
-	  tests/lib/tap.o tests/c/*.t $(BENCHES)
+	  tests/lib/tap.o tests/lib/olt.o tests/c/*.t $(BENCHES)
 
 .PHONY: all run deps check lint mancheck sanitize valgrind bench clean

@@ -20,97 +20,29 @@
 **     (seen through its probe) is nondecreasing while v itself decreases.
 */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "method.h"
+#include "olt.h"
 #include "problem.h"
 #include "rng.h"
 #include "run.h"
 #include "tap.h"
-
-static ol_problem *mkquad (int n, double cond, int rotate)
-{
-  const ol_problem_type *t = ol_problem_type_find("quadratic");
-  ol_pval v[8];
-  ol_err e;
-  ol_problem *p;
-  int i;
-  memset(v, 0, sizeof v);
-  for (i = 0; i < t->nparams; i++) v[i].num = t->params[i].def;
-  v[0].num = n;
-  v[1].num = cond;
-  v[3].num = rotate;
-  p = ol_problem_new(t, v, &e);
-  if (p == NULL) diag("quadratic: %s", e.msg);
-  return p;
-}
-
-/* Parameters of method name: defaults, then "key", value pairs,
-** NULL-ended. */
-static const ol_method_type *params (const char *name, double *par, ...)
-{
-  const ol_method_type *m = ol_method_find(name);
-  const char *key;
-  va_list ap;
-  int i;
-  if (m == NULL) {
-    diag("no method %s", name);
-    return NULL;
-  }
-  for (i = 0; i < m->nparams; i++) par[i] = m->params[i].def;
-  va_start(ap, par);
-  while ((key = va_arg(ap, const char *)) != NULL) {
-    double v = va_arg(ap, double);
-    i = ol_param_find(m->params, m->nparams, key);
-    if (i >= 0) par[i] = v;
-    else diag("unknown parameter %s of %s", key, m->name);
-  }
-  va_end(ap);
-  return m;
-}
 
 /* The iterates x_1..x_k (k rows of p->n) of m on p from the default x0;
 ** 0 on failure. */
 static int iterates (const ol_problem *p, const ol_method_type *m,
                      const double *par, int k, double *X)
 {
-  ol_err e;
-  ol_run_opts o;
-  ol_run *r;
-  int j, n = p->n;
-  if (m == NULL) return 0;
-  ol_run_opts_default(&o);
-  o.iters = 100;
-  r = ol_run_new(p, m, par, &o, &e);
-  if (r == NULL) {
-    diag("%s: %s", m->name, e.msg);
-    return 0;
-  }
-  for (j = 0; j < k; j++) {
-    if (ol_run_advance(r, 1) != 1) {
-      diag("%s: stopped early: %s %s", m->name,
-           ol_stop_name(ol_run_reason(r)), ol_run_message(r));
-      ol_run_free(r);
-      return 0;
-    }
-    memcpy(X + (size_t)j * n, ol_run_x(r), sizeof(double) * n);
-  }
-  ol_run_free(r);
-  return 1;
+  ol_run_opts o = olt_opts(100, 0, 0);
+  return m != NULL && olt_iterates(p, m, par, &o, k, X);
 }
 
 static int agree (const double *got, const double *want, int n)
 {
-  int i;
-  for (i = 0; i < n; i++)
-    if (!(fabs(got[i] - want[i]) <= 1e-13 * (1 + fabs(want[i])))) {
-      diag("  x[%d]: want %.17g, got %.17g", i, want[i], got[i]);
-      return 0;
-    }
-  return 1;
+  return olt_agree(got, want, n, 1e-13);
 }
 
 static double sigmoid (double z) { return 1 / (1 + exp(-z)); }
@@ -163,7 +95,7 @@ static void test_agr_gradavg (const ol_problem *p)
                                       "gradient"};
 
   /* (a) no restart: beta_1 = 0, beta_2 = 1/4, beta_3 = 2/5 */
-  m = params("agr", par, "lr", lr, "restart", 0.0, (char *)NULL);
+  m = olt_method("agr", par, "lr", lr, "restart", 0.0, (char *)NULL);
   for (i = 0; i < 2; i++) {
     double x1 = 1 - lr * L[i], y, x2, x3;
     y = x1 + 0.25 * (x1 - 1);
@@ -178,7 +110,7 @@ static void test_agr_gradavg (const ol_problem *p)
      "agr: beta_k = (k-1)/(k+2): x1 = x0 - lr g(x0), then 1/4, 2/5");
 
   /* (b) fixed restart K = 2: the third step is a plain gradient step */
-  m = params("agr", par, "lr", lr, "restart", 1.0, "K", 2.0, (char *)NULL);
+  m = olt_method("agr", par, "lr", lr, "restart", 1.0, "K", 2.0, (char *)NULL);
   agr_hand(lr, 1, 2, 3, W, &nr);
   for (i = 0; i < 2; i++)
     if (!(fabs(W[2][i] - (1 - lr * L[i]) * W[1][i]) < 1e-15))
@@ -192,7 +124,7 @@ static void test_agr_gradavg (const ol_problem *p)
   for (i = 2; i <= 3; i++) {
     double glr = i == 2 ? 1.9 : 1.0;
     int ns = i == 2 ? 3 : 12;
-    m = params("agr", par, "lr", glr, "restart", (double)i, (char *)NULL);
+    m = olt_method("agr", par, "lr", glr, "restart", (double)i, (char *)NULL);
     agr_hand(glr, i, 0, ns, W, &nr);
     ok(nr == 1 && iterates(p, m, par, ns, X) && agree(X, W[0], 2 * ns),
        "agr: %s restart, %d iterates (%d restart by hand)", kinds[i], ns,
@@ -200,7 +132,7 @@ static void test_agr_gradavg (const ol_problem *p)
   }
 
   /* Grad-Avg on a quadratic: x_{k+1} = (1 - lr l + (lr l)^2 / 2) x_k */
-  m = params("gradavg", par, "lr", lr, (char *)NULL);
+  m = olt_method("gradavg", par, "lr", lr, (char *)NULL);
   for (i = 0; i < 2; i++) {
     double a = lr * L[i], r = 1 - a + a * a / 2;
     W[0][i] = r;
@@ -220,7 +152,7 @@ static void test_adaptive_iterates (const ol_problem *p)
   /* AdaGrad-Norm: b_t^2 = b0^2 + sum ||g||^2, x -= lr g / b_t */
   {
     double b0 = 0.5, g0n2 = L[0] * L[0] + L[1] * L[1], b1s, g1n2 = 0;
-    m = params("adagradnorm", par, "lr", lr, "b0", b0, (char *)NULL);
+    m = olt_method("adagradnorm", par, "lr", lr, "b0", b0, (char *)NULL);
     b1s = b0 * b0 + g0n2;
     for (i = 0; i < 2; i++) W[0][i] = 1 - lr * L[i] / sqrt(b1s);
     for (i = 0; i < 2; i++) g1n2 += L[i] * W[0][i] * L[i] * W[0][i];
@@ -233,8 +165,8 @@ static void test_adaptive_iterates (const ol_problem *p)
   /* AdamW: Adam's step plus lr wd x_{t-1} */
   {
     double wd = 0.2;
-    m = params("adamw", par, "lr", lr, "beta1", b1, "beta2", b2, "eps", eps,
-               "wd", wd, (char *)NULL);
+    m = olt_method("adamw", par, "lr", lr, "beta1", b1, "beta2", b2, "eps", eps,
+                   "wd", wd, (char *)NULL);
     for (i = 0; i < 2; i++) {
       double g0 = L[i], g1, m2, v2;
       W[0][i] = 1 - lr * (g0 / (fabs(g0) + eps) + wd * 1);
@@ -253,8 +185,8 @@ static void test_adaptive_iterates (const ol_problem *p)
     double bb2 = 0.5, mm[2] = {0, 0}, v[2] = {0, 0}, vh[2] = {0, 0};
     double x[2] = {1, 1};
     int j, active = 0;
-    m = params("amsgrad", par, "lr", lr, "beta1", b1, "beta2", bb2, "eps",
-               eps, (char *)NULL);
+    m = olt_method("amsgrad", par, "lr", lr, "beta1", b1, "beta2", bb2, "eps",
+                   eps, (char *)NULL);
     for (j = 0; j < 3; j++)
       for (i = 0; i < 2; i++) {
         double g = L[i] * x[i];
@@ -277,8 +209,8 @@ static void test_adaptive_iterates (const ol_problem *p)
     double fl = 0.5, ga = 0.5, mm[2] = {0, 0}, v[2] = {0, 0};
     double x[2] = {1, 1};
     int j, clipped = 0;
-    m = params("adabound", par, "lr", lr, "final_lr", fl, "gamma", ga,
-               "beta1", b1, "beta2", b2, "eps", eps, (char *)NULL);
+    m = olt_method("adabound", par, "lr", lr, "final_lr", fl, "gamma", ga,
+                   "beta1", b1, "beta2", b2, "eps", eps, (char *)NULL);
     for (j = 0; j < 2; j++) {
       double t = j + 1, lo = fl * (1 - 1 / (ga * t + 1));
       double hi = fl * (1 + 1 / (ga * t));
@@ -303,8 +235,8 @@ static void test_adaptive_iterates (const ol_problem *p)
     double b3 = 0.5, mm[2] = {0, 0}, v[2] = {0, 0}, s[2] = {0, 0};
     double x[2] = {1, 1};
     int j;
-    m = params("adamod", par, "lr", lr, "beta1", b1, "beta2", b2, "beta3",
-               b3, "eps", eps, (char *)NULL);
+    m = olt_method("adamod", par, "lr", lr, "beta1", b1, "beta2", b2, "beta3",
+                   b3, "eps", eps, (char *)NULL);
     for (j = 0; j < 2; j++) {
       double t = j + 1;
       for (i = 0; i < 2; i++) {
@@ -328,8 +260,8 @@ static void test_adaptive_iterates (const ol_problem *p)
   {
     double ab2 = 0.7, aeps = 1e-6, mm[2] = {0, 0}, v[2], x[2] = {1, 1};
     int j;
-    m = params("adopt", par, "lr", lr, "beta1", b1, "beta2", ab2, "eps",
-               aeps, (char *)NULL);
+    m = olt_method("adopt", par, "lr", lr, "beta1", b1, "beta2", ab2, "eps",
+                   aeps, (char *)NULL);
     for (i = 0; i < 2; i++) v[i] = L[i] * L[i];
     for (j = 0; j < 3; j++)
       for (i = 0; i < 2; i++) {
@@ -349,8 +281,8 @@ static void test_adaptive_iterates (const ol_problem *p)
   {
     double alr = 3, ab2 = 0.7, aeps = 1e-6, v[2], x[2] = {1, 1};
     int j, clipped = 0;
-    m = params("adopt", par, "lr", alr, "beta1", 0.0, "beta2", ab2, "eps",
-               aeps, "clip", 1.0, (char *)NULL);
+    m = olt_method("adopt", par, "lr", alr, "beta1", 0.0, "beta2", ab2, "eps",
+                   aeps, "clip", 1.0, (char *)NULL);
     for (i = 0; i < 2; i++) v[i] = L[i] * L[i];
     for (j = 0; j < 2; j++)
       for (i = 0; i < 2; i++) {
@@ -372,8 +304,8 @@ static void test_adaptive_iterates (const ol_problem *p)
   {
     double mm[2] = {0, 0}, v[2] = {0, 0}, gp[2] = {0, 0}, x[2] = {1, 1};
     int j;
-    m = params("diffgrad", par, "lr", lr, "beta1", b1, "beta2", b2, "eps",
-               eps, (char *)NULL);
+    m = olt_method("diffgrad", par, "lr", lr, "beta1", b1, "beta2", b2, "eps",
+                   eps, (char *)NULL);
     for (j = 0; j < 3; j++) {
       double t = j + 1;
       for (i = 0; i < 2; i++) {
@@ -395,7 +327,6 @@ static void test_adaptive_iterates (const ol_problem *p)
 static long to_tol (const ol_problem *p, const ol_method_type *m,
                     const double *par, long budget, int invsqrt)
 {
-  ol_err e;
   ol_run_opts o;
   ol_run *r;
   long k = -1;
@@ -407,12 +338,8 @@ static long to_tol (const ol_problem *p, const ol_method_type *m,
     o.sched.kind = OL_SCHED_INVSQRT;
     o.sched.period = 1;
   }
-  r = ol_run_new(p, m, par, &o, &e);
-  if (r == NULL) {
-    diag("%s: %s", m->name, e.msg);
-    return -1;
-  }
-  ol_run_advance(r, budget);
+  r = olt_go(p, m, par, &o);
+  if (r == NULL) return -1;
   if (ol_run_reason(r) == OL_STOP_TOL
       && ol_run_last(r, OL_MET_GRADNORM) <= 1e-6)
     k = ol_run_iter(r);
@@ -426,7 +353,7 @@ static long to_tol (const ol_problem *p, const ol_method_type *m,
 
 static void test_convergence (void)
 {
-  ol_problem *p = mkquad(10, 10, 1);
+  ol_problem *p = olt_quadratic(10, 10, 1);
   double par[8];
   long k;
   int i;
@@ -448,8 +375,8 @@ static void test_convergence (void)
   static const double b2s[] = {0.1, 0.5, 0.9, 0.999, 0.9999};
   if (p == NULL) return;
   for (i = 0; i < (int)(sizeof cases / sizeof cases[0]); i++) {
-    const ol_method_type *m = params(cases[i].name, par, cases[i].key,
-                                     cases[i].lr, (char *)NULL);
+    const ol_method_type *m = olt_method(cases[i].name, par, cases[i].key,
+                                         cases[i].lr, (char *)NULL);
     k = to_tol(p, m, par, cases[i].budget, 0);
     ok(k > 0, "%s: lr = %g reaches gradnorm <= 1e-6 on quadratic{n=10, "
        "cond=10} within %ld steps (%ld)", cases[i].name, cases[i].lr,
@@ -457,16 +384,16 @@ static void test_convergence (void)
   }
   /* AdaBound turns into SGD with step final_lr / sqrt(t) */
   {
-    const ol_method_type *m = params("adabound", par, "lr", 1e-2,
-                                     "final_lr", 1.0, (char *)NULL);
+    const ol_method_type *m = olt_method("adabound", par, "lr", 1e-2,
+                                         "final_lr", 1.0, (char *)NULL);
     k = to_tol(p, m, par, 20000, 0);
     ok(k > 0, "adabound: final_lr = 1 reaches gradnorm <= 1e-6 within "
        "20000 steps (%ld)", k);
   }
   /* ADOPT: any beta2 with lr_t = lr / sqrt(1 + t) (Theorem 1's rate) */
   for (i = 0; i < (int)(sizeof b2s / sizeof b2s[0]); i++) {
-    const ol_method_type *m = params("adopt", par, "lr", 1e-2, "beta2",
-                                     b2s[i], (char *)NULL);
+    const ol_method_type *m = olt_method("adopt", par, "lr", 1e-2, "beta2",
+                                         b2s[i], (char *)NULL);
     k = to_tol(p, m, par, 150000, 1);
     ok(k > 0, "adopt: beta2 = %g with lr / sqrt(1 + t) reaches gradnorm "
        "<= 1e-6 within 150000 steps (%ld)", b2s[i], k);
@@ -478,20 +405,12 @@ static void test_convergence (void)
 static long agr_iters (const ol_problem *p, double restart, long budget)
 {
   double par[8];
-  const ol_method_type *m = params("agr", par, "lr", 1.0, "restart",
-                                   restart, (char *)NULL);
-  ol_err e;
-  ol_run_opts o;
-  ol_run *r;
+  const ol_method_type *m = olt_method("agr", par, "lr", 1.0, "restart",
+                                       restart, (char *)NULL);
+  ol_run_opts o = olt_opts(budget, 0, OL_MBIT(OL_MET_LOSS));
+  ol_run *r = olt_run(p, m, par, &o);
   long k;
-  ol_run_opts_default(&o);
-  o.iters = budget;
-  o.metrics = OL_MBIT(OL_MET_LOSS);
-  r = ol_run_new(p, m, par, &o, &e);
-  if (r == NULL) {
-    diag("agr: %s", e.msg);
-    return -1;
-  }
+  if (r == NULL) return -1;
   for (k = 1; k <= budget; k++) {
     const double *x;
     double d2 = 0;
@@ -507,7 +426,7 @@ static long agr_iters (const ol_problem *p, double restart, long budget)
 
 static void test_restart (void)
 {
-  ol_problem *p = mkquad(50, 1e4, 1);
+  ol_problem *p = olt_quadratic(50, 1e4, 1);
   long kn, kf, kg;
   if (p == NULL) return;
   kn = agr_iters(p, 0, 50000);
@@ -625,40 +544,40 @@ static void check_probe (const ol_problem *p, const char *name,
 
 static void test_probes (void)
 {
-  ol_problem *p = mkquad(3, 100, 0);   /* lambda = 1, 0.1, 0.01 = g0 */
+  ol_problem *p = olt_quadratic(3, 100, 0);   /* lambda = 1, 0.1, 0.01 = g0 */
   const double lam[3] = {1, 0.1, 0.01};
   double par[8], w[3], lr = 0.3, b1 = 0.8, b2 = 0.95, eps = 1e-3, a;
   int i;
   if (p == NULL) return;
   a = lr * 0.5;   /* lr * sched */
 
-  params("adagrad", par, "lr", lr, "eps", eps, (char *)NULL);
+  olt_method("adagrad", par, "lr", lr, "eps", eps, (char *)NULL);
   for (i = 0; i < 3; i++) w[i] = a / (lam[i] + eps);
   check_probe(p, "adagrad", par, w, "lr sched / (sqrt(G) + eps)");
 
-  params("rmsprop", par, "lr", lr, "beta2", b2, "eps", eps, (char *)NULL);
+  olt_method("rmsprop", par, "lr", lr, "beta2", b2, "eps", eps, (char *)NULL);
   for (i = 0; i < 3; i++) w[i] = a / (sqrt(1 - b2) * lam[i] + eps);
   check_probe(p, "rmsprop", par, w, "lr sched / (sqrt(v) + eps)");
 
-  params("adam", par, "lr", lr, "beta1", b1, "beta2", b2, "eps", eps,
-         (char *)NULL);
+  olt_method("adam", par, "lr", lr, "beta1", b1, "beta2", b2, "eps", eps,
+             (char *)NULL);
   for (i = 0; i < 3; i++) w[i] = a / (1 - b1) / (lam[i] + eps);
   check_probe(p, "adam", par, w,
               "lr sched / (1 - b1^t) / (sqrt(vhat) + eps)");
 
-  params("adamw", par, "lr", lr, "beta1", b1, "beta2", b2, "eps", eps,
-         "wd", 0.1, (char *)NULL);
+  olt_method("adamw", par, "lr", lr, "beta1", b1, "beta2", b2, "eps", eps,
+             "wd", 0.1, (char *)NULL);
   check_probe(p, "adamw", par, w, "as Adam, decay not included");
 
-  params("amsgrad", par, "lr", lr, "beta1", b1, "beta2", b2, "eps", eps,
-         (char *)NULL);
+  olt_method("amsgrad", par, "lr", lr, "beta1", b1, "beta2", b2, "eps", eps,
+             (char *)NULL);
   for (i = 0; i < 3; i++) w[i] = a / (sqrt(1 - b2) * lam[i] + eps);
   check_probe(p, "amsgrad", par, w, "lr sched / (sqrt(vhat) + eps)");
 
   /* t = 1, final_lr = 0.5, gamma = 0.5: band [1/6, 3/2]; lr / (sqrt(v) +
   ** eps) is 1.33, 12.8, 74: two coordinates clip to 3/2 */
-  params("adabound", par, "lr", lr, "final_lr", 0.5, "gamma", 0.5,
-         "beta1", b1, "beta2", b2, "eps", eps, (char *)NULL);
+  olt_method("adabound", par, "lr", lr, "final_lr", 0.5, "gamma", 0.5,
+             "beta1", b1, "beta2", b2, "eps", eps, (char *)NULL);
   for (i = 0; i < 3; i++) {
     double r = lr / (sqrt(1 - b2) * lam[i] + eps);
     w[i] = 0.5 * (r > 1.5 ? 1.5 : r < 1.0 / 6 ? 1.0 / 6 : r);
@@ -666,37 +585,37 @@ static void test_probes (void)
   check_probe(p, "adabound", par, w, "sched clip(lr / (sqrt(v) + eps)) / "
               "sqrt(t)");
 
-  params("adamod", par, "lr", lr, "beta1", b1, "beta2", b2, "beta3", 0.9,
-         "eps", eps, (char *)NULL);
+  olt_method("adamod", par, "lr", lr, "beta1", b1, "beta2", b2, "beta3", 0.9,
+             "eps", eps, (char *)NULL);
   for (i = 0; i < 3; i++) w[i] = 0.1 * a / (lam[i] + eps) / (1 - b1);
   check_probe(p, "adamod", par, w, "min(etahat, s_1 = (1 - b3) etahat) / "
               "(1 - b1^t)");
 
-  params("adopt", par, "lr", lr, "beta1", b1, "beta2", b2, "eps", 0.05,
-         (char *)NULL);
+  olt_method("adopt", par, "lr", lr, "beta1", b1, "beta2", b2, "eps", 0.05,
+             (char *)NULL);
   for (i = 0; i < 3; i++) w[i] = a / (lam[i] > 0.05 ? lam[i] : 0.05);
   check_probe(p, "adopt", par, w, "lr sched / max(sqrt(v_0), eps), eps "
               "active");
 
-  params("diffgrad", par, "lr", lr, "beta1", b1, "beta2", b2, "eps", eps,
-         (char *)NULL);
+  olt_method("diffgrad", par, "lr", lr, "beta1", b1, "beta2", b2, "eps", eps,
+             (char *)NULL);
   for (i = 0; i < 3; i++)
     w[i] = a * sigmoid(lam[i]) / (1 - b1) / (lam[i] + eps);
   check_probe(p, "diffgrad", par, w, "lr sched xi / (1 - b1^t) / "
               "(sqrt(vhat) + eps)");
 
-  params("adagradnorm", par, "lr", lr, "b0", 0.5, (char *)NULL);
+  olt_method("adagradnorm", par, "lr", lr, "b0", 0.5, (char *)NULL);
   for (i = 0; i < 3; i++) w[i] = a / sqrt(0.25 + 1 + 0.01 + 1e-4);
   check_probe(p, "adagradnorm", par, w, "lr sched / b_1 for all three");
   ol_problem_free(p);
 
   /* even count: the median is the mean of the two middle multipliers */
-  p = mkquad(4, 1000, 0);   /* lambda = 1, 0.1, 0.01, 0.001 */
+  p = olt_quadratic(4, 1000, 0);   /* lambda = 1, 0.1, 0.01, 0.001 */
   if (p != NULL) {
     direct d;
     double want;
     int good = 0;
-    params("adagrad", par, "lr", lr, "eps", eps, (char *)NULL);
+    olt_method("adagrad", par, "lr", lr, "eps", eps, (char *)NULL);
     want = 0.5 * (a / (0.1 + eps) + a / (0.01 + eps));
     if (direct_start(&d, p, "adagrad", par, 0.5) && direct_step(&d))
       good = fabs(probe(&d, OL_MET_LRMED) - want) <= 1e-14 * want;
@@ -712,14 +631,14 @@ static void test_probes (void)
 ** never increases, and v itself does decrease (the max is active). */
 static void test_amsgrad_vhat (void)
 {
-  ol_problem *p = mkquad(1, 1, 0);
+  ol_problem *p = olt_quadratic(1, 1, 0);
   direct d;
   double par[8], lr = 0.05, b1 = 0.9, b2 = 0.99, eps = 1e-8;
   double x = 1, mm = 0, v = 0, vh = 0, prev = INFINITY;
   int j, good = 1, match = 1, fell = 0;
   if (p == NULL) return;
-  params("amsgrad", par, "lr", lr, "beta1", b1, "beta2", b2, "eps", eps,
-         (char *)NULL);
+  olt_method("amsgrad", par, "lr", lr, "beta1", b1, "beta2", b2, "eps", eps,
+             (char *)NULL);
   if (!direct_start(&d, p, "amsgrad", par, 1)) good = 0;
   for (j = 0; good && j < 500; j++) {
     double g = x, q, want;
@@ -750,7 +669,7 @@ static void test_amsgrad_vhat (void)
 
 int main (void)
 {
-  ol_problem *p = mkquad(2, 10, 0);
+  ol_problem *p = olt_quadratic(2, 10, 0);
   if (p != NULL) {
     test_agr_gradavg(p);
     test_adaptive_iterates(p);

@@ -19,12 +19,12 @@
 **     cond=100, rotated} within 20000 steps.
 */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "method.h"
+#include "olt.h"
 #include "problem.h"
 #include "rng.h"
 #include "run.h"
@@ -32,86 +32,27 @@
 
 #define SEED 20240611u
 
-static ol_problem *quadratic (int n, double cond, int rotate)
+/* Options of every run here: iters, the fixed seed, metrics mets. */
+static ol_run_opts opts (long iters, unsigned mets)
 {
-  const ol_problem_type *t = ol_problem_type_find("quadratic");
-  ol_pval v[8];
-  ol_err e;
-  ol_problem *p;
-  int i;
-  memset(v, 0, sizeof v);
-  for (i = 0; i < t->nparams; i++) v[i].num = t->params[i].def;
-  v[ol_param_find(t->params, t->nparams, "n")].num = n;
-  v[ol_param_find(t->params, t->nparams, "cond")].num = cond;
-  v[ol_param_find(t->params, t->nparams, "rotate")].num = rotate;
-  p = ol_problem_new(t, v, &e);
-  if (p == NULL) diag("quadratic: %s", e.msg);
-  return p;
-}
-
-/* Parameters of method m: defaults, then "key", value pairs, NULL-ended. */
-static void params (const ol_method_type *m, double *par, ...)
-{
-  const char *key;
-  va_list ap;
-  int i;
-  for (i = 0; i < m->nparams; i++) par[i] = m->params[i].def;
-  va_start(ap, par);
-  while ((key = va_arg(ap, const char *)) != NULL) {
-    double v = va_arg(ap, double);
-    i = ol_param_find(m->params, m->nparams, key);
-    if (i >= 0) par[i] = v;
-    else diag("unknown parameter %s of %s", key, m->name);
-  }
-  va_end(ap);
+  ol_run_opts o = olt_opts(iters, 0, mets);
+  o.seed = SEED;
+  return o;
 }
 
 static ol_run *start (const ol_problem *p, const char *name,
                       const double *par, long iters, unsigned mets)
 {
-  ol_run_opts o;
-  ol_err e;
-  ol_run *r;
-  ol_run_opts_default(&o);
-  o.iters = iters;
-  o.seed = SEED;
-  o.metrics = mets;
-  r = ol_run_new(p, ol_method_find(name), par, &o, &e);
-  if (r == NULL) diag("%s: %s", name, e.msg);
-  return r;
+  ol_run_opts o = opts(iters, mets);
+  return olt_run(p, ol_method_find(name), par, &o);
 }
 
 /* The iterates x_1..x_k (2-D, rows of xs) of method name on p. */
 static int iterates (const ol_problem *p, const char *name,
                      const double *par, int k, double xs[][2])
 {
-  ol_run *r = start(p, name, par, 10, OL_MBIT(OL_MET_LOSS));
-  int j;
-  if (r == NULL) return 0;
-  for (j = 0; j < k; j++) {
-    if (ol_run_advance(r, 1) != 1) {
-      diag("%s: stopped early: %s %s", name, ol_stop_name(ol_run_reason(r)),
-           ol_run_message(r));
-      ol_run_free(r);
-      return 0;
-    }
-    memcpy(xs[j], ol_run_x(r), sizeof xs[j]);
-  }
-  ol_run_free(r);
-  return 1;
-}
-
-static int agree (double got[][2], double want[][2], int k)
-{
-  int i, j;
-  for (j = 0; j < k; j++)
-    for (i = 0; i < 2; i++)
-      if (!(fabs(got[j][i] - want[j][i]) <= 1e-14 * (1 + fabs(want[j][i])))) {
-        diag("  x%d[%d]: want %.17g, got %.17g", j + 1, i, want[j][i],
-             got[j][i]);
-        return 0;
-      }
-  return 1;
+  ol_run_opts o = opts(10, OL_MBIT(OL_MET_LOSS));
+  return olt_iterates(p, ol_method_find(name), par, &o, k, xs[0]);
 }
 
 /* f = 1/2 sum_i l_i x_i^2 with l = (1, 1/10): gradient l .* x. */
@@ -162,7 +103,7 @@ static int probes (const ol_problem *p, const char *name, const double *par,
 
 static void test_first_iterates (void)
 {
-  ol_problem *p = quadratic(2, 10, 0);
+  ol_problem *p = olt_quadratic(2, 10, 0);
   double par[8], got[3][2], want[3][2], pr[4] = {NAN, NAN, NAN, NAN};
   int pok;
   double x[2], g[2], gn, a;
@@ -181,8 +122,8 @@ static void test_first_iterates (void)
       eta[j] = rbar / sqrt(G);
       for (i = 0; i < 2; i++) want[j][i] = x[i] = x[i] - eta[j] * g[i];
     }
-    params(ol_method_find("dog"), par, "reps", reps, (char *)NULL);
-    ok(iterates(p, "dog", par, 3, got) && agree(got, want, 3),
+    olt_method("dog", par, "reps", reps, (char *)NULL);
+    ok(iterates(p, "dog", par, 3, got) && olt_agree(got[0], want[0], 6, 1e-14),
        "dog: x1..x3 from rbar_t / sqrt(sum ||g_i||^2), r_eps = reps "
        "(1 + ||x0||)");
     pok = probes(p, "dog", par, 2, pr);
@@ -211,8 +152,9 @@ static void test_first_iterates (void)
       a = gn > cl ? cl / gn : 1;
       for (i = 0; i < 2; i++) want[j][i] = x[i] = x[i] - lr * a * g[i];
     }
-    params(ol_method_find("clipsgd"), par, "lr", lr, "c", cl, (char *)NULL);
-    ok(iterates(p, "clipsgd", par, 2, got) && agree(got, want, 2),
+    olt_method("clipsgd", par, "lr", lr, "c", cl, (char *)NULL);
+    ok(iterates(p, "clipsgd", par, 2, got)
+       && olt_agree(got[0], want[0], 4, 1e-14),
        "clipsgd: x2 = x1 - lr min(1, c/||g1||) g1 (clipped then not)");
   }
 
@@ -228,9 +170,10 @@ static void test_first_iterates (void)
       gn = norm2(m);
       for (i = 0; i < 2; i++) want[j][i] = x[i] = x[i] - lr * m[i] / gn;
     }
-    params(ol_method_find("nsgdm"), par, "lr", lr, "beta", beta,
-           (char *)NULL);
-    ok(iterates(p, "nsgdm", par, 3, got) && agree(got, want, 3),
+    olt_method("nsgdm", par, "lr", lr, "beta", beta,
+               (char *)NULL);
+    ok(iterates(p, "nsgdm", par, 3, got)
+       && olt_agree(got[0], want[0], 6, 1e-14),
        "nsgdm: x3 = x2 - lr m3 / ||m3||, m3 = beta m2 + (1 - beta) g2");
   }
 
@@ -247,9 +190,10 @@ static void test_first_iterates (void)
         want[j][i] = x[i] = x[i] - gamma * a * g[i] / sqrt(b2);
       b2 += a * a * gn * gn;
     }
-    params(ol_method_find("clipadagradnorm"), par, "gamma", gamma,
-           "lambda", lambda, "b0", b0, (char *)NULL);
-    ok(iterates(p, "clipadagradnorm", par, 3, got) && agree(got, want, 3),
+    olt_method("clipadagradnorm", par, "gamma", gamma,
+               "lambda", lambda, "b0", b0, (char *)NULL);
+    ok(iterates(p, "clipadagradnorm", par, 3, got)
+       && olt_agree(got[0], want[0], 6, 1e-14),
        "clipadagradnorm: x_{t+1} = x_t - gamma clip(g_t) / b_{t-1} "
        "(delayed b)");
     pok = probes(p, "clipadagradnorm", par, 2, pr);
@@ -282,15 +226,15 @@ static long steps_to (const ol_problem *p, ol_run *r, double tol,
 
 static void test_deterministic (void)
 {
-  ol_problem *p = quadratic(10, 10, 1);
+  ol_problem *p = olt_quadratic(10, 10, 1);
   double par[8], d;
   const double cs[2] = {0.01, INFINITY};
   long k[2];
   int j;
   for (j = 0; j < 2; j++) {
     ol_run *r;
-    params(ol_method_find("clipsgd"), par, "lr", 1.0, "c", cs[j],
-           (char *)NULL);
+    olt_method("clipsgd", par, "lr", 1.0, "c", cs[j],
+               (char *)NULL);
     r = start(p, "clipsgd", par, 5000, OL_MBIT(OL_MET_LOSS));
     k[j] = r != NULL ? steps_to(p, r, 1e-8, 5000, &d) : -1;
     ok(k[j] >= 0, "clipsgd: exact gradients, lr = 1, c = %g reach dist < "
@@ -365,7 +309,7 @@ static void test_bias (void)
     return;
   }
   p->x0[0] = 1;
-  params(ol_method_find("clipsgd"), par, "lr", lr, "c", 1.0, (char *)NULL);
+  olt_method("clipsgd", par, "lr", lr, "c", 1.0, (char *)NULL);
   r = start(p, "clipsgd", par, T, OL_MBIT(OL_MET_LOSS));
   for (j = 0; j < nbatch; j++) bm[j] = 0;
   for (t = 1; r != NULL && t <= T; t++) {
@@ -391,11 +335,11 @@ static void test_bias (void)
 
 static void test_dog (void)
 {
-  ol_problem *p = quadratic(10, 100, 1);
+  ol_problem *p = olt_quadratic(10, 100, 1);
   ol_run *r;
   double par[8], d;
   long k;
-  params(ol_method_find("dog"), par, (char *)NULL);
+  olt_method("dog", par, (char *)NULL);
   r = start(p, "dog", par, 20000, OL_MBIT(OL_MET_LOSS));
   k = r != NULL ? steps_to(p, r, 1e-6, 20000, &d) : -1;
   ok(k >= 0, "dog: defaults reach dist < 1e-6 on quadratic{n=10, cond=100} "

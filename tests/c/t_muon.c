@@ -21,64 +21,18 @@
 */
 #include <lapacke.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "method.h"
+#include "olt.h"
 #include "polar.h"
 #include "problem.h"
 #include "rng.h"
 #include "run.h"
 #include "tap.h"
 #include "vec.h"
-
-/* Problem "name" with defaults, then "key", value pairs, NULL-ended. */
-static ol_problem *mkprob (const char *name, ...)
-{
-  const ol_problem_type *t = ol_problem_type_find(name);
-  ol_pval v[8];
-  const char *key;
-  va_list ap;
-  ol_err e;
-  ol_problem *p;
-  int i;
-  if (t == NULL) {
-    diag("no problem %s", name);
-    return NULL;
-  }
-  memset(v, 0, sizeof v);
-  for (i = 0; i < t->nparams; i++) v[i].num = t->params[i].def;
-  va_start(ap, name);
-  while ((key = va_arg(ap, const char *)) != NULL) {
-    double x = va_arg(ap, double);
-    i = ol_param_find(t->params, t->nparams, key);
-    if (i >= 0) v[i].num = x;
-    else diag("unknown parameter %s of %s", key, name);
-  }
-  va_end(ap);
-  p = ol_problem_new(t, v, &e);
-  if (p == NULL) diag("%s: %s", name, e.msg);
-  return p;
-}
-
-/* Parameters of method m: defaults, then "key", value pairs, NULL-ended. */
-static void params (const ol_method_type *m, double *par, ...)
-{
-  const char *key;
-  va_list ap;
-  int i;
-  for (i = 0; i < m->nparams; i++) par[i] = m->params[i].def;
-  va_start(ap, par);
-  while ((key = va_arg(ap, const char *)) != NULL) {
-    double v = va_arg(ap, double);
-    i = ol_param_find(m->params, m->nparams, key);
-    if (i >= 0) par[i] = v;
-    else diag("unknown parameter %s of %s", key, m->name);
-  }
-  va_end(ap);
-}
 
 static double fro_diff (const double *a, const double *b, int n)
 {
@@ -285,26 +239,8 @@ static void test_parts (void)
 static int two_steps (const ol_problem *p, const ol_method_type *m,
                       const double *par, double *x1, double *x2)
 {
-  ol_err e;
-  ol_run_opts o;
-  ol_run *r;
-  ol_run_opts_default(&o);
-  o.iters = 10;
-  r = ol_run_new(p, m, par, &o, &e);
-  if (r == NULL) {
-    diag("%s: %s", m->name, e.msg);
-    return 0;
-  }
-  if (ol_run_advance(r, 1) != 1) goto fail;
-  memcpy(x1, ol_run_x(r), sizeof(double) * p->n);
-  if (ol_run_advance(r, 1) != 1) goto fail;
-  memcpy(x2, ol_run_x(r), sizeof(double) * p->n);
-  ol_run_free(r);
-  return 1;
-fail:
-  diag("%s stopped: %s", m->name, ol_run_message(r));
-  ol_run_free(r);
-  return 0;
+  ol_run_opts o = olt_opts(10, 0, 0);
+  return olt_two_steps(p, m, par, &o, x1, x2);
 }
 
 static void grad (const ol_problem *p, const double *x, double *g)
@@ -318,8 +254,8 @@ static void grad (const ol_problem *p, const double *x, double *g)
 static void test_muon_hand (void)
 {
   const ol_method_type *mu = ol_method_find("muon");
-  ol_problem *p = mkprob("matlsq", "m", 2.0, "n", 2.0, "k", 2.0, "seed", 3.0,
-                         (char *)NULL);
+  ol_problem *p = olt_problem("matlsq", NULL, "m", 2.0, "n", 2.0, "k", 2.0,
+                              "seed", 3.0, (char *)NULL);
   double par[8], x1[4], x2[4], h1[4], h2[4], G0[4], G1[4], M[4], D[4], O[4];
   const double lr = 0.1, b = 0.9;
   int i, nest;
@@ -328,8 +264,8 @@ static void test_muon_hand (void)
     return;
   }
   for (nest = 0; nest <= 1; nest++) {
-    params(mu, par, "lr", lr, "mu", b, "nesterov", (double)nest,
-           "polar", 1.0, (char *)NULL);
+    olt_params(mu, par, "lr", lr, "mu", b, "nesterov", (double)nest,
+               "polar", 1.0, (char *)NULL);
     if (!two_steps(p, mu, par, x1, x2)) {
       ok(0, "muon: two steps on matlsq{2,2,2}");
       continue;
@@ -356,10 +292,10 @@ static void test_muon_hand (void)
   }
   ol_problem_free(p);
   /* shape factor: a 4 x 1 matrix, polar = g / ||g||, scale sqrt(4) */
-  p = mkprob("matlsq", "m", 8.0, "n", 4.0, "k", 1.0, (char *)NULL);
+  p = olt_problem("matlsq", NULL, "m", 8.0, "n", 4.0, "k", 1.0, (char *)NULL);
   if (p != NULL) {
     double y1[4], y2[4], g[4], w[4], gn;
-    params(mu, par, "lr", lr, "polar", 1.0, (char *)NULL);
+    olt_params(mu, par, "lr", lr, "polar", 1.0, (char *)NULL);
     if (two_steps(p, mu, par, y1, y2)) {
       grad(p, p->x0, g);
       gn = ol_vec_nrm2(g, 4);
@@ -371,13 +307,13 @@ static void test_muon_hand (void)
     ol_problem_free(p);
   }
   /* not a matrix problem: refused */
-  p = mkprob("quadratic", (char *)NULL);
+  p = olt_problem("quadratic", NULL, (char *)NULL);
   if (p != NULL) {
     ol_err e;
     ol_run_opts o;
     ol_run *r;
     ol_run_opts_default(&o);
-    params(mu, par, (char *)NULL);
+    olt_params(mu, par, (char *)NULL);
     r = ol_run_new(p, mu, par, &o, &e);
     ok(r == NULL, "muon: a plain-vector problem is refused (%s)",
        r == NULL ? e.msg : "accepted");
@@ -392,18 +328,10 @@ static void test_muon_hand (void)
 static int run_x (const ol_problem *p, const ol_method_type *m,
                   const double *par, long T, double *x, double *ortherr)
 {
-  ol_err e;
-  ol_run_opts o;
-  ol_run *r;
-  ol_run_opts_default(&o);
-  o.iters = T;
-  o.metrics = OL_MBIT(OL_MET_LOSS) | OL_MBIT(OL_MET_ORTHERR);
-  r = ol_run_new(p, m, par, &o, &e);
-  if (r == NULL) {
-    diag("%s: %s", m->name, e.msg);
-    return 0;
-  }
-  ol_run_advance(r, T);
+  ol_run_opts o = olt_opts(T, 0, OL_MBIT(OL_MET_LOSS)
+                                 | OL_MBIT(OL_MET_ORTHERR));
+  ol_run *r = olt_go(p, m, par, &o);
+  if (r == NULL) return 0;
   if (ol_run_iter(r) != T) {
     diag("%s stopped at %ld: %s", m->name, ol_run_iter(r), ol_run_message(r));
     ol_run_free(r);
@@ -429,14 +357,14 @@ static void test_muonbp (void)
   /* period 1 is Muon */
   for (q = 0; q < 2; q++)
     for (pol = 0; pol <= 1; pol++) {
-      ol_problem *p = mkprob(names[q], (char *)NULL);
+      ol_problem *p = olt_problem(names[q], NULL, (char *)NULL);
       double *xa, *xb, ea = NAN, eb = NAN;
       if (p == NULL) continue;
       xa = malloc(sizeof(double) * p->n);
       xb = malloc(sizeof(double) * p->n);
-      params(mu, par, "polar", (double)pol, (char *)NULL);
-      params(bp, pbp, "polar", (double)pol, "period", 1.0, "blocks", 4.0,
-             "lr_block", 0.5, (char *)NULL);
+      olt_params(mu, par, "polar", (double)pol, (char *)NULL);
+      olt_params(bp, pbp, "polar", (double)pol, "period", 1.0, "blocks", 4.0,
+                 "lr_block", 0.5, (char *)NULL);
       if (run_x(p, mu, par, 30, xa, &ea) && run_x(p, bp, pbp, 30, xb, &eb)) {
         double d = fro_diff(xa, xb, p->n);
         ok(d <= 1e-12 && fabs(ea - eb) <= 1e-12, "muonbp: period 1 equals "
@@ -450,13 +378,13 @@ static void test_muonbp (void)
     }
   /* a full step, then a block step, against reference polar factors */
   {
-    ol_problem *p = mkprob("matlsq", "m", 12.0, "n", 6.0, "k", 3.0,
-                           "seed", 5.0, (char *)NULL);
+    ol_problem *p = olt_problem("matlsq", NULL, "m", 12.0, "n", 6.0, "k", 3.0,
+                                "seed", 5.0, (char *)NULL);
     double x1[18], x2[18], h1[18], h2[18], G0[18], G1[18], M[18], O[18];
     const double lr = 0.05, lrb = 0.03, b = 0.8;
     if (p == NULL) return;
-    params(bp, pbp, "lr", lr, "lr_block", lrb, "mu", b, "nesterov", 0.0,
-           "polar", 1.0, "blocks", 2.0, "period", 1000.0, (char *)NULL);
+    olt_params(bp, pbp, "lr", lr, "lr_block", lrb, "mu", b, "nesterov", 0.0,
+               "polar", 1.0, "blocks", 2.0, "period", 1000.0, (char *)NULL);
     if (!two_steps(p, bp, pbp, x1, x2)) {
       ok(0, "muonbp: two steps on matlsq{12, 6, 3}");
       ol_problem_free(p);
@@ -509,7 +437,8 @@ static double fd_check (const ol_problem *p, uint64_t seed)
 
 static void test_problems (void)
 {
-  ol_problem *p = mkprob("matlsq", "m", 7.0, "n", 5.0, "k", 3.0, (char *)NULL);
+  ol_problem *p = olt_problem("matlsq", NULL, "m", 7.0, "n", 5.0, "k", 3.0,
+                              (char *)NULL);
   ol_err e;
   int i, j;
   diag("finite differences: seed 11, h = 1e-5");
@@ -542,11 +471,11 @@ static void test_problems (void)
        "(%.1e)", worst);
     ol_problem_free(p);
   }
-  p = mkprob("matlsq", "m", 4.0, "n", 6.0, "k", 2.0, (char *)NULL);
+  p = olt_problem("matlsq", NULL, "m", 4.0, "n", 6.0, "k", 2.0, (char *)NULL);
   ok(p != NULL && p->xstar == NULL && p->fstar == 0,
      "matlsq: m < n has no unique x* (NULL) but f* = 0");
   ol_problem_free(p);
-  p = mkprob("lowrank", "m", 6.0, "n", 5.0, "r", 2.0, (char *)NULL);
+  p = olt_problem("lowrank", NULL, "m", 6.0, "n", 5.0, "r", 2.0, (char *)NULL);
   if (p != NULL) {
     double d = fd_check(p, 12);
     ok(p->n == 22 && p->mrows == 11 && p->mcols == 2 && p->mblocks[0] == 6 &&
@@ -564,7 +493,7 @@ static void test_converge (void)
 {
   const char *mn[3] = {"muon", "muon", "muonbp"};
   const int pol[3] = {0, 1, 0};
-  ol_problem *p = mkprob("matlsq", (char *)NULL);
+  ol_problem *p = olt_problem("matlsq", NULL, (char *)NULL);
   int q;
   if (p == NULL) return;
   for (q = 0; q < 3; q++) {
@@ -572,7 +501,7 @@ static void test_converge (void)
     double par[16], f0, f1, oe = NAN, *x = malloc(sizeof(double) * p->n);
     ol_err e;
     if (m == NULL) continue;
-    params(m, par, "polar", (double)pol[q], (char *)NULL);
+    olt_params(m, par, "polar", (double)pol[q], (char *)NULL);
     p->fdf(p->ud, p->x0, &f0, NULL, &e);
     if (!run_x(p, m, par, 500, x, &oe)) {
       ok(0, "%s: 500 steps on matlsq", mn[q]);
@@ -595,7 +524,7 @@ static void test_converge (void)
     const ol_method_type *m = ol_method_find("muon");
     double par[16], oe = NAN, *x = malloc(sizeof(double) * p->n);
     int i;
-    params(m, par, "lr", 0.02, (char *)NULL);
+    olt_params(m, par, "lr", 0.02, (char *)NULL);
     if (run_x(p, m, par, 1, x, &oe)) {
       for (i = 0; i < p->n; i++) x[i] = -x[i] / (0.02 * sqrt(2.0));
       is_near(oe, orth_err(32, 16, x), 1e-10, "muon: ortherr probe after one"

@@ -10,39 +10,17 @@
 */
 #include <lapacke.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "method.h"
+#include "olt.h"
 #include "problem.h"
 #include "rng.h"
 #include "tap.h"
 
 #define SEED 20240517u
-
-/* A problem of type name with default parameters, then the overrides
-** given as "key", value pairs (NULL-terminated). */
-static ol_problem *mk (const char *name, ol_err *e, ...)
-{
-  const ol_problem_type *t = ol_problem_type_find(name);
-  ol_pval v[16];
-  const char *key;
-  va_list ap;
-  int i;
-  if (t == NULL) return NULL;
-  memset(v, 0, sizeof v);
-  for (i = 0; i < t->nparams; i++) v[i].num = t->params[i].def;
-  va_start(ap, e);
-  while ((key = va_arg(ap, const char *)) != NULL) {
-    double val = va_arg(ap, double);
-    i = ol_param_find(t->params, t->nparams, key);
-    if (i >= 0) v[i].num = val;
-  }
-  va_end(ap);
-  return ol_problem_new(t, v, e);
-}
 
 static ol_problem *mkgame (const double *A, int rows, int cols, ol_err *e)
 {
@@ -53,116 +31,6 @@ static ol_problem *mkgame (const double *A, int rows, int cols, ol_err *e)
   v[0].cols = cols;
   return ol_problem_new(ol_problem_type_find("matrixgame"), v, e);
 }
-
-static double fval (const ol_problem *p, const double *x)
-{
-  double f = NAN;
-  ol_err e;
-  if (p->fdf(p->ud, x, &f, NULL, &e) != OL_OK) return NAN;
-  return f;
-}
-
-/* max_i |fd_i - g_i| / max(1, ||g||_inf) of the oracle gradient g at x
-** against central differences of f (for games: of f = x'Ay, whose
-** gradient is (A y, A'x) = (-g_x, g_y)). */
-static double graderr (const ol_problem *p, const double *x)
-{
-  int i, n = p->n, m = p->kind == OL_GAME ? p->rows : 0;
-  double *g = malloc(sizeof(double) * n), *w = malloc(sizeof(double) * n);
-  double worst = 0, gmax = 1, f;
-  ol_err e;
-  p->fdf(p->ud, x, &f, g, &e);
-  for (i = 0; i < n; i++) {
-    if (i < m) g[i] = -g[i];
-    if (fabs(g[i]) > gmax) gmax = fabs(g[i]);
-  }
-  memcpy(w, x, sizeof(double) * n);
-  for (i = 0; i < n; i++) {
-    double h = 1e-6 * (fabs(x[i]) > 1 ? fabs(x[i]) : 1), fp, fm, d;
-    w[i] = x[i] + h;
-    fp = fval(p, w);
-    w[i] = x[i] - h;
-    fm = fval(p, w);
-    w[i] = x[i];
-    d = fabs((fp - fm) / (2 * h) - g[i]);
-    if (!(d <= worst)) worst = d;
-  }
-  free(g);
-  free(w);
-  return worst / gmax;
-}
-
-/* max_ij |FD(grad)_ij - H_ij| / max(1, max |H|) at x. */
-static double hesserr (const ol_problem *p, const double *x)
-{
-  int i, j, n = p->n;
-  double *H = malloc(sizeof(double) * n * n);
-  double *gp = malloc(sizeof(double) * n), *gm = malloc(sizeof(double) * n);
-  double *w = malloc(sizeof(double) * n), worst = 0, hmax = 1;
-  ol_err e;
-  p->hess(p->ud, x, H, &e);
-  for (i = 0; i < n * n; i++)
-    if (fabs(H[i]) > hmax) hmax = fabs(H[i]);
-  memcpy(w, x, sizeof(double) * n);
-  for (j = 0; j < n; j++) {
-    double h = 1e-6 * (fabs(x[j]) > 1 ? fabs(x[j]) : 1);
-    w[j] = x[j] + h;
-    p->fdf(p->ud, w, NULL, gp, &e);
-    w[j] = x[j] - h;
-    p->fdf(p->ud, w, NULL, gm, &e);
-    w[j] = x[j];
-    for (i = 0; i < n; i++) {
-      double d = fabs((gp[i] - gm[i]) / (2 * h) - H[i * n + j]);
-      if (!(d <= worst)) worst = d;
-    }
-  }
-  free(H); free(gp); free(gm); free(w);
-  return worst / hmax;
-}
-
-static double gradnorm_at (const ol_problem *p, const double *x)
-{
-  int i, n = p->n;
-  double *g = malloc(sizeof(double) * n), s = 0;
-  ol_err e;
-  p->fdf(p->ud, x, NULL, g, &e);
-  for (i = 0; i < n; i++) s += g[i] * g[i];
-  free(g);
-  return sqrt(s);
-}
-
-/* Gradient (and Hessian when offered) checks at three random points
-** around x0: x0 + scale N(0, I), and on the simplex for games. */
-static void check_derivatives (const char *label, const ol_problem *p,
-                               ol_rng *r, double scale)
-{
-  int k, i, n = p->n;
-  double *x = malloc(sizeof(double) * n), eg = 0, eh = 0;
-  for (k = 0; k < 3; k++) {
-    if (p->kind == OL_GAME) {
-      double s1 = 0, s2 = 0;
-      for (i = 0; i < n; i++) {
-        x[i] = ol_rng_uniform(r) + 0.01;
-        if (i < p->rows) s1 += x[i]; else s2 += x[i];
-      }
-      for (i = 0; i < n; i++) x[i] /= i < p->rows ? s1 : s2;
-    }
-    else
-      for (i = 0; i < n; i++) x[i] = p->x0[i] + scale * ol_rng_normal(r);
-    { double d = graderr(p, x); if (!(d <= eg)) eg = d; }
-    if (p->hess != NULL) {
-      double d = hesserr(p, x);
-      if (!(d <= eh)) eh = d;
-    }
-  }
-  ok(eg < 1e-6, "%s: gradient matches central differences (rel err %.2g)",
-     label, eg);
-  if (p->hess != NULL)
-    ok(eh < 1e-6, "%s: Hessian matches differences of the gradient "
-       "(rel err %.2g)", label, eh);
-  free(x);
-}
-
 
 /* Entries in the list files, counted by the X-macros themselves. */
 #define OL_PROBLEM(n) +1
@@ -230,13 +98,13 @@ static void test_quadratic (ol_rng *r)
   ol_problem *p;
   int n = 8, i, j, sym = 1;
   double cond = 1e3, H[64], w[8], off = 0, f, g[8], maxerr = 0;
-  p = mk("quadratic", &e, "n", 8.0, "cond", cond, (char *)NULL);
+  p = olt_problem("quadratic", &e, "n", 8.0, "cond", cond, (char *)NULL);
   ok(p != NULL, "quadratic: n=8 cond=1e3 is created");
   if (p == NULL) return;
-  check_derivatives("quadratic{n=8, rotated}", p, r, 1.0);
-  ok(p->xstar != NULL && fval(p, p->xstar) == 0 && p->fstar == 0,
+  olt_derivs("quadratic{n=8, rotated}", p, r, 1.0);
+  ok(p->xstar != NULL && olt_fval(p, p->xstar) == 0 && p->fstar == 0,
      "quadratic: f(x*) = f* = 0");
-  is_near(gradnorm_at(p, p->xstar), 0, 0, "quadratic: grad f(x*) = 0");
+  is_near(olt_gnorm(p, p->xstar), 0, 0, "quadratic: grad f(x*) = 0");
   ok(p->x0[0] == 1 && p->x0[7] == 1, "quadratic: x0 = ones");
   p->hess(p->ud, p->x0, H, &e);
   for (i = 0; i < n; i++)
@@ -250,7 +118,7 @@ static void test_quadratic (ol_rng *r)
   /* 1/2 x'Hx at x = e_0 is H_00 / 2 */
   {
     double x[8] = {1, 0, 0, 0, 0, 0, 0, 0};
-    is_close(fval(p, x), H[0] / 2, 1e-14, "quadratic: f(e_1) = H_11 / 2");
+    is_close(olt_fval(p, x), H[0] / 2, 1e-14, "quadratic: f(e_1) = H_11 / 2");
   }
   if (LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'N', 'U', n, H, n, w) != 0)
     ok(0, "quadratic: dsyevd succeeds");
@@ -265,11 +133,13 @@ static void test_quadratic (ol_rng *r)
   is_close(w[0], 1 / cond, 1e-10, "quadratic: mu = 1/cond");
   ol_problem_free(p);
 
-  p = mk("quadratic", &e, "n", 8.0, "cond", cond, "seed", 2.0, (char *)NULL);
+  p = olt_problem("quadratic", &e, "n", 8.0, "cond", cond, "seed", 2.0,
+                  (char *)NULL);
   {
-    ol_problem *q = mk("quadratic", &e, "n", 8.0, "cond", cond, (char *)NULL);
+    ol_problem *q = olt_problem("quadratic", &e, "n", 8.0, "cond", cond,
+                                (char *)NULL);
     double x[8] = {1, 2, 3, 4, 5, 6, 7, 8};
-    ok(p && q && fval(p, x) != fval(q, x),
+    ok(p && q && olt_fval(p, x) != olt_fval(q, x),
        "quadratic: the seed changes the rotation");
     ol_problem_free(q);
   }
@@ -277,8 +147,8 @@ static void test_quadratic (ol_rng *r)
 
   /* unrotated, large: f(ones) = 1/2 sum r^i, r = cond^(-1/(n-1)) */
   n = 1000000;
-  p = mk("quadratic", &e, "n", (double)n, "cond", 1e4, "rotate", 0.0,
-         (char *)NULL);
+  p = olt_problem("quadratic", &e, "n", (double)n, "cond", 1e4, "rotate", 0.0,
+                  (char *)NULL);
   ok(p != NULL && p->hess == NULL,
      "quadratic: n=1e6 unrotated is created, without a dense Hessian");
   if (p != NULL) {
@@ -294,28 +164,28 @@ static void test_quadratic (ol_rng *r)
     free(gg);
     ol_problem_free(p);
   }
-  p = mk("quadratic", &e, "n", 6.0, "cond", 50.0, "rotate", 0.0,
-         (char *)NULL);
+  p = olt_problem("quadratic", &e, "n", 6.0, "cond", 50.0, "rotate", 0.0,
+                  (char *)NULL);
   if (p != NULL) {
-    check_derivatives("quadratic{n=6, unrotated}", p, r, 1.0);
+    olt_derivs("quadratic{n=6, unrotated}", p, r, 1.0);
     p->fdf(p->ud, p->x0, &f, g, &e);
     ok(f > 0 && g[5] == 1.0 / 50, "quadratic: unrotated g_n = 1/cond at x0");
   }
   ol_problem_free(p);
 
-  p = mk("quadratic", &e, "n", 5000.0, (char *)NULL);
+  p = olt_problem("quadratic", &e, "n", 5000.0, (char *)NULL);
   ok(p == NULL && e.code == OL_EINVAL
      && strstr(e.msg, "rotate needs n <= 4096") != NULL,
      "quadratic: rotate with n > 4096 is an error (%s)", e.msg);
-  p = mk("quadratic", &e, "n", 1.0, (char *)NULL);
-  ok(p != NULL && fval(p, p->x0) == 0.5, "quadratic: n=1 is f = x^2/2");
+  p = olt_problem("quadratic", &e, "n", 1.0, (char *)NULL);
+  ok(p != NULL && olt_fval(p, p->x0) == 0.5, "quadratic: n=1 is f = x^2/2");
   ol_problem_free(p);
 }
 
 static void test_rosenbrock (ol_rng *r)
 {
   ol_err e;
-  ol_problem *p = mk("rosenbrock", &e, (char *)NULL);
+  ol_problem *p = olt_problem("rosenbrock", &e, (char *)NULL);
   double x[2] = {-1.2, 1}, g[2], f;
   ok(p != NULL && p->n == 2, "rosenbrock: default n = 2");
   if (p == NULL) return;
@@ -326,72 +196,74 @@ static void test_rosenbrock (ol_rng *r)
   is_close(f, 24.2, 1e-14, "rosenbrock: f(-1.2, 1) = 24.2");
   is_close(g[0], -215.6, 1e-14, "rosenbrock: df/dx1(-1.2, 1) = -215.6");
   is_close(g[1], -88, 1e-14, "rosenbrock: df/dx2(-1.2, 1) = -88");
-  check_derivatives("rosenbrock{n=2}", p, r, 0.5);
-  is_near(fval(p, p->xstar), 0, 0, "rosenbrock: f(x*) = 0");
-  is_near(gradnorm_at(p, p->xstar), 0, 0, "rosenbrock: grad f(ones) = 0");
+  olt_derivs("rosenbrock{n=2}", p, r, 0.5);
+  is_near(olt_fval(p, p->xstar), 0, 0, "rosenbrock: f(x*) = 0");
+  is_near(olt_gnorm(p, p->xstar), 0, 0, "rosenbrock: grad f(ones) = 0");
   ol_problem_free(p);
 
-  p = mk("rosenbrock", &e, "n", 7.0, (char *)NULL);
+  p = olt_problem("rosenbrock", &e, "n", 7.0, (char *)NULL);
   ok(p != NULL && p->hess != NULL, "rosenbrock: n=7 with Hessian");
   if (p == NULL) return;
-  check_derivatives("rosenbrock{n=7}", p, r, 0.5);
+  olt_derivs("rosenbrock{n=7}", p, r, 0.5);
   ok(p->x0[5] == 1 && p->x0[6] == -1.2, "rosenbrock: x0 alternates");
-  is_close(fval(p, p->x0), 3 * 24.2 + 3 * 484, 1e-13,
+  is_close(olt_fval(p, p->x0), 3 * 24.2 + 3 * 484, 1e-13,
            "rosenbrock: f(x0) = 3 (24.2 + 484) by hand");
-  is_near(gradnorm_at(p, p->xstar), 0, 0, "rosenbrock{n=7}: grad f(x*) = 0");
+  is_near(olt_gnorm(p, p->xstar), 0, 0, "rosenbrock{n=7}: grad f(x*) = 0");
   ol_problem_free(p);
 }
 
 static void test_logreg (ol_rng *r)
 {
   ol_err e;
-  ol_problem *p = mk("logreg", &e, "n", 60.0, "d", 5.0, "lambda", 0.1,
-                     (char *)NULL), *q;
+  ol_problem *p = olt_problem("logreg", &e, "n", 60.0, "d", 5.0, "lambda", 0.1,
+                              (char *)NULL), *q;
   double x[5] = {0}, H[25], w[5], big[5];
   int i;
   ok(p != NULL && p->n == 5, "logreg: dimension is d");
   if (p == NULL) return;
-  is_close(fval(p, x), log(2.0), 1e-15, "logreg: f(0) = log 2");
-  check_derivatives("logreg{n=60, d=5}", p, r, 1.0);
+  is_close(olt_fval(p, x), log(2.0), 1e-15, "logreg: f(0) = log 2");
+  olt_derivs("logreg{n=60, d=5}", p, r, 1.0);
   p->hess(p->ud, p->x0, H, &e);
   LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'N', 'U', 5, H, 5, w);
   ok(w[0] > 0.1 && w[4] < 0.1 + 0.25 * 5 * 3,
      "logreg: Hessian eigenvalues in [lambda, lambda + ...] (%.3g..%.3g)",
      w[0], w[4]);
   for (i = 0; i < 5; i++) big[i] = (i % 2 ? -1 : 1) * 1e4;
-  ok(isfinite(fval(p, big)) && fval(p, big) > 0,
+  ok(isfinite(olt_fval(p, big)) && olt_fval(p, big) > 0,
      "logreg: the loss stays finite at |x| = 1e4 (stable log1p branch)");
-  ok(graderr(p, big) < 1e-6, "logreg: gradient correct far out too");
-  q = mk("logreg", &e, "n", 60.0, "d", 5.0, "lambda", 0.1, (char *)NULL);
+  ok(olt_graderr(p, big) < 1e-6, "logreg: gradient correct far out too");
+  q = olt_problem("logreg", &e, "n", 60.0, "d", 5.0, "lambda", 0.1,
+                  (char *)NULL);
   for (i = 0; i < 5; i++) x[i] = 0.3 * i - 0.5;
-  ok(q != NULL && fval(p, x) == fval(q, x),
+  ok(q != NULL && olt_fval(p, x) == olt_fval(q, x),
      "logreg: same seed, same data");
   ol_problem_free(q);
-  q = mk("logreg", &e, "n", 60.0, "d", 5.0, "lambda", 0.1, "seed", 7.0,
-         (char *)NULL);
-  ok(q != NULL && fval(p, x) != fval(q, x),
+  q = olt_problem("logreg", &e, "n", 60.0, "d", 5.0, "lambda", 0.1, "seed", 7.0,
+                  (char *)NULL);
+  ok(q != NULL && olt_fval(p, x) != olt_fval(q, x),
      "logreg: another seed, other data");
   ol_problem_free(q);
   ol_problem_free(p);
-  p = mk("logreg", &e, "n", 300.0, "d", 12.0, "lambda", 0.0, (char *)NULL);
-  if (p != NULL) check_derivatives("logreg{lambda=0}", p, r, 2.0);
+  p = olt_problem("logreg", &e, "n", 300.0, "d", 12.0, "lambda", 0.0,
+                  (char *)NULL);
+  if (p != NULL) olt_derivs("logreg{lambda=0}", p, r, 2.0);
   ol_problem_free(p);
 }
 
 static void test_gauss2d (ol_rng *r)
 {
   ol_err e;
-  ol_problem *p = mk("gauss2d", &e, (char *)NULL);
+  ol_problem *p = olt_problem("gauss2d", &e, (char *)NULL);
   double H[4], P[4], x[2], det;
   if (!ok(p != NULL && p->kind == OL_DENSITY, "gauss2d: a density"))
     return;
-  check_derivatives("gauss2d", p, r, 1.0);
+  olt_derivs("gauss2d", p, r, 1.0);
   ok(p->mean[0] == 1 && p->mean[1] == -1 && p->xstar[0] == 1
      && p->xstar[1] == -1, "gauss2d: mean = x* = mu = (1, -1)");
   ok(p->cov[0] == 1 && p->cov[3] == 0.25 && p->cov[1] == 0.25
      && p->cov[2] == 0.25, "gauss2d: cov = [[1, .25], [.25, .25]]");
-  is_near(fval(p, p->xstar), 0, 0, "gauss2d: U(mu) = 0");
-  is_near(gradnorm_at(p, p->xstar), 0, 0, "gauss2d: grad U(mu) = 0");
+  is_near(olt_fval(p, p->xstar), 0, 0, "gauss2d: U(mu) = 0");
+  is_near(olt_gnorm(p, p->xstar), 0, 0, "gauss2d: grad U(mu) = 0");
   p->hess(p->ud, p->x0, H, &e);
   /* inverse of the covariance by hand */
   det = 1 * 0.25 - 0.25 * 0.25;
@@ -400,11 +272,11 @@ static void test_gauss2d (ol_rng *r)
      && fabs(H[2] - P[2]) < 1e-12 && fabs(H[3] - P[3]) < 1e-12,
      "gauss2d: Hessian = Sigma^-1");
   x[0] = 2; x[1] = 0;   /* x - mu = (1, 1) */
-  is_close(fval(p, x), 0.5 * (P[0] + 2 * P[1] + P[3]), 1e-14,
+  is_close(olt_fval(p, x), 0.5 * (P[0] + 2 * P[1] + P[3]), 1e-14,
            "gauss2d: U = 1/2 d'Sigma^-1 d");
   ok(p->x0[0] == 0 && p->x0[1] == 0, "gauss2d: x0 = (0, 0)");
   ol_problem_free(p);
-  p = mk("gauss2d", &e, "s1", 0.0, (char *)NULL);
+  p = olt_problem("gauss2d", &e, "s1", 0.0, (char *)NULL);
   ok(p == NULL && e.code == OL_EINVAL, "gauss2d: s1 = 0 is an error (%s)",
      e.msg);
 }
@@ -426,7 +298,7 @@ static void test_games (ol_rng *r)
      && memcmp(p->payoff, A, sizeof A) == 0, "matrixgame: payoff kept");
   ok(p->x0[0] == 0.5 && p->x0[1] == 0.5 && fabs(p->x0[2] - 1.0 / 3) < 1e-16,
      "matrixgame: x0 uniform");
-  check_derivatives("matrixgame", p, r, 0);
+  olt_derivs("matrixgame", p, r, 0);
   p->fdf(p->ud, z, &f, g, &e);
   want = 0;
   for (i = 0; i < 2; i++)
@@ -436,7 +308,7 @@ static void test_games (ol_rng *r)
   is_close(g[0], -(1 * 0.2 - 2 * 0.3 + 0.5 * 0.5), 1e-15,
            "matrixgame: g_x = -A y");
   is_close(g[3], 0.25 * -2 + 0.75 * 0, 1e-15, "matrixgame: g_y = A'x");
-  is_close(fval(p, z), f, 1e-15, "matrixgame: value alone agrees");
+  is_close(olt_fval(p, z), f, 1e-15, "matrixgame: value alone agrees");
   ol_problem_free(p);
   p = ol_problem_new(ol_problem_type_find("matrixgame"),
                      (ol_pval[]){{0, NULL, 0, 0}}, &e);
@@ -459,11 +331,12 @@ static void test_games (ol_rng *r)
   /* A'x = (0.3 - 0.2, -0.5 + 0.2, 0.5 - 0.3) */
   ok(fabs(g[3] - 0.1) < 1e-15 && fabs(g[4] + 0.3) < 1e-15
      && fabs(g[5] - 0.2) < 1e-15, "rps: g_y(x0) = A'x by hand");
-  is_near(fval(p, p->xstar), 0, 1e-16, "rps: value at the equilibrium is 0");
-  is_near(gradnorm_at(p, p->xstar), 0, 1e-15,
+  is_near(olt_fval(p, p->xstar), 0, 1e-16,
+          "rps: value at the equilibrium is 0");
+  is_near(olt_gnorm(p, p->xstar), 0, 1e-15,
           "rps: both utility vectors vanish at the uniform equilibrium");
   ok(p->fstar == 0, "rps: f* = 0");
-  check_derivatives("rps", p, r, 0);
+  olt_derivs("rps", p, r, 0);
   ol_problem_free(p);
 }
 

@@ -13,141 +13,17 @@
 */
 #include <lapacke.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "olt.h"
 #include "problem.h"
 #include "rng.h"
 #include "tap.h"
 
 #define SEED 20250301u
 #define TWO_PI 6.283185307179586476925286766559
-
-/* A problem of type name: defaults, then "key", value overrides
-** (NULL-terminated).  NULL (e set) when creation fails. */
-static ol_problem *mk (const char *name, ol_err *e, ...)
-{
-  const ol_problem_type *t = ol_problem_type_find(name);
-  ol_pval v[16];
-  const char *key;
-  va_list ap;
-  int i;
-  ol_err_clear(e);
-  if (t == NULL) {
-    ol_err_set(e, OL_EINVAL, "no problem type %s", name);
-    return NULL;
-  }
-  memset(v, 0, sizeof v);
-  for (i = 0; i < t->nparams; i++) v[i].num = t->params[i].def;
-  va_start(ap, e);
-  while ((key = va_arg(ap, const char *)) != NULL) {
-    double val = va_arg(ap, double);
-    i = ol_param_find(t->params, t->nparams, key);
-    if (i >= 0) v[i].num = val;
-  }
-  va_end(ap);
-  return ol_problem_new(t, v, e);
-}
-
-static double fval (const ol_problem *p, const double *x)
-{
-  double f = NAN;
-  ol_err e;
-  if (p->fdf(p->ud, x, &f, NULL, &e) != OL_OK) return NAN;
-  return f;
-}
-
-static double gnorm (const ol_problem *p, const double *x)
-{
-  int i;
-  double *g = calloc((size_t)p->n, sizeof *g), s = 0;
-  ol_err e;
-  if (p->fdf(p->ud, x, NULL, g, &e) != OL_OK) s = NAN;
-  for (i = 0; i < p->n; i++) s += g[i] * g[i];
-  free(g);
-  return sqrt(s);
-}
-
-/* max_i |FD_i - g_i| / max(1, ||g||_inf): central differences of f with
-** h = 1e-6 max(1, |x_i|). */
-static double graderr (const ol_problem *p, const double *x)
-{
-  int i, n = p->n;
-  double *g = malloc(sizeof(double) * n), *w = malloc(sizeof(double) * n);
-  double worst = 0, gmax = 1, f;
-  ol_err e;
-  p->fdf(p->ud, x, &f, g, &e);
-  for (i = 0; i < n; i++)
-    if (fabs(g[i]) > gmax) gmax = fabs(g[i]);
-  memcpy(w, x, sizeof(double) * n);
-  for (i = 0; i < n; i++) {
-    double h = 1e-6 * (fabs(x[i]) > 1 ? fabs(x[i]) : 1), fp, fm, d;
-    w[i] = x[i] + h;
-    fp = fval(p, w);
-    w[i] = x[i] - h;
-    fm = fval(p, w);
-    w[i] = x[i];
-    d = fabs((fp - fm) / (2 * h) - g[i]);
-    if (!(d <= worst)) worst = d;
-  }
-  free(g);
-  free(w);
-  return worst / gmax;
-}
-
-/* max_ij |FD(grad)_ij - H_ij| / max(1, max |H_ij|). */
-static double hesserr (const ol_problem *p, const double *x)
-{
-  int i, j, n = p->n;
-  double *H = malloc(sizeof(double) * n * n);
-  double *gp = malloc(sizeof(double) * n), *gm = malloc(sizeof(double) * n);
-  double *w = malloc(sizeof(double) * n), worst = 0, hmax = 1;
-  ol_err e;
-  p->hess(p->ud, x, H, &e);
-  for (i = 0; i < n * n; i++)
-    if (fabs(H[i]) > hmax) hmax = fabs(H[i]);
-  memcpy(w, x, sizeof(double) * n);
-  for (j = 0; j < n; j++) {
-    double h = 1e-6 * (fabs(x[j]) > 1 ? fabs(x[j]) : 1);
-    w[j] = x[j] + h;
-    p->fdf(p->ud, w, NULL, gp, &e);
-    w[j] = x[j] - h;
-    p->fdf(p->ud, w, NULL, gm, &e);
-    w[j] = x[j];
-    for (i = 0; i < n; i++) {
-      double d = fabs((gp[i] - gm[i]) / (2 * h) - H[i * n + j]);
-      if (!(d <= worst)) worst = d;
-    }
-  }
-  free(H); free(gp); free(gm); free(w);
-  return worst / hmax;
-}
-
-/* Gradient and Hessian (when offered) at three points x0 + scale N(0, I). */
-static void derivs (const char *label, const ol_problem *p, ol_rng *r,
-                    double scale)
-{
-  int k, i, n = p->n;
-  double *x = malloc(sizeof(double) * n), eg = 0, eh = 0;
-  for (k = 0; k < 3; k++) {
-    double d;
-    for (i = 0; i < n; i++) x[i] = p->x0[i] + scale * ol_rng_normal(r);
-    d = graderr(p, x);
-    if (!(d <= eg)) eg = d;
-    if (p->hess != NULL) {
-      d = hesserr(p, x);
-      if (!(d <= eh)) eh = d;
-    }
-  }
-  ok(eg < 1e-6, "%s: gradient matches central differences (rel err %.2g)",
-     label, eg);
-  if (p->hess != NULL)
-    ok(eh < 1e-6, "%s: Hessian matches differences of the gradient "
-       "(rel err %.2g)", label, eh);
-  free(x);
-}
 
 /* Average of the components (summed here, one by one) against fdf at
 ** three random points: max relative error of value and gradient. */
@@ -195,7 +71,7 @@ static void test_registry (void)
     ol_problem *p;
     if (t != NULL && strcmp(t->name, names[i]) == 0 && t->doc != NULL)
       found++;
-    p = mk(names[i], &e, (char *)NULL);
+    p = olt_problem(names[i], &e, (char *)NULL);
     if (p != NULL) {
       made++;
       if (strncmp(p->desc, names[i], strlen(names[i])) == 0
@@ -213,26 +89,28 @@ static void test_registry (void)
 static void test_rastrigin (ol_rng *r)
 {
   ol_err e;
-  ol_problem *p = mk("rastrigin", &e, "n", 5.0, "A", 10.0, (char *)NULL);
+  ol_problem *p = olt_problem("rastrigin", &e, "n", 5.0, "A", 10.0,
+                              (char *)NULL);
   double H[25], x[5] = {0, 0, 0, 0, 0};
   ok(p != NULL, "rastrigin: n=5 A=10 is created");
   if (p == NULL) return;
-  derivs("rastrigin{n=5}", p, r, 0.7);
-  ok(p->fstar == 0 && fval(p, p->xstar) == 0 && gnorm(p, p->xstar) == 0,
+  olt_derivs("rastrigin{n=5}", p, r, 0.7);
+  ok(p->fstar == 0 && olt_fval(p, p->xstar) == 0 && olt_gnorm(p, p->xstar) == 0,
      "rastrigin: f(x*) = f* = 0 and grad f(0) = 0");
   /* f(2.5 ones) = 5 (6.25 - 10 cos(5 pi)) + 50 = 5 * 16.25 + 50 */
-  is_close(fval(p, p->x0), 131.25, 1e-13, "rastrigin: f(x0 = 2.5) = 131.25");
+  is_close(olt_fval(p, p->x0), 131.25, 1e-13,
+           "rastrigin: f(x0 = 2.5) = 131.25");
   p->hess(p->ud, x, H, &e);
   is_close(H[0], 2 + TWO_PI * TWO_PI * 10, 1e-14,
            "rastrigin: H(0)_11 = 2 + 4 pi^2 A");
   x[0] = 1;   /* 50 + (1 - 10) + 4 (0 - 10) */
-  is_close(fval(p, x), 1, 1e-14,
+  is_close(olt_fval(p, x), 1, 1e-14,
      "rastrigin: f(e_1) = 1");
   ol_problem_free(p);
-  p = mk("rastrigin", &e, "n", 3.0, "A", 0.0, (char *)NULL);
+  p = olt_problem("rastrigin", &e, "n", 3.0, "A", 0.0, (char *)NULL);
   {
     double y[3] = {1, 2, 3};
-    is_close(fval(p, y), 14, 1e-15, "rastrigin: A = 0 gives ||x||^2");
+    is_close(olt_fval(p, y), 14, 1e-15, "rastrigin: A = 0 gives ||x||^2");
   }
   ol_problem_free(p);
 }
@@ -249,16 +127,16 @@ static void test_2d (ol_rng *r)
   int i, pd = 0;
   double fmax = 0;
 
-  p = mk("himmelblau", &e, (char *)NULL);
+  p = olt_problem("himmelblau", &e, (char *)NULL);
   ok(p != NULL, "himmelblau: created");
   if (p == NULL) return;
-  derivs("himmelblau", p, r, 2.0);
-  ok(p->x0[0] == 0 && p->x0[1] == 0 && fval(p, p->x0) == 170,
+  olt_derivs("himmelblau", p, r, 2.0);
+  ok(p->x0[0] == 0 && p->x0[1] == 0 && olt_fval(p, p->x0) == 170,
      "himmelblau: x0 = 0, f(x0) = 121 + 49");
-  ok(fval(p, p->xstar) == 0 && p->fstar == 0 && gnorm(p, p->xstar) == 0,
+  ok(olt_fval(p, p->xstar) == 0 && p->fstar == 0 && olt_gnorm(p, p->xstar) == 0,
      "himmelblau: f(3, 2) = f* = 0, grad = 0");
   for (i = 0; i < 4; i++) {
-    double f = fval(p, mins[i]), det;
+    double f = olt_fval(p, mins[i]), det;
     if (!(f <= fmax)) fmax = f;
     p->hess(p->ud, mins[i], H, &e);
     det = H[0] * H[3] - H[1] * H[2];
@@ -269,14 +147,14 @@ static void test_2d (ol_rng *r)
   is_int(pd, 4, "himmelblau: H is positive definite at the four minima");
   ol_problem_free(p);
 
-  p = mk("beale", &e, (char *)NULL);
+  p = olt_problem("beale", &e, (char *)NULL);
   ok(p != NULL, "beale: created");
   if (p == NULL) return;
-  derivs("beale", p, r, 0.5);
-  ok(fval(p, p->xstar) == 0 && p->fstar == 0 && gnorm(p, p->xstar) == 0,
+  olt_derivs("beale", p, r, 0.5);
+  ok(olt_fval(p, p->xstar) == 0 && p->fstar == 0 && olt_gnorm(p, p->xstar) == 0,
      "beale: f(3, 1/2) = f* = 0 exactly, grad = 0");
   /* f(1, 1) = 1.5^2 + 2.25^2 + 2.625^2 */
-  is_close(fval(p, p->x0), 14.203125, 1e-15, "beale: f(x0 = (1, 1))");
+  is_close(olt_fval(p, p->x0), 14.203125, 1e-15, "beale: f(x0 = (1, 1))");
   p->hess(p->ud, p->xstar, H, &e);
   /* at x*: t_k = 0, H = 2 sum grad t grad t';  grad t_k = (y^k - 1,
   ** k x y^(k-1)) = (-1/2, 3), (-3/4, 3), (-7/8, 9/4) */
@@ -287,28 +165,28 @@ static void test_2d (ol_rng *r)
   is_close(H[3], 2 * (9 + 9 + 5.0625), 1e-14, "beale: H(x*)_22 by hand");
   ol_problem_free(p);
 
-  p = mk("saddle", &e, (char *)NULL);
+  p = olt_problem("saddle", &e, (char *)NULL);
   ok(p != NULL, "saddle: created");
   if (p == NULL) return;
-  derivs("saddle", p, r, 1.0);
+  olt_derivs("saddle", p, r, 1.0);
   ok(p->xstar == NULL && isnan(p->fstar), "saddle: no x*, f* = NAN");
   ok(p->x0[0] == 1 && p->x0[1] == 1e-3, "saddle: x0 = (1, 1e-3)");
   x[0] = x[1] = 0;
   p->hess(p->ud, x, H, &e);
-  ok(gnorm(p, x) == 0 && H[0] == 2 && H[3] == -2 && H[1] == 0,
+  ok(olt_gnorm(p, x) == 0 && H[0] == 2 && H[3] == -2 && H[1] == 0,
      "saddle: grad 0 = 0, H = diag(2, -2) (strict saddle)");
   x[1] = 10;
-  ok(fval(p, x) == -100, "saddle: unbounded below along y");
+  ok(olt_fval(p, x) == -100, "saddle: unbounded below along y");
   ol_problem_free(p);
 
-  p = mk("monkey", &e, (char *)NULL);
+  p = olt_problem("monkey", &e, (char *)NULL);
   ok(p != NULL, "monkey: created");
   if (p == NULL) return;
-  derivs("monkey", p, r, 1.0);
+  olt_derivs("monkey", p, r, 1.0);
   ok(p->xstar == NULL && isnan(p->fstar), "monkey: no x*, f* = NAN");
   x[0] = x[1] = 0;
   p->hess(p->ud, x, H, &e);
-  ok(gnorm(p, x) == 0 && H[0] == 0 && H[1] == 0 && H[3] == 0,
+  ok(olt_gnorm(p, x) == 0 && H[0] == 0 && H[1] == 0 && H[3] == 0,
      "monkey: gradient and Hessian vanish at 0 (degenerate)");
   /* three valleys: f < 0 along the directions at angles pi/3, pi, 5pi/3 */
   {
@@ -317,7 +195,7 @@ static void test_2d (ol_rng *r)
       double a = TWO_PI * (k + 0.5) / 3, y[2];
       y[0] = cos(a);
       y[1] = sin(a);
-      if (fval(p, y) < -0.99) neg++;   /* f = cos(3a) = -1 there */
+      if (olt_fval(p, y) < -0.99) neg++;   /* f = cos(3a) = -1 there */
     }
     is_int(neg, 3, "monkey: three descending valleys, f = cos(3 theta)");
   }
@@ -328,13 +206,13 @@ static void test_smoothabs (ol_rng *r)
 {
   static const double xs[] = {0.5, 1.5, -2, 0.9};
   ol_err e;
-  ol_problem *p = mk("smoothabs", &e, (char *)NULL);
+  ol_problem *p = olt_problem("smoothabs", &e, (char *)NULL);
   int i, bad = 0;
   ok(p != NULL, "smoothabs: created");
   if (p == NULL) return;
-  derivs("smoothabs", p, r, 1.0);
+  olt_derivs("smoothabs", p, r, 1.0);
   ok(p->n == 1 && p->x0[0] == 1.5 && p->xstar[0] == 0 && p->fstar == 1
-     && fval(p, p->xstar) == 1 && gnorm(p, p->xstar) == 0,
+     && olt_fval(p, p->xstar) == 1 && olt_gnorm(p, p->xstar) == 0,
      "smoothabs: n = 1, x0 = 1.5, x* = 0, f* = f(0) = 1");
   for (i = 0; i < 4; i++) {
     double x = xs[i], g, H, step;
@@ -388,14 +266,14 @@ static int recover_linreg (const ol_problem *p, double *A, double *y)
 static void test_linreg (ol_rng *r)
 {
   ol_err e;
-  ol_problem *p = mk("linreg", &e, (char *)NULL);
+  ol_problem *p = olt_problem("linreg", &e, (char *)NULL);
   int n = 200, d = 20, i, j;
   double *A, *y, *res, *M, *b, worst = 0, f, ferr = 0;
   ok(p != NULL, "linreg: created with defaults n=200 d=20");
   if (p == NULL) return;
   ok(p->n == d && p->nsum == n && p->fdfi != NULL && p->xstar != NULL
      && p->x0[0] == 0, "linreg: dimension d, nsum = n, x* known, x0 = 0");
-  derivs("linreg", p, r, 1.0);
+  olt_derivs("linreg", p, r, 1.0);
   is_near(sumerr(p, r, 1.0), 0, 1e-12,
           "linreg: components average to f and grad f");
   A = malloc(sizeof(double) * n * d);
@@ -436,14 +314,14 @@ static void test_linreg (ol_rng *r)
   }
   ok(ferr < 1e-8, "linreg: x* equals the normal-equation solution "
      "(max diff %.2g)", ferr);
-  is_near(gnorm(p, p->xstar), 0, 1e-12, "linreg: grad f(x*) = 0");
+  is_near(olt_gnorm(p, p->xstar), 0, 1e-12, "linreg: grad f(x*) = 0");
   free(A); free(y); free(res); free(M); free(b);
   ol_problem_free(p);
 
   /* (3) spectrum: with n >> d the sample covariance A'A/n (the Hessian)
   ** has eigenvalues near cond^(-j/(d-1)); relative sd ~ sqrt(2/n) */
-  p = mk("linreg", &e, "n", 40000.0, "d", 4.0, "cond", 1000.0, "sigma", 0.0,
-         (char *)NULL);
+  p = olt_problem("linreg", &e, "n", 40000.0, "d", 4.0, "cond", 1000.0,
+                  "sigma", 0.0, (char *)NULL);
   ok(p != NULL, "linreg: n=40000 d=4 cond=1e3 sigma=0 is created");
   if (p == NULL) return;
   {
@@ -460,7 +338,7 @@ static void test_linreg (ol_rng *r)
     is_near(p->fstar, 0, 1e-20, "linreg: sigma = 0 gives f* = 0");
   }
   ol_problem_free(p);
-  ok(mk("linreg", &e, "n", 5.0, "d", 6.0, (char *)NULL) == NULL
+  ok(olt_problem("linreg", &e, "n", 5.0, "d", 6.0, (char *)NULL) == NULL
      && e.code == OL_EINVAL && strstr(e.msg, "d = 6") != NULL,
      "linreg: d > n is an error naming d (%s)", e.msg);
 }
@@ -468,8 +346,8 @@ static void test_linreg (ol_rng *r)
 static void test_fsquad (ol_rng *r)
 {
   ol_err e;
-  ol_problem *p = mk("fsquad", &e, "N", 10.0, "d", 5.0, "cond", 10.0,
-                     (char *)NULL);
+  ol_problem *p = olt_problem("fsquad", &e, "N", 10.0, "d", 5.0, "cond", 10.0,
+                              (char *)NULL);
   int N = 10, d = 5, i, j, inrange = 1;
   double h[50], c[50], z[5] = {0}, one[5] = {1, 1, 1, 1, 1}, g0[5], g1[5];
   double xs[5], worst = 0, noise = 0, f = 0;
@@ -480,7 +358,7 @@ static void test_fsquad (ol_rng *r)
   ok(p->noise.kind == OL_NOISE_BATCH && p->noise.batch == 1
      && p->noise.order == OL_ORDER_SHUFFLE,
      "fsquad: default noise is batch 1 by random reshuffling");
-  derivs("fsquad", p, r, 1.0);
+  olt_derivs("fsquad", p, r, 1.0);
   is_near(sumerr(p, r, 1.0), 0, 1e-13,
           "fsquad: components average to f and grad f");
   /* (1) recover H_i and c_i: grad f_i(0) = -H_i c_i, grad f_i(1) -
@@ -509,7 +387,7 @@ static void test_fsquad (ol_rng *r)
   }
   ok(worst < 1e-12, "fsquad: x* is (sum H_i)^-1 sum H_i c_i (max diff %.2g)",
      worst);
-  is_near(gnorm(p, p->xstar), 0, 1e-14, "fsquad: grad f(x*) = 0");
+  is_near(olt_gnorm(p, p->xstar), 0, 1e-14, "fsquad: grad f(x*) = 0");
   for (i = 0; i < N; i++)
     for (j = 0; j < d; j++) {
       double t = xs[j] - c[i * d + j];
@@ -522,8 +400,8 @@ static void test_fsquad (ol_rng *r)
   ok(p->x0[0] == 2 && p->x0[d - 1] == 2, "fsquad: x0 = 2 ones");
   ol_problem_free(p);
   {
-    ol_problem *q1 = mk("fsquad", &e, "seed", 1.0, (char *)NULL);
-    ol_problem *q2 = mk("fsquad", &e, "seed", 2.0, (char *)NULL);
+    ol_problem *q1 = olt_problem("fsquad", &e, "seed", 1.0, (char *)NULL);
+    ol_problem *q2 = olt_problem("fsquad", &e, "seed", 2.0, (char *)NULL);
     ok(q1 && q2 && q1->xstar[0] != q2->xstar[0],
        "fsquad: the seed changes the data");
     ol_problem_free(q1);
@@ -534,13 +412,13 @@ static void test_fsquad (ol_rng *r)
 static void test_reddi (ol_rng *r)
 {
   ol_err e;
-  ol_problem *p = mk("reddi", &e, "C", 3.0, (char *)NULL);
+  ol_problem *p = olt_problem("reddi", &e, "C", 3.0, (char *)NULL);
   double x = 0.25, g, fi, H;
   long i;
   int okc = 1;
   ok(p != NULL, "reddi: C=3 is created");
   if (p == NULL) return;
-  derivs("reddi", p, r, 0.3);
+  olt_derivs("reddi", p, r, 0.3);
   is_near(sumerr(p, r, 0.3), 0, 1e-15,
           "reddi: components average to f and grad f");
   for (i = 0; i < 3; i++) {
@@ -556,7 +434,7 @@ static void test_reddi (ol_rng *r)
      "reddi: the set is the box [-1, 1]");
   ok(p->x0[0] == 1 && p->xstar[0] == -1, "reddi: x0 = 1, x* = -1");
   is_close(p->fstar, -1.0 / 3, 1e-15, "reddi: f* = -(C - 2)/3");
-  is_close(fval(p, p->xstar), p->fstar, 1e-15, "reddi: f(x*) = f*");
+  is_close(olt_fval(p, p->xstar), p->fstar, 1e-15, "reddi: f(x*) = f*");
   p->fdf(p->ud, p->xstar, NULL, &g, &e);
   {
     double y = p->xstar[0] - g;   /* projected gradient step stays at -1 */
@@ -575,15 +453,15 @@ static void test_reddi (ol_rng *r)
 static void test_lasso (ol_rng *r)
 {
   ol_err e;
-  ol_problem *p = mk("lasso", &e, "m", 100.0, "n", 50.0, "k", 5.0,
-                     "lambda", 0.1, "sigma", 0.0, (char *)NULL);
+  ol_problem *p = olt_problem("lasso", &e, "m", 100.0, "n", 50.0, "k", 5.0,
+                              "lambda", 0.1, "sigma", 0.0, (char *)NULL);
   int n = 50, j, support = 0, signs = 1;
   double *H, *g0, diagmean = 0, off = 0;
   ok(p != NULL, "lasso: m=100 n=50 k=5 sigma=0 is created");
   if (p == NULL) return;
   ok(p->l1 == 0.1 && p->xstar == NULL && isnan(p->fstar) && p->n == n
      && p->x0[0] == 0, "lasso: l1 = lambda, x* and f* unknown, x0 = 0");
-  derivs("lasso", p, r, 1.0);
+  olt_derivs("lasso", p, r, 1.0);
   H = malloc(sizeof(double) * n * n);
   g0 = malloc(sizeof(double) * n);
   /* (1) the Hessian A'A: columns of A have E ||a_j||^2 = 1, sd sqrt(2/m);
@@ -608,11 +486,11 @@ static void test_lasso (ol_rng *r)
   is_int(support, 5, "lasso: the planted signal has k = 5 nonzeros");
   ok(signs && off < 1e-8, "lasso: planted entries are +-1, the rest 0 "
      "(max off-support %.2g)", off);
-  is_near(fval(p, g0), 0, 1e-20, "lasso: f(x_planted) = 0 when sigma = 0");
+  is_near(olt_fval(p, g0), 0, 1e-20, "lasso: f(x_planted) = 0 when sigma = 0");
   free(H);
   free(g0);
   ol_problem_free(p);
-  ok(mk("lasso", &e, "n", 4.0, "k", 5.0, (char *)NULL) == NULL
+  ok(olt_problem("lasso", &e, "n", 4.0, "k", 5.0, (char *)NULL) == NULL
      && e.code == OL_EINVAL && strstr(e.msg, "k = 5") != NULL,
      "lasso: k > n is an error naming k (%s)", e.msg);
 }

@@ -18,64 +18,24 @@
 **     soft-thresholds and cyclic, gs and gsl reach the lasso's x*.
 */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "method.h"
+#include "olt.h"
 #include "problem.h"
 #include "run.h"
 #include "tap.h"
 
 #define SEED 4242u
 
-static ol_problem *quadratic (int n, double cond, int rotate)
-{
-  const ol_problem_type *t = ol_problem_type_find("quadratic");
-  ol_pval v[8];
-  ol_err e;
-  ol_problem *p;
-  int i;
-  memset(v, 0, sizeof v);
-  for (i = 0; i < t->nparams; i++) v[i].num = t->params[i].def;
-  v[ol_param_find(t->params, t->nparams, "n")].num = n;
-  v[ol_param_find(t->params, t->nparams, "cond")].num = cond;
-  v[ol_param_find(t->params, t->nparams, "rotate")].num = rotate;
-  p = ol_problem_new(t, v, &e);
-  if (p == NULL) diag("quadratic: %s", e.msg);
-  return p;
-}
-
-static void params (const ol_method_type *m, double *par, ...)
-{
-  const char *key;
-  va_list ap;
-  int i;
-  for (i = 0; i < m->nparams; i++) par[i] = m->params[i].def;
-  va_start(ap, par);
-  while ((key = va_arg(ap, const char *)) != NULL) {
-    double v = va_arg(ap, double);
-    i = ol_param_find(m->params, m->nparams, key);
-    if (i >= 0) par[i] = v;
-    else diag("unknown parameter %s of %s", key, m->name);
-  }
-  va_end(ap);
-}
-
 static ol_run *start (const ol_problem *p, const char *name,
                       const double *par, long iters)
 {
-  ol_run_opts o;
-  ol_err e;
-  ol_run *r;
-  ol_run_opts_default(&o);
-  o.iters = iters;
+  ol_run_opts o = olt_opts(iters, 0, OL_MBIT(OL_MET_LOSS));
   o.seed = SEED;
-  o.metrics = OL_MBIT(OL_MET_LOSS);
-  r = ol_run_new(p, ol_method_find(name), par, &o, &e);
-  if (r == NULL) diag("%s: %s", name, e.msg);
-  return r;
+  return olt_run(p, ol_method_find(name), par, &o);
 }
 
 static double dist (const ol_problem *p, const double *x)
@@ -174,17 +134,6 @@ static const double B6[6] = {2, -0.3, 0.1, -4, 0.8, -0.6};
 static const double X06[6] = {1, -1, 2, 0.5, -2, 0};
 #define LAM6 0.5
 
-static int agree (const double *got, const double *want, int n, int k)
-{
-  int i;
-  for (i = 0; i < n; i++)
-    if (!(fabs(got[i] - want[i]) <= 1e-14 * (1 + fabs(want[i])))) {
-      diag("  x%d[%d]: want %.17g, got %.17g", k, i, want[i], got[i]);
-      return 0;
-    }
-  return 1;
-}
-
 /* Iterates x_1..x_k of a run against want (k rows of n). */
 static int follows (const ol_problem *p, const char *name, const double *par,
                     int k, double want[][6])
@@ -192,7 +141,8 @@ static int follows (const ol_problem *p, const char *name, const double *par,
   ol_run *r = start(p, name, par, 100);
   int j, good = r != NULL;
   for (j = 0; good && j < k; j++)
-    good = ol_run_advance(r, 1) == 1 && agree(ol_run_x(r), want[j], 6, j + 1);
+    good = ol_run_advance(r, 1) == 1
+           && olt_agree(ol_run_x(r), want[j], 6, 1e-14);
   ol_run_free(r);
   return good;
 }
@@ -217,7 +167,7 @@ static void test_lasso (void)
     for (i = 0; i < 6; i++)
       want[j][i] = x[i] = soft(x[i] - lr * (A6[i] * x[i] - B6[i]),
                                lr * LAM6);
-  params(ol_method_find("ista"), par, "lr", lr, (char *)NULL);
+  olt_method("ista", par, "lr", lr, (char *)NULL);
   ok(follows(p, "ista", par, 3, want),
      "ista: x1..x3 = S(x - lr grad f(x), lr lambda) by hand");
 
@@ -233,21 +183,21 @@ static void test_lasso (void)
     tk = tn;
     memcpy(want[j], x, sizeof x);
   }
-  params(ol_method_find("fista"), par, "lr", lr, (char *)NULL);
+  olt_method("fista", par, "lr", lr, (char *)NULL);
   ok(follows(p, "fista", par, 4, want),
      "fista: x1..x4 with t_{k+1} = (1 + sqrt(1 + 4 t_k^2)) / 2 by hand");
 
   /* (3) convergence to the closed-form minimiser */
-  params(ol_method_find("ista"), par, "lr", lr, (char *)NULL);
+  olt_method("ista", par, "lr", lr, (char *)NULL);
   k = steps_to(p, "ista", par, 1e-8, 300, &d);
   ok(k >= 0, "ista: dist < 1e-8 to S(b, lambda) / a within 300 steps "
      "(%ld, %.3g)", k, d);
-  params(ol_method_find("fista"), par, "lr", lr, (char *)NULL);
+  olt_method("fista", par, "lr", lr, (char *)NULL);
   k = steps_to(p, "fista", par, 1e-8, 300, &d);
   ok(k >= 0, "fista: dist < 1e-8 to S(b, lambda) / a within 300 steps "
      "(%ld, %.3g)", k, d);
-  params(ol_method_find("fista"), par, "lr", lr, "restart", 1.0,
-         (char *)NULL);
+  olt_method("fista", par, "lr", lr, "restart", 1.0,
+             (char *)NULL);
   k = steps_to(p, "fista", par, 1e-8, 300, &d);
   ok(k >= 0, "fista: with restart, dist < 1e-8 within 300 steps "
      "(%ld, %.3g)", k, d);
@@ -274,16 +224,16 @@ static void test_acceleration (void)
     ok(0, "lasso: ill-conditioned problem");
     return;
   }
-  params(ol_method_find("ista"), par, "lr", 1.0, (char *)NULL);
+  olt_method("ista", par, "lr", 1.0, (char *)NULL);
   ki = steps_to(p, "ista", par, 1e-6, 100000, &d);
   ok(ki >= 0, "ista: dist < 1e-6 on the cond 1e3 lasso within 1e5 steps "
      "(%ld)", ki);
-  params(ol_method_find("fista"), par, "lr", 1.0, (char *)NULL);
+  olt_method("fista", par, "lr", 1.0, (char *)NULL);
   kf = steps_to(p, "fista", par, 1e-6, 100000, &d);
   ok(kf >= 0 && kf < ki, "fista: fewer steps than ista on the cond 1e3 "
      "lasso (%ld vs %ld)", kf, ki);
-  params(ol_method_find("fista"), par, "lr", 1.0, "restart", 1.0,
-         (char *)NULL);
+  olt_method("fista", par, "lr", 1.0, "restart", 1.0,
+             (char *)NULL);
   kr = steps_to(p, "fista", par, 1e-6, 100000, &d);
   ok(kr >= 0 && kr < ki, "fista: with restart, fewer steps than ista "
      "(%ld vs %ld)", kr, ki);
@@ -296,7 +246,7 @@ static const char *const rules[4] = {"random", "cyclic", "gs", "gsl"};
 
 static void test_bcd (void)
 {
-  ol_problem *p = quadratic(8, 50, 0);
+  ol_problem *p = olt_quadratic(8, 50, 0);
   double par[8], d, H[4], g[2], x1[2];
   long k[4];
   ol_run *r;
@@ -305,7 +255,7 @@ static void test_bcd (void)
 
   /* (1) diagonal: each 1/L_i step zeroes its coordinate */
   for (j = 1; j < 4; j += 2) {
-    params(ol_method_find("bcd"), par, "rule", (double)j, (char *)NULL);
+    olt_method("bcd", par, "rule", (double)j, (char *)NULL);
     r = start(p, "bcd", par, 100);
     k[j] = -1;
     if (r != NULL && ol_run_advance(r, 7) == 7 &&
@@ -319,10 +269,10 @@ static void test_bcd (void)
 
   /* (2) first cyclic step on a rotated 2-D quadratic: coordinate 0 moves
   ** by -g_0 / H_00, coordinate 1 stays */
-  p = quadratic(2, 10, 1);
+  p = olt_quadratic(2, 10, 1);
   if (p != NULL && p->hess(p->ud, p->x0, H, &e) == OL_OK &&
       p->fdf(p->ud, p->x0, NULL, g, &e) == OL_OK) {
-    params(ol_method_find("bcd"), par, "rule", 1.0, (char *)NULL);
+    olt_method("bcd", par, "rule", 1.0, (char *)NULL);
     r = start(p, "bcd", par, 10);
     x1[0] = p->x0[0] - g[0] / H[0];
     x1[1] = p->x0[1];
@@ -336,10 +286,10 @@ static void test_bcd (void)
   ol_problem_free(p);
 
   /* (3) every rule on quadratic{n=20, cond=100} */
-  p = quadratic(20, 100, 1);
+  p = olt_quadratic(20, 100, 1);
   diag("bcd: seed %u", SEED);
   for (j = 0; j < 4; j++) {
-    params(ol_method_find("bcd"), par, "rule", (double)j, (char *)NULL);
+    olt_method("bcd", par, "rule", (double)j, (char *)NULL);
     k[j] = steps_to(p, "bcd", par, 1e-6, 200000, &d);
     ok(k[j] >= 0, "bcd: rule %s reaches dist < 1e-6 on quadratic{n=20, "
        "cond=100} within 2e5 steps (%ld)", rules[j], k[j]);
@@ -348,7 +298,7 @@ static void test_bcd (void)
        k[2], k[3]);
   ok(k[3] >= 0 && k[3] <= k[0], "bcd: gsl needs no more steps than random "
      "(%ld vs %ld)", k[3], k[0]);
-  params(ol_method_find("bcd"), par, "rule", 3.0, "bs", 5.0, (char *)NULL);
+  olt_method("bcd", par, "rule", 3.0, "bs", 5.0, (char *)NULL);
   k[0] = steps_to(p, "bcd", par, 1e-6, 200000, &d);
   ok(k[0] >= 0, "bcd: gsl with blocks of 5 (1/lambda_max(H_bb)) reaches "
      "dist < 1e-6 (%ld)", k[0]);
@@ -356,7 +306,7 @@ static void test_bcd (void)
 
   /* (4) lr = 0 needs a Hessian */
   p = lasso(6, A6, B6, 0, X06);
-  params(ol_method_find("bcd"), par, (char *)NULL);
+  olt_method("bcd", par, (char *)NULL);
   r = p != NULL ? ol_run_new(p, ol_method_find("bcd"), par, NULL, &e) : NULL;
   ok(p != NULL && r == NULL && e.code == OL_EINVAL,
      "bcd: lr = 0 refused without a Hessian (%s)", r == NULL ? e.msg : "");
@@ -366,8 +316,8 @@ static void test_bcd (void)
   /* (5) proximal coordinate steps on the separable lasso */
   p = lasso(6, A6, B6, LAM6, X06);
   for (j = 1; j < 4; j++) {
-    params(ol_method_find("bcd"), par, "rule", (double)j, "lr", 1.0 / 3,
-           (char *)NULL);
+    olt_method("bcd", par, "rule", (double)j, "lr", 1.0 / 3,
+               (char *)NULL);
     k[j] = p != NULL ? steps_to(p, "bcd", par, 1e-8, 5000, &d) : -1;
     ok(k[j] >= 0, "bcd: %s with soft thresholding reaches dist < 1e-8 to "
        "S(b, lambda) / a on the lasso within 5000 steps (%ld)", rules[j],

@@ -23,77 +23,24 @@
 #include <cblas.h>
 #include <lapacke.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "method.h"
+#include "olt.h"
 #include "problem.h"
 #include "rng.h"
 #include "run.h"
 #include "tap.h"
 
-/* Problem of the registry with defaults, then "key", value pairs. */
-static ol_problem *mkprob (const char *name, ...)
-{
-  const ol_problem_type *t = ol_problem_type_find(name);
-  ol_pval v[8];
-  const char *key;
-  va_list ap;
-  ol_err e;
-  ol_problem *p;
-  int i;
-  memset(v, 0, sizeof v);
-  for (i = 0; i < t->nparams; i++) v[i].num = t->params[i].def;
-  va_start(ap, name);
-  while ((key = va_arg(ap, const char *)) != NULL) {
-    double x = va_arg(ap, double);
-    i = ol_param_find(t->params, t->nparams, key);
-    if (i >= 0) v[i].num = x;
-  }
-  va_end(ap);
-  p = ol_problem_new(t, v, &e);
-  if (p == NULL) diag("%s: %s", name, e.msg);
-  return p;
-}
-
-/* Parameters of method name: defaults, then "key", value pairs. */
-static void params (const char *name, double *par, ...)
-{
-  const ol_method_type *m = ol_method_find(name);
-  const char *key;
-  va_list ap;
-  int i;
-  for (i = 0; i < m->nparams; i++) par[i] = m->params[i].def;
-  va_start(ap, par);
-  while ((key = va_arg(ap, const char *)) != NULL) {
-    double v = va_arg(ap, double);
-    i = ol_param_find(m->params, m->nparams, key);
-    if (i >= 0) par[i] = v;
-    else diag("unknown parameter %s of %s", key, name);
-  }
-  va_end(ap);
-}
-
 /* A run of method name on p, advanced by up to iters steps. */
 static ol_run *go (const ol_problem *p, const char *name, const double *par,
                    long iters, double tol)
 {
-  ol_err e;
-  ol_run_opts o;
-  ol_run *r;
-  ol_run_opts_default(&o);
-  o.iters = iters;
-  o.tol = tol;
-  o.metrics = OL_MBIT(OL_MET_LOSS) | OL_MBIT(OL_MET_GRADNORM);
-  r = ol_run_new(p, ol_method_find(name), par, &o, &e);
-  if (r == NULL) {
-    diag("%s: %s", name, e.msg);
-    return NULL;
-  }
-  ol_run_advance(r, iters);
-  return r;
+  ol_run_opts o = olt_opts(iters, tol, OL_MBIT(OL_MET_LOSS)
+                                       | OL_MBIT(OL_MET_GRADNORM));
+  return olt_go(p, ol_method_find(name), par, &o);
 }
 
 /* True gradient norm at x by the problem's oracle. */
@@ -116,9 +63,10 @@ static void test_rosenbrock (void)
   double par[8];
   int k;
   for (k = 0; k < 3; k++) {
-    ol_problem *p = mkprob("rosenbrock", "n", (double)ns[k], (char *)NULL);
+    ol_problem *p = olt_problem("rosenbrock", NULL, "n", (double)ns[k],
+                                (char *)NULL);
     ol_run *r;
-    params("lbfgs", par, (char *)NULL);
+    olt_method("lbfgs", par, (char *)NULL);
     r = go(p, "lbfgs", par, 20000, 1e-8);
     ok(r != NULL && ol_run_reason(r) == OL_STOP_TOL
        && gnorm(p, ol_run_x(r)) <= 1e-8,
@@ -139,7 +87,7 @@ static void test_rosenbrock (void)
       ol_problem_free(p);
       continue;
     }
-    params("newton", par, (char *)NULL);
+    olt_method("newton", par, (char *)NULL);
     r = go(p, "newton", par, 5000, 1e-8);
     ok(r != NULL && ol_run_reason(r) == OL_STOP_TOL
        && gnorm(p, ol_run_x(r)) <= 1e-8,
@@ -162,9 +110,9 @@ static void test_rosenbrock (void)
     ol_problem_free(p);
   }
   {
-    ol_problem *p = mkprob("rosenbrock", "n", 2.0, (char *)NULL);
+    ol_problem *p = olt_problem("rosenbrock", NULL, "n", 2.0, (char *)NULL);
     ol_run *r;
-    params("cubic", par, (char *)NULL);
+    olt_method("cubic", par, (char *)NULL);
     r = go(p, "cubic", par, 1000, 1e-8);
     ok(r != NULL && ol_run_reason(r) == OL_STOP_TOL
        && ol_run_last(r, OL_MET_LOSS) < 1e-15,
@@ -235,13 +183,13 @@ static double lr_fg (const lrdata *L, const double *x, double *g)
 
 static void test_logreg (void)
 {
-  ol_problem *p = mkprob("logreg", "n", 2000.0, "d", 500.0, "lambda", 1e-3,
-                         "seed", 1.0, (char *)NULL);
+  ol_problem *p = olt_problem("logreg", NULL, "n", 2000.0, "d", 500.0,
+                              "lambda", 1e-3, "seed", 1.0, (char *)NULL);
   double par[8], g[500], fo, ft;
   ol_run *rn, *rl;
   lrdata L;
   ol_err e;
-  params("newton", par, (char *)NULL);
+  olt_method("newton", par, (char *)NULL);
   rn = go(p, "newton", par, 50, 1e-10);
   ok(rn != NULL && ol_run_reason(rn) == OL_STOP_TOL,
      "newton: logreg{n=2000, d=500, lambda=1e-3} stops by tolerance 1e-10");
@@ -265,7 +213,7 @@ static void test_logreg (void)
            "at newton's x*");
   ok(cblas_dnrm2(500, g, 1) < 1e-9, "newton: ||grad f(x*)|| from the "
      "data written out here is %.3g < 1e-9", cblas_dnrm2(500, g, 1));
-  params("lbfgs", par, (char *)NULL);
+  olt_method("lbfgs", par, (char *)NULL);
   rl = go(p, "lbfgs", par, 2000, 1e-9);
   ok(rl != NULL && ol_run_reason(rl) == OL_STOP_TOL
      && cblas_dnrm2(500, ol_run_x(rl), 1) > 0.1,
@@ -315,16 +263,16 @@ static double maxdiff (const double *a, const double *b, int n)
 
 static void test_newton_iterates (void)
 {
-  ol_problem *q = mkprob("quadratic", "n", 6.0, "cond", 1e3, "seed", 3.0,
-                         (char *)NULL);
-  ol_problem *p = mkprob("logreg", "n", 60.0, "d", 7.0, "lambda", 1e-2,
-                         (char *)NULL);
+  ol_problem *q = olt_problem("quadratic", NULL, "n", 6.0, "cond", 1e3,
+                              "seed", 3.0, (char *)NULL);
+  ol_problem *p = olt_problem("logreg", NULL, "n", 60.0, "d", 7.0,
+                              "lambda", 1e-2, (char *)NULL);
   double par[8], x1[7] = {0}, want[7], g[7], H[49], sol[7], lam, err;
   lapack_int piv[7];
   ol_err e;
   int i, good;
   /* pure Newton on a quadratic: x1 = x* = 0 */
-  params("newton", par, "step", 0.0, (char *)NULL);
+  olt_method("newton", par, "step", 0.0, (char *)NULL);
   good = one_step(q, "newton", par, x1);
   err = maxdiff(x1, q->xstar, 6);
   ok(good && err < 1e-12, "newton: pure step solves a quadratic (cond 1e3) "
@@ -342,14 +290,14 @@ static void test_newton_iterates (void)
      "(err %.3g)", err);
   lam = sqrt(cblas_ddot(7, g, 1, sol, 1));
   for (i = 0; i < 7; i++) want[i] = p->x0[i] - 0.5 * sol[i] / (1 + lam);
-  params("newton", par, "step", 1.0, "lr", 0.5, (char *)NULL);
+  olt_method("newton", par, "step", 1.0, "lr", 0.5, (char *)NULL);
   good = one_step(p, "newton", par, x1);
   err = maxdiff(x1, want, 7);
   ok(good && err < 1e-13, "newton: damped x1 = x0 - lr H^-1 g / (1 + "
      "lambda), lambda = %.4g (err %.3g)", lam, err);
   /* backtracking from a start where the full step is accepted */
   for (i = 0; i < 7; i++) want[i] = p->x0[i] - sol[i];
-  params("newton", par, (char *)NULL);
+  olt_method("newton", par, (char *)NULL);
   good = one_step(p, "newton", par, x1);
   err = maxdiff(x1, want, 7);
   ok(good && err < 1e-13, "newton: backtrack takes the full step when "
@@ -409,14 +357,14 @@ static double cmodel (const double *g, const double *H, double M,
 
 static void test_cubic (void)
 {
-  ol_problem *p = mkprob("rosenbrock", "n", 5.0, (char *)NULL);
+  ol_problem *p = olt_problem("rosenbrock", NULL, "n", 5.0, (char *)NULL);
   double par[8], x1[5] = {0}, g[5], H[25], s[5], res[5], t[5], lam[5], Hc[25];
   double M = 40, ns, m0, mworst = INFINITY;
   ol_rng rng;
   ol_err e;
   int i, k;
   /* generic (non-hard) step at x0 with fixed M */
-  params("cubic", par, "M", M, "adapt", 0.0, (char *)NULL);
+  olt_method("cubic", par, "M", M, "adapt", 0.0, (char *)NULL);
   if (!one_step(p, "cubic", par, x1)) {
     ok(0, "cubic: one step on rosenbrock n=5");
     ol_problem_free(p);
@@ -455,13 +403,13 @@ static void test_cubic (void)
   ** r = 2 |lambda_min| / M = 2, s = (-g_x / (1 + M r/2), +-sqrt(r^2 -
   ** s_x^2)) = (-1/2, +-sqrt(15)/2) */
   p = mknc(1, 0);
-  params("cubic", par, "M", 1.0, "adapt", 0.0, (char *)NULL);
+  olt_method("cubic", par, "M", 1.0, "adapt", 0.0, (char *)NULL);
   k = one_step(p, "cubic", par, x1);
   ok(k && fabs(x1[0] - 0.5) < 1e-12 && fabs(fabs(x1[1]) - sqrt(15) / 2)
      < 1e-12, "cubic: hard case at a saddle-like point: s = (-1/2, "
      "+-sqrt(15)/2), x1 = (%.15g, %.15g)", x1[0], x1[1]);
   /* with adapt, M grows until f decreases; y leaves 0 */
-  params("cubic", par, (char *)NULL);
+  olt_method("cubic", par, (char *)NULL);
   k = one_step(p, "cubic", par, x1);
   ok(k && fabs(x1[1]) > 1e-3
      && 0.5 * x1[0] * x1[0] + 0.25 * pow(x1[1] * x1[1] - 1, 2) < 0.75,
@@ -481,7 +429,7 @@ static void test_newton_nonconvex (void)
 {
   ol_problem *p = mknc(1, 0.1);
   double par[8], x1[2] = {0}, gx = 1, gy = 0.1 * (0.01 - 1), ratio, tau;
-  params("newton", par, (char *)NULL);
+  olt_method("newton", par, (char *)NULL);
   if (!one_step(p, "newton", par, x1)) {
     ok(0, "newton: one step at an indefinite Hessian");
     ol_problem_free(p);
@@ -502,8 +450,8 @@ static void test_newton_nonconvex (void)
 
 static void test_lbfgs_iterates (void)
 {
-  ol_problem *p = mkprob("quadratic", "n", 10.0, "cond", 100.0, "seed", 5.0,
-                         (char *)NULL);
+  ol_problem *p = olt_problem("quadratic", NULL, "n", 10.0, "cond", 100.0,
+                              "seed", 5.0, (char *)NULL);
   double par[8], x1[10] = {0}, x2[10] = {0}, g0[10], g1[10], Hg[10];
   double H[100], sv[10];
   double yv[10], d[10], a, astar, f0, f1, gg, al, b, rho, gam, c;
@@ -516,7 +464,7 @@ static void test_lbfgs_iterates (void)
   gg = cblas_ddot(10, g0, 1, g0, 1);
   astar = gg / cblas_ddot(10, g0, 1, Hg, 1);
   /* default c1, c2: a strong-Wolfe step along -g */
-  params("lbfgs", par, (char *)NULL);
+  olt_method("lbfgs", par, (char *)NULL);
   if (!one_step(p, "lbfgs", par, x1)) {
     ok(0, "lbfgs: one step on a quadratic");
     ol_problem_free(p);
@@ -532,14 +480,14 @@ static void test_lbfgs_iterates (void)
      "lbfgs: the first step satisfies the strong Wolfe conditions "
      "(c1 = 1e-4, c2 = 0.9)");
   /* c2 = 1e-9: the strong-Wolfe point is the exact line minimiser */
-  params("lbfgs", par, "c1", 1e-10, "c2", 1e-9, (char *)NULL);
+  olt_method("lbfgs", par, "c1", 1e-10, "c2", 1e-9, (char *)NULL);
   i = one_step(p, "lbfgs", par, x1);
   a = (p->x0[0] - x1[0]) / g0[0];
   ok(i && fabs(a - astar) <= 1e-8 * astar, "lbfgs: with c2 = 1e-9 the "
      "first step is the exact minimiser along -g (a = %.12g, a* = g'g / "
      "g'Hg = %.12g)", a, astar);
   /* m = 1: the second direction is the one-pair two-loop written out */
-  params("lbfgs", par, "m", 1.0, (char *)NULL);
+  olt_method("lbfgs", par, "m", 1.0, (char *)NULL);
   {
     ol_run *r = go(p, "lbfgs", par, 1, 0);
     int good = r != NULL && ol_run_iter(r) == 1;
@@ -620,23 +568,23 @@ static void test_failures (void)
   ol_run *r;
   p->hess = kink_hess;
   p->x0[0] = 1;
-  params("newton", par, (char *)NULL);
+  olt_method("newton", par, (char *)NULL);
   failure(p, "newton", par, OL_STOP_FAILED,
           "newton: line search found no decrease", "a kink (no decrease)");
-  params("lbfgs", par, (char *)NULL);
+  olt_method("lbfgs", par, (char *)NULL);
   failure(p, "lbfgs", par, OL_STOP_FAILED, "lbfgs: line search failed",
           "a kink (no decrease)");
-  params("cubic", par, (char *)NULL);
+  olt_method("cubic", par, (char *)NULL);
   failure(p, "cubic", par, OL_STOP_FAILED, "cubic: no decrease",
           "a kink (no decrease)");
   ol_problem_free(p);
 
   p = mknc(1, 0.1);
   p->hess = nan_hess;
-  params("newton", par, (char *)NULL);
+  olt_method("newton", par, (char *)NULL);
   failure(p, "newton", par, OL_STOP_NONFINITE, "non-finite Hessian",
           "a NaN in the Hessian");
-  params("cubic", par, (char *)NULL);
+  olt_method("cubic", par, (char *)NULL);
   failure(p, "cubic", par, OL_STOP_NONFINITE, "non-finite Hessian",
           "a NaN in the Hessian");
   p->hess = NULL;
@@ -647,7 +595,7 @@ static void test_failures (void)
   ol_problem_free(p);
 
   p = mknc(1, 0.1);
-  params("lbfgs", par, "c1", 0.5, "c2", 0.1, (char *)NULL);
+  olt_method("lbfgs", par, "c1", 0.5, "c2", 0.1, (char *)NULL);
   r = ol_run_new(p, ol_method_find("lbfgs"), par, NULL, &e);
   ok(r == NULL && e.code == OL_EINVAL, "lbfgs: refuses c1 >= c2 (%s)",
      e.msg);
