@@ -349,9 +349,9 @@ static int check_opts (const ol_run_opts *o, ol_err *e)
   if (!(o->time_limit >= 0))
     return ol_err_set(e, OL_EINVAL, "time = %g is out of range [0, inf]",
                       o->time_limit);
-  if (o->cap < 16)
+  if (o->cap < 16 || o->cap > (1 << 30))
     return ol_err_set(e, OL_EINVAL, "cap = %d is out of range [16, %d]",
-                      o->cap, 0x7fffffff);
+                      o->cap, 1 << 30);
   if (s->kind < OL_SCHED_CONST || s->kind > OL_SCHED_WARMUP)
     return ol_err_set(e, OL_EINVAL, "sched = %d is not one of the choices "
                       "const|step|inv|invsqrt|cosine|warmup", s->kind);
@@ -422,7 +422,8 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
   r->n = n;
   r->o = *o;
   r->iters = o->iters;
-  r->cap = o->cap & ~1;
+  r->cap = (o->cap + 1) & ~1;   /* even, so halving keeps the grid; never
+                                   fewer points than asked */
   r->stride = 1;
   r->metrics = (o->metrics ? o->metrics : ol_metric_defaults(p, m->family));
   r->metrics &= OL_MBIT(OL_NMETRICS) - 1;
@@ -477,7 +478,8 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
   r->c.rng = &r->rng;
   r->c.priv = r;
   r->project = m->family == OL_OPTIM && p->set.kind != OL_SET_NONE;
-  r->useavg = (p->kind == OL_GAME || (r->metrics & OL_MBIT(OL_MET_EXPLOIT)))
+  r->useavg = (p->kind == OL_GAME || o->average ||
+               (r->metrics & OL_MBIT(OL_MET_EXPLOIT)))
     && !(m->flags & OL_M_OWNAVG);
   r->usetol = o->tol > 0 && m->family == OL_OPTIM;
   /* (3) the true oracle at x0: a failure returns the run stopped */
@@ -550,7 +552,10 @@ long ol_run_iter (const ol_run *r) { return r->c.t; }
 long ol_run_budget (const ol_run *r) { return r->iters; }
 int ol_run_n (const ol_run *r) { return r->n; }
 const double *ol_run_x (const ol_run *r) { return r->x; }
-const double *ol_run_xavg (const ol_run *r) { return r->xavg; }
+const double *ol_run_xavg (const ol_run *r)
+{
+  return r->useavg || (r->m->flags & OL_M_OWNAVG) ? r->xavg : NULL;
+}
 const ol_problem *ol_run_problem (const ol_run *r) { return r->p; }
 const ol_method_type *ol_run_method (const ol_run *r) { return r->m; }
 const double *ol_run_params (const ol_run *r) { return r->par; }

@@ -68,6 +68,9 @@ typedef struct ol_run_opts {
   int cap;              /* max points kept per series, >= 16; default 4096 */
   int record_x;         /* keep the trajectory of x (first min(n, 8)
                            coordinates) at the recorded times */
+  int average;          /* keep the uniform average of x_0..x_t (Polyak-
+                           Ruppert); always on for games and for methods
+                           that keep their own average */
   ol_sched sched;
 } ol_run_opts;
 
@@ -103,6 +106,8 @@ long ol_run_iter (const ol_run *r);           /* steps done */
 long ol_run_budget (const ol_run *r);
 int ol_run_n (const ol_run *r);
 const double *ol_run_x (const ol_run *r);     /* current iterate, borrowed */
+/* Average iterate, or NULL when the run keeps none (opts.average off, not
+** a game, no exploitability, and the method keeps no average itself). */
 const double *ol_run_xavg (const ol_run *r);
 const ol_problem *ol_run_problem (const ol_run *r);
 const ol_method_type *ol_run_method (const ol_run *r);

@@ -23,7 +23,8 @@
 
 static const char *const optkeys[] = {
   "iters", "tol", "time", "seed", "stream", "x0", "metrics", "watch", "cap",
-  "record_x", "schedule", "progress", "view", "xaxis", NULL
+  "record_x", "schedule", "progress", "view", "xaxis", "average",
+  NULL
 };
 
 
@@ -211,7 +212,9 @@ void olua_readopts (lua_State *L, int idx, const char *who, ropts *ro)
   lua_pop(L, 3);
   if (lua_getfield(L, idx, "xaxis") != LUA_TNIL)
     ro->xaxis = olua_checkxaxis(L, -1, who);
-  lua_pop(L, 1);
+  if (lua_getfield(L, idx, "average") != LUA_TNIL)
+    ro->o.average = lua_toboolean(L, -1);
+  lua_pop(L, 2);
   if (lua_getfield(L, idx, "x0") != LUA_TNIL) {
     ro->o.x0 = olua_checkarray(L, -1, who, "x0", &ro->x0len);
     lua_remove(L, -2);                 /* the buffer stays on the stack */
@@ -773,7 +776,10 @@ static int run_index (lua_State *L)
   else if (strcmp(k, "seed") == 0)
     lua_pushinteger(L, (lua_Integer)ol_run_options(r)->seed);
   else if (strcmp(k, "x") == 0) pushvec(L, ol_run_x(r), ol_run_n(r));
-  else if (strcmp(k, "xavg") == 0) pushvec(L, ol_run_xavg(r), ol_run_n(r));
+  else if (strcmp(k, "xavg") == 0) {
+    if (ol_run_xavg(r) != NULL) pushvec(L, ol_run_xavg(r), ol_run_n(r));
+    else lua_pushnil(L);
+  }
   else if (strcmp(k, "budget") == 0) lua_pushinteger(L, ol_run_budget(r));
   else if (strcmp(k, "nfev") == 0) lua_pushinteger(L, ol_run_nfev(r));
   else if (strcmp(k, "ngev") == 0) lua_pushinteger(L, ol_run_ngev(r));

@@ -125,4 +125,17 @@ os.remove(script)
 os.remove(out)
 os.remove(out .. ".o")
 
+-- average = true keeps the Polyak-Ruppert average of x_0..x_T; without it
+-- an optimizer keeps none.
+do
+  local q = problem.quadratic{n = 2, cond = 1, rotate = false}
+  local r = run(q, optim.gd{lr = 0.5}, {iters = 3, progress = false})
+  t.is(r.xavg, nil, "run: no average unless asked")
+  r = run(q, optim.gd{lr = 0.5}, {iters = 3, average = true,
+                                  progress = false})
+  -- gd with lr 0.5 on H = I from x0 = 1 halves x: 1, 1/2, 1/4, 1/8.
+  t.near(r.xavg[1], (1 + 0.5 + 0.25 + 0.125) / 4, 1e-15,
+         "run: average of x_0..x_3 computed by hand")
+end
+
 t.done()
