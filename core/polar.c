@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "polar.h"
+#include "vec.h"
 
 size_t ol_polar_ns5_work (int m, int n)
 {
@@ -198,4 +199,55 @@ double ol_polar_ortherr_parts (int nparts, const int *rows, int cols,
     off += (size_t)rows[i] * (size_t)cols;
   }
   return sqrt(s);
+}
+
+int ol_polar_mats (const char *who, const ol_problem *p, int n, int *rows,
+                   ol_err *e)
+{
+  int nmat, sum = 0;
+  for (nmat = 0; nmat < 4 && p->mblocks[nmat] > 0; nmat++)
+    sum += rows[nmat] = p->mblocks[nmat];
+  if (nmat == 0) {
+    rows[nmat++] = p->mrows;
+    sum = p->mrows;
+  }
+  if (p->mrows < 1 || p->mcols < 1 || sum != p->mrows ||
+      (long)p->mrows * p->mcols != n) {
+    ol_err_set(e, OL_EINVAL, "%s: %s is not a matrix of %d x %d (n = %d, "
+               "blocks summing to %d)", who, p->name, p->mrows, p->mcols, n,
+               sum);
+    return 0;
+  }
+  return nmat;
+}
+
+size_t ol_polar_ortherr_work (int nparts, const int *rows, int cols)
+{
+  size_t k = 0;
+  int i;
+  for (i = 0; i < nparts; i++) {
+    size_t ki = (size_t)(rows[i] < cols ? rows[i] : cols);
+    if (ki > k) k = ki;
+  }
+  return k * k;
+}
+
+int ol_polar_bufs_new (ol_polar_bufs *b, int n, size_t pwsize, ol_err *e)
+{
+  if ((b->g = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
+  if ((b->m = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
+  if ((b->o = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
+  if ((b->work = ol_vec_new((int)b->wsize, e)) == NULL) return OL_ENOMEM;
+  if ((b->pwork = ol_vec_new((int)pwsize, e)) == NULL) return OL_ENOMEM;
+  return OL_OK;
+}
+
+void ol_polar_bufs_free (ol_polar_bufs *b)
+{
+  ol_vec_free(b->g);
+  ol_vec_free(b->m);
+  ol_vec_free(b->o);
+  ol_vec_free(b->work);
+  ol_vec_free(b->pwork);
+  b->g = b->m = b->o = b->work = b->pwork = NULL;
 }

@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "ol.h"
+#include "problem.h"
 
 /* Newton-Schulz quintic coefficients (Jordan et al. 2024). */
 #define OL_NS5_A 3.4445
@@ -81,5 +82,34 @@ int ol_polar_update (int kind, int steps, int nparts, const int *rows,
 ** side); work needs max_i min(rows_i, cols)^2 doubles. */
 double ol_polar_ortherr_parts (int nparts, const int *rows, int cols,
                                const double *O, double *work);
+
+/* == the state of a Muon-type method ====================================== */
+
+/* The matrices x (n entries) of problem p stacks: the row counts of the up
+** to 4 matrices p->mblocks (0-ended; none: the one p->mrows x p->mcols
+** matrix) into rows.  Returns their number, or 0 with e set (OL_EINVAL,
+** the message starting "who: ") when they do not make up an mrows x mcols
+** matrix of n entries. */
+int ol_polar_mats (const char *who, const ol_problem *p, int n, int *rows,
+                   ol_err *e);
+
+/* Doubles of scratch ol_polar_ortherr_parts needs for these parts:
+** max_i min(rows_i, cols)^2. */
+size_t ol_polar_ortherr_work (int nparts, const int *rows, int cols);
+
+/* The arrays of a Muon-type method: g (the gradient, then the direction),
+** m (the momentum, zero at first) and o (the last factor), n doubles
+** each; work, wsize doubles for ol_polar_update; pwork, the ortherr
+** scratch. */
+typedef struct ol_polar_bufs {
+  double *g, *m, *o, *work, *pwork;
+  size_t wsize;
+} ol_polar_bufs;
+
+/* Allocates b's arrays (b->wsize set by the caller; pwsize doubles of
+** pwork).  OL_OK, or OL_ENOMEM with e set; ol_polar_bufs_free then frees
+** what was allocated. */
+int ol_polar_bufs_new (ol_polar_bufs *b, int n, size_t pwsize, ol_err *e);
+void ol_polar_bufs_free (ol_polar_bufs *b);
 
 #endif

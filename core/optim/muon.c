@@ -25,16 +25,12 @@
 #include "method.h"
 #include "metrics.h"
 #include "polar.h"
-#include "vec.h"
 
 typedef struct muon_state {
   double lr, mu;
   int nesterov, ns_steps, polar;
   int nmat, rows[4], cols;
-  double *g, *m, *o;    /* gradient (then the direction), momentum, O_t */
-  double *work;         /* polar workspace, wsize doubles */
-  double *pwork;        /* probe scratch: min(rows, cols)^2 doubles */
-  size_t wsize;
+  ol_polar_bufs b;      /* g (gradient, then direction), momentum m, O_t */
   int have;             /* 1 once a factor has been computed */
 } muon_state;
 
@@ -53,47 +49,29 @@ static const ol_param muon_params[] = {
 static int muon_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 {
   muon_state *s = st;
-  const ol_problem *p = c->p;
-  int i, sum = 0, k = 0;
   s->lr = par[0];
   s->mu = par[1];
   s->nesterov = par[2] != 0;
   s->ns_steps = (int)par[3];
   s->polar = (int)par[4];
-  s->cols = p->mcols;
+  s->cols = c->p->mcols;
   /* (1) the matrices x stacks */
-  for (s->nmat = 0; s->nmat < 4 && p->mblocks[s->nmat] > 0; s->nmat++)
-    sum += s->rows[s->nmat] = p->mblocks[s->nmat];
-  if (s->nmat == 0) {
-    s->rows[s->nmat++] = p->mrows;
-    sum = p->mrows;
-  }
-  if (p->mrows < 1 || p->mcols < 1 || sum != p->mrows ||
-      (long)p->mrows * p->mcols != c->n)
-    return ol_err_set(e, OL_EINVAL, "muon: %s is not a matrix of %d x %d "
-                      "(n = %d, blocks summing to %d)", p->name, p->mrows,
-                      p->mcols, c->n, sum);
+  s->nmat = ol_polar_mats("muon", c->p, c->n, s->rows, e);
+  if (s->nmat == 0) return OL_EINVAL;
   /* (2) arrays and the polar workspace */
-  for (i = 0; i < s->nmat; i++) {
-    int ki = s->rows[i] < s->cols ? s->rows[i] : s->cols;
-    if (ki > k) k = ki;
-  }
-  s->wsize = ol_polar_update_work(s->polar, s->nmat, s->rows, s->cols);
-  if (s->wsize == 0)
+  s->b.wsize = ol_polar_update_work(s->polar, s->nmat, s->rows, s->cols);
+  if (s->b.wsize == 0)
     return ol_err_set(e, OL_ENUMERIC, "muon: dgesvd workspace query "
                       "failed");
-  if ((s->g = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
-  if ((s->m = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
-  if ((s->o = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
-  if ((s->work = ol_vec_new((int)s->wsize, e)) == NULL) return OL_ENOMEM;
-  if ((s->pwork = ol_vec_new(k * k, e)) == NULL) return OL_ENOMEM;
-  return OL_OK;
+  return ol_polar_bufs_new(&s->b, c->n,
+                           ol_polar_ortherr_work(s->nmat, s->rows, s->cols),
+                           e);
 }
 
 static int muon_step (void *st, ol_ctx *c, ol_err *e)
 {
   muon_state *s = st;
-  double mu = s->mu, *g = s->g, *m = s->m;
+  double mu = s->mu, *g = s->b.g, *m = s->b.m;
   int i, n = c->n, rc;
   /* (1) stochastic gradient G_t at W_t */
   if ((rc = ol_ctx_grad(c, c->x, NULL, g, e)) != OL_OK) return rc;
@@ -104,8 +82,8 @@ static int muon_step (void *st, ol_ctx *c, ol_err *e)
   }
   /* (3) O_t = Orth(direction) per matrix; W -= lr sched scale O_t */
   rc = ol_polar_update(s->polar, s->ns_steps, s->nmat, s->rows, s->cols,
-                       g, s->o, c->x, s->lr * c->sched, s->work, s->wsize,
-                       e);
+                       g, s->b.o, c->x, s->lr * c->sched, s->b.work,
+                       s->b.wsize, e);
   if (rc != OL_OK) return rc;
   s->have = 1;
   return OL_OK;
@@ -113,22 +91,17 @@ static int muon_step (void *st, ol_ctx *c, ol_err *e)
 
 static void muon_fini (void *st)
 {
-  muon_state *s = st;
-  ol_vec_free(s->g);
-  ol_vec_free(s->m);
-  ol_vec_free(s->o);
-  ol_vec_free(s->work);
-  ol_vec_free(s->pwork);
-  s->g = s->m = s->o = s->work = s->pwork = NULL;
+  ol_polar_bufs_free(&((muon_state *)st)->b);
 }
 
 static double muon_probe (const void *st, int metric, const ol_ctx *c)
 {
   const muon_state *s = st;
   (void)c;
-  if (metric != OL_MET_ORTHERR || s->pwork == NULL) return NAN;
+  if (metric != OL_MET_ORTHERR || s->b.pwork == NULL) return NAN;
   if (!s->have) return 0;
-  return ol_polar_ortherr_parts(s->nmat, s->rows, s->cols, s->o, s->pwork);
+  return ol_polar_ortherr_parts(s->nmat, s->rows, s->cols, s->b.o,
+                                s->b.pwork);
 }
 
 const ol_method_type ol_optim_muon = {

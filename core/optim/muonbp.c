@@ -36,7 +36,6 @@
 #include "method.h"
 #include "metrics.h"
 #include "polar.h"
-#include "vec.h"
 
 typedef struct muonbp_state {
   double lr, lr_block, mu;
@@ -46,8 +45,7 @@ typedef struct muonbp_state {
   int nfull, full[4];                  /* rows of each stacked matrix */
   int npart, part[OL_POLAR_MAXPARTS];  /* rows of each row block */
   int last;                            /* 0 none yet, 1 full, 2 block */
-  double *g, *m, *o, *work, *pwork;
-  size_t wsize;
+  ol_polar_bufs b;                     /* g, momentum m, O_t, workspaces */
 } muonbp_state;
 
 static const ol_param muonbp_params[] = {
@@ -72,9 +70,7 @@ static const ol_param muonbp_params[] = {
 static int muonbp_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 {
   muonbp_state *s = st;
-  const ol_problem *p = c->p;
   size_t w2;
-  int i, sum = 0, k = 0;
   s->lr = par[0];
   s->lr_block = par[1];
   s->mu = par[2];
@@ -83,46 +79,30 @@ static int muonbp_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   s->polar = (int)par[5];
   s->blocks = (int)par[6];
   s->period = (long)par[7];
-  s->cols = p->mcols;
+  s->cols = c->p->mcols;
   /* (1) the stacked matrices, then their row blocks */
-  for (s->nfull = 0; s->nfull < 4 && p->mblocks[s->nfull] > 0; s->nfull++)
-    sum += s->full[s->nfull] = p->mblocks[s->nfull];
-  if (s->nfull == 0) {
-    s->full[s->nfull++] = p->mrows;
-    sum = p->mrows;
-  }
-  if (p->mrows < 1 || p->mcols < 1 || sum != p->mrows ||
-      (long)p->mrows * p->mcols != c->n)
-    return ol_err_set(e, OL_EINVAL, "muonbp: %s is not a matrix of %d x %d "
-                      "(n = %d, blocks summing to %d)", p->name, p->mrows,
-                      p->mcols, c->n, sum);
+  s->nfull = ol_polar_mats("muonbp", c->p, c->n, s->full, e);
+  if (s->nfull == 0) return OL_EINVAL;
   s->npart = ol_polar_parts(s->nfull, s->full, s->blocks, s->part);
   if (s->npart == 0)
     return ol_err_set(e, OL_EINVAL, "muonbp: more than %d row blocks",
                       OL_POLAR_MAXPARTS);
   /* (2) arrays; the workspace serves both partitions */
-  for (i = 0; i < s->nfull; i++) {
-    int ki = s->full[i] < s->cols ? s->full[i] : s->cols;
-    if (ki > k) k = ki;
-  }
-  s->wsize = ol_polar_update_work(s->polar, s->nfull, s->full, s->cols);
+  s->b.wsize = ol_polar_update_work(s->polar, s->nfull, s->full, s->cols);
   w2 = ol_polar_update_work(s->polar, s->npart, s->part, s->cols);
-  if (s->wsize == 0 || w2 == 0)
+  if (s->b.wsize == 0 || w2 == 0)
     return ol_err_set(e, OL_ENUMERIC, "muonbp: dgesvd workspace query "
                       "failed");
-  if (w2 > s->wsize) s->wsize = w2;
-  if ((s->g = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
-  if ((s->m = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
-  if ((s->o = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
-  if ((s->work = ol_vec_new((int)s->wsize, e)) == NULL) return OL_ENOMEM;
-  if ((s->pwork = ol_vec_new(k * k, e)) == NULL) return OL_ENOMEM;
-  return OL_OK;
+  if (w2 > s->b.wsize) s->b.wsize = w2;
+  return ol_polar_bufs_new(&s->b, c->n,
+                           ol_polar_ortherr_work(s->nfull, s->full, s->cols),
+                           e);
 }
 
 static int muonbp_step (void *st, ol_ctx *c, ol_err *e)
 {
   muonbp_state *s = st;
-  double mu = s->mu, *g = s->g, *m = s->m;
+  double mu = s->mu, *g = s->b.g, *m = s->b.m;
   int i, n = c->n, rc, full = c->t % s->period == 0;
   /* (1) stochastic gradient G_t at W_t */
   if ((rc = ol_ctx_grad(c, c->x, NULL, g, e)) != OL_OK) return rc;
@@ -135,12 +115,12 @@ static int muonbp_step (void *st, ol_ctx *c, ol_err *e)
   ** each row block with lr_block */
   if (full)
     rc = ol_polar_update(s->polar, s->ns_steps, s->nfull, s->full, s->cols,
-                         g, s->o, c->x, s->lr * c->sched, s->work, s->wsize,
-                         e);
+                         g, s->b.o, c->x, s->lr * c->sched, s->b.work,
+                         s->b.wsize, e);
   else
     rc = ol_polar_update(s->polar, s->ns_steps, s->npart, s->part, s->cols,
-                         g, s->o, c->x, s->lr_block * c->sched, s->work,
-                         s->wsize, e);
+                         g, s->b.o, c->x, s->lr_block * c->sched, s->b.work,
+                         s->b.wsize, e);
   if (rc != OL_OK) return rc;
   s->last = full ? 1 : 2;
   return OL_OK;
@@ -148,25 +128,20 @@ static int muonbp_step (void *st, ol_ctx *c, ol_err *e)
 
 static void muonbp_fini (void *st)
 {
-  muonbp_state *s = st;
-  ol_vec_free(s->g);
-  ol_vec_free(s->m);
-  ol_vec_free(s->o);
-  ol_vec_free(s->work);
-  ol_vec_free(s->pwork);
-  s->g = s->m = s->o = s->work = s->pwork = NULL;
+  ol_polar_bufs_free(&((muonbp_state *)st)->b);
 }
 
 static double muonbp_probe (const void *st, int metric, const ol_ctx *c)
 {
   const muonbp_state *s = st;
   (void)c;
-  if (metric != OL_MET_ORTHERR || s->pwork == NULL) return NAN;
+  if (metric != OL_MET_ORTHERR || s->b.pwork == NULL) return NAN;
   if (s->last == 0) return 0;
   if (s->last == 1)
-    return ol_polar_ortherr_parts(s->nfull, s->full, s->cols, s->o,
-                                  s->pwork);
-  return ol_polar_ortherr_parts(s->npart, s->part, s->cols, s->o, s->pwork);
+    return ol_polar_ortherr_parts(s->nfull, s->full, s->cols, s->b.o,
+                                  s->b.pwork);
+  return ol_polar_ortherr_parts(s->npart, s->part, s->cols, s->b.o,
+                                s->b.pwork);
 }
 
 const ol_method_type ol_optim_muonbp = {
