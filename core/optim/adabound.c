@@ -25,10 +25,10 @@
 */
 #include <math.h>
 
-#include "method.h"
+#include "adamfam.h"
 #include "envelope.h"
+#include "method.h"
 #include "metrics.h"
-#include "vec.h"
 
 typedef struct adabound_state {
   double lr, final_lr, gamma, beta1, beta2, eps;
@@ -42,10 +42,8 @@ static const ol_param adabound_params[] = {
    "SGD step size both bounds converge to", NULL},
   {"gamma", OL_P_REAL, 1e-3, 0, INFINITY,
    "convergence speed of the bounds", NULL},
-  {"beta1", OL_P_REAL, 0.9, 0, 0.9999999999999999,
-   "decay of the first moment, in [0, 1)", NULL},
-  {"beta2", OL_P_REAL, 0.999, 0, 0.9999999999999999,
-   "decay of the second moment, in [0, 1)", NULL},
+  OL_ADAM_P_BETA1,
+  OL_ADAM_P_BETA2,
   {"eps", OL_P_REAL, 1e-8, 0, INFINITY, "added to sqrt(v)", NULL},
 };
 
@@ -59,11 +57,7 @@ static int adabound_init (void *st, const double *par, ol_ctx *c,
   s->beta1 = par[3];
   s->beta2 = par[4];
   s->eps = par[5];
-  if ((s->g = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
-  if ((s->m = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
-  if ((s->v = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
-  if ((s->w = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
-  return OL_OK;
+  return ol_adam_vecs_new(c->n, e, &s->g, &s->m, &s->v, &s->w, (double **)NULL);
 }
 
 /* Bounds eta_l(t), eta_u(t) for step t >= 1. */
@@ -108,11 +102,7 @@ static int adabound_step (void *st, ol_ctx *c, ol_err *e)
 static void adabound_fini (void *st)
 {
   adabound_state *s = st;
-  ol_vec_free(s->g);
-  ol_vec_free(s->m);
-  ol_vec_free(s->v);
-  ol_vec_free(s->w);
-  s->g = s->m = s->v = s->w = NULL;
+  ol_adam_vecs_free(&s->g, &s->m, &s->v, &s->w, (double **)NULL);
 }
 
 static double adabound_probe (const void *st, int metric, const ol_ctx *c)

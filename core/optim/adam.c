@@ -18,10 +18,9 @@
 */
 #include <math.h>
 
+#include "adamfam.h"
 #include "method.h"
-#include "envelope.h"
 #include "metrics.h"
-#include "vec.h"
 
 typedef struct adam_state {
   double lr, beta1, beta2, eps;
@@ -31,12 +30,10 @@ typedef struct adam_state {
 } adam_state;
 
 static const ol_param adam_params[] = {
-  {"lr", OL_P_REAL, 1e-3, 0, INFINITY, "step size (alpha)", NULL},
-  {"beta1", OL_P_REAL, 0.9, 0, 0.9999999999999999,
-   "decay of the first moment, in [0, 1)", NULL},
-  {"beta2", OL_P_REAL, 0.999, 0, 0.9999999999999999,
-   "decay of the second moment, in [0, 1)", NULL},
-  {"eps", OL_P_REAL, 1e-8, 0, INFINITY, "added to sqrt(vhat)", NULL},
+  OL_ADAM_P_LR,
+  OL_ADAM_P_BETA1,
+  OL_ADAM_P_BETA2,
+  OL_ADAM_P_EPS,
 };
 
 static int adam_init (void *st, const double *par, ol_ctx *c, ol_err *e)
@@ -47,11 +44,7 @@ static int adam_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   s->beta2 = par[2];
   s->eps = par[3];
   s->b1t = s->b2t = 1;
-  if ((s->g = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
-  if ((s->m = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
-  if ((s->v = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
-  if ((s->w = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
-  return OL_OK;
+  return ol_adam_vecs_new(c->n, e, &s->g, &s->m, &s->v, &s->w, (double **)NULL);
 }
 
 static int adam_step (void *st, ol_ctx *c, ol_err *e)
@@ -82,23 +75,15 @@ static int adam_step (void *st, ol_ctx *c, ol_err *e)
 static void adam_fini (void *st)
 {
   adam_state *s = st;
-  ol_vec_free(s->g);
-  ol_vec_free(s->m);
-  ol_vec_free(s->v);
-  ol_vec_free(s->w);
-  s->g = s->m = s->v = s->w = NULL;
+  ol_adam_vecs_free(&s->g, &s->m, &s->v, &s->w, (double **)NULL);
 }
 
 static double adam_probe (const void *st, int metric, const ol_ctx *c)
 {
   const adam_state *s = st;
-  double a, r;
-  int i;
   if (c->t < 1 || s->w == NULL) return NAN;
-  a = s->lr * c->sched / (1 - s->b1t);
-  r = 1 / sqrt(1 - s->b2t);
-  for (i = 0; i < c->n; i++) s->w[i] = a / (sqrt(s->v[i]) * r + s->eps);
-  return ol_envelope(s->w, c->n, metric);
+  return ol_adam_envelope(s->w, s->v, c->n, s->lr * c->sched, s->b1t,
+                          s->b2t, s->eps, metric);
 }
 
 const ol_method_type ol_optim_adam = {

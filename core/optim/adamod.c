@@ -21,10 +21,10 @@
 */
 #include <math.h>
 
-#include "method.h"
+#include "adamfam.h"
 #include "envelope.h"
+#include "method.h"
 #include "metrics.h"
-#include "vec.h"
 
 typedef struct adamod_state {
   double lr, beta1, beta2, beta3, eps;
@@ -34,14 +34,12 @@ typedef struct adamod_state {
 } adamod_state;
 
 static const ol_param adamod_params[] = {
-  {"lr", OL_P_REAL, 1e-3, 0, INFINITY, "step size (alpha)", NULL},
-  {"beta1", OL_P_REAL, 0.9, 0, 0.9999999999999999,
-   "decay of the first moment, in [0, 1)", NULL},
-  {"beta2", OL_P_REAL, 0.999, 0, 0.9999999999999999,
-   "decay of the second moment, in [0, 1)", NULL},
+  OL_ADAM_P_LR,
+  OL_ADAM_P_BETA1,
+  OL_ADAM_P_BETA2,
   {"beta3", OL_P_REAL, 0.999, 0, 0.9999999999999999,
    "decay of the running mean of the rates, in [0, 1)", NULL},
-  {"eps", OL_P_REAL, 1e-8, 0, INFINITY, "added to sqrt(vhat)", NULL},
+  OL_ADAM_P_EPS,
 };
 
 static int adamod_init (void *st, const double *par, ol_ctx *c, ol_err *e)
@@ -53,12 +51,8 @@ static int adamod_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   s->beta3 = par[3];
   s->eps = par[4];
   s->b1t = s->b2t = 1;
-  if ((s->g = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
-  if ((s->m = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
-  if ((s->v = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
-  if ((s->s = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
-  if ((s->w = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
-  return OL_OK;
+  return ol_adam_vecs_new(c->n, e, &s->g, &s->m, &s->v, &s->s, &s->w,
+                          (double **)NULL);
 }
 
 static int adamod_step (void *st, ol_ctx *c, ol_err *e)
@@ -91,12 +85,7 @@ static int adamod_step (void *st, ol_ctx *c, ol_err *e)
 static void adamod_fini (void *st)
 {
   adamod_state *s = st;
-  ol_vec_free(s->g);
-  ol_vec_free(s->m);
-  ol_vec_free(s->v);
-  ol_vec_free(s->s);
-  ol_vec_free(s->w);
-  s->g = s->m = s->v = s->s = s->w = NULL;
+  ol_adam_vecs_free(&s->g, &s->m, &s->v, &s->s, &s->w, (double **)NULL);
 }
 
 static double adamod_probe (const void *st, int metric, const ol_ctx *c)

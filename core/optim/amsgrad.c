@@ -21,10 +21,10 @@
 */
 #include <math.h>
 
-#include "method.h"
+#include "adamfam.h"
 #include "envelope.h"
+#include "method.h"
 #include "metrics.h"
-#include "vec.h"
 
 typedef struct amsgrad_state {
   double lr, beta1, beta2, eps;
@@ -33,12 +33,10 @@ typedef struct amsgrad_state {
 } amsgrad_state;
 
 static const ol_param amsgrad_params[] = {
-  {"lr", OL_P_REAL, 1e-3, 0, INFINITY, "step size (alpha)", NULL},
-  {"beta1", OL_P_REAL, 0.9, 0, 0.9999999999999999,
-   "decay of the first moment, in [0, 1)", NULL},
-  {"beta2", OL_P_REAL, 0.999, 0, 0.9999999999999999,
-   "decay of the second moment, in [0, 1)", NULL},
-  {"eps", OL_P_REAL, 1e-8, 0, INFINITY, "added to sqrt(vhat)", NULL},
+  OL_ADAM_P_LR,
+  OL_ADAM_P_BETA1,
+  OL_ADAM_P_BETA2,
+  OL_ADAM_P_EPS,
 };
 
 static int amsgrad_init (void *st, const double *par, ol_ctx *c, ol_err *e)
@@ -48,12 +46,8 @@ static int amsgrad_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   s->beta1 = par[1];
   s->beta2 = par[2];
   s->eps = par[3];
-  if ((s->g = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
-  if ((s->m = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
-  if ((s->v = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
-  if ((s->vhat = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
-  if ((s->w = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
-  return OL_OK;
+  return ol_adam_vecs_new(c->n, e, &s->g, &s->m, &s->v, &s->vhat, &s->w,
+                          (double **)NULL);
 }
 
 static int amsgrad_step (void *st, ol_ctx *c, ol_err *e)
@@ -79,12 +73,7 @@ static int amsgrad_step (void *st, ol_ctx *c, ol_err *e)
 static void amsgrad_fini (void *st)
 {
   amsgrad_state *s = st;
-  ol_vec_free(s->g);
-  ol_vec_free(s->m);
-  ol_vec_free(s->v);
-  ol_vec_free(s->vhat);
-  ol_vec_free(s->w);
-  s->g = s->m = s->v = s->vhat = s->w = NULL;
+  ol_adam_vecs_free(&s->g, &s->m, &s->v, &s->vhat, &s->w, (double **)NULL);
 }
 
 static double amsgrad_probe (const void *st, int metric, const ol_ctx *c)
