@@ -17,8 +17,8 @@
 #include <cblas.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
+#include "matres.h"
 #include "ol.h"
 #include "problem.h"
 #include "rng.h"
@@ -43,15 +43,11 @@ static int lowrank_fdf (void *ud, const double *x, double *f, double *g,
 {
   const lowrank *q = ud;
   int m = q->m, n = q->n, r = q->r;
-  size_t mn = (size_t)m * (size_t)n;
   const double *U = x, *V = x + (size_t)m * r;
   (void)e;
   if (f == NULL && g == NULL) return OL_OK;
-  /* (1) R = U V' - M */
-  memcpy(q->R, q->M, mn * sizeof *q->R);
-  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, m, n, r, 1.0, U, r,
-              V, r, -1.0, q->R, n);
-  if (f != NULL) *f = 0.5 * cblas_ddot((int)mn, q->R, 1, q->R, 1);
+  /* (1) R = U V' - M, f = ||R||^2 / 2 */
+  ol_matres(m, n, r, U, V, 1, q->M, q->R, f);
   /* (2) grad_U = R V (m x r), grad_V = R'U (n x r) */
   if (g != NULL) {
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, r, n, 1.0,

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "matres.h"
 #include "ol.h"
 #include "problem.h"
 #include "rng.h"
@@ -51,15 +52,10 @@ static int matlsq_fdf (void *ud, const double *x, double *f, double *g,
 {
   const matlsq *q = ud;
   int m = q->m, n = q->n, k = q->k;
-  size_t mk = (size_t)m * (size_t)k;
   (void)e;
   if (f == NULL && g == NULL) return OL_OK;
-  /* (1) R = X W - Y */
-  memcpy(q->R, q->Y, mk * sizeof *q->R);
-  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, k, n, 1.0, q->X,
-              n, x, k, -1.0, q->R, k);
-  /* (2) f = ||R||^2 / 2 (a sum, not nrm2: the value matters near 0) */
-  if (f != NULL) *f = 0.5 * cblas_ddot((int)mk, q->R, 1, q->R, 1);
+  /* (1) R = X W - Y, (2) f = ||R||^2 / 2 */
+  ol_matres(m, k, n, q->X, x, 0, q->Y, q->R, f);
   /* (3) g = X'R */
   if (g != NULL)
     cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, n, k, m, 1.0, q->X,
