@@ -12,6 +12,10 @@
 #   tm_wait ERE [secs]      until the screen matches (0) or timeout (1)
 #   tm_wait_not ERE [secs]  until the screen does not match
 #   tm_alive                0 while optlab still runs in the pane
+#   tm_iter                 the iteration count in the title line
+#   tm_high                 0 when the screen shows a byte >= 0x80
+#   tm_speed_keys NAME UNIT   live-view speed keys - and + (2 tests)
+#   tm_focus_keys NAME        first panel focused, l, Tab (3 tests)
 #   ok COND-STATUS NAME     TAP line for the last command's status
 #   todo STATUS NAME WHY    the same, marked TODO (a known gap)
 #   done_testing            plan line; exit status 1 when a test failed
@@ -76,6 +80,33 @@ tm_wait_not () {
 
 tm_alive () {
   [ "$(tm list-panes -t t -F '#{pane_dead}' 2>/dev/null)" = 0 ]
+}
+
+tm_iter () { tm_screen | head -1 | sed -n 's/.*iter \([0-9]*\)\/.*/\1/p'; }
+tm_high () { tm_screen | LC_ALL=C grep -qP '[\x80-\xff]'; }
+
+# tm_speed_keys NAME UNIT: in a live view (race or dashboard) "-" sets a
+# finite speed, shown as "speed N/UNIT", and 40 "+" go back to max.
+tm_speed_keys () {
+  local i
+  tm_keys -- -
+  tm_wait "speed [0-9]+/$2" 3; ok $? "$1: - sets a finite speed"
+  for i in $(seq 1 40); do tm_keys +; done
+  tm_wait 'speed max' 3; ok $? "$1: + goes back to max"
+}
+
+# tm_focus_keys NAME: with panels loss and gradnorm, loss has the focus,
+# l toggles its scale (log <-> lin) and Tab moves the focus to gradnorm.
+tm_focus_keys () {
+  local before want
+  tm_wait '\* loss \[' 2; ok $? "$1: the first panel has focus"
+  before=$(tm_screen | grep -o '\* loss \[l..\]')
+  tm_keys l
+  if [ "$before" = '* loss [log]' ]; then want='\* loss \[lin\]'
+  else want='\* loss \[log\]'; fi
+  tm_wait "$want" 3; ok $? "$1: l toggles log/lin of the focused panel"
+  tm_keys Tab
+  tm_wait '\* gradnorm \[' 3; ok $? "$1: Tab moves focus to the next panel"
 }
 
 # ok STATUS NAME: STATUS is 0 for a pass (use `cmd; ok $? "name"`).

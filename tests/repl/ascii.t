@@ -10,15 +10,13 @@ RACE='r = race(problem.quadratic{n=20, cond=100}, '\
 '{optim.gd{lr=0.5}, optim.momentum{lr=0.5, mu=0.9}, optim.adam{lr=0.05}}, '\
 '{iters=100000000, watch={"loss","gradnorm"}})'
 
-high () { tm_screen | LC_ALL=C grep -qP '[\x80-\xff]'; }
-
 for mode in "LANG=C" "--ascii"; do
   tm_start $mode
   tm_wait "$P" 5
   tm_line "$RACE"
   tm_wait 'gradnorm \[' 5; ok $? "ascii ($mode): the view opens"
   sleep 0.5
-  ! high; ok $? "ascii ($mode): no byte >= 0x80 on the screen"
+  ! tm_high; ok $? "ascii ($mode): no byte >= 0x80 on the screen"
   s=$(tm_screen)
   echo "$s" | grep -qE '^\+-+ \* loss'; ok $? "ascii ($mode): ASCII borders"
   echo "$s" | grep -qE '\. gd ' && echo "$s" | grep -qE '\* momentum ' \
@@ -26,7 +24,7 @@ for mode in "LANG=C" "--ascii"; do
   ok $? "ascii ($mode): the legend shows each run's marker"
   tm_keys '?'
   tm_wait 'pause / resume' 3
-  ! high; ok $? "ascii ($mode): the help overlay is ASCII too"
+  ! tm_high; ok $? "ascii ($mode): the help overlay is ASCII too"
   tm_keys q
   tm_wait "$P" 5; ok $? "ascii ($mode): q returns to the prompt"
 done

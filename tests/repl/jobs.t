@@ -11,15 +11,14 @@ J='j = start(problem.rosenbrock{n=2}, optim.adam{lr=1e-3}, '\
 '{iters=1e8, tol=0})'
 DASH_ROWS=27   # rows of the dashboard at 120x40 (40 - 1 prompt - 10 out)
 
-iter () { tm_screen | head -1 | sed -n 's/.*iter \([0-9]*\)\/.*/\1/p'; }
 # moves: the title's iteration count grows within 5 s (frames may be
 # spaced out when drawing is slow: drawing is kept to a few per cent)
 moves () {
   local a b i
-  a=$(iter)
+  a=$(tm_iter)
   for i in $(seq 1 50); do
     sleep 0.1
-    b=$(iter)
+    b=$(tm_iter)
     [ -n "$a" ] && [ -n "$b" ] && [ "$b" -gt "$a" ] && return 0
   done
   return 1
@@ -66,23 +65,13 @@ tm_keys C-g
 tm_wait '\[dashboard\] q stop' 3; ok $? "keys: Ctrl-G focuses the dashboard"
 tm_keys Space
 tm_wait 'paused  speed' 3; ok $? "keys: space pauses"
-a=$(iter)
+a=$(tm_iter)
 tm_keys n
 tm_wait "iter $((a + 1))/" 3; ok $? "keys: n takes exactly one step"
 tm_keys Space
 tm_wait 'running  speed' 3; ok $? "keys: space resumes"
-tm_keys -- -
-tm_wait 'speed [0-9]+/tick' 3; ok $? "keys: - sets a finite speed"
-for i in $(seq 1 40); do tm_keys +; done
-tm_wait 'speed max' 3; ok $? "keys: + goes back to max"
-tm_wait '\* loss \[' 2; ok $? "keys: the first panel has focus"
-before=$(tm_screen | grep -o '\* loss \[l..\]')
-tm_keys l
-if [ "$before" = '* loss [log]' ]; then want='\* loss \[lin\]'
-else want='\* loss \[log\]'; fi
-tm_wait "$want" 3; ok $? "keys: l toggles log/lin of the focused panel"
-tm_keys Tab
-tm_wait '\* gradnorm \[' 3; ok $? "keys: Tab moves focus to the next panel"
+tm_speed_keys keys tick
+tm_focus_keys keys
 tm_keys BTab
 tm_wait '\* loss \[' 3; ok $? "keys: Shift-Tab moves focus back"
 tm_keys Tab z

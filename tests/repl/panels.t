@@ -9,7 +9,6 @@ P='^>( |$)'
 RACE='r = race(problem.rosenbrock{n=2}, {optim.gd{lr=1e-3}, '\
 'optim.adam{lr=0.01}}, {iters=100000000})'
 GAME='g = run(problem.rps{}, game.rmplus{}, {iters=1e9})'
-high () { tm_screen | LC_ALL=C grep -qP '[\x80-\xff]'; }
 # The landscape panel's rows (between its title and its x axis labels).
 land () { tm_screen | sed -n '/landscape x1,x2/,/ x1 /p'; }
 
@@ -56,14 +55,14 @@ tm_wait "$P" 5
 tm_line "$RACE"
 tm_wait 'landscape x1,x2' 5; ok $? "panels (ascii): landscape shown"
 sleep 0.5
-! high; ok $? "panels (ascii): no byte >= 0x80 with the landscape"
+! tm_high; ok $? "panels (ascii): no byte >= 0x80 with the landscape"
 land | grep -qE '[ab]'; ok $? "panels (ascii): paths drawn as run letters"
 tm_keys q
 tm_wait "$P" 5
 tm_line "$GAME"
 tm_wait ' simplex ' 5; ok $? "panels (ascii): simplex shown"
 sleep 0.5
-! high; ok $? "panels (ascii): no byte >= 0x80 with the simplex"
+! tm_high; ok $? "panels (ascii): no byte >= 0x80 with the simplex"
 tm_screen | grep -qE '1_+.*2'; ok $? "panels (ascii): triangle base 1___2"
 tm_keys q
 tm_wait "$P" 5; ok $? "panels (ascii): q returns to the prompt"

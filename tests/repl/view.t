@@ -9,8 +9,6 @@ RACE='r = race(problem.quadratic{n=20, cond=100}, '\
 '{optim.gd{lr=0.5}, optim.momentum{lr=0.5, mu=0.9}, optim.adam{lr=0.05}}, '\
 '{iters=100000000, watch={"loss","gradnorm"}})'
 
-iter () { tm_screen | head -1 | sed -n 's/.*iter \([0-9]*\)\/.*/\1/p'; }
-
 tm_start
 tm_wait "$P" 5
 tm_line "$RACE"
@@ -29,26 +27,16 @@ ok $? "view: braille series drawn in UTF-8"
 
 tm_keys Space
 tm_wait 'paused' 3; ok $? "view: space pauses"
-a=$(iter); sleep 0.3; b=$(iter)
+a=$(tm_iter); sleep 0.3; b=$(tm_iter)
 [ -n "$a" ] && [ "$a" = "$b" ]; ok $? "view: no steps while paused ($a = $b)"
 tm_keys n
 tm_wait "iter $((a + 1))/" 3; ok $? "view: n takes exactly one step"
 tm_keys Space
 tm_wait 'running' 3; ok $? "view: space resumes"
 
-tm_keys -- -
-tm_wait 'speed [0-9]+/frame' 3; ok $? "view: - sets a finite speed"
-for i in $(seq 1 40); do tm_keys +; done
-tm_wait 'speed max' 3; ok $? "view: + goes back to max"
+tm_speed_keys view frame
 
-tm_wait '\* loss \[' 2; ok $? "view: the first panel has focus"
-before=$(tm_screen | grep -o '\* loss \[l..\]')
-tm_keys l
-if [ "$before" = '* loss [log]' ]; then want='\* loss \[lin\]'
-else want='\* loss \[log\]'; fi
-tm_wait "$want" 3; ok $? "view: l toggles log/lin of the focused panel"
-tm_keys Tab
-tm_wait '\* gradnorm \[' 3; ok $? "view: Tab moves focus to the next panel"
+tm_focus_keys view
 tm_keys z
 tm_wait_not ' loss \[' 3; ok $? "view: z zooms the focused panel alone"
 tm_wait '\* gradnorm \[' 1; ok $? "view: the zoomed panel is the focused one"
