@@ -268,6 +268,22 @@ void dr_put (void *ud, int y, int x, unsigned u, char ascii, int role)
                    role == PN_TITLE ? SA_BOLD : 0);
 }
 
+void dr_pn_setup (const dr_runs *rs, int y, int x, int h, int w,
+                  cv_canvas *cv, pn_runs *prs, pn_out *o)
+{
+  prs->n = rs->n;
+  prs->runs = rs->runs;
+  prs->labels = rs->labels;
+  o->put = dr_put;
+  o->ud = NULL;
+  o->y = y + 1;
+  o->x = x + 1;
+  o->h = h - 2;
+  o->w = w - 2;
+  o->utf8 = screen_utf8() && screen_colors();
+  o->cv = cv;
+}
+
 int dr_auto_panel (const dr_runs *rs)
 {
   const ol_problem *p;

@@ -72,6 +72,10 @@ void dr_view_draw (dr_view *v, int rows, int cols, cv_canvas *cv);
 void dr_frame (int y, int x, int h, int w, int focused, const char *title);
 /* pn_put onto the screen: series roles -> run colours, PN_HEAT dim. */
 void dr_put (void *ud, int y, int x, unsigned u, char ascii, int role);
+/* The runs of rs and an output inside the border of the h x w panel at
+** (y, x), drawn with dr_put, for a lua/plotpanel.c panel. */
+void dr_pn_setup (const dr_runs *rs, int y, int x, int h, int w,
+                  cv_canvas *cv, pn_runs *prs, pn_out *o);
 /* The landscape (repl/landscape.c) and simplex (repl/simplex.c) panels. */
 void dr_landscape_draw (const dr_runs *rs, int y, int x, int h, int w,
                         int focused, cv_canvas *cv);
