@@ -30,10 +30,16 @@
 ** H_bb of the Hessian TAKEN ONCE AT x0 in init (exact for quadratics; the
 ** Hessian's diagonal entry H_ii when bs = 1), by LAPACKE dsyev; not the
 ** block's largest diagonal entry, since 1/max_i H_ii can exceed 2/L_b and
-** diverge once bs >= 3 on a non-diagonal block.  Without
-** a Hessian oracle lr > 0 is required and every L_b = 1/lr, so gsl
-** selects as gs.  Blocks with L_b <= 0 at x0 are an error when lr = 0
-** (L_b = 1/lr otherwise).
+** diverge once bs >= 3 on a non-diagonal block.  With lr = 0 each block
+** step is safeguarded by backtracking on the descent lemma (Nesterov 2012,
+** the adaptive variant; Beck & Teboulle 2009 for the proximal form):
+**   accept x_b' when f(x') <= f(x) + g_b'(x_b' - x_b) + L_b/2 ||x_b' - x_b||^2,
+**   else L_b <- 2 L_b and retry (kept for later steps),
+** so a curvature taken at x0 that underestimates the block's Lipschitz
+** constant elsewhere (smoothabs) cannot make bcd diverge; without a
+** Hessian, or where H_bb is not positive at x0, L_b starts at 1 and the
+** backtracking finds it.  With lr > 0 every L_b = 1/lr and there is no
+** safeguard (the textbook fixed-step method); gsl then selects as gs.
 ** Cost: the engine has no partial-gradient oracle, so every step
 ** evaluates the FULL gradient (ngev counts one per block update): n / bs
 ** steps cost as many gradients as n / bs steps of gd, and the greedy rules
@@ -53,6 +59,7 @@ typedef struct bcd_state {
   double lr;
   double *g;        /* full gradient, n */
   double *L;        /* L_b, nb */
+  double *xb;       /* block backup for the backtracking, bs */
 } bcd_state;
 
 static const ol_param bcd_params[] = {
@@ -60,7 +67,7 @@ static const ol_param bcd_params[] = {
    "random|cyclic|gs|gsl"},
   {"bs", OL_P_INT, 1, 1, 1e8, "block size (coordinates per block)", NULL},
   {"lr", OL_P_REAL, 0, 0, INFINITY,
-   "step size; 0: 1/L_b from the Hessian at x0", NULL},
+   "step size; 0: 1/L_b, from the Hessian at x0 and backtracking", NULL},
 };
 
 /* L_b = lambda_max(H_bb) for every block, H at c->x; work holds n*n + bs*bs
@@ -105,24 +112,19 @@ static int bcd_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   s->bs = par[1] < c->n ? (int)par[1] : c->n;
   s->lr = par[2];
   s->nb = (c->n + s->bs - 1) / s->bs;
-  if (s->lr == 0 && c->p->hess == NULL)
-    return ol_err_set(e, OL_EINVAL, "bcd: lr = 0 takes 1/L_b from the "
-                      "Hessian, and %s has none: give lr > 0", c->p->name);
   if ((s->g = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
   if ((s->L = ol_vec_new(s->nb, e)) == NULL) return OL_ENOMEM;
-  /* (1) block constants at x0, or 1/lr when there is no Hessian */
-  if (c->p->hess != NULL) {
+  if ((s->xb = ol_vec_new(s->bs, e)) == NULL) return OL_ENOMEM;
+  /* (1) block constants: 1/lr; or lambda_max(H_bb) at x0, 1 where that is
+  ** not positive or there is no Hessian (the backtracking adapts them) */
+  if (s->lr > 0)
+    ol_vec_set(s->L, 1 / s->lr, s->nb);
+  else if (c->p->hess != NULL) {
     if ((rc = block_lipschitz(s, c, e)) != OL_OK) return rc;
   } else
-    ol_vec_set(s->L, 1 / s->lr, s->nb);
-  for (b = 0; b < s->nb; b++) {
-    if (s->L[b] > 0) continue;
-    if (s->lr == 0)
-      return ol_err_set(e, OL_ENUMERIC, "bcd: block %d has L_b = %g <= 0 "
-                        "at x0 (Hessian not positive there): give lr > 0",
-                        b + 1, s->L[b]);
-    s->L[b] = 1 / s->lr;
-  }
+    ol_vec_set(s->L, 1, s->nb);
+  for (b = 0; b < s->nb; b++)
+    if (!(s->L[b] > 0)) s->L[b] = 1;
   return OL_OK;
 }
 
@@ -150,10 +152,10 @@ static double bcd_score (const bcd_state *s, const ol_ctx *c, int b,
 static int bcd_step (void *st, ol_ctx *c, ol_err *e)
 {
   bcd_state *s = st;
-  double best = -1, a, t;
-  int b, i, lo, hi, rc, pick = 0;
-  /* (1) full gradient at x_t */
-  if ((rc = ol_ctx_grad(c, c->x, NULL, s->g, e)) != OL_OK) return rc;
+  double best = -1, a, t, fx;
+  int b, i, lo, hi, rc, pick = 0, tries;
+  /* (1) full gradient (and value, for the backtracking) at x_t */
+  if ((rc = ol_ctx_grad(c, c->x, &fx, s->g, e)) != OL_OK) return rc;
   /* (2) select the block */
   switch (s->rule) {
   case BCD_RANDOM:
@@ -164,8 +166,7 @@ static int bcd_step (void *st, ol_ctx *c, ol_err *e)
     break;
   default:
     for (b = 0; b < s->nb; b++) {
-      double v = bcd_score(s, c, b, c->sched * (s->lr > 0 ? s->lr
-                                                : 1 / s->L[b]));
+      double v = bcd_score(s, c, b, c->sched / s->L[b]);
       if (s->rule == BCD_GSL) v /= s->L[b];
       if (v > best) {
         best = v;
@@ -175,12 +176,32 @@ static int bcd_step (void *st, ol_ctx *c, ol_err *e)
     break;
   }
   /* (3) (proximal) gradient step on that block only */
-  a = c->sched * (s->lr > 0 ? s->lr : 1 / s->L[pick]);
-  t = a * c->p->l1;
   lo = pick * s->bs;
   hi = lo + s->bs < c->n ? lo + s->bs : c->n;
-  for (i = lo; i < hi; i++) c->x[i] = bcd_soft(c->x[i] - a * s->g[i], t);
-  return OL_OK;
+  for (i = lo; i < hi; i++) s->xb[i - lo] = c->x[i];
+  for (tries = 0;; tries++) {
+    double lin = 0, sq = 0, fn;
+    a = c->sched / s->L[pick];
+    t = a * c->p->l1;
+    for (i = lo; i < hi; i++) {
+      double d;
+      c->x[i] = bcd_soft(s->xb[i - lo] - a * s->g[i], t);
+      d = c->x[i] - s->xb[i - lo];
+      lin += s->g[i] * d;
+      sq += d * d;
+    }
+    if (s->lr > 0 || sq == 0) return OL_OK;
+    /* (4) lr = 0: sufficient decrease, else double L_b and retry */
+    if ((rc = ol_ctx_value(c, c->x, &fn, e)) != OL_OK && rc != OL_EDOM)
+      return rc;
+    if (rc == OL_OK && fn <= fx + lin + 0.5 * s->L[pick] * sq
+        + 1e-12 * fabs(fx))
+      return OL_OK;
+    if (tries == 60)
+      return ol_err_set(e, OL_ENUMERIC, "bcd: no sufficient decrease on "
+                        "block %d after 60 doublings of L_b", pick + 1);
+    s->L[pick] *= 2;
+  }
 }
 
 static void bcd_fini (void *st)
@@ -188,7 +209,8 @@ static void bcd_fini (void *st)
   bcd_state *s = st;
   ol_vec_free(s->g);
   ol_vec_free(s->L);
-  s->g = s->L = NULL;
+  ol_vec_free(s->xb);
+  s->g = s->L = s->xb = NULL;
 }
 
 const ol_method_type ol_optim_bcd = {
