@@ -18,9 +18,11 @@
 
 /* -- problems ------------------------------------------------------------ */
 
+#define QMAX 1024
+
 typedef struct quad {
   int n;
-  double a[16];
+  double a[QMAX];     /* curvatures, n <= QMAX */
   long calls;         /* gradient evaluations made */
   int fail_at_x;      /* 1: fail when x_1 < fail_below */
   double fail_below;
@@ -56,6 +58,10 @@ static ol_problem *quadratic (quad *q, int n, const double *a)
   ol_err e;
   int i;
   memset(q, 0, sizeof *q);
+  if (n > QMAX) {
+    diag("quadratic: n = %d > %d", n, QMAX);
+    return NULL;
+  }
   q->n = n;
   for (i = 0; i < n; i++) q->a[i] = a != NULL ? a[i] : 1;
   return ol_problem_custom(n, quad_fdf, 0, q, NULL, &e);
