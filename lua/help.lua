@@ -138,6 +138,7 @@ options:
   progress  progress lines without a view (true)   view  live view (true)
   xaxis     x of the plots: "iter" (default), "evals" (gradient
             evaluations) or "time" (each run's stepping seconds)
+  average   keep the Polyak-Ruppert average of the iterates in r.xavg
 Ctrl-C stops the run and keeps it.  See help(r) for a run object.]]
 
 docs.race = [[
@@ -154,7 +155,22 @@ run object r:
   r.budget r.nfev r.ngev r.seconds
   r:series(name) -> values, times, evals, seconds (parallel lists)
   r:last(name)     r:metrics()
-  r:save(file) (CSV, %.17g, no timings)   r:csv()   r:continue(iters)]]
+  r:save(file) (CSV, %.17g, no timings)   r:csv()   r:continue(iters)
+  r:plot{file = "fig.svg"} writes an SVG; r:plot() prints a text plot
+  r:traj() -> the recorded points (record_x)]]
+
+docs.start = [[
+start(problem, method or {m1, m2, ...} [, opts]) -> job
+  like run / race, but returns at once: the job steps in the background
+  while the prompt stays usable, with a dashboard above it on a terminal
+  (Ctrl-G moves the keyboard to it and back).  Options as run.
+  j:pause() j:resume() j:step(n) j:stop() j:wait() j:plot{...}
+  j.state ("running" | "paused" | "done") j.id j.label j.iter j.iters
+  j.elapsed   j.run (the live run)   j.runs, j[i] (all its runs)]]
+
+docs.jobs = [[
+jobs() -> every job started, in order; printed one line per job: id,
+state, iteration / budget, label and problem.]]
 
 docs.help = [[
 help(x): help(), help(optim.adam), help(problem.quadratic), help(run),
@@ -194,6 +210,8 @@ local function overview ()
   tabulate{
     {"run(p, m, opts)", "run a method on a problem; print(r) for a summary"},
     {"race(p, {m1, m2}, opts)", "several methods in lock-step, one view"},
+    {"start(p, m, opts)", "a background job beside the prompt; j:stop()"},
+    {"jobs()", "the jobs started, with their state"},
     {"help(x)", "help(optim.adam), help(run), help(\"metrics\")"},
     {"pretty(v)", "print a value with tables expanded"},
     {"metrics()", "list of metric names"},
@@ -217,6 +235,8 @@ function help (x)
     end
     if x == run then return out("%s", docs.run) end
     if x == race then return out("%s", docs.race) end
+    if x == start then return out("%s", docs.start) end
+    if x == jobs then return out("%s", docs.jobs) end
     if x == help then return out("%s", docs.help) end
     if x == pretty then return out("%s", docs.pretty) end
     if x == metrics then return out("%s", docs.metrics) end

@@ -136,6 +136,12 @@ h = capture(help, "loss")
 t.ok(h:find("^loss: "), "help: a metric name gives its definition")
 h = capture(help, run)
 t.ok(h:find("record_x", 1, true), "help: run lists its options")
+h = capture(help, start)
+t.ok(h:find("j:pause()", 1, true) and h:find("Ctrl-G", 1, true),
+     "help: start documents the job methods and the focus key")
+h = capture(help)
+t.ok(h:find("start(p, m, opts)", 1, true) and h:find("jobs()", 1, true),
+     "help: the overview lists start and jobs")
 
 -- utilities
 do
