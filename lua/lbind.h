@@ -96,6 +96,10 @@ const char *olua_problemdesc (const ol_problem *p, char *buf, size_t sz);
 
 /* Raise "<who>: unknown <what> '<key>' (valid: a, b, c)"; valid is a
 ** NULL-ended list. */
+/* Raise "<message on top> (valid: a, b, c)" (pops the message). */
+int olua_choicerror (lua_State *L, const char *const *valid);
+/* Push the n doubles of x as a new Lua sequence. */
+void olua_pushvec (lua_State *L, const double *x, int n);
 int olua_unknownkey (lua_State *L, const char *who, const char *what,
                      const char *key, const char *const *valid);
 /* Read a flat table of numbers at index idx into a new userdata buffer

@@ -47,15 +47,16 @@ void olua_setintr (lua_State *L, volatile sig_atomic_t *flag)
   olua_getstate(L)->intr = flag;
 }
 
-/* Raise the "unknown key" error listing the valid keys. */
-int olua_unknownkey (lua_State *L, const char *who, const char *what,
-                     const char *key, const char *const *valid)
+/* Raise "<message on top of the stack> (valid: a, b, c)"; pops the
+** message.  The one place choice errors are spelled. */
+int olua_choicerror (lua_State *L, const char *const *valid)
 {
   luaL_Buffer b;
   int i;
   luaL_buffinit(L, &b);
-  lua_pushfstring(L, "%s: unknown %s '%s' (valid: ", who, what, key);
+  lua_insert(L, -2);           /* the buffer's box below the message */
   luaL_addvalue(&b);
+  luaL_addstring(&b, " (valid: ");
   for (i = 0; valid[i] != NULL; i++) {
     if (i > 0) luaL_addstring(&b, ", ");
     luaL_addstring(&b, valid[i]);
@@ -63,6 +64,14 @@ int olua_unknownkey (lua_State *L, const char *who, const char *what,
   luaL_addchar(&b, ')');
   luaL_pushresult(&b);
   return lua_error(L);
+}
+
+/* Raise the "unknown key" error listing the valid keys. */
+int olua_unknownkey (lua_State *L, const char *who, const char *what,
+                     const char *key, const char *const *valid)
+{
+  lua_pushfstring(L, "%s: unknown %s '%s'", who, what, key);
+  return olua_choicerror(L, valid);
 }
 
 /* Flat table of numbers at idx -> new userdata buffer (left on the stack,

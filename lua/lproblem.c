@@ -36,8 +36,9 @@ const char *olua_problemdesc (const ol_problem *p, char *buf, size_t sz)
   return buf;
 }
 
-/* Traceback message handler (as lua.c's msghandler). */
-static int msghandler (lua_State *L)
+/* Traceback message handler (as lua.c's msghandler); also the program's
+** (repl/main.c). */
+int olua_msghandler (lua_State *L)
 {
   const char *msg = lua_tostring(L, 1);
   if (msg == NULL) {
@@ -253,20 +254,11 @@ static double noisenum (lua_State *L, int idx, const char *who,
 static int noisechoice (lua_State *L, const char *who, const char *key,
                         const char *name, const char *const *valid)
 {
-  luaL_Buffer b;
   int i;
   for (i = 0; valid[i] != NULL; i++)
     if (strcmp(valid[i], name) == 0) return i;
-  luaL_buffinit(L, &b);
-  lua_pushfstring(L, "%s: noise.%s = '%s' (valid: ", who, key, name);
-  luaL_addvalue(&b);
-  for (i = 0; valid[i] != NULL; i++) {
-    if (i > 0) luaL_addstring(&b, ", ");
-    luaL_addstring(&b, valid[i]);
-  }
-  luaL_addchar(&b, ')');
-  luaL_pushresult(&b);
-  return lua_error(L);
+  lua_pushfstring(L, "%s: noise.%s = '%s'", who, key, name);
+  return olua_choicerror(L, valid);
 }
 
 /* noise = {kind = "gauss"|"aniso"|"student"|"asym"|"batch"|"none",
@@ -523,7 +515,7 @@ static int problem_new (lua_State *L)
   lua_settop(T, 0);
   if (!lua_checkstack(T, GCHUNK + 16))
     return luaL_error(L, "%s: out of memory", who);
-  lua_pushcfunction(T, msghandler);
+  lua_pushcfunction(T, olua_msghandler);
   {
     static const char *const fk[] = {"f", "grad", "fdf"};
     int *has[3];
@@ -584,7 +576,7 @@ static int problem_gc (lua_State *L)
   return 0;
 }
 
-static void pushvec (lua_State *L, const double *x, int n)
+void olua_pushvec (lua_State *L, const double *x, int n)
 {
   int i;
   lua_createtable(L, n, 0);
@@ -614,7 +606,7 @@ static int problem_eval (lua_State *L)
     return 2;
   }
   lua_pushnumber(L, f);
-  pushvec(L, g, n);
+  olua_pushvec(L, g, n);
   return 2;
 }
 
@@ -667,9 +659,9 @@ static int problem_index (lua_State *L)
                                                          : "?");
   else if (strcmp(k, "desc") == 0)
     lua_pushstring(L, olua_problemdesc(p, buf, sizeof buf));
-  else if (strcmp(k, "x0") == 0) pushvec(L, p->x0, p->n);
+  else if (strcmp(k, "x0") == 0) olua_pushvec(L, p->x0, p->n);
   else if (strcmp(k, "xstar") == 0) {
-    if (p->xstar != NULL) pushvec(L, p->xstar, p->n);
+    if (p->xstar != NULL) olua_pushvec(L, p->xstar, p->n);
     else lua_pushnil(L);
   }
   else if (strcmp(k, "fstar") == 0) {

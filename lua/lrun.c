@@ -688,16 +688,6 @@ static int run_gc (lua_State *L)
   return 0;
 }
 
-static void pushvec (lua_State *L, const double *x, int n)
-{
-  int i;
-  lua_createtable(L, n, 0);
-  for (i = 0; i < n; i++) {
-    lua_pushnumber(L, x[i]);
-    lua_rawseti(L, -2, i + 1);
-  }
-}
-
 /* Multi-line summary: what ran, why it stopped, the final metrics. */
 static int run_tostring (lua_State *L)
 {
@@ -775,9 +765,10 @@ static int run_index (lua_State *L)
   }
   else if (strcmp(k, "seed") == 0)
     lua_pushinteger(L, (lua_Integer)ol_run_options(r)->seed);
-  else if (strcmp(k, "x") == 0) pushvec(L, ol_run_x(r), ol_run_n(r));
+  else if (strcmp(k, "x") == 0) olua_pushvec(L, ol_run_x(r), ol_run_n(r));
   else if (strcmp(k, "xavg") == 0) {
-    if (ol_run_xavg(r) != NULL) pushvec(L, ol_run_xavg(r), ol_run_n(r));
+    if (ol_run_xavg(r) != NULL)
+      olua_pushvec(L, ol_run_xavg(r), ol_run_n(r));
     else lua_pushnil(L);
   }
   else if (strcmp(k, "budget") == 0) lua_pushinteger(L, ol_run_budget(r));

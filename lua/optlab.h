@@ -17,6 +17,10 @@
 
 int luaopen_optlab (lua_State *L);
 
+/* The traceback message handler for lua_pcall (as lua.c's): the error
+** message with a stack traceback, for error objects without one too. */
+int olua_msghandler (lua_State *L);
+
 /* What a live view is shown: N runs stepped in lock-step on one problem. */
 typedef struct olua_live {
   int nruns;

@@ -71,27 +71,13 @@ static void laction (int sig)
                 1);
 }
 
-/* Traceback message handler. */
-static int msghandler (lua_State *L)
-{
-  const char *msg = lua_tostring(L, 1);
-  if (msg == NULL) {
-    if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
-      return 1;
-    msg = lua_pushfstring(L, "(error object is a %s value)",
-                          luaL_typename(L, 1));
-  }
-  luaL_traceback(L, L, msg, 1);
-  return 1;
-}
-
 /* Run the function below its narg arguments under the traceback handler;
 ** SIGINT handled (see above) only for the duration of the call. */
 int repl_docall (lua_State *L, int narg, int nres)
 {
   struct sigaction sa, old;
   int status, base = lua_gettop(L) - narg;
-  lua_pushcfunction(L, msghandler);
+  lua_pushcfunction(L, olua_msghandler);
   lua_insert(L, base);
   globalL = L;
   intrflag = 0;
