@@ -21,8 +21,13 @@ static const char *familyname (int f)
   return f >= 0 && f <= OL_DYNAMIC ? famname[f] : "method";
 }
 
+/* The method at arg; a constructor passed by mistake (optim.adam for
+** optim.adam{}) gets an error saying so. */
 lmethod *olua_checkmethod (lua_State *L, int arg)
 {
+  if (lua_type(L, arg) == LUA_TFUNCTION)
+    luaL_argerror(L, arg, "a method expected, got a function (a "
+                  "constructor? write optim.adam{} or optim.adam{lr = ...})");
   return luaL_checkudata(L, arg, OLUA_METHOD);
 }
 

@@ -23,7 +23,12 @@ enum { S_MSGH = 1, S_F, S_GRAD, S_FDF, S_X, S_G, S_TOP = S_G };
 
 lproblem *olua_checkproblem (lua_State *L, int arg)
 {
-  lproblem *b = luaL_checkudata(L, arg, OLUA_PROBLEM);
+  lproblem *b;
+  if (lua_type(L, arg) == LUA_TFUNCTION)
+    luaL_argerror(L, arg, "a problem expected, got a function (a "
+                  "constructor? write problem.rosenbrock{} or "
+                  "problem.rosenbrock{n = ...})");
+  b = luaL_checkudata(L, arg, OLUA_PROBLEM);
   if (b->p == NULL) luaL_error(L, "attempt to use a closed problem");
   return b;
 }

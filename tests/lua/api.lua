@@ -91,6 +91,9 @@ t.errors("run: unknown option 'iter' (valid: iters, tol, time, seed, stream, "
 t.errors("run: unknown metric 'los' (valid: loss, gradnorm, dist, subopt, "
          .. "kkt, entropy, exploitability, accept, ",
          run, p, m, {metrics = {"los"}})
+t.errors("constructor%? write optim.adam{}", run, p, optim.adam)
+t.errors("constructor%? write problem.rosenbrock{}", run, problem.rosenbrock,
+         m)
 t.errors("run: unknown metric", run, p, m, {watch = {"foo"}})
 t.errors("run: iters = -1 is out of range [0, inf]", run, p, m, {iters = -1})
 t.errors("run: x0 has 1 entries, expected n = 2", run, p, m, {x0 = {1}})
