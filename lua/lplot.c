@@ -287,7 +287,7 @@ typedef struct box {
 static void svg_metric (FILE *f, const plot *pl, int m, box b)
 {
   double lo = INFINITY, hi = -INFINITY, plo = INFINITY, tv[16], xmax = 0;
-  int k, i, log, nonpos = 0, nt, xa = pl->xaxis;
+  int k, i, log, neg = 0, nt, xa = pl->xaxis;
   cv_scale ys, xs;
   char lab[32];
   for (k = 0; k < pl->rs.n; k++) {
@@ -301,10 +301,10 @@ static void svg_metric (FILE *f, const plot *pl, int m, box b)
       if (v[i] < lo) lo = v[i];
       if (v[i] > hi) hi = v[i];
       if (v[i] > 0 && v[i] < plo) plo = v[i];
-      if (v[i] <= 0) nonpos = 1;
+      if (v[i] < 0) neg = 1;
     }
   }
-  log = pn_log_prone(m) && !nonpos;
+  log = pn_log_prone(m) && !neg && plo < INFINITY;   /* zeros: gaps */
   memset(&ys, 0, sizeof ys);
   if (lo <= hi) cv_scale_fit(&ys, log, log ? plo : lo, hi);
   xs.valid = 1;

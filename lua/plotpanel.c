@@ -462,7 +462,7 @@ void pn_metric (const pn_runs *rs, int m, int xaxis, const pn_out *o,
                 char *title, size_t tsize)
 {
   double lo = INFINITY, hi = -INFINITY, plo = INFINITY, tv[MAXTICKS];
-  int k, i, log, nonpos = 0, ax = o->x + YLAB, px = ax + 1;
+  int k, i, log, neg = 0, ax = o->x + YLAB, px = ax + 1;
   int pw = o->x + o->w - px, ph = o->h - 2, nt, row, col, last = -1, end;
   int room;
   cv_scale ys, xs;
@@ -480,10 +480,12 @@ void pn_metric (const pn_runs *rs, int m, int xaxis, const pn_out *o,
       if (v[i] < lo) lo = v[i];
       if (v[i] > hi) hi = v[i];
       if (v[i] > 0 && v[i] < plo) plo = v[i];
-      if (v[i] <= 0) nonpos = 1;
+      if (v[i] < 0) neg = 1;
     }
   }
-  log = pn_log_prone(m) && !nonpos;
+  /* log for decaying metrics unless a value is negative; exact zeros (an
+  ** underflowed loss) are gaps on the log axis */
+  log = pn_log_prone(m) && !neg && plo < INFINITY;
   snprintf(title, tsize, "%s [%s]", pn_name(m), log ? "log" : "lin");
   memset(&ys, 0, sizeof ys);
   if (lo <= hi) cv_scale_fit(&ys, log, log ? plo : lo, hi);

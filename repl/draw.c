@@ -64,7 +64,7 @@ static int log_prone (int m)
 /* Data extent of a panel's metric over all runs. */
 typedef struct extent {
   int any;             /* finite values seen */
-  int nonpos;          /* some finite value <= 0 */
+  int neg;             /* some finite value < 0 */
   double min, max;     /* over finite values */
   double pmin;         /* smallest positive value */
   double xmax;         /* largest recorded x (rs->xaxis) */
@@ -73,7 +73,7 @@ typedef struct extent {
 static void scan (const dr_runs *rs, int metric, extent *e)
 {
   int k, i;
-  e->any = e->nonpos = 0;
+  e->any = e->neg = 0;
   e->min = e->pmin = INFINITY;
   e->max = -INFINITY;
   e->xmax = 0;
@@ -91,7 +91,7 @@ static void scan (const dr_runs *rs, int metric, extent *e)
       if (x < e->min) e->min = x;
       if (x > e->max) e->max = x;
       if (x > 0 && x < e->pmin) e->pmin = x;
-      if (x <= 0) e->nonpos = 1;
+      if (x < 0) e->neg = 1;
     }
   }
 }
@@ -314,10 +314,11 @@ void dr_panel_draw (dr_panel *p, const dr_runs *rs, int y, int x, int h,
   }
   draw_border(y, x, h, w, focused ? SC_FOCUS : SC_AXIS);
   scan(rs, p->metric, &e);
-  /* (1) axis kind: auto = log for decaying metrics while all values > 0 */
+  /* (1) axis kind: auto = log for decaying metrics while no value is
+  ** negative; exact zeros (a loss that underflowed) leave a gap */
   if (p->ymode == DR_LOG) log = e.pmin < INFINITY || !e.any;
   else if (p->ymode == DR_LIN) log = 0;
-  else log = log_prone(p->metric) && !e.nonpos;
+  else log = log_prone(p->metric) && !e.neg && e.pmin < INFINITY;
   p->shown_log = log;
   snprintf(title, sizeof title, " %s%s [%s] ", focused ? "* " : "",
            ol_metric_types[p->metric].name, log ? "log" : "lin");
