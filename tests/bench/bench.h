@@ -1,12 +1,16 @@
 /*
 ** tests/bench/bench.h -- timing helpers shared by the benchmark programs:
-** a monotonic clock and the median of repeated timings.
+** a monotonic clock, the median of repeated timings, and the end of a
+** benchmark's run.
 */
 #ifndef BENCH_H
 #define BENCH_H
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+
+#include "run.h"
 
 static double bench_now (void)
 {
@@ -26,6 +30,21 @@ static double bench_median (double *t, int n)
 {
   qsort(t, n, sizeof *t, bench_cmp);
   return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
+
+/* Free run r and problem p; 0 when r stopped for reason want, else 1
+** after saying on stderr why the benchmark's run stopped otherwise. */
+static inline int bench_finish (const char *who, ol_run *r, ol_problem *p,
+                                int want)
+{
+  int bad = ol_run_reason(r) != want;
+  if (bad)
+    fprintf(stderr, "%s: engine stopped: %s %s\n", who,
+            ol_stop_name(ol_run_reason(r)), ol_run_message(r));
+  ol_run_free(r);
+  ol_problem_free(p);
+  return bad;
 }
 
 #endif

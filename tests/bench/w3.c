@@ -115,16 +115,7 @@ static int engine (int iters, int rule, double *secs, double *f)
   ol_run_advance(r, iters);
   *secs = bench_now() - t0;
   *f = ol_run_last(r, OL_MET_LOSS);
-  if (ol_run_reason(r) != OL_STOP_BUDGET) {
-    fprintf(stderr, "w3: engine stopped: %s %s\n",
-            ol_stop_name(ol_run_reason(r)), ol_run_message(r));
-    ol_run_free(r);
-    ol_problem_free(p);
-    return 1;
-  }
-  ol_run_free(r);
-  ol_problem_free(p);
-  return 0;
+  return bench_finish("w3", r, p, OL_STOP_BUDGET);
 }
 
 int main (int argc, char **argv)

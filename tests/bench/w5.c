@@ -93,16 +93,7 @@ static int engine (double *secs, long *nit, long *nfev, double *gn)
   *nit = ol_run_iter(r);
   *nfev = ol_run_ngev(r) - *nit - 1;
   *gn = ol_run_last(r, OL_MET_GRADNORM);
-  if (ol_run_reason(r) != OL_STOP_TOL) {
-    fprintf(stderr, "w5: engine stopped: %s %s\n",
-            ol_stop_name(ol_run_reason(r)), ol_run_message(r));
-    ol_run_free(r);
-    ol_problem_free(p);
-    return 1;
-  }
-  ol_run_free(r);
-  ol_problem_free(p);
-  return 0;
+  return bench_finish("w5", r, p, OL_STOP_TOL);
 }
 
 int main (int argc, char **argv)
