@@ -123,12 +123,8 @@ int ol_param_find (const ol_param *pt, int np, const char *name)
 ** (Inf or NaN). */
 int ol_allfinite (const double *x, int n)
 {
-  const uint64_t E = 0x7ff0000000000000u, ONE = 0x0010000000000000u;
-  uint64_t bad = 0, u;
+  uint64_t bad = 0;
   int i;
-  for (i = 0; i < n; i++) {
-    memcpy(&u, &x[i], sizeof u);
-    bad |= (u & E) + ONE;
-  }
-  return (bad >> 63) == 0;
+  for (i = 0; i < n; i++) bad |= ol_fbit(x[i]);
+  return OL_FBITS_OK(bad);
 }

@@ -215,6 +215,23 @@ static OL_NOINLINE int minibatch (ol_ctx *c, const double *x, double *f, double 
   return OL_OK;
 }
 
+/* The first block of ol_ctx_grad_block (method.h): decide for the step. */
+int ol_ctx_grad_first (ol_ctx *c, double *g, int hi, const double **gb,
+                       ol_err *e)
+{
+  const ol_problem *p = c->p;
+  const ol_run *r = c->priv;
+  c->gsep_on = p->gsep != NULL && !p->fd_grad &&
+    p->noise.kind == OL_NOISE_NONE && (r == NULL || !r->gvalid);
+  if (!c->gsep_on) {
+    *gb = g;
+    return ol_ctx_grad(c, c->x, NULL, g, e);
+  }
+  c->ngev++;
+  *gb = g;
+  return p->gsep(p->ud, c->x, 0, hi, g, e);   /* checks finiteness */
+}
+
 /* The hot path first: no cache to consult, exact gradients, no noise. */
 int ol_ctx_grad (ol_ctx *c, const double *x, double *f, double *g, ol_err *e)
 {

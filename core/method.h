@@ -18,6 +18,9 @@
 **         init (so fini must cope with a partly initialised state).
 ** Oracles are reached only through ol_ctx_*, which count evaluations,
 ** add the problem's gradient noise, and reject non-finite values.
+** Coordinate-wise methods (gd, momentum, adagrad, rmsprop, the Adam
+** family) take the gradient a block at a time with ol_ctx_grad_block, so
+** that on a large separable problem the update reads it from cache.
 */
 #ifndef OL_METHOD_H
 #define OL_METHOD_H
@@ -49,6 +52,7 @@ typedef struct ol_ctx {
   ol_rng *rng;      /* the run's generator (noise, proposals) */
   long nfev, ngev, nhev;   /* oracle evaluations so far */
   long accepted;    /* samplers: accepted proposals so far */
+  int gsep_on;      /* this step's ol_ctx_grad_block uses p->gsep */
   void *priv;       /* the run; opaque to methods */
 } ol_ctx;
 
@@ -89,6 +93,32 @@ int ol_method_check (const ol_method_type *m, const ol_problem *p, ol_err *e);
 int ol_ctx_grad (ol_ctx *c, const double *x, double *f, double *g, ol_err *e);
 int ol_ctx_value (ol_ctx *c, const double *x, double *f, ol_err *e);
 int ol_ctx_hess (ol_ctx *c, const double *x, double *H, ol_err *e);
+/* ol_ctx_grad a block at a time, for methods whose update of x_i reads
+** only g_i and coordinate i of their state.  Call it for consecutive
+** blocks [lo, hi) of at most OL_GBLOCK coordinates covering [0, n) in
+** order, updating x[lo, hi) after each call; g is the method's n-vector.
+** On return (*gb)[i - lo] is the (stochastic) gradient's coordinate i at
+** the step's starting point, lo <= i < hi.  On a noise-free problem with
+** a separable oracle (p->gsep) only the block is computed, into g[0,
+** OL_GBLOCK) which stays in cache; otherwise the whole gradient goes into
+** g at lo == 0 and later calls only point into it.  One gradient
+** evaluation per step; on an error, blocks before lo are already updated. */
+#ifndef OL_GBLOCK
+#define OL_GBLOCK 128
+#endif
+int ol_ctx_grad_first (ol_ctx *c, double *g, int hi, const double **gb,
+                       ol_err *e);
+static inline int ol_ctx_grad_block (ol_ctx *c, double *g, int lo, int hi,
+                                     const double **gb, ol_err *e)
+{
+  if (lo == 0) return ol_ctx_grad_first(c, g, hi, gb, e);
+  if (!c->gsep_on) {
+    *gb = g + lo;
+    return OL_OK;
+  }
+  *gb = g;
+  return c->p->gsep(c->p->ud, c->x, lo, hi, g, e);
+}
 /* Project x in place onto the problem's constraint set (no-op if none). */
 void ol_ctx_project (ol_ctx *c, double *x);
 /* Gradient (f may be NULL) of component i of a finite sum at x; noise

@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define OL_VERSION "0.1.0"
 
@@ -84,5 +85,16 @@ int ol_param_find (const ol_param *pt, int np, const char *name);
 
 /* Return 1 if every one of the n doubles is finite. */
 int ol_allfinite (const double *x, int n);
+
+/* The bit test behind ol_allfinite, to fold into a loop that already
+** visits the values: bad |= ol_fbit(v) for each v, then OL_FBITS_OK(bad)
+** is 1 when all were finite (bit 63 is set by an all-ones exponent). */
+static inline uint64_t ol_fbit (double v)
+{
+  uint64_t u;
+  memcpy(&u, &v, sizeof u);
+  return (u & 0x7ff0000000000000u) + 0x0010000000000000u;
+}
+#define OL_FBITS_OK(bad) (((bad) >> 63) == 0)
 
 #endif

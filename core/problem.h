@@ -32,6 +32,14 @@ enum { OL_OBJECTIVE, OL_DENSITY, OL_GAME };
 ** traceback).  Must not keep x. */
 typedef int (*ol_fdf_fn) (void *ud, const double *x, double *f, double *g,
                           ol_err *e);
+/* Separable gradient: for a problem whose g_i depends on x_i alone, store
+** g_lo .. g_{hi-1} of the true gradient at x in gb[0, hi - lo), and
+** return OL_EDOM ("non-finite gradient") when one is not finite (the test
+** folded into the loop with ol_fbit).  Lets coordinate-wise methods take
+** the gradient a block at a time into a buffer that stays in cache
+** (ol_ctx_grad_block). */
+typedef int (*ol_gsep_fn) (void *ud, const double *x, int lo, int hi,
+                           double *gb, ol_err *e);
 /* Dense Hessian, row-major n x n, written to H. */
 typedef int (*ol_hess_fn) (void *ud, const double *x, double *H, ol_err *e);
 
@@ -102,6 +110,7 @@ typedef struct ol_problem {
   int n;                     /* dimension (joint strategy length for games) */
   ol_fdf_fn fdf;             /* never NULL */
   ol_hess_fn hess;           /* NULL when no Hessian */
+  ol_gsep_fn gsep;           /* NULL unless the gradient is separable */
   void *ud;                  /* oracle user data */
   void (*free_ud) (void *);  /* called on ud by ol_problem_free, may be NULL */
   int fd_grad;               /* 1: fdf gives values only; gradients are

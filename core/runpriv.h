@@ -102,13 +102,10 @@ struct ol_run {
 /* ol_allfinite, inlined into the per-step path (same bit test). */
 static inline int ol_run_finite (const double *x, int n)
 {
-  uint64_t bad = 0, u;
+  uint64_t bad = 0;
   int i;
-  for (i = 0; i < n; i++) {
-    memcpy(&u, &x[i], sizeof u);
-    bad |= (u & 0x7ff0000000000000u) + 0x0010000000000000u;
-  }
-  return (bad >> 63) == 0;
+  for (i = 0; i < n; i++) bad |= ol_fbit(x[i]);
+  return OL_FBITS_OK(bad);
 }
 
 #endif

@@ -45,14 +45,19 @@ static int adagrad_step (void *st, ol_ctx *c, ol_err *e)
 {
   adagrad_state *s = st;
   double a = s->lr * c->sched, eps = s->eps;
-  double *x = c->x, *g = s->g, *G = s->G;
-  int i, n = c->n, rc;
-  /* (1) gradient at x_t */
-  if ((rc = ol_ctx_grad(c, x, NULL, g, e)) != OL_OK) return rc;
-  /* (2) accumulate squared gradients; (3) move */
-  for (i = 0; i < n; i++) {
-    G[i] += g[i] * g[i];
-    x[i] -= a * g[i] / (sqrt(G[i]) + eps);
+  double *x = c->x, *G = s->G;
+  const double *g;
+  int i, lo, hi, n = c->n, rc;
+  for (lo = 0; lo < n; lo = hi) {
+    hi = n - lo > OL_GBLOCK ? lo + OL_GBLOCK : n;
+    /* (1) gradient at x_t, block [lo, hi) */
+    if ((rc = ol_ctx_grad_block(c, s->g, lo, hi, &g, e)) != OL_OK) return rc;
+    /* (2) accumulate squared gradients; (3) move */
+    for (i = lo; i < hi; i++) {
+      double gi = g[i - lo];
+      G[i] += gi * gi;
+      x[i] -= a * gi / (sqrt(G[i]) + eps);
+    }
   }
   return OL_OK;
 }

@@ -58,26 +58,31 @@ static int adamw_step (void *st, ol_ctx *c, ol_err *e)
 {
   adamw_state *s = st;
   double b1 = s->beta1, b2 = s->beta2, eps = s->eps, lrt, a, r, d;
-  double *x = c->x, *g = s->g, *m = s->m, *v = s->v;
-  int i, n = c->n, rc;
-  /* (1) stochastic gradient at x_{t-1} */
-  if ((rc = ol_ctx_grad(c, x, NULL, g, e)) != OL_OK) return rc;
-  /* (2) bias corrections folded into a and r, decay factor d */
-  s->b1t *= b1;
-  s->b2t *= b2;
+  double b1t = s->b1t * b1, b2t = s->b2t * b2;
+  double *x = c->x, *m = s->m, *v = s->v;
+  const double *g;
+  int i, lo, hi, n = c->n, rc;
+  /* (1) bias corrections folded into a and r, decay factor d */
   lrt = s->lr * c->sched;
-  a = lrt / (1 - s->b1t);
-  r = 1 / sqrt(1 - s->b2t);
+  a = lrt / (1 - b1t);
+  r = 1 / sqrt(1 - b2t);
   d = lrt * s->wd;
-  /* (3) moments; adaptive step plus decay of x_{t-1} */
-  for (i = 0; i < n; i++) {
-    double gi = g[i];
-    double mi = b1 * m[i] + (1 - b1) * gi;
-    double vi = b2 * v[i] + (1 - b2) * gi * gi;
-    m[i] = mi;
-    v[i] = vi;
-    x[i] -= a * mi / (sqrt(vi) * r + eps) + d * x[i];
+  for (lo = 0; lo < n; lo = hi) {
+    hi = n - lo > OL_GBLOCK ? lo + OL_GBLOCK : n;
+    /* (2) stochastic gradient at x_{t-1}, block [lo, hi) */
+    if ((rc = ol_ctx_grad_block(c, s->g, lo, hi, &g, e)) != OL_OK) return rc;
+    /* (3) moments; adaptive step plus decay of x_{t-1} */
+    for (i = lo; i < hi; i++) {
+      double gi = g[i - lo];
+      double mi = b1 * m[i] + (1 - b1) * gi;
+      double vi = b2 * v[i] + (1 - b2) * gi * gi;
+      m[i] = mi;
+      v[i] = vi;
+      x[i] -= a * mi / (sqrt(vi) * r + eps) + d * x[i];
+    }
   }
+  s->b1t = b1t;
+  s->b2t = b2t;
   return OL_OK;
 }
 

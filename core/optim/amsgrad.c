@@ -55,17 +55,21 @@ static int amsgrad_step (void *st, ol_ctx *c, ol_err *e)
   amsgrad_state *s = st;
   double b1 = s->beta1, b2 = s->beta2, eps = s->eps;
   double a = s->lr * c->sched;
-  double *x = c->x, *g = s->g, *m = s->m, *v = s->v, *vh = s->vhat;
-  int i, n = c->n, rc;
-  /* (1) stochastic gradient at x_t */
-  if ((rc = ol_ctx_grad(c, x, NULL, g, e)) != OL_OK) return rc;
-  /* (2) moments, (3) running max of v, (4) move */
-  for (i = 0; i < n; i++) {
-    double gi = g[i];
-    m[i] = b1 * m[i] + (1 - b1) * gi;
-    v[i] = b2 * v[i] + (1 - b2) * gi * gi;
-    if (v[i] > vh[i]) vh[i] = v[i];
-    x[i] -= a * m[i] / (sqrt(vh[i]) + eps);
+  double *x = c->x, *m = s->m, *v = s->v, *vh = s->vhat;
+  const double *g;
+  int i, lo, hi, n = c->n, rc;
+  for (lo = 0; lo < n; lo = hi) {
+    hi = n - lo > OL_GBLOCK ? lo + OL_GBLOCK : n;
+    /* (1) stochastic gradient at x_t, block [lo, hi) */
+    if ((rc = ol_ctx_grad_block(c, s->g, lo, hi, &g, e)) != OL_OK) return rc;
+    /* (2) moments, (3) running max of v, (4) move */
+    for (i = lo; i < hi; i++) {
+      double gi = g[i - lo];
+      m[i] = b1 * m[i] + (1 - b1) * gi;
+      v[i] = b2 * v[i] + (1 - b2) * gi * gi;
+      if (v[i] > vh[i]) vh[i] = v[i];
+      x[i] -= a * m[i] / (sqrt(vh[i]) + eps);
+    }
   }
   return OL_OK;
 }

@@ -28,11 +28,16 @@ static int gd_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 static int gd_step (void *st, ol_ctx *c, ol_err *e)
 {
   gd_state *s = st;
-  int rc;
-  /* (1) gradient at x_t */
-  if ((rc = ol_ctx_grad(c, c->x, NULL, s->g, e)) != OL_OK) return rc;
-  /* (2) move */
-  ol_vec_axpy(-s->lr * c->sched, s->g, c->x, c->n);
+  double a = s->lr * c->sched, *x = c->x;
+  const double *g;
+  int i, lo, hi, n = c->n, rc;
+  for (lo = 0; lo < n; lo = hi) {
+    hi = n - lo > OL_GBLOCK ? lo + OL_GBLOCK : n;
+    /* (1) gradient at x_t, block [lo, hi) */
+    if ((rc = ol_ctx_grad_block(c, s->g, lo, hi, &g, e)) != OL_OK) return rc;
+    /* (2) move */
+    for (i = lo; i < hi; i++) x[i] -= a * g[i - lo];
+  }
   return OL_OK;
 }
 

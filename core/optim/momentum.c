@@ -39,14 +39,18 @@ static int momentum_step (void *st, ol_ctx *c, ol_err *e)
 {
   momentum_state *s = st;
   double a = s->lr * c->sched, mu = s->mu;
-  double *x = c->x, *g = s->g, *d = s->d;
-  int i, n = c->n, rc;
-  /* (1) gradient at x_t */
-  if ((rc = ol_ctx_grad(c, x, NULL, g, e)) != OL_OK) return rc;
-  /* (2) displacement and move */
-  for (i = 0; i < n; i++) {
-    d[i] = mu * d[i] - a * g[i];
-    x[i] += d[i];
+  double *x = c->x, *d = s->d;
+  const double *g;
+  int i, lo, hi, n = c->n, rc;
+  for (lo = 0; lo < n; lo = hi) {
+    hi = n - lo > OL_GBLOCK ? lo + OL_GBLOCK : n;
+    /* (1) gradient at x_t, block [lo, hi) */
+    if ((rc = ol_ctx_grad_block(c, s->g, lo, hi, &g, e)) != OL_OK) return rc;
+    /* (2) displacement and move */
+    for (i = lo; i < hi; i++) {
+      d[i] = mu * d[i] - a * g[i - lo];
+      x[i] += d[i];
+    }
   }
   return OL_OK;
 }

@@ -48,14 +48,19 @@ static int rmsprop_step (void *st, ol_ctx *c, ol_err *e)
 {
   rmsprop_state *s = st;
   double a = s->lr * c->sched, b2 = s->beta2, eps = s->eps;
-  double *x = c->x, *g = s->g, *v = s->v;
-  int i, n = c->n, rc;
-  /* (1) gradient at x_t */
-  if ((rc = ol_ctx_grad(c, x, NULL, g, e)) != OL_OK) return rc;
-  /* (2) mean square; (3) move */
-  for (i = 0; i < n; i++) {
-    v[i] = b2 * v[i] + (1 - b2) * g[i] * g[i];
-    x[i] -= a * g[i] / (sqrt(v[i]) + eps);
+  double *x = c->x, *v = s->v;
+  const double *g;
+  int i, lo, hi, n = c->n, rc;
+  for (lo = 0; lo < n; lo = hi) {
+    hi = n - lo > OL_GBLOCK ? lo + OL_GBLOCK : n;
+    /* (1) gradient at x_t, block [lo, hi) */
+    if ((rc = ol_ctx_grad_block(c, s->g, lo, hi, &g, e)) != OL_OK) return rc;
+    /* (2) mean square; (3) move */
+    for (i = lo; i < hi; i++) {
+      double gi = g[i - lo];
+      v[i] = b2 * v[i] + (1 - b2) * gi * gi;
+      x[i] -= a * gi / (sqrt(v[i]) + eps);
+    }
   }
   return OL_OK;
 }

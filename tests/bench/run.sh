@@ -43,11 +43,12 @@ awk '
 
 echo "== W5: L-BFGS, chained Rosenbrock d = 1000 to |g| <= 1e-6, one core (OPENBLAS_NUM_THREADS=1)"
 OPENBLAS_NUM_THREADS=1 tests/bench/w5 5 | tee "$out"
-if /usr/bin/python3 -c 'import scipy' 2>/dev/null; then
-  OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 /usr/bin/python3 \
-    /work/shared/bench/peers/src/w5_lbfgs.py chained 3 | tee -a "$out"
+# The peer scripts live beside the project (OPTLAB_PEERS overrides).
+peer="${OPTLAB_PEERS:-../shared/bench/peers}/src/w5_lbfgs.py"
+if [ -f "$peer" ] && /usr/bin/python3 -c 'import scipy' 2>/dev/null; then
+  OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 /usr/bin/python3 "$peer" chained 3 | tee -a "$out"
 else
-  echo "W5 scipy peer skipped: python3-scipy is not installed (make bench does not install it)"
+  echo "W5 scipy peer skipped: needs python3-scipy (make bench does not install it) and $peer"
 fi
 awk '
   $1 == "W5" && $3 == "ms/solve" { ms[$2] = $4 }
