@@ -109,7 +109,7 @@ run: deps
 check: deps
 	$(MAKE) all $(CTESTS)
 	$(MAKE) lint
-	prove tests/c/*.t
+	prove -j2 tests/c/*.t
 	prove -e ./optlab --ext .lua tests/lua
 	prove tests/repl/*.t
 	$(MAKE) mancheck
@@ -137,7 +137,7 @@ sanitize:
 
 # The C tests and the batch Lua tests under valgrind's memcheck.
 valgrind: all $(CTESTS)
-	for t in tests/c/*.t; do valgrind -q --error-exitcode=9 --leak-check=full $$t >/dev/null || exit 1; done
+	for t in tests/c/*.t; do OPTLAB_QUICK=1 valgrind -q --error-exitcode=9 --leak-check=full $$t >/dev/null || exit 1; done
 	for t in tests/lua/*.lua; do valgrind -q --error-exitcode=9 --leak-check=full ./optlab $$t >/dev/null || exit 1; done
 	@echo "valgrind: clean"
 
