@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Fill e (when not NULL) with code and a formatted message; returns code.
@@ -62,27 +63,48 @@ static int count_choices (const char *s)
   return k;
 }
 
+/* %g of v, with inf / -inf spelled as Lua prints them in help. */
+static void fmt_bound (char *buf, size_t size, double v)
+{
+  if (isinf(v)) snprintf(buf, size, "%s", v > 0 ? "inf" : "-inf");
+  else snprintf(buf, size, "%g", v);
+}
+
+char *ol_param_range (const ol_param *pd, char *buf, size_t size)
+{
+  char lo[32], hi[32];
+  fmt_bound(lo, sizeof lo, pd->lo);
+  fmt_bound(hi, sizeof hi, pd->hi);
+  snprintf(buf, size, "%s%s, %s%s", strtod(lo, NULL) < pd->lo ? "(" : "[",
+           lo, hi, strtod(hi, NULL) > pd->hi ? ")" : "]");
+  return buf;
+}
+
 /* Check one scalar value against its descriptor.  VECTOR and MATRIX
 ** parameters carry arrays, not numbers, and always pass here. */
 int ol_param_check (const ol_param *pd, double v, ol_err *e)
 {
+  char range[80];
   int k;
   if (pd == NULL)
     return ol_err_set(e, OL_EINVAL, "no parameter descriptor");
   switch (pd->kind) {
   case OL_P_REAL:
-    if (isnan(v) || v < pd->lo || v > pd->hi)
-      return ol_err_set(e, OL_EINVAL, "%s = %g is out of range [%g, %g]",
-                        pd->name, v, pd->lo, pd->hi);
+    if (isnan(v))
+      return ol_err_set(e, OL_EINVAL, "%s = nan is out of range %s",
+                        pd->name, ol_param_range(pd, range, sizeof range));
+    if (v < pd->lo || v > pd->hi)
+      return ol_err_set(e, OL_EINVAL, "%s = %g is out of range %s",
+                        pd->name, v, ol_param_range(pd, range, sizeof range));
     return OL_OK;
   case OL_P_INT:
     if (!isfinite(v) || v != floor(v))
       return ol_err_set(e, OL_EINVAL,
-                        "%s = %g is not an integer (range [%g, %g])",
-                        pd->name, v, pd->lo, pd->hi);
+                        "%s = %g is not an integer (range %s)",
+                        pd->name, v, ol_param_range(pd, range, sizeof range));
     if (v < pd->lo || v > pd->hi)
-      return ol_err_set(e, OL_EINVAL, "%s = %g is out of range [%g, %g]",
-                        pd->name, v, pd->lo, pd->hi);
+      return ol_err_set(e, OL_EINVAL, "%s = %g is out of range %s",
+                        pd->name, v, ol_param_range(pd, range, sizeof range));
     return OL_OK;
   case OL_P_BOOL:
     if (v != 0 && v != 1)

@@ -80,6 +80,12 @@ typedef struct ol_pval {
 ** that names the parameter and its range or choices. */
 int ol_param_check (const ol_param *pd, double v, ol_err *e);
 
+/* The range of a REAL or INT parameter as text, "[0, 1)" or "(0, inf]":
+** bounds are closed doubles, and one that prints (%g) as a different
+** number is an open bound written as the number it approaches.  Writes at
+** most size bytes to buf and returns buf. */
+char *ol_param_range (const ol_param *pd, char *buf, size_t size);
+
 /* Index of name in a parameter table of np entries, or -1. */
 int ol_param_find (const ol_param *pt, int np, const char *name);
 

@@ -29,14 +29,7 @@ local function range (p)
   if p.kind == "enum" then return concat(p.choices, "|") end
   if p.kind == "bool" then return "true|false" end
   if p.kind == "vector" or p.kind == "matrix" then return p.kind end
-  -- a bound printed rounded past itself (1 - 2^-53 as "1") is open
-  local lo, hi = g(p.lo), g(p.hi)
-  local function back (s)
-    return s == "inf" and math.huge or s == "-inf" and -math.huge
-      or tonumber(s)
-  end
-  return fmt("%s%s, %s%s", back(lo) < p.lo and "(" or "[", lo, hi,
-             back(hi) > p.hi and ")" or "]")
+  return p.range   -- from the core (ol_param_range): open bounds as ( )
 end
 
 local function default (p)

@@ -192,6 +192,11 @@ static void pushparams (lua_State *L, const ol_param *pt, int np)
       lua_setfield(L, -2, "lo");
       lua_pushnumber(L, pd->hi);
       lua_setfield(L, -2, "hi");
+      {
+        char range[80];
+        lua_pushstring(L, ol_param_range(pd, range, sizeof range));
+        lua_setfield(L, -2, "range");
+      }
     }
     lua_pushstring(L, pd->doc ? pd->doc : "");
     lua_setfield(L, -2, "doc");

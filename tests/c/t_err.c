@@ -39,8 +39,25 @@ int main (void)
   ok(ol_param_check(&pt[0], -1, &e) == OL_EINVAL &&
      strcmp(e.msg, "lr = -1 is out of range [0, inf]") == 0,
      "param: \"lr = -1 is out of range [0, inf]\"");
-  ok(ol_param_check(&pt[0], NAN, &e) == OL_EINVAL,
-     "param: NaN is out of every range");
+  ok(ol_param_check(&pt[0], NAN, &e) == OL_EINVAL &&
+     strcmp(e.msg, "lr = nan is out of range [0, inf]") == 0,
+     "param: NaN is out of every range (\"%s\")", e.msg);
+  {
+    /* open bounds are stored as the nearest double inside them */
+    const ol_param beta = {"beta1", OL_P_REAL, 0.9, 0, 0.9999999999999999,
+                           "decay", NULL};
+    const ol_param b0 = {"b0", OL_P_REAL, 1, 0x1p-1022, 5, "start", NULL};
+    char buf[80];
+    ok(ol_param_check(&beta, 1, &e) == OL_EINVAL &&
+       strcmp(e.msg, "beta1 = 1 is out of range [0, 1)") == 0,
+       "param: an open upper bound is shown as ')' (\"%s\")", e.msg);
+    ok(ol_param_check(&beta, 0.9999999999999999, &e) == OL_OK,
+       "param: the double just below an open bound is inside");
+    is_str(ol_param_range(&b0, buf, sizeof buf), "(2.22507e-308, 5]",
+           "param: a lower bound that prints above itself is open");
+    is_str(ol_param_range(&pt[1], buf, sizeof buf), "[1, 100]",
+           "param: integer ranges are closed");
+  }
   ok(ol_param_check(&pt[0], 0.5, &e) == OL_OK, "param: 0.5 is a fine lr");
   ok(ol_param_check(&pt[1], 2.5, &e) == OL_EINVAL &&
      strstr(e.msg, "m = 2.5 is not an integer") != NULL &&
