@@ -79,9 +79,12 @@ static int quad_fdf (void *ud, const double *x, double *f, double *g,
 static int quad_gsep (void *ud, const double *x, int lo, int hi, double *gb,
                       ol_err *e)
 {
-  const double *lam = ((const quad *)ud)->lambda + lo;
+  const quad *q = ud;
+  const double *lam = q->lambda + lo;
   uint64_t bad = 0;
   int i;
+  ol_gsep_prefetch(q->lambda, lo, hi, q->n);
+  ol_gsep_prefetch(x, lo, hi, q->n);
   x += lo;
   for (i = 0; i < hi - lo; i++) {
     gb[i] = lam[i] * x[i];
