@@ -16,7 +16,9 @@ local function num (s) return tonumber(s) end
 
 -- heavyball_noise: iterations to 1e-6 grow like kappa for gd (slope 1 +-
 -- 0.2) and like sqrt(kappa) for the tuned heavy ball (0.5 +- 0.15; the
--- double eigenvalue of Polyak's tuning adds a log factor).
+-- double eigenvalue of Polyak's tuning adds a log factor).  Part 2: the
+-- measured stationary E f of each method matches its AR(1)/AR(2) closed
+-- form, and the heavy ball's is not below SGD's.
 do
   local out, code = sh("./optlab --no-tui scripts/heavyball_noise.lua 4")
   t.is(code, 0, "demo heavyball_noise: exits 0")
@@ -31,6 +33,29 @@ do
   local ratio = num(out:match("\n%s+65536%s+%S+%s+%S+%s+(%S+)"))
   t.ok(ratio and ratio > 3, "demo heavyball_noise: batch 65536, step decay, "
        .. "gd/momentum final loss " .. tostring(ratio) .. " > 3")
+  -- part 2 rows: kappa method T E-f se theory ratio.  The se comes from 40
+  -- batch means and is well calibrated (|z| < 3.3 over 40 seeds), so 4 se
+  -- is a ~4-sigma band; the 0.2 floor covers an se that, from a skewed
+  -- chi-square-like sample, happens to come out small.  Both are tight
+  -- enough (4 se ~ 0.25-0.3 of E f) that a closed form off by 1.5x fails.
+  local part2 = out:match("part 2:.-\n(.-)\n\n") or ""
+  local ef, k = {}, 0
+  for kap, meth, est, se, th in part2:gmatch("\n%s+(%S+)%s+(%a+)%s+%d+%s+"
+                                             .. "(%S+)%s+(%S+)%s+(%S+)") do
+    k = k + 1
+    est, se, th = num(est), num(se), num(th)
+    local tol = math.max(0.2, 4 * se / th)
+    t.ok(math.abs(est / th - 1) <= tol, string.format(
+         "demo heavyball_noise: kappa %s %s stationary E f %g within %.0f%% "
+         .. "of the closed form %g (se %g)", kap, meth, est, 100 * tol, th, se))
+    ef[kap .. " " .. meth] = est
+  end
+  t.is(k, 4, "demo heavyball_noise: four part 2 rows (2 kappas x 2 methods)")
+  for _, kap in ipairs{"100", "1000"} do
+    local g, h = ef[kap .. " gd"], ef[kap .. " momentum"]
+    t.ok(g and h and h >= g, "demo heavyball_noise: kappa " .. kap
+         .. " momentum E f " .. tostring(h) .. " >= gd " .. tostring(g))
+  end
 end
 
 -- reddi: with beta1 = 0, beta2 = 1/(1+C^2) Adam ends at the worst point +1,
