@@ -104,7 +104,7 @@ int ol_ctx_hess (ol_ctx *c, const double *x, double *H, ol_err *e);
 ** g at lo == 0 and later calls only point into it.  One gradient
 ** evaluation per step; on an error, blocks before lo are already updated. */
 #ifndef OL_GBLOCK
-#define OL_GBLOCK 128
+#define OL_GBLOCK 64
 #endif
 int ol_ctx_grad_first (ol_ctx *c, double *g, int hi, const double **gb,
                        ol_err *e);
