@@ -170,6 +170,13 @@ help(x): help(), help(optim.adam), help(problem.quadratic), help(run),
 help("metrics"), help("loss"), help(r) for a run object]]
 
 docs.pretty = "pretty(...): print values with tables expanded"
+docs.blas_threads = [[
+blas_threads([n]) -> the number of OpenBLAS threads, after setting it to n
+(1 to 256) when given.  optlab starts with 1 unless OPENBLAS_NUM_THREADS
+or OMP_NUM_THREADS is set: most problems here are small, where a second
+thread costs more than it gives (a 20-d quadratic with Hessian-shaped
+noise steps 4x slower with two); raise it for large dense Newton, cubic
+or Muon work.]]
 docs.metrics = "metrics() -> list of metric names; help(\"metrics\") for docs"
 
 local function metrics_help ()
@@ -208,6 +215,7 @@ local function overview ()
     {"help(x)", "help(optim.adam), help(run), help(\"metrics\")"},
     {"pretty(v)", "print a value with tables expanded"},
     {"metrics()", "list of metric names"},
+    {"blas_threads(n)", "OpenBLAS threads (1 unless set in the environment)"},
     table.unpack(core.frows)
   }
   out("")
@@ -233,6 +241,7 @@ function help (x)
     if x == help then return out("%s", docs.help) end
     if x == pretty then return out("%s", docs.pretty) end
     if x == metrics then return out("%s", docs.metrics) end
+    if x == blas_threads then return out("%s", docs.blas_threads) end
     if core.fdocs[x] then return out("%s", core.fdocs[x]) end
     return out("no help for this function")
   end

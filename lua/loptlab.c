@@ -8,6 +8,7 @@
 ** after luaopen_optlab.  Also here: key checking against ol_param tables
 ** and reading number arrays, with the error messages users see.
 */
+#include <cblas.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -247,13 +248,27 @@ static int core_typeof (lua_State *L)
   return 1;
 }
 
+/* blas_threads([n]) -> the number of OpenBLAS threads (before setting it
+** to n, 1 <= n <= 256, when given). */
+static int l_blas_threads (lua_State *L)
+{
+  int old = openblas_get_num_threads();
+  if (!lua_isnoneornil(L, 1)) {
+    lua_Integer n = luaL_checkinteger(L, 1);
+    luaL_argcheck(L, n >= 1 && n <= 256, 1, "out of range [1, 256]");
+    openblas_set_num_threads((int)n);
+  }
+  lua_pushinteger(L, old);
+  return 1;
+}
+
 /* Open the library: globals plus the returned table 'optlab'
 ** {version, problem, optim, sample, game, run, race, help, ...}. */
 int luaopen_optlab (lua_State *L)
 {
   static const char *const globals[] = {
     "problem", "optim", "sample", "game", "run", "race", "help", "pretty",
-    "metrics", "start", "jobs", NULL
+    "metrics", "start", "jobs", "blas_threads", NULL
   };
   int core, i;
   olua_getstate(L);
@@ -263,6 +278,8 @@ int luaopen_optlab (lua_State *L)
   lua_setfield(L, core, "ctors");
   lua_pushcfunction(L, core_typeof);
   lua_setfield(L, core, "typeof");
+  lua_pushcfunction(L, l_blas_threads);
+  lua_setglobal(L, "blas_threads");
   olua_openproblem(L);
   olua_openmethod(L);
   olua_openrun(L);

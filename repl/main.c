@@ -12,6 +12,7 @@
 ** lua.c's laction, arms a count hook that raises "interrupted!" in plain
 ** Lua code if the flag is still set when the hook fires.
 */
+#include <cblas.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -241,6 +242,12 @@ static int pmain (lua_State *L)
     lua_pushboolean(L, 1);
     return 1;
   }
+  /* One BLAS thread unless the user asked otherwise: on the small
+  ** problems optlab mostly runs, OpenBLAS's threads cost more than they
+  ** give (help(blas_threads)). */
+  if (getenv("OPENBLAS_NUM_THREADS") == NULL &&
+      getenv("OMP_NUM_THREADS") == NULL)
+    openblas_set_num_threads(1);
   repl_log_open(&c.o);
   repl_log("optlab %s starting", OL_VERSION);
   luaL_checkversion(L);

@@ -166,4 +166,28 @@ local cyc = {}
 cyc.self = cyc
 t.is(optlab.format(cyc), "{self = <cycle>}", "pretty: cycles")
 
+-- blas_threads: one OpenBLAS thread unless the environment says otherwise
+do
+  local function out (env, code)
+    local f = assert(io.popen(env .. " ./optlab -e '" .. code .. "' 2>&1"))
+    local s = f:read("a")
+    f:close()
+    return s
+  end
+  t.is(out("env -u OPENBLAS_NUM_THREADS -u OMP_NUM_THREADS",
+           "print(blas_threads())"), "1\n",
+       "blas_threads: 1 by default")
+  t.is(out("env -u OMP_NUM_THREADS OPENBLAS_NUM_THREADS=2",
+           "print(blas_threads())"), "2\n",
+       "blas_threads: OPENBLAS_NUM_THREADS is respected")
+  local old = blas_threads(2)
+  t.is(blas_threads(old), 2, "blas_threads(n) sets n and returns the old count")
+  t.is(blas_threads(), old, "blas_threads() reads the count back")
+  local ok_, err = pcall(blas_threads, 0)
+  t.ok(not ok_ and tostring(err):find("out of range %[1, 256%]") ~= nil,
+       "blas_threads(0): out of range [1, 256]")
+  t.ok(capture(help, blas_threads):find("OPENBLAS_NUM_THREADS", 1, true),
+       "help(blas_threads) says where the default comes from")
+end
+
 t.done()
