@@ -8,7 +8,8 @@
 **
 ** Highly multimodal: a local minimiser near every integer point.  x* = 0,
 ** f* = 0, x0 = (2.5, ..., 2.5) (between the local minima near 2 and 3).
-** The (diagonal) Hessian is offered for n <= 4096.
+** The (diagonal) Hessian is offered for n <= 4096; the gradient is
+** separable (p->gsep).
 */
 #include <math.h>
 #include <stdio.h>
@@ -39,6 +40,22 @@ static int rastrigin_fdf (void *ud, const double *x, double *f, double *g,
   }
   if (f != NULL) *f = s;
   return OL_OK;
+}
+
+/* Separable: coordinates lo .. hi-1 of the gradient into gb. */
+static int rastrigin_gsep (void *ud, const double *x, int lo, int hi,
+                           double *gb, ol_err *e)
+{
+  const rastrigin *r = ud;
+  double wA = TWO_PI * r->A;
+  uint64_t bad = 0;
+  int i;
+  for (i = lo; i < hi; i++) {
+    gb[i - lo] = 2 * x[i] + wA * sin(TWO_PI * x[i]);
+    bad |= ol_fbit(gb[i - lo]);
+  }
+  return OL_FBITS_OK(bad) ? OL_OK
+    : ol_err_set(e, OL_EDOM, "non-finite gradient");
 }
 
 static int rastrigin_hess (void *ud, const double *x, double *H, ol_err *e)
@@ -72,6 +89,7 @@ static int rastrigin_create (ol_problem *p, const ol_pval *v, ol_err *e)
   p->kind = OL_OBJECTIVE;
   p->n = n;
   p->fdf = rastrigin_fdf;
+  p->gsep = rastrigin_gsep;
   p->hess = n <= RASTRIGIN_MAXDENSE ? rastrigin_hess : NULL;
   if ((p->x0 = ol_problem_alloc(n, e)) == NULL) return OL_ENOMEM;
   if ((p->xstar = ol_problem_alloc(n, e)) == NULL) return OL_ENOMEM;

@@ -6,8 +6,8 @@
 ** (1) quadratic's separable oracle against the closed form g_i = lambda_i
 **     x_i, lambda_i = cond^(-i/(n-1)), and against its own full oracle;
 **     a non-finite block is OL_EDOM with "non-finite gradient".
-** (2) Each method on quadratic{rotate = 0} for n = 5, OL_GBLOCK and
-**     2 OL_GBLOCK + 3 ends at the same iterate, bit for bit, and with the
+** (2) Each method on quadratic{rotate = 0} and on rastrigin for n = 5,
+**     OL_GBLOCK and 2 OL_GBLOCK + 3 ends at the same iterate, bit for bit, and with the
 **     same gradient count as on the same problem with its separable oracle
 **     hidden (the whole-gradient path); the separable oracle was used,
 **     block by block in order, covering [0, n) in every step it served.
@@ -139,17 +139,28 @@ static int final_x (const ol_problem *p, const ol_method_type *m,
   return good;
 }
 
+/* quadratic{n, cond 100, rotate 0} (kind 0) or rastrigin{n} (kind 1). */
+static ol_problem *separable (int kind, int n)
+{
+  if (kind == 0) return olt_quadratic(n, 100, 0);
+  return olt_problem("rastrigin", NULL, "n", (double)n, (char *)NULL);
+}
+
 static void test_equivalence (void)
 {
   const int ns[] = {5, OL_GBLOCK, 2 * OL_GBLOCK + 3};
+  const char *const names[] = {"quadratic", "rastrigin"};
   const long iters = 200;
   size_t k, j;
+  int kind;
+  for (kind = 0; kind < 2; kind++)
   for (j = 0; j < sizeof ns / sizeof ns[0]; j++) {
     int n = ns[j];
-    ol_problem *pb = olt_quadratic(n, 100, 0), *pw = olt_quadratic(n, 100, 0);
+    ol_problem *pb = separable(kind, n), *pw = separable(kind, n);
     double *xb = malloc(sizeof(double) * n), *xw = malloc(sizeof(double) * n);
-    if (pb == NULL || pw == NULL || xb == NULL || xw == NULL) {
-      ok(0, "problems for n = %d", n);
+    if (pb == NULL || pw == NULL || xb == NULL || xw == NULL
+        || pb->gsep == NULL) {
+      ok(0, "%s n = %d with a separable oracle", names[kind], n);
       return;
     }
     spy_on(pb);
@@ -163,17 +174,17 @@ static void test_equivalence (void)
       okb = final_x(pb, m, par, iters, xb, &gb);
       okw = final_x(pw, m, par, iters, xw, &gw);
       ok(okb && okw && memcmp(xb, xw, sizeof(double) * n) == 0,
-         "%s n=%d: %ld steps by blocks end at the whole-gradient iterate, "
-         "bit for bit", blockers[k], n, iters);
-      is_int(gb, gw, "%s n=%d: same gradient count (%ld)", blockers[k], n,
-             gw);
+         "%s on %s n=%d: %ld steps by blocks end at the whole-gradient "
+         "iterate, bit for bit", blockers[k], names[kind], n, iters);
+      is_int(gb, gw, "%s on %s n=%d: same gradient count (%ld)",
+             blockers[k], names[kind], n, gw);
       ok(spy.calls - calls0 >= (iters / 2) * ((n + OL_GBLOCK - 1)
                                               / OL_GBLOCK),
-         "%s n=%d: the separable oracle served most steps (%ld block "
-         "calls)", blockers[k], n, spy.calls - calls0);
+         "%s on %s n=%d: the separable oracle served most steps (%ld block "
+         "calls)", blockers[k], names[kind], n, spy.calls - calls0);
     }
-    is_int(spy.bad, 0, "n=%d: every step's blocks came in order and covered "
-           "[0, n)", n);
+    is_int(spy.bad, 0, "%s n=%d: every step's blocks came in order and "
+           "covered [0, n)", names[kind], n);
     free(xb);
     free(xw);
     ol_problem_free(pb);
