@@ -106,6 +106,11 @@ int ol_ctx_hess (ol_ctx *c, const double *x, double *H, ol_err *e);
 #ifndef OL_GBLOCK
 #define OL_GBLOCK 64
 #endif
+/* End of the block that starts at lo: min(lo + OL_GBLOCK, n). */
+static inline int ol_gblock_end (int lo, int n)
+{
+  return n - lo > OL_GBLOCK ? lo + OL_GBLOCK : n;
+}
 int ol_ctx_grad_first (ol_ctx *c, double *g, int hi, const double **gb,
                        ol_err *e);
 static inline int ol_ctx_grad_block (ol_ctx *c, double *g, int lo, int hi,

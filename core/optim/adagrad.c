@@ -49,7 +49,7 @@ static int adagrad_step (void *st, ol_ctx *c, ol_err *e)
   const double *g;
   int i, lo, hi, n = c->n, rc;
   for (lo = 0; lo < n; lo = hi) {
-    hi = n - lo > OL_GBLOCK ? lo + OL_GBLOCK : n;
+    hi = ol_gblock_end(lo, n);
     /* (1) gradient at x_t, block [lo, hi) */
     if ((rc = ol_ctx_grad_block(c, s->g, lo, hi, &g, e)) != OL_OK) return rc;
     /* (2) accumulate squared gradients; (3) move */

@@ -60,7 +60,7 @@ static int adam_step (void *st, ol_ctx *c, ol_err *e)
   a = s->lr * c->sched / (1 - b1t);
   r = 1 / sqrt(1 - b2t);
   for (lo = 0; lo < n; lo = hi) {
-    hi = n - lo > OL_GBLOCK ? lo + OL_GBLOCK : n;
+    hi = ol_gblock_end(lo, n);
     /* (1) stochastic gradient at x_{t-1}, block [lo, hi) */
     if ((rc = ol_ctx_grad_block(c, s->g, lo, hi, &g, e)) != OL_OK)
       return rc;

@@ -68,7 +68,7 @@ static int adamw_step (void *st, ol_ctx *c, ol_err *e)
   r = 1 / sqrt(1 - b2t);
   d = lrt * s->wd;
   for (lo = 0; lo < n; lo = hi) {
-    hi = n - lo > OL_GBLOCK ? lo + OL_GBLOCK : n;
+    hi = ol_gblock_end(lo, n);
     /* (2) stochastic gradient at x_{t-1}, block [lo, hi) */
     if ((rc = ol_ctx_grad_block(c, s->g, lo, hi, &g, e)) != OL_OK) return rc;
     /* (3) moments; adaptive step plus decay of x_{t-1} */

@@ -70,7 +70,7 @@ static void adam_pass (long n, const double *gb, double *x, double *m,
 {
   long lo, hi, i;
   for (lo = 0; lo < n; lo = hi) {
-    hi = n - lo > OL_GBLOCK ? lo + OL_GBLOCK : n;
+    hi = ol_gblock_end(lo, n);
     for (i = lo; i < hi; i++) {
       double gi = gb[i - lo];
       double mi = B1 * m[i] + (1 - B1) * gi;
@@ -163,7 +163,7 @@ int main (int argc, char **argv)
       t0 = bench_now();
       for (k = 0; k < T; k++)
         for (lo = 0; lo < n; lo = hi) {
-          hi = n - lo > OL_GBLOCK ? lo + OL_GBLOCK : n;
+          hi = ol_gblock_end(lo, n);
           sum += p->gsep(p->ud, x, (int)lo, (int)hi, g, &e);
         }
       tpart[0][rp] = bench_now() - t0;

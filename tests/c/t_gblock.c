@@ -87,7 +87,7 @@ static void test_quad_gsep (void)
   for (i = 0; i < n; i++) x[i] = 3 * ol_rng_normal(&r);
   p->fdf(p->ud, x, NULL, g, &e);
   for (lo = 0; lo < n; lo = hi) {
-    hi = n - lo > OL_GBLOCK ? lo + OL_GBLOCK : n;
+    hi = ol_gblock_end(lo, n);
     rc = p->gsep(p->ud, x, lo, hi, gb, &e);
     allok &= rc == OL_OK;
     for (i = lo; i < hi; i++) {
