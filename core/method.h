@@ -99,9 +99,9 @@ int ol_ctx_hess (ol_ctx *c, const double *x, double *H, ol_err *e);
 ** order, updating x[lo, hi) after each call; g is the method's n-vector.
 ** On return (*gb)[i - lo] is the (stochastic) gradient's coordinate i at
 ** the step's starting point, lo <= i < hi.  On a noise-free problem with
-** a separable oracle (p->gsep) only the block is computed, into g[0,
-** OL_GBLOCK) which stays in cache; otherwise the whole gradient goes into
-** g at lo == 0 and later calls only point into it.  One gradient
+** a separable oracle (p->gsep) and n > OL_GBLOCK only the block is
+** computed, into g[0, OL_GBLOCK) which stays in cache; otherwise the whole
+** gradient goes into g at lo == 0 and later calls only point into it.  One gradient
 ** evaluation per step; on an error, blocks before lo are already updated. */
 #ifndef OL_GBLOCK
 #define OL_GBLOCK 64
@@ -116,7 +116,11 @@ int ol_ctx_grad_first (ol_ctx *c, double *g, int hi, const double **gb,
 static inline int ol_ctx_grad_block (ol_ctx *c, double *g, int lo, int hi,
                                      const double **gb, ol_err *e)
 {
-  if (lo == 0) return ol_ctx_grad_first(c, g, hi, gb, e);
+  if (lo == 0) {
+    if (hi < c->n) return ol_ctx_grad_first(c, g, hi, gb, e);
+    *gb = g;                  /* one block: the whole gradient */
+    return ol_ctx_grad(c, c->x, NULL, g, e);
+  }
   if (!c->gsep_on) {
     *gb = g + lo;
     return OL_OK;
