@@ -215,21 +215,27 @@ static OL_NOINLINE int minibatch (ol_ctx *c, const double *x, double *f, double 
   return OL_OK;
 }
 
-/* The first block of ol_ctx_grad_block (method.h): decide for the step. */
-int ol_ctx_grad_first (ol_ctx *c, double *g, int hi, const double **gb,
-                       ol_err *e)
+/* ol_ctx_grad_apply (method.h) for n > OL_GBLOCK on a separable problem. */
+int ol_ctx_grad_blocks (ol_ctx *c, double *g, ol_update_fn upd, void *st,
+                        ol_err *e)
 {
   const ol_problem *p = c->p;
   const ol_run *r = c->priv;
-  c->gsep_on = p->gsep != NULL && !p->fd_grad &&
-    p->noise.kind == OL_NOISE_NONE && (r == NULL || !r->gvalid);
-  if (!c->gsep_on) {
-    *gb = g;
-    return ol_ctx_grad(c, c->x, NULL, g, e);
+  int lo, hi, n = c->n, rc;
+  if (n <= OL_GBLOCK || p->gsep == NULL || p->fd_grad ||
+      p->noise.kind != OL_NOISE_NONE || (r != NULL && r->gvalid)) {
+    if ((rc = ol_ctx_grad(c, c->x, NULL, g, e)) != OL_OK) return rc;
+    upd(st, c->x, g, 0, n);
+    return OL_OK;
   }
   c->ngev++;
-  *gb = g;
-  return p->gsep(p->ud, c->x, 0, hi, g, e);   /* checks finiteness */
+  for (lo = 0; lo < n; lo = hi) {
+    hi = ol_gblock_end(lo, n);
+    /* gsep checks finiteness (folded into its loop) */
+    if ((rc = p->gsep(p->ud, c->x, lo, hi, g, e)) != OL_OK) return rc;
+    upd(st, c->x, g, lo, hi);
+  }
+  return OL_OK;
 }
 
 /* The hot path first: no cache to consult, exact gradients, no noise. */

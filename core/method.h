@@ -19,8 +19,9 @@
 ** Oracles are reached only through ol_ctx_*, which count evaluations,
 ** add the problem's gradient noise, and reject non-finite values.
 ** Coordinate-wise methods (gd, momentum, adagrad, rmsprop, the Adam
-** family) take the gradient a block at a time with ol_ctx_grad_block, so
-** that on a large separable problem the update reads it from cache.
+** family) hand their update to ol_ctx_grad_apply, which on a large
+** separable problem applies it a block at a time while the block's
+** gradient is in cache.
 */
 #ifndef OL_METHOD_H
 #define OL_METHOD_H
@@ -52,7 +53,6 @@ typedef struct ol_ctx {
   ol_rng *rng;      /* the run's generator (noise, proposals) */
   long nfev, ngev, nhev;   /* oracle evaluations so far */
   long accepted;    /* samplers: accepted proposals so far */
-  int gsep_on;      /* this step's ol_ctx_grad_block uses p->gsep */
   void *priv;       /* the run; opaque to methods */
 } ol_ctx;
 
@@ -93,40 +93,40 @@ int ol_method_check (const ol_method_type *m, const ol_problem *p, ol_err *e);
 int ol_ctx_grad (ol_ctx *c, const double *x, double *f, double *g, ol_err *e);
 int ol_ctx_value (ol_ctx *c, const double *x, double *f, ol_err *e);
 int ol_ctx_hess (ol_ctx *c, const double *x, double *H, ol_err *e);
-/* ol_ctx_grad a block at a time, for methods whose update of x_i reads
-** only g_i and coordinate i of their state.  Call it for consecutive
-** blocks [lo, hi) of at most OL_GBLOCK coordinates covering [0, n) in
-** order, updating x[lo, hi) after each call; g is the method's n-vector.
-** On return (*gb)[i - lo] is the (stochastic) gradient's coordinate i at
-** the step's starting point, lo <= i < hi.  On a noise-free problem with
-** a separable oracle (p->gsep) and n > OL_GBLOCK only the block is
-** computed, into g[0, OL_GBLOCK) which stays in cache; otherwise the whole
-** gradient goes into g at lo == 0 and later calls only point into it.  One gradient
-** evaluation per step; on an error, blocks before lo are already updated. */
+/* A coordinate-wise update: coordinates [lo, hi) of x and of the method's
+** own per-coordinate state, given g_lo .. g_{hi-1} in gb[0, hi - lo).  Step
+** scalars (step size, bias corrections) are kept in the state. */
+typedef void (*ol_update_fn) (void *st, double *x, const double *gb, int lo,
+                              int hi);
+
+/* Gradient and update in one, for methods whose update of x_i reads only
+** g_i and coordinate i of their state: upd(st, c->x, ...) is applied to
+** the (stochastic) gradient at c->x.  On a noise-free problem with a
+** separable oracle (p->gsep) and n > OL_GBLOCK the gradient is taken and
+** applied a block of OL_GBLOCK coordinates at a time through g[0,
+** OL_GBLOCK), which stays in cache; otherwise the whole gradient goes into
+** g (n entries) and upd is called once.  One gradient evaluation; on an
+** error, blocks already applied stay applied. */
 #ifndef OL_GBLOCK
 #define OL_GBLOCK 64
 #endif
+int ol_ctx_grad_blocks (ol_ctx *c, double *g, ol_update_fn upd, void *st,
+                        ol_err *e);
+static inline int ol_ctx_grad_apply (ol_ctx *c, double *g, ol_update_fn upd,
+                                     void *st, ol_err *e)
+{
+  int rc;
+  if (c->n > OL_GBLOCK && c->p->gsep != NULL)
+    return ol_ctx_grad_blocks(c, g, upd, st, e);
+  /* inline, so that a small problem's step is the plain loop it was */
+  if ((rc = ol_ctx_grad(c, c->x, NULL, g, e)) != OL_OK) return rc;
+  upd(st, c->x, g, 0, c->n);
+  return OL_OK;
+}
 /* End of the block that starts at lo: min(lo + OL_GBLOCK, n). */
 static inline int ol_gblock_end (int lo, int n)
 {
   return n - lo > OL_GBLOCK ? lo + OL_GBLOCK : n;
-}
-int ol_ctx_grad_first (ol_ctx *c, double *g, int hi, const double **gb,
-                       ol_err *e);
-static inline int ol_ctx_grad_block (ol_ctx *c, double *g, int lo, int hi,
-                                     const double **gb, ol_err *e)
-{
-  if (lo == 0) {
-    if (hi < c->n) return ol_ctx_grad_first(c, g, hi, gb, e);
-    *gb = g;                  /* one block: the whole gradient */
-    return ol_ctx_grad(c, c->x, NULL, g, e);
-  }
-  if (!c->gsep_on) {
-    *gb = g + lo;
-    return OL_OK;
-  }
-  *gb = g;
-  return c->p->gsep(c->p->ud, c->x, lo, hi, g, e);
 }
 /* Project x in place onto the problem's constraint set (no-op if none). */
 void ol_ctx_project (ol_ctx *c, double *x);

@@ -37,7 +37,7 @@ typedef int (*ol_fdf_fn) (void *ud, const double *x, double *f, double *g,
 ** return OL_EDOM ("non-finite gradient") when one is not finite (the test
 ** folded into the loop with ol_fbit).  Lets coordinate-wise methods take
 ** the gradient a block at a time into a buffer that stays in cache
-** (ol_ctx_grad_block). */
+** (ol_ctx_grad_apply). */
 typedef int (*ol_gsep_fn) (void *ud, const double *x, int lo, int hi,
                            double *gb, ol_err *e);
 

@@ -21,6 +21,7 @@
 
 typedef struct adagrad_state {
   double lr, eps;
+  double a;         /* this step's lr * schedule */
   double *g, *G;
   double *w;        /* probe scratch (multipliers, reordered) */
 } adagrad_state;
@@ -41,25 +42,25 @@ static int adagrad_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   return OL_OK;
 }
 
+static OL_ALWAYS_INLINE void
+adagrad_update (void *st, double *x, const double *g, int lo, int hi)
+{
+  const adagrad_state *s = st;
+  double a = s->a, eps = s->eps, *G = s->G + lo;
+  int i;
+  x += lo;
+  for (i = 0; i < hi - lo; i++) {
+    G[i] += g[i] * g[i];
+    x[i] -= a * g[i] / (sqrt(G[i]) + eps);
+  }
+}
+
 static int adagrad_step (void *st, ol_ctx *c, ol_err *e)
 {
   adagrad_state *s = st;
-  double a = s->lr * c->sched, eps = s->eps;
-  double *x = c->x, *G = s->G;
-  const double *g;
-  int i, lo, hi, n = c->n, rc;
-  for (lo = 0; lo < n; lo = hi) {
-    hi = ol_gblock_end(lo, n);
-    /* (1) gradient at x_t, block [lo, hi) */
-    if ((rc = ol_ctx_grad_block(c, s->g, lo, hi, &g, e)) != OL_OK) return rc;
-    /* (2) accumulate squared gradients; (3) move */
-    for (i = lo; i < hi; i++) {
-      double gi = g[i - lo];
-      G[i] += gi * gi;
-      x[i] -= a * gi / (sqrt(G[i]) + eps);
-    }
-  }
-  return OL_OK;
+  s->a = s->lr * c->sched;
+  /* gradient at x_t; accumulate squared gradients; move */
+  return ol_ctx_grad_apply(c, s->g, adagrad_update, s, e);
 }
 
 static void adagrad_fini (void *st)

@@ -26,6 +26,7 @@
 typedef struct adam_state {
   double lr, beta1, beta2, eps;
   double b1t, b2t;  /* beta1^t, beta2^t */
+  double a, r;      /* this step's lr_t / (1 - b1^t), 1 / sqrt(1 - b2^t) */
   double *g, *m, *v;
   double *w;        /* probe scratch (multipliers, reordered) */
 } adam_state;
@@ -48,32 +49,36 @@ static int adam_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   return ol_adam_vecs_new(c->n, e, &s->g, &s->m, &s->v, &s->w, (double **)NULL);
 }
 
+/* Moments and move, fused, for coordinates [lo, hi). */
+static OL_ALWAYS_INLINE void
+adam_update (void *st, double *x, const double *g, int lo, int hi)
+{
+  const adam_state *s = st;
+  double b1 = s->beta1, b2 = s->beta2, eps = s->eps, a = s->a, r = s->r;
+  double *m = s->m + lo, *v = s->v + lo;
+  int i;
+  x += lo;
+  for (i = 0; i < hi - lo; i++) {
+    double gi = g[i];
+    double mi = b1 * m[i] + (1 - b1) * gi;
+    double vi = b2 * v[i] + (1 - b2) * gi * gi;
+    m[i] = mi;
+    v[i] = vi;
+    x[i] -= a * mi / (sqrt(vi) * r + eps);
+  }
+}
+
 static int adam_step (void *st, ol_ctx *c, ol_err *e)
 {
   adam_state *s = st;
-  double b1 = s->beta1, b2 = s->beta2, eps = s->eps, a, r;
-  double b1t = s->b1t * b1, b2t = s->b2t * b2;
-  double *x = c->x, *m = s->m, *v = s->v;
-  const double *g;
-  int i, lo, hi, n = c->n, rc;
+  double b1t = s->b1t * s->beta1, b2t = s->b2t * s->beta2;
+  int rc;
   /* bias corrections: mhat = m / (1 - b1^t), sqrt(vhat) = sqrt(v) r */
-  a = s->lr * c->sched / (1 - b1t);
-  r = 1 / sqrt(1 - b2t);
-  for (lo = 0; lo < n; lo = hi) {
-    hi = ol_gblock_end(lo, n);
-    /* (1) stochastic gradient at x_{t-1}, block [lo, hi) */
-    if ((rc = ol_ctx_grad_block(c, s->g, lo, hi, &g, e)) != OL_OK)
-      return rc;
-    /* (2) moments and move, fused */
-    for (i = lo; i < hi; i++) {
-      double gi = g[i - lo];
-      double mi = b1 * m[i] + (1 - b1) * gi;
-      double vi = b2 * v[i] + (1 - b2) * gi * gi;
-      m[i] = mi;
-      v[i] = vi;
-      x[i] -= a * mi / (sqrt(vi) * r + eps);
-    }
-  }
+  s->a = s->lr * c->sched / (1 - b1t);
+  s->r = 1 / sqrt(1 - b2t);
+  /* stochastic gradient at x_{t-1}, then adam_update */
+  if ((rc = ol_ctx_grad_apply(c, s->g, adam_update, s, e)) != OL_OK)
+    return rc;
   s->b1t = b1t;
   s->b2t = b2t;
   return OL_OK;

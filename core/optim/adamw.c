@@ -29,6 +29,8 @@
 typedef struct adamw_state {
   double lr, beta1, beta2, eps, wd;
   double b1t, b2t;  /* beta1^t, beta2^t */
+  double a, r, d;   /* this step's bias-corrected step, 1/sqrt(1 - b2^t),
+                       decay lr_t wd */
   double *g, *m, *v;
   double *w;        /* probe scratch (multipliers, reordered) */
 } adamw_state;
@@ -54,33 +56,39 @@ static int adamw_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   return ol_adam_vecs_new(c->n, e, &s->g, &s->m, &s->v, &s->w, (double **)NULL);
 }
 
+/* Moments; adaptive step plus decay of x_{t-1}, for coordinates
+** [lo, hi). */
+static OL_ALWAYS_INLINE void
+adamw_update (void *st, double *x, const double *g, int lo, int hi)
+{
+  const adamw_state *s = st;
+  double b1 = s->beta1, b2 = s->beta2, eps = s->eps;
+  double a = s->a, r = s->r, d = s->d, *m = s->m + lo, *v = s->v + lo;
+  int i;
+  x += lo;
+  for (i = 0; i < hi - lo; i++) {
+    double gi = g[i];
+    double mi = b1 * m[i] + (1 - b1) * gi;
+    double vi = b2 * v[i] + (1 - b2) * gi * gi;
+    m[i] = mi;
+    v[i] = vi;
+    x[i] -= a * mi / (sqrt(vi) * r + eps) + d * x[i];
+  }
+}
+
 static int adamw_step (void *st, ol_ctx *c, ol_err *e)
 {
   adamw_state *s = st;
-  double b1 = s->beta1, b2 = s->beta2, eps = s->eps, lrt, a, r, d;
-  double b1t = s->b1t * b1, b2t = s->b2t * b2;
-  double *x = c->x, *m = s->m, *v = s->v;
-  const double *g;
-  int i, lo, hi, n = c->n, rc;
-  /* (1) bias corrections folded into a and r, decay factor d */
+  double b1t = s->b1t * s->beta1, b2t = s->b2t * s->beta2, lrt;
+  int rc;
+  /* bias corrections folded into a and r, decay factor d */
   lrt = s->lr * c->sched;
-  a = lrt / (1 - b1t);
-  r = 1 / sqrt(1 - b2t);
-  d = lrt * s->wd;
-  for (lo = 0; lo < n; lo = hi) {
-    hi = ol_gblock_end(lo, n);
-    /* (2) stochastic gradient at x_{t-1}, block [lo, hi) */
-    if ((rc = ol_ctx_grad_block(c, s->g, lo, hi, &g, e)) != OL_OK) return rc;
-    /* (3) moments; adaptive step plus decay of x_{t-1} */
-    for (i = lo; i < hi; i++) {
-      double gi = g[i - lo];
-      double mi = b1 * m[i] + (1 - b1) * gi;
-      double vi = b2 * v[i] + (1 - b2) * gi * gi;
-      m[i] = mi;
-      v[i] = vi;
-      x[i] -= a * mi / (sqrt(vi) * r + eps) + d * x[i];
-    }
-  }
+  s->a = lrt / (1 - b1t);
+  s->r = 1 / sqrt(1 - b2t);
+  s->d = lrt * s->wd;
+  /* stochastic gradient at x_{t-1}, then adamw_update */
+  if ((rc = ol_ctx_grad_apply(c, s->g, adamw_update, s, e)) != OL_OK)
+    return rc;
   s->b1t = b1t;
   s->b2t = b2t;
   return OL_OK;

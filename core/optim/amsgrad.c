@@ -28,6 +28,7 @@
 
 typedef struct amsgrad_state {
   double lr, beta1, beta2, eps;
+  double a;         /* this step's lr * schedule */
   double *g, *m, *v, *vhat;
   double *w;        /* probe scratch (multipliers, reordered) */
 } amsgrad_state;
@@ -50,28 +51,29 @@ static int amsgrad_init (void *st, const double *par, ol_ctx *c, ol_err *e)
                           (double **)NULL);
 }
 
+static OL_ALWAYS_INLINE void
+amsgrad_update (void *st, double *x, const double *g, int lo, int hi)
+{
+  const amsgrad_state *s = st;
+  double b1 = s->beta1, b2 = s->beta2, eps = s->eps, a = s->a;
+  double *m = s->m + lo, *v = s->v + lo, *vh = s->vhat + lo;
+  int i;
+  x += lo;
+  for (i = 0; i < hi - lo; i++) {
+    double gi = g[i];
+    m[i] = b1 * m[i] + (1 - b1) * gi;
+    v[i] = b2 * v[i] + (1 - b2) * gi * gi;
+    if (v[i] > vh[i]) vh[i] = v[i];
+    x[i] -= a * m[i] / (sqrt(vh[i]) + eps);
+  }
+}
+
 static int amsgrad_step (void *st, ol_ctx *c, ol_err *e)
 {
   amsgrad_state *s = st;
-  double b1 = s->beta1, b2 = s->beta2, eps = s->eps;
-  double a = s->lr * c->sched;
-  double *x = c->x, *m = s->m, *v = s->v, *vh = s->vhat;
-  const double *g;
-  int i, lo, hi, n = c->n, rc;
-  for (lo = 0; lo < n; lo = hi) {
-    hi = ol_gblock_end(lo, n);
-    /* (1) stochastic gradient at x_t, block [lo, hi) */
-    if ((rc = ol_ctx_grad_block(c, s->g, lo, hi, &g, e)) != OL_OK) return rc;
-    /* (2) moments, (3) running max of v, (4) move */
-    for (i = lo; i < hi; i++) {
-      double gi = g[i - lo];
-      m[i] = b1 * m[i] + (1 - b1) * gi;
-      v[i] = b2 * v[i] + (1 - b2) * gi * gi;
-      if (v[i] > vh[i]) vh[i] = v[i];
-      x[i] -= a * m[i] / (sqrt(vh[i]) + eps);
-    }
-  }
-  return OL_OK;
+  s->a = s->lr * c->sched;
+  /* stochastic gradient at x_t; moments, running max of v, move */
+  return ol_ctx_grad_apply(c, s->g, amsgrad_update, s, e);
 }
 
 static void amsgrad_fini (void *st)

@@ -10,6 +10,7 @@
 
 typedef struct gd_state {
   double lr;
+  double a;         /* this step's lr * schedule */
   double *g;
 } gd_state;
 
@@ -25,20 +26,21 @@ static int gd_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   return s->g == NULL ? OL_ENOMEM : OL_OK;
 }
 
+static OL_ALWAYS_INLINE void
+gd_update (void *st, double *x, const double *g, int lo, int hi)
+{
+  double a = ((const gd_state *)st)->a;
+  int i;
+  x += lo;
+  for (i = 0; i < hi - lo; i++) x[i] -= a * g[i];
+}
+
 static int gd_step (void *st, ol_ctx *c, ol_err *e)
 {
   gd_state *s = st;
-  double a = s->lr * c->sched, *x = c->x;
-  const double *g;
-  int i, lo, hi, n = c->n, rc;
-  for (lo = 0; lo < n; lo = hi) {
-    hi = ol_gblock_end(lo, n);
-    /* (1) gradient at x_t, block [lo, hi) */
-    if ((rc = ol_ctx_grad_block(c, s->g, lo, hi, &g, e)) != OL_OK) return rc;
-    /* (2) move */
-    for (i = lo; i < hi; i++) x[i] -= a * g[i - lo];
-  }
-  return OL_OK;
+  s->a = s->lr * c->sched;
+  /* gradient at x_t and the move, fused */
+  return ol_ctx_grad_apply(c, s->g, gd_update, s, e);
 }
 
 static void gd_fini (void *st)

@@ -15,6 +15,7 @@
 
 typedef struct momentum_state {
   double lr, mu;
+  double a;         /* this step's lr * schedule */
   double *g;        /* gradient at x_t */
   double *d;        /* x_t - x_{t-1} */
 } momentum_state;
@@ -35,24 +36,25 @@ static int momentum_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   return OL_OK;
 }
 
+static OL_ALWAYS_INLINE void
+momentum_update (void *st, double *x, const double *g, int lo, int hi)
+{
+  const momentum_state *s = st;
+  double a = s->a, mu = s->mu, *d = s->d + lo;
+  int i;
+  x += lo;
+  for (i = 0; i < hi - lo; i++) {
+    d[i] = mu * d[i] - a * g[i];
+    x[i] += d[i];
+  }
+}
+
 static int momentum_step (void *st, ol_ctx *c, ol_err *e)
 {
   momentum_state *s = st;
-  double a = s->lr * c->sched, mu = s->mu;
-  double *x = c->x, *d = s->d;
-  const double *g;
-  int i, lo, hi, n = c->n, rc;
-  for (lo = 0; lo < n; lo = hi) {
-    hi = ol_gblock_end(lo, n);
-    /* (1) gradient at x_t, block [lo, hi) */
-    if ((rc = ol_ctx_grad_block(c, s->g, lo, hi, &g, e)) != OL_OK) return rc;
-    /* (2) displacement and move */
-    for (i = lo; i < hi; i++) {
-      d[i] = mu * d[i] - a * g[i - lo];
-      x[i] += d[i];
-    }
-  }
-  return OL_OK;
+  s->a = s->lr * c->sched;
+  /* gradient at x_t; displacement and move */
+  return ol_ctx_grad_apply(c, s->g, momentum_update, s, e);
 }
 
 static void momentum_fini (void *st)

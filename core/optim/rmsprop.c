@@ -21,6 +21,7 @@
 
 typedef struct rmsprop_state {
   double lr, beta2, eps;
+  double a;         /* this step's lr * schedule */
   double *g, *v;
   double *w;        /* probe scratch (multipliers, reordered) */
 } rmsprop_state;
@@ -44,25 +45,25 @@ static int rmsprop_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   return OL_OK;
 }
 
+static OL_ALWAYS_INLINE void
+rmsprop_update (void *st, double *x, const double *g, int lo, int hi)
+{
+  const rmsprop_state *s = st;
+  double a = s->a, b2 = s->beta2, eps = s->eps, *v = s->v + lo;
+  int i;
+  x += lo;
+  for (i = 0; i < hi - lo; i++) {
+    v[i] = b2 * v[i] + (1 - b2) * g[i] * g[i];
+    x[i] -= a * g[i] / (sqrt(v[i]) + eps);
+  }
+}
+
 static int rmsprop_step (void *st, ol_ctx *c, ol_err *e)
 {
   rmsprop_state *s = st;
-  double a = s->lr * c->sched, b2 = s->beta2, eps = s->eps;
-  double *x = c->x, *v = s->v;
-  const double *g;
-  int i, lo, hi, n = c->n, rc;
-  for (lo = 0; lo < n; lo = hi) {
-    hi = ol_gblock_end(lo, n);
-    /* (1) gradient at x_t, block [lo, hi) */
-    if ((rc = ol_ctx_grad_block(c, s->g, lo, hi, &g, e)) != OL_OK) return rc;
-    /* (2) mean square; (3) move */
-    for (i = lo; i < hi; i++) {
-      double gi = g[i - lo];
-      v[i] = b2 * v[i] + (1 - b2) * gi * gi;
-      x[i] -= a * gi / (sqrt(v[i]) + eps);
-    }
-  }
-  return OL_OK;
+  s->a = s->lr * c->sched;
+  /* gradient at x_t; mean square; move */
+  return ol_ctx_grad_apply(c, s->g, rmsprop_update, s, e);
 }
 
 static void rmsprop_fini (void *st)

@@ -48,7 +48,8 @@ peer="${OPTLAB_PEERS:-../shared/bench/peers}/src/w5_lbfgs.py"
 if [ -f "$peer" ] && /usr/bin/python3 -c 'import scipy' 2>/dev/null; then
   OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 /usr/bin/python3 "$peer" chained 3 | tee -a "$out"
 else
-  echo "W5 scipy peer skipped: needs python3-scipy (make bench does not install it) and $peer"
+  echo "W5 scipy peer skipped: needs python3-scipy (make bench does not" \
+    "install it) and $peer"
 fi
 awk '
   $1 == "W5" && $3 == "ms/solve" { ms[$2] = $4 }

@@ -15,9 +15,9 @@
 ** final iterates agree bit for bit (printed).
 **
 ** The engine takes the gradient a block of OL_GBLOCK coordinates at a time
-** (ol_ctx_grad_block: quadratic's separable oracle with its finiteness
-** test, then adam's update of the block), so the gradient never
-** leaves the cache.  A profile of those parts, each timed alone over T
+** (ol_ctx_grad_apply: quadratic's separable oracle with its finiteness
+** test, then adam's update of the block), so the gradient never leaves
+** the cache.  A profile of those parts, each timed alone over T
 ** passes on the floor's arrays:
 **   oracle   quadratic's gsep over all blocks into one block buffer (with
 **            its finiteness test)

@@ -1,17 +1,18 @@
 /*
 ** tests/c/t_gblock.c -- the gradient taken a block at a time
-** (ol_ctx_grad_block, problem.h's gsep) by the coordinate-wise optimizers
+** (ol_ctx_grad_apply, problem.h's gsep) by the coordinate-wise optimizers
 ** gd, momentum, adagrad, rmsprop, adam, adamw and amsgrad.
 **
 ** (1) quadratic's separable oracle against the closed form g_i = lambda_i
 **     x_i, lambda_i = cond^(-i/(n-1)), and against its own full oracle;
 **     a non-finite block is OL_EDOM with "non-finite gradient".
 ** (2) Each method on quadratic{rotate = 0} and on rastrigin for n = 5,
-**     OL_GBLOCK and 2 OL_GBLOCK + 3 ends at the same iterate, bit for bit, and with the
-**     same gradient count as on the same problem with its separable oracle
-**     hidden (the whole-gradient path); when n > OL_GBLOCK the separable
-**     oracle was used, block by block in order, covering [0, n) in every
-**     step it served (a single block is the whole gradient: fdf).
+**     OL_GBLOCK and 2 OL_GBLOCK + 3 ends at the same iterate, bit for bit,
+**     and with the same gradient count, as on the same problem with its
+**     separable oracle hidden (the whole-gradient path); when n > OL_GBLOCK
+**     the separable oracle was used, block by block in order, covering
+**     [0, n) in every step it served (a single block is the whole
+**     gradient: fdf).
 ** (3) With noise the block path is not taken (the noise is added to the
 **     whole gradient): identical iterates with the oracle hidden or not.
 ** (4) A block that fails stops the run with reason non-finite and the

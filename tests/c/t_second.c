@@ -5,8 +5,8 @@
 ** (1) Acceptance: lbfgs and newton stop by tolerance 1e-8 on chained
 **     Rosenbrock n = 2, 100, 1000 from (-1.2, 1, ...) (newton n = 1000 is
 **     a dense 1000 x 1000 solve per step over ~1500 steps, ~25 s;
-**     OPTLAB_QUICK=1 skips it, as make valgrind does); newton reaches 1e-10 on logreg{n=2000, d=500,
-**     lambda=1e-3} in under 15 steps, and its x* is checked against a
+**     OPTLAB_QUICK=1 skips it, as make valgrind does); newton reaches
+**     1e-10 on logreg{n=2000, d=500, lambda=1e-3} in under 15 steps, and its x* is checked against a
 **     gradient written out here from the regenerated data and against
 **     lbfgs.
 ** (2) Iterates against independent truth: pure Newton solves a quadratic

@@ -181,7 +181,8 @@ do
            "print(blas_threads())"), "2\n",
        "blas_threads: OPENBLAS_NUM_THREADS is respected")
   local old = blas_threads(2)
-  t.is(blas_threads(old), 2, "blas_threads(n) sets n and returns the old count")
+  t.is(blas_threads(old), 2,
+       "blas_threads(n) sets n and returns the old count")
   t.is(blas_threads(), old, "blas_threads() reads the count back")
   local ok_, err = pcall(blas_threads, 0)
   t.ok(not ok_ and tostring(err):find("out of range %[1, 256%]") ~= nil,
