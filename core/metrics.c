@@ -27,6 +27,14 @@
 **             values), so LAPACKE transposes nothing and allocates nothing
 **   support   cumulative count, over consecutive records, of coordinates
 **             whose sign class (-1, 0, +1) changed
+**   bias      f(xbar) - f*, xbar the run's shadow: the same method, seed
+**             and schedule without gradient noise, stepped in lockstep
+**             (run.c).  For a method whose update is linear in g (gd,
+**             momentum, nesterov) on a quadratic, xbar_t = E x_t.
+**   variance  1/2 (x - xbar)' H (x - xbar) = f(x* + x - xbar) - f* (the
+**             problem is quadratic); then E f(x_t) - f* = bias + E
+**             variance, the split of the noisy quadratic model.  Both
+**             need p->quadratic, x*, f* and no set or l1 term.
 ** mingradnorm, support and nucnorm keep state or workspace in the run's
 ** ol_mmem (ol_mstate.mem); without it (mem NULL) mingradnorm is ||g|| and
 ** the other two are NaN.  Evaluation never fails: a metric that cannot be
@@ -60,6 +68,13 @@ static int has_fstar (const ol_problem *p, int family)
 {
   (void)family;
   return isfinite(p->fstar);
+}
+
+/* bias, variance: an optimizer on an unconstrained quadratic with x*, f*. */
+static int noisy_quadratic (const ol_problem *p, int family)
+{
+  return family == OL_OPTIM && p->quadratic && p->xstar != NULL &&
+    isfinite(p->fstar) && p->set.kind == OL_SET_NONE && !(p->l1 > 0);
 }
 
 static int has_simplex (const ol_problem *p, int family)
@@ -129,6 +144,30 @@ static double m_dist (const ol_mstate *s)
 static double m_subopt (const ol_mstate *s)
 {
   return composite(s) - s->p->fstar;
+}
+
+/* f(x) - f* by the oracle (value only), NaN when it fails. */
+static double excess (const ol_problem *p, const double *x)
+{
+  double f;
+  ol_err e;
+  if (p->fdf(p->ud, x, &f, NULL, &e) != OL_OK) return NAN;
+  return f - p->fstar;
+}
+
+static double m_bias (const ol_mstate *s)
+{
+  if (s->xbar == NULL) return NAN;
+  return excess(s->p, s->xbar);
+}
+
+static double m_variance (const ol_mstate *s)
+{
+  const double *xs = s->p->xstar;
+  int i;
+  if (s->xbar == NULL || xs == NULL) return NAN;
+  for (i = 0; i < s->n; i++) s->work[i] = xs[i] + (s->x[i] - s->xbar[i]);
+  return excess(s->p, s->work);
 }
 
 /* Blocks of a simplex set and their sizes (one block of all n coordinates
@@ -387,6 +426,18 @@ int ol_metric_unavail (int id, const ol_problem *p, const ol_method_type *m,
     return ol_err_set(e, OL_EINVAL, "support needs an objective (%s is %s)",
                       p->name, p->kind >= OL_OBJECTIVE && p->kind <= OL_GAME
                       ? kind_word[p->kind] : "of unknown kind");
+  case OL_MET_BIAS:
+  case OL_MET_VARIANCE:
+    if (m != NULL && m->family != OL_OPTIM)
+      return ol_err_set(e, OL_EINVAL, "%s: %s is not an optimizer", name,
+                        mn);
+    return ol_err_set(e, OL_EINVAL, "%s needs an unconstrained quadratic "
+                      "with known x* and f* (quadratic, linreg, fsquad, "
+                      "matlsq; %s %s)", name, p->name,
+                      !p->quadratic ? "is not one"
+                      : p->set.kind != OL_SET_NONE ? "has a constraint set"
+                      : p->l1 > 0 ? "has an l1 term"
+                      : "has no known x* or f*");
   default:
     return ol_err_set(e, OL_EINVAL, "%s is not available for %s run by %s",
                       name, p->name, mn);
@@ -409,6 +460,10 @@ int ol_metric_unavail (int id, const ol_problem *p, const ol_method_type *m,
 #define AV_ORTHERR by_probe
 #define AV_NUCNORM has_matrix
 #define AV_SUPPORT is_objective
+#define AV_BIAS noisy_quadratic
+#define AV_VARIANCE noisy_quadratic
+#define EV_BIAS m_bias
+#define EV_VARIANCE m_variance
 #define EV_MINGRADNORM m_mingradnorm
 #define EV_LRMIN m_lrmin
 #define EV_LRMED m_lrmed

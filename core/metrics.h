@@ -27,7 +27,9 @@
   OL_METRIC(LRMAX, "lrmax", "effective learning rate of an adaptive method, max over coordinates") \
   OL_METRIC(ORTHERR, "ortherr", "||O'O - I||_F of the approximate polar factor O of a Muon step") \
   OL_METRIC(NUCNORM, "nucnorm", "nuclear norm ||grad f(W)||_* of a matrix gradient (sum of singular values)") \
-  OL_METRIC(SUPPORT, "support", "support changes: coordinates whose sign pattern changed since the previous record, summed over the run")
+  OL_METRIC(SUPPORT, "support", "support changes: coordinates whose sign pattern changed since the previous record, summed over the run") \
+  OL_METRIC(BIAS, "bias", "f(xbar_t) - f* on a quadratic: xbar_t is the same method run without gradient noise (= E x_t for methods linear in g)") \
+  OL_METRIC(VARIANCE, "variance", "1/2 (x_t - xbar_t)' H (x_t - xbar_t) on a quadratic: E loss - f* = bias + E variance for methods linear in g")
 
 enum {
 #define OL_METRIC(id, name, doc) OL_MET_##id,
@@ -44,6 +46,8 @@ typedef struct ol_mstate {
   int n;
   const double *x;      /* x_t */
   const double *xavg;   /* average iterate */
+  const double *xbar;   /* the noise-free shadow iterate (bias, variance)
+                           or NULL */
   double f;             /* true f(x_t) */
   const double *g;      /* true grad f(x_t) */
   long t;               /* steps done */

@@ -143,6 +143,9 @@ typedef struct ol_problem {
                                 row player (first block) gets x'Ay */
   long nsum;                 /* finite sum: number of components N, or 0 */
   ol_fdfi_fn fdfi;           /* finite sum: component oracle, or NULL */
+  int quadratic;             /* f is quadratic: f(x* + d) - f* = 1/2 d'Hd
+                                exactly (with x*, f* known: the bias and
+                                variance metrics) */
   double l1;                 /* composite: F = f + l1 ||x||_1 (0: none);
                                 fdf gives the smooth part f only */
   int mrows, mcols;          /* x is a matrix W (mrows x mcols, row-major),

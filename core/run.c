@@ -143,6 +143,7 @@ static void fill_state (ol_run *r, ol_mstate *s)
   s->n = r->n;
   s->x = r->x;
   s->xavg = r->xavg;
+  s->xbar = r->shadow != NULL ? r->shadow->x : NULL;
   s->f = r->f;
   s->g = r->g;
   s->t = r->c.t;
@@ -244,6 +245,10 @@ static int step1 (ol_run *r)
   c->sched = r->o.sched.kind == OL_SCHED_CONST ? 1
     : ol_sched_value(&r->o.sched, c->t, r->iters);
   rc = r->m->step(r->st, c, &e);
+  /* the noise-free shadow takes the same step (its failure only makes
+  ** bias and variance NaN from then on) */
+  if (r->shadow != NULL && r->shadow->reason == OL_STOP_NONE)
+    step1(r->shadow);
   if (rc != OL_OK) {
     /* (1) failed step: keep the message, record x if it is evaluable */
     ol_err e2;
@@ -332,10 +337,34 @@ int ol_run_extend (ol_run *r, long iters, ol_err *e)
   r->o.iters = iters;
   r->reason = OL_STOP_NONE;
   r->msg[0] = '\0';
+  if (r->shadow != NULL && r->shadow->reason == OL_STOP_BUDGET)
+    ol_run_extend(r->shadow, iters, e);
   return OL_OK;
 }
 
 /* == creation ============================================================== */
+
+/* The shadow of r for the bias and variance metrics: the same method,
+** parameters, start, seed and schedule on a noise-free shallow copy of
+** the problem, recording only what it must (loss, 16 points). */
+static int make_shadow (ol_run *r, const ol_run_opts *o, ol_err *e)
+{
+  ol_run_opts so = *o;
+  r->shadowp = malloc(sizeof *r->shadowp);
+  if (r->shadowp == NULL)
+    return ol_err_set(e, OL_ENOMEM, "out of memory (shadow run)");
+  *r->shadowp = *r->p;
+  r->shadowp->noise.kind = OL_NOISE_NONE;
+  so.x0 = r->x0;
+  so.tol = 0;
+  so.time_limit = 0;
+  so.metrics = OL_MBIT(OL_MET_LOSS);
+  so.cap = 16;
+  so.record_x = 0;
+  so.average = 0;
+  r->shadow = ol_run_new(r->shadowp, r->m, r->par, &so, e);
+  return r->shadow != NULL ? OL_OK : e->code;
+}
 
 static int check_opts (const ol_run_opts *o, ol_err *e)
 {
@@ -500,6 +529,9 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
       ol_metric_unavail(i, p, m, e);
       goto fail;
     }
+  if ((r->metrics & (OL_MBIT(OL_MET_BIAS) | OL_MBIT(OL_MET_VARIANCE))) &&
+      make_shadow(r, o, e) != OL_OK)
+    goto fail;
   if (!(m->flags & OL_M_OWNAVG))
     memcpy(r->xavg, r->x, (size_t)n * sizeof *r->x);
   if (!ol_allfinite(r->x, n)) {
@@ -541,6 +573,8 @@ void ol_run_free (ol_run *r)
   free(r->traj);
   free(r->perm);
   ol_mmem_free(&r->mem);
+  ol_run_free(r->shadow);
+  free(r->shadowp);   /* a shallow copy: its arrays belong to r->p */
   free(r);
 }
 

@@ -97,6 +97,10 @@ struct ol_run {
   long pos;
   int permdrawn;              /* ONCE: the permutation was drawn */
   ol_mmem mem;
+  ol_run *shadow;             /* bias / variance: the same method without
+                                 gradient noise, stepped in lockstep */
+  ol_problem *shadowp;        /* its problem: a noise-free shallow copy of
+                                 p (only the struct is owned) */
 };
 
 /* ol_allfinite, inlined into the per-step path (same bit test). */

@@ -152,6 +152,7 @@ static int fsquad_create (ol_problem *p, const ol_pval *v, ol_err *e)
   p->kind = OL_OBJECTIVE;
   p->n = d;
   p->fdf = fsquad_fdf;
+  p->quadratic = 1;
   p->hess = d <= FSQUAD_MAXDENSE ? fsquad_hess : NULL;
   p->nsum = N;
   p->fdfi = fsquad_fdfi;

@@ -200,6 +200,7 @@ static int linreg_create (ol_problem *p, const ol_pval *v, ol_err *e)
   p->kind = OL_OBJECTIVE;
   p->n = d;
   p->fdf = linreg_fdf;
+  p->quadratic = 1;
   p->hess = linreg_hess;
   p->nsum = n;
   p->fdfi = linreg_fdfi;

@@ -127,6 +127,7 @@ static int matlsq_create (ol_problem *p, const ol_pval *v, ol_err *e)
   p->kind = OL_OBJECTIVE;
   p->n = (int)nk;
   p->fdf = matlsq_fdf;
+  p->quadratic = 1;
   p->hess = nk <= MATLSQ_MAXDENSE ? matlsq_hess : NULL;
   p->mrows = n;
   p->mcols = k;

@@ -172,6 +172,7 @@ static int quad_create (ol_problem *p, const ol_pval *v, ol_err *e)
   p->kind = OL_OBJECTIVE;
   p->n = n;
   p->fdf = quad_fdf;
+  p->quadratic = 1;
   p->hess = n <= QUAD_MAXDENSE ? quad_hess : NULL;
   p->gsep = q->H == NULL ? quad_gsep : NULL;
   if ((p->x0 = ol_problem_alloc(n, e)) == NULL) return OL_ENOMEM;
