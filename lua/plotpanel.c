@@ -45,7 +45,8 @@ int pn_find (const char *name)
 int pn_log_prone (int m)
 {
   return m == OL_MET_LOSS || m == OL_MET_GRADNORM || m == OL_MET_KKT
-    || m == OL_MET_SUBOPT || m == OL_MET_DIST || m == OL_MET_EXPLOIT;
+    || m == OL_MET_SUBOPT || m == OL_MET_DIST || m == OL_MET_EXPLOIT
+    || m == OL_MET_MINGRADNORM || m == OL_MET_BIAS || m == OL_MET_VARIANCE;
 }
 
 static void puts_at (const pn_out *o, int y, int x, const char *s, int maxw,
