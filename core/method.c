@@ -215,27 +215,12 @@ static OL_NOINLINE int minibatch (ol_ctx *c, const double *x, double *f, double 
   return OL_OK;
 }
 
-/* ol_ctx_grad_apply (method.h) for n > OL_GBLOCK on a separable problem. */
-int ol_ctx_grad_blocks (ol_ctx *c, double *g, ol_update_fn upd, void *st,
-                        ol_err *e)
+int ol_ctx_blocks_ok (const ol_ctx *c)
 {
   const ol_problem *p = c->p;
   const ol_run *r = c->priv;
-  int lo, hi, n = c->n, rc;
-  if (n <= OL_GBLOCK || p->gsep == NULL || p->fd_grad ||
-      p->noise.kind != OL_NOISE_NONE || (r != NULL && r->gvalid)) {
-    if ((rc = ol_ctx_grad(c, c->x, NULL, g, e)) != OL_OK) return rc;
-    upd(st, c->x, g, 0, n);
-    return OL_OK;
-  }
-  c->ngev++;
-  for (lo = 0; lo < n; lo = hi) {
-    hi = ol_gblock_end(lo, n);
-    /* gsep checks finiteness (folded into its loop) */
-    if ((rc = p->gsep(p->ud, c->x, lo, hi, g, e)) != OL_OK) return rc;
-    upd(st, c->x, g, lo, hi);
-  }
-  return OL_OK;
+  return !p->fd_grad && p->noise.kind == OL_NOISE_NONE &&
+    (r == NULL || !r->gvalid);
 }
 
 /* The hot path first: no cache to consult, exact gradients, no noise. */

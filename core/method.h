@@ -110,23 +110,35 @@ typedef void (*ol_update_fn) (void *st, double *x, const double *gb, int lo,
 #ifndef OL_GBLOCK
 #define OL_GBLOCK 64
 #endif
-int ol_ctx_grad_blocks (ol_ctx *c, double *g, ol_update_fn upd, void *st,
-                        ol_err *e);
-static inline int ol_ctx_grad_apply (ol_ctx *c, double *g, ol_update_fn upd,
-                                     void *st, ol_err *e)
-{
-  int rc;
-  if (c->n > OL_GBLOCK && c->p->gsep != NULL)
-    return ol_ctx_grad_blocks(c, g, upd, st, e);
-  /* inline, so that a small problem's step is the plain loop it was */
-  if ((rc = ol_ctx_grad(c, c->x, NULL, g, e)) != OL_OK) return rc;
-  upd(st, c->x, g, 0, c->n);
-  return OL_OK;
-}
 /* End of the block that starts at lo: min(lo + OL_GBLOCK, n). */
 static inline int ol_gblock_end (int lo, int n)
 {
   return n - lo > OL_GBLOCK ? lo + OL_GBLOCK : n;
+}
+/* 1 when this step's gradient may be taken in blocks (method.c): no
+** noise, no finite differences, no cached gradient at x. */
+int ol_ctx_blocks_ok (const ol_ctx *c);
+/* Inline, so that upd is known where it is called: a small problem's step
+** is the plain loop it was, and a large one's block loop calls only the
+** oracle. */
+static inline int ol_ctx_grad_apply (ol_ctx *c, double *g, ol_update_fn upd,
+                                     void *st, ol_err *e)
+{
+  const ol_problem *p = c->p;
+  int lo, hi, n = c->n, rc;
+  if (n <= OL_GBLOCK || p->gsep == NULL || !ol_ctx_blocks_ok(c)) {
+    if ((rc = ol_ctx_grad(c, c->x, NULL, g, e)) != OL_OK) return rc;
+    upd(st, c->x, g, 0, n);
+    return OL_OK;
+  }
+  c->ngev++;
+  for (lo = 0; lo < n; lo = hi) {
+    hi = ol_gblock_end(lo, n);
+    /* gsep checks finiteness (folded into its loop) */
+    if ((rc = p->gsep(p->ud, c->x, lo, hi, g, e)) != OL_OK) return rc;
+    upd(st, c->x, g, lo, hi);
+  }
+  return OL_OK;
 }
 /* Project x in place onto the problem's constraint set (no-op if none). */
 void ol_ctx_project (ol_ctx *c, double *x);
