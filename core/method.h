@@ -101,7 +101,8 @@ typedef void (*ol_update_fn) (void *st, double *x, const double *gb, int lo,
 
 /* Gradient and update in one, for methods whose update of x_i reads only
 ** g_i and coordinate i of their state: upd(st, c->x, ...) is applied to
-** the (stochastic) gradient at c->x.  On a noise-free problem with a
+** the (stochastic) gradient at c->x.  Call it at the start of the step,
+** before x moves.  On a noise-free problem with a
 ** separable oracle (p->gsep) and n > OL_GBLOCK the gradient is taken and
 ** applied a block of OL_GBLOCK coordinates at a time through g[0,
 ** OL_GBLOCK), which stays in cache; otherwise the whole gradient goes into
@@ -116,8 +117,9 @@ static inline int ol_gblock_end (int lo, int n)
   return n - lo > OL_GBLOCK ? lo + OL_GBLOCK : n;
 }
 /* 1 when this step's gradient may be taken in blocks (method.c): no
-** noise, no finite differences, no cached gradient at x. */
-int ol_ctx_blocks_ok (const ol_ctx *c);
+** noise, no finite differences; then it counts the evaluation (unless the
+** run already holds the gradient at x). */
+int ol_ctx_blocks_ok (ol_ctx *c);
 /* Inline, so that upd is known where it is called: a small problem's step
 ** is the plain loop it was, and a large one's block loop calls only the
 ** oracle. */
@@ -131,7 +133,6 @@ static inline int ol_ctx_grad_apply (ol_ctx *c, double *g, ol_update_fn upd,
     upd(st, c->x, g, 0, n);
     return OL_OK;
   }
-  c->ngev++;
   for (lo = 0; lo < n; lo = hi) {
     hi = ol_gblock_end(lo, n);
     /* gsep checks finiteness (folded into its loop) */

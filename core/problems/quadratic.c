@@ -48,9 +48,26 @@ static int quad_fdf (void *ud, const double *x, double *f, double *g,
   if (q->H == NULL) {               /* diagonal: one tight loop */
     const double *lam = q->lambda;
     double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-    if (g != NULL)
+    if (g != NULL && f != NULL) {   /* one pass; four partial sums break */
+      for (i = 0; i + 3 < n; i += 4) {      /* the chain of additions */
+        g[i] = lam[i] * x[i];
+        g[i + 1] = lam[i + 1] * x[i + 1];
+        g[i + 2] = lam[i + 2] * x[i + 2];
+        g[i + 3] = lam[i + 3] * x[i + 3];
+        s0 += g[i] * x[i];
+        s1 += g[i + 1] * x[i + 1];
+        s2 += g[i + 2] * x[i + 2];
+        s3 += g[i + 3] * x[i + 3];
+      }
+      for (; i < n; i++) {
+        g[i] = lam[i] * x[i];
+        s0 += g[i] * x[i];
+      }
+      *f = 0.5 * ((s0 + s1) + (s2 + s3));
+    }
+    else if (g != NULL)
       for (i = 0; i < n; i++) g[i] = lam[i] * x[i];
-    if (f != NULL) {                /* four partial sums break the chain */
+    else if (f != NULL) {
       for (i = 0; i + 3 < n; i += 4) {
         s0 += lam[i] * x[i] * x[i];
         s1 += lam[i + 1] * x[i + 1] * x[i + 1];

@@ -251,9 +251,8 @@ static void test_failure (void)
     return;
   }
   spy_on(p);
-  /* the first steps are all recorded (each starts from the run's cached
-  ** gradient, no blocks); the 5th block call is the second block of the
-  ** second step that takes blocks */
+  /* three blocks a step (also right after a record, whose cached gradient
+  ** the blocks recompute): the 5th call is step 2's second block */
   o.cap = 16;
   o.iters = 200;
   spy.fail_call = 5;
