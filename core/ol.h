@@ -92,14 +92,6 @@ int ol_param_find (const ol_param *pt, int np, const char *name);
 /* Return 1 if every one of the n doubles is finite. */
 int ol_allfinite (const double *x, int n);
 
-/* For a small function a hot path must not call: a method's update loop,
-** which ol_ctx_grad_apply inlines into its step for small problems. */
-#if defined(__GNUC__)
-#define OL_ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define OL_ALWAYS_INLINE inline
-#endif
-
 /* The bit test behind ol_allfinite, to fold into a loop that already
 ** visits the values: bad |= ol_fbit(v) for each v, then OL_FBITS_OK(bad)
 ** is 1 when all were finite (bit 63 is set by an all-ones exponent). */

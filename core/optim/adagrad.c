@@ -42,7 +42,7 @@ static int adagrad_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   return OL_OK;
 }
 
-static OL_ALWAYS_INLINE void
+static inline void
 adagrad_update (void *st, double *x, const double *g, int lo, int hi)
 {
   const adagrad_state *s = st;

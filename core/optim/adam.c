@@ -50,7 +50,7 @@ static int adam_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 }
 
 /* Moments and move, fused, for coordinates [lo, hi). */
-static OL_ALWAYS_INLINE void
+static inline void
 adam_update (void *st, double *x, const double *g, int lo, int hi)
 {
   const adam_state *s = st;

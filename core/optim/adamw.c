@@ -58,7 +58,7 @@ static int adamw_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 
 /* Moments; adaptive step plus decay of x_{t-1}, for coordinates
 ** [lo, hi). */
-static OL_ALWAYS_INLINE void
+static inline void
 adamw_update (void *st, double *x, const double *g, int lo, int hi)
 {
   const adamw_state *s = st;

@@ -51,7 +51,7 @@ static int amsgrad_init (void *st, const double *par, ol_ctx *c, ol_err *e)
                           (double **)NULL);
 }
 
-static OL_ALWAYS_INLINE void
+static inline void
 amsgrad_update (void *st, double *x, const double *g, int lo, int hi)
 {
   const amsgrad_state *s = st;

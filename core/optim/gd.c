@@ -26,7 +26,7 @@ static int gd_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   return s->g == NULL ? OL_ENOMEM : OL_OK;
 }
 
-static OL_ALWAYS_INLINE void
+static inline void
 gd_update (void *st, double *x, const double *g, int lo, int hi)
 {
   double a = ((const gd_state *)st)->a;

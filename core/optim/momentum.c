@@ -36,7 +36,7 @@ static int momentum_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   return OL_OK;
 }
 
-static OL_ALWAYS_INLINE void
+static inline void
 momentum_update (void *st, double *x, const double *g, int lo, int hi)
 {
   const momentum_state *s = st;

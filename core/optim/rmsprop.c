@@ -45,7 +45,7 @@ static int rmsprop_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   return OL_OK;
 }
 
-static OL_ALWAYS_INLINE void
+static inline void
 rmsprop_update (void *st, double *x, const double *g, int lo, int hi)
 {
   const rmsprop_state *s = st;
