@@ -215,7 +215,7 @@ static OL_NOINLINE int minibatch (ol_ctx *c, const double *x, double *f, double 
   return OL_OK;
 }
 
-int ol_ctx_blocks_ok (ol_ctx *c)
+int ol_ctx_blocks_start (ol_ctx *c)
 {
   const ol_problem *p = c->p;
   const ol_run *r = c->priv;

@@ -116,10 +116,10 @@ static inline int ol_gblock_end (int lo, int n)
 {
   return n - lo > OL_GBLOCK ? lo + OL_GBLOCK : n;
 }
-/* 1 when this step's gradient may be taken in blocks (method.c): no
-** noise, no finite differences; then it counts the evaluation (unless the
-** run already holds the gradient at x). */
-int ol_ctx_blocks_ok (ol_ctx *c);
+/* Whether this step's gradient is taken in blocks (method.c): 1 without
+** noise or finite differences, and then the evaluation is counted (unless
+** the run already holds the gradient at x); 0 otherwise. */
+int ol_ctx_blocks_start (ol_ctx *c);
 /* Inline, so that upd is known where it is called: a small problem's step
 ** is the plain loop it was, and a large one's block loop calls only the
 ** oracle. */
@@ -128,7 +128,7 @@ static inline int ol_ctx_grad_apply (ol_ctx *c, double *g, ol_update_fn upd,
 {
   const ol_problem *p = c->p;
   int lo, hi, n = c->n, rc;
-  if (n <= OL_GBLOCK || p->gsep == NULL || !ol_ctx_blocks_ok(c)) {
+  if (n <= OL_GBLOCK || p->gsep == NULL || !ol_ctx_blocks_start(c)) {
     if ((rc = ol_ctx_grad(c, c->x, NULL, g, e)) != OL_OK) return rc;
     upd(st, c->x, g, 0, n);
     return OL_OK;

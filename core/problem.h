@@ -45,7 +45,8 @@ typedef int (*ol_gsep_fn) (void *ud, const double *x, int lo, int hi,
 ** prefetch what it will read OL_GSEP_AHEAD coordinates on: a[lo, hi)
 ** shifted by that much (one request per 64-byte line; n bounds a).  The
 ** update of the current block is bound by its arithmetic and leaves the
-** memory bus idle; this fills it (W2: about 0.15x of the floor). */
+** memory bus idle; this fills it (blocked Adam at d = 10^6 went from 1.33x
+** to 1.17x the fused loop). */
 #define OL_GSEP_AHEAD 1024
 static inline void ol_gsep_prefetch (const double *a, int lo, int hi, int n)
 {
