@@ -22,7 +22,8 @@
 -- agree, and the heavy ball's E f is not below SGD's -- at these tuned
 -- steps it is several times higher.  Momentum buys the sqrt(kappa) bias
 -- rate, not a smaller variance term.  Part 3: both with a step decay
--- schedule (lr halved every T/10 steps), small and large batches.
+-- schedule (lr halved every T/10 steps), small and large batches.  Part 4:
+-- the bias and variance metrics show the same split inside single runs.
 --
 -- Usage: optlab scripts/heavyball_noise.lua [R]   (streams, default 8)
 local R = math.tointeger(tonumber(arg and arg[1]) or 8)
@@ -185,4 +186,25 @@ for _, b in ipairs{1, 64, 1024, 65536} do
   local fg = repeats(p, gd, o, R):quantile("loss", 0.5)
   local fh = repeats(p, hb, o, R):quantile("loss", 0.5)
   print(string.format("  %-8d %11.4g %11.4g %9.3g", b, fg, fh, fg / fh))
+end
+
+-- Part 4: the same split inside single runs, with the bias and variance
+-- metrics (bias: f at the noise-free twin of the run, = E x_t for these
+-- methods, linear in g; variance: 1/2 (x - xbar)' H (x - xbar)).
+print()
+local T4, b4 = 2000, 64
+print(string.format("part 4: bias and variance metrics after %d steps, "
+                    .. "kappa %g, batch %d, median over %d streams", T4,
+                    kappa, b4, R))
+print(string.format("  %-9s %11s %11s", "method", "bias", "variance"))
+do
+  local p = problem.quadratic{n = n, cond = kappa, seed = 7,
+                              noise = {kind = "aniso", sigma = 1, batch = b4}}
+  local gd, hb = tuned(kappa)
+  local o = {iters = T4, seed = 1, metrics = {"bias", "variance"}}
+  for _, mm in ipairs{{"gd", gd}, {"momentum", hb}} do
+    local q = repeats(p, mm[2], o, R)
+    print(string.format("  %-9s %11.4g %11.4g", mm[1],
+                        q:quantile("bias", 0.5), q:quantile("variance", 0.5)))
+  end
 end

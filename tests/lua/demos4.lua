@@ -56,6 +56,21 @@ do
     t.ok(g and h and h >= g, "demo heavyball_noise: kappa " .. kap
          .. " momentum E f " .. tostring(h) .. " >= gd " .. tostring(g))
   end
+  -- part 4, the bias / variance metrics of single runs: after 2000 steps
+  -- at kappa 1e3 gd's bias has fallen by a factor ~e^-8, the heavy
+  -- ball's by ~e^-250, so 1e10 is far inside the gap; the variance term
+  -- of the heavy ball is the larger (part 2's closed forms: 16x).
+  local p4 = out:match("part 4:.*")
+  local function split (meth)
+    local b, v = (p4 or ""):match("\n%s+" .. meth .. "%s+(%S+)%s+(%S+)")
+    return num(b), num(v)
+  end
+  local bg, vg = split("gd")
+  local bh, vh = split("momentum")
+  t.ok(bg and bh and bg > 1e10 * bh, "demo heavyball_noise: bias metric gd "
+       .. tostring(bg) .. " > 1e10 x momentum " .. tostring(bh))
+  t.ok(vg and vh and vh > vg, "demo heavyball_noise: variance metric "
+       .. "momentum " .. tostring(vh) .. " > gd " .. tostring(vg))
 end
 
 -- reddi: with beta1 = 0, beta2 = 1/(1+C^2) Adam ends at the worst point +1,
