@@ -78,6 +78,19 @@ tm_wait_not () {
   return 1
 }
 
+# tm_until CMD [SECS]: retry the shell command CMD every 0.1 s until it
+# succeeds (a screen caught mid-redraw passes a moment later).
+tm_until () {
+  local secs="${2:-5}" i=0
+  local n=$((secs * 10))
+  while [ $i -lt $n ]; do
+    if eval "$1"; then return 0; fi
+    sleep 0.1
+    i=$((i + 1))
+  done
+  return 1
+}
+
 tm_alive () {
   [ "$(tm list-panes -t t -F '#{pane_dead}' 2>/dev/null)" = 0 ]
 }

@@ -31,12 +31,13 @@ tm_line "$J"
 tm_wait 'job #1  rosenbrock' 5; ok $? "jobs: start opens the dashboard"
 tm_wait 'loss \[' 2; ok $? "jobs: the dashboard has the loss panel"
 moves; ok $? "jobs: the job steps"
-tm_screen | grep -q '#1 adam lr=0.001'; ok $? "jobs: legend names job id and method"
-tm_screen | grep -q '\^G dashboard keys'; ok $? "jobs: status line shows the focus key"
+tm_wait '#1 adam lr=0.001' 2; ok $? "jobs: legend names job id and method"
+tm_wait '\^G dashboard keys' 2; ok $? "jobs: status line shows the focus key"
 
 tm_line 'print(1+1)'
 tm_wait '^2$' 5; ok $? "jobs: print(1+1) prints 2 while the job runs"
-tm_screen | tail -1 | grep -qE '^> $|^>$'; ok $? "jobs: the prompt is on the bottom row"
+tm_until "tm_screen | tail -1 | grep -qE '^> \$|^>\$'" 2
+ok $? "jobs: the prompt is on the bottom row"
 tm_line 'print(j.run.iter > 0, j.state)'
 tm_wait '^true +running$' 5; ok $? "jobs: j.run readable while it runs"
 
@@ -101,7 +102,8 @@ tm_keys C-u
 tm_type 'optim.ad'
 tm_keys Tab Tab
 tm_wait 'adagrad .*adam ' 3; ok $? "completion: matches listed in the output window"
-tm_screen | head -1 | grep -q 'job #1'; ok $? "completion: the dashboard is intact"
+tm_until "tm_screen | head -1 | grep -q 'job #1'" 2
+ok $? "completion: the dashboard is intact"
 
 # Ctrl-C: a typed line is dropped; on an empty line the jobs stop
 tm_keys C-u
@@ -109,13 +111,14 @@ tm_type 'print("never")'
 tm_wait '^> print\("never"\)$' 3
 tm_keys C-c
 tm_wait 'print\("never"\)\^C' 3; ok $? "ctrl-c: drops the typed line"
-tm_alive && tm_screen | head -1 | grep -q 'job #1'
+tm_alive && tm_until "tm_screen | head -1 | grep -q 'job #1'" 2
 ok $? "ctrl-c: with text on the line the job goes on"
 
 # resize with a job running
 tm_resize 80 24
 tm_wait 'loss \[' 3 && tm_wait 'job #1' 1; ok $? "resize: 80x24 reflows the dashboard"
-tm_screen | tail -1 | grep -qE '^>'; ok $? "resize: the prompt stays on the bottom row"
+tm_until "tm_screen | tail -1 | grep -qE '^>'" 2
+ok $? "resize: the prompt stays on the bottom row"
 tm_resize 40 9
 tm_wait 'too small' 3; ok $? "resize: 40x9 says too small"
 tm_resize 120 40

@@ -16,15 +16,17 @@ tm_start
 tm_wait "$P" 5
 tm_line "$RACE"
 tm_wait 'gradnorm \[' 5
-side_by_side; ok $? "resize: 120x40 shows the panels side by side"
+tm_until side_by_side 3; ok $? "resize: 120x40 shows the panels side by side"
 
 tm_resize 60 20
 tm_wait_not 'loss \[.*gradnorm \[' 3 && tm_wait 'gradnorm \[' 3
 ok $? "resize: 60x20 stacks the panels in one column"
-[ "$(panel_rows)" -eq 2 ]; ok $? "resize: both panels still shown at 60x20"
-tm_screen | head -1 | grep -q 'running  speed max'
+tm_until '[ "$(panel_rows)" -eq 2 ]' 3
+ok $? "resize: both panels still shown at 60x20"
+tm_until "tm_screen | head -1 | grep -q 'running  speed max'" 3
 ok $? "resize: the title line fits 60 columns"
-tm_screen | tail -1 | grep -q '^q stop'; ok $? "resize: the status line is at the bottom"
+tm_until "tm_screen | tail -1 | grep -q '^q stop'" 3
+ok $? "resize: the status line is at the bottom"
 
 tm_resize 30 8
 tm_wait 'too small \(30x8\)' 3; ok $? "resize: 30x8 says the terminal is too small"
