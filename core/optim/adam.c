@@ -23,14 +23,6 @@
 #include "method.h"
 #include "metrics.h"
 
-typedef struct adam_state {
-  double lr, beta1, beta2, eps;
-  double b1t, b2t;  /* beta1^t, beta2^t */
-  double a, r;      /* this step's lr_t / (1 - b1^t), 1 / sqrt(1 - b2^t) */
-  double *g, *m, *v;
-  double *w;        /* probe scratch (multipliers, reordered) */
-} adam_state;
-
 static const ol_param adam_params[] = {
   OL_ADAM_P_LR,
   OL_ADAM_P_BETA1,
@@ -40,20 +32,14 @@ static const ol_param adam_params[] = {
 
 static int adam_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 {
-  adam_state *s = st;
-  s->lr = par[0];
-  s->beta1 = par[1];
-  s->beta2 = par[2];
-  s->eps = par[3];
-  s->b1t = s->b2t = 1;
-  return ol_adam_vecs_new(c->n, e, &s->g, &s->m, &s->v, &s->w, (double **)NULL);
+  return ol_adam_core_init(st, par, c->n, e);
 }
 
 /* Moments and move, fused, for coordinates [lo, hi). */
 static inline void
 adam_update (void *st, double *x, const double *g, int lo, int hi)
 {
-  const adam_state *s = st;
+  const ol_adam_core *s = st;
   double b1 = s->beta1, b2 = s->beta2, eps = s->eps, a = s->a, r = s->r;
   double *m = s->m + lo, *v = s->v + lo;
   int i;
@@ -70,12 +56,11 @@ adam_update (void *st, double *x, const double *g, int lo, int hi)
 
 static int adam_step (void *st, ol_ctx *c, ol_err *e)
 {
-  adam_state *s = st;
-  double b1t = s->b1t * s->beta1, b2t = s->b2t * s->beta2;
+  ol_adam_core *s = st;
+  double b1t, b2t;
   int rc;
   /* bias corrections: mhat = m / (1 - b1^t), sqrt(vhat) = sqrt(v) r */
-  s->a = s->lr * c->sched / (1 - b1t);
-  s->r = 1 / sqrt(1 - b2t);
+  ol_adam_core_begin(s, c, &b1t, &b2t);
   /* stochastic gradient at x_{t-1}, then adam_update */
   if ((rc = ol_ctx_grad_apply(c, s->g, adam_update, s, e)) != OL_OK)
     return rc;
@@ -84,26 +69,12 @@ static int adam_step (void *st, ol_ctx *c, ol_err *e)
   return OL_OK;
 }
 
-static void adam_fini (void *st)
-{
-  adam_state *s = st;
-  ol_adam_vecs_free(&s->g, &s->m, &s->v, &s->w, (double **)NULL);
-}
-
-static double adam_probe (const void *st, int metric, const ol_ctx *c)
-{
-  const adam_state *s = st;
-  if (c->t < 1 || s->w == NULL) return NAN;
-  return ol_adam_envelope(s->w, s->v, c->n, s->lr * c->sched, s->b1t,
-                          s->b2t, s->eps, metric);
-}
-
 const ol_method_type ol_optim_adam = {
   "adam", OL_OPTIM,
   "Adam: bias-corrected first and second moment estimates",
   "Kingma & Ba 2015, Algorithm 1",
   adam_params, (int)(sizeof adam_params / sizeof adam_params[0]),
-  sizeof(adam_state), 0u,
+  sizeof(ol_adam_core), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  adam_init, adam_step, adam_fini, adam_probe
+  adam_init, adam_step, ol_adam_core_fini, ol_adam_core_probe
 };

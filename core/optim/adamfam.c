@@ -32,6 +32,30 @@ void ol_adam_vecs_free (double **p, ...)
   va_end(ap);
 }
 
+int ol_adam_core_init (ol_adam_core *s, const double *par, int n, ol_err *e)
+{
+  s->lr = par[0];
+  s->beta1 = par[1];
+  s->beta2 = par[2];
+  s->eps = par[3];
+  s->b1t = s->b2t = 1;
+  return ol_adam_vecs_new(n, e, &s->g, &s->m, &s->v, &s->w, (double **)NULL);
+}
+
+void ol_adam_core_fini (void *st)
+{
+  ol_adam_core *s = st;
+  ol_adam_vecs_free(&s->g, &s->m, &s->v, &s->w, (double **)NULL);
+}
+
+double ol_adam_core_probe (const void *st, int metric, const ol_ctx *c)
+{
+  const ol_adam_core *s = st;
+  if (c->t < 1 || s->w == NULL) return NAN;
+  return ol_adam_envelope(s->w, s->v, c->n, s->lr * c->sched, s->b1t,
+                          s->b2t, s->eps, metric);
+}
+
 double ol_adam_envelope (double *w, const double *v, int n, double lrt,
                          double b1t, double b2t, double eps, int metric)
 {

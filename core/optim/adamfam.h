@@ -24,6 +24,35 @@
 #define OL_ADAM_P_EPS \
   {"eps", OL_P_REAL, 1e-8, 0, INFINITY, "added to sqrt(vhat)", NULL}
 
+/* The state adam and adamw share (adamw's struct starts with it). */
+typedef struct ol_adam_core {
+  double lr, beta1, beta2, eps;
+  double b1t, b2t;  /* beta1^t, beta2^t after the last step */
+  double a, r;      /* this step's lr_t / (1 - beta1^t), 1/sqrt(1 - beta2^t) */
+  double *g, *m, *v;
+  double *w;        /* probe scratch (multipliers, reordered) */
+} ol_adam_core;
+
+/* init from par = (lr, beta1, beta2, eps) and n-vectors g, m, v, w. */
+int ol_adam_core_init (ol_adam_core *s, const double *par, int n, ol_err *e);
+/* Set a and r for the coming step (its powers into *b1t, *b2t, kept by the
+** caller until the step succeeds); returns lr_t = lr * sched.  Inline: it
+** is on every step's path (W1). */
+static inline double ol_adam_core_begin (ol_adam_core *s, const ol_ctx *c,
+                                         double *b1t, double *b2t)
+{
+  double lrt = s->lr * c->sched;
+  *b1t = s->b1t * s->beta1;
+  *b2t = s->b2t * s->beta2;
+  s->a = lrt / (1 - *b1t);
+  s->r = 1 / sqrt(1 - *b2t);
+  return lrt;
+}
+/* fini and probe (lrmin / lrmed / lrmax) of a state starting with
+** ol_adam_core. */
+void ol_adam_core_fini (void *st);
+double ol_adam_core_probe (const void *st, int metric, const ol_ctx *c);
+
 /* *p = a zero-filled array of n doubles for each double **p of the
 ** NULL-ended list.  OL_OK, or OL_ENOMEM with e set (the arrays made so
 ** far stay in place for fini to free). */

@@ -27,12 +27,9 @@
 #include "metrics.h"
 
 typedef struct adamw_state {
-  double lr, beta1, beta2, eps, wd;
-  double b1t, b2t;  /* beta1^t, beta2^t */
-  double a, r, d;   /* this step's bias-corrected step, 1/sqrt(1 - b2^t),
-                       decay lr_t wd */
-  double *g, *m, *v;
-  double *w;        /* probe scratch (multipliers, reordered) */
+  ol_adam_core k;   /* first: adam's state (fini, probe are adam's) */
+  double wd;
+  double d;         /* this step's decay lr_t wd */
 } adamw_state;
 
 static const ol_param adamw_params[] = {
@@ -47,13 +44,8 @@ static const ol_param adamw_params[] = {
 static int adamw_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 {
   adamw_state *s = st;
-  s->lr = par[0];
-  s->beta1 = par[1];
-  s->beta2 = par[2];
-  s->eps = par[3];
   s->wd = par[4];
-  s->b1t = s->b2t = 1;
-  return ol_adam_vecs_new(c->n, e, &s->g, &s->m, &s->v, &s->w, (double **)NULL);
+  return ol_adam_core_init(&s->k, par, c->n, e);
 }
 
 /* Moments; adaptive step plus decay of x_{t-1}, for coordinates
@@ -62,8 +54,9 @@ static inline void
 adamw_update (void *st, double *x, const double *g, int lo, int hi)
 {
   const adamw_state *s = st;
-  double b1 = s->beta1, b2 = s->beta2, eps = s->eps;
-  double a = s->a, r = s->r, d = s->d, *m = s->m + lo, *v = s->v + lo;
+  double b1 = s->k.beta1, b2 = s->k.beta2, eps = s->k.eps;
+  double a = s->k.a, r = s->k.r, d = s->d;
+  double *m = s->k.m + lo, *v = s->k.v + lo;
   int i;
   x += lo;
   for (i = 0; i < hi - lo; i++) {
@@ -79,33 +72,16 @@ adamw_update (void *st, double *x, const double *g, int lo, int hi)
 static int adamw_step (void *st, ol_ctx *c, ol_err *e)
 {
   adamw_state *s = st;
-  double b1t = s->b1t * s->beta1, b2t = s->b2t * s->beta2, lrt;
+  double b1t, b2t;
   int rc;
   /* bias corrections folded into a and r, decay factor d */
-  lrt = s->lr * c->sched;
-  s->a = lrt / (1 - b1t);
-  s->r = 1 / sqrt(1 - b2t);
-  s->d = lrt * s->wd;
+  s->d = ol_adam_core_begin(&s->k, c, &b1t, &b2t) * s->wd;
   /* stochastic gradient at x_{t-1}, then adamw_update */
-  if ((rc = ol_ctx_grad_apply(c, s->g, adamw_update, s, e)) != OL_OK)
+  if ((rc = ol_ctx_grad_apply(c, s->k.g, adamw_update, s, e)) != OL_OK)
     return rc;
-  s->b1t = b1t;
-  s->b2t = b2t;
+  s->k.b1t = b1t;
+  s->k.b2t = b2t;
   return OL_OK;
-}
-
-static void adamw_fini (void *st)
-{
-  adamw_state *s = st;
-  ol_adam_vecs_free(&s->g, &s->m, &s->v, &s->w, (double **)NULL);
-}
-
-static double adamw_probe (const void *st, int metric, const ol_ctx *c)
-{
-  const adamw_state *s = st;
-  if (c->t < 1 || s->w == NULL) return NAN;
-  return ol_adam_envelope(s->w, s->v, c->n, s->lr * c->sched, s->b1t,
-                          s->b2t, s->eps, metric);
 }
 
 const ol_method_type ol_optim_adamw = {
@@ -115,5 +91,5 @@ const ol_method_type ol_optim_adamw = {
   adamw_params, (int)(sizeof adamw_params / sizeof adamw_params[0]),
   sizeof(adamw_state), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  adamw_init, adamw_step, adamw_fini, adamw_probe
+  adamw_init, adamw_step, ol_adam_core_fini, ol_adam_core_probe
 };
