@@ -4,7 +4,8 @@
 ** ol_problem_eval is the one place an oracle is called for its true value:
 ** it adds central finite differences for value-only problems and rejects
 ** non-finite results (OL_EDOM), so every caller above sees finite numbers
-** or an error.  ol_problem_new checks a created problem's invariants
+** or an error.  ol_problem_fdhess differences that gradient for problems
+** without a Hessian.  ol_problem_new checks a created problem's invariants
 ** (n >= 1, an oracle, a start point, a consistent set and payoff) so
 ** methods and metrics may rely on them; ol_problem_check_extra (shared
 ** with ol_run_new, as a binding may set noise, l1 after creation) checks
@@ -60,6 +61,42 @@ int ol_problem_eval (const ol_problem *p, const double *x, double *f,
     return ol_err_set(e, OL_EDOM, "non-finite value (f = %g)", *f);
   if (g != NULL && !ol_allfinite(g, n))
     return ol_err_set(e, OL_EDOM, "non-finite gradient");
+  return OL_OK;
+}
+
+/* See problem.h.  Row i of H first holds g(x + h e_i), then the
+** difference quotient (the i-th column of the Hessian, stored as a row:
+** the symmetrisation makes the orientation irrelevant). */
+int ol_problem_fdhess (const ol_problem *p, const double *x, double *H,
+                       double *work, ol_err *e)
+{
+  int rc, i, j, n = p->n;
+  double h0 = cbrt(DBL_EPSILON), *xs = work, *gm = work + n;
+  double *fw = p->fd_grad ? work + 2 * n : NULL;
+  memcpy(xs, x, (size_t)n * sizeof *x);
+  for (i = 0; i < n; i++) {
+    double xi = x[i], xp, xm, d, *row = H + (size_t)i * n;
+    double h = h0 * (fabs(xi) > 1 ? fabs(xi) : 1);
+    /* (1) gradients on both sides of x along e_i */
+    xp = xs[i] = xi + h;
+    rc = ol_problem_eval(p, xs, NULL, row, fw, e);
+    if (rc != OL_OK) return rc;
+    xm = xs[i] = xi - h;
+    rc = ol_problem_eval(p, xs, NULL, gm, fw, e);
+    xs[i] = xi;
+    if (rc != OL_OK) return rc;
+    /* (2) difference quotient over the step actually taken */
+    d = xp - xm;
+    for (j = 0; j < n; j++) row[j] = (row[j] - gm[j]) / d;
+  }
+  /* (3) symmetrise */
+  for (i = 0; i < n; i++)
+    for (j = i + 1; j < n; j++) {
+      double a = 0.5 * (H[(size_t)i * n + j] + H[(size_t)j * n + i]);
+      H[(size_t)i * n + j] = H[(size_t)j * n + i] = a;
+    }
+  if (!ol_allfinite(H, n * n))
+    return ol_err_set(e, OL_EDOM, "non-finite finite-difference Hessian");
   return OL_OK;
 }
 

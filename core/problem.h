@@ -163,6 +163,21 @@ typedef struct ol_problem {
 int ol_problem_eval (const ol_problem *p, const double *x, double *f,
                      double *g, double *work, ol_err *e);
 
+/* Finite-difference Hessian at x into H (n x n row-major), for problems
+** without p->hess: central differences of the true gradient oracle,
+**   column i = (g(x + h_i e_i) - g(x - h_i e_i)) / (2 h_i),
+**   h_i = cbrt(eps) * max(1, |x_i|)  (over the exact representable step),
+** then symmetrised, H := (H + H')/2, so H is exactly symmetric.  2n
+** gradient evaluations through ol_problem_eval (so a value-only problem,
+** fd_grad, gets differences of its difference gradient; noise is never
+** added).  Truncation error O(h^2 |g'''|), rounding O(eps |g| / h): both
+** ~ eps^(2/3) ~ 4e-11 relative for well-scaled problems.  work needs 2n
+** doubles (3n when p->fd_grad); x is not changed.  Returns OL_OK, the
+** oracle's own code (e.g. OL_ECALLBACK), or OL_EDOM when a gradient or
+** the result is not finite.  H is unspecified on error. */
+int ol_problem_fdhess (const ol_problem *p, const double *x, double *H,
+                       double *work, ol_err *e);
+
 /* Prepare the anisotropic noise of p: Cholesky factor of the Hessian at
 ** p->x0 into p->noise.chol (LAPACKE dpotrf).  OL_EINVAL without a
 ** Hessian, OL_ENUMERIC when H is not positive definite. */
