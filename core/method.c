@@ -6,9 +6,11 @@
 ** serve the run's true-gradient cache when the requested point has the
 ** same contents as the cached one (memcmp), add the problem's gradient
 ** noise, and pass finite values only (ol_problem_eval rejects the rest).
-** Counting: nfev / ngev / nhev count oracle computations actually made,
-** by the method and by the run (which evaluates x_t for its metrics and
-** stop rules); cache hits are free.  A finite-difference gradient counts
+** Counting: nfev / ngev / nhev count the oracle computations a method
+** asked for.  The run's own evaluation of x_t (for its metrics and stop
+** rules) is counted apart (mfev, mgev) until a step uses it from the
+** cache, when it moves here once (runpriv.h, unclaimed); other cache hits
+** are free.  A finite-difference gradient counts
 ** as one gradient evaluation, and so does a minibatch gradient (whatever
 ** its size) and a component gradient (ol_ctx_gradi).  The registry
 ** (ol_methods, ol_method_find) is in core/registry.c.
@@ -81,6 +83,22 @@ int ol_method_check (const ol_method_type *m, const ol_problem *p,
   return OL_OK;
 }
 
+/* A step uses the run's cache: what the run evaluated for itself and no
+** step used yet becomes the method's evaluation (counted once). */
+static void claim (ol_run *r, ol_ctx *c, int wantf, int wantg)
+{
+  if (wantf && (r->unclaimed & 1u)) {
+    c->nfev++;
+    r->mfev--;
+    r->unclaimed &= ~1u;
+  }
+  if (wantg && (r->unclaimed & 2u)) {
+    c->ngev++;
+    r->mgev--;
+    r->unclaimed &= ~2u;
+  }
+}
+
 /* Shared by value and gradient requests.  noisy: add the problem's noise
 ** to g. */
 static int oracle (ol_ctx *c, const double *x, double *f, double *g,
@@ -94,6 +112,7 @@ static int oracle (ol_ctx *c, const double *x, double *f, double *g,
       memcmp(x, r->xg, (size_t)n * sizeof *x) == 0) {
     if (f != NULL) *f = r->f;
     if (g != NULL) memcpy(g, r->g, (size_t)n * sizeof *g);
+    claim(r, c, f != NULL, g != NULL);
   } else {
     int rc;
     if (r == NULL && p->fd_grad && g != NULL)
@@ -218,13 +237,14 @@ static OL_NOINLINE int minibatch (ol_ctx *c, const double *x, double *f, double 
 int ol_ctx_blocks_start (ol_ctx *c)
 {
   const ol_problem *p = c->p;
-  const ol_run *r = c->priv;
+  ol_run *r = c->priv;
   if (p->fd_grad || p->noise.kind != OL_NOISE_NONE) return 0;
   /* At a step's start a valid cache is the gradient at c->x (the run
   ** evaluated there after the last step).  The blocks recompute it, which
   ** is cheaper than copying it and bit for bit the same (gsep = fdf's
   ** gradient), and not counted as a new evaluation. */
-  c->ngev += r == NULL || !r->gvalid;
+  if (r == NULL || !r->gvalid) c->ngev++;
+  else claim(r, c, 0, 1);
   return 1;
 }
 
@@ -268,6 +288,44 @@ int ol_ctx_hess (ol_ctx *c, const double *x, double *H, ol_err *e)
   if (!ol_allfinite(H, c->n * c->n))
     return ol_err_set(e, OL_EDOM, "non-finite Hessian");
   return OL_OK;
+}
+
+void ol_ctx_known (ol_ctx *c, double f, const double *g)
+{
+  ol_run *r = c->priv;
+  size_t sz = (size_t)c->n * sizeof *g;
+  if (r == NULL || c->p->noise.kind != OL_NOISE_NONE) return;
+  r->f = f;
+  if (g != r->g) memcpy(r->g, g, sz);
+  memcpy(r->xg, c->x, sz);
+  r->gvalid = 1;
+  r->unclaimed = 0;
+  r->handed = 1;
+}
+
+void ol_ctx_converged (ol_ctx *c, const char *why)
+{
+  ol_run *r = c->priv;
+  if (r == NULL) return;
+  r->conv = 1;
+  snprintf(r->convmsg, sizeof r->convmsg, "%s", why);
+}
+
+int ol_ctx_fp_stationary (const ol_ctx *c, const double *x, double f,
+                          const double *g)
+{
+  double gm = 0, xm = 1, a;
+  int i;
+  if (c->p->noise.kind != OL_NOISE_NONE) return 0;   /* g is not the true
+                                                        gradient */
+  for (i = 0; i < c->n; i++) {
+    a = fabs(g[i]);
+    gm = a > gm ? a : gm;
+    a = fabs(x[i]);
+    xm = a > xm ? a : xm;
+  }
+  /* eps^(2/3) = 3.67e-11 */
+  return gm * xm <= 3.6706e-11 * fmax(1, fabs(f));
 }
 
 /* Projection on the problem's set with the run's scratch (work[n, 2n)).

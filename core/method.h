@@ -28,6 +28,7 @@
 
 #include "ol.h"
 #include "problem.h"
+#include "metrics.h"
 #include "rng.h"
 
 enum { OL_OPTIM, OL_SAMPLER, OL_DYNAMIC };   /* method families */
@@ -73,7 +74,14 @@ typedef struct ol_method_type {
   ** state, e.g. OL_MET_LRMAX of an adaptive method or OL_MET_ORTHERR of
   ** Muon; NAN when the method does not define that metric. */
   double (*probe) (const void *st, int metric, const ol_ctx *c);
+  /* OL_MBIT() set of the metrics probe defines (from the first step on:
+  ** before it the probe may give NAN); 0 without a probe. */
+  unsigned probes;
 } ol_method_type;
+
+#define OL_PROBES_LR (OL_MBIT(OL_MET_LRMIN) | OL_MBIT(OL_MET_LRMED) | \
+                      OL_MBIT(OL_MET_LRMAX))
+#define OL_PROBES_ORTH OL_MBIT(OL_MET_ORTHERR)
 
 /* Registry: every method of every family, NULL-ended, in list order. */
 extern const ol_method_type *const ol_methods[];
@@ -141,6 +149,30 @@ static inline int ol_ctx_grad_apply (ol_ctx *c, double *g, ol_update_fn upd,
   }
   return OL_OK;
 }
+/* The method holds the true value f and gradient g (n entries, copied) at
+** its new iterate c->x, from its own ol_ctx_grad calls: the run takes them
+** as its cache instead of evaluating there again (records, stop rules).
+** Call it at the end of a step, after the last change to c->x.  Ignored
+** when the problem's gradients are noisy (g is then not the true one) and
+** outside a run.  Every method that evaluates at its next point (line
+** searches, accepted proposals) or keeps f and g at its current point
+** (a rejected proposal) calls it. */
+void ol_ctx_known (ol_ctx *c, double f, const double *g);
+/* The method cannot make progress from c->x for a reason that means
+** convergence (why: "no further decrease in floating point (...)"): the
+** run stops after this step with reason "converged" and why as its
+** message.  The step should leave c->x where it is and return OL_OK. */
+void ol_ctx_converged (ol_ctx *c, const char *why);
+/* 1 when the true gradient g at a point with value f is zero to working
+** precision: ||g||_inf max(1, ||x||_inf) <= eps^(2/3) max(1, |f|), with
+** eps = DBL_EPSILON; eps^(2/3) = 3.7e-11 is the accuracy of a gradient
+** computed in floating point (the optimal error of central differences).
+** Methods use it to tell a line search that failed because f cannot
+** decrease any further in floating point from a true failure.  0 when the
+** problem's gradients are noisy (g is then not the true gradient). */
+int ol_ctx_fp_stationary (const ol_ctx *c, const double *x, double f,
+                          const double *g);
+
 /* Project x in place onto the problem's constraint set (no-op if none). */
 void ol_ctx_project (ol_ctx *c, double *x);
 /* Gradient (f may be NULL) of component i of a finite sum at x; noise

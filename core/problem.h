@@ -68,6 +68,7 @@ enum {
 };
 
 #define OL_MAXBLOCKS 8
+#define OL_SET_TOL 1e-9   /* feasibility tolerance of a start x0 */
 
 typedef struct ol_set {
   int kind;                  /* OL_SET_* */
@@ -82,6 +83,10 @@ typedef struct ol_set {
 void ol_set_project (const ol_set *s, double *x, int n, double *work);
 /* 1 when x lies in s up to tol. */
 int ol_set_contains (const ol_set *s, const double *x, int n, double tol);
+/* OL_OK when x lies in s up to tol, else OL_EINVAL with e naming the set
+** and the first violation ("block 1 (entries 1..3) sums to 1.1, not 1"). */
+int ol_set_explain (const ol_set *s, const double *x, int n, double tol,
+                    ol_err *e);
 
 /* Noise models for stochastic gradients.  The additive kinds give
 ** g = grad f(x) + xi with E xi = 0; OL_NOISE_BATCH gives the minibatch

@@ -3,20 +3,20 @@
 **
 ** One step: the method moves c.x; the run counts the step, keeps the
 ** uniform average iterate when something reads it (games, exploitability;
-** not for OL_M_OWNAVG methods), rejects a non-finite iterate, and
-** evaluates the true f and g at the new point only when needed: the
-** tolerance stop is on (optimizers), a record is due, or the run stops
-** now.  That evaluation fills the gradient cache, so a method asking for
-** the gradient at the same point next step gets it for free.
+** not for OL_M_OWNAVG methods), checks the iterate (finite, within
+** xlimit), and evaluates the true f and g at the new point only when
+** needed: a tolerance rule is on (optimizers), a record is due, or the
+** run stops now.  A method that evaluated there itself hands f and g over
+** (ol_ctx_known), and then nothing is evaluated again; that cache also
+** serves a method asking for the gradient at the same point next step.
+** Wherever the run holds f and g at x_t it applies the convergence and
+** divergence rules of run.h.
 **
-** Recording: all metrics share one time axis of at most cap points (cap
-** rounded down to even, so halving keeps the grid aligned).  Points are
-** taken when t is a multiple of stride; when the axis is full every other
-** point is dropped (those with t % (2 stride) != 0) and stride doubles.
-** A stop appends its final point even off the grid; the next record
-** (after ol_run_extend) replaces such an off-grid tail.  Each record
-** also keeps c.ngev and the stepping seconds so far (evals, secs), moved
-** with the times by decimation, so plots can use either as the x axis.
+** Recording: see run.h for which times are kept.  A stop appends its
+** final point even when the rule keeps no point there; the next record
+** (after ol_run_extend) replaces such an off-grid tail.  Each record also
+** keeps c.ngev and the stepping seconds so far (evals, secs), moved with
+** the times, so plots can use either as the x axis.
 **
 ** Time: no clock call per step.  ol_run_advance (and ol_run_step, which
 ** is advance(1)) reads the monotonic clock around the slice; the time
@@ -25,10 +25,11 @@
 **
 ** Metrics: a set given in the options must be available for the problem
 ** and the method, or ol_run_new fails naming the metric and why; probe
-** metrics (lr*, ortherr) are available when the method's probe gives a
-** number right after init.  The minibatch order and the metrics' memory
-** live in the run (runpriv.h) and are allocated here, never in a step.
-** Composite problems (l1 > 0) stop on the kkt (prox-gradient) measure.
+** metrics (lr*, ortherr) are available when the method declares them
+** (m->probes), and are NAN until its first step defines them.  The
+** minibatch order and the metrics' memory live in the run (runpriv.h) and
+** are allocated here, never in a step.  Composite problems (l1 > 0) stop
+** on the kkt (prox-gradient) measure.
 */
 #include "run.h"
 
@@ -36,6 +37,8 @@
 #include "vec.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -52,6 +55,8 @@ void ol_run_opts_default (ol_run_opts *o)
   o->stream = 0;
   o->x0 = NULL;
   o->metrics = 0;
+  o->xlimit = 1e50;
+  o->flimit = 1e10;
   o->cap = 4096;
   o->record_x = 0;
   o->sched.kind = OL_SCHED_CONST;
@@ -95,6 +100,8 @@ const char *ol_stop_name (int reason)
   case OL_STOP_FAILED: return "numerical failure";
   case OL_STOP_INTERRUPTED: return "interrupted";
   case OL_STOP_STOPPED: return "stopped";
+  case OL_STOP_CONVERGED: return "converged";
+  case OL_STOP_DIVERGED: return "diverged";
   default: return "unknown";
   }
 }
@@ -119,8 +126,9 @@ static double now (void)
 
 /* == evaluation and recording ============================================== */
 
-/* True f, g at the current iterate into the cache (counted as actual
-** oracle calls).  OL_OK or the oracle's code with e set. */
+/* True f, g at the current iterate into the cache: an actual oracle call,
+** counted as the run's own (mfev, mgev) until a step uses it.  OL_OK or
+** the oracle's code with e set. */
 static int eval_here (ol_run *r, ol_err *e)
 {
   int rc;
@@ -128,12 +136,13 @@ static int eval_here (ol_run *r, ol_err *e)
       memcmp(r->x, r->xg, (size_t)r->n * sizeof *r->x) == 0)
     return OL_OK;
   r->gvalid = 0;
-  r->c.nfev++;
-  r->c.ngev++;
+  r->mfev++;
+  r->mgev++;
   rc = ol_problem_eval(r->p, r->x, &r->f, r->g, r->work, e);
   if (rc != OL_OK) return rc;
   memcpy(r->xg, r->x, (size_t)r->n * sizeof *r->x);
   r->gvalid = 1;
+  r->unclaimed = 3;
   return OL_OK;
 }
 
@@ -155,13 +164,108 @@ static void fill_state (ol_run *r, ol_mstate *s)
   s->mem = &r->mem;
 }
 
-/* Drop the points off the coarser grid and double the stride. */
-static void decimate (ol_run *r)
+/* -- which times the history keeps (run.h) -- */
+
+/* floor(log2 t) for t >= 1. */
+static int ilog2 (long t)
 {
-  long s2 = 2 * r->stride;
+  int j = 0;
+  while (t > 1) {
+    t >>= 1;
+    j++;
+  }
+  return j;
+}
+
+/* Spacing of the log points around t: 1 below 2L, 2^j / L in octave j. */
+static long log_spacing (const ol_run *r, long t)
+{
+  int j = t >= 1 ? ilog2(t) : 0;
+  return j > r->lgl ? 1L << (j - r->lgl) : 1;
+}
+
+static int kept (const ol_run *r, long t)
+{
+  return t % r->stride == 0 || t % log_spacing(r, t) == 0;
+}
+
+/* The first kept time after t. */
+static long next_kept (const ol_run *r, long t)
+{
+  long u = t - t % r->stride + r->stride, s = log_spacing(r, t + 1);
+  long l = (t + 1) % s == 0 ? t + 1 : t + 1 - (t + 1) % s + s;
+  return u < l ? u : l;
+}
+
+/* Number of log points in [0, T], for lgl = log2 L. */
+static long nlog (int lgl, long T)
+{
+  long L = 1L << lgl, cnt, lo, hi;
+  int j;
+  if (T < 2 * L) return T + 1;
+  cnt = 2 * L;
+  for (j = lgl + 1; j < 62 && (lo = 1L << j) <= T; j++) {
+    hi = (1L << (j + 1)) - 1;
+    if (hi > T) hi = T;
+    cnt += (hi - lo) / (1L << (j - lgl)) + 1;
+  }
+  return cnt;
+}
+
+/* Points the history may hold for a budget of T steps. */
+static long hist_bound (const ol_run *r, long T)
+{
+  return r->ucap + 2 + nlog(r->lgl, T);
+}
+
+/* realloc *p to bytes; 1 (and *p unchanged) on failure. */
+static int grow (void **p, size_t bytes)
+{
+  void *q = realloc(*p, bytes);
+  if (q == NULL) return 1;
+  *p = q;
+  return 0;
+}
+
+/* Make room for the history of a budget of T steps; OL_ENOMEM with e
+** set (the old arrays stay valid) on failure. */
+static int hist_reserve (ol_run *r, long T, ol_err *e)
+{
+  long want = hist_bound(r, T);
+  size_t m;
+  int k;
+  if (want <= r->alloc) return OL_OK;
+  if (want > (1L << 30))
+    return ol_err_set(e, OL_ENOMEM, "history of %ld points is too large",
+                      want);
+  m = (size_t)want;
+  if (grow((void **)&r->times, m * sizeof *r->times) ||
+      grow((void **)&r->evals, m * sizeof *r->evals) ||
+      grow((void **)&r->secs, m * sizeof *r->secs))
+    goto nomem;
+  for (k = 0; k < OL_NMETRICS; k++)
+    if (r->vals[k] != NULL &&
+        grow((void **)&r->vals[k], m * sizeof *r->vals[k]))
+      goto nomem;
+  if (r->traj != NULL &&
+      grow((void **)&r->traj, m * (size_t)r->tdim * sizeof *r->traj))
+    goto nomem;
+  r->alloc = (int)want;
+  return OL_OK;
+nomem:
+  return ol_err_set(e, OL_ENOMEM, "out of memory (history of %ld points)",
+                    want);
+}
+
+/* Double the stride while t would keep more than ucap of its multiples,
+** then drop the points no longer kept. */
+static void restride (ol_run *r, long t)
+{
   int i, j, k;
+  if (t / r->stride < r->ucap) return;
+  while (t / r->stride >= r->ucap) r->stride *= 2;
   for (i = 0, j = 0; i < r->len; i++) {
-    if (r->times[i] % s2 != 0) continue;
+    if (!kept(r, r->times[i])) continue;
     if (j != i) {
       r->times[j] = r->times[i];
       r->evals[j] = r->evals[i];
@@ -175,7 +279,6 @@ static void decimate (ol_run *r)
     j++;
   }
   r->len = j;
-  r->stride = s2;
 }
 
 /* Record the metrics at the current t; the cache must be valid at x.  A
@@ -192,17 +295,21 @@ static void record (ol_run *r)
       r->len--;
       r->offgrid = 0;
     }
-    if (r->len >= r->cap) decimate(r);
+    restride(r, t);
     k = r->len++;
   }
   r->times[k] = t;
   r->evals[k] = (double)r->c.ngev;
   r->secs[k] = r->seconds + (r->inslice ? now() - r->slice0 : 0);
-  r->offgrid = t % r->stride != 0;
-  r->next_rec = (t / r->stride + 1) * r->stride;
+  r->offgrid = !kept(r, t);
+  r->next_rec = next_kept(r, t);
   fill_state(r, &s);
   for (i = 0; i < OL_NMETRICS; i++)
-    if (r->vals[i] != NULL) r->vals[i][k] = ol_metric_types[i].eval(&s);
+    if (r->vals[i] != NULL) {
+      double v = ol_metric_types[i].eval(&s);
+      r->vals[i][k] = v;
+      if (isfinite(v) && !(v >= r->vmin[i])) r->vmin[i] = v;
+    }
   if (r->traj != NULL)
     memcpy(r->traj + (size_t)k * r->tdim, r->x,
            (size_t)r->tdim * sizeof *r->x);
@@ -220,6 +327,17 @@ static int stop_err (ol_run *r, int code, const ol_err *e)
   return r->reason;
 }
 
+/* Stop with reason and a formatted message. */
+static int stop_msg (ol_run *r, int reason, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(r->msg, sizeof r->msg, fmt, ap);
+  va_end(ap);
+  r->reason = reason;
+  return reason;
+}
+
 /* == stepping ============================================================== */
 
 /* Tolerance measure: kkt on a constrained or composite problem, else
@@ -233,17 +351,98 @@ static double tol_measure (ol_run *r)
   return ol_metric_types[OL_MET_KKT].eval(&s);
 }
 
+/* ||x||_inf with the finiteness test of ol_run_finite folded in (NAN when
+** an entry is not finite). */
+static double absmax (const double *x, int n)
+{
+  uint64_t bad = 0;
+  double m = 0, a;
+  int i;
+  for (i = 0; i < n; i++) {
+    bad |= ol_fbit(x[i]);
+    a = fabs(x[i]);
+    m = a > m ? a : m;
+  }
+  return OL_FBITS_OK(bad) ? m : NAN;
+}
+
+/* The iterate rules: OL_STOP_NONFINITE, OL_STOP_DIVERGED or none. */
+static int check_x (ol_run *r)
+{
+  double m = absmax(r->x, r->n);
+  if (isnan(m))
+    return stop_msg(r, OL_STOP_NONFINITE, "non-finite iterate at "
+                    "iteration %ld", r->c.t);
+  if (m > r->o.xlimit * r->x0max)
+    return stop_msg(r, OL_STOP_DIVERGED, "||x||_inf = %.3g exceeds xlimit "
+                    "%g x max(1, ||x_0||_inf) at iteration %ld", m,
+                    r->o.xlimit, r->c.t);
+  return OL_STOP_NONE;
+}
+
+/* The rules that need f and g at x_t (the cache is valid there): the
+** divergence of f, exact stationarity, the tolerances.  Returns the stop
+** reason or OL_STOP_NONE; a stop's message says which rule held. */
+static int check_fg (ol_run *r)
+{
+  const ol_run_opts *o = &r->o;
+  int optim = r->m->family == OL_OPTIM;
+  double fl = r->f0 - o->flimit * fmax(1, fabs(r->f0)), d;
+  if (r->p->kind != OL_GAME && r->f < fl)
+    return stop_msg(r, OL_STOP_DIVERGED, "f = %.3g fell below f(x_0) - "
+                    "flimit %g x max(1, |f(x_0)|) = %.3g at iteration %ld",
+                    r->f, o->flimit, fl, r->c.t);
+  if (!optim) return OL_STOP_NONE;
+  if (r->p->noise.kind == OL_NOISE_NONE || r->usetol) {
+    int plain = r->p->set.kind == OL_SET_NONE && !(r->p->l1 > 0);
+    double m = tol_measure(r);
+    if (o->tol > 0 && m <= o->tol)
+      return stop_msg(r, OL_STOP_TOL, "%s %.3g <= tol %g",
+                      plain ? "gradnorm" : "kkt", m, o->tol);
+    if (m == 0 && r->p->noise.kind == OL_NOISE_NONE)
+      return stop_msg(r, OL_STOP_CONVERGED, "the %s is exactly 0 at "
+                      "iteration %ld", plain ? "gradient" : "KKT gap",
+                      r->c.t);
+  }
+  if (r->c.t == 0) return OL_STOP_NONE;
+  d = fabs(r->f - r->fprev);
+  if (o->f_abstol > 0 && d <= o->f_abstol)
+    return stop_msg(r, OL_STOP_TOL, "|f_t - f_t-1| = %.3g <= f_abstol %g",
+                    d, o->f_abstol);
+  if (o->f_reltol > 0 && d <= o->f_reltol * fabs(r->f))
+    return stop_msg(r, OL_STOP_TOL, "|f_t - f_t-1| = %.3g <= f_reltol %g "
+                    "x |f_t|", d, o->f_reltol);
+  if (r->xprev != NULL) {
+    double dx = 0, xm = 0;
+    int i;
+    for (i = 0; i < r->n; i++) {
+      double a = fabs(r->x[i] - r->xprev[i]), b = fabs(r->x[i]);
+      dx = a > dx ? a : dx;
+      xm = b > xm ? b : xm;
+    }
+    if (o->x_abstol > 0 && dx <= o->x_abstol)
+      return stop_msg(r, OL_STOP_TOL, "||x_t - x_t-1||_inf = %.3g <= "
+                      "x_abstol %g", dx, o->x_abstol);
+    if (o->x_reltol > 0 && dx <= o->x_reltol * xm)
+      return stop_msg(r, OL_STOP_TOL, "||x_t - x_t-1||_inf = %.3g <= "
+                      "x_reltol %g x ||x_t||_inf", dx, o->x_reltol);
+  }
+  return OL_STOP_NONE;
+}
+
 /* One iteration of a running run; returns the reason after it. */
 static int step1 (ol_run *r)
 {
   ol_ctx *c = &r->c;
   ol_err e;
-  int rc, stop = OL_STOP_NONE, i, n = r->n;
+  int rc, stop = OL_STOP_NONE, i, n = r->n, known;
   long t;
   e.code = OL_OK;
   e.msg[0] = '\0';
   c->sched = r->o.sched.kind == OL_SCHED_CONST ? 1
     : ol_sched_value(&r->o.sched, c->t, r->iters);
+  if (r->xprev != NULL) memcpy(r->xprev, r->x, (size_t)n * sizeof *r->x);
+  r->handed = r->conv = 0;
   rc = r->m->step(r->st, c, &e);
   /* the noise-free shadow takes the same step (its failure only makes
   ** bias and variance NaN from then on) */
@@ -258,19 +457,20 @@ static int step1 (ol_run *r)
   }
   /* (2) count the step, refresh the average, check the iterate */
   t = ++c->t;
-  r->gvalid = 0;
+  if (!r->handed) r->gvalid = 0;
   if (r->useavg) {
     double w = 1 / ((double)t + 1);
     for (i = 0; i < n; i++) r->xavg[i] += w * (r->x[i] - r->xavg[i]);
   }
-  /* A non-finite iterate is caught by the next oracle call (every method
-  ** evaluates at its iterate, and the run evaluates before recording or
-  ** stopping), so the full pass over x is only made where a projection
-  ** would otherwise consume it; that keeps large-n steps to the passes
-  ** the method itself needs. */
-  if ((r->project || n <= 64) && !ol_run_finite(r->x, n)) {
-    ol_err_set(&e, OL_EDOM, "non-finite iterate at iteration %ld", t);
-    return stop_err(r, OL_EDOM, &e);
+  /* A non-finite or diverged iterate is caught by the next evaluation
+  ** (every method evaluates at its iterate, and the run evaluates before
+  ** recording or stopping), so the full pass over x is only made where it
+  ** is cheap or a projection would otherwise consume it; that keeps
+  ** large-n steps to the passes the method itself needs. */
+  if ((r->project || n <= 64) && check_x(r) != OL_STOP_NONE) {
+    if (r->reason == OL_STOP_DIVERGED && eval_here(r, &e) == OL_OK)
+      record(r);
+    return r->reason;
   }
   /* Any optimizer on a constrained problem is run as its projected
   ** variant; idempotent for the methods that project themselves (for the
@@ -278,18 +478,33 @@ static int step1 (ol_run *r)
   ** projection, as in Reddi et al. 2018). */
   if (r->project) ol_ctx_project(c, r->x);
   /* (3) stop rules that need no evaluation */
-  if (t >= r->iters)
+  if (r->conv)
+    stop = stop_msg(r, OL_STOP_CONVERGED, "%s", r->convmsg);
+  else if (t >= r->iters)
     stop = OL_STOP_BUDGET;
   else if ((t & 63) == 0 && r->o.time_limit > 0 &&
            r->seconds + (now() - r->slice0) >= r->o.time_limit)
     stop = OL_STOP_TIME;
-  /* (4) evaluate when needed: tolerance, a due record, a stop */
-  if (stop != OL_STOP_NONE || r->usetol || t == r->next_rec) {
+  /* (4) evaluate when needed (a tolerance, a due record, a stop) or when
+  ** the method handed f and g over; then the rules on f and g, which may
+  ** stop the run at this very step */
+  known = r->gvalid &&
+    memcmp(r->x, r->xg, (size_t)n * sizeof *r->x) == 0;
+  if (known || stop != OL_STOP_NONE || r->usetol || t == r->next_rec) {
+    int why;
     rc = eval_here(r, &e);
     if (rc != OL_OK) return stop_err(r, rc, &e);
-    if (r->usetol && tol_measure(r) <= r->o.tol) stop = OL_STOP_TOL;
+    if (stop == OL_STOP_NONE && n > 64 && !r->project &&
+        check_x(r) != OL_STOP_NONE) {
+      record(r);
+      return r->reason;
+    }
+    why = stop == OL_STOP_CONVERGED ? OL_STOP_NONE : check_fg(r);
+    if (why != OL_STOP_NONE && stop != OL_STOP_CONVERGED) stop = why;
+    r->fprev = r->f;
     if (stop != OL_STOP_NONE || t == r->next_rec) record(r);
   }
+  if (stop == OL_STOP_BUDGET || stop == OL_STOP_TIME) r->msg[0] = '\0';
   r->reason = stop;
   return stop;
 }
@@ -333,6 +548,10 @@ int ol_run_extend (ol_run *r, long iters, ol_err *e)
   if (iters <= r->c.t)
     return ol_err_set(e, OL_EINVAL, "iters = %ld must exceed the %ld "
                       "steps already done", iters, r->c.t);
+  if (iters > OL_RUN_MAXITERS)
+    return ol_err_set(e, OL_EINVAL, "iters = %ld is out of range [0, 2^62]",
+                      iters);
+  if (hist_reserve(r, iters, e) != OL_OK) return e->code;
   r->iters = iters;
   r->o.iters = iters;
   r->reason = OL_STOP_NONE;
@@ -369,12 +588,30 @@ static int make_shadow (ol_run *r, const ol_run_opts *o, ol_err *e)
 static int check_opts (const ol_run_opts *o, ol_err *e)
 {
   const ol_sched *s = &o->sched;
-  if (o->iters < 0)
-    return ol_err_set(e, OL_EINVAL, "iters = %ld is out of range [0, inf]",
+  if (o->iters < 0 || o->iters > OL_RUN_MAXITERS)
+    return ol_err_set(e, OL_EINVAL, "iters = %ld is out of range [0, 2^62]",
                       o->iters);
   if (!(o->tol >= 0))
     return ol_err_set(e, OL_EINVAL, "tol = %g is out of range [0, inf]",
                       o->tol);
+  if (!(o->f_abstol >= 0))
+    return ol_err_set(e, OL_EINVAL, "f_abstol = %g is out of range "
+                      "[0, inf]", o->f_abstol);
+  if (!(o->f_reltol >= 0))
+    return ol_err_set(e, OL_EINVAL, "f_reltol = %g is out of range "
+                      "[0, inf]", o->f_reltol);
+  if (!(o->x_abstol >= 0))
+    return ol_err_set(e, OL_EINVAL, "x_abstol = %g is out of range "
+                      "[0, inf]", o->x_abstol);
+  if (!(o->x_reltol >= 0))
+    return ol_err_set(e, OL_EINVAL, "x_reltol = %g is out of range "
+                      "[0, inf]", o->x_reltol);
+  if (!(o->xlimit > 0))
+    return ol_err_set(e, OL_EINVAL, "xlimit = %g is out of range (0, inf]",
+                      o->xlimit);
+  if (!(o->flimit > 0))
+    return ol_err_set(e, OL_EINVAL, "flimit = %g is out of range (0, inf]",
+                      o->flimit);
   if (!(o->time_limit >= 0))
     return ol_err_set(e, OL_EINVAL, "time = %g is out of range [0, inf]",
                       o->time_limit);
@@ -440,6 +677,11 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
       ol_err_set(e, OL_EINVAL, "x0[%d] = %g is not finite", i + 1, x0[i]);
       return NULL;
     }
+  /* an infeasible start is an error, whatever the method (a projected
+  ** start would hide a typo in x0) */
+  if (p->set.kind != OL_SET_NONE &&
+      ol_set_explain(&p->set, x0, n, OL_SET_TOL, e) != OL_OK)
+    return NULL;
   /* (2) allocate */
   r = calloc(1, sizeof *r);
   if (r == NULL) {
@@ -451,29 +693,36 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
   r->n = n;
   r->o = *o;
   r->iters = o->iters;
-  r->cap = (o->cap + 1) & ~1;   /* even, so halving keeps the grid; never
-                                   fewer points than asked */
+  r->cap = o->cap;
+  r->ucap = o->cap / 2;
+  for (r->lgl = 1; (2L << r->lgl) <= o->cap / 64; r->lgl++) {}
   r->stride = 1;
   r->metrics = (o->metrics ? o->metrics : ol_metric_defaults(p, m->family));
   r->metrics &= OL_MBIT(OL_NMETRICS) - 1;
   r->mem.mingrad = INFINITY;
+  for (i = 0; i < OL_NMETRICS; i++) r->vmin[i] = NAN;
   if (alloc(&r->x0, n, e) || alloc(&r->x, n, e) || alloc(&r->xavg, n, e) ||
       alloc(&r->g, n, e) || alloc(&r->xg, n, e) ||
       alloc(&r->work, 4 * (size_t)n, e) || alloc(&r->par, np, e))
     goto fail;
-  r->times = calloc((size_t)r->cap, sizeof *r->times);
+  /* the history: one point now, the bound for the budget next */
+  r->times = calloc(1, sizeof *r->times);
   if (r->times == NULL) {
     ol_err_set(e, OL_ENOMEM, "out of memory (series)");
     goto fail;
   }
-  if (alloc(&r->evals, r->cap, e) || alloc(&r->secs, r->cap, e)) goto fail;
+  if (alloc(&r->evals, 1, e) || alloc(&r->secs, 1, e)) goto fail;
   for (i = 0; i < OL_NMETRICS; i++)
-    if ((r->metrics & OL_MBIT(i)) && alloc(&r->vals[i], r->cap, e))
+    if ((r->metrics & OL_MBIT(i)) && alloc(&r->vals[i], 1, e))
       goto fail;
   if (o->record_x) {
     r->tdim = n < 8 ? n : 8;
-    if (alloc(&r->traj, (size_t)r->cap * r->tdim, e)) goto fail;
+    if (alloc(&r->traj, (size_t)r->tdim, e)) goto fail;
   }
+  r->alloc = 1;
+  if (hist_reserve(r, o->iters, e) != OL_OK) goto fail;
+  if ((o->x_abstol > 0 || o->x_reltol > 0) && alloc(&r->xprev, n, e))
+    goto fail;
   if (ol_mmem_init(&r->mem, p, r->metrics, e) != OL_OK) goto fail;
   if (p->noise.kind == OL_NOISE_BATCH &&
       p->noise.order != OL_ORDER_REPLACE) {
@@ -510,7 +759,8 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
   r->useavg = (p->kind == OL_GAME || o->average ||
                (r->metrics & OL_MBIT(OL_MET_EXPLOIT)))
     && !(m->flags & OL_M_OWNAVG);
-  r->usetol = o->tol > 0 && m->family == OL_OPTIM;
+  r->usetol = (o->tol > 0 || o->f_abstol > 0 || o->f_reltol > 0 ||
+               o->x_abstol > 0 || o->x_reltol > 0) && m->family == OL_OPTIM;
   /* (3) the true oracle at x0: a failure returns the run stopped */
   e2.msg[0] = '\0';
   rc = eval_here(r, &e2);
@@ -525,7 +775,7 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
   /* (5) probe metrics need a method that defines them */
   for (i = OL_MET_LRMIN; i <= OL_MET_ORTHERR; i++)
     if ((r->metrics & OL_MBIT(i)) &&
-        (m->probe == NULL || isnan(m->probe(r->st, i, &r->c)))) {
+        (m->probe == NULL || !(m->probes & OL_MBIT(i)))) {
       ol_metric_unavail(i, p, m, e);
       goto fail;
     }
@@ -544,9 +794,11 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
     stop_err(r, rc, &e2);
     return r;
   }
+  r->f0 = r->fprev = r->f;
+  r->x0max = fmax(1, absmax(r->x, n));
   record(r);
-  if (r->iters == 0) r->reason = OL_STOP_BUDGET;
-  else if (r->usetol && tol_measure(r) <= o->tol) r->reason = OL_STOP_TOL;
+  if (check_fg(r) == OL_STOP_NONE && r->iters == 0)
+    r->reason = OL_STOP_BUDGET;
   return r;
 fail:
   ol_run_free(r);
@@ -571,6 +823,7 @@ void ol_run_free (ol_run *r)
   free(r->secs);
   for (i = 0; i < OL_NMETRICS; i++) free(r->vals[i]);
   free(r->traj);
+  free(r->xprev);
   free(r->perm);
   ol_mmem_free(&r->mem);
   ol_run_free(r->shadow);
@@ -598,6 +851,8 @@ double ol_run_seconds (const ol_run *r) { return r->seconds; }
 long ol_run_nfev (const ol_run *r) { return r->c.nfev; }
 long ol_run_ngev (const ol_run *r) { return r->c.ngev; }
 long ol_run_nhev (const ol_run *r) { return r->c.nhev; }
+long ol_run_mfev (const ol_run *r) { return r->mfev; }
+long ol_run_mgev (const ol_run *r) { return r->mgev; }
 unsigned ol_run_metrics (const ol_run *r) { return r->metrics; }
 int ol_run_len (const ol_run *r) { return r->len; }
 const long *ol_run_times (const ol_run *r) { return r->times; }
@@ -616,6 +871,13 @@ double ol_run_last (const ol_run *r, int metric)
       r->len == 0)
     return NAN;
   return r->vals[metric][r->len - 1];
+}
+
+double ol_run_min (const ol_run *r, int metric)
+{
+  if (metric < 0 || metric >= OL_NMETRICS || r->vals[metric] == NULL)
+    return NAN;
+  return r->vmin[metric];
 }
 
 const double *ol_run_traj (const ol_run *r, int *dim)

@@ -4,12 +4,47 @@
 **
 ** The caller owns the loop: ol_run_step does exactly one iteration, so a
 ** front end can redraw, read keys and stop between steps.  After every
-** step the run checks its stop rules (budget, tolerance, wall time,
-** non-finite value, callback error) and records metrics at decimated
-** times: all series share one time axis of at most 'cap' points; when it
-** fills, every other point is dropped and the stride doubles, so a run of
-** any length keeps a bounded, evenly spaced history (plus the latest
-** point, which is always kept).  The stop reason is always stated.
+** step the run checks its stop rules and records metrics at chosen times.
+** The stop reason is always stated, and the stop's iteration is always
+** recorded.
+**
+** Stop rules, in the order they are tested after a step (optimizers only
+** for the convergence rules; every rule is off when its option is 0):
+**   budget        t >= iters
+**   time          stepping wall time >= time (tested every 64 steps)
+**   converged     the method signalled that it cannot go on because it
+**                 has converged (ol_ctx_converged: a line search that
+**                 cannot decrease f in floating point at a point that is
+**                 stationary to working precision), or the true gradient
+**                 (KKT measure when constrained or composite) is exactly
+**                 0 at a point where the run holds it; noise-free only
+**   tolerance     tol:       ||grad f(x_t)||_2 <= tol (kkt when
+**                            constrained or composite)
+**                 f_abstol:  |f(x_t) - f(x_{t-1})| <= f_abstol
+**                 f_reltol:  |f(x_t) - f(x_{t-1})| <= f_reltol |f(x_t)|
+**                 x_abstol:  ||x_t - x_{t-1}||_inf <= x_abstol
+**                 x_reltol:  ||x_t - x_{t-1}||_inf <= x_reltol ||x_t||_inf
+**                 (the definitions of Optim.jl; f and x rules need an
+**                 evaluation every step, as tol does)
+**   diverged      ||x_t||_inf > xlimit max(1, ||x_0||_inf), or, for
+**                 objectives and densities, f(x_t) < f(x_0) - flimit
+**                 max(1, |f(x_0)|): tested every step for n <= 64 or a
+**                 constrained problem, else wherever f or x is evaluated
+**   non-finite    NaN or Inf iterate, value or gradient
+**   callback error, numerical failure, interrupted, stopped
+**
+** History: all series share one time axis.  Kept are (a) every step below
+** 2L and then L points per octave (t in [2^j, 2^(j+1)) when t is a
+** multiple of 2^j / L), so a log-x plot is evenly covered and the start
+** of a run is never thinned, and (b) the multiples of a stride, a power of
+** two doubled whenever more than U of them would be kept, so a linear-x
+** plot is evenly covered; plus the stop's point.  L = max(2, 2^floor(
+** log2(cap / 64))), U = cap / 2 (cap 4096: dense below 128, 64 points per
+** octave, 2048 uniform).  At most U + 1 + nlog(T) + 1 points are kept for
+** a run of T steps (nlog(T) = 2L + L (log2 T - log2 L - 1) for T >= 2L):
+** 3,650 for 10^9 steps with the default cap, and never more than
+** U + 2 + 63 L.  Memory for them is allocated for the budget (and grown by
+** ol_run_extend), never in a step.
 **
 ** A run borrows its problem (which must outlive it) and owns everything
 ** else.  Not thread-safe; distinct runs are independent.
@@ -31,7 +66,9 @@ enum {
   OL_STOP_CALLBACK,     /* "callback error": a user function failed */
   OL_STOP_FAILED,       /* "numerical failure": factorisation, line search */
   OL_STOP_INTERRUPTED,  /* "interrupted": Ctrl-C */
-  OL_STOP_STOPPED       /* "stopped": by the user (q, j:stop()) */
+  OL_STOP_STOPPED,      /* "stopped": by the user (q, j:stop()) */
+  OL_STOP_CONVERGED,    /* "converged": stationary in floating point */
+  OL_STOP_DIVERGED      /* "diverged": x or f past its limit */
 };
 const char *ol_stop_name (int reason);
 
@@ -56,16 +93,21 @@ double ol_sched_value (const ol_sched *s, long t, long iters);
 /* Metrics, registered in core/metrics.h; ids are OL_MET_<NAME>. */
 #include "metrics.h"
 
+#define OL_RUN_MAXITERS (1L << 62)   /* largest iteration budget */
+
 typedef struct ol_run_opts {
   long iters;           /* iteration budget, >= 0; default 1000 */
   double tol;           /* >= 0; 0 disables the tolerance stop */
+  double f_abstol, f_reltol, x_abstol, x_reltol;   /* >= 0, 0: off */
+  double xlimit;        /* > 0, default 1e50 (diverged, see above) */
+  double flimit;        /* > 0, default 1e10 */
   double time_limit;    /* seconds, 0 = none */
   uint64_t seed;        /* default 1 */
   uint64_t stream;      /* rng stream (chain / repeat index), default 0 */
   const double *x0;     /* NULL: the problem's default; copied */
   unsigned metrics;     /* OL_MBIT() set to record; 0 = defaults for the
                            problem kind and method family */
-  int cap;              /* max points kept per series, >= 16; default 4096 */
+  int cap;              /* history size (see above), >= 16; default 4096 */
   int record_x;         /* keep the trajectory of x (first min(n, 8)
                            coordinates) at the recorded times */
   int average;          /* keep the uniform average of x_0..x_t (Polyak-
@@ -114,9 +156,17 @@ const ol_method_type *ol_run_method (const ol_run *r);
 const double *ol_run_params (const ol_run *r);
 const ol_run_opts *ol_run_options (const ol_run *r);
 double ol_run_seconds (const ol_run *r);      /* wall time spent stepping */
+/* Oracle calls made for the method: value, gradient and Hessian
+** evaluations it asked for (a run's own evaluation at x_t that the method
+** then uses counts here, once). */
 long ol_run_nfev (const ol_run *r);
 long ol_run_ngev (const ol_run *r);
 long ol_run_nhev (const ol_run *r);
+/* Evaluations the run made only for its records and stop rules (value
+** and gradient), used by no step: e.g. the true gradient under minibatch
+** noise, or the final point of a method that evaluates before it moves. */
+long ol_run_mfev (const ol_run *r);
+long ol_run_mgev (const ol_run *r);
 
 /* Recorded series.  All share the time axis ol_run_times (iteration
 ** numbers, increasing); ol_run_series returns NULL for a metric not
@@ -139,6 +189,9 @@ const double *ol_run_series (const ol_run *r, int metric);
 /* Latest value of a metric (computed at the last recorded time), NAN if
 ** not recorded. */
 double ol_run_last (const ol_run *r, int metric);
+/* Smallest finite value of a metric over every record made (also those
+** the history no longer keeps), NAN if none. */
+double ol_run_min (const ol_run *r, int metric);
 /* Trajectory: len rows of *dim coordinates (NULL unless record_x). */
 const double *ol_run_traj (const ol_run *r, int *dim);
 

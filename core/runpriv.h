@@ -7,17 +7,26 @@
 **
 ** Invariants:
 **   gvalid      f, g hold the true value and gradient at xg, a copy of
-**               the point they were computed at (set only by the run).
+**               the point they were computed at: by the run (eval_here)
+**               or handed over by the method (ol_ctx_known, which sets
+**               handed for the step).  unclaimed: bits 1 (f) and 2 (g)
+**               of a cache the run computed and no step has used yet;
+**               such an evaluation is counted in mfev / mgev until a step
+**               uses it, then moves to c.nfev / c.ngev.
 **   work        4n doubles: [0, n) finite differences in the oracle,
 **               [n, 2n) projection scratch for ol_ctx_project, [2n, 4n)
 **               metric scratch (ol_mstate.work).
-**   series      times[0..len) strictly increasing; every point except
-**               possibly the last is a multiple of stride ("on grid");
-**               offgrid says the last one is not (a final point), and the
-**               next record replaces it.  next_rec is the next multiple
-**               of stride after the last recorded time.  evals and secs
-**               are parallel to times (moved together by decimation):
-**               c.ngev and the stepping seconds at each record.
+**   series      times[0..len) strictly increasing, len <= alloc; every
+**               point except possibly the last is kept by the history's
+**               rule (run.h: a log point, or a multiple of stride, with
+**               t / stride < ucap); offgrid says the last one is not (a
+**               final point), and the next record replaces it.  next_rec
+**               is the next kept time after the last recorded one.
+**               alloc >= ucap + 2 + nlog(iters) (run.c), so a record
+**               never allocates.  evals and secs are parallel to times
+**               (moved together when the stride doubles): c.ngev and the
+**               stepping seconds at each record.  vmin: the smallest
+**               finite value of each metric over every record.
 **   inslice     ol_run_advance is running: slice0 holds the clock at its
 **               start, and a record adds now() - slice0 to seconds.
 **   perm, pos   OL_NOISE_BATCH with an order other than REPLACE: perm
@@ -76,8 +85,16 @@ struct ol_run {
   double *x0, *x, *xavg;
   double f, *g, *xg;          /* true-oracle cache at xg */
   int gvalid;
+  unsigned unclaimed;         /* see above */
+  int handed;                 /* ol_ctx_known in this step */
+  long mfev, mgev;            /* the run's own evaluations (run.h) */
+  int conv;                   /* ol_ctx_converged in this step */
+  char convmsg[OL_ERRMAX];
+  double *xprev;              /* x_{t-1}, for x_abstol / x_reltol */
+  double fprev;               /* f(x_{t-1}), for f_abstol / f_reltol */
+  double f0, x0max;           /* f(x_0), max(1, ||x_0||_inf): diverged */
   double *work;
-  int usetol, useavg;
+  int usetol, useavg;         /* usetol: a tol, f or x rule is on */
   int project;                /* project x on the set after each step:
                                  an optimizer on a constrained problem */
   long iters;                 /* budget */
@@ -88,7 +105,9 @@ struct ol_run {
   int inslice;                /* inside ol_run_advance (see above) */
   unsigned metrics;           /* OL_MBIT set recorded */
   int cap, len, offgrid, tdim;
+  int alloc, ucap, lgl;       /* capacity; U and log2 L of the history */
   long stride, next_rec;
+  double vmin[OL_NMETRICS];
   long *times;
   double *evals, *secs;       /* parallel to times (see above) */
   double *vals[OL_NMETRICS];  /* NULL for metrics not recorded */

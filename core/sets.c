@@ -126,3 +126,46 @@ int ol_set_contains (const ol_set *s, const double *x, int n, double tol)
     return 1;
   }
 }
+
+/* Why x is not in s: OL_OK when it is (up to tol), else OL_EINVAL with a
+** message naming the set and the first violation. */
+int ol_set_explain (const ol_set *s, const double *x, int n, double tol,
+                    ol_err *e)
+{
+  int i, b, off;
+  if (s == NULL || ol_set_contains(s, x, n, tol)) return OL_OK;
+  for (i = 0; i < n; i++)
+    if (!isfinite(x[i]))
+      return ol_err_set(e, OL_EINVAL, "x0[%d] = %g is not finite", i + 1,
+                        x[i]);
+  if (s->kind == OL_SET_BOX) {
+    for (i = 0; i < n; i++) {
+      if (s->lo != NULL && x[i] < s->lo[i] - tol)
+        return ol_err_set(e, OL_EINVAL, "x0 is outside the box: x0[%d] = "
+                          "%g < lo[%d] = %g", i + 1, x[i], i + 1, s->lo[i]);
+      if (s->hi != NULL && x[i] > s->hi[i] + tol)
+        return ol_err_set(e, OL_EINVAL, "x0 is outside the box: x0[%d] = "
+                          "%g > hi[%d] = %g", i + 1, x[i], i + 1, s->hi[i]);
+    }
+  }
+  else if (s->kind == OL_SET_SIMPLEX) {
+    int nb = s->nblocks > 0 ? s->nblocks : 1;
+    for (b = 0, off = 0; b < nb; b++) {
+      int k = s->nblocks > 0 ? s->blocks[b] : n;
+      double sum = 0;
+      for (i = off; i < off + k && i < n; i++) {
+        if (x[i] < -tol)
+          return ol_err_set(e, OL_EINVAL, "x0 is outside the simplex: "
+                            "x0[%d] = %g < 0 (block %d, entries %d..%d)",
+                            i + 1, x[i], b + 1, off + 1, off + k);
+        sum += x[i];
+      }
+      if (fabs(sum - 1) > tol)
+        return ol_err_set(e, OL_EINVAL, "x0 is outside the simplex: block "
+                          "%d (entries %d..%d) sums to %.17g, not 1", b + 1,
+                          off + 1, off + k, sum);
+      off += k;
+    }
+  }
+  return ol_err_set(e, OL_EINVAL, "x0 is outside the constraint set");
+}

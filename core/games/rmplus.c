@@ -118,5 +118,5 @@ const ol_method_type ol_game_rmplus = {
   rmplus_params, (int)(sizeof rmplus_params / sizeof rmplus_params[0]),
   sizeof(rmplus_state), OL_M_NEEDSET | OL_M_OWNAVG,
   OL_KIND(OL_GAME) | OL_KIND(OL_OBJECTIVE),
-  rmplus_init, rmplus_step, rmplus_fini, NULL
+  rmplus_init, rmplus_step, rmplus_fini, NULL, 0u
 };

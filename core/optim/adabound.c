@@ -125,5 +125,6 @@ const ol_method_type ol_optim_adabound = {
   (int)(sizeof adabound_params / sizeof adabound_params[0]),
   sizeof(adabound_state), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  adabound_init, adabound_step, adabound_fini, adabound_probe
+  adabound_init, adabound_step, adabound_fini, adabound_probe,
+  OL_PROBES_LR
 };

@@ -90,5 +90,6 @@ const ol_method_type ol_optim_adagrad = {
   (int)(sizeof adagrad_params / sizeof adagrad_params[0]),
   sizeof(adagrad_state), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  adagrad_init, adagrad_step, adagrad_fini, adagrad_probe
+  adagrad_init, adagrad_step, adagrad_fini, adagrad_probe,
+  OL_PROBES_LR
 };

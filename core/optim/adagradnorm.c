@@ -86,5 +86,6 @@ const ol_method_type ol_optim_adagradnorm = {
   (int)(sizeof adagradnorm_params / sizeof adagradnorm_params[0]),
   sizeof(adagradnorm_state), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  adagradnorm_init, adagradnorm_step, adagradnorm_fini, adagradnorm_probe
+  adagradnorm_init, adagradnorm_step, adagradnorm_fini, adagradnorm_probe,
+  OL_PROBES_LR
 };

@@ -76,5 +76,6 @@ const ol_method_type ol_optim_adam = {
   adam_params, (int)(sizeof adam_params / sizeof adam_params[0]),
   sizeof(ol_adam_core), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  adam_init, adam_step, ol_adam_core_fini, ol_adam_core_probe
+  adam_init, adam_step, ol_adam_core_fini, ol_adam_core_probe,
+  OL_PROBES_LR
 };

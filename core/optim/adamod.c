@@ -111,5 +111,6 @@ const ol_method_type ol_optim_adamod = {
   adamod_params, (int)(sizeof adamod_params / sizeof adamod_params[0]),
   sizeof(adamod_state), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  adamod_init, adamod_step, adamod_fini, adamod_probe
+  adamod_init, adamod_step, adamod_fini, adamod_probe,
+  OL_PROBES_LR
 };

@@ -91,5 +91,6 @@ const ol_method_type ol_optim_adamw = {
   adamw_params, (int)(sizeof adamw_params / sizeof adamw_params[0]),
   sizeof(adamw_state), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  adamw_init, adamw_step, ol_adam_core_fini, ol_adam_core_probe
+  adamw_init, adamw_step, ol_adam_core_fini, ol_adam_core_probe,
+  OL_PROBES_LR
 };

@@ -130,5 +130,6 @@ const ol_method_type ol_optim_adopt = {
   adopt_params, (int)(sizeof adopt_params / sizeof adopt_params[0]),
   sizeof(adopt_state), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  adopt_init, adopt_step, adopt_fini, adopt_probe
+  adopt_init, adopt_step, adopt_fini, adopt_probe,
+  OL_PROBES_LR
 };

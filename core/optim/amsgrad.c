@@ -99,5 +99,6 @@ const ol_method_type ol_optim_amsgrad = {
   amsgrad_params, (int)(sizeof amsgrad_params / sizeof amsgrad_params[0]),
   sizeof(amsgrad_state), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  amsgrad_init, amsgrad_step, amsgrad_fini, amsgrad_probe
+  amsgrad_init, amsgrad_step, amsgrad_fini, amsgrad_probe,
+  OL_PROBES_LR
 };

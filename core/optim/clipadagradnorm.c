@@ -87,5 +87,6 @@ const ol_method_type ol_optim_clipadagradnorm = {
   cagn_params, (int)(sizeof cagn_params / sizeof cagn_params[0]),
   sizeof(cagn_state), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  cagn_init, cagn_step, cagn_fini, cagn_probe
+  cagn_init, cagn_step, cagn_fini, cagn_probe,
+  OL_PROBES_LR
 };

@@ -170,6 +170,10 @@ static int cubic_step (void *st, ol_ctx *c, ol_err *e)
   /* (1) gradient, value (adaptive test), Hessian */
   rc = ol_ctx_grad(c, x, s->adapt ? &f : NULL, s->g, e);
   if (rc != OL_OK) return rc;
+  if (ol_vec_nrm2(s->g, n) == 0) {
+    ol_ctx_converged(c, "the gradient is exactly 0");
+    return OL_OK;
+  }
   if ((rc = ol_ctx_hess(c, x, s->H, e)) != OL_OK) return rc;
   /* (2) H = Q diag(lam) Q'; rows of s->H are then the eigenvectors */
   info = LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, 'V', 'L', n, s->H, n, s->lam,
@@ -227,5 +231,5 @@ const ol_method_type ol_optim_cubic = {
   cubic_params, (int)(sizeof cubic_params / sizeof cubic_params[0]),
   sizeof(cubic_state), OL_M_NEEDHESS,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  cubic_init, cubic_step, cubic_fini, NULL
+  cubic_init, cubic_step, cubic_fini, NULL, 0u
 };

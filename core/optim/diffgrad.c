@@ -111,5 +111,6 @@ const ol_method_type ol_optim_diffgrad = {
   (int)(sizeof diffgrad_params / sizeof diffgrad_params[0]),
   sizeof(diffgrad_state), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  diffgrad_init, diffgrad_step, diffgrad_fini, diffgrad_probe
+  diffgrad_init, diffgrad_step, diffgrad_fini, diffgrad_probe,
+  OL_PROBES_LR
 };

@@ -101,5 +101,6 @@ const ol_method_type ol_optim_dog = {
   dog_params, (int)(sizeof dog_params / sizeof dog_params[0]),
   sizeof(dog_state), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  dog_init, dog_step, dog_fini, dog_probe
+  dog_init, dog_step, dog_fini, dog_probe,
+  OL_PROBES_LR
 };

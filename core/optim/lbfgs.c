@@ -28,22 +28,29 @@
 **
 ** Failure: after 40 trials, or when the zoom interval shrinks below
 ** rounding with no point of decrease, the search has failed.  Then the
-** memory is dropped and the search retried once along -g; a second
-** failure returns OL_ENUMERIC "lbfgs: line search failed".  When the
-** interval collapses at a point that satisfies sufficient decrease (the
-** curvature condition is beyond rounding), that point is taken and the
-** pair is skipped if s'y is not positive.
+** memory is dropped and the search retried once along -g.  A second
+** failure at a point that is stationary to working precision
+** (ol_ctx_fp_stationary) means f cannot decrease any further in floating
+** point: x stays and the run stops as converged.  Elsewhere it returns
+** OL_ENUMERIC "lbfgs: line search failed".  When the interval collapses
+** at a point that satisfies sufficient decrease (the curvature condition
+** is beyond rounding), that point (kept from its evaluation, not
+** evaluated again) is taken and the pair is skipped if s'y is not
+** positive.
 **
-** When g'd is within 2^52 of underflow (|g'd| < DBL_MIN / eps), products
-** along d have lost their precision: x is stationary to working precision
-** and is left unchanged (this happens only after convergence, e.g. when
-** x* = 0 and the iterates shrink towards the subnormal range).
+** When g = 0 exactly, or g'd is within 2^52 of underflow (|g'd| <
+** DBL_MIN / eps, products along d have lost their precision), x is
+** stationary to working precision: it is left unchanged and the run stops
+** as converged (this happens only after convergence, e.g. when x* = 0 and
+** the iterates shrink towards the subnormal range).
 **
 ** f and g at the accepted point are kept for the next step (checked
-** against c->x), so an iteration costs the line search's evaluations only.
+** against c->x) and handed to the run (ol_ctx_known), so an iteration
+** costs the line search's evaluations only, each at a distinct point.
 */
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,6 +68,7 @@ typedef struct lbfgs_state {
   double *S, *Y;        /* m x n each, ring buffers */
   double *rho, *al;     /* m each */
   double *xk, *g, *d, *xt, *gt;
+  double *glo;          /* gradient at the zoom's lo point */
   double f;             /* f(xk); g = grad f(xk) when valid */
   int valid;
   long nls;             /* line-search trials in the last step */
@@ -96,6 +104,7 @@ static int lbfgs_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   if ((s->d = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
   if ((s->xt = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
   if ((s->gt = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
+  if ((s->glo = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
   return OL_OK;
 }
 
@@ -166,7 +175,7 @@ static int lbfgs_search (lbfgs_state *s, ol_ctx *c, double d0, double a0,
   double f0 = s->f, tolf = LBFGS_FTOL * fabs(f0), wolfe = -s->c2 * d0;
   double ap = 0, fp = f0, dp = d0, a = a0, fa, da;
   double lo, flo, dlo, hi, fhi, dhi;
-  int i, rc;
+  int i, rc, haslo = 0;
   *found = 0;
   s->nls = 0;
   /* (1) bracketing, N&W Algorithm 3.5 */
@@ -176,6 +185,7 @@ static int lbfgs_search (lbfgs_state *s, ol_ctx *c, double d0, double a0,
     if (fa > f0 + s->c1 * a * d0 + tolf || (i > 0 && fa > fp + tolf)) {
       lo = ap; flo = fp; dlo = dp;
       hi = a; fhi = fa; dhi = da;
+      haslo = ap > 0;      /* glo holds grad f at ap */
       break;
     }
     if (fabs(da) <= wolfe) {
@@ -186,20 +196,25 @@ static int lbfgs_search (lbfgs_state *s, ol_ctx *c, double d0, double a0,
     if (da >= 0) {
       lo = a; flo = fa; dlo = da;
       hi = ap; fhi = fp; dhi = dp;
+      ol_vec_copy(s->gt, s->glo, c->n);
+      haslo = 1;
       break;
     }
     ap = a; fp = fa; dp = da;
+    ol_vec_copy(s->gt, s->glo, c->n);
     a *= LBFGS_EXTRAP;
   }
   /* (2) zoom, N&W Algorithm 3.6: lo satisfies sufficient decrease and
   ** has the lowest f so far; (hi - lo) dlo < 0 */
   while (s->nls < LBFGS_TRIALS) {
     if (fabs(hi - lo) <= 4 * DBL_EPSILON * fmax(fabs(lo), fabs(hi))) {
-      if (lo <= 0) return OL_OK;
-      /* collapsed below rounding at a point of decrease: take it */
-      if ((rc = lbfgs_phi(s, c, lo, &fa, &da, e)) != OL_OK) return rc;
-      *fout = fa;
-      *found = isfinite(fa);
+      if (lo <= 0 || !haslo) return OL_OK;
+      /* collapsed below rounding at a point of decrease: take it, as
+      ** evaluated when it became lo */
+      for (i = 0; i < c->n; i++) s->xt[i] = s->xk[i] + lo * s->d[i];
+      ol_vec_copy(s->glo, s->gt, c->n);
+      *fout = flo;
+      *found = isfinite(flo);
       return OL_OK;
     }
     a = lbfgs_cubic(lo, flo, dlo, hi, fhi, dhi);
@@ -217,6 +232,8 @@ static int lbfgs_search (lbfgs_state *s, ol_ctx *c, double d0, double a0,
       hi = lo; fhi = flo; dhi = dlo;
     }
     lo = a; flo = fa; dlo = da;
+    ol_vec_copy(s->gt, s->glo, c->n);
+    haslo = 1;
   }
   return OL_OK;
 }
@@ -235,7 +252,11 @@ static int lbfgs_step (void *st, ol_ctx *c, ol_err *e)
     s->cnt = 0;
   }
   gn = ol_vec_nrm2(s->g, n);
-  if (gn == 0) return OL_OK;
+  if (gn == 0) {
+    ol_ctx_known(c, s->f, s->g);
+    ol_ctx_converged(c, "the gradient is exactly 0");
+    return OL_OK;
+  }
   for (;;) {
     /* (2) direction: two-loop, or steepest descent on an empty memory */
     if (s->cnt > 0) lbfgs_twoloop(s, n);
@@ -245,12 +266,25 @@ static int lbfgs_step (void *st, ol_ctx *c, ol_err *e)
       for (i = 0; i < n; i++) s->d[i] = -s->g[i];
       d0 = -gn * gn;
     }
-    if (!(d0 < -DBL_MIN / DBL_EPSILON)) return OL_OK;
+    if (!(d0 < -DBL_MIN / DBL_EPSILON)) {
+      ol_ctx_known(c, s->f, s->g);
+      ol_ctx_converged(c, "no further decrease in floating point (g'd "
+                       "underflows)");
+      return OL_OK;
+    }
     a0 = (s->cnt > 0 ? 1 : 1 / gn) * c->sched;
     /* (3) strong-Wolfe line search; on failure retry once along -g */
     if ((rc = lbfgs_search(s, c, d0, a0, &fnew, &found, e)) != OL_OK)
       return rc;
     if (found) break;
+    if (s->cnt == 0 && ol_ctx_fp_stationary(c, s->xk, s->f, s->g)) {
+      char why[160];
+      snprintf(why, sizeof why, "no further decrease in floating point "
+               "(f = %.3g, |g| = %.3g)", s->f, gn);
+      ol_ctx_known(c, s->f, s->g);
+      ol_ctx_converged(c, why);
+      return OL_OK;
+    }
     if (s->cnt == 0)
       return ol_err_set(e, OL_ENUMERIC, "lbfgs: line search failed (no "
                         "strong-Wolfe point in %d trials, also along -g; "
@@ -279,12 +313,14 @@ static int lbfgs_step (void *st, ol_ctx *c, ol_err *e)
   ol_vec_copy(s->xt, s->xk, n);
   ol_vec_copy(s->gt, s->g, n);
   s->f = fnew;
+  ol_ctx_known(c, s->f, s->g);
   return OL_OK;
 }
 
 static void lbfgs_fini (void *st)
 {
   lbfgs_state *s = st;
+  ol_vec_free(s->glo);
   ol_vec_free(s->S);
   ol_vec_free(s->Y);
   ol_vec_free(s->rho);
@@ -295,6 +331,7 @@ static void lbfgs_fini (void *st)
   ol_vec_free(s->xt);
   ol_vec_free(s->gt);
   s->S = s->Y = s->rho = s->al = s->xk = s->g = s->d = s->xt = s->gt = NULL;
+  s->glo = NULL;
 }
 
 const ol_method_type ol_optim_lbfgs = {
@@ -304,5 +341,5 @@ const ol_method_type ol_optim_lbfgs = {
   lbfgs_params, (int)(sizeof lbfgs_params / sizeof lbfgs_params[0]),
   sizeof(lbfgs_state), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  lbfgs_init, lbfgs_step, lbfgs_fini, NULL
+  lbfgs_init, lbfgs_step, lbfgs_fini, NULL, 0u
 };

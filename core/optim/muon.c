@@ -111,5 +111,6 @@ const ol_method_type ol_optim_muon = {
   muon_params, (int)(sizeof muon_params / sizeof muon_params[0]),
   sizeof(muon_state), OL_M_NEEDMAT,
   OL_KIND(OL_OBJECTIVE),
-  muon_init, muon_step, muon_fini, muon_probe
+  muon_init, muon_step, muon_fini, muon_probe,
+  OL_PROBES_ORTH
 };

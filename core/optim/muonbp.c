@@ -151,5 +151,6 @@ const ol_method_type ol_optim_muonbp = {
   muonbp_params, (int)(sizeof muonbp_params / sizeof muonbp_params[0]),
   sizeof(muonbp_state), OL_M_NEEDMAT,
   OL_KIND(OL_OBJECTIVE),
-  muonbp_init, muonbp_step, muonbp_fini, muonbp_probe
+  muonbp_init, muonbp_step, muonbp_fini, muonbp_probe,
+  OL_PROBES_ORTH
 };

@@ -32,6 +32,11 @@
 ** dpotrf leaves the strict upper (column-major) triangle untouched, so a
 ** failed attempt is undone from it and a saved diagonal: no n x n copy.
 ** All arrays are allocated in init.
+**
+** Convergence: a gradient that is exactly 0 leaves x where it is, and so
+** does a failed backtracking search at a point that is stationary to
+** working precision (ol_ctx_fp_stationary: f cannot decrease any further
+** in floating point); both stop the run as converged.
 */
 #include <float.h>
 #include <lapacke.h>
@@ -125,6 +130,10 @@ static int newton_step (void *st, ol_ctx *c, ol_err *e)
   /* (1) gradient (and value for the line search), Hessian */
   rc = ol_ctx_grad(c, x, s->rule == NEWTON_BACKTRACK ? &f : NULL, s->g, e);
   if (rc != OL_OK) return rc;
+  if (ol_vec_nrm2(s->g, n) == 0) {
+    ol_ctx_converged(c, "the gradient is exactly 0");
+    return OL_OK;
+  }
   if ((rc = ol_ctx_hess(c, x, s->H, e)) != OL_OK) return rc;
   /* (2) p = -(H + tau I)^{-1} g */
   if ((rc = newton_factor(s, n, e)) != OL_OK) return rc;
@@ -147,6 +156,11 @@ static int newton_step (void *st, ol_ctx *c, ol_err *e)
     for (i = 0; i < n; i++) s->xt[i] = x[i] + a * p[i];
     if ((rc = ol_ctx_value(c, s->xt, &ft, e)) != OL_OK) return rc;
     if (ft <= f + NEWTON_C1 * a * gp) break;
+  }
+  if (j > NEWTON_HALVINGS && s->rule == NEWTON_BACKTRACK &&
+      ol_ctx_fp_stationary(c, x, f, s->g)) {
+    ol_ctx_converged(c, "no further decrease in floating point");
+    return OL_OK;
   }
   if (j > NEWTON_HALVINGS)
     return ol_err_set(e, OL_ENUMERIC, "newton: line search found no "
@@ -174,5 +188,5 @@ const ol_method_type ol_optim_newton = {
   newton_params, (int)(sizeof newton_params / sizeof newton_params[0]),
   sizeof(newton_state), OL_M_NEEDHESS,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  newton_init, newton_step, newton_fini, NULL
+  newton_init, newton_step, newton_fini, NULL, 0u
 };

@@ -93,5 +93,6 @@ const ol_method_type ol_optim_rmsprop = {
   (int)(sizeof rmsprop_params / sizeof rmsprop_params[0]),
   sizeof(rmsprop_state), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  rmsprop_init, rmsprop_step, rmsprop_fini, rmsprop_probe
+  rmsprop_init, rmsprop_step, rmsprop_fini, rmsprop_probe,
+  OL_PROBES_LR
 };

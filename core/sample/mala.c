@@ -12,7 +12,8 @@
 **   accept with probability min(1, alpha): x <- y, accepted++
 **
 ** U and grad U at the current state are kept, so a step costs one oracle
-** call (at y).  A proposal where the oracle gives a non-finite value
+** call (at y); they are handed to the run (ol_ctx_known), which then
+** evaluates nothing itself.  A proposal where the oracle gives a non-finite value
 ** (p(y) = 0 numerically) is rejected rather than ending the run.
 */
 #include <math.h>
@@ -60,6 +61,7 @@ static int mala_step (void *st, ol_ctx *c, ol_err *e)
   rc = ol_ctx_grad(c, y, &Uy, gy, e);
   if (rc == OL_EDOM) {
     ol_err_clear(e);
+    ol_ctx_known(c, s->U, gx);
     return OL_OK;
   }
   if (rc != OL_OK) return rc;
@@ -77,6 +79,7 @@ static int mala_step (void *st, ol_ctx *c, ol_err *e)
     t = s->g; s->g = s->gy; s->gy = t;
     c->accepted++;
   }
+  ol_ctx_known(c, s->U, s->g);
   return OL_OK;
 }
 
@@ -97,5 +100,5 @@ const ol_method_type ol_sample_mala = {
   mala_params, (int)(sizeof mala_params / sizeof mala_params[0]),
   sizeof(mala_state), 0u,
   OL_KIND(OL_DENSITY) | OL_KIND(OL_OBJECTIVE),
-  mala_init, mala_step, mala_fini, NULL
+  mala_init, mala_step, mala_fini, NULL, 0u
 };

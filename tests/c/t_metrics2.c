@@ -86,12 +86,13 @@ static double lr_probe (const void *st, int metric, const ol_ctx *c)
 
 static const ol_method_type script = {
   "script", OL_OPTIM, "x_t from a table (test)", NULL, NULL, 0, 0, 0,
-  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY), script_init, script_step, NULL, NULL
+  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY), script_init, script_step, NULL, NULL, 0u
 };
 
 static const ol_method_type probed = {
   "probed", OL_OPTIM, "x_t from a table, with a probe (test)", NULL, NULL,
-  0, 0, 0, OL_KIND(OL_OBJECTIVE), script_init, script_step, NULL, lr_probe
+  0, 0, 0, OL_KIND(OL_OBJECTIVE), script_init, script_step, NULL, lr_probe,
+  OL_PROBES_LR
 };
 
 #define B(m) OL_MBIT(OL_MET_##m)

@@ -64,12 +64,12 @@ static int ista_step (void *st, ol_ctx *c, ol_err *e)
 
 static const ol_method_type nop = {
   "nop", OL_OPTIM, "does nothing (test)", NULL, NULL, 0, 0, 0,
-  OL_KIND(OL_OBJECTIVE), nop_init, nop_step, NULL, NULL
+  OL_KIND(OL_OBJECTIVE), nop_init, nop_step, NULL, NULL, 0u
 };
 
 static const ol_method_type ista = {
   "ista", OL_OPTIM, "proximal gradient, step 1/4 (test)", NULL, NULL, 0, 0,
-  0, OL_KIND(OL_OBJECTIVE), nop_init, ista_step, NULL, NULL
+  0, OL_KIND(OL_OBJECTIVE), nop_init, ista_step, NULL, NULL, 0u
 };
 
 #define B_(m) OL_MBIT(OL_MET_##m)

@@ -112,17 +112,17 @@ static void gd_fini (void *st)
 
 static const ol_method_type test_gd = {
   "testgd", OL_OPTIM, "plain gradient descent", NULL, gd_params, 1,
-  sizeof(gd), 0, OL_KIND(OL_OBJECTIVE), gd_init, gd_step, gd_fini, NULL
+  sizeof(gd), 0, OL_KIND(OL_OBJECTIVE), gd_init, gd_step, gd_fini, NULL, 0u
 };
 
 static const ol_method_type test_pgd = {
   "testpgd", OL_OPTIM, "projected gradient descent", NULL, gd_params, 1,
-  sizeof(gd), OL_M_NEEDSET, OL_KIND(OL_OBJECTIVE), gd_init, gd_step, gd_fini, NULL
+  sizeof(gd), OL_M_NEEDSET, OL_KIND(OL_OBJECTIVE), gd_init, gd_step, gd_fini, NULL, 0u
 };
 
 static const ol_method_type test_newton = {
   "testnewton", OL_OPTIM, "needs a Hessian", NULL, gd_params, 1,
-  sizeof(gd), OL_M_NEEDHESS, OL_KIND(OL_OBJECTIVE), gd_init, gd_step, gd_fini, NULL
+  sizeof(gd), OL_M_NEEDHESS, OL_KIND(OL_OBJECTIVE), gd_init, gd_step, gd_fini, NULL, 0u
 };
 
 /* A scripted dynamic: x_t = e_(t mod 2) in two coordinates. */
@@ -151,12 +151,12 @@ static void cycle_fini (void *st)
 
 static const ol_method_type test_cycle = {
   "testcycle", OL_DYNAMIC, "scripted", NULL, NULL, 0, 1, 0,
-  OL_KIND(OL_GAME), cycle_init, cycle_step, cycle_fini, NULL
+  OL_KIND(OL_GAME), cycle_init, cycle_step, cycle_fini, NULL, 0u
 };
 
 static const ol_method_type test_cycle_own = {
   "testcycleown", OL_DYNAMIC, "scripted", NULL, NULL, 0, 1, OL_M_OWNAVG,
-  OL_KIND(OL_GAME), cycle_init, cycle_step, cycle_fini, NULL
+  OL_KIND(OL_GAME), cycle_init, cycle_step, cycle_fini, NULL, 0u
 };
 
 /* -- helpers ------------------------------------------------------------- */
@@ -237,7 +237,12 @@ int main (void)
      "gradnorm, mingradnorm");
   is_int(q.calls, 11, "run: the method's gradients at recorded points come "
          "from the cache (11 oracle calls for 10 steps)");
-  is_int(ol_run_ngev(r), q.calls, "run: ngev counts actual oracle calls");
+  is_int(ol_run_ngev(r), 10, "run: ngev counts the method's gradients "
+         "(10, one a step)");
+  is_int(ol_run_mgev(r), 1, "run: mgev counts the run's own evaluation "
+         "that no step used (the final point)");
+  is_int(ol_run_ngev(r) + ol_run_mgev(r), q.calls, "run: ngev + mgev is the "
+         "oracle's own count");
   ok(ol_run_series(r, OL_MET_DIST) == NULL &&
      isnan(ol_run_last(r, OL_MET_DIST)),
      "run: an unrecorded metric has no series and last = NaN");
@@ -268,7 +273,9 @@ int main (void)
      "run: the loss series equals the closed form");
   ol_run_free(r);
 
-  /* (4) decimation: cap 16, 100 steps -> 0, 8, ..., 96 plus final 100 */
+  /* (4) history: cap 16 (L = 2 log points an octave, dense below 4; U = 8
+  ** uniform points), 100 steps -> the log points 0 1 2 3 4 6 8 12 16 24 32
+  ** 48 64 96, the multiples of stride 16, and the off-grid final 100 */
   ol_run_opts_default(&o);
   o.iters = 100;
   o.cap = 16;
@@ -276,22 +283,32 @@ int main (void)
   q.calls = 0;
   r = gd_run(p, &test_gd, 0.01, &o);
   ol_run_advance(r, 1000);
-  for (k = 0; k <= 12; k++) want[k] = 8 * k;
-  want[13] = 100;
-  ok(times_are(r, want, 14), "run: decimation keeps 0, 8, ..., 96 and the "
-     "off-grid final 100 (len %d)", ol_run_len(r));
+  {
+    static const long w4[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64,
+                              80, 96, 100};
+    for (k = 0; k < 16; k++) want[k] = w4[k];
+  }
+  ok(times_are(r, want, 16), "run: the history keeps the dense start, the "
+     "log points, the stride-16 grid and the off-grid final 100 (len %d)",
+     ol_run_len(r));
   ok(series_is_closed_form(r, OL_MET_LOSS, 1, 0.01, 1e-13) &&
      series_is_closed_form(r, OL_MET_GRADNORM, 1, 0.01, 1e-13),
      "run: decimated series hold the values at their times");
   is_close(ol_run_last(r, OL_MET_LOSS), 0.5 * pow(0.99, 200), 1e-13,
            "run: last is the value at the last recorded time");
-  is_int(ol_run_ngev(r), q.calls, "run: ngev equals the oracle's own count");
+  is_int(ol_run_ngev(r) + ol_run_mgev(r), q.calls,
+         "run: ngev + mgev equals the oracle's own count");
   ok(ol_run_extend(r, 120, &e) == OL_OK && ol_run_reason(r) == OL_STOP_NONE,
      "run: extend resumes a run stopped by its budget");
   ol_run_advance(r, 1000);
-  for (k = 0; k <= 15; k++) want[k] = 8 * k;
-  ok(ol_run_reason(r) == OL_STOP_BUDGET && times_are(r, want, 16),
-     "run: after extend the off-grid tail 100 is replaced by the grid");
+  {
+    static const long w5[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64,
+                              80, 96, 112, 120};
+    for (k = 0; k < 17; k++) want[k] = w5[k];
+  }
+  ok(ol_run_reason(r) == OL_STOP_BUDGET && times_are(r, want, 17),
+     "run: after extend the off-grid tail 100 is replaced by the kept "
+     "points, and 120 is the new tail");
   ok(series_is_closed_form(r, OL_MET_LOSS, 1, 0.01, 1e-13),
      "run: values stay aligned with their times after extend");
   ok(ol_run_extend(r, 120, &e) == OL_EINVAL && strstr(e.msg, "120") != NULL,
@@ -415,12 +432,21 @@ int main (void)
   x0[0] = 1;
   o.x0 = x0;
   o.cap = 16;
-  r = gd_run(p, &test_gd, 10, &o);   /* x_t = (-9)^t: overflows */
+  r = gd_run(p, &test_gd, 10, &o);   /* x_t = (-9)^t: diverges */
+  ol_run_advance(r, 1000);
+  ok(ol_run_reason(r) == OL_STOP_DIVERGED && ol_run_iter(r) == 53 &&
+     strstr(ol_run_message(r), "xlimit") != NULL,
+     "run: |x_t| = 9^t passes xlimit 1e50 first at t = 53: diverged (%s: "
+     "%s)", ol_stop_name(ol_run_reason(r)), ol_run_message(r));
+  ol_run_free(r);
+  o.xlimit = INFINITY;
+  r = gd_run(p, &test_gd, 10, &o);   /* without the limit: overflows */
   ol_run_advance(r, 1000);
   ok(ol_run_reason(r) == OL_STOP_NONFINITE &&
      strstr(ol_run_message(r), "non-finite") != NULL,
-     "run: divergence stops as non-finite (%s: %s)",
-     ol_stop_name(ol_run_reason(r)), ol_run_message(r));
+     "run: with xlimit = inf, 9^t overflows and stops as non-finite (%s: "
+     "%s)", ol_stop_name(ol_run_reason(r)), ol_run_message(r));
+  o.xlimit = 1e50;
   ok(ol_run_len(r) > 1 && isfinite(ol_run_last(r, OL_MET_LOSS)),
      "run: the trace before the failure is kept");
   ol_run_free(r);
@@ -537,6 +563,8 @@ int main (void)
   ol_run_opts_default(&o);
   o.iters = 1000000000;
   o.time_limit = 0.05;
+  x0[0] = 1;
+  o.x0 = x0;
   r = gd_run(p, &test_gd, 1e-9, &o);
   ol_run_advance(r, 1000000000);
   ok(ol_run_reason(r) == OL_STOP_TIME && ol_run_iter(r) % 64 == 0,

@@ -65,7 +65,19 @@ int main (void)
       }
       ol_run_advance(r, BUDGET);
       why = ol_run_reason(r);
-      if (why == OL_STOP_BUDGET || why == OL_STOP_TOL) {
+      if (why == OL_STOP_CONVERGED) {
+        /* a converged run is stationary: gradnorm (kkt when constrained)
+        ** at working precision */
+        double gk = ol_run_last(r, p->set.kind != OL_SET_NONE || p->l1 > 0
+                                ? OL_MET_KKT : OL_MET_GRADNORM);
+        double fl = ol_run_last(r, OL_MET_LOSS);
+        ok(ol_run_message(r)[0] != '\0' &&
+           (isnan(gk) || gk <= 1e-8 * fmax(1, fabs(fl))),
+           "%s on %s: converged is true (%s; final %.3g)", m->name,
+           p->name, ol_run_message(r), gk);
+      }
+      if (why == OL_STOP_BUDGET || why == OL_STOP_TOL ||
+          why == OL_STOP_CONVERGED) {
         double f0 = ol_run_series(r, OL_MET_LOSS)[0];
         double f1 = ol_run_last(r, OL_MET_LOSS);
         ok(isfinite(f1), "%s on %s: ends by %s with a finite loss",
@@ -75,7 +87,8 @@ int main (void)
              "(%.3g -> %.3g)", m->name, p->name, f0, f1);
       }
       else
-        ok((why == OL_STOP_NONFINITE || why == OL_STOP_FAILED)
+        ok((why == OL_STOP_NONFINITE || why == OL_STOP_FAILED ||
+            why == OL_STOP_DIVERGED)
            && ol_run_message(r)[0] != '\0',
            "%s on %s: stops by %s and says why (%s)", m->name, p->name,
            ol_stop_name(why), ol_run_message(r));

@@ -3,10 +3,12 @@
 ** evaluations at each record) and ol_run_secs (stepping seconds at each
 ** record), parallel to ol_run_times through decimation.
 **
-** Truth: a counting oracle (its own tally of gradient calls, read after
-** every single step) and ol_run_seconds.  The method takes two gradients
-** per step (at x and at the Euler predictor x - lr g, as Grad-Avg does),
-** so the evaluation axis runs about twice as fast as the iteration axis.
+** Truth: the method takes exactly two gradients per step (at x and at the
+** Euler predictor x - lr g, as Grad-Avg does), so the method's count after
+** step t is 2t (the first of each pair is the run's own evaluation of x_t
+** where one was made, used from the cache and counted once); a counting
+** oracle (its own tally of every call) equals that plus the run's own
+** unused evaluations (mgev); and ol_run_seconds.
 */
 #include "run.h"
 #include "tap.h"
@@ -84,7 +86,7 @@ static void two_fini (void *st)
 
 static const ol_method_type test_two = {
   "testtwo", OL_OPTIM, "two gradients per step", NULL, two_params, 1,
-  sizeof(two), 0, OL_KIND(OL_OBJECTIVE), two_init, two_step, two_fini, NULL
+  sizeof(two), 0, OL_KIND(OL_OBJECTIVE), two_init, two_step, two_fini, NULL, 0u
 };
 
 static ol_run *mkrun (quad *q, ol_problem **pp, int cap, long iters,
@@ -142,34 +144,32 @@ int main (void)
   r = mkrun(&q, &p, 16, ITERS, 0);
   ok(r != NULL, "xaxis: run created");
   if (r == NULL) return done();
-  calls_at[0] = q.calls;
-  is_int((long)ol_run_evals(r)[0], q.calls,
-         "xaxis: evals at t = 0 equal the oracle's count after x0");
-  while (ol_run_step(r) == OL_STOP_NONE) calls_at[ol_run_iter(r)] = q.calls;
-  calls_at[ol_run_iter(r)] = q.calls;
+  for (t = 0; t <= 2 * ITERS; t++) calls_at[t] = 2 * t;
+  is_int((long)ol_run_evals(r)[0], 0,
+         "xaxis: evals at t = 0 is 0 (the run's evaluation of x0 is its "
+         "own until a step uses it)");
+  while (ol_run_step(r) == OL_STOP_NONE) {}
   len = ol_run_len(r);
-  ok(len <= 16 && ol_run_times(r)[1] > 1,
-     "xaxis: decimation happened (len %d, second point t = %ld)", len,
-     ol_run_times(r)[1]);
+  ok(len == 18 && ol_run_times(r)[len - 2] == 256,
+     "xaxis: the history thinned (len %d of 300 steps, last kept before "
+     "the end t = %ld)", len, ol_run_times(r)[len - 2]);
   is_int(evals_mismatch(r, calls_at), 0,
-         "xaxis: evals equal the oracle's gradient count at every record, "
-         "after decimation");
-  is_int(ol_run_ngev(r), q.calls, "xaxis: ngev equals the oracle's count");
+         "xaxis: evals are the method's 2t gradients at every record, "
+         "after thinning");
+  is_int(ol_run_ngev(r) + ol_run_mgev(r), q.calls,
+         "xaxis: ngev + mgev equals the oracle's count");
   is_int((long)ol_run_evals(r)[len - 1], ol_run_ngev(r),
          "xaxis: the last point's evals is ngev");
-  is_near(ol_run_evals(r)[len - 1] / (double)ITERS, 2, 0.1,
-          "xaxis: two gradients per step give about 2 evals per iteration");
+  is_near(ol_run_evals(r)[len - 1] / (double)ITERS, 2, 0,
+          "xaxis: two gradients per step give 2 evals per iteration");
 
   /* (2) extended, in one slice: still aligned with its times */
   ok(ol_run_extend(r, 2 * ITERS, &e) == OL_OK, "xaxis: extend");
-  for (t = ITERS + 1; t <= 2 * ITERS; t++) calls_at[t] = -1;
-  while (ol_run_step(r) == OL_STOP_NONE) calls_at[ol_run_iter(r)] = q.calls;
-  calls_at[ol_run_iter(r)] = q.calls;
+  while (ol_run_step(r) == OL_STOP_NONE) {}
   ok(ol_run_times(r)[ol_run_len(r) - 1] == 2 * ITERS,
      "xaxis: the extension recorded its last point");
   is_int(evals_mismatch(r, calls_at), 0,
-         "xaxis: evals still equal the oracle's count after extend and "
-         "further decimation");
+         "xaxis: evals are still 2t after extend and further thinning");
   ol_run_free(r);
   ol_problem_free(p);
 

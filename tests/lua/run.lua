@@ -87,7 +87,7 @@ t.errors("race: methods[1]: pgd needs", race, q, {optim.pgd{}})
 local script = os.tmpname()
 local f = assert(io.open(script, "w"))
 f:write([[
-local p = problem.new{n = 2, f = function (x)
+local p = problem.new{n = 2, x0 = {1, 1}, f = function (x)
   local s = 0
   for i = 1, 20000 do s = s + i end
   return x[1]^2 + x[2]^2 + 0 * s
