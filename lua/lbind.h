@@ -35,12 +35,12 @@ olua_state *olua_getstate (lua_State *L);
 
 /* Problem box.  For Lua problems the callback thread T (anchored in the
 ** box's first user value) holds, at fixed stack slots, the traceback
-** handler, f, grad, fdf, and the reused x and g tables. */
+** handler, f, grad, fdf, hess, and the reused x, g and H tables. */
 typedef struct lproblem {
   ol_problem *p;        /* NULL once closed */
   lua_State *T;         /* Lua problems: callback thread, else NULL */
   int n;
-  int hasf, hasgrad, hasfdf;
+  int hasf, hasgrad, hasfdf, hashess;
 } lproblem;
 
 /* Method box: a type and its full parameter vector (defaults filled). */

@@ -5,13 +5,21 @@
 ** it keep the object alive (their user value), so it outlives them.
 ** Built-in types get one constructor each (ol_problem_types[]), checked
 ** against the type's ol_param table.  problem.new wraps Lua functions:
-** the trampoline lua_fdf below calls them in a private thread T whose
-** stack holds, at fixed slots, the traceback handler, f, grad, fdf and
-** the x and g tables reused across calls (so a call allocates nothing).
-** A Lua error never crosses core frames: lua_fdf runs under lua_pcall and
-** returns OL_ECALLBACK with the message and traceback in the ol_err.
+** the trampolines lua_fdf and lua_hess below call them in a private
+** thread T whose stack holds, at fixed slots, the traceback handler, f,
+** grad, fdf, hess and the x, g and H tables reused across calls (so a
+** call allocates nothing).  A Lua error never crosses core frames: the
+** trampolines run under lua_pcall and return OL_ECALLBACK with the message
+** and traceback in the ol_err.  What a callback hands back is checked
+** before the core sees it: g and H are cleared to nil before each call,
+** so a callback that fills nothing (g = {...} rebinds its local), too
+** little or too much, or returns something that is neither nil nor a
+** table of the right shape, fails with a message naming the callback and
+** what was expected; entries must be numbers (NaN passes through: the
+** core's finite checks stop the run as "non-finite").
 */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +27,7 @@
 #include "lbind.h"
 
 /* Fixed slots of a callback thread's stack. */
-enum { S_MSGH = 1, S_F, S_GRAD, S_FDF, S_X, S_G, S_TOP = S_G };
+enum { S_MSGH = 1, S_F, S_GRAD, S_FDF, S_HESS, S_X, S_G, S_H, S_TOP = S_H };
 
 lproblem *olua_checkproblem (lua_State *L, int arg)
 {
@@ -69,49 +77,139 @@ static int tcall (lua_State *T, int nargs, ol_err *e)
   return OL_OK;
 }
 
+/* OL_ECALLBACK with the message in e (may be NULL); T back at S_TOP. */
+static int tfail (lua_State *T, ol_err *e, const char *fmt, ...)
+#if defined(__GNUC__)
+  __attribute__((format(printf, 3, 4)))
+#endif
+  ;
+static int tfail (lua_State *T, ol_err *e, const char *fmt, ...)
+{
+  va_list ap;
+  lua_settop(T, S_TOP);
+  if (e == NULL) return OL_ECALLBACK;
+  va_start(ap, fmt);
+  e->code = OL_ECALLBACK;
+  vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+  va_end(ap);
+  return OL_ECALLBACK;
+}
+
+/* "nil" or "a string": a type name as the messages use it. */
+static const char *atype (const char *ty, char *buf, size_t sz)
+{
+  snprintf(buf, sz, "%s%s", strcmp(ty, "nil") == 0 ? "" : "a ", ty);
+  return buf;
+}
+
 /* The number on top of T (the call's result) as *f, not popped. */
 static int tvalue (lua_State *T, const char *fname, double *f, ol_err *e)
 {
-  if (lua_type(T, -1) != LUA_TNUMBER) {
-    ol_err_set(e, OL_ECALLBACK, "%s returned a %s, expected a number", fname,
-               luaL_typename(T, -1));
-    lua_settop(T, S_TOP);
-    return OL_ECALLBACK;
-  }
+  char b[24];
+  if (lua_type(T, -1) != LUA_TNUMBER)
+    return tfail(T, e, "%s returned %s, expected a number", fname,
+                 atype(luaL_typename(T, -1), b, sizeof b));
   *f = lua_tonumber(T, -1);
   return OL_OK;
 }
 
 #define GCHUNK 32   /* entries read per batch (T has room for them) */
 
-/* Read n numbers into g from the table at index t of T, whose stack top
-** is base (the call's result).  Leaves T at S_TOP.  Entries are fetched
-** GCHUNK at a time, so small problems reset the stack once per call. */
-static int tgrad (lua_State *T, int t, const char *fname, int n, double *g,
+/* Entries 1..n of the table at index t of T into v, T's top being top;
+** with beyond, entry n + 1 is fetched too and must be nil.  Returns 0 when
+** all are numbers (strings are not converted), else the index of the
+** first that is not (n + 1: entry n + 1 is set) with its type in *ty.
+** Leaves T at top on an error, at done once all are read (the caller's
+** next top: one call fewer on the hot path).  Entries are fetched GCHUNK
+** at a time, so a small problem sets the top once; the types come from
+** lua_rawgeti, so a number costs two API calls. */
+static int tnums (lua_State *T, int t, int n, int beyond, double *v,
+                  int *ty, int top, int done)
+{
+  int types[GCHUNK], i, j, total = n + (beyond != 0);
+  for (i = 0; i < total; i += GCHUNK) {
+    int m = total - i < GCHUNK ? total - i : GCHUNK;
+    for (j = 0; j < m; j++) types[j] = lua_rawgeti(T, t, i + j + 1);
+    for (j = 0; j < m; j++) {
+      int k = i + j;
+      if (k == n ? types[j] != LUA_TNIL : types[j] != LUA_TNUMBER) {
+        *ty = types[j];
+        lua_settop(T, top);
+        return k + 1;
+      }
+      if (k < n) v[k] = lua_tonumber(T, top + 1 + j);
+    }
+    lua_settop(T, i + m >= total ? done : top);
+  }
+  return 0;
+}
+
+/* 1 when entries 1..n of the table at t are all nil. */
+static int tempty (lua_State *T, int t, int n)
+{
+  int i;
+  for (i = 1; i <= n; i++) {
+    int ty = lua_rawgeti(T, t, i);
+    lua_pop(T, 1);
+    if (ty != LUA_TNIL) return 0;
+  }
+  return 1;
+}
+
+/* Clear entries n + 1 .. of the table at t (set by a callback that
+** filled too much), so the next call starts clean; returns the length it
+** had (at least n + 1). */
+static int tclearbeyond (lua_State *T, int t, int n)
+{
+  int len = (int)lua_rawlen(T, t), i;
+  if (len <= n) len = n + 1;
+  for (i = n + 1; i <= len; i++) {
+    lua_pushnil(T);
+    lua_rawseti(T, t, i);
+  }
+  return len;
+}
+
+/* The gradient of callback fname into g (n numbers).  res is the stack
+** index of grad's result, or 0 for fdf (whose result is the value, so g
+** must be filled in place).  g was cleared to nil before the call, so an
+** entry still nil was not set: a callback that rebinds g (g = {...})
+** instead of filling it is caught here, not run on stale numbers.
+** Leaves T at S_TOP. */
+static int tgrad (lua_State *T, const char *fname, int res, int n, double *g,
                   ol_err *e)
 {
-  const int base = S_TOP + 1;
-  int i, j, isnum;
-  for (i = 0; i < n; i += GCHUNK) {
-    int m = n - i < GCHUNK ? n - i : GCHUNK;
-    if (i > 0) lua_settop(T, base);
-    for (j = 0; j < m; j++) lua_rawgeti(T, t, i + j + 1);
-    for (j = 0; j < m; j++) {
-      g[i + j] = lua_tonumberx(T, base + 1 + j, &isnum);
-      if (!isnum) {
-        ol_err_set(e, OL_ECALLBACK, "%s: g[%d] is a %s, expected a number",
-                   fname, i + j + 1, luaL_typename(T, base + 1 + j));
-        lua_settop(T, S_TOP);
-        return OL_ECALLBACK;
-      }
-    }
+  int t = S_G, bad, len, ty, rt = res ? lua_type(T, res) : LUA_TNIL;
+  char b[24];
+  if (rt == LUA_TTABLE && !lua_rawequal(T, res, S_G)) {
+    len = (int)lua_rawlen(T, res);
+    if (len != n)
+      return tfail(T, e, "%s returned a table of %d number%s, expected %d",
+                   fname, len, len == 1 ? "" : "s", n);
+    t = res;
   }
-  lua_settop(T, S_TOP);
-  return OL_OK;
+  else if (rt != LUA_TNIL && rt != LUA_TTABLE)
+    return tfail(T, e, "%s returned %s, expected nil (g filled in place) or "
+                 "a table of %d numbers", fname,
+                 atype(luaL_typename(T, res), b, sizeof b), n);
+  bad = tnums(T, t, n, t == S_G, g, &ty, S_TOP + 1, S_TOP);
+  if (bad == 0) return OL_OK;
+  if (bad > n)
+    return tfail(T, e, "%s: filled g[1..%d], expected g[1..%d] (n = %d)",
+                 fname, tclearbeyond(T, S_G, n), n, n);
+  if (t == S_G && tempty(T, S_G, n))
+    return res ? tfail(T, e, "%s: filled no entry of g and returned nil; "
+                       "fill g[1..%d] in place (g[i] = ...) or return a "
+                       "table of %d numbers", fname, n, n)
+               : tfail(T, e, "%s: filled no entry of g; fill g[1..%d] in "
+                       "place (g[i] = ...) when g is not nil", fname, n);
+  return tfail(T, e, "%s: g[%d] is %s, expected a number", fname, bad,
+               atype(lua_typename(T, ty), b, sizeof b));
 }
 
 /* The oracle of a Lua problem: ud is its box.  One lua_pcall per call
-** (two when f and grad are separate functions and both are wanted). */
+** (two when f and grad are separate functions and both are wanted).
+** The g table is cleared to nil before a gradient call (tgrad). */
 static int lua_fdf (void *ud, const double *x, double *f, double *g,
                     ol_err *e)
 {
@@ -122,22 +220,25 @@ static int lua_fdf (void *ud, const double *x, double *f, double *g,
     lua_pushnumber(T, x[i]);
     lua_rawseti(T, S_X, i + 1);
   }
+  if (g != NULL && (b->hasfdf || b->hasgrad))
+    for (i = 1; i <= n; i++) {
+      lua_pushnil(T);
+      lua_rawseti(T, S_G, i);
+    }
   if (g != NULL && b->hasfdf) {
     lua_pushvalue(T, S_FDF);
     lua_pushvalue(T, S_X);
     lua_pushvalue(T, S_G);
     if ((st = tcall(T, 2, e)) != OL_OK) return st;
     if (f != NULL && (st = tvalue(T, "fdf", f, e)) != OL_OK) return st;
-    return tgrad(T, S_G, "fdf", n, g, e);
+    return tgrad(T, "fdf", 0, n, g, e);
   }
   if (g != NULL && b->hasgrad) {
     lua_pushvalue(T, S_GRAD);
     lua_pushvalue(T, S_X);
     lua_pushvalue(T, S_G);
     if ((st = tcall(T, 2, e)) != OL_OK) return st;
-    st = tgrad(T, lua_type(T, -1) == LUA_TTABLE ? S_TOP + 1 : S_G, "grad", n,
-               g, e);
-    if (st != OL_OK) return st;
+    if ((st = tgrad(T, "grad", S_TOP + 1, n, g, e)) != OL_OK) return st;
   }
   else if (g != NULL)
     return ol_err_set(e, OL_ECALLBACK, "no gradient function");
@@ -157,6 +258,115 @@ static int lua_fdf (void *ud, const double *x, double *f, double *g,
   }
   lua_settop(T, S_TOP);
   return st;
+}
+
+/* Clear the H table of T (slot S_H) to n rows of n nils, replacing a row
+** the callback rebound to something that is not a table. */
+static void hclear (lua_State *T, int n)
+{
+  int i, j;
+  for (i = 1; i <= n; i++) {
+    if (lua_rawgeti(T, S_H, i) != LUA_TTABLE) {
+      lua_pop(T, 1);
+      lua_createtable(T, n, 0);
+      lua_pushvalue(T, -1);
+      lua_rawseti(T, S_H, i);
+    }
+    for (j = 1; j <= n; j++) {
+      lua_pushnil(T);
+      lua_rawseti(T, -2, j);
+    }
+    lua_pop(T, 1);
+  }
+}
+
+/* The Hessian oracle of a Lua problem: hess(x, H) fills H[i][j] (i, j =
+** 1..n) in place or returns a table of n rows of n numbers.  Checked like
+** a gradient (shape, numbers, filled), and for symmetry: |H_ij - H_ji| <=
+** 1e-8 max_kl |H_kl|, then H := (H + H')/2 exactly (methods read one
+** triangle).  Non-finite entries are left to the caller (ol_ctx_hess). */
+static int lua_hess (void *ud, const double *x, double *H, ol_err *e)
+{
+  lproblem *b = ud;
+  lua_State *T = b->T;
+  int i, j, n = b->n, st, t = S_H, res = S_TOP + 1, rt, bad, len, ty;
+  double hmax = 0;
+  char tb[24];
+  for (i = 0; i < n; i++) {
+    lua_pushnumber(T, x[i]);
+    lua_rawseti(T, S_X, i + 1);
+  }
+  hclear(T, n);
+  lua_pushvalue(T, S_HESS);
+  lua_pushvalue(T, S_X);
+  lua_pushvalue(T, S_H);
+  if ((st = tcall(T, 2, e)) != OL_OK) return st;
+  /* (1) where the rows are: H itself, or a returned table */
+  rt = lua_type(T, res);
+  if (rt == LUA_TTABLE && !lua_rawequal(T, res, S_H)) {
+    len = (int)lua_rawlen(T, res);
+    if (len != n)
+      return tfail(T, e, "hess returned a table of %d row%s, expected %d "
+                   "rows of %d numbers", len, len == 1 ? "" : "s", n, n);
+    t = res;
+  }
+  else if (rt != LUA_TNIL && rt != LUA_TTABLE)
+    return tfail(T, e, "hess returned %s, expected nil (H filled in place) "
+                 "or a table of %d rows of %d numbers",
+                 atype(luaL_typename(T, res), tb, sizeof tb), n, n);
+  /* (2) each row: a table of n numbers */
+  for (i = 1; i <= n; i++) {
+    int row = res + 1;
+    if (lua_rawgeti(T, t, i) != LUA_TTABLE)
+      return tfail(T, e, "hess: H[%d] is %s, expected a row (a table of %d "
+                   "numbers)", i, atype(luaL_typename(T, row), tb,
+                                        sizeof tb), n);
+    if (t != S_H && (len = (int)lua_rawlen(T, row)) != n)
+      return tfail(T, e, "hess: H[%d] has %d entr%s, expected %d", i, len,
+                   len == 1 ? "y" : "ies", n);
+    bad = tnums(T, row, n, t == S_H, H + (size_t)(i - 1) * n, &ty, row,
+                res);
+    if (bad > n)
+      return tfail(T, e, "hess: filled H[%d][1..%d], expected H[%d][1..%d] "
+                   "(n = %d)", i, tclearbeyond(T, row, n), i, n, n);
+    if (bad != 0) {
+      if (t == S_H) {
+        int k, empty = 1;
+        for (k = 1; k <= n; k++) {
+          if (lua_rawgeti(T, S_H, k) != LUA_TTABLE)
+            return tfail(T, e, "hess: H[%d] is %s, expected a row (a table "
+                         "of %d numbers)", k, atype(luaL_typename(T, -1), tb,
+                                                    sizeof tb), n);
+          empty = empty && tempty(T, lua_gettop(T), n);
+          lua_pop(T, 1);
+        }
+        if (empty)
+          return tfail(T, e, "hess: filled no entry of H and returned nil; "
+                       "fill H[i][j] in place (H[i][j] = ..., i, j = 1..%d) "
+                       "or return a table of %d rows of %d numbers", n, n,
+                       n);
+      }
+      return tfail(T, e, "hess: H[%d][%d] is %s, expected a number", i, bad,
+                   atype(lua_typename(T, ty), tb, sizeof tb));
+    }
+  }
+  if (t == S_H && lua_rawgeti(T, S_H, n + 1) != LUA_TNIL)
+    return tfail(T, e, "hess: filled rows H[1..%d], expected H[1..%d] "
+                 "(n = %d)", tclearbeyond(T, S_H, n), n, n);
+  lua_settop(T, S_TOP);
+  /* (3) symmetric to working accuracy, then exactly */
+  for (i = 0; i < n * n; i++)
+    if (fabs(H[i]) > hmax) hmax = fabs(H[i]);
+  for (i = 0; i < n; i++)
+    for (j = i + 1; j < n; j++) {
+      double *u = H + (size_t)i * n + j, *l = H + (size_t)j * n + i;
+      if (fabs(*u - *l) > 1e-8 * hmax)
+        return ol_err_set(e, OL_ECALLBACK, "hess: H is not symmetric: "
+                          "H[%d][%d] = %.17g but H[%d][%d] = %.17g", i + 1,
+                          j + 1, *u, j + 1, i + 1, *l);
+      *u = *l = 0.5 * (*u + *l);
+    }
+  return OL_OK;
 }
 
 /* New empty box (metatable set, user value 1 for the callback thread). */
@@ -474,13 +684,14 @@ static int problem_make (lua_State *L)
   return 1;
 }
 
-/* problem.new{n=, f=, grad=, fdf=, x0=, xstar=, fstar=, name=, kind=,
-** set=, noise=, l1=} -> a problem whose oracle calls the Lua functions. */
+/* problem.new{n=, f=, grad=, fdf=, hess=, x0=, xstar=, fstar=, name=,
+** kind=, set=, noise=, l1=} -> a problem whose oracles call the Lua
+** functions (lua_fdf, and lua_hess as p->hess when hess is given). */
 static int problem_new (lua_State *L)
 {
   static const char *const keys[] = {
-    "n", "f", "grad", "fdf", "x0", "xstar", "fstar", "name", "kind", "set",
-    "noise", "l1", NULL
+    "n", "f", "grad", "fdf", "hess", "x0", "xstar", "fstar", "name", "kind",
+    "set", "noise", "l1", NULL
   };
   const char *who = "problem.new";
   lproblem *b;
@@ -522,12 +733,13 @@ static int problem_new (lua_State *L)
     return luaL_error(L, "%s: out of memory", who);
   lua_pushcfunction(T, olua_msghandler);
   {
-    static const char *const fk[] = {"f", "grad", "fdf"};
-    int *has[3];
+    static const char *const fk[] = {"f", "grad", "fdf", "hess"};
+    int *has[4];
     has[0] = &b->hasf;
     has[1] = &b->hasgrad;
     has[2] = &b->hasfdf;
-    for (i = 0; i < 3; i++) {
+    has[3] = &b->hashess;
+    for (i = 0; i < 4; i++) {
       int ty = lua_getfield(L, 1, fk[i]);
       if (ty != LUA_TNIL && ty != LUA_TFUNCTION && !luaL_getmetafield(L, -1,
                                                                  "__call"))
@@ -540,13 +752,16 @@ static int problem_new (lua_State *L)
   }
   if (!b->hasf && !b->hasfdf)
     return luaL_error(L, "%s: needs f or fdf", who);
-  lua_createtable(T, n, 0);
-  lua_createtable(T, n, 0);
+  lua_createtable(T, n, 0);                            /* S_X */
+  lua_createtable(T, n, 0);                            /* S_G */
+  lua_createtable(T, b->hashess ? n : 0, 0);           /* S_H */
   for (i = 1; i <= n; i++) {
     lua_pushnumber(T, 0);
     lua_rawseti(T, S_X, i);
-    lua_pushnumber(T, 0);
-    lua_rawseti(T, S_G, i);
+    if (b->hashess) {
+      lua_createtable(T, n, 0);
+      lua_rawseti(T, S_H, i);
+    }
   }
   b->T = T;
   b->n = n;
@@ -554,6 +769,7 @@ static int problem_new (lua_State *L)
                            &e);
   if (b->p == NULL) return luaL_error(L, "%s: %s", who, e.msg);
   b->p->kind = kind;
+  if (b->hashess) b->p->hess = lua_hess;
   if (lua_getfield(L, 1, "name") != LUA_TNIL)
     snprintf(b->p->name, sizeof b->p->name, "%s", luaL_tolstring(L, -1, NULL));
   else snprintf(b->p->name, sizeof b->p->name, "lua");
