@@ -110,13 +110,21 @@ docs.new = [[
 problem.new{n = , f = , grad = , fdf = , ...} -- a problem from Lua functions
   n       dimension (required)
   f       f(x) -> number
-  grad    grad(x, g): fill g (or return a new table)
+  grad    grad(x, g): fill g[1..n] (or return a new table of n numbers)
   fdf     fdf(x, g) -> f, filling g when g is not nil (one call per step)
+  hess    hess(x, H): fill H[i][j], i, j = 1..n (H is a table of n rows),
+          or return a table of n rows of n numbers; must be symmetric
   x0      default start (zeros), xstar, fstar: known solution and value
   name    shown in summaries ("lua"), kind = "objective" | "density"
   set     "simplex" | {lo = ..., hi = ...};  noise = {kind = "gauss", sigma = s}
-Without grad or fdf, gradients are central finite differences.  The tables
-x and g are reused across calls: copy them if you need to keep them.]]
+Without grad or fdf, gradients are central finite differences; without
+hess, second-order methods (newton, cubic) difference the gradient:
+h_i = eps^(1/3) max(1, |x_i|), 2n gradient calls, counted in r.ngev.
+g and H are cleared to nil before each call, and what comes back is
+checked: every entry set to a number, nothing beyond n, or else an error
+naming the callback (write g[i] = ..., not g = {...}, which only rebinds
+the local).  The tables x, g and H are reused across calls: copy them if
+you need to keep them.]]
 
 docs.run = [[
 run(problem, method [, opts]) -> run   step a method on a problem
