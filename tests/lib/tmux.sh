@@ -6,13 +6,23 @@
 # trap that kills the server and removes the directory on exit.  Waiting is
 # by polling the screen every 0.1 s up to a timeout, never a fixed sleep.
 #
+# No test may depend on the machine's speed: the default timeout T_WAIT
+# (30 s) is meant for a loaded single core (a poll returns as soon as the
+# screen matches, so it costs nothing when things are fast); a run that must
+# still be live when checked is one that cannot end by itself (LIVE_ITERS
+# iterations on a noisy problem, so neither the budget nor any stop rule on
+# the gradient can end it) and is stopped explicitly.
+#
 #   tm_start [env assignments and optlab args...]  start optlab in 120x40
 #   tm_type TEXT            type text literally;   tm_keys KEY...  send keys
 #   tm_screen               the visible pane as text
 #   tm_wait ERE [secs]      until the screen matches (0) or timeout (1)
 #   tm_wait_not ERE [secs]  until the screen does not match
+#   tm_until CMD [secs]     until the shell command CMD succeeds
 #   tm_alive                0 while optlab still runs in the pane
 #   tm_iter                 the iteration count in the title line
+#   tm_iter_wait            the same, polled until a title line is shown
+#   tm_moves                the title's iteration count grows
 #   tm_high                 0 when the screen shows a byte >= 0x80
 #   tm_speed_keys NAME UNIT   live-view speed keys - and + (2 tests)
 #   tm_focus_keys NAME        first panel focused, l, Tab (3 tests)
@@ -25,6 +35,9 @@ T_TMP=$(mktemp -d "${TMPDIR:-/tmp}/optlab-test.XXXXXX")
 T_N=0
 T_FAIL=0
 T_BIN="${OPTLAB:-./optlab}"
+T_WAIT="${T_WAIT:-30}"
+# A budget no run reaches: at 1 ns a step, 1e15 steps take 11 days.
+LIVE_ITERS=1e15
 
 tm () { tmux -L "$T_SOCK" -f /dev/null "$@"; }
 
@@ -57,7 +70,7 @@ tm_screen () { tm capture-pane -p -t t; }
 tm_resize () { tm resize-window -t t -x "$1" -y "$2"; }
 
 tm_wait () {
-  local re="$1" secs="${2:-10}" i=0
+  local re="$1" secs="${2:-$T_WAIT}" i=0
   local n=$((secs * 10))
   while [ $i -lt $n ]; do
     if tm_screen | grep -qE -- "$re"; then return 0; fi
@@ -68,7 +81,7 @@ tm_wait () {
 }
 
 tm_wait_not () {
-  local re="$1" secs="${2:-10}" i=0
+  local re="$1" secs="${2:-$T_WAIT}" i=0
   local n=$((secs * 10))
   while [ $i -lt $n ]; do
     if ! tm_screen | grep -qE -- "$re"; then return 0; fi
@@ -81,7 +94,7 @@ tm_wait_not () {
 # tm_until CMD [SECS]: retry the shell command CMD every 0.1 s until it
 # succeeds (a screen caught mid-redraw passes a moment later).
 tm_until () {
-  local secs="${2:-5}" i=0
+  local secs="${2:-$T_WAIT}" i=0
   local n=$((secs * 10))
   while [ $i -lt $n ]; do
     if eval "$1"; then return 0; fi
@@ -96,6 +109,35 @@ tm_alive () {
 }
 
 tm_iter () { tm_screen | head -1 | sed -n 's/.*iter \([0-9]*\)\/.*/\1/p'; }
+
+# tm_iter_wait: the title's iteration count, retried while a capture shows
+# no title (mid-redraw); empty after T_WAIT seconds without one.
+tm_iter_wait () {
+  local i=0 a n=$((T_WAIT * 10))
+  while [ $i -lt $n ]; do
+    a=$(tm_iter)
+    if [ -n "$a" ]; then echo "$a"; return 0; fi
+    sleep 0.1
+    i=$((i + 1))
+  done
+  return 1
+}
+
+# tm_moves: the title's iteration count grows within T_WAIT seconds (frames
+# are spaced out when the machine is slow or loaded; drawing is kept to a
+# few per cent of the time).
+tm_moves () {
+  local a b i=0 n=$((T_WAIT * 10))
+  a=$(tm_iter_wait) || return 1
+  while [ $i -lt $n ]; do
+    b=$(tm_iter)
+    [ -n "$b" ] && [ "$b" -gt "$a" ] && return 0
+    sleep 0.1
+    i=$((i + 1))
+  done
+  return 1
+}
+
 tm_high () { tm_screen | LC_ALL=C grep -qP '[\x80-\xff]'; }
 
 # tm_speed_keys NAME UNIT: in a live view (race or dashboard) "-" sets a
@@ -103,23 +145,24 @@ tm_high () { tm_screen | LC_ALL=C grep -qP '[\x80-\xff]'; }
 tm_speed_keys () {
   local i
   tm_keys -- -
-  tm_wait "speed [0-9]+/$2" 3; ok $? "$1: - sets a finite speed"
+  tm_wait "speed [0-9]+/$2"; ok $? "$1: - sets a finite speed"
   for i in $(seq 1 40); do tm_keys +; done
-  tm_wait 'speed max' 3; ok $? "$1: + goes back to max"
+  tm_wait 'speed max'; ok $? "$1: + goes back to max"
 }
 
 # tm_focus_keys NAME: with panels loss and gradnorm, loss has the focus,
 # l toggles its scale (log <-> lin) and Tab moves the focus to gradnorm.
 tm_focus_keys () {
-  local before want
-  tm_wait '\* loss \[' 2; ok $? "$1: the first panel has focus"
-  before=$(tm_screen | grep -o '\* loss \[l..\]')
+  local before="" want
+  tm_wait '\* loss \[l(og|in)\]'; ok $? "$1: the first panel has focus"
+  # (a capture taken mid-redraw may lack the title: take the next one)
+  tm_until 'before=$(tm_screen | grep -o "\* loss \[l..\]")'
   tm_keys l
   if [ "$before" = '* loss [log]' ]; then want='\* loss \[lin\]'
   else want='\* loss \[log\]'; fi
-  tm_wait "$want" 3; ok $? "$1: l toggles log/lin of the focused panel"
+  tm_wait "$want"; ok $? "$1: l toggles log/lin of the focused panel"
   tm_keys Tab
-  tm_wait '\* gradnorm \[' 3; ok $? "$1: Tab moves focus to the next panel"
+  tm_wait '\* gradnorm \['; ok $? "$1: Tab moves focus to the next panel"
 }
 
 # ok STATUS NAME: STATUS is 0 for a pass (use `cmd; ok $? "name"`).

@@ -6,65 +6,76 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/tmux.sh
 
 P='^>( |$)'
-RACE='r = race(problem.rosenbrock{n=2}, {optim.gd{lr=1e-3}, '\
-'optim.adam{lr=0.01}}, {iters=100000000})'
-GAME='g = run(problem.rps{}, game.rmplus{}, {iters=1e9})'
+# The views must still be live when checked, on any machine: LIVE_ITERS is
+# never reached, and with noisy gradients no stop rule ends a race; the
+# game's last iterate cycles around the equilibrium.  q ends each.
+RACE='r = race(problem.rosenbrock{n=2, noise={sigma=1}}, {optim.gd{lr=1e-3}, '\
+"optim.adam{lr=0.01}}, {iters=$LIVE_ITERS})"
+GAME="g = run(problem.rps{}, game.rmplus{}, {iters=$LIVE_ITERS})"
 # The landscape panel's rows (between its title and its x axis labels).
 land () { tm_screen | sed -n '/landscape x1,x2/,/ x1 /p'; }
+# Each check of the live view retries with a fresh capture ($s), since a
+# capture may catch the screen mid-redraw (or before the paths are drawn).
+land_has () { tm_until "s=\$(land); $1"; }
+high () { echo "$s" | LC_ALL=C grep -qP '[\x80-\xff]'; }
 
 tm_start
-tm_wait "$P" 5
+tm_wait "$P"
 tm_line "$RACE"
-tm_wait 'landscape x1,x2 \[log f\]' 5
+tm_wait 'landscape x1,x2 \[log f\]'
 ok $? "panels: a 2-D race shows the landscape panel by default"
-sleep 0.5
-s=$(land)
-echo "$s" | grep -q '@' && echo "$s" | grep -q '#' && echo "$s" | grep -q '='
+land_has "echo \"\$s\" | grep -q '@' && echo \"\$s\" | grep -q '#' \
+  && echo \"\$s\" | grep -q '='"
 ok $? "panels: the heat map shades levels (@ # =)"
-echo "$s" | LC_ALL=C grep -qP '\xe2[\xa0-\xa3][\x80-\xbf]'
+land_has "echo \"\$s\" | LC_ALL=C grep -qP '\xe2[\xa0-\xa3][\x80-\xbf]'"
 ok $? "panels: trajectories drawn as braille over the heat map"
-echo "$s" | grep -q '●'; ok $? "panels: the current point is marked"
-echo "$s" | grep -q 'gd lr=0.001' && echo "$s" | grep -q 'adam lr=0.01'
+land_has "echo \"\$s\" | grep -q '●'"; ok $? "panels: the current point is marked"
+land_has "echo \"\$s\" | grep -q 'gd lr=0.001' \
+  && echo \"\$s\" | grep -q 'adam lr=0.01'"
 ok $? "panels: the landscape legend names both runs"
-echo "$s" | grep -qE '^. +x2 '; ok $? "panels: axes are named x1, x2"
+land_has "echo \"\$s\" | grep -qE '^. +x2 '"; ok $? "panels: axes are named x1, x2"
 tm_keys q
-tm_wait "$P" 5; ok $? "panels: q returns to the prompt"
+tm_wait "$P"; ok $? "panels: q returns to the prompt"
 
-tm_line 'w = run(problem.rosenbrock{n=4}, optim.gd{lr=1e-3}, '\
-'{iters=1e9, watch={"loss", "landscape"}})'
-tm_wait 'landscape x1,x2 slice' 5
+tm_line 'w = run(problem.rosenbrock{n=4, noise={sigma=1}}, optim.gd{lr=1e-3}, '\
+"{iters=$LIVE_ITERS, watch={\"loss\", \"landscape\"}})"
+tm_wait 'landscape x1,x2 slice'
 ok $? "panels: watch = {..., \"landscape\"} shows a slice for n = 4"
 tm_keys q
-tm_wait "$P" 5
+tm_wait "$P"
 
 tm_line "$GAME"
-tm_wait ' simplex ' 5; ok $? "panels: a game shows the simplex panel"
-sleep 0.5
-s=$(tm_screen | cut -c61-)
-echo "$s" | grep -qE '^[^1]* 1[^ ]' && echo "$s" | grep -qE '[^ ]2 ' \
-  && echo "$s" | grep -qE ' 3[^ ]'
+tm_wait ' simplex '; ok $? "panels: a game shows the simplex panel"
+tm_until "s=\$(tm_screen | cut -c61-); echo \"\$s\" | grep -qE '^[^1]* 1[^ ]' \
+  && echo \"\$s\" | grep -qE '[^ ]2 ' && echo \"\$s\" | grep -qE ' 3[^ ]'"
 ok $? "panels: triangle vertices labelled 1, 2, 3"
-echo "$s" | grep -q 'rmplus alternate=false p1' \
-  && echo "$s" | grep -q 'rmplus alternate=false p2'
+tm_until "s=\$(tm_screen | cut -c61-); \
+  echo \"\$s\" | grep -q 'rmplus alternate=false p1' \
+  && echo \"\$s\" | grep -q 'rmplus alternate=false p2'"
 ok $? "panels: one legend entry per player"
 tm_keys q
-tm_wait "$P" 5
+tm_wait "$P"
 
 tm_start LANG=C
-tm_wait "$P" 5
+tm_wait "$P"
 tm_line "$RACE"
-tm_wait 'landscape x1,x2' 5; ok $? "panels (ascii): landscape shown"
-sleep 0.5
-! tm_high; ok $? "panels (ascii): no byte >= 0x80 with the landscape"
-land | grep -qE '[ab]'; ok $? "panels (ascii): paths drawn as run letters"
+tm_wait 'landscape x1,x2'; ok $? "panels (ascii): landscape shown"
+# (a capture with the paths drawn, then no byte >= 0x80 in it)
+# (the map's rows without the panel title and the legend entries)
+land_has "echo \"\$s\" | sed '1d; s/[ab] gd lr=[0-9.]*//; s/[ab] adam lr=[0-9.]*//' \
+  | grep -qE '[ab]'"
+ok $? "panels (ascii): paths drawn as run letters"
+s=$(tm_screen)
+! high; ok $? "panels (ascii): no byte >= 0x80 with the landscape"
 tm_keys q
-tm_wait "$P" 5
+tm_wait "$P"
 tm_line "$GAME"
-tm_wait ' simplex ' 5; ok $? "panels (ascii): simplex shown"
-sleep 0.5
-! tm_high; ok $? "panels (ascii): no byte >= 0x80 with the simplex"
-tm_screen | grep -qE '1_+.*2'; ok $? "panels (ascii): triangle base 1___2"
+tm_wait ' simplex '; ok $? "panels (ascii): simplex shown"
+tm_until "s=\$(tm_screen); echo \"\$s\" | grep -qE '1_+.*2' \
+  && echo \"\$s\" | grep -q 'rmplus alternate=false p2'"
+ok $? "panels (ascii): triangle base 1___2"
+! high; ok $? "panels (ascii): no byte >= 0x80 with the simplex"
 tm_keys q
-tm_wait "$P" 5; ok $? "panels (ascii): q returns to the prompt"
+tm_wait "$P"; ok $? "panels (ascii): q returns to the prompt"
 
 done_testing

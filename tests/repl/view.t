@@ -5,70 +5,82 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/tmux.sh
 
 P='^>( |$)'
-RACE='r = race(problem.quadratic{n=20, cond=100}, '\
+# The view must still be live when checked, on any machine: LIVE_ITERS is
+# never reached, and on a noisy problem no stop rule ends a run; q or
+# Ctrl-C ends it.
+PROB='problem.quadratic{n=20, cond=100, noise={sigma=1}}'
+RACE="r = race($PROB, "\
 '{optim.gd{lr=0.5}, optim.momentum{lr=0.5, mu=0.9}, optim.adam{lr=0.05}}, '\
-'{iters=100000000, watch={"loss","gradnorm"}})'
+"{iters=$LIVE_ITERS, watch={\"loss\",\"gradnorm\"}})"
 
 tm_start
-tm_wait "$P" 5
+tm_wait "$P"
 tm_line "$RACE"
-tm_wait 'gradnorm \[' 5; ok $? "view: a panel per watched metric (gradnorm)"
-tm_wait 'loss \[' 1; ok $? "view: a panel per watched metric (loss)"
-s=$(tm_screen)
-echo "$s" | grep -q ' gd ' && echo "$s" | grep -q ' momentum ' \
-  && echo "$s" | grep -q ' adam '
+tm_wait 'gradnorm \['; ok $? "view: a panel per watched metric (gradnorm)"
+tm_wait 'loss \['; ok $? "view: a panel per watched metric (loss)"
+# (each check retries with a fresh capture: the screen is redrawn live)
+tm_until "s=\$(tm_screen); echo \"\$s\" | grep -q ' gd ' \
+  && echo \"\$s\" | grep -q ' momentum ' && echo \"\$s\" | grep -q ' adam '"
 ok $? "view: the legend names the three runs"
-echo "$s" | grep -q 'min '; ok $? "view: the legend shows each run's minimum"
-echo "$s" | grep -q 'q stop  space pause'; ok $? "view: key help on the status line"
-echo "$s" | head -1 | grep -q 'quadratic'; ok $? "view: title shows the problem"
-tm_wait 'running' 2; ok $? "view: status says running"
-echo "$s" | LC_ALL=C grep -qP '\xe2[\xa0-\xa3][\x80-\xbf]'
+tm_wait 'min '; ok $? "view: the legend shows each run's minimum"
+tm_wait 'q stop  space pause'; ok $? "view: key help on the status line"
+tm_until "tm_screen | head -1 | grep -q 'quadratic'"
+ok $? "view: title shows the problem"
+tm_wait 'running'; ok $? "view: status says running"
+tm_until "tm_screen | LC_ALL=C grep -qP '\xe2[\xa0-\xa3][\x80-\xbf]'"
 ok $? "view: braille series drawn in UTF-8"
 
+# Paused: the iteration stays the same while the view handles keys and
+# redraws (the help overlay opened and closed; a running view steps
+# between them).
 tm_keys Space
-tm_wait 'paused' 3; ok $? "view: space pauses"
-a=$(tm_iter); sleep 0.3; b=$(tm_iter)
+tm_wait 'paused'; ok $? "view: space pauses"
+a=$(tm_iter_wait)
+tm_keys '?'
+tm_wait 'pause / resume' && tm_keys x && tm_wait_not 'pause / resume'
+b=$(tm_iter_wait)
 [ -n "$a" ] && [ "$a" = "$b" ]; ok $? "view: no steps while paused ($a = $b)"
 tm_keys n
-tm_wait "iter $((a + 1))/" 3; ok $? "view: n takes exactly one step"
+tm_wait "iter $((a + 1))/"; ok $? "view: n takes exactly one step"
 tm_keys Space
-tm_wait 'running' 3; ok $? "view: space resumes"
+tm_wait 'running'; ok $? "view: space resumes"
+tm_moves; ok $? "view: stepping resumed"
 
 tm_speed_keys view frame
 
 tm_focus_keys view
 tm_keys z
-tm_wait_not ' loss \[' 3; ok $? "view: z zooms the focused panel alone"
-tm_wait '\* gradnorm \[' 1; ok $? "view: the zoomed panel is the focused one"
+tm_wait_not ' loss \['; ok $? "view: z zooms the focused panel alone"
+tm_wait '\* gradnorm \['; ok $? "view: the zoomed panel is the focused one"
 tm_keys z
-tm_wait ' loss \[' 3; ok $? "view: z again restores the grid"
+tm_wait ' loss \['; ok $? "view: z again restores the grid"
 tm_keys '?'
-tm_wait 'pause / resume' 3 && tm_wait 'zoom the focused' 1
+tm_wait 'pause / resume' && tm_wait 'zoom the focused'
 ok $? "view: ? shows the help overlay with the keys"
 tm_keys x
-tm_wait_not 'pause / resume' 3; ok $? "view: any key closes the help"
+tm_wait_not 'pause / resume'; ok $? "view: any key closes the help"
 
 tm_keys q
-tm_wait "$P" 5; ok $? "view: q returns to the prompt"
+tm_wait "$P"; ok $? "view: q returns to the prompt"
 tm_type 'print(r[1].reason, r[3].reason)'
-tm_wait '^> print\(r\[1\]\.reason, r\[3\]\.reason\)' 3
+tm_wait '^> print\(r\[1\]\.reason, r\[3\]\.reason\)'
 ok $? "view: the terminal is restored (typed text echoes)"
 tm_keys Enter
-tm_wait '^stopped +stopped' 5; ok $? "view: q stops every run with reason stopped"
+tm_wait '^stopped +stopped'; ok $? "view: q stops every run with reason stopped"
 
-tm_line 'r2 = run(problem.quadratic{n=20, cond=100}, optim.gd{lr=0.01}, {iters=1e9, watch={"loss"}})'
-tm_wait 'loss \[' 5
+tm_line "r2 = run($PROB, optim.gd{lr=0.01}, {iters=$LIVE_ITERS, watch={\"loss\"}})"
+tm_wait 'loss \['
 tm_keys C-c
-tm_wait "$P" 5; ok $? "view: Ctrl-C during a long run returns to the prompt"
+tm_wait "$P"; ok $? "view: Ctrl-C during a long run returns to the prompt"
 tm_line 'print(r2.reason)'
-tm_wait '^interrupted$' 5; ok $? "view: the run's reason is interrupted"
+tm_wait '^interrupted$'; ok $? "view: the run's reason is interrupted"
 tm_line 'print(1 + 2)'
-tm_wait '^3$' 5; ok $? "view: the prompt works after Ctrl-C"
+tm_wait '^3$'; ok $? "view: the prompt works after Ctrl-C"
 
-tm_line 'r3 = run(problem.quadratic{n=20, cond=100}, optim.gradavg{lr=0.01}, {iters=1e9, watch={"loss"}, xaxis="evals"})'
-tm_wait 'loss \[' 5 && tm_wait '─ gradient evaluations ─' 2
+tm_line "r3 = run($PROB, optim.gradavg{lr=0.01}, {iters=$LIVE_ITERS, watch={\"loss\"}, xaxis=\"evals\"})"
+tm_wait 'loss \[' && tm_wait '─ gradient evaluations ─'
 ok $? "view: xaxis = \"evals\" names the x axis under the panel (evaluations)"
 tm_keys q
-tm_wait "$P" 5
+tm_wait "$P"
 
 done_testing
