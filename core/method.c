@@ -66,7 +66,7 @@ int ol_method_check (const ol_method_type *m, const ol_problem *p,
   if ((m->flags & OL_M_NEEDSET) && p->set.kind == OL_SET_NONE)
     return ol_err_set(e, OL_EINVAL, "%s needs a constrained problem (set); "
                       "%s is unconstrained", m->name, p->name);
-  if ((m->flags & OL_M_NEEDHESS) && p->hess == NULL)
+  if ((m->flags & OL_M_NEEDHESS) && p->hess == NULL && p->kind == OL_GAME)
     return ol_err_set(e, OL_EINVAL, "%s needs a Hessian; %s has none",
                       m->name, p->name);
   if ((m->flags & OL_M_NEEDMAT) && (p->mrows < 1 || p->mcols < 1))
@@ -275,14 +275,25 @@ int ol_ctx_value (ol_ctx *c, const double *x, double *f, ol_err *e)
   return oracle(c, x, f, NULL, 0, e);
 }
 
-/* Dense Hessian; OL_EINVAL when the problem has none. */
+/* Dense Hessian: the problem's, or central differences of its gradient
+** (ol_problem_fdhess, 2n gradient evaluations counted in ngev) when it has
+** none; either way one Hessian in nhev.  Scratch: the run's work[n, 4n)
+** (free during a step: projection and metric scratch). */
 int ol_ctx_hess (ol_ctx *c, const double *x, double *H, ol_err *e)
 {
   const ol_problem *p = c->p;
+  ol_run *r = c->priv;
   int rc;
-  if (p->hess == NULL)
-    return ol_err_set(e, OL_EINVAL, "%s has no Hessian", p->name);
   c->nhev++;
+  if (p->hess == NULL) {
+    if (r == NULL)
+      return ol_err_set(e, OL_EINVAL, "%s has no Hessian (a finite-"
+                        "difference one needs a run's workspace)", p->name);
+    c->ngev += 2 * (long)c->n;
+    rc = ol_problem_fdhess(p, x, H, r->work + c->n, e);
+    if (rc != OL_OK) return rc;
+    return OL_OK;
+  }
   rc = p->hess(p->ud, x, H, e);
   if (rc != OL_OK) return rc;
   if (!ol_allfinite(H, c->n * c->n))

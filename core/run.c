@@ -55,6 +55,8 @@ void ol_run_opts_default (ol_run_opts *o)
   o->stream = 0;
   o->x0 = NULL;
   o->metrics = 0;
+  o->stop_metric = -1;
+  o->stop_value = 0;
   o->xlimit = 1e50;
   o->flimit = 1e10;
   o->cap = 4096;
@@ -392,6 +394,16 @@ static int check_fg (ol_run *r)
     return stop_msg(r, OL_STOP_DIVERGED, "f = %.3g fell below f(x_0) - "
                     "flimit %g x max(1, |f(x_0)|) = %.3g at iteration %ld",
                     r->f, o->flimit, fl, r->c.t);
+  if (o->stop_metric >= 0) {
+    ol_mstate ms;
+    double v;
+    fill_state(r, &ms);
+    v = ol_metric_types[o->stop_metric].eval(&ms);
+    if (v <= o->stop_value)
+      return stop_msg(r, OL_STOP_TOL, "%s %.3g <= %g (stop_below)",
+                      ol_metric_types[o->stop_metric].name, v,
+                      o->stop_value);
+  }
   if (!optim) return OL_STOP_NONE;
   if (r->p->noise.kind == OL_NOISE_NONE || r->usetol) {
     int plain = r->p->set.kind == OL_SET_NONE && !(r->p->l1 > 0);
@@ -575,7 +587,9 @@ static int make_shadow (ol_run *r, const ol_run_opts *o, ol_err *e)
   *r->shadowp = *r->p;
   r->shadowp->noise.kind = OL_NOISE_NONE;
   so.x0 = r->x0;
-  so.tol = 0;
+  so.tol = so.f_abstol = so.f_reltol = so.x_abstol = so.x_reltol = 0;
+  so.stop_metric = -1;
+  so.xlimit = so.flimit = INFINITY;
   so.time_limit = 0;
   so.metrics = OL_MBIT(OL_MET_LOSS);
   so.cap = 16;
@@ -606,6 +620,14 @@ static int check_opts (const ol_run_opts *o, ol_err *e)
   if (!(o->x_reltol >= 0))
     return ol_err_set(e, OL_EINVAL, "x_reltol = %g is out of range "
                       "[0, inf]", o->x_reltol);
+  if (o->stop_metric >= OL_NMETRICS || o->stop_metric == OL_MET_MINGRADNORM
+      || o->stop_metric == OL_MET_SUPPORT)
+    return ol_err_set(e, OL_EINVAL, "stop_below: %s is not a metric of the "
+                      "current point only",
+                      o->stop_metric < OL_NMETRICS
+                      ? ol_metric_types[o->stop_metric].name : "?");
+  if (o->stop_metric >= 0 && isnan(o->stop_value))
+    return ol_err_set(e, OL_EINVAL, "stop_below: the value is NaN");
   if (!(o->xlimit > 0))
     return ol_err_set(e, OL_EINVAL, "xlimit = %g is out of range (0, inf]",
                       o->xlimit);
@@ -666,6 +688,11 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
         ol_metric_unavail(i, p, m, e);
         return NULL;
       }
+  if (o->stop_metric >= 0 &&
+      !ol_metric_types[o->stop_metric].avail(p, m->family)) {
+    ol_metric_unavail(o->stop_metric, p, m, e);
+    return NULL;
+  }
   n = p->n;
   np = m->nparams > 0 ? m->nparams : 0;
   for (i = 0; i < np; i++)
@@ -759,8 +786,9 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
   r->useavg = (p->kind == OL_GAME || o->average ||
                (r->metrics & OL_MBIT(OL_MET_EXPLOIT)))
     && !(m->flags & OL_M_OWNAVG);
-  r->usetol = (o->tol > 0 || o->f_abstol > 0 || o->f_reltol > 0 ||
-               o->x_abstol > 0 || o->x_reltol > 0) && m->family == OL_OPTIM;
+  r->usetol = ((o->tol > 0 || o->f_abstol > 0 || o->f_reltol > 0 ||
+                o->x_abstol > 0 || o->x_reltol > 0) && m->family == OL_OPTIM)
+    || o->stop_metric >= 0;
   /* (3) the true oracle at x0: a failure returns the run stopped */
   e2.msg[0] = '\0';
   rc = eval_here(r, &e2);

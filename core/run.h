@@ -24,8 +24,9 @@
 **                 f_reltol:  |f(x_t) - f(x_{t-1})| <= f_reltol |f(x_t)|
 **                 x_abstol:  ||x_t - x_{t-1}||_inf <= x_abstol
 **                 x_reltol:  ||x_t - x_{t-1}||_inf <= x_reltol ||x_t||_inf
-**                 (the definitions of Optim.jl; f and x rules need an
-**                 evaluation every step, as tol does)
+**                 stop_metric: metric(x_t) <= stop_value, any family
+**                 (the definitions of Optim.jl; f, x and metric rules need
+**                 an evaluation every step, as tol does)
 **   diverged      ||x_t||_inf > xlimit max(1, ||x_0||_inf), or, for
 **                 objectives and densities, f(x_t) < f(x_0) - flimit
 **                 max(1, |f(x_0)|): tested every step for n <= 64 or a
@@ -99,6 +100,9 @@ typedef struct ol_run_opts {
   long iters;           /* iteration budget, >= 0; default 1000 */
   double tol;           /* >= 0; 0 disables the tolerance stop */
   double f_abstol, f_reltol, x_abstol, x_reltol;   /* >= 0, 0: off */
+  int stop_metric;      /* stop when this metric (OL_MET_*, -1: none, the
+                           default) is <= stop_value: evaluated every step */
+  double stop_value;
   double xlimit;        /* > 0, default 1e50 (diverged, see above) */
   double flimit;        /* > 0, default 1e10 */
   double time_limit;    /* seconds, 0 = none */

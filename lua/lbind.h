@@ -57,6 +57,8 @@ typedef struct lrun {
   int xaxis;            /* PN_X_* (lua/plotpanel.h): the plots' x axis */
   int nwatch;
   int watch[OL_NMETRICS];
+  unsigned dropped;     /* metrics asked for that the method does not
+                           define (a race, lenient) */
 } lrun;
 
 /* Parsed options of run / race / start. */
@@ -69,6 +71,7 @@ typedef struct ropts {
   int useview, progress;
   int xaxis;             /* PN_X_*, default PN_X_ITER */
   int x0len;             /* entries of o.x0 (a buffer left on the stack) */
+  int lenient;           /* race: drop the metrics a method lacks */
 } ropts;
 
 /* Parse the options table at idx (may be none/nil) for who; may leave

@@ -24,7 +24,8 @@
 static const char *const optkeys[] = {
   "iters", "tol", "time", "seed", "stream", "x0", "metrics", "watch", "cap",
   "record_x", "schedule", "progress", "view", "xaxis", "average",
-  NULL
+  "f_abstol", "f_reltol", "x_abstol", "x_reltol", "xlimit", "flimit",
+  "stop_below", NULL
 };
 
 
@@ -210,6 +211,47 @@ void olua_readopts (lua_State *L, int idx, const char *who, ropts *ro)
   if (lua_getfield(L, idx, "schedule") != LUA_TNIL)
     readsched(L, lua_gettop(L), who, &ro->o.sched);
   lua_pop(L, 3);
+  {
+    static const char *const tols[] = {"f_abstol", "f_reltol", "x_abstol",
+                                       "x_reltol", "xlimit", "flimit"};
+    double *dst[6];
+    dst[0] = &ro->o.f_abstol;
+    dst[1] = &ro->o.f_reltol;
+    dst[2] = &ro->o.x_abstol;
+    dst[3] = &ro->o.x_reltol;
+    dst[4] = &ro->o.xlimit;
+    dst[5] = &ro->o.flimit;
+    for (i = 0; i < 6; i++) {
+      if (lua_getfield(L, idx, tols[i]) != LUA_TNIL)
+        *dst[i] = getnum(L, -1, who, tols[i]);
+      lua_pop(L, 1);
+    }
+  }
+  if (lua_getfield(L, idx, "stop_below") != LUA_TNIL) {
+    /* stop_below = {metric = value}: one metric */
+    int t = lua_gettop(L), cnt = 0;
+    if (!lua_istable(L, t))
+      luaL_error(L, "%s: stop_below must be a table {metric = value}, got "
+                 "a %s", who, luaL_typename(L, t));
+    lua_pushnil(L);
+    while (lua_next(L, t) != 0) {
+      const char *mk = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2)
+                                                      : NULL;
+      int m = mk != NULL ? ol_metric_find(mk) : -1;
+      if (m < 0) unknownmetric(L, who, mk != NULL ? mk : "?");
+      if (lua_type(L, -1) != LUA_TNUMBER)
+        luaL_error(L, "%s: stop_below.%s must be a number, got a %s", who,
+                   mk, luaL_typename(L, -1));
+      ro->o.stop_metric = m;
+      ro->o.stop_value = lua_tonumber(L, -1);
+      ro->watchbits |= OL_MBIT(m);
+      cnt++;
+      lua_pop(L, 1);
+    }
+    if (cnt != 1)
+      luaL_error(L, "%s: stop_below takes one metric, got %d", who, cnt);
+  }
+  lua_pop(L, 1);
   if (lua_getfield(L, idx, "xaxis") != LUA_TNIL)
     ro->xaxis = olua_checkxaxis(L, -1, who);
   if (lua_getfield(L, idx, "average") != LUA_TNIL)
@@ -244,7 +286,7 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
   lmethod *mb = olua_checkmethod(L, midx);
   ol_run_opts o = ro->o;
   ol_err e;
-  unsigned rec;
+  unsigned rec, dropped = 0;
   int i;
   lrun *b;
   pidx = lua_absindex(L, pidx);
@@ -268,10 +310,24 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
     for (i = 0; i < ro->nwatch; i++)
       if (ro->watch[i] >= OL_NMETRICS) o.record_x = 1;
   }
+  /* a race watches a metric for the methods that define it */
+  if (ro->lenient)
+    for (i = 0; i < OL_NMETRICS; i++) {
+      unsigned bit = OL_MBIT(i);
+      int probe = i >= OL_MET_LRMIN && i <= OL_MET_ORTHERR;
+      if ((o.metrics & bit) &&
+          (!ol_metric_types[i].avail(pb->p, mb->t->family) ||
+           (probe && (mb->t->probe == NULL || !(mb->t->probes & bit))))) {
+        o.metrics &= ~bit;
+        dropped |= bit;
+      }
+    }
+  if (o.metrics == 0) o.metrics = ol_metric_defaults(pb->p, mb->t->family);
   b->r = ol_run_new(pb->p, mb->t, mb->par, &o, &e);
   if (b->r == NULL) luaL_error(L, "%s: %s", who, e.msg);
   b->useview = ro->useview;
   b->progress = ro->progress;
+  b->dropped = dropped;
   b->xaxis = ro->xaxis;
   rec = ol_run_metrics(b->r);
   if (ro->nwatch > 0) {
@@ -325,7 +381,7 @@ static void failnote (const char *label, const lrun *b)
 {
   int why = ol_run_reason(b->r);
   if (b->intr || (why != OL_STOP_CALLBACK && why != OL_STOP_NONFINITE
-                  && why != OL_STOP_FAILED))
+                  && why != OL_STOP_FAILED && why != OL_STOP_DIVERGED))
     return;
   fprintf(stderr, "optlab: %s stopped by %s at iteration %ld: %s\n", label,
           ol_stop_name(why), ol_run_iter(b->r), ol_run_message(b->r));
@@ -442,6 +498,54 @@ static int run_run (lua_State *L)
   return 1;
 }
 
+/* A race's metrics that only some of its methods define: raise the
+** core's reason when none does; otherwise say on stderr which methods lack
+** it (they are plotted for the others) and keep the note in
+** race.notes. */
+static void racenotes (lua_State *L, lrun **boxes, int n, int rt,
+                       const ropts *ro)
+{
+  unsigned all = ~0u, any = 0;
+  int i, k, nn = 0;
+  for (i = 0; i < n; i++) {
+    all &= boxes[i]->dropped;
+    any |= boxes[i]->dropped;
+  }
+  if (all != 0) {
+    /* nobody defines it: the first method's own error */
+    ropts strict = *ro;
+    strict.lenient = 0;
+    lua_rawgeti(L, rt, 1);
+    lua_getiuservalue(L, -1, 2);
+    olua_mkrun(L, 1, -1, &strict, "race: methods[1]");
+  }
+  lua_newtable(L);
+  for (k = 0; k < OL_NMETRICS; k++) {
+    luaL_Buffer bf;
+    int first = 1;
+    if (!(any & OL_MBIT(k))) continue;
+    luaL_buffinit(L, &bf);
+    luaL_addstring(&bf, ol_metric_types[k].name);
+    luaL_addstring(&bf, " is not defined for ");
+    for (i = 0; i < n; i++)
+      if (boxes[i]->dropped & OL_MBIT(k)) {
+        if (!first) luaL_addstring(&bf, ", ");
+        olua_pushlabel(L, ol_run_method(boxes[i]->r),
+                       ol_run_params(boxes[i]->r));
+        luaL_addvalue(&bf);
+        first = 0;
+      }
+    luaL_addstring(&bf, " (shown for the others)");
+    luaL_pushresult(&bf);
+    if (ro->progress) {
+      fprintf(stderr, "race: %s\n", lua_tostring(L, -1));
+      fflush(stderr);
+    }
+    lua_rawseti(L, -2, ++nn);
+  }
+  lua_setfield(L, rt, "notes");
+}
+
 /* race(problem, {m1, m2, ...} [, opts]) -> race object {run1, run2, ...}
 ** stepped in lock-step, with one view. */
 static int run_race (lua_State *L)
@@ -456,6 +560,7 @@ static int run_race (lua_State *L)
   n = (int)lua_rawlen(L, 2);
   if (n < 1) return luaL_error(L, "race: needs a non-empty list of methods");
   olua_readopts(L, 3, "race", &ro);
+  ro.lenient = 1;
   boxes = lua_newuserdatauv(L, (size_t)n * sizeof *boxes, 0);
   lua_createtable(L, n, 1);
   rt = lua_gettop(L);
@@ -470,6 +575,7 @@ static int run_race (lua_State *L)
     lua_rawseti(L, rt, i + 1);
     lua_pop(L, 1);
   }
+  racenotes(L, boxes, n, rt, &ro);
   olua_drive(L, boxes, n, olua_problemdesc(olua_checkproblem(L, 1)->p, title,
                                            sizeof title),
              ro.useview, ro.progress);
@@ -688,6 +794,27 @@ static int run_gc (lua_State *L)
   return 0;
 }
 
+/* The summary's evaluation line: the method's f, g and Hessian counts,
+** how gradients and Hessians were obtained, and the run's own. */
+static void addevals (luaL_Buffer *bf, const ol_run *r)
+{
+  const ol_problem *p = ol_run_problem(r);
+  char buf[256];
+  int k;
+  k = snprintf(buf, sizeof buf, "\n  evaluations: %ld f, %ld g%s",
+               ol_run_nfev(r), ol_run_ngev(r),
+               p->fd_grad ? " (g by finite differences)" : "");
+  if (ol_run_nhev(r) > 0 && k > 0 && (size_t)k < sizeof buf)
+    k += snprintf(buf + k, sizeof buf - (size_t)k, ", %ld Hessians%s",
+                  ol_run_nhev(r), p->hess == NULL
+                  ? " (by finite differences of g, 2n g each, in g)" : "");
+  if ((ol_run_mfev(r) > 0 || ol_run_mgev(r) > 0) && k > 0 &&
+      (size_t)k < sizeof buf)
+    snprintf(buf + k, sizeof buf - (size_t)k, "; the run's own, for its "
+             "records: %ld f, %ld g", ol_run_mfev(r), ol_run_mgev(r));
+  luaL_addstring(bf, buf);
+}
+
 /* Multi-line summary: what ran, why it stopped, the final metrics. */
 static int run_tostring (lua_State *L)
 {
@@ -718,6 +845,7 @@ static int run_tostring (lua_State *L)
              "%ld gradient evaluations)", ol_stop_name(reasonof(b)),
              ol_run_iter(r), ol_run_seconds(r), ol_run_ngev(r));
   luaL_addstring(&bf, buf);
+  addevals(&bf, r);
   rec = ol_run_metrics(r);
   for (i = 0; i < OL_NMETRICS; i++)
     if (rec & OL_MBIT(i)) {
@@ -726,7 +854,9 @@ static int run_tostring (lua_State *L)
       luaL_addstring(&bf, buf);
     }
   if (ol_run_message(r)[0] != '\0') {
-    luaL_addstring(&bf, "\n  message: ");
+    int why = reasonof(b);
+    luaL_addstring(&bf, why == OL_STOP_TOL || why == OL_STOP_CONVERGED ||
+                   why == OL_STOP_DIVERGED ? "\n  rule: " : "\n  message: ");
     luaL_addstring(&bf, ol_run_message(r));
   }
   luaL_pushresult(&bf);
@@ -775,6 +905,13 @@ static int run_index (lua_State *L)
   else if (strcmp(k, "nfev") == 0) lua_pushinteger(L, ol_run_nfev(r));
   else if (strcmp(k, "ngev") == 0) lua_pushinteger(L, ol_run_ngev(r));
   else if (strcmp(k, "nhev") == 0) lua_pushinteger(L, ol_run_nhev(r));
+  else if (strcmp(k, "mfev") == 0) lua_pushinteger(L, ol_run_mfev(r));
+  else if (strcmp(k, "mgev") == 0) lua_pushinteger(L, ol_run_mgev(r));
+  else if (strcmp(k, "fdgrad") == 0)
+    lua_pushboolean(L, ol_run_problem(r)->fd_grad);
+  else if (strcmp(k, "fdhess") == 0)
+    lua_pushboolean(L, ol_run_problem(r)->hess == NULL &&
+                    ol_run_nhev(r) > 0);
   else if (strcmp(k, "seconds") == 0) lua_pushnumber(L, ol_run_seconds(r));
   else if (strcmp(k, "label") == 0)
     olua_pushlabel(L, ol_run_method(r), ol_run_params(r));
@@ -805,7 +942,8 @@ static const luaL_Reg run_meta[] = {
 static void setfields (lua_State *L)
 {
   static const char *const nums[] = {
-    "iter", "seed", "budget", "nfev", "ngev", "nhev", "seconds", NULL
+    "iter", "seed", "budget", "nfev", "ngev", "nhev", "mfev", "mgev",
+    "seconds", NULL
   };
   static const char *const strs[] = {"reason", "message", "label", NULL};
   const luaL_Reg *m;

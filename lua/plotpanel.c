@@ -572,17 +572,18 @@ void pn_metric (const pn_runs *rs, int m, int xaxis, const pn_out *o,
   }
   /* (5) legend: label, latest value, minimum */
   for (k = 0; k < rs->n && k < 64; k++) {
-    const double *v = ol_run_series(rs->runs[k], m);
-    int len = ol_run_len(rs->runs[k]);
-    double mn = NAN, lastv = NAN;
     char a[16], b[16];
-    for (i = 0; v != NULL && i < len; i++)
-      if (isfinite(v[i]) && !(v[i] >= mn)) mn = v[i];
-    if (v != NULL && len > 0) lastv = v[len - 1];
-    cv_fmt(lastv, a, sizeof a, 8);
-    cv_fmt(mn, b, sizeof b, 8);
-    snprintf(vals[k], sizeof vals[k], "%s %s min %s",
-             rs->labels[k] ? rs->labels[k] : "?", a, b);
+    if (ol_run_series(rs->runs[k], m) == NULL)
+      snprintf(vals[k], sizeof vals[k], "%s (not defined)",
+               rs->labels[k] ? rs->labels[k] : "?");
+    else {
+      /* latest value; the minimum over every record, also those the
+      ** history no longer keeps */
+      cv_fmt(ol_run_last(rs->runs[k], m), a, sizeof a, 8);
+      cv_fmt(ol_run_min(rs->runs[k], m), b, sizeof b, 8);
+      snprintf(vals[k], sizeof vals[k], "%s %s min %s",
+               rs->labels[k] ? rs->labels[k] : "?", a, b);
+    }
     text[k] = vals[k];
     asc[k] = cv_marker(k);
     role[k] = k;

@@ -201,16 +201,12 @@ static void draw_xaxis (const dr_panel *p, const cv_canvas *cv, int y,
   }
 }
 
-/* Latest and smallest finite value of run r's metric. */
+/* Latest value of run r's metric and its minimum over every record (also
+** those the history no longer keeps). */
 static void last_min (const ol_run *r, int metric, double *last, double *min)
 {
-  const double *v = ol_run_series(r, metric);
-  int len = ol_run_len(r), i;
-  *last = *min = NAN;
-  if (v == NULL) return;
-  for (i = 0; i < len; i++)
-    if (isfinite(v[i]) && !(v[i] >= *min)) *min = v[i];
-  if (len > 0) *last = v[len - 1];
+  *last = ol_run_last(r, metric);
+  *min = ol_run_min(r, metric);
 }
 
 static void draw_legend (const dr_panel *p, const dr_runs *rs, int y, int x,

@@ -19,18 +19,15 @@ local gd = optim.gd{lr = 2 / (L + mu)}
 local hb = optim.momentum{lr = 4 / (math.sqrt(L) + math.sqrt(mu))^2,
                           mu = ((sq - 1) / (sq + 1))^2}
 local eps = 1e-6
+-- Each run stops at the first iteration where ||x - x*|| <= eps ||x0 - x*||
+-- (stop_below: the metric is evaluated every step, so the count is exact).
+local d0 = run(p, gd, {iters = 0, metrics = {"dist"}}):last("dist")
 local rc = race(p, {gd, hb}, {iters = math.ceil(3 * kappa * math.log(1 / eps)),
                               seed = 1, metrics = {"dist"},
-                              watch = {"dist"}, tol = 0})
+                              watch = {"dist"}, stop_below = {dist = eps * d0}})
 
--- First recorded iteration where the distance to x* fell below eps times
--- its start value.
 local function steps_to (r)
-  local d, t = r:series("dist")
-  for i = 1, #d do
-    if d[i] <= eps * d[1] then return t[i] end
-  end
-  return math.huge
+  return r.reason == "tolerance" and r.iter or math.huge
 end
 
 local n_gd, n_hb = steps_to(rc[1]), steps_to(rc[2])

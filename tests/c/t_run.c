@@ -371,9 +371,40 @@ int main (void)
   ok(ol_run_new(p, &test_pgd, &lr, NULL, &e) == NULL &&
      e.code == OL_EINVAL && strstr(e.msg, "needs a constrained problem"),
      "method: a NEEDSET method refuses an unconstrained problem");
-  ok(ol_run_new(p, &test_newton, &lr, NULL, &e) == NULL &&
-     strstr(e.msg, "needs a Hessian"),
-     "method: a NEEDHESS method refuses a problem without a Hessian");
+  r = ol_run_new(p, &test_newton, &lr, NULL, &e);
+  ok(r != NULL, "method: a NEEDHESS method runs on a problem without a "
+     "Hessian (finite differences)");
+  ol_run_free(r);
+  {
+    /* Newton with a finite-difference Hessian on 1/2 (x1^2 + 3 x2^2): one
+    ** Newton step from (1, -2) lands on 0 up to the differences' error,
+    ** then the gradient is 0 or the step is below rounding */
+    static const double a2[2] = {1, 3};
+    double xs[2] = {1, -2}, par[2];
+    const ol_method_type *nt = ol_method_find("newton");
+    ol_problem *p2 = quadratic(&q, 2, a2);
+    ol_run_opts o2;
+    ol_run_opts_default(&o2);
+    o2.x0 = xs;
+    o2.iters = 5;
+    o2.tol = 1e-12;
+    par[0] = 2;   /* backtrack */
+    par[1] = 1;
+    q.calls = 0;
+    r = nt != NULL ? ol_run_new(p2, nt, par, &o2, &e) : NULL;
+    if (r != NULL) ol_run_advance(r, 5);
+    ok(r != NULL && ol_run_reason(r) == OL_STOP_TOL && ol_run_iter(r) <= 2,
+       "newton: an FD Hessian solves a quadratic in <= 2 steps (t = %ld)",
+       r != NULL ? ol_run_iter(r) : -1L);
+    ok(r != NULL && ol_run_nhev(r) == ol_run_iter(r) &&
+       ol_run_ngev(r) + ol_run_mgev(r) == q.calls &&
+       ol_run_ngev(r) >= 4 * ol_run_nhev(r),
+       "newton: nhev counts the FD Hessians, ngev their 2n gradients each "
+       "(nhev %ld, ngev %ld, oracle %ld)", r != NULL ? ol_run_nhev(r) : -1L,
+       r != NULL ? ol_run_ngev(r) : -1L, q.calls);
+    ol_run_free(r);
+    ol_problem_free(p2);
+  }
   ok(ol_run_new(p, &test_cycle, NULL, NULL, &e) == NULL &&
      strstr(e.msg, "testcycle needs a game") != NULL,
      "method: a game dynamic refuses an objective (\"needs a game\")");
