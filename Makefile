@@ -1,6 +1,6 @@
 # Makefile for optlab -- see README.md for the layout and the layer rules.
 # Targets: all (default), run, deps, check, lint, bench, sanitize, valgrind,
-# clean.  The core builds without the Lua, curses and readline include
+# fuzz, clean.  The core builds without the Lua, curses and readline include
 # paths; that, and `make lint`, keep the layers apart.
 
 # == settings (edit these) ===================================================
@@ -135,11 +135,78 @@ sanitize:
 	  MYLDFLAGS="-fsanitize=address,undefined"
 	$(MAKE) clean
 
-# The C tests and the batch Lua tests under valgrind's memcheck.
-valgrind: all $(CTESTS)
-	for t in tests/c/*.t; do OPTLAB_QUICK=1 valgrind -q --error-exitcode=9 --leak-check=full $$t >/dev/null || exit 1; done
-	for t in tests/lua/*.lua; do valgrind -q --error-exitcode=9 --leak-check=full ./optlab $$t >/dev/null || exit 1; done
+# -- builds in a scratch copy of the tree ---------------------------------------
+# valgrind and fuzz build in their own copy of the working tree under
+# $(SCRATCH)/ (uncommitted edits included; .git, $(SCRATCH) and every object
+# left out), so their objects never mix with `make all`'s and the tree's own
+# build is left as it was.
+SCRATCH  = .build
+copytree = rm -rf $(1) && mkdir -p $(1) && \
+  tar -cf - --exclude=./.git --exclude=./$(SCRATCH) . | tar -xf - -C $(1) && \
+  $(MAKE) -s -C $(1) clean
+
+# Install those of the Debian packages $(1) that are missing (as deps).
+needdebs = missing=""; for p in $(1); do \
+  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' \
+  || missing="$$missing $$p"; done; \
+  if [ -n "$$missing" ]; then echo "$@: installing Debian packages$$missing"; \
+  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+  $$SUDO apt-get install -y -qq $$missing >/dev/null; fi
+
+# The C tests and the batch Lua tests under valgrind's memcheck, built for
+# the baseline architecture (ARCH=): valgrind cannot decode the AVX-512
+# that -march=native emits on some machines (SIGILL).  Slow: ~15 min.
+VGTREE   = $(SCRATCH)/valgrind
+VGRIND   = valgrind -q --error-exitcode=9 --leak-check=full
+valgrind: deps
+	@$(call needdebs,valgrind)
+	$(call copytree,$(VGTREE))
+	$(MAKE) -C $(VGTREE) ARCH= all $(CTESTS)
+	cd $(VGTREE) && for t in tests/c/*.t; do echo "valgrind: $$t"; \
+	  OPTLAB_QUICK=1 $(VGRIND) $$t >/dev/null \
+	  || { echo "valgrind: $$t failed"; exit 1; }; done
+	cd $(VGTREE) && for t in tests/lua/*.lua; do echo "valgrind: $$t"; \
+	  $(VGRIND) ./optlab $$t >/dev/null \
+	  || { echo "valgrind: $$t failed"; exit 1; }; done
+	rm -rf $(VGTREE)
 	@echo "valgrind: clean"
+
+# libFuzzer on tests/fuzz/fuzz.c: grammar-built Lua statements over the
+# whole API, in-process, under ASan and UBSan (clang-14), for FUZZ_SECONDS.
+# The core and binding are built with clang in $(FZ)/tree; found inputs
+# go to $(FZ)/corpus (kept between runs, beside the seeds in
+# tests/fuzz/corpus), crashes, leaks and timeouts to $(FZ)/crashes, and
+# the target fails on the first one.  FUZZ_FLAGS adds libFuzzer flags.
+FZ          = $(SCRATCH)/fuzz
+FZTREE      = $(FZ)/tree
+FUZZ_CC     = clang-14
+FUZZ_SECONDS= 60
+FUZZ_FLAGS  =
+FUZZ_SAN    = -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_OPT    = -O1 -g -fno-omit-frame-pointer
+fuzz: deps
+	@$(call needdebs,clang-14 libclang-rt-14-dev)
+	$(call copytree,$(FZTREE))
+	$(MAKE) -C $(FZTREE) CC=$(FUZZ_CC) ARCH= STRICT= OPT="$(FUZZ_OPT)" \
+	  MYCFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" \
+	  core/liboptlab.a $(LUA_O)
+	od -An -v -tx1 tests/fuzz/gen.lua \
+	  | sed 's/\([0-9a-f][0-9a-f]\)/0x\1,/g' > $(FZ)/gen.inc
+	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE $(FUZZ_OPT) $(WARN) \
+	  -fsanitize=fuzzer $(FUZZ_SAN) -I$(FZ) -I$(FZTREE)/core -I$(FZTREE)/lua \
+	  $(LA_CFLAGS) $(LUA_CFLAGS) -o $(FZ)/fuzz $(FZTREE)/tests/fuzz/fuzz.c \
+	  $(addprefix $(FZTREE)/,$(LUA_O)) $(FZTREE)/core/liboptlab.a \
+	  $(LUA_LIBS) $(LA_LIBS)
+	mkdir -p $(FZ)/corpus $(FZ)/crashes $(FZ)/work
+	OPTLAB_FUZZ_DIR=$(CURDIR)/$(FZ)/work $(FZ)/fuzz \
+	  -max_total_time=$(FUZZ_SECONDS) -timeout=20 -rss_limit_mb=2048 \
+	  -max_len=1024 -close_fd_mask=3 -print_final_stats=1 \
+	  -artifact_prefix=$(CURDIR)/$(FZ)/crashes/ $(FUZZ_FLAGS) \
+	  $(CURDIR)/$(FZ)/corpus $(CURDIR)/tests/fuzz/corpus \
+	|| { echo "fuzz: failed, input in $(FZ)/crashes/; see its statements" \
+	  "with OPTLAB_FUZZ_SHOW=1 $(FZ)/fuzz <input>"; exit 1; }
+	@echo "fuzz: no crash in $(FUZZ_SECONDS) s"
 
 # -- benchmarks -----------------------------------------------------------------
 tests/bench/%: tests/bench/%.c core/liboptlab.a
@@ -152,4 +219,4 @@ clean:
 	rm -f optlab core/liboptlab.a $(CORE_O) $(LUA_O) $(REPL_O) lua/lualib.inc \
 	  tests/lib/tap.o tests/lib/olt.o tests/c/*.t $(BENCHES)
 
-.PHONY: all run deps check lint mancheck sanitize valgrind bench clean
+.PHONY: all run deps check lint mancheck sanitize valgrind fuzz bench clean
