@@ -1,0 +1,526 @@
+/*
+** tests/fuzz/fuzz.c -- libFuzzer harness: each input becomes a list of Lua
+** statements calling optlab's whole API, run in-process as at the prompt.
+**
+** An input is either bytes for the grammar of tests/fuzz/gen.lua (which
+** turns them into statements: every constructor of problem, optim,
+** sample and game, run, race, start, sweep, repeats, the methods of every
+** object, options with adversarial values, callbacks that error, close,
+** re-enter and loop), or, when it starts with "--lua\n", Lua source with
+** one statement per line (how crash reproductions are written).
+**
+** Each input gets a fresh lua_State with the standard libraries and
+** optlab opened as repl/main.c opens them, with no view (headless) unless
+** a statement installs the fake one below.  The statements run one after
+** another, each loaded as its own chunk under lua_pcall, like lines typed
+** at the prompt; globals persist between them.  Lines "--@<op> <arg>"
+** are harness actions between statements, standing for what the program
+** does between keystrokes:
+**   --@tick N   step the jobs N steps each (olua_jobs_tick), then read
+**               the job list as the dashboard does
+**   --@ctl I K  olua_jobs_ctl(I, K): the dashboard's pause/resume/step/
+**               stop keys on job I (0: all)
+**   --@view K   install the fake view of mode K (0: none)
+**   --@intr MS  a Ctrl-C MS milliseconds into the next statement (the
+**               interrupt flag and count hook of repl/main.c)
+**
+** Bounds per input: a count hook raises "fuzz: budget" after LIMIT_INSNS
+** Lua instructions (in every thread: threads inherit the hook), a timer
+** delivers a Ctrl-C every 10 ms once DEADLINE_MS have passed and the hook
+** then raises at every instruction, so C loops that poll the interrupt
+** flag stop too; the Lua heap is capped at LIMIT_HEAP bytes by the
+** allocator, and C allocations above 256 MB fail (ASAN_OPTIONS defaults
+** below) so oversized problems meet their out-of-memory paths.  libFuzzer's
+** -timeout and -rss_limit_mb (set by `make fuzz`) catch the rest.
+** Files that statements write (r:save, plot{file=}) go to the directory
+** $OPTLAB_FUZZ_DIR (default: a fresh one under $TMPDIR), the working
+** directory while an input runs.  OPTLAB_FUZZ_SHOW=1 prints each
+** statement and its error on stderr (to turn a crash into a reproduction).
+*/
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cblas.h>
+
+#include "lua.h"
+#include "lauxlib.h"
+#include "lualib.h"
+
+#include "optlab.h"
+#include "method.h"
+#include "metrics.h"
+#include "problem.h"
+
+#define LIMIT_INSNS  3000000L         /* Lua instructions per input */
+#define LIMIT_HEAP   (96u << 20)      /* bytes of Lua heap per input */
+#define DEADLINE_MS  250              /* wall time before the Ctrl-Cs */
+#define HOOK_COUNT   1000
+#define MAXSTMTS     64
+
+static const char gen_src[] = {
+#include "gen.inc"
+  0
+};
+
+/* -- per-input state ------------------------------------------------------ */
+
+static lua_State *curL;                      /* NULL between inputs */
+static volatile sig_atomic_t intrflag;       /* optlab's interrupt flag */
+static volatile sig_atomic_t expired;        /* deadline passed */
+static volatile sig_atomic_t armed;          /* the count-1 hook is on */
+static long insns;
+static size_t heap;
+static timer_t timer;
+static int show;
+static int viewmode;
+static long viewframes;
+static int intr_ms = -1;                     /* pending --@intr */
+static char origdir[4096], workdir[4096];
+static lua_State *G;                         /* the grammar's own state */
+
+static void hook (lua_State *L, lua_Debug *ar);
+
+static void sethook (lua_State *L, int count)
+{
+  lua_sethook(L, hook, LUA_MASKCOUNT | (count == 1 ? LUA_MASKCALL |
+              LUA_MASKRET : 0), count);
+}
+
+/* Budget and Ctrl-C: after expiry every hook call raises; a Ctrl-C raises
+** once, if the flag is still set (run and race clear it when they stop
+** for it), as lstop in repl/main.c. */
+static void hook (lua_State *L, lua_Debug *ar)
+{
+  (void)ar;
+  insns += armed ? 1 : HOOK_COUNT;
+  if (insns > LIMIT_INSNS) expired = 1;
+  if (expired) luaL_error(L, "fuzz: budget");
+  if (armed) {
+    armed = 0;
+    sethook(L, HOOK_COUNT);
+    if (intrflag) {
+      intrflag = 0;
+      luaL_error(L, "interrupted!");
+    }
+  }
+}
+
+/* The timer: a Ctrl-C (flag and count-1 hook on the main thread), and
+** after the deadline one every 10 ms, so polling loops stop as well. */
+static long elapsed_ms (void);
+
+static void ontimer (int sig)
+{
+  (void)sig;
+  if (elapsed_ms() >= DEADLINE_MS) expired = 1;
+  intrflag = 1;
+  if (curL != NULL) {
+    armed = 1;
+    sethook(curL, 1);
+  }
+}
+
+static void settimer (long first_ms, long every_ms)
+{
+  struct itimerspec its;
+  memset(&its, 0, sizeof its);
+  its.it_value.tv_sec = first_ms / 1000;
+  its.it_value.tv_nsec = (first_ms % 1000) * 1000000L;
+  if (first_ms == 0 && every_ms == 0) its.it_value.tv_nsec = 0;
+  else if (first_ms == 0) its.it_value.tv_nsec = 1;
+  its.it_interval.tv_sec = every_ms / 1000;
+  its.it_interval.tv_nsec = (every_ms % 1000) * 1000000L;
+  timer_settime(timer, 0, &its, NULL);
+}
+
+static struct timespec t0;
+
+static long elapsed_ms (void)
+{
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000;
+}
+
+/* The deadline, or a pending --@intr before it. */
+static void armtimer (void)
+{
+  long left = DEADLINE_MS - elapsed_ms();
+  if (left < 1) left = 1;
+  if (intr_ms >= 0 && intr_ms < left) {
+    settimer(intr_ms > 0 ? intr_ms : 1, 0);
+    intr_ms = -1;
+  }
+  else settimer(left, 10);
+}
+
+/* Lua heap capped at LIMIT_HEAP: over it, Lua raises "not enough memory". */
+static void *alloc (void *ud, void *ptr, size_t osize, size_t nsize)
+{
+  void *q;
+  (void)ud;
+  if (ptr == NULL) osize = 0;
+  if (nsize == 0) {
+    free(ptr);
+    heap -= osize;
+    return NULL;
+  }
+  if (nsize > osize && heap + (nsize - osize) > LIMIT_HEAP) return NULL;
+  q = realloc(ptr, nsize);
+  if (q != NULL) heap += nsize - osize;
+  return q;
+}
+
+/* -- the fake view: exercises the binding's view driving, headless -------- */
+
+/* Read everything a view is handed, so a stale pointer shows under ASan. */
+static size_t touch (const olua_live *lv)
+{
+  size_t s = 0;
+  int i;
+  for (i = 0; i < lv->nruns; i++) {
+    s += (size_t)ol_run_iter(lv->runs[i]) + (size_t)ol_run_len(lv->runs[i]);
+    s += (size_t)ol_run_n(lv->runs[i]);
+    if (lv->labels != NULL && lv->labels[i] != NULL)
+      s += strlen(lv->labels[i]);
+  }
+  for (i = 0; i < lv->nwatch; i++) s += (size_t)lv->watch[i];
+  if (lv->title != NULL) s += strlen(lv->title);
+  return s + (size_t)lv->iters + (size_t)lv->xaxis;
+}
+
+static volatile size_t sink;
+
+static int view_open (void *ud, const olua_live *lv)
+{
+  (void)ud;
+  sink = touch(lv);
+  viewframes = 0;
+  return viewmode == 2;              /* mode 2 declines: progress lines */
+}
+
+/* Mode 1: 1..k steps per frame; 3: paused for the first frames, then on;
+** 4: quits after a few frames (q); always quits once expired. */
+static long view_frame (void *ud, const olua_live *lv)
+{
+  (void)ud;
+  sink = touch(lv);
+  viewframes++;
+  if (expired) return -1;
+  switch (viewmode) {
+  case 3: return viewframes < 4 ? 0 : 7;
+  case 4: return viewframes > 3 ? -1 : 1;
+  case 5: return 1L << 40;
+  default: return 1 + viewframes % 13;
+  }
+}
+
+static void view_close (void *ud, const olua_live *lv)
+{
+  (void)ud;
+  sink = touch(lv);
+}
+
+static const olua_view fakeview = {NULL, view_open, view_frame, view_close};
+
+/* -- harness actions ------------------------------------------------------- */
+
+static void action (lua_State *L, const char *s)
+{
+  long a = 0, b = 0;
+  char op[16];
+  if (sscanf(s, "--@%15s %ld %ld", op, &a, &b) < 1) return;
+  if (strcmp(op, "tick") == 0) {
+    olua_job list[80];
+    int n, i, k;
+    olua_jobs_tick(L, 0.002, a < 1 ? 1 : a > 64 ? 64 : a);
+    n = olua_jobs_list(L, list, 80);
+    for (i = 0; i < n; i++) sink = touch(&list[i].live) + (size_t)list[i].id;
+    k = olua_jobs_count(L, &i);
+    sink += (size_t)(k + i);
+  }
+  else if (strcmp(op, "ctl") == 0)
+    olua_jobs_ctl(L, (int)a, (int)(b < 0 ? -b : b) % 5);
+  else if (strcmp(op, "view") == 0) {
+    viewmode = (int)(a < 0 ? -a : a) % 6;
+    olua_setview(L, viewmode ? &fakeview : NULL);
+  }
+  else if (strcmp(op, "intr") == 0) intr_ms = a < 0 ? 0 : a % 200;
+}
+
+/* Run one statement as a chunk, as the prompt runs a line. */
+static void statement (lua_State *L, const char *s, size_t len)
+{
+  int st;
+  if (len >= 3 && strncmp(s, "--@", 3) == 0) {
+    if (show) fprintf(stderr, "%.*s\n", (int)len, s);
+    action(L, s);
+    return;
+  }
+  if (show) fprintf(stderr, "%.*s\n", (int)len, s);
+  armtimer();
+  lua_pushcfunction(L, olua_msghandler);
+  st = luaL_loadbuffer(L, s, len, "=(fuzz)");
+  if (st == LUA_OK) st = lua_pcall(L, 0, 0, -2);
+  if (show) {
+    if (st != LUA_OK) {
+      const char *m = lua_tostring(L, -1);
+      fprintf(stderr, "  -> error: %.300s\n", m ? m : "(not a string)");
+    }
+  }
+  lua_settop(L, 0);
+}
+
+/* Remove what could touch the machine outside the work directory (a
+** mutated Lua input could spell os.execute); io.open (race:save uses it)
+** only opens plain names in it. */
+static const char safeopen[] =
+  "local open, find = io.open, string.find\n"
+  "io.open = function (name, mode)\n"
+  "  if type(name) == 'string' and (find(name, '/', 1, true)\n"
+  "     or find(name, '..', 1, true)) then\n"
+  "    return nil, name .. ': outside the fuzz directory'\n"
+  "  end\n"
+  "  return open(name, mode)\n"
+  "end\n";
+
+static void unsafe (lua_State *L)
+{
+  static const char *const os[] = {"execute", "exit", "remove", "rename",
+                                   "tmpname", "getenv", NULL};
+  static const char *const io[] = {"popen", "lines", "input", "output",
+                                   NULL};
+  int i;
+  lua_getglobal(L, "os");
+  for (i = 0; os[i] != NULL; i++) {
+    lua_pushnil(L);
+    lua_setfield(L, -2, os[i]);
+  }
+  lua_getglobal(L, "io");
+  for (i = 0; io[i] != NULL; i++) {
+    lua_pushnil(L);
+    lua_setfield(L, -2, io[i]);
+  }
+  lua_pop(L, 2);
+  lua_pushnil(L);
+  lua_setglobal(L, "dofile");
+  lua_pushnil(L);
+  lua_setglobal(L, "loadfile");
+  lua_pushnil(L);
+  lua_setglobal(L, "require");
+  if (luaL_dostring(L, safeopen) != LUA_OK) abort();
+}
+
+/* -- the grammar's state --------------------------------------------------- */
+
+static const char *const kinds[] = {
+  "real", "int", "bool", "enum", "vector", "matrix"
+};
+static const char *const families[] = {"optim", "sample", "game"};
+
+static void pushparams (lua_State *L, const ol_param *pt, int np)
+{
+  int i;
+  lua_createtable(L, np, 0);
+  for (i = 0; i < np; i++) {
+    lua_createtable(L, 0, 6);
+    lua_pushstring(L, pt[i].name);
+    lua_setfield(L, -2, "name");
+    lua_pushstring(L, pt[i].kind >= 0 && pt[i].kind <= 5 ? kinds[pt[i].kind]
+                                                         : "real");
+    lua_setfield(L, -2, "kind");
+    lua_pushnumber(L, pt[i].def);
+    lua_setfield(L, -2, "def");
+    lua_pushnumber(L, pt[i].lo);
+    lua_setfield(L, -2, "lo");
+    lua_pushnumber(L, pt[i].hi);
+    lua_setfield(L, -2, "hi");
+    lua_pushstring(L, pt[i].choices != NULL ? pt[i].choices : "");
+    lua_setfield(L, -2, "choices");
+    lua_rawseti(L, -2, i + 1);
+  }
+}
+
+/* REG = {problems = {{name, kind, params}}, methods = {{name, family,
+** params}}, metrics = {names}}, read from the core's registries so a new
+** method or problem is fuzzed the moment it is registered. */
+static void pushregistry (lua_State *L)
+{
+  int i;
+  lua_newtable(L);
+  lua_newtable(L);
+  for (i = 0; ol_problem_types[i] != NULL; i++) {
+    const ol_problem_type *t = ol_problem_types[i];
+    lua_createtable(L, 0, 3);
+    lua_pushstring(L, t->name);
+    lua_setfield(L, -2, "name");
+    lua_pushinteger(L, t->kind);
+    lua_setfield(L, -2, "kind");
+    pushparams(L, t->params, t->nparams);
+    lua_setfield(L, -2, "params");
+    lua_rawseti(L, -2, i + 1);
+  }
+  lua_setfield(L, -2, "problems");
+  lua_newtable(L);
+  for (i = 0; ol_methods[i] != NULL; i++) {
+    const ol_method_type *t = ol_methods[i];
+    lua_createtable(L, 0, 3);
+    lua_pushstring(L, t->name);
+    lua_setfield(L, -2, "name");
+    lua_pushstring(L, t->family >= 0 && t->family <= 2 ? families[t->family]
+                                                       : "optim");
+    lua_setfield(L, -2, "family");
+    pushparams(L, t->params, t->nparams);
+    lua_setfield(L, -2, "params");
+    lua_rawseti(L, -2, i + 1);
+  }
+  lua_setfield(L, -2, "methods");
+  lua_createtable(L, OL_NMETRICS, 0);
+  for (i = 0; i < OL_NMETRICS; i++) {
+    lua_pushstring(L, ol_metric_types[i].name);
+    lua_rawseti(L, -2, i + 1);
+  }
+  lua_setfield(L, -2, "metrics");
+}
+
+/* ASan defaults (ASAN_OPTIONS still overrides): oversized C allocations
+** fail with NULL, so they take the core's out-of-memory paths. */
+const char *__asan_default_options (void);
+const char *__asan_default_options (void)
+{
+  return "allocator_may_return_null=1:max_allocation_size_mb=256:"
+         "malloc_context_size=16";
+}
+
+/* UBSan: a stack with every report (the first is fatal: the build has
+** -fno-sanitize-recover). */
+const char *__ubsan_default_options (void);
+const char *__ubsan_default_options (void)
+{
+  return "print_stacktrace=1:halt_on_error=1";
+}
+
+int LLVMFuzzerInitialize (int *argc, char ***argv);
+int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
+
+int LLVMFuzzerInitialize (int *argc, char ***argv)
+{
+  struct sigevent sev;
+  struct sigaction sa;
+  const char *dir = getenv("OPTLAB_FUZZ_DIR");
+  (void)argc;
+  (void)argv;
+  show = getenv("OPTLAB_FUZZ_SHOW") != NULL;
+  if (getcwd(origdir, sizeof origdir) == NULL) abort();
+  if (dir != NULL && *dir) snprintf(workdir, sizeof workdir, "%s", dir);
+  else {
+    const char *tmp = getenv("TMPDIR");
+    snprintf(workdir, sizeof workdir, "%s/optlab-fuzz-XXXXXX",
+             tmp != NULL && *tmp ? tmp : "/tmp");
+    if (mkdtemp(workdir) == NULL) abort();
+  }
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = ontimer;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;
+  sigaction(SIGRTMIN + 3, &sa, NULL);
+  memset(&sev, 0, sizeof sev);
+  sev.sigev_notify = SIGEV_SIGNAL;
+  sev.sigev_signo = SIGRTMIN + 3;
+  if (timer_create(CLOCK_MONOTONIC, &sev, &timer) != 0) abort();
+  G = luaL_newstate();
+  luaL_openlibs(G);
+  if (luaL_loadbuffer(G, gen_src, strlen(gen_src), "@tests/fuzz/gen.lua")
+      != LUA_OK) {
+    fprintf(stderr, "fuzz: %s\n", lua_tostring(G, -1));
+    abort();
+  }
+  pushregistry(G);
+  if (lua_pcall(G, 1, 1, 0) != LUA_OK || !lua_isfunction(G, -1)) {
+    fprintf(stderr, "fuzz: gen.lua: %s\n", lua_tostring(G, -1));
+    abort();
+  }
+  lua_setglobal(G, "generate");
+  return 0;
+}
+
+/* The statements of an input on G's stack as a list of strings. */
+static int statements (const uint8_t *data, size_t size)
+{
+  lua_settop(G, 0);
+  if (size >= 6 && memcmp(data, "--lua\n", 6) == 0) {
+    size_t i = 6, k = 0;
+    lua_newtable(G);
+    while (i < size && k < 4 * MAXSTMTS) {
+      size_t j = i;
+      while (j < size && data[j] != '\n') j++;
+      if (j > i) {
+        lua_pushlstring(G, (const char *)data + i, j - i);
+        lua_rawseti(G, 1, (lua_Integer)++k);
+      }
+      i = j + 1;
+    }
+    return 1;
+  }
+  lua_getglobal(G, "generate");
+  lua_pushlstring(G, (const char *)data, size);
+  if (lua_pcall(G, 1, 1, 0) != LUA_OK) {
+    fprintf(stderr, "fuzz: gen.lua: %s\n", lua_tostring(G, -1));
+    abort();
+  }
+  return lua_istable(G, 1);
+}
+
+int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
+{
+  lua_State *L;
+  sigset_t blk;
+  lua_Integer i, n;
+  if (!statements(data, size)) return 0;
+  if (chdir(workdir) != 0) abort();
+  openblas_set_num_threads(1);
+  insns = 0;
+  heap = 0;
+  expired = armed = 0;
+  intrflag = 0;
+  viewmode = 0;
+  intr_ms = -1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  L = lua_newstate(alloc, NULL);
+  if (L == NULL) abort();
+  luaL_openlibs(L);
+  luaL_requiref(L, "optlab", luaopen_optlab, 1);
+  lua_pop(L, 1);
+  unsafe(L);
+  olua_setintr(L, &intrflag);
+  lua_gc(L, LUA_GCGEN, 0, 0);
+  sethook(L, HOOK_COUNT);
+  curL = L;
+  n = (lua_Integer)lua_rawlen(G, 1);
+  for (i = 1; i <= n && i <= 4 * MAXSTMTS && !expired; i++) {
+    size_t len;
+    const char *s;
+    lua_rawgeti(G, 1, i);
+    s = lua_tolstring(G, -1, &len);
+    if (s != NULL) statement(L, s, len);
+    lua_pop(G, 1);
+  }
+  sigemptyset(&blk);
+  sigaddset(&blk, SIGRTMIN + 3);
+  sigprocmask(SIG_BLOCK, &blk, NULL);
+  settimer(0, 0);
+  curL = NULL;
+  sigprocmask(SIG_UNBLOCK, &blk, NULL);
+  expired = 1;                 /* finalizers in Lua raise at once */
+  lua_close(L);
+  lua_settop(G, 0);
+  lua_gc(G, LUA_GCCOLLECT);    /* as many frees as mallocs: no leak scan */
+  if (chdir(origdir) != 0) abort();
+  return 0;
+}
