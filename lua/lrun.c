@@ -696,6 +696,16 @@ static int run_last (lua_State *L)
   return 1;
 }
 
+/* r:min(name) -> the smallest finite value over every record made (also
+** those the history no longer keeps); nan when none. */
+static int run_min (lua_State *L)
+{
+  lrun *b = olua_checkrun(L, 1);
+  int m = checkrecorded(L, b->r, 2, "run:min");
+  lua_pushnumber(L, ol_run_min(b->r, m));
+  return 1;
+}
+
 /* r:metrics() -> list of recorded metric names. */
 static int run_metrics (lua_State *L)
 {
@@ -866,6 +876,7 @@ static int run_tostring (lua_State *L)
 static const luaL_Reg run_methods[] = {
   {"series", run_series},
   {"last", run_last},
+  {"min", run_min},
   {"traj", run_traj},
   {"metrics", run_metrics},
   {"csv", run_csv},
