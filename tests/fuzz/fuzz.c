@@ -44,6 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cblas.h>
@@ -418,7 +419,14 @@ int LLVMFuzzerInitialize (int *argc, char ***argv)
   (void)argv;
   show = getenv("OPTLAB_FUZZ_SHOW") != NULL;
   if (getcwd(origdir, sizeof origdir) == NULL) abort();
-  if (dir != NULL && *dir) snprintf(workdir, sizeof workdir, "%s", dir);
+  if (dir != NULL && *dir) {
+    snprintf(workdir, sizeof workdir, "%s", dir);
+    if (mkdir(workdir, 0700) != 0 && errno != EEXIST) {
+      fprintf(stderr, "fuzz: cannot create %s: %s\n", workdir,
+              strerror(errno));
+      abort();
+    }
+  }
   else {
     const char *tmp = getenv("TMPDIR");
     snprintf(workdir, sizeof workdir, "%s/optlab-fuzz-XXXXXX",
