@@ -355,7 +355,7 @@ static double tol_measure (ol_run *r)
 
 /* ||x||_inf with the finiteness test of ol_run_finite folded in (NAN when
 ** an entry is not finite). */
-static double absmax (const double *x, int n)
+static inline double absmax (const double *x, int n)
 {
   uint64_t bad = 0;
   double m = 0, a;
@@ -375,7 +375,7 @@ static int check_x (ol_run *r)
   if (isnan(m))
     return stop_msg(r, OL_STOP_NONFINITE, "non-finite iterate at "
                     "iteration %ld", r->c.t);
-  if (m > r->o.xlimit * r->x0max)
+  if (m > r->xlim)
     return stop_msg(r, OL_STOP_DIVERGED, "||x||_inf = %.3g exceeds xlimit "
                     "%g x max(1, ||x_0||_inf) at iteration %ld", m,
                     r->o.xlimit, r->c.t);
@@ -479,7 +479,8 @@ static int step1 (ol_run *r)
   ** recording or stopping), so the full pass over x is only made where it
   ** is cheap or a projection would otherwise consume it; that keeps
   ** large-n steps to the passes the method itself needs. */
-  if ((r->project || n <= 64) && check_x(r) != OL_STOP_NONE) {
+  if ((r->project || n <= 64) && !(absmax(r->x, n) <= r->xlim) &&
+      check_x(r) != OL_STOP_NONE) {
     if (r->reason == OL_STOP_DIVERGED && eval_here(r, &e) == OL_OK)
       record(r);
     return r->reason;
@@ -824,6 +825,7 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
   }
   r->f0 = r->fprev = r->f;
   r->x0max = fmax(1, absmax(r->x, n));
+  r->xlim = r->o.xlimit * r->x0max;
   record(r);
   if (check_fg(r) == OL_STOP_NONE && r->iters == 0)
     r->reason = OL_STOP_BUDGET;

@@ -93,6 +93,7 @@ struct ol_run {
   double *xprev;              /* x_{t-1}, for x_abstol / x_reltol */
   double fprev;               /* f(x_{t-1}), for f_abstol / f_reltol */
   double f0, x0max;           /* f(x_0), max(1, ||x_0||_inf): diverged */
+  double xlim;                /* xlimit x0max: ||x||_inf past it diverged */
   double *work;
   int usetol, useavg;         /* usetol: a tol, f or x rule is on */
   int project;                /* project x on the set after each step:
