@@ -133,13 +133,23 @@ options:
   time      wall-time budget in seconds    seed    rng seed (1), printed
   stream    rng stream                     x0      start point (table)
   metrics   names to record                watch   names to plot live
-  cap       max points per series          record_x  keep the trajectory
+  cap       history size (4096: all of the first 128 iterations, 64 an
+            octave after, 2048 evenly spread)   record_x  keep the trajectory
   schedule  {kind = "step"|"inv"|"invsqrt"|"cosine"|"warmup"|"const",
              gamma = , period = }
   progress  progress lines without a view (true)   view  live view (true)
   xaxis     x of the plots: "iter" (default), "evals" (gradient
             evaluations) or "time" (each run's stepping seconds)
   average   keep the Polyak-Ruppert average of the iterates in r.xavg
+stop rules (0 = off; tolerance rules evaluate f and g every step):
+  f_abstol  |f_t - f_t-1| <= f_abstol     f_reltol  ... <= f_reltol |f_t|
+  x_abstol  ||x_t - x_t-1||inf <= x_abstol   x_reltol  ... <= x_reltol ||x_t||inf
+  stop_below  {metric = value}: stop at the first iteration metric <= value
+  xlimit    diverged when ||x||inf > xlimit max(1, ||x0||inf)  (1e50)
+  flimit    diverged when f < f(x0) - flimit max(1, |f(x0)|)  (1e10)
+An optimizer stops as converged when the gradient is exactly 0 or f
+cannot decrease in floating point.  An x0 outside a constrained
+problem's set is an error.
 Ctrl-C stops the run and keeps it.  See help(r) for a run object.]]
 
 docs.race = [[
