@@ -525,7 +525,9 @@ static int step1 (ol_run *r)
 long ol_run_advance (ol_run *r, long k)
 {
   long t0, i;
-  if (r == NULL || r->reason != OL_STOP_NONE || k <= 0) return 0;
+  /* a callback of this run stepping it again (re-entry) takes no step */
+  if (r == NULL || r->reason != OL_STOP_NONE || k <= 0 || r->inslice)
+    return 0;
   t0 = r->c.t;
   r->slice0 = now();
   r->inslice = 1;
@@ -546,7 +548,7 @@ int ol_run_step (ol_run *r)
 void ol_run_halt (ol_run *r, int reason)
 {
   ol_err e;
-  if (r == NULL || r->reason != OL_STOP_NONE) return;
+  if (r == NULL || r->reason != OL_STOP_NONE || r->inslice) return;
   r->reason = reason > OL_STOP_NONE && reason <= OL_STOP_STOPPED ? reason
     : OL_STOP_STOPPED;
   if (eval_here(r, &e) == OL_OK) record(r);
@@ -555,6 +557,9 @@ void ol_run_halt (ol_run *r, int reason)
 int ol_run_extend (ol_run *r, long iters, ol_err *e)
 {
   if (r == NULL) return ol_err_set(e, OL_EINVAL, "no run");
+  if (r->inslice)
+    return ol_err_set(e, OL_EINVAL, "the run is being stepped (by its own "
+                      "callback)");
   if (r->reason != OL_STOP_NONE && r->reason != OL_STOP_BUDGET)
     return ol_err_set(e, OL_EINVAL, "cannot extend a run stopped by %s",
                       ol_stop_name(r->reason));
@@ -874,6 +879,8 @@ const double *ol_run_xavg (const ol_run *r)
   return r->useavg || (r->m->flags & OL_M_OWNAVG) ? r->xavg : NULL;
 }
 const ol_problem *ol_run_problem (const ol_run *r) { return r->p; }
+int ol_run_busy (const ol_run *r) { return r->inslice; }
+long ol_run_accepted (const ol_run *r) { return r->c.accepted; }
 const ol_method_type *ol_run_method (const ol_run *r) { return r->m; }
 const double *ol_run_params (const ol_run *r) { return r->par; }
 const ol_run_opts *ol_run_options (const ol_run *r) { return &r->o; }

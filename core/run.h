@@ -136,14 +136,20 @@ void ol_run_free (ol_run *r);   /* NULL is a no-op */
 /* One iteration unless stopped.  Returns the stop reason after it
 ** (OL_STOP_NONE while the run goes on). */
 int ol_run_step (ol_run *r);
-/* Up to k iterations; returns how many were done. */
+/* Up to k iterations; returns how many were done.  None while the run
+** is inside ol_run_advance already (a callback of the run stepping it). */
 long ol_run_advance (ol_run *r, long k);
 /* Stop now with reason (OL_STOP_INTERRUPTED or OL_STOP_STOPPED); records
-** the final point.  No effect on a stopped run. */
+** the final point.  No effect on a stopped run, nor inside its own
+** ol_run_advance. */
 void ol_run_halt (ol_run *r, int reason);
 /* Raise the iteration budget of a run stopped by its budget (or not yet
-** stopped) and resume it; OL_EINVAL otherwise. */
+** stopped) and resume it; OL_EINVAL otherwise, and inside its own
+** ol_run_advance. */
 int ol_run_extend (ol_run *r, long iters, ol_err *e);
+/* 1 while r is inside ol_run_advance (its callbacks are running): the
+** binding then refuses to step, extend, stop or free it. */
+int ol_run_busy (const ol_run *r);
 
 int ol_run_reason (const ol_run *r);          /* OL_STOP_* */
 const char *ol_run_message (const ol_run *r); /* detail ("" if none): the
@@ -171,6 +177,8 @@ long ol_run_nhev (const ol_run *r);
 ** noise, or the final point of a method that evaluates before it moves. */
 long ol_run_mfev (const ol_run *r);
 long ol_run_mgev (const ol_run *r);
+/* Samplers: proposals accepted so far (0 for other methods). */
+long ol_run_accepted (const ol_run *r);
 
 /* Recorded series.  All share the time axis ol_run_times (iteration
 ** numbers, increasing); ol_run_series returns NULL for a metric not
