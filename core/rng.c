@@ -4,11 +4,18 @@
 ** Generator: xoshiro256** 1.0 (Blackman & Vigna, "Scrambled linear
 ** pseudorandom number generators", 2018/2021).  Seeding: the four state
 ** words are four consecutive outputs of splitmix64 started at 'seed'; then
-** the xoshiro jump() (equivalent to 2^128 calls of next) is applied
-** 'stream' times.  Streams of one seed are therefore non-overlapping
-** blocks of 2^128 outputs of a single sequence.  Cost is O(stream) jumps
-** (about a microsecond each): streams are meant to be chain / repeat
-** indices, not hashes.
+** the state is advanced by stream * 2^128 outputs, as if the reference
+** jump() (2^128 calls of next) were applied 'stream' times.  Streams of
+** one seed are therefore non-overlapping blocks of 2^128 outputs of a
+** single sequence (the period is 2^256 - 1, so every stream 0 .. 2^64 - 1
+** has its own block).  The advance is a jump-ahead: the state update is
+** linear over GF(2) with characteristic polynomial P (degree 256), so
+** advancing by d outputs is applying the polynomial x^d mod P, and
+** x^(stream 2^128) = JUMP^stream mod P (JUMP = x^(2^128) mod P, the
+** reference constant) is found by square-and-multiply over the bits of
+** stream.  Cost: O(log stream) products mod P plus one jump's 256 steps,
+** tens of microseconds for any stream; the result is bit for bit that of
+** 'stream' reference jumps.
 **
 ** Variates: uniform from the top 53 bits; normal by Marsaglia's polar
 ** method with the second deviate cached in the struct (reseeding clears
@@ -50,18 +57,54 @@ uint64_t ol_rng_u64 (ol_rng *r)
   return result;
 }
 
-/* Advance the state by 2^128 outputs (reference jump polynomial). */
-static void jump (ol_rng *r)
+/* Polynomials over GF(2) of degree < 256, four words, bit j of word i the
+** coefficient of x^(64 i + j). */
+typedef struct gf2poly {
+  uint64_t w[4];
+} gf2poly;
+
+/* x^(2^128) mod P: the reference jump polynomial. */
+static const gf2poly JUMP = {{
+  0x180ec6d33cfd0abau, 0xd5a61266f0c9392cu,
+  0xa9582618e03fc9aau, 0x39abdc4529b1661cu
+}};
+
+/* P - x^256: the low terms of the characteristic polynomial of the
+** xoshiro256 state update (Berlekamp-Massey over one state bit; checked by
+** x^(2^128) mod P == JUMP, tests/c/t_rng.c). */
+static const gf2poly PLOW = {{
+  0x9d116f2bb0f0f001u, 0x0280002bcefd1a5eu,
+  0x04b4edcf26259f85u, 0x0003c03c3f3ecb19u
+}};
+
+/* a b mod P (Horner over the bits of b, high to low). */
+static gf2poly polymulmod (const gf2poly *a, const gf2poly *b)
 {
-  static const uint64_t JUMP[] = {
-    0x180ec6d33cfd0abau, 0xd5a61266f0c9392cu,
-    0xa9582618e03fc9aau, 0x39abdc4529b1661cu
-  };
+  gf2poly r = {{0, 0, 0, 0}};
+  int i, k;
+  for (i = 255; i >= 0; i--) {
+    uint64_t top = r.w[3] >> 63;              /* (1) r = r x mod P */
+    r.w[3] = (r.w[3] << 1) | (r.w[2] >> 63);
+    r.w[2] = (r.w[2] << 1) | (r.w[1] >> 63);
+    r.w[1] = (r.w[1] << 1) | (r.w[0] >> 63);
+    r.w[0] <<= 1;
+    if (top)
+      for (k = 0; k < 4; k++) r.w[k] ^= PLOW.w[k];
+    if ((b->w[i >> 6] >> (i & 63)) & 1)       /* (2) r += a if b_i */
+      for (k = 0; k < 4; k++) r.w[k] ^= a->w[k];
+  }
+  return r;
+}
+
+/* Apply the polynomial q to the state: s = sum_j q_j T^j s, T the state
+** update (the reference jump's loop with q in place of JUMP). */
+static void polyapply (ol_rng *r, const gf2poly *q)
+{
   uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
   int i, b;
   for (i = 0; i < 4; i++)
     for (b = 0; b < 64; b++) {
-      if (JUMP[i] & ((uint64_t)1 << b)) {
+      if (q->w[i] & ((uint64_t)1 << b)) {
         s0 ^= r->s[0];
         s1 ^= r->s[1];
         s2 ^= r->s[2];
@@ -75,15 +118,29 @@ static void jump (ol_rng *r)
   r->s[3] = s3;
 }
 
+/* Advance the state by k 2^128 outputs: JUMP^k mod P, left to right. */
+static void jumps (ol_rng *r, uint64_t k)
+{
+  gf2poly q = JUMP;
+  int b = 63;
+  if (k == 0) return;
+  while (!((k >> b) & 1)) b--;
+  for (b--; b >= 0; b--) {
+    q = polymulmod(&q, &q);
+    if ((k >> b) & 1) q = polymulmod(&q, &JUMP);
+  }
+  polyapply(r, &q);
+}
+
 /* Seed r from (seed, stream); any values are valid.  splitmix64 output is
 ** a bijection of its counter, so the state is never all zero for the four
 ** consecutive outputs taken here. */
 void ol_rng_seed (ol_rng *r, uint64_t seed, uint64_t stream)
 {
-  uint64_t x = seed, k;
+  uint64_t x = seed;
   int i;
   for (i = 0; i < 4; i++) r->s[i] = splitmix64(&x);
-  for (k = 0; k < stream; k++) jump(r);
+  jumps(r, stream);
   r->spare = 0;
   r->has_spare = 0;
 }

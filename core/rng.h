@@ -18,6 +18,8 @@ typedef struct ol_rng {
   int has_spare;
 } ol_rng;
 
+/* Seed r: any seed, any stream 0 .. 2^64 - 1 (stream k starts k 2^128
+** draws into the seed's sequence; O(log stream) work, see rng.c). */
 void     ol_rng_seed (ol_rng *r, uint64_t seed, uint64_t stream);
 uint64_t ol_rng_u64 (ol_rng *r);
 double   ol_rng_uniform (ol_rng *r);            /* in [0, 1), 53 bits */

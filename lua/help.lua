@@ -131,7 +131,7 @@ run(problem, method [, opts]) -> run   step a method on a problem
 options:
   iters     iteration budget (1000)        tol     stop when gradnorm <= tol
   time      wall-time budget in seconds    seed    rng seed (1), printed
-  stream    rng stream                     x0      start point (table)
+  stream    rng stream, 0..2^63-1 (0)      x0      start point (table)
   metrics   names to record                watch   names to plot live
   cap       history size (4096: all of the first 128 iterations, 64 an
             octave after, 2048 evenly spread)   record_x  keep the trajectory

@@ -12,6 +12,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #define SEED 20240917u
 
@@ -21,6 +22,24 @@ static int within (double got, double want, double se, double k,
 {
   return is_near(got, want, k * se, "%s (%.4g vs %.4g, %g se = %.3g)",
                  what, got, want, k, k * se);
+}
+
+/* The reference jump() of xoshiro256** 1.0 (2^128 calls of next). */
+static void refjump (ol_rng *r)
+{
+  static const uint64_t JUMP[] = {
+    0x180ec6d33cfd0abau, 0xd5a61266f0c9392cu,
+    0xa9582618e03fc9aau, 0x39abdc4529b1661cu
+  };
+  uint64_t s[4] = {0, 0, 0, 0};
+  int i, b, k;
+  for (i = 0; i < 4; i++)
+    for (b = 0; b < 64; b++) {
+      if (JUMP[i] & ((uint64_t)1 << b))
+        for (k = 0; k < 4; k++) s[k] ^= r->s[k];
+      ol_rng_u64(r);
+    }
+  for (k = 0; k < 4; k++) r->s[k] = s[k];
 }
 
 static void moments (ol_rng *r, int kind, double a, int n, double *mean,
@@ -62,6 +81,26 @@ int main (void)
   ol_rng_seed(&r, 0, 2);
   ok(ol_rng_u64(&r) == 0xa72791f60c825a41u,
      "rng: stream 2 is the stream-0 state advanced 2^129 steps");
+  {
+    /* the jump-ahead (JUMP^k mod P) against k + 1 = k then one reference
+    ** jump, for small, large and extreme k */
+    static const uint64_t ks[] = {
+      0, 1, 2, 3, 1000, (uint64_t)1 << 40, (uint64_t)1 << 53,
+      ((uint64_t)1 << 53) + 1, ((uint64_t)1 << 63) - 1, ~(uint64_t)0 - 1
+    };
+    int j, good = 1;
+    for (j = 0; j < (int)(sizeof ks / sizeof ks[0]); j++) {
+      ol_rng_seed(&r, SEED, ks[j]);
+      refjump(&r);
+      ol_rng_seed(&q, SEED, ks[j] + 1);
+      if (memcmp(r.s, q.s, sizeof r.s) != 0) {
+        diag("stream %llu + 1 differs", (unsigned long long)ks[j]);
+        good = 0;
+      }
+    }
+    ok(good, "rng: stream k + 1 is stream k advanced by one reference jump "
+       "(k up to 2^64 - 2)");
+  }
 
   /* determinism and independence */
   diag("seed %u", (unsigned)SEED);
