@@ -443,7 +443,9 @@ static int check_fg (ol_run *r)
 }
 
 /* One iteration of a running run; returns the reason after it. */
-static int step1 (ol_run *r)
+static int step_shadow (ol_run *r);
+
+static inline int step1 (ol_run *r)
 {
   ol_ctx *c = &r->c;
   ol_err e;
@@ -459,7 +461,7 @@ static int step1 (ol_run *r)
   /* the noise-free shadow takes the same step (its failure only makes
   ** bias and variance NaN from then on) */
   if (r->shadow != NULL && r->shadow->reason == OL_STOP_NONE)
-    step1(r->shadow);
+    step_shadow(r->shadow);
   if (rc != OL_OK) {
     /* (1) failed step: keep the message, record x if it is evaluable */
     ol_err e2;
@@ -520,6 +522,13 @@ static int step1 (ol_run *r)
   if (stop == OL_STOP_BUDGET || stop == OL_STOP_TIME) r->msg[0] = '\0';
   r->reason = stop;
   return stop;
+}
+
+/* The shadow's step, out of line, so that step1 has no recursion and
+** inlines into the slice loop. */
+static int step_shadow (ol_run *r)
+{
+  return step1(r);
 }
 
 long ol_run_advance (ol_run *r, long k)

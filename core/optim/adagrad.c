@@ -43,10 +43,11 @@ static int adagrad_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 }
 
 static inline void
-adagrad_update (void *st, double *x, const double *g, int lo, int hi)
+adagrad_update (void *st, double *restrict x, const double *restrict g,
+                int lo, int hi)
 {
   const adagrad_state *s = st;
-  double a = s->a, eps = s->eps, *G = s->G + lo;
+  double a = s->a, eps = s->eps, *restrict G = s->G + lo;
   int i;
   x += lo;
   for (i = 0; i < hi - lo; i++) {

@@ -37,11 +37,12 @@ static int adam_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 
 /* Moments and move, fused, for coordinates [lo, hi). */
 static inline void
-adam_update (void *st, double *x, const double *g, int lo, int hi)
+adam_update (void *st, double *restrict x, const double *restrict g,
+             int lo, int hi)
 {
   const ol_adam_core *s = st;
   double b1 = s->beta1, b2 = s->beta2, eps = s->eps, a = s->a, r = s->r;
-  double *m = s->m + lo, *v = s->v + lo;
+  double *restrict m = s->m + lo, *restrict v = s->v + lo;
   int i;
   x += lo;
   for (i = 0; i < hi - lo; i++) {

@@ -51,12 +51,13 @@ static int adamw_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 /* Moments; adaptive step plus decay of x_{t-1}, for coordinates
 ** [lo, hi). */
 static inline void
-adamw_update (void *st, double *x, const double *g, int lo, int hi)
+adamw_update (void *st, double *restrict x, const double *restrict g,
+              int lo, int hi)
 {
   const adamw_state *s = st;
   double b1 = s->k.beta1, b2 = s->k.beta2, eps = s->k.eps;
   double a = s->k.a, r = s->k.r, d = s->d;
-  double *m = s->k.m + lo, *v = s->k.v + lo;
+  double *restrict m = s->k.m + lo, *restrict v = s->k.v + lo;
   int i;
   x += lo;
   for (i = 0; i < hi - lo; i++) {

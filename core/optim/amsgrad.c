@@ -52,11 +52,13 @@ static int amsgrad_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 }
 
 static inline void
-amsgrad_update (void *st, double *x, const double *g, int lo, int hi)
+amsgrad_update (void *st, double *restrict x, const double *restrict g,
+                int lo, int hi)
 {
   const amsgrad_state *s = st;
   double b1 = s->beta1, b2 = s->beta2, eps = s->eps, a = s->a;
-  double *m = s->m + lo, *v = s->v + lo, *vh = s->vhat + lo;
+  double *restrict m = s->m + lo, *restrict v = s->v + lo;
+  double *restrict vh = s->vhat + lo;
   int i;
   x += lo;
   for (i = 0; i < hi - lo; i++) {

@@ -27,7 +27,8 @@ static int gd_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 }
 
 static inline void
-gd_update (void *st, double *x, const double *g, int lo, int hi)
+gd_update (void *st, double *restrict x, const double *restrict g,
+           int lo, int hi)
 {
   double a = ((const gd_state *)st)->a;
   int i;

@@ -37,10 +37,11 @@ static int momentum_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 }
 
 static inline void
-momentum_update (void *st, double *x, const double *g, int lo, int hi)
+momentum_update (void *st, double *restrict x, const double *restrict g,
+                 int lo, int hi)
 {
   const momentum_state *s = st;
-  double a = s->a, mu = s->mu, *d = s->d + lo;
+  double a = s->a, mu = s->mu, *restrict d = s->d + lo;
   int i;
   x += lo;
   for (i = 0; i < hi - lo; i++) {

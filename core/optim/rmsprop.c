@@ -46,10 +46,12 @@ static int rmsprop_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 }
 
 static inline void
-rmsprop_update (void *st, double *x, const double *g, int lo, int hi)
+rmsprop_update (void *st, double *restrict x, const double *restrict g,
+                int lo, int hi)
 {
   const rmsprop_state *s = st;
-  double a = s->a, b2 = s->beta2, eps = s->eps, *v = s->v + lo;
+  double a = s->a, b2 = s->beta2, eps = s->eps;
+  double *restrict v = s->v + lo;
   int i;
   x += lo;
   for (i = 0; i < hi - lo; i++) {
