@@ -214,10 +214,12 @@ static long nlog (int lgl, long T)
   return cnt;
 }
 
-/* Points the history may hold for a budget of T steps. */
+/* Points the history may hold for a budget of T steps (never more than
+** the T + 1 iterates). */
 static long hist_bound (const ol_run *r, long T)
 {
-  return r->ucap + 2 + nlog(r->lgl, T);
+  long b = r->ucap + 2 + nlog(r->lgl, T);
+  return T + 2 < b ? T + 2 : b;
 }
 
 /* realloc *p to bytes; 1 (and *p unchanged) on failure. */
