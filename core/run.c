@@ -622,21 +622,18 @@ static int check_opts (const ol_run_opts *o, ol_err *e)
   if (o->iters < 0 || o->iters > OL_RUN_MAXITERS)
     return ol_err_set(e, OL_EINVAL, "iters = %ld is out of range [0, 2^62]",
                       o->iters);
-  if (!(o->tol >= 0))
-    return ol_err_set(e, OL_EINVAL, "tol = %g is out of range [0, inf]",
-                      o->tol);
-  if (!(o->f_abstol >= 0))
-    return ol_err_set(e, OL_EINVAL, "f_abstol = %g is out of range "
-                      "[0, inf]", o->f_abstol);
-  if (!(o->f_reltol >= 0))
-    return ol_err_set(e, OL_EINVAL, "f_reltol = %g is out of range "
-                      "[0, inf]", o->f_reltol);
-  if (!(o->x_abstol >= 0))
-    return ol_err_set(e, OL_EINVAL, "x_abstol = %g is out of range "
-                      "[0, inf]", o->x_abstol);
-  if (!(o->x_reltol >= 0))
-    return ol_err_set(e, OL_EINVAL, "x_reltol = %g is out of range "
-                      "[0, inf]", o->x_reltol);
+  {
+    /* the tolerances: >= 0 (0 is off) */
+    const struct { const char *name; double v; } tols[] = {
+      {"tol", o->tol}, {"f_abstol", o->f_abstol}, {"f_reltol", o->f_reltol},
+      {"x_abstol", o->x_abstol}, {"x_reltol", o->x_reltol}
+    };
+    size_t k;
+    for (k = 0; k < sizeof tols / sizeof tols[0]; k++)
+      if (!(tols[k].v >= 0))
+        return ol_err_set(e, OL_EINVAL, "%s = %g is out of range [0, inf]",
+                          tols[k].name, tols[k].v);
+  }
   if (o->stop_metric >= OL_NMETRICS || o->stop_metric == OL_MET_MINGRADNORM
       || o->stop_metric == OL_MET_SUPPORT)
     return ol_err_set(e, OL_EINVAL, "stop_below: %s is not a metric of the "
