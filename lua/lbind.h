@@ -33,15 +33,44 @@ typedef struct olua_state {
 
 olua_state *olua_getstate (lua_State *L);
 
-/* Problem box.  For Lua problems the callback thread T (anchored in the
-** box's first user value) holds, at fixed stack slots, the traceback
-** handler, f, grad, fdf, hess, and the reused x, g and H tables. */
+/* Problem box.  Closing (p:close(), __close, __gc) marks it closed: no
+** new run, race, job or eval may use it ("problem is closed").  The
+** ol_problem itself is freed once the box is closed and nothing uses it
+** any more: refs counts the run objects made on it (taken in olua_mkrun,
+** given back when the run is freed) and the p:eval calls in progress, so
+** a run outlives the close of its problem, and a callback that closes its
+** own problem does not free the memory the core is using.
+**
+** Lua problems call their functions in callback threads, one per nesting
+** level: T[d] serves the calls made while d others are in progress (an
+** objective that evaluates or runs its own problem), so each level has its
+** own stack and x, g, H tables.  T[0] is made with the box; deeper ones on
+** first use, in a protected call on the template thread Z, which holds the
+** functions and is never used for a call.  All threads are anchored by the
+** box's first user value (a table).  A thread's stack holds, at fixed
+** slots, the traceback handler, f, grad, fdf, hess and the reused x, g and
+** H tables.  Nesting deeper than OLUA_MAXDEPTH fails the call and sets
+** overflow until the calls unwind to the top: meanwhile every use of the
+** problem raises, so a callback that swallows the failure cannot make the
+** unwinding exponential (each level calls f many times). */
+#define OLUA_MAXDEPTH 16
 typedef struct lproblem {
-  ol_problem *p;        /* NULL once closed */
-  lua_State *T;         /* Lua problems: callback thread, else NULL */
+  ol_problem *p;        /* NULL once freed */
+  int closed;           /* closed: refuse new uses */
+  int refs;             /* runs and calls using p */
+  lua_State *Z;         /* Lua problems: template thread, else NULL */
+  lua_State *T[OLUA_MAXDEPTH];   /* callback threads, nt made */
+  int nt;
+  int depth;            /* callback calls in progress */
+  int overflow;         /* nested too deep, unwinding */
   int n;
   int hasf, hasgrad, hasfdf, hashess;
 } lproblem;
+
+/* Take and give back a use of the problem box b (see above); the last
+** give-back of a closed box frees its ol_problem. */
+void olua_problem_ref (lproblem *b);
+void olua_problem_unref (lproblem *b);
 
 /* Method box: a type and its full parameter vector (defaults filled). */
 typedef struct lmethod {

@@ -9,18 +9,25 @@
 **
 ** States: running -> paused -> running (j:pause, j:resume), and done when
 ** every run stopped (budget, tolerance, j:stop() = "stopped", Ctrl-C in
-** j:wait() = "interrupted", a closed run).  Done jobs stay listed by
-** jobs(); their runs are kept.
+** j:wait() = "interrupted", a closed run).  Jobs not done are kept by the
+** record; a done job is kept while it is one of the KEEPDONE most recently
+** started, and after that only while the program refers to it, so
+** finished jobs and their runs are collected.  jobs() lists the jobs
+** still alive.  A job's own callbacks may not step, wait for or stop it
+** (an error: the job is being stepped).
 **
 ** Bookkeeping lives in one registry record (key: the address of jskey):
 ** the id counter, the not-done jobs as C pointers (so a tick walks an
-** array and allocates nothing, hence never raises), and as its user value
-** the table of every job, which anchors them.  A job box's user values:
+** array and allocates nothing, hence never raises), and as its user
+** values 1: the jobs by id, weak (for jobs()), 2: the jobs kept, by id
+** (pruned by start and jobs, never while a job is being stepped, since a
+** tick holds C pointers to jobs).  A job box's user values:
 ** 1 = its runs as a race table (j.runs), 2 = a table of label strings
 ** ("#3 adam lr=0.01" per run, and "label"), which anchors the C pointers
 ** handed to the dashboard.
 */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -28,8 +35,12 @@
 
 #define OLUA_JOB "optlab.job"
 #define MAXACTIVE 64
+#define KEEPDONE 16     /* done jobs kept regardless: the latest started */
+
+typedef struct jstate jstate;
 
 typedef struct ljob {
+  jstate *js;           /* the record */
   int id;
   int state;            /* OLUA_JOB_RUNNING, _PAUSED, _DONE */
   int nruns;
@@ -43,11 +54,12 @@ typedef struct ljob {
   char title[160];
 } ljob;
 
-typedef struct jstate {
+struct jstate {
   int nextid;
   int nact;
+  int stepping;          /* advance calls in progress */
   ljob *act[MAXACTIVE];  /* jobs not done, in start order */
-} jstate;
+};
 
 static const char jskey = 'j';
 
@@ -115,9 +127,13 @@ static void advance (ljob *j, long k)
 {
   int i;
   if (j->t0 == 0) j->t0 = now();
+  j->js->stepping++;
+  /* the box, not j->runs: a callback may close a sibling run */
   for (i = 0; i < j->nruns; i++)
-    if (ol_run_reason(j->runs[i]) == OL_STOP_NONE)
-      ol_run_advance(j->runs[i], k);
+    if (j->boxes[i]->r != NULL
+        && ol_run_reason(j->boxes[i]->r) == OL_STOP_NONE)
+      ol_run_advance(j->boxes[i]->r, k);
+  j->js->stepping--;
 }
 
 /* Step j by n steps (n < 0: until done) in slices, polling the interrupt
@@ -254,6 +270,36 @@ static ljob *checkjob (lua_State *L, int arg)
   return luaL_checkudata(L, arg, OLUA_JOB);
 }
 
+/* Raise unless j is idle: none of its runs is being stepped (who is the
+** method, its callback the caller). */
+static void checkidle (lua_State *L, const ljob *j, const char *who)
+{
+  int i;
+  for (i = 0; i < j->nruns; i++)
+    if (j->boxes[i]->r != NULL && ol_run_busy(j->boxes[i]->r))
+      luaL_error(L, "%s: job #%d is being stepped (its own callback cannot "
+                 "step, wait for or stop it)", who, j->id);
+}
+
+/* Drop from the kept table (the record's user value 2, on top) the done
+** jobs older than the KEEPDONE latest; not while a job is being stepped. */
+static void prune (lua_State *L, jstate *js)
+{
+  int t = lua_gettop(L);
+  if (js->stepping > 0) return;
+  lua_pushnil(L);
+  while (lua_next(L, t) != 0) {
+    ljob *j = lua_touserdata(L, -1);
+    lua_pop(L, 1);
+    if (j != NULL && j->state == OLUA_JOB_DONE
+        && j->id <= js->nextid - KEEPDONE) {
+      lua_pushvalue(L, -1);
+      lua_pushnil(L);
+      lua_rawset(L, t);                /* clearing a field: next goes on */
+    }
+  }
+}
+
 static long maxiter (const ljob *j)
 {
   long m = 0;
@@ -285,6 +331,7 @@ static int job_start (lua_State *L)
   j = lua_newuserdatauv(L, sizeof *j + (size_t)n * (sizeof(lrun *)
                         + sizeof(ol_run *) + sizeof(char *)), 2);
   memset(j, 0, sizeof *j);
+  j->js = js;
   j->boxes = (lrun **)(j + 1);
   j->runs = (ol_run **)(j->boxes + n);
   j->labels = (const char **)(j->runs + n);
@@ -342,31 +389,60 @@ static int job_start (lua_State *L)
   lua_setiuservalue(L, jidx, 1);
   j->nwatch = j->boxes[0]->nwatch;
   memcpy(j->watch, j->boxes[0]->watch, sizeof j->watch);
-  olua_problemdesc(olua_checkproblem(L, 1)->p, j->title, sizeof j->title);
+  olua_problemdesc(ol_run_problem(j->runs[0]), j->title, sizeof j->title);
   j->slice = 64;
   j->state = OLUA_JOB_RUNNING;
   js->act[js->nact++] = j;
   lua_rawgetp(L, LUA_REGISTRYINDEX, &jskey);
-  lua_getiuservalue(L, -1, 1);
+  lua_getiuservalue(L, -1, 1);         /* by id, weak */
   lua_pushvalue(L, jidx);
-  lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
-  lua_pop(L, 2);
+  lua_rawseti(L, -2, j->id);
+  lua_getiuservalue(L, -2, 2);         /* kept */
+  prune(L, js);
+  lua_pushvalue(L, jidx);
+  lua_rawseti(L, -2, j->id);
+  lua_pop(L, 3);
   refresh(js, j);                      /* a run may stop at x0 */
   lua_pushvalue(L, jidx);
   return 1;
 }
 
-/* jobs() -> list of every job (a table whose tostring is a summary). */
+static int cmpid (const void *a, const void *b)
+{
+  lua_Integer x = *(const lua_Integer *)a, y = *(const lua_Integer *)b;
+  return (x > y) - (x < y);
+}
+
+/* jobs() -> list of the jobs alive, by id (a table whose tostring is a
+** summary). */
 static int job_list (lua_State *L)
 {
-  lua_Integer i, n;
-  lua_rawgetp(L, LUA_REGISTRYINDEX, &jskey);
-  lua_getiuservalue(L, -1, 1);
-  n = (lua_Integer)lua_rawlen(L, -1);
-  lua_createtable(L, (int)n, 0);
-  for (i = 1; i <= n; i++) {
-    lua_rawgeti(L, -2, i);
-    lua_rawseti(L, -2, i);
+  jstate *js;
+  lua_Integer *ids;
+  int i, n = 0, cap = 0;
+  lua_settop(L, 0);
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &jskey);         /* 1 */
+  js = lua_touserdata(L, 1);
+  lua_getiuservalue(L, 1, 2);
+  prune(L, js);
+  lua_pop(L, 1);
+  lua_getiuservalue(L, 1, 1);                        /* 2: by id, weak */
+  lua_pushnil(L);
+  while (lua_next(L, 2) != 0) {
+    cap++;
+    lua_pop(L, 1);
+  }
+  ids = lua_newuserdatauv(L, (size_t)(cap > 0 ? cap : 1) * sizeof *ids, 0);
+  lua_pushnil(L);
+  while (lua_next(L, 2) != 0) {
+    if (n < cap && lua_isinteger(L, -2)) ids[n++] = lua_tointeger(L, -2);
+    lua_pop(L, 1);
+  }
+  qsort(ids, (size_t)n, sizeof *ids, cmpid);
+  lua_createtable(L, n, 0);
+  for (i = 0; i < n; i++) {
+    lua_rawgeti(L, 2, ids[i]);
+    lua_rawseti(L, -2, i + 1);
   }
   luaL_setmetatable(L, "optlab.joblist");
   return 1;
@@ -391,19 +467,21 @@ static int joblist_tostring (lua_State *L)
     ljob *j;
     lua_rawgeti(L, 1, i);
     j = luaL_testudata(L, -1, OLUA_JOB);
+    line[0] = '\0';
     if (j != NULL) {
+      char it[48];
       refresh(getjs(L), j);
       lua_getiuservalue(L, -1, 2);
       lua_getfield(L, -1, "label");
-      char it[48];
       snprintf(it, sizeof it, "%ld/%ld", maxiter(j),
                j->boxes[0]->r ? ol_run_budget(j->boxes[0]->r) : 0L);
       snprintf(line, sizeof line, "\n  %-4d %-8s %-21s  %s on %s", j->id,
                statenames[j->state], it, lua_tostring(L, -1), j->title);
-      luaL_addstring(&b, line);
       lua_pop(L, 2);
     }
     lua_pop(L, 1);
+    /* added with the buffer on top again: it may grow (a box) */
+    luaL_addstring(&b, line);
   }
   luaL_pushresult(&b);
   return 1;
@@ -433,6 +511,7 @@ static int job_step (lua_State *L)
   ljob *j = checkjob(L, 1);
   lua_Integer n = luaL_optinteger(L, 2, 1);
   luaL_argcheck(L, n >= 0, 2, "steps must be >= 0");
+  checkidle(L, j, "job:step");
   lua_settop(L, 1);
   drive(L, j, (long)n);
   return 1;
@@ -442,6 +521,7 @@ static int job_step (lua_State *L)
 static int job_wait (lua_State *L)
 {
   ljob *j = checkjob(L, 1);
+  checkidle(L, j, "job:wait");
   lua_settop(L, 1);
   if (j->state == OLUA_JOB_PAUSED) j->state = OLUA_JOB_RUNNING;
   drive(L, j, -1);
@@ -451,6 +531,7 @@ static int job_wait (lua_State *L)
 static int job_stop (lua_State *L)
 {
   ljob *j = checkjob(L, 1);
+  checkidle(L, j, "job:stop");
   halt(getjs(L), j, OL_STOP_STOPPED);
   lua_settop(L, 1);
   return 1;
@@ -577,10 +658,16 @@ void olua_openjobs (lua_State *L)
   lua_pushcfunction(L, joblist_tostring);
   lua_setfield(L, -2, "__tostring");
   lua_pop(L, 1);
-  js = lua_newuserdatauv(L, sizeof *js, 1);
+  js = lua_newuserdatauv(L, sizeof *js, 2);
   memset(js, 0, sizeof *js);
   lua_newtable(L);
+  lua_createtable(L, 0, 1);
+  lua_pushliteral(L, "v");
+  lua_setfield(L, -2, "__mode");
+  lua_setmetatable(L, -2);
   lua_setiuservalue(L, -2, 1);
+  lua_newtable(L);
+  lua_setiuservalue(L, -2, 2);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &jskey);
   lua_pushcfunction(L, job_start);
   lua_setglobal(L, "start");

@@ -2,13 +2,17 @@
 ** lua/lproblem.c -- problem objects: problem.<type>{...} and problem.new.
 **
 ** A problem object ("optlab.problem") owns one ol_problem; runs that use
-** it keep the object alive (their user value), so it outlives them.
-** Built-in types get one constructor each (ol_problem_types[]), checked
-** against the type's ol_param table.  problem.new wraps Lua functions:
-** the trampolines lua_fdf and lua_hess below call them in a private
-** thread T whose stack holds, at fixed slots, the traceback handler, f,
-** grad, fdf, hess and the x, g and H tables reused across calls (so a
-** call allocates nothing).  A Lua error never crosses core frames: the
+** it keep the object alive (their user value) and hold a use of it
+** (olua_problem_ref), so closing the object only marks it closed while
+** runs or calls still use it, and the ol_problem is freed with its last
+** use (see lbind.h).  Built-in types get one constructor each
+** (ol_problem_types[]), checked against the type's ol_param table.
+** problem.new wraps Lua functions: the trampolines lua_fdf and lua_hess
+** below call them in a callback thread, one per nesting level (a callback
+** may evaluate or run its own problem), whose stack holds, at fixed slots,
+** the traceback handler, f, grad, fdf, hess and the x, g and H tables
+** reused across calls (so a call allocates nothing once the level's
+** thread exists).  A Lua error never crosses core frames: the
 ** trampolines run under lua_pcall and return OL_ECALLBACK with the message
 ** and traceback in the ol_err.  What a callback hands back is checked
 ** before the core sees it: g and H are cleared to nil before each call,
@@ -26,8 +30,30 @@
 
 #include "lbind.h"
 
-/* Fixed slots of a callback thread's stack. */
+/* Fixed slots of a callback thread's stack; the template thread Z has
+** the first five, then the table anchoring the threads. */
 enum { S_MSGH = 1, S_F, S_GRAD, S_FDF, S_HESS, S_X, S_G, S_H, S_TOP = S_H };
+enum { Z_THREADS = S_HESS + 1 };
+
+void olua_problem_ref (lproblem *b)
+{
+  b->refs++;
+}
+
+void olua_problem_unref (lproblem *b)
+{
+  if (--b->refs > 0 || !b->closed) return;
+  ol_problem_free(b->p);
+  b->p = NULL;
+}
+
+/* Raise the error of a problem whose callbacks nested too deep. */
+static int overflowerror (lua_State *L)
+{
+  return luaL_error(L, "problem: its callbacks are nested %d deep (a "
+                    "callback that evaluates or runs its own problem "
+                    "without end?)", OLUA_MAXDEPTH);
+}
 
 lproblem *olua_checkproblem (lua_State *L, int arg)
 {
@@ -37,7 +63,8 @@ lproblem *olua_checkproblem (lua_State *L, int arg)
                   "constructor? write problem.rosenbrock{} or "
                   "problem.rosenbrock{n = ...})");
   b = luaL_checkudata(L, arg, OLUA_PROBLEM);
-  if (b->p == NULL) luaL_error(L, "attempt to use a closed problem");
+  if (b->closed) luaL_error(L, "problem is closed");
+  if (b->overflow) overflowerror(L);
   return b;
 }
 
@@ -207,14 +234,12 @@ static int tgrad (lua_State *T, const char *fname, int res, int n, double *g,
                atype(lua_typename(T, ty), b, sizeof b));
 }
 
-/* The oracle of a Lua problem: ud is its box.  One lua_pcall per call
-** (two when f and grad are separate functions and both are wanted).
+/* The oracle of a Lua problem b, called in thread T.  One lua_pcall per
+** call (two when f and grad are separate functions and both are wanted).
 ** The g table is cleared to nil before a gradient call (tgrad). */
-static int lua_fdf (void *ud, const double *x, double *f, double *g,
-                    ol_err *e)
+static int fdf_at (lproblem *b, lua_State *T, const double *x, double *f,
+                   double *g, ol_err *e)
 {
-  lproblem *b = ud;
-  lua_State *T = b->T;
   int i, n = b->n, st;
   for (i = 0; i < n; i++) {
     lua_pushnumber(T, x[i]);
@@ -260,6 +285,77 @@ static int lua_fdf (void *ud, const double *x, double *f, double *g,
   return st;
 }
 
+/* protected on Z: make one more callback thread (T[nt]) from the
+** functions passed as arguments 2..6, anchored in the table at 7. */
+static int mkthread (lua_State *L)
+{
+  lproblem *b = lua_touserdata(L, 1);
+  lua_State *T = lua_newthread(L);
+  int i, n = b->n;
+  lua_rawseti(L, 7, (lua_Integer)b->nt + 1);
+  if (!lua_checkstack(T, GCHUNK + 16))
+    return luaL_error(L, "out of memory");
+  for (i = 2; i <= 6; i++) {
+    lua_pushvalue(L, i);
+    lua_xmove(L, T, 1);
+  }
+  lua_createtable(T, n, 0);                            /* S_X */
+  lua_createtable(T, n, 0);                            /* S_G */
+  lua_createtable(T, b->hashess ? n : 0, 0);           /* S_H */
+  for (i = 1; i <= n; i++) {
+    lua_pushnumber(T, 0);
+    lua_rawseti(T, S_X, i);
+    if (b->hashess) {
+      lua_createtable(T, n, 0);
+      lua_rawseti(T, S_H, i);
+    }
+  }
+  b->T[b->nt++] = T;
+  return 0;
+}
+
+/* The callback thread for a call made while b->depth others are in
+** progress, made on first use; NULL with e set when the calls nest too
+** deep or memory runs out. */
+static lua_State *tenter (lproblem *b, ol_err *e)
+{
+  int i;
+  if (b->depth >= OLUA_MAXDEPTH) {
+    b->overflow = 1;
+    ol_err_set(e, OL_ECALLBACK, "the problem's callbacks are nested %d "
+               "deep (a callback that evaluates or runs its own problem "
+               "without end?)", b->depth);
+    return NULL;
+  }
+  while (b->nt <= b->depth) {
+    lua_State *Z = b->Z;
+    lua_pushcfunction(Z, mkthread);
+    lua_pushlightuserdata(Z, b);
+    for (i = S_MSGH; i <= Z_THREADS; i++) lua_pushvalue(Z, i);
+    if (lua_pcall(Z, 7, 0, 0) != LUA_OK) {
+      ol_err_set(e, OL_ECALLBACK, "callback thread: %s",
+                 lua_tostring(Z, -1) ? lua_tostring(Z, -1) : "error");
+      lua_settop(Z, Z_THREADS);
+      return NULL;
+    }
+  }
+  return b->T[b->depth++];
+}
+
+/* The oracle of a Lua problem: ud is its box; one callback thread per
+** nesting level (tenter). */
+static int lua_fdf (void *ud, const double *x, double *f, double *g,
+                    ol_err *e)
+{
+  lproblem *b = ud;
+  lua_State *T = tenter(b, e);
+  int st;
+  if (T == NULL) return OL_ECALLBACK;
+  st = fdf_at(b, T, x, f, g, e);
+  if (--b->depth == 0) b->overflow = 0;
+  return st;
+}
+
 /* Clear the H table of T (slot S_H) to n rows of n nils, replacing a row
 ** the callback rebound to something that is not a table. */
 static void hclear (lua_State *T, int n)
@@ -280,15 +376,14 @@ static void hclear (lua_State *T, int n)
   }
 }
 
-/* The Hessian oracle of a Lua problem: hess(x, H) fills H[i][j] (i, j =
+/* The Hessian oracle of a Lua problem b, in thread T: hess(x, H) fills H[i][j] (i, j =
 ** 1..n) in place or returns a table of n rows of n numbers.  Checked like
 ** a gradient (shape, numbers, filled), and for symmetry: |H_ij - H_ji| <=
 ** 1e-8 max_kl |H_kl|, then H := (H + H')/2 exactly (methods read one
 ** triangle).  Non-finite entries are left to the caller (ol_ctx_hess). */
-static int lua_hess (void *ud, const double *x, double *H, ol_err *e)
+static int hess_at (lproblem *b, lua_State *T, const double *x, double *H,
+                    ol_err *e)
 {
-  lproblem *b = ud;
-  lua_State *T = b->T;
   int i, j, n = b->n, st, t = S_H, res = S_TOP + 1, rt, bad, len, ty;
   double hmax = 0;
   char tb[24];
@@ -369,7 +464,18 @@ static int lua_hess (void *ud, const double *x, double *H, ol_err *e)
   return OL_OK;
 }
 
-/* New empty box (metatable set, user value 1 for the callback thread). */
+static int lua_hess (void *ud, const double *x, double *H, ol_err *e)
+{
+  lproblem *b = ud;
+  lua_State *T = tenter(b, e);
+  int st;
+  if (T == NULL) return OL_ECALLBACK;
+  st = hess_at(b, T, x, H, e);
+  if (--b->depth == 0) b->overflow = 0;
+  return st;
+}
+
+/* New empty box (metatable set, user value 1 for the callback threads). */
 static lproblem *newbox (lua_State *L)
 {
   lproblem *b = lua_newuserdatauv(L, sizeof *b, 1);
@@ -695,7 +801,7 @@ static int problem_new (lua_State *L)
   };
   const char *who = "problem.new";
   lproblem *b;
-  lua_State *T;
+  lua_State *Z;
   ol_err e;
   int n, i, kind = OL_OBJECTIVE;
   luaL_checktype(L, 1, LUA_TTABLE);
@@ -710,11 +816,20 @@ static int problem_new (lua_State *L)
     lua_pop(L, 1);
   }
   lua_getfield(L, 1, "n");
-  if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1
-      || lua_tointeger(L, -1) > 100000000)
-    return luaL_error(L, "%s: n must be a positive integer", who);
-  n = (int)lua_tointeger(L, -1);
-  lua_pop(L, 1);
+  {
+    /* an integer-valued float (1e3) is an integer, as for the built-ins */
+    int isint;
+    lua_Integer nn = lua_tointegerx(L, -1, &isint);
+    if (lua_type(L, -1) != LUA_TNUMBER)
+      return luaL_error(L, "%s: n must be a positive integer, got %s", who,
+                        lua_isnil(L, -1) ? "nothing"
+                        : lua_pushfstring(L, "a %s", luaL_typename(L, -1)));
+    if (!isint || nn < 1 || nn > 100000000)
+      return luaL_error(L, "%s: n = %s must be an integer in [1, 100000000]",
+                        who, luaL_tolstring(L, -1, NULL));
+    n = (int)nn;
+  }
+  lua_settop(L, 1);
   lua_getfield(L, 1, "kind");
   if (!lua_isnil(L, -1)) {
     const char *ks = lua_tostring(L, -1);
@@ -726,12 +841,14 @@ static int problem_new (lua_State *L)
   }
   lua_pop(L, 1);
   b = newbox(L);                                       /* index 2 */
-  T = lua_newthread(L);                                /* index 3 */
+  lua_newtable(L);                                     /* index 3 */
+  lua_pushvalue(L, 3);
   lua_setiuservalue(L, 2, 1);
-  lua_settop(T, 0);
-  if (!lua_checkstack(T, GCHUNK + 16))
+  Z = lua_newthread(L);                                /* index 4 */
+  lua_rawseti(L, 3, 0);
+  if (!lua_checkstack(Z, 16))
     return luaL_error(L, "%s: out of memory", who);
-  lua_pushcfunction(T, olua_msghandler);
+  lua_pushcfunction(Z, olua_msghandler);
   {
     static const char *const fk[] = {"f", "grad", "fdf", "hess"};
     int *has[4];
@@ -747,24 +864,23 @@ static int problem_new (lua_State *L)
                           fk[i], luaL_typename(L, -1));
       if (ty != LUA_TNIL && ty != LUA_TFUNCTION) lua_pop(L, 1);
       *has[i] = ty != LUA_TNIL;
-      lua_xmove(L, T, 1);
+      lua_xmove(L, Z, 1);
     }
   }
   if (!b->hasf && !b->hasfdf)
     return luaL_error(L, "%s: needs f or fdf", who);
-  lua_createtable(T, n, 0);                            /* S_X */
-  lua_createtable(T, n, 0);                            /* S_G */
-  lua_createtable(T, b->hashess ? n : 0, 0);           /* S_H */
-  for (i = 1; i <= n; i++) {
-    lua_pushnumber(T, 0);
-    lua_rawseti(T, S_X, i);
-    if (b->hashess) {
-      lua_createtable(T, n, 0);
-      lua_rawseti(T, S_H, i);
-    }
-  }
-  b->T = T;
+  lua_pushvalue(L, 3);
+  lua_xmove(L, Z, 1);                                  /* Z_THREADS */
+  b->Z = Z;
   b->n = n;
+  /* the first callback thread, T[0] */
+  lua_pushcfunction(L, mkthread);
+  lua_pushlightuserdata(L, b);
+  for (i = S_MSGH; i <= Z_THREADS; i++) {
+    lua_pushvalue(Z, i);
+    lua_xmove(Z, L, 1);
+  }
+  lua_call(L, 7, 0);
   b->p = ol_problem_custom(n, lua_fdf, !b->hasgrad && !b->hasfdf, b, NULL,
                            &e);
   if (b->p == NULL) return luaL_error(L, "%s: %s", who, e.msg);
@@ -789,11 +905,16 @@ static int problem_new (lua_State *L)
   return 1;
 }
 
+/* p:close(), __close and __gc: mark closed; the ol_problem goes with
+** its last use (olua_problem_unref), at once when there is none.  A
+** second close does nothing. */
 static int problem_gc (lua_State *L)
 {
   lproblem *b = luaL_checkudata(L, 1, OLUA_PROBLEM);
-  ol_problem_free(b->p);
-  b->p = NULL;
+  if (b->closed) return 0;
+  b->closed = 1;
+  b->refs++;
+  olua_problem_unref(b);
   return 0;
 }
 
@@ -818,10 +939,16 @@ static int problem_eval (lua_State *L)
   double *x = olua_checkarray(L, 2, "problem:eval", "x", &len), f;
   double *g = lua_newuserdatauv(L, 2 * (size_t)n * sizeof(double), 0);
   ol_err e;
+  int st;
   if (len != n)
     return luaL_error(L, "problem:eval: x has %d entries, expected n = %d",
                       len, n);
-  if (ol_problem_eval(b->p, x, &f, g, g + n, &e) != OL_OK) {
+  /* a use for the call: f may close the problem */
+  olua_problem_ref(b);
+  st = ol_problem_eval(b->p, x, &f, g, g + n, &e);
+  olua_problem_unref(b);
+  if (st != OL_OK && b->overflow) return overflowerror(L);
+  if (st != OL_OK) {
     lua_pushnil(L);
     lua_pushstring(L, e.msg);
     return 2;
@@ -869,10 +996,16 @@ static void pushnoise (lua_State *L, const ol_noise *nz)
 ** p.l1, p.noise, and the methods. */
 static int problem_index (lua_State *L)
 {
-  lproblem *b = olua_checkproblem(L, 1);
-  const ol_problem *p = b->p;
   const char *k = luaL_checkstring(L, 2);
+  lproblem *b;
+  const ol_problem *p;
   char buf[160];
+  if (strcmp(k, "close") == 0) {       /* a second close is harmless */
+    lua_pushcfunction(L, problem_gc);
+    return 1;
+  }
+  b = olua_checkproblem(L, 1);
+  p = b->p;
   if (strcmp(k, "n") == 0) lua_pushinteger(L, p->n);
   else if (strcmp(k, "name") == 0) lua_pushstring(L, p->name);
   else if (strcmp(k, "kind") == 0)
@@ -902,6 +1035,8 @@ static int problem_tostring (lua_State *L)
   lproblem *b = luaL_checkudata(L, 1, OLUA_PROBLEM);
   char buf[160];
   if (b->p == NULL) lua_pushliteral(L, "problem (closed)");
+  else if (b->closed)
+    lua_pushfstring(L, "%s (closed)", olua_problemdesc(b->p, buf, sizeof buf));
   else lua_pushstring(L, olua_problemdesc(b->p, buf, sizeof buf));
   return 1;
 }

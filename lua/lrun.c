@@ -325,6 +325,7 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
   if (o.metrics == 0) o.metrics = ol_metric_defaults(pb->p, mb->t->family);
   b->r = ol_run_new(pb->p, mb->t, mb->par, &o, &e);
   if (b->r == NULL) luaL_error(L, "%s: %s", who, e.msg);
+  olua_problem_ref(pb);                /* given back by run_gc */
   b->useview = ro->useview;
   b->progress = ro->progress;
   b->dropped = dropped;
@@ -476,8 +477,8 @@ static lproblem *runproblem (lua_State *L, int idx)
   lua_getiuservalue(L, idx, 1);
   pb = lua_touserdata(L, -1);
   lua_pop(L, 1);
-  if (pb == NULL || pb->p == NULL)
-    luaL_error(L, "run: its problem was closed");
+  if (pb == NULL || pb->closed)
+    luaL_error(L, "run:continue: problem is closed");
   return pb;
 }
 
@@ -492,7 +493,7 @@ static int run_run (lua_State *L)
   lua_settop(L, 3);
   olua_readopts(L, 3, "run", &ro);
   b = olua_mkrun(L, 1, 2, &ro, "run");
-  olua_drive(L, &b, 1, olua_problemdesc(olua_checkproblem(L, 1)->p, title,
+  olua_drive(L, &b, 1, olua_problemdesc(ol_run_problem(b->r), title,
                                         sizeof title),
              ro.useview, ro.progress);
   return 1;
@@ -576,8 +577,8 @@ static int run_race (lua_State *L)
     lua_pop(L, 1);
   }
   racenotes(L, boxes, n, rt, &ro);
-  olua_drive(L, boxes, n, olua_problemdesc(olua_checkproblem(L, 1)->p, title,
-                                           sizeof title),
+  olua_drive(L, boxes, n, olua_problemdesc(ol_run_problem(boxes[0]->r),
+                                           title, sizeof title),
              ro.useview, ro.progress);
   lua_pushvalue(L, rt);
   return 1;
@@ -592,6 +593,13 @@ static int run_continue (lua_State *L)
   ol_err e;
   lproblem *pb = runproblem(L, 1);
   luaL_argcheck(L, k >= 0, 2, "iterations must be >= 0");
+  if (ol_run_busy(b->r))
+    return luaL_error(L, "run:continue: the run is being stepped (a "
+                      "callback cannot continue its own run)");
+  if (k > OL_RUN_MAXITERS - ol_run_iter(b->r))
+    return luaL_error(L, "run:continue: %I more iterations after %I is out "
+                      "of range (at most 2^62 in all)", k,
+                      (lua_Integer)ol_run_iter(b->r));
   lua_settop(L, 1);
   if (ol_run_extend(b->r, ol_run_iter(b->r) + (long)k, &e) != OL_OK)
     return luaL_error(L, "run:continue: %s", e.msg);
@@ -783,11 +791,13 @@ static int run_csv (lua_State *L)
 static int run_save (lua_State *L)
 {
   lrun *b = olua_checkrun(L, 1);
-  const char *fname = luaL_checkstring(L, 2);
   size_t len;
+  const char *fname = luaL_checklstring(L, 2, &len);
   const char *s;
   FILE *f;
   int ok;
+  if (strlen(fname) != len)
+    return luaL_argerror(L, 2, "file name contains a NUL character");
   pushcsv(L, b->r);
   s = lua_tolstring(L, -1, &len);
   if ((f = fopen(fname, "w")) == NULL) return luaL_fileresult(L, 0, fname);
@@ -796,11 +806,22 @@ static int run_save (lua_State *L)
   return luaL_fileresult(L, ok, fname);
 }
 
+/* r:close(), __close and __gc: free the run and give back its use of
+** the problem (whose memory may go with it).  A run being stepped (its
+** own callback closing it) is left alone with an error. */
 static int run_gc (lua_State *L)
 {
   lrun *b = luaL_checkudata(L, 1, OLUA_RUN);
+  lproblem *pb;
+  if (b->r == NULL) return 0;
+  if (ol_run_busy(b->r))
+    return luaL_error(L, "run:close: the run is being stepped (a callback "
+                      "cannot close its own run)");
   ol_run_free(b->r);
   b->r = NULL;
+  lua_getiuservalue(L, 1, 1);
+  pb = luaL_testudata(L, -1, OLUA_PROBLEM);
+  if (pb != NULL) olua_problem_unref(pb);
   return 0;
 }
 
