@@ -4,7 +4,8 @@
 ** Holds ol_err_set / ol_err_clear / ol_strerror, the scalar parameter
 ** check shared by every plug-in table, and small helpers.  Messages name
 ** the parameter and its range or choices so the binding can show them as
-** they are.  No state: everything here is a pure function of its inputs.
+** they are.  No state: everything here is a pure function of its inputs,
+** but for the definition of the interrupt flag pointer ol_intr (ol.h).
 */
 #include "ol.h"
 
@@ -13,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+volatile sig_atomic_t *ol_intr = NULL;
 
 /* Fill e (when not NULL) with code and a formatted message; returns code.
 ** The message is formatted into a temporary first, so fmt arguments may

@@ -5,11 +5,12 @@
 ** by every plug-in family (methods and problems), and small helpers.
 ** Layer rule: core/ includes only libc, libm, <cblas.h> and <lapacke.h>;
 ** it never includes Lua, curses or readline, never prints, exits or aborts,
-** and keeps no writable globals.
+** and keeps no writable globals but one: ol_intr, the interrupt flag below.
 */
 #ifndef OL_H
 #define OL_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -102,5 +103,19 @@ static inline uint64_t ol_fbit (double v)
   return (u & 0x7ff0000000000000u) + 0x0010000000000000u;
 }
 #define OL_FBITS_OK(bad) (((bad) >> 63) == 0)
+
+/* The interrupt flag: NULL (the default), or a flag the program's SIGINT
+** handler sets (repl/main.c points it at its own before running any Lua).
+** The core cannot see signals; work that is not sliced into steps and may
+** take long (building a dense random rotation of n up to 4096) polls it
+** with ol_interrupted() every few milliseconds and then stops with
+** OL_EINTR ("interrupted"), its partial results freed.  The core only
+** reads the flag; whoever set it clears it. */
+extern volatile sig_atomic_t *ol_intr;
+
+static inline int ol_interrupted (void)
+{
+  return ol_intr != NULL && *ol_intr != 0;
+}
 
 #endif

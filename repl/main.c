@@ -10,7 +10,9 @@
 ** hook before that).  While a chunk runs (repl_docall) SIGINT sets the
 ** binding's interrupt flag, which run/race poll between slices, and, as
 ** lua.c's laction, arms a count hook that raises "interrupted!" in plain
-** Lua code if the flag is still set when the hook fires.
+** Lua code if the flag is still set when the hook fires.  The core's
+** ol_intr points at the same flag, for builds that are not stepped
+** (problem.quadratic{n=4096}).
 */
 #include <cblas.h>
 #include <signal.h>
@@ -255,6 +257,7 @@ static int pmain (lua_State *L)
   luaL_requiref(L, "optlab", luaopen_optlab, 1);
   lua_pop(L, 1);
   olua_setintr(L, &intrflag);
+  ol_intr = &intrflag;                 /* long core builds poll it too */
   if (!c.o.notui && isatty(STDOUT_FILENO))
     olua_setview(L, repl_view(&c.o));
   createargtable(L, argv, argc, c.script);

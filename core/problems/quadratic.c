@@ -11,8 +11,21 @@
 ** d = 10^6 benchmark W2).
 ** Rotated problems keep H dense (both triangles), so n <= 4096.
 ** f* = 0, x0 = ones.  The Hessian oracle is offered for n <= 4096.
+**
+** Building the rotation is O(n^3): a QR of an n x n Gaussian matrix, the
+** forming of Q, and H = B B' (4.5 s for n = 4096 on one core).  Up to
+** n = QUAD_WHOLE it is one LAPACK call each (ol_mat_randorth, row-major,
+** the values every earlier version gave).  Above, the same steps run
+** blocked, in pieces of a few milliseconds between which the build polls
+** ol_intr (ol.h) and stops with OL_EINTR: Householder QR in panels of QB
+** reflectors (dgeqr2 on the panel, dlarft, then dlarfb on the trailing
+** columns QC at a time), Q formed backwards the way dorgqr does it, and H
+** in QC x QC tiles (dgemm off the diagonal, dsyrk on it).  That path reads
+** the Gaussian matrix column-major (its transpose, equally Gaussian), so
+** its Q is Haar-random too but is not the row-major path's Q.
 */
 #include <cblas.h>
+#include <lapacke.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +36,9 @@
 #include "vec.h"
 
 #define QUAD_MAXDENSE 4096
+#define QUAD_WHOLE 512    /* up to this n: whole LAPACK calls (~20 ms) */
+#define QB 64             /* reflectors per panel */
+#define QC 256            /* columns per trailing update, tile size */
 
 typedef struct quad {
   int n;
@@ -125,8 +141,137 @@ static int quad_hess (void *ud, const double *x, double *H, ol_err *e)
   return OL_OK;
 }
 
+static int intr (ol_err *e)
+{
+  return ol_interrupted() ? ol_err_set(e, OL_EINTR, "interrupted") : OL_OK;
+}
+
+static int lapackfail (ol_err *e, const char *what, lapack_int info)
+{
+  return ol_err_set(e, info < 0 ? OL_EINVAL : OL_ENUMERIC,
+                    "quadratic: %s failed (info %d)", what, (int)info);
+}
+
+/* A (column-major n x n, lda n) = Q R by Householder reflectors, blocked:
+** on return A holds R above the diagonal and the reflectors below, as
+** dgeqrf leaves them.  work: QC QB doubles; T: QB QB. */
+static int qr_sliced (int n, double *A, double *tau, double *T,
+                      double *work, ol_err *e)
+{
+  int j, c, jb, cb, rc;
+  lapack_int info;
+  for (j = 0; j < n; j += QB) {
+    double *V = A + j + (size_t)j * n;
+    jb = n - j < QB ? n - j : QB;
+    if ((info = LAPACKE_dgeqr2_work(LAPACK_COL_MAJOR, n - j, jb, V, n,
+                                    tau + j, work)) != 0)
+      return lapackfail(e, "dgeqr2", info);
+    if (j + jb == n) break;
+    LAPACKE_dlarft_work(LAPACK_COL_MAJOR, 'F', 'C', n - j, jb, V, n,
+                        tau + j, T, QB);
+    for (c = j + jb; c < n; c += QC) {
+      cb = n - c < QC ? n - c : QC;
+      LAPACKE_dlarfb_work(LAPACK_COL_MAJOR, 'L', 'T', 'F', 'C', n - j, cb,
+                          jb, V, n, T, QB, A + j + (size_t)c * n, n, work,
+                          cb);
+      if ((rc = intr(e)) != OL_OK) return rc;
+    }
+  }
+  return OL_OK;
+}
+
+/* Overwrite the factored A (qr_sliced) with Q = H_1 ... H_n: panels from
+** the last to the first, each applied to the columns right of it and then
+** expanded in place (dorgqr's order). */
+static int q_sliced (int n, double *A, const double *tau, double *T,
+                     double *work, ol_err *e)
+{
+  int j, c, i, jb, cb, rc;
+  lapack_int info;
+  for (j = (n - 1) / QB * QB; j >= 0; j -= QB) {
+    double *V = A + j + (size_t)j * n;
+    jb = n - j < QB ? n - j : QB;
+    if (j + jb < n) {
+      LAPACKE_dlarft_work(LAPACK_COL_MAJOR, 'F', 'C', n - j, jb, V, n,
+                          tau + j, T, QB);
+      for (c = j + jb; c < n; c += QC) {
+        cb = n - c < QC ? n - c : QC;
+        LAPACKE_dlarfb_work(LAPACK_COL_MAJOR, 'L', 'N', 'F', 'C', n - j, cb,
+                            jb, V, n, T, QB, A + j + (size_t)c * n, n, work,
+                            cb);
+        if ((rc = intr(e)) != OL_OK) return rc;
+      }
+    }
+    if ((info = LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, n - j, jb, jb, V, n,
+                                    tau + j, work, QC * QB)) != 0)
+      return lapackfail(e, "dorgqr", info);
+    for (c = j; c < j + jb; c++)
+      for (i = 0; i < j; i++) A[i + (size_t)c * n] = 0;
+  }
+  return OL_OK;
+}
+
+/* H = B B' (B column-major n x n) into H, both triangles: the upper one
+** in QC x QC tiles, then mirrored. */
+static int bbt_sliced (int n, const double *B, double *H, ol_err *e)
+{
+  int it, jt, i, j, jw, rc;
+  for (jt = 0; jt < n; jt += QC) {
+    jw = n - jt < QC ? n - jt : QC;
+    for (it = 0; it < jt; it += QC) {
+      cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, QC, jw, n, 1.0,
+                  B + it, n, B + jt, n, 0.0, H + it + (size_t)jt * n, n);
+      if ((rc = intr(e)) != OL_OK) return rc;
+    }
+    cblas_dsyrk(CblasColMajor, CblasUpper, CblasNoTrans, jw, n, 1.0, B + jt,
+                n, 0.0, H + jt + (size_t)jt * n, n);
+    if ((rc = intr(e)) != OL_OK) return rc;
+  }
+  for (j = 0; j < n; j++) {
+    for (i = j + 1; i < n; i++) H[i + (size_t)j * n] = H[j + (size_t)i * n];
+    if ((j & 63) == 63 && (rc = intr(e)) != OL_OK) return rc;
+  }
+  return OL_OK;
+}
+
+/* The n > QUAD_WHOLE build (see the header): B = Q diag(s sqrt(lambda))
+** with s_j the sign of R_jj (Mezzadri's correction, so Q is Haar), H =
+** B B'. */
+static int rotate_sliced (quad *q, double *B, ol_rng *rng, ol_err *e)
+{
+  int n = q->n, j, rc = OL_OK;
+  double *tau = malloc(sizeof(double) * (size_t)n);
+  double *sgn = malloc(sizeof(double) * (size_t)n);
+  double *T = malloc(sizeof(double) * QB * QB);
+  double *work = malloc(sizeof(double) * QC * QB);
+  if (tau == NULL || sgn == NULL || T == NULL || work == NULL) {
+    rc = ol_err_set(e, OL_ENOMEM, "quadratic: out of memory for Q");
+    goto fail;
+  }
+  /* (1) a Gaussian matrix, a column at a time */
+  for (j = 0; j < n; j++) {
+    ol_rng_normals(rng, B + (size_t)j * n, n);
+    if ((j & 63) == 63 && (rc = intr(e)) != OL_OK) goto fail;
+  }
+  /* (2) its QR, then Q itself, columns scaled */
+  if ((rc = qr_sliced(n, B, tau, T, work, e)) != OL_OK) goto fail;
+  for (j = 0; j < n; j++) sgn[j] = B[j + (size_t)j * n] < 0 ? -1 : 1;
+  if ((rc = q_sliced(n, B, tau, T, work, e)) != OL_OK) goto fail;
+  for (j = 0; j < n; j++)
+    cblas_dscal(n, sgn[j] * sqrt(q->lambda[j]), B + (size_t)j * n, 1);
+  /* (3) H = B B' */
+  rc = bbt_sliced(n, B, q->H, e);
+fail:
+  free(tau);
+  free(sgn);
+  free(T);
+  free(work);
+  return rc;
+}
+
 /* H = Q diag(lambda) Q' as B B' with B = Q diag(sqrt(lambda)) (dsyrk),
-** then the lower triangle mirrored from the upper one. */
+** then the lower triangle mirrored from the upper one; above QUAD_WHOLE
+** by rotate_sliced, which may stop with OL_EINTR. */
 static int quad_rotate (quad *q, uint64_t seed, ol_err *e)
 {
   int i, j, n = q->n, rc;
@@ -138,6 +283,11 @@ static int quad_rotate (quad *q, uint64_t seed, ol_err *e)
     return ol_err_set(e, OL_ENOMEM, "quadratic: out of memory for H");
   }
   ol_rng_seed(&rng, seed, 0);
+  if (n > QUAD_WHOLE) {
+    rc = rotate_sliced(q, B, &rng, e);
+    free(B);
+    return rc;
+  }
   rc = ol_mat_randorth(n, &rng, B, e);
   if (rc != OL_OK) {
     free(B);

@@ -145,6 +145,52 @@ static void test_quadratic (ol_rng *r)
   }
   ol_problem_free(p);
 
+  /* above QUAD_WHOLE (512) the rotation is built in slices (blocked QR):
+  ** n = 700 is not a multiple of the panel (64) or tile (256) sizes */
+  {
+    volatile sig_atomic_t flag = 1;
+    double *HH, *ww, herr = 0;
+    n = 700;
+    ol_intr = &flag;
+    p = olt_problem("quadratic", &e, "n", (double)n, "cond", cond,
+                    (char *)NULL);
+    ok(p == NULL && e.code == OL_EINTR && strstr(e.msg, "interrupted"),
+       "quadratic: a sliced build stops with OL_EINTR when ol_intr is set "
+       "(%s)", e.msg);
+    flag = 0;
+    p = olt_problem("quadratic", &e, "n", (double)n, "cond", cond,
+                    (char *)NULL);
+    ol_intr = NULL;
+    ok(p != NULL, "quadratic: n=700 (sliced build) is created");
+    HH = malloc(sizeof(double) * (size_t)n * n);
+    ww = malloc(sizeof(double) * (size_t)n);
+    if (p != NULL && HH != NULL && ww != NULL) {
+      p->hess(p->ud, p->x0, HH, &e);
+      for (i = 0, sym = 1; i < n; i++)
+        for (j = 0; j < i; j++)
+          if (HH[i * n + j] != HH[j * n + i]) sym = 0;
+      ok(sym, "quadratic: n=700, H is exactly symmetric");
+      {
+        double x[700];
+        for (i = 0; i < n; i++) x[i] = i == 3;
+        is_close(olt_fval(p, x), HH[3 * n + 3] / 2, 1e-13,
+                 "quadratic: n=700, f(e_4) = H_44 / 2");
+      }
+      if (LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'N', 'U', n, HH, n, ww) != 0)
+        ok(0, "quadratic: dsyevd succeeds");
+      for (i = 0; i < n; i++) {
+        double want = pow(cond, -(double)(n - 1 - i) / (n - 1));
+        double d = fabs(ww[i] - want) / want;
+        if (!(d <= herr)) herr = d;
+      }
+      ok(herr < 1e-10, "quadratic: n=700, eigenvalues of H are "
+         "cond^(-i/(n-1)) (rel err %.2g)", herr);
+    }
+    free(HH);
+    free(ww);
+    ol_problem_free(p);
+  }
+
   /* unrotated, large: f(ones) = 1/2 sum r^i, r = cond^(-1/(n-1)) */
   n = 1000000;
   p = olt_problem("quadratic", &e, "n", (double)n, "cond", 1e4, "rotate", 0.0,
