@@ -69,11 +69,15 @@ tm_line () { tm_type "$1"; tm_keys Enter; }
 tm_screen () { tm capture-pane -p -t t; }
 tm_resize () { tm resize-window -t t -x "$1" -y "$2"; }
 
+# The waits poll every 0.1 s up to SECS (default T_WAIT).  When the pane
+# is dead (optlab exited or never started) its screen cannot change: one
+# last look, then the answer, without sitting out the timeout.
 tm_wait () {
   local re="$1" secs="${2:-$T_WAIT}" i=0
   local n=$((secs * 10))
   while [ $i -lt $n ]; do
     if tm_screen | grep -qE -- "$re"; then return 0; fi
+    tm_alive || { tm_screen | grep -qE -- "$re"; return; }
     sleep 0.1
     i=$((i + 1))
   done
@@ -85,6 +89,7 @@ tm_wait_not () {
   local n=$((secs * 10))
   while [ $i -lt $n ]; do
     if ! tm_screen | grep -qE -- "$re"; then return 0; fi
+    tm_alive || { ! tm_screen | grep -qE -- "$re"; return; }
     sleep 0.1
     i=$((i + 1))
   done
@@ -98,6 +103,7 @@ tm_until () {
   local n=$((secs * 10))
   while [ $i -lt $n ]; do
     if eval "$1"; then return 0; fi
+    tm_alive || { eval "$1"; return; }
     sleep 0.1
     i=$((i + 1))
   done
@@ -117,6 +123,7 @@ tm_iter_wait () {
   while [ $i -lt $n ]; do
     a=$(tm_iter)
     if [ -n "$a" ]; then echo "$a"; return 0; fi
+    tm_alive || return 1
     sleep 0.1
     i=$((i + 1))
   done
@@ -132,6 +139,7 @@ tm_moves () {
   while [ $i -lt $n ]; do
     b=$(tm_iter)
     [ -n "$b" ] && [ "$b" -gt "$a" ] && return 0
+    tm_alive || return 1
     sleep 0.1
     i=$((i + 1))
   done

@@ -4,7 +4,7 @@
 # status 1 with "file:line" on errors (syntax errors too), and Ctrl-C
 # (SIGINT) stopping a run but not the script.  Run from the repo root.
 cd "$(dirname "$0")/../.." || exit 1
-OPTLAB=./optlab
+OPTLAB="${OPTLAB:-./optlab}"   # (as tests/lib/tmux.sh: the binary under test)
 n=0
 fails=0
 tmp=$(mktemp -d)

@@ -160,7 +160,7 @@ tm_line 'print(1 + 2)'
 tm_wait '^3$'; ok $? "jobs: line mode works after the dashboard"
 
 # Ctrl-D with a job running: exit, terminal restored
-T_BIN="sh -c './optlab; stty -a; echo EXITED; sleep 30'"
+T_BIN="sh -c '$T_BIN; stty -a; echo EXITED; sleep 30'"
 tm_start
 tm_wait "$P"
 tm_line "$J"
