@@ -8,6 +8,12 @@
 -- documented the moment it is compiled in.  Prints to stdout.
 local core = ...
 
+-- What this file uses, captured at load time, so that a program that
+-- rebinds a global (math = nil, ipairs = nil, run = 1) keeps help working.
+local ipairs, tostring, type = ipairs, tostring, type
+local io, math, string, table = io, math, string, table
+local run, race, start, jobs, blas_threads = run, race, start, jobs,
+  blas_threads
 local fmt, concat = string.format, table.concat
 
 -- Help of functions defined by later library files (lua/sweep.lua ...):
@@ -242,6 +248,9 @@ local function overview ()
   out("         print(r)")
 end
 
+-- local, so help(help) knows itself whatever the global is rebound to
+local help
+
 function help (x)
   local tx = type(x)
   if x == nil then return overview() end
@@ -292,3 +301,5 @@ function help (x)
   end
   out("no help for a %s (try help())", tx)
 end
+
+_ENV.help = help

@@ -126,12 +126,22 @@ void olua_pushlabel (lua_State *L, const ol_method_type *t,
 /* Description of a problem ("rosenbrock{n=2}"), never NULL. */
 const char *olua_problemdesc (const ol_problem *p, char *buf, size_t sz);
 
-/* Raise "<who>: unknown <what> '<key>' (valid: a, b, c)"; valid is a
-** NULL-ended list. */
-/* Raise "<message on top> (valid: a, b, c)" (pops the message). */
+/* Raise "<where><message on top> (valid: a, b, c)" (pops the message;
+** where: the calling Lua code's file:line). */
 int olua_choicerror (lua_State *L, const char *const *valid);
+/* Longest user string an error message echoes (then "..."). */
+#define OLUA_ECHOMAX 60
+/* Push s cut to OLUA_ECHOMAX bytes plus "..." if longer; returns it. */
+const char *olua_pushshort (lua_State *L, const char *s);
+/* The file name string at idx; raises unless a string without NUL. */
+const char *olua_checkfilename (lua_State *L, int idx, const char *who);
+/* Raise if the table at idx (length n) has a numeric key outside 1..n. */
+void olua_checkseq (lua_State *L, int idx, const char *who, const char *key,
+                    lua_Integer n);
 /* Push the n doubles of x as a new Lua sequence. */
 void olua_pushvec (lua_State *L, const double *x, int n);
+/* Raise "<where><who>: unknown <what> '<key>' (valid: a, b, c)"; valid
+** is a NULL-ended list; a long key is cut (olua_pushshort). */
 int olua_unknownkey (lua_State *L, const char *who, const char *what,
                      const char *key, const char *const *valid);
 /* Read a flat table of numbers at index idx into a new userdata buffer

@@ -48,21 +48,39 @@ void olua_setintr (lua_State *L, volatile sig_atomic_t *flag)
   olua_getstate(L)->intr = flag;
 }
 
-/* Raise "<message on top of the stack> (valid: a, b, c)"; pops the
-** message.  The one place choice errors are spelled. */
+/* Push s, cut to OLUA_ECHOMAX bytes with "..." when longer: how error
+** messages echo what they were given.  Returns the pushed string. */
+const char *olua_pushshort (lua_State *L, const char *s)
+{
+  size_t len = strlen(s);
+  if (len <= OLUA_ECHOMAX) return lua_pushstring(L, s);
+  lua_pushlstring(L, s, OLUA_ECHOMAX);
+  lua_pushliteral(L, "...");
+  lua_concat(L, 2);
+  return lua_tostring(L, -1);
+}
+
+/* Raise "<where><message on top of the stack> (valid: a, b, c)"; pops
+** the message; where is the calling Lua code's "file:line:".  The one
+** place choice errors are spelled. */
 int olua_choicerror (lua_State *L, const char *const *valid)
 {
   luaL_Buffer b;
   int i;
   luaL_buffinit(L, &b);
   lua_insert(L, -2);           /* the buffer's box below the message */
+  luaL_where(L, 1);
   luaL_addvalue(&b);
-  luaL_addstring(&b, " (valid: ");
-  for (i = 0; valid[i] != NULL; i++) {
-    if (i > 0) luaL_addstring(&b, ", ");
-    luaL_addstring(&b, valid[i]);
+  luaL_addvalue(&b);
+  if (valid[0] == NULL) luaL_addstring(&b, " (none is valid)");
+  else {
+    luaL_addstring(&b, " (valid: ");
+    for (i = 0; valid[i] != NULL; i++) {
+      if (i > 0) luaL_addstring(&b, ", ");
+      luaL_addstring(&b, valid[i]);
+    }
+    luaL_addchar(&b, ')');
   }
-  luaL_addchar(&b, ')');
   luaL_pushresult(&b);
   return lua_error(L);
 }
@@ -71,8 +89,26 @@ int olua_choicerror (lua_State *L, const char *const *valid)
 int olua_unknownkey (lua_State *L, const char *who, const char *what,
                      const char *key, const char *const *valid)
 {
-  lua_pushfstring(L, "%s: unknown %s '%s'", who, what, key);
+  olua_pushshort(L, key);
+  lua_pushfstring(L, "%s: unknown %s '%s'", who, what, lua_tostring(L, -1));
+  lua_remove(L, -2);
   return olua_choicerror(L, valid);
+}
+
+/* The file name at idx; raises when it is not a string or holds a NUL
+** (which would cut the name the file is opened by). */
+const char *olua_checkfilename (lua_State *L, int idx, const char *who)
+{
+  size_t len;
+  const char *s;
+  if (lua_type(L, idx) != LUA_TSTRING)
+    luaL_error(L, "%s: a file name expected, got %s", who,
+               lua_isnoneornil(L, idx) ? "nothing"
+               : lua_pushfstring(L, "a %s", luaL_typename(L, idx)));
+  s = lua_tolstring(L, idx, &len);
+  if (strlen(s) != len)
+    luaL_error(L, "%s: the file name contains a NUL character", who);
+  return s;
 }
 
 /* Flat table of numbers at idx -> new userdata buffer (left on the stack,
@@ -87,18 +123,46 @@ double *olua_checkarray (lua_State *L, int idx, const char *who,
     luaL_error(L, "%s: %s must be a table of numbers, got a %s", who, key,
                luaL_typename(L, idx));
   n = (lua_Integer)lua_rawlen(L, idx);
+  if (n > 100000000)
+    luaL_error(L, "%s: %s has %I entries, more than 100000000", who, key, n);
+  olua_checkseq(L, idx, who, key, n);
   a = lua_newuserdatauv(L, (size_t)(n > 0 ? n : 1) * sizeof(double), 0);
   for (i = 1; i <= n; i++) {
     int isnum;
     lua_rawgeti(L, idx, i);
     a[i - 1] = lua_tonumberx(L, -1, &isnum);
     if (!isnum)
-      luaL_error(L, "%s: %s[%d] must be a number, got a %s", who, key,
-                 (int)i, luaL_typename(L, -1));
+      luaL_error(L, "%s: %s[%d] must be a number, got %s", who, key,
+                 (int)i, lua_isnil(L, -1) ? "nil (a hole)"
+                 : lua_pushfstring(L, "a %s", luaL_typename(L, -1)));
     lua_pop(L, 1);
   }
   *len = (int)n;
   return a;
+}
+
+/* Raise unless the table at idx of length n (lua_rawlen) has no numeric
+** key outside 1..n: {[1] = a, [3] = b} has a hole, whatever its length
+** says.  Other keys (names) are left alone. */
+void olua_checkseq (lua_State *L, int idx, const char *who, const char *key,
+                    lua_Integer n)
+{
+  idx = lua_absindex(L, idx);
+  lua_pushnil(L);
+  while (lua_next(L, idx) != 0) {
+    lua_pop(L, 1);
+    if (lua_type(L, -1) == LUA_TNUMBER) {
+      int isint;
+      lua_Integer k = lua_tointegerx(L, -1, &isint);
+      if (!isint || k < 1 || k > n) {
+        if (isint && k > n)
+          luaL_error(L, "%s: %s has a hole: [%I] is set but [%I] is nil",
+                     who, key, k, n + 1);
+        luaL_error(L, "%s: %s has the key [%s], expected entries 1..%I",
+                   who, key, luaL_tolstring(L, -1, NULL), n);
+      }
+    }
+  }
 }
 
 /* Index of s among the '|'-separated choices, or -1. */
@@ -128,7 +192,8 @@ int olua_readparam (lua_State *L, int idx, const char *who,
     int k = findchoice(pd->choices, lua_tostring(L, idx));
     if (k < 0)
       return luaL_error(L, "%s: %s = '%s' is not one of %s", who, pd->name,
-                        lua_tostring(L, idx), pd->choices);
+                        olua_pushshort(L, lua_tostring(L, idx)),
+                        pd->choices);
     *v = k;
     return 0;
   }
@@ -305,6 +370,14 @@ int olua_unknownparam (lua_State *L, const char *who, const char *key,
 {
   const char *names[65];
   int i;
+  if (np == 0) {
+    luaL_where(L, 1);
+    lua_pushfstring(L, "%s: unknown parameter '%s' (%s takes no "
+                    "parameters)", who, olua_pushshort(L, key), who);
+    lua_remove(L, -2);
+    lua_concat(L, 2);
+    return lua_error(L);
+  }
   for (i = 0; i < np && i < 64; i++) names[i] = pt[i].name;
   names[i] = NULL;
   return olua_unknownkey(L, who, "parameter", key, names);

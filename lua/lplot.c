@@ -554,6 +554,9 @@ static int optint (lua_State *L, int idx, const char *key, int def, int lo,
     return def;
   }
   v = lua_tointegerx(L, -1, &isint);
+  if (lua_type(L, -1) != LUA_TNUMBER)
+    luaL_error(L, "plot: %s must be an integer, got a %s", key,
+               luaL_typename(L, -1));
   if (!isint)
     luaL_error(L, "plot: %s must be an integer, got %s", key,
                luaL_tolstring(L, -1, NULL));
@@ -590,7 +593,7 @@ int olua_plot (lua_State *L)
     if (lua_type(L, -1) != LUA_TSTRING)
       return luaL_error(L, "plot: file must be a file name, got a %s",
                         luaL_typename(L, -1));
-    fname = lua_tostring(L, -1);
+    fname = olua_checkfilename(L, -1, "plot");
   }
   lua_getfield(L, 2, "text");
   text = lua_toboolean(L, -1);

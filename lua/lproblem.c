@@ -494,7 +494,7 @@ static void readset (lua_State *L, int idx, const char *who, ol_problem *p)
   if (lua_type(L, idx) == LUA_TSTRING) {
     if (strcmp(lua_tostring(L, idx), "simplex") != 0)
       luaL_error(L, "%s: set = '%s' (valid: \"simplex\" or {lo=, hi=})", who,
-                 lua_tostring(L, idx));
+                 olua_pushshort(L, lua_tostring(L, idx)));
     free(p->set.lo);
     free(p->set.hi);
     memset(&p->set, 0, sizeof p->set);
@@ -578,7 +578,9 @@ static int noisechoice (lua_State *L, const char *who, const char *key,
   int i;
   for (i = 0; valid[i] != NULL; i++)
     if (strcmp(valid[i], name) == 0) return i;
-  lua_pushfstring(L, "%s: noise.%s = '%s'", who, key, name);
+  lua_pushfstring(L, "%s: noise.%s = '%s'", who, key,
+                  olua_pushshort(L, name));
+  lua_remove(L, -2);
   return olua_choicerror(L, valid);
 }
 
@@ -755,6 +757,7 @@ static int problem_make (lua_State *L)
       if (!lua_istable(L, -1))
         return luaL_error(L, "%s: %s must be a table of rows", who, pd->name);
       rows = (int)lua_rawlen(L, -1);
+      olua_checkseq(L, -1, who, pd->name, rows);
       if (rows > 0) {
         lua_rawgeti(L, -1, 1);
         cols = lua_istable(L, -1) ? (int)lua_rawlen(L, -1) : 0;

@@ -100,7 +100,10 @@ static lua_Integer getint (lua_State *L, int idx, const char *who,
 {
   int isint;
   lua_Integer v = lua_tointegerx(L, idx, &isint);
-  if (!isint || lua_type(L, idx) != LUA_TNUMBER)
+  if (lua_type(L, idx) != LUA_TNUMBER)
+    luaL_error(L, "%s: %s must be an integer, got a %s", who, key,
+               luaL_typename(L, idx));
+  if (!isint)
     luaL_error(L, "%s: %s must be an integer, got %s", who, key,
                luaL_tolstring(L, idx, NULL));
   if (v < lo)
@@ -274,7 +277,10 @@ int olua_checkxaxis (lua_State *L, int idx, const char *who)
   for (k = 0; k < PN_NXAXES; k++) names[k] = pn_xaxis_name(k);
   names[k] = NULL;
   return olua_unknownkey(L, who, "xaxis", s != NULL ? s
-                         : luaL_tolstring(L, idx, NULL), names);
+                         : lua_type(L, idx) == LUA_TNUMBER
+                         ? luaL_tolstring(L, idx, NULL)
+                         : lua_pushfstring(L, "(a %s)", luaL_typename(L, idx)),
+                         names);
 }
 
 /* Create a run object (pushed) of the method at midx on the problem at
@@ -632,8 +638,8 @@ static int checkrecorded (lua_State *L, const ol_run *r, int arg,
   const char *name = luaL_checkstring(L, arg);
   int m = ol_metric_find(name);
   if (m < 0)
-    return luaL_error(L, "%s: unknown metric '%s' (recorded: %s)", who, name,
-                      pushrecorded(L, r));
+    return luaL_error(L, "%s: unknown metric '%s' (recorded: %s)", who,
+                      olua_pushshort(L, name), pushrecorded(L, r));
   if (!(ol_run_metrics(r) & OL_MBIT(m)))
     return luaL_error(L, "%s: metric '%s' was not recorded (recorded: %s)",
                       who, name, pushrecorded(L, r));
@@ -791,13 +797,11 @@ static int run_csv (lua_State *L)
 static int run_save (lua_State *L)
 {
   lrun *b = olua_checkrun(L, 1);
+  const char *fname = olua_checkfilename(L, 2, "run:save");
   size_t len;
-  const char *fname = luaL_checklstring(L, 2, &len);
   const char *s;
   FILE *f;
   int ok;
-  if (strlen(fname) != len)
-    return luaL_argerror(L, 2, "file name contains a NUL character");
   pushcsv(L, b->r);
   s = lua_tolstring(L, -1, &len);
   if ((f = fopen(fname, "w")) == NULL) return luaL_fileresult(L, 0, fname);

@@ -5,6 +5,10 @@
 -- lua/lembed.c with the internal core table as its argument.
 local core = ...
 
+-- What this file uses, captured at load time (see lua/help.lua).
+local getmetatable, ipairs, pairs, select, tostring, type = getmetatable,
+  ipairs, pairs, select, tostring, type
+local io, math, string, table = io, math, string, table
 local fmt, concat, sort = string.format, table.concat, table.sort
 local MAXITEMS, WIDTH, MAXDEPTH = 50, 72, 4
 

@@ -5,6 +5,10 @@
 -- csv and series.  All runs share the seed, x0 and options.
 local core = ...
 
+-- What this file uses, captured at load time (see lua/help.lua).
+local error, ipairs, pcall, select, tostring, type = error, ipairs, pcall,
+  select, tostring, type
+local io, math, string, table = io, math, string, table
 local fmt, concat = string.format, table.concat
 local mt = core.race_mt
 local methods = {}
@@ -17,10 +21,23 @@ local function num (v)
   return fmt("%.17g", v)
 end
 
+-- Raise msg, an error of a run method called here, at the caller of the
+-- race method (level 3: the user's line), as race:<what>.
+local function rethrow (msg, what)
+  msg = tostring(msg):gsub("^[^\n]-race%.lua:%d+: ", "")
+    :gsub("^run:" .. what, "race:" .. what)
+  error(msg, 3)
+end
+
 -- race:series(name) -> values, times: one table per run.
 function methods.series (self, name)
   local vals, times = {}, {}
-  for i = 1, #self do vals[i], times[i] = self[i]:series(name) end
+  for i = 1, #self do
+    local r = self[i]
+    local ok, v, t = pcall(r.series, r, name)
+    if not ok then rethrow(v, "series") end
+    vals[i], times[i] = v, t
+  end
   return vals, times
 end
 
@@ -52,6 +69,13 @@ end
 
 -- race:save(filename) -> true, or nil, message, errno.
 function methods.save (self, filename)
+  if type(filename) ~= "string" then
+    error(fmt("race:save: a file name expected, got a %s", type(filename)),
+          2)
+  end
+  if filename:find("\0", 1, true) then
+    error("race:save: the file name contains a NUL character", 2)
+  end
   local f, msg, code = io.open(filename, "w")
   if not f then return nil, msg, code end
   local ok, err, ecode = f:write(self:csv())

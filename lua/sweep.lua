@@ -11,6 +11,10 @@
 -- lua/help.lua, whose core.fdocs table receives the help texts).
 local core = ...
 
+-- What this file uses, captured at load time (see lua/help.lua).
+local error, ipairs, pairs, pcall, setmetatable, tostring, type = error,
+  ipairs, pairs, pcall, setmetatable, tostring, type
+local math, string, table, run = math, string, table, run
 local fmt, concat, sort = string.format, table.concat, table.sort
 local typeof = core.typeof
 
