@@ -380,13 +380,40 @@ static void sleepms (long ms)
   nanosleep(&ts, NULL);
 }
 
-/* Say on stderr why a run stopped when it did not end normally (a
+/* A sampler that accepted no proposal over 20 steps or more, or every
+** one over 100 or more, mixes badly whatever the numbers say: the note
+** that says so ("acceptance 0 over 10000 steps: h is too large"), in buf;
+** NULL for any other run. */
+static const char *acceptnote (const ol_run *r, char *buf, size_t sz)
+{
+  const ol_method_type *m = ol_run_method(r);
+  const char *h = m->nparams > 0 ? m->params[0].name : "the step size";
+  long t = ol_run_iter(r), a = ol_run_accepted(r);
+  if (m->family != OL_SAMPLER) return NULL;
+  if (a == 0 && t >= 20)
+    snprintf(buf, sz, "acceptance 0 over %ld steps: no proposal was "
+             "accepted, %s is too large", t, h);
+  else if (a == t && t >= 100)
+    snprintf(buf, sz, "acceptance 1 over %ld steps: every proposal was "
+             "accepted, %s is probably too small (the chain barely moves)",
+             t, h);
+  else return NULL;
+  return buf;
+}
+
+/* Say on stderr, also for a run that ended normally, what acceptnote
+** says about it; and why a run stopped when it did not end normally (a
 ** failing objective, a non-finite value, a numerical failure), with the
 ** full message (a Lua traceback), so that `r = run(...)` at the prompt
 ** does not fail silently.  The run keeps its trace either way. */
 static void failnote (const char *label, const lrun *b)
 {
   int why = ol_run_reason(b->r);
+  char note[200];
+  if (acceptnote(b->r, note, sizeof note) != NULL) {
+    fprintf(stderr, "optlab: %s: note: %s\n", label, note);
+    fflush(stderr);
+  }
   if (b->intr || (why != OL_STOP_CALLBACK && why != OL_STOP_NONFINITE
                   && why != OL_STOP_FAILED && why != OL_STOP_DIVERGED))
     return;
@@ -888,6 +915,24 @@ static int run_tostring (lua_State *L)
                ol_metric_types[i].name, ol_run_last(r, i));
       luaL_addstring(&bf, buf);
     }
+  if (acceptnote(r, buf, sizeof buf) != NULL) {
+    luaL_addstring(&bf, "\n  note: ");
+    luaL_addstring(&bf, buf);
+  }
+  {
+    /* the final iterate, its first coordinates */
+    const double *x = ol_run_x(r);
+    int n = ol_run_n(r), j;
+    luaL_addstring(&bf, "\n  x:");
+    for (j = 0; j < n && j < 6; j++) {
+      snprintf(buf, sizeof buf, " %.6g", x[j]);
+      luaL_addstring(&bf, buf);
+    }
+    if (n > 6) {
+      snprintf(buf, sizeof buf, " ... (%d coordinates)", n);
+      luaL_addstring(&bf, buf);
+    }
+  }
   if (ol_run_message(r)[0] != '\0') {
     int why = reasonof(b);
     luaL_addstring(&bf, why == OL_STOP_TOL || why == OL_STOP_CONVERGED ||
