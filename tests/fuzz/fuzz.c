@@ -444,6 +444,8 @@ int LLVMFuzzerInitialize (int *argc, char ***argv)
   if (timer_create(CLOCK_MONOTONIC, &sev, &timer) != 0) abort();
   G = luaL_newstate();
   luaL_openlibs(G);
+  luaL_requiref(G, "optlab", luaopen_optlab, 1);   /* gen.lua reads the API */
+  lua_pop(G, 1);
   if (luaL_loadbuffer(G, gen_src, strlen(gen_src), "@tests/fuzz/gen.lua")
       != LUA_OK) {
     fprintf(stderr, "fuzz: %s\n", lua_tostring(G, -1));

@@ -13,6 +13,32 @@
 local REG = ...
 local concat, fmt = table.concat, string.format
 
+-- The API as this build has it, read once from optlab itself (opened in
+-- the grammar's own state): the option keys run accepts (from its
+-- unknown-option error) and the fields and methods of problems, runs,
+-- jobs and races (their metatables' __fields / __index, as the REPL's
+-- completion reads them).  New options and methods are fuzzed as soon as
+-- they exist; the lists below are the fallback.
+local OPTKEYS, FIELDS = {}, {}
+do
+  local ok, e = pcall(run, problem.quadratic{}, optim.gd{}, {bogus__ = 1})
+  local list = not ok and tostring(e):match("%(valid: ([^)]*)%)")
+  for k in (list or "iters, tol"):gmatch("[%w_]+") do
+    OPTKEYS[#OPTKEYS + 1] = k
+  end
+  local reg = debug.getregistry()
+  for _, ty in ipairs{"problem", "run", "job", "race"} do
+    local mt, f = reg["optlab." .. ty], {}
+    local t = type(mt) == "table" and (type(mt.__fields) == "table"
+              and mt.__fields or type(mt.__index) == "table" and mt.__index)
+    for k, v in pairs(t or {}) do
+      f[#f + 1] = {name = k, call = type(v) == "function"}
+    end
+    table.sort(f, function (a, b) return a.name < b.name end)
+    FIELDS[ty] = f
+  end
+end
+
 local s, pos, len
 
 local function byte ()
@@ -226,6 +252,15 @@ local function cbody (pv, what)
     elseif r == 5 then ret = "return " .. any()
     elseif r == 6 then ret = "g[1] = nil"
     else ret = "for i = 1, #g do g[i] = " .. num() .. " end" end
+  elseif what == "hess" then
+    local r = byte() % 8
+    if r < 4 then ret = "for i = 1, #x do for j = 1, #x do H[i][j] = i == j "
+                        .. "and 2 or 0 end end"
+    elseif r == 4 then ret = "return " .. mat()
+    elseif r == 5 then ret = "return " .. any()
+    elseif r == 6 then ret = "H[1] = nil"
+    else ret = "for i = 1, #x do for j = 1, #x do H[i][j] = " .. num()
+                .. " end end" end
   else
     local r = byte() % 6
     if r < 3 then ret = "local s = 0 for i = 1, #x do s = s + x[i]^2 if g "
@@ -235,7 +270,7 @@ local function cbody (pv, what)
     else ret = "return " .. num() .. ", " .. vec() end
   end
   pre[#pre + 1] = ret
-  local args = what == "f" and "x" or "x, g"
+  local args = what == "f" and "x" or what == "hess" and "x, H" or "x, g"
   return fmt("function(%s) %s end", args, concat(pre, " "))
 end
 
@@ -249,6 +284,7 @@ local function newproblem (pv)
   if which ~= 1 then t[#t + 1] = "f = " .. cbody(pv, "f") end
   if which == 1 or which == 2 then t[#t + 1] = "fdf = " .. cbody(pv, "fdf") end
   if which == 3 then t[#t + 1] = "grad = " .. cbody(pv, "grad") end
+  if chance(4) then t[#t + 1] = "hess = " .. cbody(pv, "hess") end
   if which == 4 and chance(2) then t[#t + 1] = "f = " .. any() end
   if chance(8) then t[#t + 1] = "xstar = " .. vec() end
   if chance(6) then t[#t + 1] = "fstar = " .. (adverse() and any() or num())
@@ -349,6 +385,18 @@ local function opts (banned)
   if chance(5) then opt("xaxis", pick{'"iter"', '"evals"', '"time"', '"x"',
                                       "1"}) end
   if chance(5) then opt("average", pick{"true", "false", "'x'"}) end
+  local done = {iters = 1, tol = 1, time = 1, seed = 1, stream = 1, x0 = 1,
+                metrics = 1, watch = 1, cap = 1, record_x = 1, schedule = 1,
+                progress = 1, view = 1, xaxis = 1, average = 1}
+  for _, key in ipairs(OPTKEYS) do
+    if not done[key] and chance(6) then
+      if key == "stop_below" and not adverse() then
+        opt(key, fmt("{%s = %s}", pick(METRICS), num()))
+      else
+        opt(key, adverse() and any() or num())
+      end
+    end
+  end
   if adverse() and chance(4) then t[#t + 1] = "bogus = 1" end
   if adverse() and chance(4) then return any() end
   return "{" .. concat(t, ", ") .. "}"
@@ -403,6 +451,17 @@ local FILES = {'"r.csv"', '"a\\0b.csv"', '""', '"/nonexistent/r.csv"', '"."',
 
 -- == statements ==============================================================
 
+-- o.<name> or o:<name>(args) for a field of the objects of type ty.
+local function field (o, ty)
+  local f = FIELDS[ty]
+  if f == nil or #f == 0 then return "X = " .. o .. ".iter" end
+  f = pick(f)
+  if not f.call then return "X = " .. o .. "." .. f.name end
+  local m = fmt("%q", pick(METRICS))
+  return fmt("X = %s:%s(%s)", o, f.name, pick{"", m, m, iters(),
+             plotopts(), pick(FILES), vec(), any()})
+end
+
 local function objcall (o)
   local k = byte() % 30
   local m = fmt("%q", chance(8) and "bogus" or pick(METRICS))
@@ -441,11 +500,12 @@ local function objcall (o)
   elseif k == 24 then return o .. "[1]:close()"
   elseif k == 25 then return "help(" .. o .. ")"
   elseif k == 26 then return o .. ":continue(math.maxinteger)"
+  elseif k <= 28 then return field(o, pick{"run", "job", "race"})
   else return "X = tostring(" .. o .. ")" end
 end
 
 local function problemcall (p)
-  local k = byte() % 8
+  local k = byte() % 10
   if k == 0 then return p .. ":close()"
   elseif k == 1 or k == 2 then return "X = {" .. p .. ":eval(" .. vec() .. ")}"
   elseif k == 3 then
@@ -454,6 +514,7 @@ local function problemcall (p)
   elseif k == 4 then return "X = tostring(" .. p .. ")"
   elseif k == 5 then return "help(" .. p .. ")"
   elseif k == 6 then return "do local q <close> = " .. p .. " end"
+  elseif k <= 8 then return field(p, "problem")
   else return p .. " = nil" end
 end
 
