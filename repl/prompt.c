@@ -19,7 +19,9 @@
 ** own signal handling is off (rl_catch_signals = 0).
 **
 ** History: $OPTLAB_HISTORY or ~/.optlab_history, read at start, each line
-** appended as it is entered, capped at HISTORY_MAX entries.
+** appended as it is entered, capped at HISTORY_MAX entries.  When there
+** is no such file name (no HOME) or the file cannot be written, stderr
+** says once that history is not saved, and the session keeps it in memory.
 ** Completion: Lua keywords, global names and fields after '.' or ':'
 ** (walking the dotted prefix, through metatable __index tables, so
 ** userdata methods complete; a userdata whose __index is a function can
@@ -170,6 +172,15 @@ static void release_signals (void)
 
 /* -- history -------------------------------------------------------------- */
 
+/* Say once that the history file cannot be written (errno err), and
+** stop trying. */
+static void history_lost (int err)
+{
+  fprintf(stderr, "optlab: cannot write %s (%s): the prompt's history "
+          "will not be saved\n", hist_path, strerror(err));
+  have_hist = 0;
+}
+
 static void history_open (void)
 {
   const char *p = getenv("OPTLAB_HISTORY"), *home = getenv("HOME");
@@ -179,10 +190,16 @@ static void history_open (void)
     snprintf(hist_path, sizeof hist_path, "%s", p);
   else if (home != NULL && *home != '\0')
     snprintf(hist_path, sizeof hist_path, "%s/.optlab_history", home);
-  else
+  else {
+    fprintf(stderr, "optlab: HOME is not set: the prompt's history will "
+            "not be saved (set OPTLAB_HISTORY to a file name)\n");
     return;
+  }
   have_hist = 1;
-  if (read_history(hist_path) != 0) write_history(hist_path);
+  if (read_history(hist_path) != 0) {
+    int err = write_history(hist_path);
+    if (err != 0) history_lost(err);
+  }
   else history_truncate_file(hist_path, HISTORY_MAX);
   repl_log("prompt: history %s, %d entries", hist_path, history_length);
 }
@@ -192,9 +209,12 @@ static void history_keep (const char *line)
 {
   if (*line == '\0') return;
   add_history(line);
-  if (have_hist && append_history(1, hist_path) == 0
-      && ++appended % 100 == 0)
-    history_truncate_file(hist_path, HISTORY_MAX);
+  if (have_hist) {
+    int err = append_history(1, hist_path);
+    if (err != 0) history_lost(err);
+    else if (++appended % 100 == 0)
+      history_truncate_file(hist_path, HISTORY_MAX);
+  }
 }
 
 /* -- completion ----------------------------------------------------------- */
