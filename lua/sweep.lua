@@ -5,6 +5,8 @@
 -- final metric values.  sweep(problem, ctor, grid, opts): one run per
 -- configuration of a cartesian grid of method parameters.  Both run
 -- headless (progress and view off) and return objects with a tostring.
+-- Ctrl-C stops the whole call, not only its current run: the runs that
+-- finished are kept and returned, and the object says it was interrupted.
 -- Quantiles are type 7 of Hyndman & Fan (1996): linear interpolation
 -- between order statistics, h = (R - 1) p + 1.  Loaded by lua/lembed.c
 -- after the binding has made the globals run, optim, problem (and after
@@ -107,6 +109,18 @@ local function headless (who, opts, banned)
   return o
 end
 
+-- Call body(); an "interrupted!" error (Ctrl-C while Lua code between the
+-- runs was executing, raised by the program's hook, or thrown below for
+-- an interrupted run) ends it: returns true.  Other errors pass through.
+local function upto_interrupt (body)
+  local ok, err = pcall(body)
+  if ok then return false end
+  if type(err) == "string" and err:find("interrupted!", 1, true) then
+    return true
+  end
+  error(err, 0)
+end
+
 -- == repeats =================================================================
 
 local Repeats = {}
@@ -141,6 +155,10 @@ Repeats.__tostring = function (self)
   local lines = {fmt("repeats: %s on %s  seed %d  (%d runs, streams 0..%d)",
                      r1.label, tostring(r1.problem), self.seed, self.R,
                      self.R - 1)}
+  if self.interrupted then
+    lines[2] = fmt("  interrupted: %d of %d runs finished", self.R,
+                   self.asked)
+  end
   local rows = {{"metric", "min", "10%", "median", "90%", "max", "R"}}
   for _, m in ipairs(self:metrics()) do
     local v = sorted(self:values(m))
@@ -167,17 +185,28 @@ function repeats (problem, method, opts, R)
     error(fmt("%s: R (argument 4) must be an integer >= 1, got %s", who,
               tostring(R)), 2)
   end
+  local given = R
   R = math.tointeger(R)
-  if R < 1 then
-    error(fmt("%s: R = %d is out of range [1, inf)", who, R), 2)
+  if R == nil or R < 1 then
+    error(fmt("%s: R = %s is out of range [1, %d]", who, showval(given),
+              math.maxinteger), 2)
   end
   local o = headless(who, opts, {stream = true})
   local runs = {}
-  for k = 0, R - 1 do
-    o.stream = k
-    runs[k + 1] = run(problem, method, o)
+  local stopped = upto_interrupt(function ()
+    for k = 0, R - 1 do
+      o.stream = k
+      local r = run(problem, method, o)
+      if r.reason == "interrupted" then error("interrupted!", 0) end
+      runs[k + 1] = r
+    end
+  end)
+  if #runs == 0 then
+    error(fmt("%s: interrupted before the first run finished", who), 2)
   end
-  return setmetatable({runs = runs, R = R, seed = runs[1].seed}, Repeats)
+  return setmetatable({runs = runs, R = #runs, seed = runs[1].seed,
+                       interrupted = stopped or nil,
+                       asked = stopped and R or nil}, Repeats)
 end
 
 -- == sweep ===================================================================
@@ -194,7 +223,9 @@ function Sweep.best (self, metric)
   local bi, bv
   for i, r in ipairs(self.runs) do
     local v = r:last(metric)
-    if v == v and (bv == nil or v < bv) then bi, bv = i, v end
+    if v == v and (bv == nil or v < bv) and r.reason ~= "interrupted" then
+      bi, bv = i, v
+    end
   end
   if bi == nil then return nil end
   local c = {}
@@ -216,6 +247,10 @@ Sweep.__tostring = function (self)
   local lines = {fmt("sweep: %s on %s  seed %d  (%d configurations)",
                      self.method, tostring(r1.problem), r1.seed,
                      #self.runs)}
+  if self.interrupted then
+    lines[2] = fmt("  interrupted: %d of %d configurations finished",
+                   self.finished, self.asked)
+  end
   local head = {"#"}
   for _, k in ipairs(self.names) do head[#head + 1] = k end
   head[#head + 1] = "reason"
@@ -275,12 +310,16 @@ function sweep (problem, ctor, grid, opts)
   -- cartesian product, the first name (in sorted order) varying slowest
   local configs, runs = {}, {}
   local cur = {}
+  local asked = 1
+  for _, k in ipairs(names) do asked = asked * #grid[k] end
   local function build (d)
     if d > #names then
       local c = {}
       for k, v in pairs(cur) do c[k] = v end
+      local r = run(problem, ctor(c), o)
       configs[#configs + 1] = c
-      runs[#runs + 1] = run(problem, ctor(c), o)
+      runs[#runs + 1] = r
+      if r.reason == "interrupted" then error("interrupted!", 0) end
       return
     end
     for _, v in ipairs(grid[names[d]]) do
@@ -288,9 +327,18 @@ function sweep (problem, ctor, grid, opts)
       build(d + 1)
     end
   end
-  build(1)
+  -- an interrupted run keeps its row (reason "interrupted")
+  local stopped = upto_interrupt(function () build(1) end)
+  if #runs == 0 then
+    error(fmt("%s: interrupted before the first run finished", who), 2)
+  end
+  local finished = #runs
+  if runs[#runs].reason == "interrupted" then finished = finished - 1 end
   return setmetatable({configs = configs, runs = runs, names = names,
-                       method = info.family .. "." .. info.name}, Sweep)
+                       method = info.family .. "." .. info.name,
+                       interrupted = stopped or nil,
+                       finished = stopped and finished or nil,
+                       asked = stopped and asked or nil}, Sweep)
 end
 
 -- == help ====================================================================
@@ -309,6 +357,8 @@ repeats(problem, method, opts, R) -> q   R runs on independent rng streams
   q:metrics()     recorded metric names
   print(q)        per metric: min, 10%, median, 90%, max of the final
                   values and R, with the seed
+  Ctrl-C stops every run to come: q keeps the runs that finished (q.R of
+  them, q.interrupted = true); none finished is an error.
 example: q = repeats(problem.quadratic{noise = {kind = "gauss", sigma = 0.1}},
                      optim.gd{lr = 0.5}, {iters = 200}, 20)
          print(q:quantile("loss", 0.5))]]
@@ -326,6 +376,8 @@ sweep(problem, ctor, grid, opts) -> s   one run per grid configuration
                   never wins; ties go to the first built)
   print(s)        one row per configuration: parameters, stop reason,
                   final metrics
+  Ctrl-C stops every run to come: s keeps the runs made, the last one with
+  reason "interrupted" (s.interrupted = true; s:best skips it).
 example: s = sweep(problem.quadratic{}, optim.gd, {lr = {0.1, 1, 1.9}},
                    {iters = 100})
          print(s:best("loss"))]]

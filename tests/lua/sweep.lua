@@ -152,6 +152,8 @@ t.errors("argument 1 must be a problem", repeats, nil, gd, {}, 3)
 t.errors("argument 2 must be a method", repeats, quad1, optim.gd, {}, 3)
 t.errors("R = 0 is out of range", repeats, quad1, gd, {}, 0)
 t.errors("must be an integer", repeats, quad1, gd, {}, 2.5)
+t.errors("R = 9.22337e+18 is out of range [1, 9223372036854775807]",
+         repeats, quad1, gd, {}, 2^63)
 t.errors("must be an integer", repeats, quad1, gd, {})
 t.errors("option 'stream' is set by repeats", repeats, quad1, gd,
          {stream = 2}, 3)
