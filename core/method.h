@@ -39,6 +39,10 @@ enum { OL_OPTIM, OL_SAMPLER, OL_DYNAMIC };   /* method families */
 #define OL_M_OWNAVG    4u   /* the method maintains c->xavg itself */
 #define OL_M_NEEDMAT   8u   /* requires a matrix-shaped x (mrows, mcols) */
 #define OL_M_NEEDSUM  16u   /* requires a finite sum (nsum, fdfi) */
+#define OL_M_MH       32u   /* a sampler whose c->accepted counts
+                               Metropolis-Hastings accept / reject
+                               decisions (each step one), so acceptance 0
+                               or 1 means a badly chosen step size */
 
 #define OL_KIND(k) (1u << (k))   /* bit for a problem kind in 'kinds' */
 

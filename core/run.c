@@ -888,6 +888,17 @@ const double *ol_run_xavg (const ol_run *r)
 }
 const ol_problem *ol_run_problem (const ol_run *r) { return r->p; }
 int ol_run_busy (const ol_run *r) { return r->inslice; }
+
+size_t ol_run_memory (const ol_run *r)
+{
+  size_t s = sizeof *r + (size_t)r->m->size + 10 * (size_t)r->n
+    * sizeof(double);
+  int k, nv = 3 + r->tdim;
+  for (k = 0; k < OL_NMETRICS; k++) nv += r->vals[k] != NULL;
+  s += (size_t)r->alloc * (size_t)nv * sizeof(double);
+  if (r->shadow != NULL) s += ol_run_memory(r->shadow);
+  return s;
+}
 long ol_run_accepted (const ol_run *r) { return r->c.accepted; }
 const ol_method_type *ol_run_method (const ol_run *r) { return r->m; }
 const double *ol_run_params (const ol_run *r) { return r->par; }

@@ -150,6 +150,9 @@ int ol_run_extend (ol_run *r, long iters, ol_err *e);
 /* 1 while r is inside ol_run_advance (its callbacks are running): the
 ** binding then refuses to step, extend, stop or free it. */
 int ol_run_busy (const ol_run *r);
+/* About how many bytes of C memory r holds (its history included): what
+** a garbage collector that owns r should count it as. */
+size_t ol_run_memory (const ol_run *r);
 
 int ol_run_reason (const ol_run *r);          /* OL_STOP_* */
 const char *ol_run_message (const ol_run *r); /* detail ("" if none): the

@@ -332,6 +332,10 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
   b->r = ol_run_new(pb->p, mb->t, mb->par, &o, &e);
   if (b->r == NULL) luaL_error(L, "%s: %s", who, e.msg);
   olua_problem_ref(pb);                /* given back by run_gc */
+  /* the collector counts the run's C memory too, so that dropped runs
+  ** (about 70 kB at the default 1000 iterations, little of it Lua's) are
+  ** collected at the pace they are made, whatever the Lua heap's size */
+  lua_gc(L, LUA_GCSTEP, (int)(ol_run_memory(b->r) >> 10));
   b->useview = ro->useview;
   b->progress = ro->progress;
   b->dropped = dropped;
@@ -380,8 +384,9 @@ static void sleepms (long ms)
   nanosleep(&ts, NULL);
 }
 
-/* A sampler that accepted no proposal over 20 steps or more, or every
-** one over 100 or more, mixes badly whatever the numbers say: the note
+/* A sampler that accepted no proposal over 20 steps or more, or a
+** Metropolis-Hastings one (OL_M_MH) that accepted every one over 100 or
+** more, mixes badly whatever the numbers say: the note
 ** that says so ("acceptance 0 over 10000 steps: h is too large"), in buf;
 ** NULL for any other run. */
 static const char *acceptnote (const ol_run *r, char *buf, size_t sz)
@@ -390,10 +395,11 @@ static const char *acceptnote (const ol_run *r, char *buf, size_t sz)
   const char *h = m->nparams > 0 ? m->params[0].name : "the step size";
   long t = ol_run_iter(r), a = ol_run_accepted(r);
   if (m->family != OL_SAMPLER) return NULL;
+  /* unadjusted samplers accept every step by design */
   if (a == 0 && t >= 20)
     snprintf(buf, sz, "acceptance 0 over %ld steps: no proposal was "
              "accepted, %s is too large", t, h);
-  else if (a == t && t >= 100)
+  else if (a == t && t >= 100 && (m->flags & OL_M_MH))
     snprintf(buf, sz, "acceptance 1 over %ld steps: every proposal was "
              "accepted, %s is probably too small (the chain barely moves)",
              t, h);

@@ -98,7 +98,7 @@ const ol_method_type ol_sample_mala = {
   "Metropolis-adjusted Langevin: Langevin proposal plus MH correction",
   "Roberts & Tweedie 1996",
   mala_params, (int)(sizeof mala_params / sizeof mala_params[0]),
-  sizeof(mala_state), 0u,
+  sizeof(mala_state), OL_M_MH,
   OL_KIND(OL_DENSITY) | OL_KIND(OL_OBJECTIVE),
   mala_init, mala_step, mala_fini, NULL, 0u
 };
