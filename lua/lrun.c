@@ -395,10 +395,10 @@ static const char *acceptnote (const ol_run *r, char *buf, size_t sz)
   const char *h = m->nparams > 0 ? m->params[0].name : "the step size";
   long t = ol_run_iter(r), a = ol_run_accepted(r);
   if (m->family != OL_SAMPLER) return NULL;
-  /* unadjusted samplers accept every step by design */
   if (a == 0 && t >= 20)
     snprintf(buf, sz, "acceptance 0 over %ld steps: no proposal was "
              "accepted, %s is too large", t, h);
+  /* unadjusted samplers accept every step: only OL_M_MH ones here */
   else if (a == t && t >= 100 && (m->flags & OL_M_MH))
     snprintf(buf, sz, "acceptance 1 over %ld steps: every proposal was "
              "accepted, %s is probably too small (the chain barely moves)",
