@@ -130,7 +130,10 @@ g and H are cleared to nil before each call, and what comes back is
 checked: every entry set to a number, nothing beyond n, or else an error
 naming the callback (write g[i] = ..., not g = {...}, which only rebinds
 the local).  The tables x, g and H are reused across calls: copy them if
-you need to keep them.]]
+you need to keep them.  A callback may evaluate or run its own problem
+(16 levels deep at most), but not step, stop or close the run or job
+calling it.  p:close() (or a <close> variable) closes a problem: new uses
+raise "problem is closed"; runs and jobs made before go on.]]
 
 docs.run = [[
 run(problem, method [, opts]) -> run   step a method on a problem
@@ -186,8 +189,9 @@ start(problem, method or {m1, m2, ...} [, opts]) -> job
   j.elapsed   j.run (the live run)   j.runs, j[i] (all its runs)]]
 
 docs.jobs = [[
-jobs() -> every job started, in order; printed one line per job: id,
-state, iteration / budget, label and problem.]]
+jobs() -> the jobs alive, in order: those not done, the 16 latest, and
+done ones still referred to (others are collected); printed one line per
+job: id, state, iteration / budget, label and problem.]]
 
 docs.help = [[
 help(x): help(), help(optim.adam), help(problem.quadratic), help(run),
@@ -235,7 +239,7 @@ local function overview ()
     {"run(p, m, opts)", "run a method on a problem; print(r) for a summary"},
     {"race(p, {m1, m2}, opts)", "several methods in lock-step, one view"},
     {"start(p, m, opts)", "a background job beside the prompt; j:stop()"},
-    {"jobs()", "the jobs started, with their state"},
+    {"jobs()", "the jobs alive (running, latest, kept), with their state"},
     {"help(x)", "help(optim.adam), help(run), help(\"metrics\")"},
     {"pretty(v)", "print a value with tables expanded"},
     {"metrics()", "list of metric names"},
