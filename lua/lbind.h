@@ -37,8 +37,9 @@ olua_state *olua_getstate (lua_State *L);
 ** new run, race, job or eval may use it ("problem is closed").  The
 ** ol_problem itself is freed once the box is closed and nothing uses it
 ** any more: refs counts the run objects made on it (taken in olua_mkrun,
-** given back when the run is freed) and the p:eval calls in progress, so
-** a run outlives the close of its problem, and a callback that closes its
+** given back when the run is freed) and the p:eval calls in progress, and
+** nothing is freed while a callback of the problem runs (depth > 0), so a
+** run outlives the close of its problem, and a callback that closes its
 ** own problem does not free the memory the core is using.
 **
 ** Lua problems call their functions in callback threads, one per nesting

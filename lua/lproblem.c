@@ -42,7 +42,7 @@ void olua_problem_ref (lproblem *b)
 
 void olua_problem_unref (lproblem *b)
 {
-  if (--b->refs > 0 || !b->closed) return;
+  if (--b->refs > 0 || !b->closed || b->depth > 0) return;
   ol_problem_free(b->p);
   b->p = NULL;
 }
@@ -908,16 +908,32 @@ static int problem_new (lua_State *L)
   return 1;
 }
 
-/* p:close(), __close and __gc: mark closed; the ol_problem goes with
-** its last use (olua_problem_unref), at once when there is none.  A
-** second close does nothing. */
-static int problem_gc (lua_State *L)
+/* p:close() and __close: mark closed; the ol_problem goes with its
+** last use (olua_problem_unref), at once when there is none and no
+** callback of it is running (one may close its problem while the core
+** evaluates it, before a run holds a use: ol_run_new at x0, aniso noise
+** at construction).  A second close does nothing. */
+static int problem_close (lua_State *L)
 {
   lproblem *b = luaL_checkudata(L, 1, OLUA_PROBLEM);
   if (b->closed) return 0;
   b->closed = 1;
   b->refs++;
   olua_problem_unref(b);
+  return 0;
+}
+
+/* __gc: nothing runs the problem's callbacks any more (they would hold
+** the box); free it unless runs still use it (collected with it, they
+** free it with their last give-back). */
+static int problem_gc (lua_State *L)
+{
+  lproblem *b = luaL_checkudata(L, 1, OLUA_PROBLEM);
+  b->closed = 1;
+  if (b->refs == 0) {
+    ol_problem_free(b->p);
+    b->p = NULL;
+  }
   return 0;
 }
 
@@ -1004,7 +1020,7 @@ static int problem_index (lua_State *L)
   const ol_problem *p;
   char buf[160];
   if (strcmp(k, "close") == 0) {       /* a second close is harmless */
-    lua_pushcfunction(L, problem_gc);
+    lua_pushcfunction(L, problem_close);
     return 1;
   }
   b = olua_checkproblem(L, 1);
@@ -1028,7 +1044,6 @@ static int problem_index (lua_State *L)
   else if (strcmp(k, "l1") == 0) lua_pushnumber(L, p->l1);
   else if (strcmp(k, "noise") == 0) pushnoise(L, &p->noise);
   else if (strcmp(k, "eval") == 0) lua_pushcfunction(L, problem_eval);
-  else if (strcmp(k, "close") == 0) lua_pushcfunction(L, problem_gc);
   else lua_pushnil(L);
   return 1;
 }
@@ -1047,7 +1062,7 @@ static int problem_tostring (lua_State *L)
 static const luaL_Reg problem_meta[] = {
   {"__index", problem_index},
   {"__gc", problem_gc},
-  {"__close", problem_gc},
+  {"__close", problem_close},
   {"__tostring", problem_tostring},
   {NULL, NULL}
 };
@@ -1071,7 +1086,7 @@ void olua_openproblem (lua_State *L)
   lua_setfield(L, -2, "xstar");
   lua_pushcfunction(L, problem_eval);
   lua_setfield(L, -2, "eval");
-  lua_pushcfunction(L, problem_gc);
+  lua_pushcfunction(L, problem_close);
   lua_setfield(L, -2, "close");
   lua_setfield(L, -2, "__fields");
   lua_pop(L, 1);

@@ -329,9 +329,12 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
       }
     }
   if (o.metrics == 0) o.metrics = ol_metric_defaults(pb->p, mb->t->family);
-  b->r = ol_run_new(pb->p, mb->t, mb->par, &o, &e);
-  if (b->r == NULL) luaL_error(L, "%s: %s", who, e.msg);
   olua_problem_ref(pb);                /* given back by run_gc */
+  b->r = ol_run_new(pb->p, mb->t, mb->par, &o, &e);
+  if (b->r == NULL) {
+    olua_problem_unref(pb);
+    luaL_error(L, "%s: %s", who, e.msg);
+  }
   /* the collector counts the run's C memory too, so that dropped runs
   ** (about 70 kB at the default 1000 iterations, little of it Lua's) are
   ** collected at the pace they are made, whatever the Lua heap's size */
