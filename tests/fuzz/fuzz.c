@@ -396,7 +396,7 @@ const char *__asan_default_options (void);
 const char *__asan_default_options (void)
 {
   return "allocator_may_return_null=1:max_allocation_size_mb=256:"
-         "malloc_context_size=16";
+         "malloc_context_size=16:quarantine_size_mb=64";
 }
 
 /* UBSan: a stack with every report (the first is fatal: the build has

@@ -545,7 +545,11 @@ local function lifetime ()
     kill = "collectgarbage()"
   end
   if kill:sub(1, 3) == "--@" then return pre end
-  return pre .. " " .. kill .. " " .. objcall(r)
+  local use = pick{"print(%s)", "%s:plot{text = true}", "%s:wait()",
+                   "%s:step(3)", "%s:stop()", "%s:continue(3)",
+                   "%s:save('r.csv')", "X = %s:series('loss')"}
+  return pre .. " " .. kill .. " " .. (chance(3) and objcall(r)
+                                         or fmt(use, r))
 end
 
 -- One statement; depth > 0 inside callbacks and loops (no more nesting).
