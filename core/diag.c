@@ -9,12 +9,20 @@
 ** >= 2h):
 **   all      S     every draw, sorted (quantiles, median)
 **   a, b     S2    split draws, then a transform of them
-**   pr       S2    (value, index) pairs for the ranks
-**   fft      2M    complex FFT buffer; tw M: the twiddles e^(-2 pi i k/M)
+**   pr, pt   S     (value, index) pairs and the radix sort's other buffer
+**   fft      2M    complex FFT buffer; tw M: the twiddles e^(-2 pi i k/M);
+**   pw       M     power spectrum summed over chains
 **   rho      h     mean autocovariance over chains, then Geyer's sequence
 **   cm       2m    chain means
+** Sorting is an LSD radix sort on the IEEE bit patterns (8 passes of one
+** byte, a pass skipped when every key has the same byte), O(S).  The
+** autocovariances of all chains come from one forward FFT per two chains
+** (one as the real, one as the imaginary part: the sum of their power
+** spectra is (|Z_k|^2 + |Z_{M-k}|^2) / 2) and one inverse FFT of the
+** summed spectrum, since only their mean over chains is used.
 */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,11 +38,11 @@ typedef struct pair {
 typedef struct dwork {
   long S, h, S2, M;
   int m2;
-  double *all, *a, *b, *fft, *tw, *rho, *cm;
-  pair *pr;
+  double *all, *a, *b, *fft, *tw, *pw, *rho, *cm;
+  pair *pr, *pt;
 } dwork;
 
-/* == input ================================================================ */
+/* == input and scratch ===================================================== */
 
 static double at (const ol_draws *d, int c, long i)
 {
@@ -74,9 +82,11 @@ static void dwork_free (dwork *w)
   free(w->b);
   free(w->fft);
   free(w->tw);
+  free(w->pw);
   free(w->rho);
   free(w->cm);
   free(w->pr);
+  free(w->pt);
 }
 
 /* The twiddles e^(-2 pi i k / M), k < M/2, into tw (M doubles). */
@@ -91,30 +101,33 @@ static void twiddles (double *tw, long M)
 }
 
 /* Scratch for m2 chains of h draws; with S > 0 also for the S draws of
-** a summary and the split copies (a, b, pr).  OL_ENOMEM with e set. */
+** a summary and the split copies (a, b, pr, pt).  OL_ENOMEM with e set. */
 static int dwork_alloc (dwork *w, long S, int m2, long h, ol_err *e)
 {
-  long S2m, hm = h > 0 ? h : 1;
+  long hm = h > 0 ? h : 1, Sm;
   memset(w, 0, sizeof *w);
   w->S = S;
   w->h = h;
   w->m2 = m2;
   w->S2 = (long)m2 * h;
   w->M = pow2_at_least(2 * hm);
-  S2m = w->S2 > 0 ? w->S2 : 1;
+  Sm = S > w->S2 ? S : w->S2 > 0 ? w->S2 : 1;
   w->fft = malloc((size_t)(2 * w->M) * sizeof(double));
   w->tw = malloc((size_t)w->M * sizeof(double));
+  w->pw = malloc((size_t)w->M * sizeof(double));
   w->rho = malloc((size_t)hm * sizeof(double));
   w->cm = malloc((size_t)m2 * sizeof(double));
   if (S > 0) {
     w->all = malloc((size_t)S * sizeof(double));
-    w->a = malloc((size_t)S2m * sizeof(double));
-    w->b = malloc((size_t)S2m * sizeof(double));
-    w->pr = malloc((size_t)S2m * sizeof(pair));
+    w->a = malloc((size_t)Sm * sizeof(double));
+    w->b = malloc((size_t)Sm * sizeof(double));
+    w->pr = malloc((size_t)Sm * sizeof(pair));
+    w->pt = malloc((size_t)Sm * sizeof(pair));
   }
-  if (w->fft == NULL || w->tw == NULL || w->rho == NULL || w->cm == NULL ||
-      (S > 0 && (w->all == NULL || w->a == NULL || w->b == NULL ||
-                 w->pr == NULL))) {
+  if (w->fft == NULL || w->tw == NULL || w->pw == NULL || w->rho == NULL ||
+      w->cm == NULL || (S > 0 && (w->all == NULL || w->a == NULL ||
+                                  w->b == NULL || w->pr == NULL ||
+                                  w->pt == NULL))) {
     dwork_free(w);
     return ol_err_set(e, OL_ENOMEM, "diag: out of memory (%ld draws)",
                       S > 0 ? S : w->S2);
@@ -129,17 +142,95 @@ static int dwork_new (dwork *w, const ol_draws *d, ol_err *e)
   return dwork_alloc(w, (long)d->m * d->n, 2 * d->m, d->n / 2, e);
 }
 
-static int cmp_double (const void *pa, const void *pb)
+/* == sorting and ranks ===================================================== */
+
+/* An unsigned key in the order of the doubles (finite ones). */
+static uint64_t key (double v)
 {
-  double a = *(const double *)pa, b = *(const double *)pb;
-  return a < b ? -1 : a > b;
+  uint64_t u;
+  memcpy(&u, &v, sizeof u);
+  return (u >> 63) ? ~u : u | 0x8000000000000000u;
 }
 
-static int cmp_pair (const void *pa, const void *pb)
+/* Sort a[0 .. k) by value (stable; tmp: k more pairs); the result is in
+** a. */
+static void radix_sort (pair *a, pair *tmp, long k)
 {
-  const pair *a = pa, *b = pb;
-  if (a->v != b->v) return a->v < b->v ? -1 : 1;
-  return a->i < b->i ? -1 : a->i > b->i;
+  long cnt[256], i;
+  int pass;
+  pair *src = a, *dst = tmp, *t;
+  for (pass = 0; pass < 8; pass++) {
+    int sh = 8 * pass, b;
+    long sum = 0;
+    memset(cnt, 0, sizeof cnt);
+    for (i = 0; i < k; i++) cnt[(key(src[i].v) >> sh) & 255]++;
+    for (b = 0; b < 256; b++)
+      if (cnt[b] == k) break;
+    if (b < 256) continue;   /* every key has this byte: nothing moves */
+    for (b = 0; b < 256; b++) {
+      long c = cnt[b];
+      cnt[b] = sum;
+      sum += c;
+    }
+    for (i = 0; i < k; i++) dst[cnt[(key(src[i].v) >> sh) & 255]++] = src[i];
+    t = src;
+    src = dst;
+    dst = t;
+  }
+  if (src != a) memcpy(a, src, (size_t)k * sizeof *a);
+}
+
+/* x[0 .. k) sorted in place, through the pair buffers. */
+static void sort_values (double *x, long k, pair *pr, pair *pt)
+{
+  long i;
+  for (i = 0; i < k; i++) {
+    pr[i].v = x[i];
+    pr[i].i = i;
+  }
+  radix_sort(pr, pt, k);
+  for (i = 0; i < k; i++) x[i] = pr[i].v;
+}
+
+/* z[i] := the rank-normalised score of x[i] (z may be x); pr is left
+** holding the values sorted. */
+static void rank_normalize (const double *x, double *z, long k, pair *pr,
+                            pair *pt)
+{
+  long i, j, r;
+  for (i = 0; i < k; i++) {
+    pr[i].v = x[i];
+    pr[i].i = i;
+  }
+  radix_sort(pr, pt, k);
+  for (i = 0; i < k; i = j) {
+    double zi;
+    for (j = i + 1; j < k && pr[j].v == pr[i].v; j++) {}
+    /* ranks i+1 .. j share their average */
+    zi = ol_diag_qnorm((0.5 * ((double)(i + 1) + (double)j) - 0.375) /
+                       ((double)k + 0.25));
+    for (r = i; r < j; r++) z[pr[r].i] = zi;
+  }
+}
+
+/* Type-7 quantile of k values sorted ascending. */
+static double quantile7 (const double *x, long k, double p)
+{
+  double hh = (double)(k - 1) * p, fl = floor(hh);
+  long j = (long)fl;
+  if (j >= k - 1) return x[k - 1];
+  if (j < 0) return x[0];
+  return x[j] + (hh - fl) * (x[j + 1] - x[j]);
+}
+
+/* The same over the values of sorted pairs. */
+static double quantile7p (const pair *x, long k, double p)
+{
+  double hh = (double)(k - 1) * p, fl = floor(hh);
+  long j = (long)fl;
+  if (j >= k - 1) return x[k - 1].v;
+  if (j < 0) return x[0].v;
+  return x[j].v + (hh - fl) * (x[j + 1].v - x[j].v);
 }
 
 /* All draws into w->all, sorted. */
@@ -149,7 +240,7 @@ static void gather_sorted (dwork *w, const ol_draws *d)
   long i, k = 0;
   for (c = 0; c < d->m; c++)
     for (i = 0; i < d->n; i++) w->all[k++] = at(d, c, i);
-  qsort(w->all, (size_t)w->S, sizeof(double), cmp_double);
+  sort_values(w->all, w->S, w->pr, w->pt);
 }
 
 /* The split chains into w->a: chain c gives rows 2c (draws 0 .. h-1) and
@@ -165,37 +256,6 @@ static void split (dwork *w, const ol_draws *d)
     }
 }
 
-/* == numerics ============================================================= */
-
-/* Type-7 quantile of sorted x[0 .. k). */
-static double quantile7 (const double *x, long k, double p)
-{
-  double hh = (double)(k - 1) * p, fl = floor(hh);
-  long j = (long)fl;
-  if (j >= k - 1) return x[k - 1];
-  if (j < 0) return x[0];
-  return x[j] + (hh - fl) * (x[j + 1] - x[j]);
-}
-
-/* In place: x[0 .. k) replaced by its rank-normalised z-scores. */
-static void rank_normalize (double *x, long k, pair *pr)
-{
-  long i, j, r;
-  for (i = 0; i < k; i++) {
-    pr[i].v = x[i];
-    pr[i].i = i;
-  }
-  qsort(pr, (size_t)k, sizeof(pair), cmp_pair);
-  for (i = 0; i < k; i = j) {
-    double rank;
-    for (j = i + 1; j < k && pr[j].v == pr[i].v; j++) {}
-    /* ranks i+1 .. j share their average */
-    rank = 0.5 * ((double)(i + 1) + (double)j);
-    for (r = i; r < j; r++)
-      x[pr[r].i] = ol_diag_qnorm((rank - 0.375) / ((double)k + 0.25));
-  }
-}
-
 static int constant (const double *x, long k)
 {
   long i;
@@ -203,6 +263,8 @@ static int constant (const double *x, long k)
     if (x[i] != x[0]) return 0;
   return 1;
 }
+
+/* == autocovariance and ESS ================================================ */
 
 /* In-place radix-2 FFT of M complex numbers (re, im interleaved), with
 ** twiddles tw[k] = e^(-2 pi i k / M); inverse: conjugate twiddles, no
@@ -240,26 +302,41 @@ static void fft (double *a, long M, const double *tw, int inverse)
   }
 }
 
-/* acov[t] += (1/n) sum (x_i - xbar)(x_{i+t} - xbar) for t < n, through
-** the buffer fft (2M doubles, M >= 2n a power of two). */
-static void autocov_add (const double *x, long n, double xbar, double *acov,
-                         double *buf, long M, const double *tw)
+/* pw[k] += the power spectra of x - xm and (y - ym) (y may be NULL), n
+** values each, zero padded to M (a power of two >= 2n), buf 2M doubles. */
+static void power_add (const double *x, double xm, const double *y,
+                       double ym, long n, double *pw, double *buf, long M,
+                       const double *tw)
 {
-  long i;
+  long i, k;
   memset(buf, 0, (size_t)(2 * M) * sizeof(double));
-  for (i = 0; i < n; i++) buf[2 * i] = x[i] - xbar;
+  for (i = 0; i < n; i++) {
+    buf[2 * i] = x[i] - xm;
+    if (y != NULL) buf[2 * i + 1] = y[i] - ym;
+  }
   fft(buf, M, tw, 0);
-  for (i = 0; i < M; i++) {
-    double re = buf[2 * i], im = buf[2 * i + 1];
-    buf[2 * i] = re * re + im * im;
-    buf[2 * i + 1] = 0;
+  for (k = 0; k < M; k++) {
+    long j = (M - k) & (M - 1);
+    pw[k] += 0.5 * (buf[2 * k] * buf[2 * k] + buf[2 * k + 1] * buf[2 * k + 1]
+                    + buf[2 * j] * buf[2 * j] + buf[2 * j + 1] * buf[2 * j + 1]);
+  }
+}
+
+/* acov[t] = the inverse transform of pw at t < n, divided by M n. */
+static void power_to_acov (const double *pw, long n, double *acov,
+                           double *buf, long M, const double *tw)
+{
+  long k;
+  for (k = 0; k < M; k++) {
+    buf[2 * k] = pw[k];
+    buf[2 * k + 1] = 0;
   }
   fft(buf, M, tw, 1);
-  for (i = 0; i < n; i++) acov[i] += buf[2 * i] / ((double)M * (double)n);
+  for (k = 0; k < n; k++) acov[k] = buf[2 * k] / ((double)M * (double)n);
 }
 
 /* ESS of m chains of N draws in x (plain layout), the estimator of
-** diag.h, with w's FFT buffers (w->M >= 2N) and rho (N), cm (m). */
+** diag.h, with w's FFT buffers (w->M >= 2N), pw, rho (N), cm (m). */
 static double ess_plain (const double *x, int m, long N, dwork *w)
 {
   double mean_var, var_plus, bm = 0, bv = 0, re, ro, tau, ess, sum = 0;
@@ -267,16 +344,21 @@ static double ess_plain (const double *x, int m, long N, dwork *w)
   long t, max_t, i;
   int c;
   if (N < 3 || constant(x, (long)m * N)) return NAN;
-  memset(rho, 0, (size_t)N * sizeof(double));
   for (c = 0; c < m; c++) {
     const double *xc = x + (long)c * N;
     double s = 0;
     for (i = 0; i < N; i++) s += xc[i];
     w->cm[c] = s / (double)N;
-    autocov_add(xc, N, w->cm[c], rho, w->fft, w->M, w->tw);
   }
+  /* (1) mean autocovariance over chains: one FFT per two chains */
+  memset(w->pw, 0, (size_t)w->M * sizeof(double));
+  for (c = 0; c < m; c += 2)
+    power_add(x + (long)c * N, w->cm[c], c + 1 < m ? x + (long)(c + 1) * N
+              : NULL, c + 1 < m ? w->cm[c + 1] : 0, N, w->pw, w->fft, w->M,
+              w->tw);
+  power_to_acov(w->pw, N, rho, w->fft, w->M, w->tw);
   for (t = 0; t < N; t++) rho[t] /= m;
-  /* (1) W and var+ */
+  /* (2) W and var+ */
   mean_var = rho[0] * (double)N / (double)(N - 1);
   var_plus = mean_var * (double)(N - 1) / (double)N;
   if (m > 1) {
@@ -285,7 +367,7 @@ static double ess_plain (const double *x, int m, long N, dwork *w)
     for (c = 0; c < m; c++) bv += (w->cm[c] - bm) * (w->cm[c] - bm);
     var_plus += bv / (m - 1);
   }
-  /* (2) Geyer's initial positive sequence, in place over the mean
+  /* (3) Geyer's initial positive sequence, in place over the mean
   ** autocovariances */
   re = 1;
   ro = 1 - (mean_var - rho[1]) / var_plus;
@@ -304,7 +386,7 @@ static double ess_plain (const double *x, int m, long N, dwork *w)
   }
   max_t = t;
   if (re > 0) rho[max_t] = re;
-  /* (3) Geyer's initial monotone sequence */
+  /* (4) Geyer's initial monotone sequence */
   t = 0;
   while (t <= max_t - 4) {
     t += 2;
@@ -313,7 +395,7 @@ static double ess_plain (const double *x, int m, long N, dwork *w)
       rho[t + 1] = rho[t];
     }
   }
-  /* (4) the truncated sum, with the last even term */
+  /* (5) the truncated sum, with the last even term */
   ess = (double)m * (double)N;
   for (t = 0; t < max_t; t++) sum += rho[t];
   tau = -1 + 2 * sum + rho[max_t];
@@ -345,49 +427,49 @@ static double rhat_plain (const double *x, int m, long N, double *cm)
   return sqrt(((double)(N - 1) / (double)N * W + bv) / W);
 }
 
-/* == the quantities ======================================================= */
+/* == the quantities ======================================================== */
 
-static double ess_bulk_w (dwork *w)
-{
-  memcpy(w->b, w->a, (size_t)w->S2 * sizeof(double));
-  rank_normalize(w->b, w->S2, w->pr);
-  return ess_plain(w->b, w->m2, w->h, w);
-}
+/* What a computation needs: bits of the quantities wanted. */
+enum {
+  W_RHAT = 1, W_RHAT_BASIC = 2, W_BULK = 4, W_TAIL = 8, W_MEAN = 16,
+  W_ALL = 31
+};
 
-/* ESS of I(a <= q(prob)), q over the split draws. */
-static double ess_quant_w (dwork *w, double prob)
+/* The quantities in want into s (others untouched), from w with the
+** split draws in w->a and, for W_RHAT, the sorted draws in w->all. */
+static void compute (dwork *w, unsigned want, ol_summary *s)
 {
-  double q;
-  long i;
-  if (w->h < 3) return NAN;
-  memcpy(w->b, w->a, (size_t)w->S2 * sizeof(double));
-  qsort(w->b, (size_t)w->S2, sizeof(double), cmp_double);
-  q = quantile7(w->b, w->S2, prob);
-  for (i = 0; i < w->S2; i++) w->b[i] = w->a[i] <= q ? 1 : 0;
-  return ess_plain(w->b, w->m2, w->h, w);
-}
-
-static double ess_tail_w (dwork *w)
-{
-  double lo = ess_quant_w(w, 0.05), hi = ess_quant_w(w, 0.95);
-  if (isnan(lo) || isnan(hi)) return NAN;
-  return lo < hi ? lo : hi;
-}
-
-/* Needs w->all (sorted) for the median. */
-static double rhat_w (dwork *w)
-{
-  double med = quantile7(w->all, w->S, 0.5), rb, rf;
-  long i;
-  if (w->h < 2) return NAN;
-  memcpy(w->b, w->a, (size_t)w->S2 * sizeof(double));
-  rank_normalize(w->b, w->S2, w->pr);
-  rb = rhat_plain(w->b, w->m2, w->h, w->cm);
-  for (i = 0; i < w->S2; i++) w->b[i] = fabs(w->a[i] - med);
-  rank_normalize(w->b, w->S2, w->pr);
-  rf = rhat_plain(w->b, w->m2, w->h, w->cm);
-  if (isnan(rb) || isnan(rf)) return isnan(rb) ? rf : rb;
-  return rb > rf ? rb : rf;
+  long i, S2 = w->S2;
+  int m2 = w->m2;
+  /* (1) the raw split draws */
+  if (want & W_MEAN) s->ess_mean = ess_plain(w->a, m2, w->h, w);
+  if (want & W_RHAT_BASIC)
+    s->rhat_basic = w->h >= 2 ? rhat_plain(w->a, m2, w->h, w->cm) : NAN;
+  if (!(want & (W_RHAT | W_BULK | W_TAIL))) return;
+  /* (2) rank-normalised: bulk ESS and R-hat; pr then holds the split
+  ** draws sorted, for the tail quantiles */
+  rank_normalize(w->a, w->b, S2, w->pr, w->pt);
+  if (want & W_BULK) s->ess_bulk = ess_plain(w->b, m2, w->h, w);
+  if (want & W_RHAT) s->rhat = w->h >= 2 ? rhat_plain(w->b, m2, w->h, w->cm)
+                                          : NAN;
+  /* (3) tail: indicators of the 5% and 95% quantiles */
+  if (want & W_TAIL) {
+    double q5 = quantile7p(w->pr, S2, 0.05), q95 = quantile7p(w->pr, S2, 0.95);
+    double lo, hi;
+    for (i = 0; i < S2; i++) w->b[i] = w->a[i] <= q5;
+    lo = ess_plain(w->b, m2, w->h, w);
+    for (i = 0; i < S2; i++) w->b[i] = w->a[i] <= q95;
+    hi = ess_plain(w->b, m2, w->h, w);
+    s->ess_tail = isnan(lo) || isnan(hi) ? NAN : lo < hi ? lo : hi;
+  }
+  /* (4) folded about the median of all draws: R-hat of its ranks */
+  if ((want & W_RHAT) && w->h >= 2) {
+    double med = quantile7(w->all, w->S, 0.5), rf;
+    for (i = 0; i < S2; i++) w->b[i] = fabs(w->a[i] - med);
+    rank_normalize(w->b, w->b, S2, w->pr, w->pt);
+    rf = rhat_plain(w->b, m2, w->h, w->cm);
+    if (isnan(s->rhat) || rf > s->rhat) s->rhat = rf;
+  }
 }
 
 static void mean_sd (const double *x, long S, double *mean, double *sd)
@@ -400,143 +482,114 @@ static void mean_sd (const double *x, long S, double *mean, double *sd)
   *sd = S > 1 ? sqrt(v / (double)(S - 1)) : NAN;
 }
 
-int ol_diag_summary (const ol_draws *d, ol_summary *s, ol_err *e)
+/* The summary fields in want (W_ALL: all, with mean, sd, quantiles). */
+static int summarize (const ol_draws *d, unsigned want, ol_summary *s,
+                      ol_err *e)
 {
   dwork w;
   int rc;
-  if (s == NULL) return ol_err_set(e, OL_EINVAL, "diag: no summary");
+  if (s == NULL) return ol_err_set(e, OL_EINVAL, "diag: no output");
   if ((rc = check(d, e)) != OL_OK || (rc = dwork_new(&w, d, e)) != OL_OK)
     return rc;
-  gather_sorted(&w, d);
-  mean_sd(w.all, w.S, &s->mean, &s->sd);
-  s->q5 = quantile7(w.all, w.S, 0.05);
-  s->q50 = quantile7(w.all, w.S, 0.5);
-  s->q95 = quantile7(w.all, w.S, 0.95);
+  if (want & (W_RHAT | W_MEAN)) {
+    gather_sorted(&w, d);
+    mean_sd(w.all, w.S, &s->mean, &s->sd);
+    s->q5 = quantile7(w.all, w.S, 0.05);
+    s->q50 = quantile7(w.all, w.S, 0.5);
+    s->q95 = quantile7(w.all, w.S, 0.95);
+  }
   split(&w, d);
-  s->ess_mean = ess_plain(w.a, w.m2, w.h, &w);
-  s->mcse_mean = s->sd / sqrt(s->ess_mean);
-  s->rhat_basic = w.h >= 2 ? rhat_plain(w.a, w.m2, w.h, w.cm) : NAN;
-  s->ess_bulk = ess_bulk_w(&w);
-  s->ess_tail = ess_tail_w(&w);
-  s->rhat = rhat_w(&w);
+  compute(&w, want, s);
+  if (want & W_MEAN) s->mcse_mean = s->sd / sqrt(s->ess_mean);
   dwork_free(&w);
   return OL_OK;
 }
 
-/* The single quantities share one shape: check, scratch, split, one
-** computation, free. */
-enum { Q_RHAT, Q_RHAT_BASIC, Q_BULK, Q_TAIL, Q_MEAN, Q_MCSE };
-
-static int single (const ol_draws *d, int what, double *out, ol_err *e)
+int ol_diag_summary (const ol_draws *d, ol_summary *s, ol_err *e)
 {
-  dwork w;
-  int rc;
-  if (out == NULL) return ol_err_set(e, OL_EINVAL, "diag: no output");
-  if ((rc = check(d, e)) != OL_OK || (rc = dwork_new(&w, d, e)) != OL_OK)
-    return rc;
-  split(&w, d);
-  switch (what) {
-  case Q_RHAT:
-    gather_sorted(&w, d);
-    *out = rhat_w(&w);
-    break;
-  case Q_RHAT_BASIC:
-    *out = w.h >= 2 ? rhat_plain(w.a, w.m2, w.h, w.cm) : NAN;
-    break;
-  case Q_BULK:
-    *out = ess_bulk_w(&w);
-    break;
-  case Q_TAIL:
-    *out = ess_tail_w(&w);
-    break;
-  case Q_MEAN:
-    *out = ess_plain(w.a, w.m2, w.h, &w);
-    break;
-  default: {
-    double mean, sd;
-    gather_sorted(&w, d);
-    mean_sd(w.all, w.S, &mean, &sd);
-    *out = sd / sqrt(ess_plain(w.a, w.m2, w.h, &w));
-    break;
-  }
-  }
-  dwork_free(&w);
-  return OL_OK;
+  return summarize(d, W_ALL, s, e);
 }
 
 int ol_diag_rhat (const ol_draws *d, double *rhat, ol_err *e)
 {
-  return single(d, Q_RHAT, rhat, e);
+  ol_summary s;
+  int rc = summarize(d, W_RHAT, &s, e);
+  if (rc == OL_OK && rhat != NULL) *rhat = s.rhat;
+  return rhat == NULL ? ol_err_set(e, OL_EINVAL, "diag: no output") : rc;
 }
 
 int ol_diag_rhat_basic (const ol_draws *d, double *rhat, ol_err *e)
 {
-  return single(d, Q_RHAT_BASIC, rhat, e);
+  ol_summary s;
+  int rc = summarize(d, W_RHAT_BASIC, &s, e);
+  if (rc == OL_OK && rhat != NULL) *rhat = s.rhat_basic;
+  return rhat == NULL ? ol_err_set(e, OL_EINVAL, "diag: no output") : rc;
 }
 
 int ol_diag_ess_bulk (const ol_draws *d, double *ess, ol_err *e)
 {
-  return single(d, Q_BULK, ess, e);
+  ol_summary s;
+  int rc = summarize(d, W_BULK, &s, e);
+  if (rc == OL_OK && ess != NULL) *ess = s.ess_bulk;
+  return ess == NULL ? ol_err_set(e, OL_EINVAL, "diag: no output") : rc;
 }
 
 int ol_diag_ess_tail (const ol_draws *d, double *ess, ol_err *e)
 {
-  return single(d, Q_TAIL, ess, e);
+  ol_summary s;
+  int rc = summarize(d, W_TAIL, &s, e);
+  if (rc == OL_OK && ess != NULL) *ess = s.ess_tail;
+  return ess == NULL ? ol_err_set(e, OL_EINVAL, "diag: no output") : rc;
 }
 
 int ol_diag_ess_mean (const ol_draws *d, double *ess, ol_err *e)
 {
-  return single(d, Q_MEAN, ess, e);
+  ol_summary s;
+  int rc = summarize(d, W_MEAN, &s, e);
+  if (rc == OL_OK && ess != NULL) *ess = s.ess_mean;
+  return ess == NULL ? ol_err_set(e, OL_EINVAL, "diag: no output") : rc;
 }
 
 int ol_diag_mcse_mean (const ol_draws *d, double *mcse, ol_err *e)
 {
-  return single(d, Q_MCSE, mcse, e);
+  ol_summary s;
+  int rc = summarize(d, W_MEAN, &s, e);
+  if (rc == OL_OK && mcse != NULL) *mcse = s.mcse_mean;
+  return mcse == NULL ? ol_err_set(e, OL_EINVAL, "diag: no output") : rc;
 }
 
 int ol_diag_quantile (const ol_draws *d, double prob, double *q, ol_err *e)
 {
-  double *all;
-  long S, k = 0, i;
-  int rc, c;
+  dwork w;
+  int rc;
   if (q == NULL) return ol_err_set(e, OL_EINVAL, "diag: no output");
   if (!(prob >= 0 && prob <= 1))
     return ol_err_set(e, OL_EINVAL, "diag: probability %g is not in "
                       "[0, 1]", prob);
-  if ((rc = check(d, e)) != OL_OK) return rc;
-  S = (long)d->m * d->n;
-  if ((all = malloc((size_t)S * sizeof(double))) == NULL)
-    return ol_err_set(e, OL_ENOMEM, "diag: out of memory (%ld draws)", S);
-  for (c = 0; c < d->m; c++)
-    for (i = 0; i < d->n; i++) all[k++] = at(d, c, i);
-  qsort(all, (size_t)S, sizeof(double), cmp_double);
-  *q = quantile7(all, S, prob);
-  free(all);
+  if ((rc = check(d, e)) != OL_OK || (rc = dwork_new(&w, d, e)) != OL_OK)
+    return rc;
+  gather_sorted(&w, d);
+  *q = quantile7(w.all, w.S, prob);
+  dwork_free(&w);
   return OL_OK;
 }
 
 int ol_diag_autocov (const double *x, long n, double *acov, ol_err *e)
 {
-  double *buf, *tw, xbar = 0;
-  long M, i;
+  dwork w;
+  double xbar = 0;
+  long i;
+  int rc;
   if (x == NULL || acov == NULL || n < 1)
     return ol_err_set(e, OL_EINVAL, "diag: autocovariance of %ld values",
                       n);
-  M = pow2_at_least(2 * n);
-  buf = malloc((size_t)(2 * M) * sizeof(double));
-  tw = malloc((size_t)M * sizeof(double));
-  if (buf == NULL || tw == NULL) {
-    free(buf);
-    free(tw);
-    return ol_err_set(e, OL_ENOMEM, "diag: out of memory (%ld values)", n);
-  }
-  twiddles(tw, M);
+  if ((rc = dwork_alloc(&w, 0, 1, n, e)) != OL_OK) return rc;
   for (i = 0; i < n; i++) xbar += x[i];
   xbar /= (double)n;
-  memset(acov, 0, (size_t)n * sizeof(double));
-  autocov_add(x, n, xbar, acov, buf, M, tw);
-  free(buf);
-  free(tw);
+  memset(w.pw, 0, (size_t)w.M * sizeof(double));
+  power_add(x, xbar, NULL, 0, n, w.pw, w.fft, w.M, w.tw);
+  power_to_acov(w.pw, n, acov, w.fft, w.M, w.tw);
+  dwork_free(&w);
   return OL_OK;
 }
 
