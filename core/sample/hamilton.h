@@ -1,0 +1,70 @@
+/*
+** core/sample/hamilton.h -- Hamiltonian dynamics shared by hmc and nuts:
+** phase-space points, the Euclidean kinetic energy with a diagonal
+** metric, momentum draws, the leapfrog integrator and Stan's heuristic
+** for a first step size.
+**
+** With potential U(q) = -log p(q) and a diagonal mass matrix M
+** (inverse metric minv = diag(M^-1)) the Hamiltonian is
+**   H(q, p) = U(q) + 1/2 p' M^-1 p,      p ~ N(0, M)
+** and one leapfrog step of size eps (Neal 2011, "MCMC using Hamiltonian
+** dynamics", Handbook of MCMC ch. 5, eq. 5.18-5.20) is
+**   p <- p - eps/2 grad U(q);  q <- q + eps M^-1 p;  p <- p - eps/2 grad U(q)
+** It is symplectic and time-reversible: steps with -eps undo steps with
+** eps up to rounding.  Each step costs one oracle call (value and
+** gradient at the new q, through ol_ctx_grad).
+**
+** A point keeps q, p, grad U(q) and U(q); the gradient on entry to a
+** leapfrog step must be the one at q.  Points own their arrays.
+*/
+#ifndef OL_SAMPLE_HAMILTON_H
+#define OL_SAMPLE_HAMILTON_H
+
+#include "method.h"
+
+typedef struct ol_hpoint {
+  double *q, *p, *g;    /* position, momentum, grad U(q); n each */
+  double U;             /* U(q); +inf after a non-finite evaluation */
+} ol_hpoint;
+
+/* Arrays for a point of dimension n (zeroed).  OL_ENOMEM with e set; the
+** arrays made so far stay for ol_hpoint_fini. */
+int ol_hpoint_init (ol_hpoint *z, int n, ol_err *e);
+void ol_hpoint_fini (ol_hpoint *z);   /* copes with a zeroed point */
+void ol_hpoint_copy (ol_hpoint *dst, const ol_hpoint *src, int n);
+/* Exchange the contents (arrays included) of two points: O(1). */
+static inline void ol_hpoint_swap (ol_hpoint *a, ol_hpoint *b)
+{
+  ol_hpoint t = *a;
+  *a = *b;
+  *b = t;
+}
+
+/* 1/2 p' M^-1 p. */
+double ol_ham_kinetic (const double *p, const double *minv, int n);
+/* H = U + kinetic; +inf when it is not finite (NaN included), so that a
+** broken state has zero weight. */
+double ol_ham_energy (const ol_hpoint *z, const double *minv, int n);
+/* p ~ N(0, M): p_i = xi_i / sqrt(minv_i). */
+void ol_ham_momentum (ol_rng *r, const double *minv, double *p, int n);
+/* M^-1 p into ps (the "sharp" momentum dH/dp). */
+void ol_ham_sharp (const double *p, const double *minv, double *ps, int n);
+
+/* One leapfrog step of size eps (negative: backwards in time) on z.
+** OL_OK; OL_EDOM with e set and z->U = +inf when the oracle gives a
+** non-finite value or gradient (z's arrays are then unspecified); any
+** other oracle code passed through. */
+int ol_ham_leapfrog (ol_ctx *c, ol_hpoint *z, const double *minv,
+                     double eps, ol_err *e);
+
+/* Stan's init_stepsize (base_hmc.hpp): from the state z0 (q, g, U; its p
+** is not read), double *eps while one leapfrog step from a fresh momentum
+** keeps exp(H0 - H) above 0.8, or halve it while it stays below, and stop
+** at the first step size that crosses; z is scratch.  Skipped when *eps
+** is 0, NaN or above 1e7.  OL_ENUMERIC when eps passes 1e7 ("improper
+** posterior") or reaches 0; oracle errors other than non-finite values
+** (which count as H = +inf) are passed through. */
+int ol_ham_init_stepsize (ol_ctx *c, const ol_hpoint *z0, ol_hpoint *z,
+                          const double *minv, double *eps, ol_err *e);
+
+#endif

@@ -1,0 +1,89 @@
+/*
+** core/sample/stats.h -- per-step statistics of the samplers and the
+** accessors an engine or a front end reads them through.
+**
+** Every sampler with statistics (rwmh, ula, hmc, nuts, sgld; not mala,
+** whose state predates them) starts its state with an ol_sampler_head:
+** the statistics of its last step, its diagonal inverse metric and its
+** warmup length.  The accessors below check the method against that list
+** and read the head, so an engine needs no knowledge of each state's
+** layout.  The statistics are those of CmdStan's output (lp__,
+** accept_stat__, stepsize__, treedepth__, n_leapfrog__, divergent__,
+** energy__) plus the warmup flag of the step.
+**
+** Validity: the statistics describe the last completed step; before the
+** first step every field is 0 except the NAN ones.  A state pointer is
+** borrowed for the call only.
+*/
+#ifndef OL_SAMPLE_STATS_H
+#define OL_SAMPLE_STATS_H
+
+#include "method.h"
+
+typedef struct ol_sampler_stat {
+  double lp;            /* -U at the state after the step (log density up
+                           to its constant); NAN when the sampler does not
+                           evaluate U (sgld) */
+  double accept_stat;   /* Metropolis acceptance probability of the step,
+                           min(1, exp(-dH)); NUTS: its mean over the
+                           trajectory's leapfrog states (Stan's
+                           accept_stat__); NAN for the unadjusted ula,
+                           sgld */
+  double stepsize;      /* step size used by the step (eps, h, scale or
+                           the SGLD schedule's eps_t), times the run's
+                           schedule multiplier */
+  double energy;        /* Hamiltonian U + p'M^-1 p / 2 at the new state
+                           (hmc, nuts; Stan's energy__); NAN otherwise */
+  int treedepth;        /* nuts: doublings of the trajectory; 0 others */
+  int n_leapfrog;       /* hmc, nuts: leapfrog steps taken; 0 others */
+  int divergent;        /* 1 when the trajectory met an energy error
+                           H - H0 > 1000 or a non-finite value; 0 */
+  int warmup;           /* 1 when the step was a warmup (adaptation) step:
+                           its draw belongs to no summary */
+  long iter;            /* steps completed */
+  long ndivergent;      /* divergent steps after warmup */
+} ol_sampler_stat;
+
+/* The layout every sampler state with statistics starts with. */
+typedef struct ol_sampler_head {
+  ol_sampler_stat stat;
+  double *minv;         /* diagonal inverse metric M^-1 (n entries, owned
+                           by the state; all ones by default), or NULL for
+                           a sampler without one (ula, sgld) */
+  int n;
+  long warmup;          /* warmup steps (adaptive samplers), else 0 */
+} ol_sampler_head;
+
+/* The statistics of m's last step (st: m's state, as the run allocated
+** it) into *out.  OL_OK, or OL_EINVAL when m keeps no statistics (mala,
+** every optimizer and game dynamic). */
+int ol_sampler_stats (const ol_method_type *m, const void *st,
+                      ol_sampler_stat *out);
+
+/* m's diagonal inverse metric (n doubles, borrowed until the next step),
+** or NULL when m has none or keeps no statistics.  During warmup with
+** metric = "diag" it changes at the end of each adaptation window. */
+const double *ol_sampler_metric (const ol_method_type *m, const void *st);
+
+/* Set m's diagonal inverse metric to minv (n entries, copied, each finite
+** and > 0).  Call after init and before the first step: it replaces the
+** identity as the starting metric; with metric = "diag" warmup still
+** re-estimates it, with "unit" it stays fixed.  OL_EINVAL when m has no
+** metric, n is not the state's dimension or an entry is not positive. */
+int ol_sampler_set_metric (const ol_method_type *m, void *st,
+                           const double *minv, int n, ol_err *e);
+
+/* Warmup length of m's state (0 when m does not adapt or keeps no
+** statistics): steps 0 .. warmup-1 are warmup, later draws are kept. */
+long ol_sampler_warmup (const ol_method_type *m, const void *st);
+
+/* Call at the end of each step: count it, mark it as warmup or not and
+** count a post-warmup divergence.  (Inline: every sampler's step.) */
+static inline void ol_sampler_count (ol_sampler_head *h)
+{
+  h->stat.warmup = h->stat.iter < h->warmup;
+  if (h->stat.divergent && !h->stat.warmup) h->stat.ndivergent++;
+  h->stat.iter++;
+}
+
+#endif
