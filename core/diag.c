@@ -317,8 +317,9 @@ static void power_add (const double *x, double xm, const double *y,
   fft(buf, M, tw, 0);
   for (k = 0; k < M; k++) {
     long j = (M - k) & (M - 1);
-    pw[k] += 0.5 * (buf[2 * k] * buf[2 * k] + buf[2 * k + 1] * buf[2 * k + 1]
-                    + buf[2 * j] * buf[2 * j] + buf[2 * j + 1] * buf[2 * j + 1]);
+    double zk = buf[2 * k] * buf[2 * k] + buf[2 * k + 1] * buf[2 * k + 1];
+    double zj = buf[2 * j] * buf[2 * j] + buf[2 * j + 1] * buf[2 * j + 1];
+    pw[k] += 0.5 * (zk + zj);
   }
 }
 

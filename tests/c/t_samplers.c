@@ -544,12 +544,14 @@ static void test_sgld (const ol_problem *p, const fsum *F)
   for (i = 0; i < 2; i++)
     for (j = 0; j < 2; j++) {
       AC[i * 2 + j] = 0;
-      for (k = 0; k < 2; k++) AC[i * 2 + j] += F->A[i * 2 + k] * F->C[k * 2 + j];
+      for (k = 0; k < 2; k++)
+        AC[i * 2 + j] += F->A[i * 2 + k] * F->C[k * 2 + j];
     }
   for (i = 0; i < 2; i++)
     for (j = 0; j < 2; j++) {
       ACA[i * 2 + j] = 0;
-      for (k = 0; k < 2; k++) ACA[i * 2 + j] += AC[i * 2 + k] * F->A[k * 2 + j];
+      for (k = 0; k < 2; k++)
+        ACA[i * 2 + j] += AC[i * 2 + k] * F->A[k * 2 + j];
     }
   for (i = 0; i < 4; i++) {
     B[i] = (i == 0 || i == 3) - 0.5 * eps * F->A[i];
