@@ -29,6 +29,8 @@
 typedef struct olua_state {
   const olua_view *view;             /* NULL: progress lines instead */
   volatile sig_atomic_t *intr;       /* SIGINT flag, may be NULL */
+  lua_State *volatile cb;            /* thread running a Lua callback now
+                                        (lua_fdf, lua_hess), or NULL */
 } olua_state;
 
 olua_state *olua_getstate (lua_State *L);
@@ -66,6 +68,7 @@ typedef struct lproblem {
   int overflow;         /* nested too deep, unwinding */
   int n;
   int hasf, hasgrad, hasfdf, hashess;
+  olua_state *S;        /* the binding record: S->cb while calling back */
 } lproblem;
 
 /* Take and give back a use of the problem box b (see above); the last

@@ -136,27 +136,72 @@ static void advance (ljob *j, long k)
   j->js->stepping--;
 }
 
-/* Step j by n steps (n < 0: until done) in slices, polling the interrupt
-** flag between them; Ctrl-C stops the job with "interrupted". */
+/* Advance j by up to k steps in chunks of k/8, reading the clock and the
+** flag intr (may be NULL) between chunks: stops early once limit seconds
+** passed or the flag is set.  Returns the steps taken; *dt the time. */
+static long advance_for (ljob *j, long k, double limit,
+                         volatile sig_atomic_t *intr, double *dt)
+{
+  double t0 = now();
+  long done = 0, chunk = k / 8 > 0 ? k / 8 : 1;
+  while (done < k) {
+    long c = k - done < chunk ? k - done : chunk;
+    advance(j, c);
+    done += c;
+    if (now() - t0 >= limit || (intr != NULL && *intr)) break;
+  }
+  *dt = now() - t0;
+  return done;
+}
+
+/* The next slice after one of take steps that did done in dt seconds,
+** against a target time: doubled while under a quarter of the target,
+** cut in proportion when over it (so pacing is by time: one step at a
+** time when steps are slow). */
+static long nextslice (long slice, long take, long done, double dt,
+                       double target)
+{
+  if (dt > target) {
+    double k = (double)done * target / dt;
+    return k >= 1 ? (long)k : 1;
+  }
+  if (take == slice && done == take && dt < target / 4 && slice < (1L << 28))
+    return slice * 2;
+  return slice;
+}
+
+/* Step j by n steps (n < 0: until done) in slices of about 50 ms (from
+** one step up), polling the interrupt flag between them and between the
+** chunks of a slice; Ctrl-C stops the job with "interrupted", also when
+** it arrived inside a Lua objective (the program's hook raised
+** "interrupted!" there). */
 static void drive (lua_State *L, ljob *j, long n)
 {
   olua_state *S = olua_getstate(L);
   jstate *js = getjs(L);
-  long slice = 1024;
+  long slice = 1;
+  int i, seen = 0;
   while (refresh(js, j) && n != 0) {
-    long k = n > 0 && n < slice ? n : slice;
+    long k = n > 0 && n < slice ? n : slice, done;
     double t;
     if (S->intr != NULL && *S->intr) {
-      *S->intr = 0;
+      seen = 1;
       halt(js, j, OL_STOP_INTERRUPTED);
       break;
     }
-    t = now();
-    advance(j, k);
-    t = now() - t;
-    if (t < 0.01 && slice < (1L << 28)) slice *= 2;
-    else if (t > 0.05 && slice > 1) slice /= 2;
-    if (n > 0) n -= k;
+    done = advance_for(j, k, 0.05, S->intr, &t);
+    slice = nextslice(slice, k, done, t, 0.05);
+    if (n > 0) n -= done;
+  }
+  if (S->intr != NULL && *S->intr) seen = 1;
+  for (i = 0; i < j->nruns; i++)
+    if (j->boxes[i]->r != NULL
+        && ol_run_reason(j->boxes[i]->r) == OL_STOP_CALLBACK
+        && (seen || strstr(ol_run_message(j->boxes[i]->r), "interrupted!")))
+      j->boxes[i]->intr = 1;
+  if (seen) {
+    halt(js, j, OL_STOP_INTERRUPTED);
+    *S->intr = 0;
   }
 }
 
@@ -178,17 +223,13 @@ int olua_jobs_tick (lua_State *L, double budget_s, long maxsteps)
     memcpy(act, js->act, (size_t)n * sizeof act[0]);
     for (i = 0; i < n; i++) {
       ljob *j = act[i];
-      long take = maxsteps > 0 ? maxsteps : j->slice;
+      long take = maxsteps > 0 ? maxsteps : j->slice, done;
       double t;
       if (j->state != OLUA_JOB_RUNNING || !refresh(js, j)) continue;
-      t = now();
-      advance(j, take);
-      t = now() - t;
+      done = advance_for(j, take, maxsteps > 0 ? 1e30 : per, NULL, &t);
       stepped = 1;
-      if (maxsteps <= 0) {
-        if (t < per / 2 && j->slice < (1L << 28)) j->slice *= 2;
-        else if (t > per && j->slice > 1) j->slice /= 2;
-      }
+      if (maxsteps <= 0)
+        j->slice = nextslice(j->slice, take, done, t, per);
       refresh(js, j);
     }
     if (!stepped || maxsteps > 0 || now() >= end) break;
@@ -390,7 +431,7 @@ static int job_start (lua_State *L)
   j->nwatch = j->boxes[0]->nwatch;
   memcpy(j->watch, j->boxes[0]->watch, sizeof j->watch);
   olua_problemdesc(ol_run_problem(j->runs[0]), j->title, sizeof j->title);
-  j->slice = 64;
+  j->slice = 1;                        /* grows with the time it takes */
   j->state = OLUA_JOB_RUNNING;
   js->act[js->nact++] = j;
   lua_rawgetp(L, LUA_REGISTRYINDEX, &jskey);

@@ -31,6 +31,7 @@ olua_state *olua_getstate (lua_State *L)
   s = lua_newuserdatauv(L, sizeof *s, 0);
   s->view = NULL;
   s->intr = NULL;
+  s->cb = NULL;
   lua_setfield(L, LUA_REGISTRYINDEX, STATEKEY);
   return s;
 }
@@ -46,6 +47,11 @@ void olua_setview (lua_State *L, const olua_view *v)
 void olua_setintr (lua_State *L, volatile sig_atomic_t *flag)
 {
   olua_getstate(L)->intr = flag;
+}
+
+lua_State *volatile *olua_cbthread (lua_State *L)
+{
+  return &olua_getstate(L)->cb;
 }
 
 /* Push s, cut to OLUA_ECHOMAX bytes with "..." when longer: how error

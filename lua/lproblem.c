@@ -348,10 +348,12 @@ static int lua_fdf (void *ud, const double *x, double *f, double *g,
                     ol_err *e)
 {
   lproblem *b = ud;
-  lua_State *T = tenter(b, e);
+  lua_State *T = tenter(b, e), *prev = b->S->cb;
   int st;
   if (T == NULL) return OL_ECALLBACK;
+  b->S->cb = T;              /* for the SIGINT hook (olua_cbthread) */
   st = fdf_at(b, T, x, f, g, e);
+  b->S->cb = prev;
   if (--b->depth == 0) b->overflow = 0;
   return st;
 }
@@ -467,10 +469,12 @@ static int hess_at (lproblem *b, lua_State *T, const double *x, double *H,
 static int lua_hess (void *ud, const double *x, double *H, ol_err *e)
 {
   lproblem *b = ud;
-  lua_State *T = tenter(b, e);
+  lua_State *T = tenter(b, e), *prev = b->S->cb;
   int st;
   if (T == NULL) return OL_ECALLBACK;
+  b->S->cb = T;
   st = hess_at(b, T, x, H, e);
+  b->S->cb = prev;
   if (--b->depth == 0) b->overflow = 0;
   return st;
 }
@@ -480,6 +484,7 @@ static lproblem *newbox (lua_State *L)
 {
   lproblem *b = lua_newuserdatauv(L, sizeof *b, 1);
   memset(b, 0, sizeof *b);
+  b->S = olua_getstate(L);
   luaL_setmetatable(L, OLUA_PROBLEM);
   return b;
 }

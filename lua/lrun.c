@@ -6,8 +6,13 @@
 ** alive (user values 1 and 2).  run and race step in slices between which
 ** they redraw the live view (if one is installed and opts.view is not
 ** false), print progress lines to stderr (no view, opts.progress), and
-** poll the interrupt flag.  Slices adapt to the measured stepping speed so
-** frames come about 30 times a second.  Once stepping starts nothing
+** poll the interrupt flag.  Slices are paced by time, not by step count:
+** the first is one step, a slice doubles while it takes under a quarter
+** of the frame time (1/30 s with a view, 1/20 s without) and shrinks in
+** proportion when it takes longer, and inside a slice the clock and the
+** flag are read between chunks of an eighth of it, so one slow step
+** (a slow Lua objective) is never followed by many before the next frame
+** or the next look at Ctrl-C.  Once stepping starts nothing
 ** raises: Ctrl-C, a view's quit or a callback error stop the runs, and
 ** the runs are returned with their traces and stop reasons.
 */
@@ -441,8 +446,8 @@ void olua_drive (lua_State *L, lrun **boxes, int nruns, const char *title,
   const char **labels = lua_newuserdatauv(L, (size_t)nruns * sizeof *labels,
                                           0);
   olua_live lv;
-  int i, opened = 0, top = lua_gettop(L);
-  long slice = 16;
+  int i, opened = 0, live = 0, top = lua_gettop(L);
+  long slice = 1;
   double tprog, target;
   lua_checkstack(L, nruns + 4);
   for (i = 0; i < nruns; i++) {
@@ -458,15 +463,19 @@ void olua_drive (lua_State *L, lrun **boxes, int nruns, const char *title,
   lv.iters = ol_run_budget(runs[0]);
   lv.title = title;
   lv.xaxis = boxes[0]->xaxis;
-  if (useview && S->view != NULL && S->view->open != NULL)
+  /* no view when nothing is left to step (stopped at x0, or Ctrl-C came
+  ** while the runs were made: its first frame could call a looping f) */
+  for (i = 0; i < nruns; i++) live += ol_run_reason(runs[i]) == OL_STOP_NONE;
+  if (S->intr != NULL && *S->intr) live = 0;
+  if (live > 0 && useview && S->view != NULL && S->view->open != NULL)
     opened = S->view->open(S->view->ud, &lv) == 0;
   target = opened ? 1.0 / 30 : 0.05;
   tprog = now() + 1.0;
   for (;;) {
-    int live = 0;
-    long take = slice;
+    long take = slice, done = 0, chunk;
     double t0, dt;
-    for (i = 0; i < nruns; i++) live += ol_run_reason(runs[i]) == OL_STOP_NONE;
+    for (i = 0, live = 0; i < nruns; i++)
+      live += ol_run_reason(runs[i]) == OL_STOP_NONE;
     if (live == 0) break;
     if (S->intr != NULL && *S->intr) {
       *S->intr = 0;
@@ -485,14 +494,25 @@ void olua_drive (lua_State *L, lrun **boxes, int nruns, const char *title,
       }
       if (k < take) take = k;
     }
+    /* (1) the slice, in chunks, until done, late or interrupted */
     t0 = now();
-    for (i = 0; i < nruns; i++)
-      if (ol_run_reason(runs[i]) == OL_STOP_NONE) ol_run_advance(runs[i], take);
-    dt = now() - t0;
-    if (take == slice) {
-      if (dt < target / 4 && slice < (1L << 30)) slice *= 2;
-      else if (dt > target && slice > 1) slice /= 2;
+    chunk = take / 8 > 0 ? take / 8 : 1;
+    while (done < take) {
+      long c = take - done < chunk ? take - done : chunk;
+      for (i = 0; i < nruns; i++)
+        if (ol_run_reason(runs[i]) == OL_STOP_NONE) ol_run_advance(runs[i], c);
+      done += c;
+      if (now() - t0 >= target || (S->intr != NULL && *S->intr)) break;
     }
+    dt = now() - t0;
+    /* (2) the next slice: double while fast, in proportion when slow */
+    if (dt > target) {
+      double k = (double)done * target / dt;
+      slice = k >= 1 ? (long)k : 1;
+    }
+    else if (take == slice && done == take && dt < target / 4
+             && slice < (1L << 30))
+      slice *= 2;
     if (!opened && progress && t0 + dt >= tprog) {
       for (i = 0; i < nruns; i++)
         progressline(nruns == 1 ? ol_run_method(runs[i])->name : labels[i],

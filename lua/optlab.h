@@ -58,6 +58,13 @@ void olua_setview (lua_State *L, const olua_view *v);
 ** slices of steps, stop with "interrupted" and clear it. */
 void olua_setintr (lua_State *L, volatile sig_atomic_t *flag);
 
+/* Where the binding keeps the Lua thread that is running a callback (a
+** problem.new function, called from C) right now, NULL when none; valid
+** for the life of L.  A count hook is per thread, so the program's SIGINT
+** handler arms its hook on *olua_cbthread(L) as well as on L, and an
+** objective stuck in a Lua loop is interrupted too. */
+lua_State *volatile *olua_cbthread (lua_State *L);
+
 /* Background jobs (start() in Lua).  The program steps them between
 ** keystrokes with olua_jobs_tick and shows the active ones (not done)
 ** from olua_jobs_list; none of these raise or allocate. */

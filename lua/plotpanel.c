@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "grid.h"
 #include "plotpanel.h"
@@ -115,10 +116,60 @@ void pn_levels (const double *v, int n, int nlev, int *lev)
 
 void pn_cache_fini (pn_cache *c)
 {
+  double budget = c->budget;
   free(c->val);
   free(c->lev);
   free(c->work);
   memset(c, 0, sizeof *c);
+  c->budget = budget;
+}
+
+static double mono (void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Cells c->done.. of the grid, as ol_problem_grid computes them (the same
+** points, NAN where f is not finite), until all are done (0) or the
+** budget is spent (PN_GRID_PART, or PN_GRID_SLOW when the whole grid would
+** take more than PN_MAPMAX seconds); -1 when f fails. */
+static int grid_part (const ol_problem *p, const double *x0, pn_cache *c)
+{
+  int nx = c->nx, ny = c->ny, k, first = c->done;
+  double *x = c->work, *w2 = c->work + p->n, t0 = mono(), el;
+  const double *win = c->win;
+  ol_err e;
+  memcpy(x, x0, (size_t)p->n * sizeof *x);
+  for (k = first; k < nx * ny; k++) {
+    int r = k / nx, col = k % nx, rc;
+    double f = NAN;
+    x[1] = win[2] + (r + 0.5) * (win[3] - win[2]) / ny;
+    x[0] = win[0] + (col + 0.5) * (win[1] - win[0]) / nx;
+    rc = ol_problem_eval(p, x, &f, NULL, w2, &e);
+    if (rc == OL_EDOM) f = NAN;
+    else if (rc != OL_OK) {
+      c->done = 0;
+      return -1;
+    }
+    c->val[k] = f;
+    if (((k - first) & 7) == 7 || k == first) {
+      el = mono() - t0;
+      if (el >= c->budget) {
+        c->cellsec = el / (k - first + 1);
+        c->done = k + 1;
+        if (c->cellsec * nx * ny > PN_MAPMAX) {
+          c->slow = p;
+          c->done = 0;
+          return PN_GRID_SLOW;
+        }
+        return c->done < nx * ny ? PN_GRID_PART : 0;
+      }
+    }
+  }
+  c->done = 0;
+  return 0;
 }
 
 int pn_landscape_grid (const pn_runs *rs, int nx, int ny, pn_cache *c)
@@ -136,7 +187,18 @@ int pn_landscape_grid (const pn_runs *rs, int nx, int ny, pn_cache *c)
   if (c->ok && c->p == p && c->nx == nx && c->ny == ny
       && memcmp(c->win, win, sizeof win) == 0)
     return 0;
+  if (c->budget > 0 && c->slow == p) return PN_GRID_SLOW;
+  if (c->budget > 0 && c->done > 0 && c->p == p && c->nx == nx
+      && c->ny == ny && memcmp(c->win, win, sizeof win) == 0) {
+    int rc;
+    x0 = p->xstar != NULL ? p->xstar : p->x0;
+    if ((rc = grid_part(p, x0, c)) != 0) return rc;
+    pn_levels(c->val, nx * ny, PN_NLEVELS, c->lev);
+    c->ok = 1;
+    return 0;
+  }
   c->ok = 0;
+  c->done = 0;
   if (c->nx * c->ny < nx * ny || c->val == NULL) {
     double *v = realloc(c->val, (size_t)nx * (size_t)ny * sizeof *v);
     int *l;
@@ -158,8 +220,12 @@ int pn_landscape_grid (const pn_runs *rs, int nx, int ny, pn_cache *c)
   memcpy(c->win, win, sizeof win);
   /* other coordinates at x* when known, else at the default start */
   x0 = p->xstar != NULL ? p->xstar : p->x0;
-  if (ol_problem_grid(p, x0, 0, 1, win[0], win[1], win[2], win[3], nx, ny,
-                      c->val, c->work, &e) != OL_OK)
+  if (c->budget > 0) {
+    int rc = grid_part(p, x0, c);
+    if (rc != 0) return rc;
+  }
+  else if (ol_problem_grid(p, x0, 0, 1, win[0], win[1], win[2], win[3], nx,
+                           ny, c->val, c->work, &e) != OL_OK)
     return -1;
   pn_levels(c->val, nx * ny, PN_NLEVELS, c->lev);
   c->ok = 1;
@@ -190,10 +256,19 @@ int pn_landscape (const pn_runs *rs, const pn_out *o, pn_cache *c,
   snprintf(title, tsize, "landscape x1,x2%s [log f]",
            p != NULL && p->n > 2 ? " slice" : "");
   if (pw < 4 || ph < 2) return -1;
-  if (pn_landscape_grid(rs, pw, ph, c) != 0) {
-    puts_at(o, o->y, o->x + 1, pn_has_landscape(p)
-            ? "no landscape (trajectory not recorded)"
-            : "no landscape for this problem", o->w - 1, PN_AXIS);
+  if ((k = pn_landscape_grid(rs, pw, ph, c)) != 0) {
+    char msg[96];
+    if (k == PN_GRID_PART)
+      snprintf(msg, sizeof msg, "mapping f: %d of %d points", c->done,
+               pw * ph);
+    else if (k == PN_GRID_SLOW)
+      snprintf(msg, sizeof msg, "no landscape: f takes %.2g ms a point, "
+               "%d points", c->cellsec * 1e3, pw * ph);
+    else
+      snprintf(msg, sizeof msg, "%s", pn_has_landscape(p)
+               ? "no landscape (trajectory not recorded)"
+               : "no landscape for this problem");
+    puts_at(o, o->y, o->x + 1, msg, o->w - 1, PN_AXIS);
     return -1;
   }
   if (cv_init(o->cv, pw, ph, o->utf8 ? CV_BRAILLE : CV_ASCII) != 0)

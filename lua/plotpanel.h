@@ -63,7 +63,14 @@ int pn_has_landscape (const ol_problem *p);
 void pn_levels (const double *v, int n, int nlev, int *lev);
 
 /* Grid cache: the landscape is recomputed only when the problem, window
-** or size change.  Zero-initialise; pn_cache_fini frees. */
+** or size change.  Zero-initialise; pn_cache_fini frees.  budget (set by
+** the owner; 0: none) bounds the seconds one pn_landscape_grid call spends
+** evaluating f: a grid that takes longer is finished over the next calls
+** (done cells kept), and one whose whole would take more than
+** PN_MAPMAX seconds of f is given up for that problem (slow, with the
+** measured seconds per cell), so a slow Lua objective never stalls a
+** live view. */
+#define PN_MAPMAX 2.0
 typedef struct pn_cache {
   const ol_problem *p;
   double win[4];
@@ -73,12 +80,18 @@ typedef struct pn_cache {
   int ok;                /* values valid */
   double *work;
   int nwork;
+  double budget;         /* seconds per call, 0: compute it all */
+  int done;              /* cells done of the grid in progress */
+  const ol_problem *slow;  /* given up for this problem */
+  double cellsec;        /* its measured seconds per cell */
 } pn_cache;
 void pn_cache_fini (pn_cache *c);
 
 /* The window (ol_grid_window over coordinates 0, 1) and the grid of
 ** nx x ny values and levels into c; -1 when not available (no recorded
-** trajectory, oracle failure), else 0. */
+** trajectory, oracle failure), PN_GRID_PART when c->budget ran out first
+** (call again), PN_GRID_SLOW when given up (see pn_cache), else 0. */
+enum { PN_GRID_PART = 1, PN_GRID_SLOW = 2 };
 int pn_landscape_grid (const pn_runs *rs, int nx, int ny, pn_cache *c);
 
 /* Draw the landscape inside o; title (for the caller's border) into

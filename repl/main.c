@@ -10,7 +10,10 @@
 ** hook before that).  While a chunk runs (repl_docall) SIGINT sets the
 ** binding's interrupt flag, which run/race poll between slices, and, as
 ** lua.c's laction, arms a count hook that raises "interrupted!" in plain
-** Lua code if the flag is still set when the hook fires.  The core's
+** Lua code if the flag is still set when the hook fires, in the main
+** thread and in the thread of a Lua objective running at that moment
+** (olua_cbthread), so `while true do end` in an objective is
+** interrupted as it would be at the top level.  The core's
 ** ol_intr points at the same flag, for builds that are not stepped
 ** (problem.quadratic{n=4096}).
 */
@@ -31,6 +34,7 @@
 static const char *progname = "optlab";
 static lua_State *globalL = NULL;
 static volatile sig_atomic_t intrflag = 0;
+static lua_State *volatile *cbthread = NULL;  /* olua_cbthread */
 
 static const char usage_text[] =
   "usage: optlab [options] [script [args]]\n"
@@ -54,24 +58,29 @@ static void message (const char *msg)
 }
 
 /* Hook armed by the SIGINT handler: raise only if the flag is still set
-** (run and race clear it when they stop for it). */
+** (run and race clear it when they stop for it).  The flag stays set, so
+** run, race and j:wait, whose callback the hook interrupted, see it and
+** stop every run of the statement, not only that one. */
 static void lstop (lua_State *L, lua_Debug *ar)
 {
   (void)ar;
   lua_sethook(L, NULL, 0, 0);
-  if (intrflag) {
-    intrflag = 0;
-    luaL_error(L, "interrupted!");
-  }
+  if (intrflag) luaL_error(L, "interrupted!");
 }
 
+/* SIGINT: set the flag and arm the hook in the main thread and in the
+** thread of the Lua callback running now, if any (hooks are per thread;
+** lua_sethook is safe in a signal handler, as lua.c relies on). */
 static void laction (int sig)
 {
+  lua_State *T = cbthread != NULL ? *cbthread : NULL;
   (void)sig;
   intrflag = 1;
   if (globalL != NULL)
     lua_sethook(globalL, lstop, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT,
                 1);
+  if (T != NULL && T != globalL)
+    lua_sethook(T, lstop, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
 }
 
 /* Run the function below its narg arguments under the traceback handler;
@@ -257,6 +266,7 @@ static int pmain (lua_State *L)
   luaL_requiref(L, "optlab", luaopen_optlab, 1);
   lua_pop(L, 1);
   olua_setintr(L, &intrflag);
+  cbthread = olua_cbthread(L);
   ol_intr = &intrflag;                 /* long core builds poll it too */
   if (!c.o.notui && isatty(STDOUT_FILENO))
     olua_setview(L, repl_view(&c.o));
