@@ -129,7 +129,8 @@ static int oracle (ol_ctx *c, const double *x, double *f, double *g,
       rc = p->fdf(p->ud, x, f, g, e);
       if (rc != OL_OK) return rc;
       if (f != NULL && !isfinite(*f))
-        return ol_err_set(e, OL_EDOM, "non-finite value (f = %g)", *f);
+        return ol_err_set(e, OL_EDOM, "non-finite value (f = %g)",
+                          ol_shown(*f));
       if (g != NULL && !ol_run_finite(g, n))
         return ol_err_set(e, OL_EDOM, "non-finite gradient");
     }
@@ -224,7 +225,7 @@ static OL_NOINLINE int minibatch (ol_ctx *c, const double *x, double *f, double 
     *f = fsum / b;
     if (!isfinite(*f))
       return ol_err_set(e, OL_EDOM, "non-finite minibatch value (f = %g)",
-                        *f);
+                        ol_shown(*f));
   }
   if (g != NULL) {
     if (b > 1) ol_vec_scal(1.0 / b, g, n);
@@ -261,7 +262,8 @@ int ol_ctx_grad (ol_ctx *c, const double *x, double *f, double *g, ol_err *e)
     rc = p->fdf(p->ud, x, f, g, e);
     if (rc != OL_OK) return rc;
     if (f != NULL && !isfinite(*f))
-      return ol_err_set(e, OL_EDOM, "non-finite value (f = %g)", *f);
+      return ol_err_set(e, OL_EDOM, "non-finite value (f = %g)",
+                        ol_shown(*f));
     if (g != NULL && !ol_run_finite(g, c->n))
       return ol_err_set(e, OL_EDOM, "non-finite gradient");
     return OL_OK;
@@ -368,7 +370,7 @@ int ol_ctx_gradi (ol_ctx *c, long i, const double *x, double *f, double *g,
   if (rc != OL_OK) return rc;
   if (f != NULL && !isfinite(*f))
     return ol_err_set(e, OL_EDOM, "non-finite value of component %ld "
-                      "(f = %g)", i, *f);
+                      "(f = %g)", i, ol_shown(*f));
   if (g != NULL && !ol_run_finite(g, c->n))
     return ol_err_set(e, OL_EDOM, "non-finite gradient of component %ld", i);
   return OL_OK;

@@ -10,6 +10,7 @@
 #ifndef OL_H
 #define OL_H
 
+#include <math.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -103,6 +104,13 @@ static inline uint64_t ol_fbit (double v)
   return (u & 0x7ff0000000000000u) + 0x0010000000000000u;
 }
 #define OL_FBITS_OK(bad) (((bad) >> 63) == 0)
+
+/* v for a message: a NaN without its sign bit, so that %g shows "nan"
+** (x86's 0/0 is a negative NaN, which printf writes "-nan"). */
+static inline double ol_shown (double v)
+{
+  return v != v ? (double)NAN : v;
+}
 
 /* The interrupt flag: NULL (the default), or a flag the program's SIGINT
 ** handler sets (repl/main.c points it at its own before running any Lua).

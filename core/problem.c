@@ -58,7 +58,8 @@ int ol_problem_eval (const ol_problem *p, const double *x, double *f,
     }
   }
   if (f != NULL && !isfinite(*f))
-    return ol_err_set(e, OL_EDOM, "non-finite value (f = %g)", *f);
+    return ol_err_set(e, OL_EDOM, "non-finite value (f = %g)",
+                      ol_shown(*f));
   if (g != NULL && !ol_allfinite(g, n))
     return ol_err_set(e, OL_EDOM, "non-finite gradient");
   return OL_OK;

@@ -18,6 +18,7 @@
 ** (problem.quadratic{n=4096}).
 */
 #include <cblas.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,6 +82,42 @@ static void laction (int sig)
                 1);
   if (T != NULL && T != globalL)
     lua_sethook(T, lstop, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+}
+
+/* tostring and print as Lua's, but a NaN reads "nan" whatever its sign
+** bit (x86's 0/0 is a negative NaN, which Lua's "%.14g" writes "-nan").
+** Installed before the optlab library loads, so its Lua files, which
+** capture the globals they use, see these. */
+static const char *tostr (lua_State *L, int i, size_t *len)
+{
+  if (lua_type(L, i) == LUA_TNUMBER && isnan(lua_tonumber(L, i))) {
+    lua_pushliteral(L, "nan");
+    *len = 3;
+    return "nan";
+  }
+  return luaL_tolstring(L, i, len);
+}
+
+static int l_tostring (lua_State *L)
+{
+  size_t len;
+  luaL_checkany(L, 1);
+  tostr(L, 1, &len);
+  return 1;
+}
+
+static int l_print (lua_State *L)
+{
+  int n = lua_gettop(L), i;
+  for (i = 1; i <= n; i++) {
+    size_t len;
+    const char *s = tostr(L, i, &len);
+    if (i > 1) lua_writestring("\t", 1);
+    lua_writestring(s, len);
+    lua_pop(L, 1);
+  }
+  lua_writeline();
+  return 0;
 }
 
 /* Run the function below its narg arguments under the traceback handler;
@@ -263,6 +300,8 @@ static int pmain (lua_State *L)
   repl_log("optlab %s starting", OL_VERSION);
   luaL_checkversion(L);
   luaL_openlibs(L);
+  lua_register(L, "tostring", l_tostring);
+  lua_register(L, "print", l_print);
   luaL_requiref(L, "optlab", luaopen_optlab, 1);
   lua_pop(L, 1);
   olua_setintr(L, &intrflag);

@@ -24,6 +24,15 @@ check "cli: -e runs a chunk" test "$out" = 2
 out=$($OPTLAB -e 'x = 3' -e 'print(x * 2)' 2>&1)
 check "cli: several -e run in order" test "$out" = 6
 
+out=$($OPTLAB -e 'print(0/0, -(0/0), tostring(0/0), 1.5)' 2>&1)
+check "cli: print and tostring show NaN as nan, never -nan" \
+  test "$out" = "nan	nan	nan	1.5"
+
+out=$($OPTLAB -e 'r = run(problem.new{n = 1, f = function () return 0/0 end},
+  optim.gd{}, {iters = 3, progress = false}) print(r.message)' 2>&1)
+check "cli: a NaN objective's stop message says f = nan" \
+  test "$out" = "non-finite value (f = nan)"
+
 cat > "$tmp/args.lua" <<'LUA'
 print(arg[0], arg[1], arg[2], select("#", ...), ...)
 LUA
