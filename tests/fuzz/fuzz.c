@@ -28,7 +28,8 @@
 ** Lua instructions (in every thread: threads inherit the hook), a timer
 ** delivers a Ctrl-C every 10 ms once DEADLINE_MS have passed and the hook
 ** then raises at every instruction, so C loops that poll the interrupt
-** flag stop too; the Lua heap is capped at LIMIT_HEAP bytes by the
+** flag stop too, and a statement still running HANG_MS after that is
+** reported as a hang (abort: the input is kept); the Lua heap is capped at LIMIT_HEAP bytes by the
 ** allocator, and C allocations above 256 MB fail (ASAN_OPTIONS defaults
 ** below) so oversized problems meet their out-of-memory paths.  libFuzzer's
 ** -timeout and -rss_limit_mb (set by `make fuzz`) catch the rest.
@@ -61,6 +62,7 @@
 #define LIMIT_INSNS  3000000L         /* Lua instructions per input */
 #define LIMIT_HEAP   (96u << 20)      /* bytes of Lua heap per input */
 #define DEADLINE_MS  250              /* wall time before the Ctrl-Cs */
+#define HANG_MS      2000             /* Ctrl-Cs ignored this long: a hang */
 #define HOOK_COUNT   1000
 #define MAXSTMTS     64
 
@@ -82,7 +84,10 @@ static int show;
 static int viewmode;
 static long viewframes;
 static int intr_ms = -1;                     /* pending --@intr */
+static volatile sig_atomic_t rearm;          /* deadline after the intr */
 static char origdir[4096], workdir[4096];
+static const char *curstmt;                  /* the statement running */
+static size_t curlen;
 static lua_State *G;                         /* the grammar's own state */
 
 static void hook (lua_State *L, lua_Debug *ar);
@@ -114,19 +119,6 @@ static void hook (lua_State *L, lua_Debug *ar)
 
 /* The timer: a Ctrl-C (flag and count-1 hook on the main thread), and
 ** after the deadline one every 10 ms, so polling loops stop as well. */
-static long elapsed_ms (void);
-
-static void ontimer (int sig)
-{
-  (void)sig;
-  if (elapsed_ms() >= DEADLINE_MS) expired = 1;
-  intrflag = 1;
-  if (curL != NULL) {
-    armed = 1;
-    sethook(curL, 1);
-  }
-}
-
 static void settimer (long first_ms, long every_ms)
 {
   struct itimerspec its;
@@ -138,6 +130,47 @@ static void settimer (long first_ms, long every_ms)
   its.it_interval.tv_sec = every_ms / 1000;
   its.it_interval.tv_nsec = (every_ms % 1000) * 1000000L;
   timer_settime(timer, 0, &its, NULL);
+}
+
+static long elapsed_ms (void);
+
+static void say (const char *s, size_t n)
+{
+  while (n > 0) {
+    ssize_t k = write(STDERR_FILENO, s, n);
+    if (k <= 0) return;
+    s += k;
+    n -= (size_t)k;
+  }
+}
+
+/* Ctrl-C unanswered for HANG_MS: report the statement and abort, so the
+** input is kept as a crash ("fuzz: Ctrl-C ignored"). */
+static void hang (void)
+{
+  static const char m[] = "fuzz: Ctrl-C ignored for 2 s in: ";
+  say(m, sizeof m - 1);
+  if (curstmt != NULL) say(curstmt, curlen > 400 ? 400 : curlen);
+  say("\n", 1);
+  abort();
+}
+
+static void ontimer (int sig)
+{
+  long t;
+  (void)sig;
+  t = elapsed_ms();
+  if (t >= DEADLINE_MS) expired = 1;
+  if (t >= DEADLINE_MS + HANG_MS && curL != NULL) hang();
+  if (rearm) {
+    rearm = 0;
+    settimer(t < DEADLINE_MS ? DEADLINE_MS - t : 1, 10);
+  }
+  intrflag = 1;
+  if (curL != NULL) {
+    armed = 1;
+    sethook(curL, 1);
+  }
 }
 
 static struct timespec t0;
@@ -155,10 +188,14 @@ static void armtimer (void)
   long left = DEADLINE_MS - elapsed_ms();
   if (left < 1) left = 1;
   if (intr_ms >= 0 && intr_ms < left) {
+    rearm = 1;
     settimer(intr_ms > 0 ? intr_ms : 1, 0);
     intr_ms = -1;
   }
-  else settimer(left, 10);
+  else {
+    rearm = 0;
+    settimer(left, 10);
+  }
 }
 
 /* Lua heap capped at LIMIT_HEAP: over it, Lua raises "not enough memory". */
@@ -264,7 +301,9 @@ static void statement (lua_State *L, const char *s, size_t len)
     action(L, s);
     return;
   }
-  if (show) fprintf(stderr, "%.*s\n", (int)len, s);
+  if (show) fprintf(stderr, "[%ld ms] %.*s\n", elapsed_ms(), (int)len, s);
+  curstmt = s;
+  curlen = len;
   armtimer();
   lua_pushcfunction(L, olua_msghandler);
   st = luaL_loadbuffer(L, s, len, "=(fuzz)");
@@ -528,7 +567,9 @@ int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   curL = NULL;
   sigprocmask(SIG_UNBLOCK, &blk, NULL);
   expired = 1;                 /* finalizers in Lua raise at once */
+  if (show) fprintf(stderr, "[%ld ms] lua_close\n", elapsed_ms());
   lua_close(L);
+  if (show) fprintf(stderr, "[%ld ms] done\n", elapsed_ms());
   lua_settop(G, 0);
   lua_gc(G, LUA_GCCOLLECT);    /* as many frees as mallocs: no leak scan */
   if (chdir(origdir) != 0) abort();

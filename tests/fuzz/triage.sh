@@ -23,7 +23,7 @@ for f in "$dir"/crash-* "$dir"/leak-* "$dir"/timeout-* "$dir"/oom-*; do
   out=$tmp/out
   OPTLAB_FUZZ_SHOW=1 OPTLAB_FUZZ_DIR=$work timeout 60 "$bin" -timeout=20 \
     -rss_limit_mb=2048 "$f" >"$out" 2>&1
-  summary=$(grep -m1 -E '^SUMMARY|ERROR: libFuzzer' "$out" \
+  summary=$(grep -m1 -E '^fuzz: Ctrl-C ignored|^SUMMARY|ERROR: libFuzzer' "$out" \
             | sed -E 's/0x[0-9a-f]+//g; s/==[0-9]+==//g; s#/[^ ]*/(core|lua)/#\1/#')
   [ -n "$summary" ] || summary="(no report on rerun: $(basename "$f" | cut -d- -f1))"
   frames=$(grep -E '^ +#[0-9]+ .* in [a-z_]+ .*/(core|lua)/' "$out" \
