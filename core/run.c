@@ -34,6 +34,7 @@
 #include "run.h"
 
 #include "runpriv.h"
+#include "sample/stats.h"
 #include "vec.h"
 
 #include <math.h>
@@ -342,6 +343,62 @@ static int stop_msg (ol_run *r, int reason, const char *fmt, ...)
   return reason;
 }
 
+/* == draws (samplers) ======================================================= */
+
+/* Room for the draws of a budget of T steps: min(dcap, T - warmup + 1)
+** rows.  OL_ENOMEM with e set (the old rows stay) on failure. */
+static int draws_reserve (ol_run *r, long T, ol_err *e)
+{
+  long want = T - r->warmup + 1, cols = OL_DRAW_COLS + r->n;
+  if (r->dcap == 0) return OL_OK;
+  if (want > r->dcap) want = r->dcap;
+  if (want < 1) want = 1;
+  if (want <= r->dalloc) return OL_OK;
+  if (grow((void **)&r->draws, (size_t)want * (size_t)cols *
+           sizeof *r->draws))
+    return ol_err_set(e, OL_ENOMEM, "out of memory (%ld draws of %ld "
+                      "numbers)", want, cols);
+  r->dalloc = want;
+  return OL_OK;
+}
+
+/* After a post-warmup step: keep its draw (every dthin-th); at the cap,
+** drop every other kept draw and double dthin. */
+static void keep_draw (ol_run *r, long accepted0)
+{
+  long cols = OL_DRAW_COLS + r->n, i, j;
+  ol_sampler_stat st;
+  double *row;
+  if (r->c.t <= r->warmup) return;
+  if (r->dseen++ % r->dthin != 0) return;
+  if (r->drows >= r->dalloc) {
+    if (r->drows < r->dcap) return;   /* extend did not reserve: cannot */
+    for (i = 0, j = 0; i < r->drows; i += 2, j++)
+      memmove(r->draws + j * cols, r->draws + i * cols,
+              (size_t)cols * sizeof *r->draws);
+    r->drows = j;
+    r->dthin *= 2;
+    if ((r->dseen - 1) % r->dthin != 0) return;
+  }
+  row = r->draws + r->drows++ * cols;
+  if (ol_sampler_stats(r->m, r->st, &st) == OL_OK) {
+    row[0] = st.lp;
+    row[1] = st.accept_stat;
+    row[2] = st.stepsize;
+    row[3] = st.treedepth;
+    row[4] = st.n_leapfrog;
+    row[5] = st.divergent;
+    row[6] = st.energy;
+  }
+  else {
+    row[0] = r->gvalid ? -r->f : NAN;
+    row[1] = r->c.accepted > accepted0;
+    row[2] = row[6] = NAN;
+    row[3] = row[4] = row[5] = 0;
+  }
+  memcpy(row + OL_DRAW_COLS, r->x, (size_t)r->n * sizeof *r->x);
+}
+
 /* == stepping ============================================================== */
 
 /* Tolerance measure: kkt on a constrained or composite problem, else
@@ -452,13 +509,14 @@ static inline int step1 (ol_run *r)
   ol_ctx *c = &r->c;
   ol_err e;
   int rc, stop = OL_STOP_NONE, i, n = r->n, known;
-  long t;
+  long t, acc0;
   e.code = OL_OK;
   e.msg[0] = '\0';
   c->sched = r->o.sched.kind == OL_SCHED_CONST ? 1
     : ol_sched_value(&r->o.sched, c->t, r->iters);
   if (r->xprev != NULL) memcpy(r->xprev, r->x, (size_t)n * sizeof *r->x);
   r->handed = r->conv = 0;
+  acc0 = c->accepted;
   rc = r->m->step(r->st, c, &e);
   /* the noise-free shadow takes the same step (its failure only makes
   ** bias and variance NaN from then on) */
@@ -522,6 +580,7 @@ static inline int step1 (ol_run *r)
     if (stop != OL_STOP_NONE || t == r->next_rec) record(r);
   }
   if (stop == OL_STOP_BUDGET || stop == OL_STOP_TIME) r->msg[0] = '\0';
+  if (r->draws != NULL) keep_draw(r, acc0);
   r->reason = stop;
   return stop;
 }
@@ -580,7 +639,9 @@ int ol_run_extend (ol_run *r, long iters, ol_err *e)
   if (iters > OL_RUN_MAXITERS)
     return ol_err_set(e, OL_EINVAL, "iters = %ld is out of range [0, 2^62]",
                       iters);
-  if (hist_reserve(r, iters, e) != OL_OK) return e->code;
+  if (hist_reserve(r, iters, e) != OL_OK ||
+      draws_reserve(r, iters, e) != OL_OK)
+    return e->code;
   r->iters = iters;
   r->o.iters = iters;
   r->reason = OL_STOP_NONE;
@@ -604,6 +665,7 @@ static int make_shadow (ol_run *r, const ol_run_opts *o, ol_err *e)
   *r->shadowp = *r->p;
   r->shadowp->noise.kind = OL_NOISE_NONE;
   so.x0 = r->x0;
+  so.draws = 0;
   so.tol = so.f_abstol = so.f_reltol = so.x_abstol = so.x_reltol = 0;
   so.stop_metric = -1;
   so.xlimit = so.flimit = INFINITY;
@@ -634,6 +696,10 @@ static int check_opts (const ol_run_opts *o, ol_err *e)
         return ol_err_set(e, OL_EINVAL, "%s = %g is out of range [0, inf]",
                           tols[k].name, tols[k].v);
   }
+  if (o->warmup < 0 || o->draws < 0)
+    return ol_err_set(e, OL_EINVAL, "%s = %ld is out of range [0, inf]",
+                      o->warmup < 0 ? "warmup" : "draws",
+                      o->warmup < 0 ? o->warmup : o->draws);
   if (o->stop_metric >= OL_NMETRICS || o->stop_metric == OL_MET_MINGRADNORM
       || o->stop_metric == OL_MET_SUPPORT)
     return ol_err_set(e, OL_EINVAL, "stop_below: %s is not a metric of the "
@@ -824,6 +890,15 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
   if ((r->metrics & (OL_MBIT(OL_MET_BIAS) | OL_MBIT(OL_MET_VARIANCE))) &&
       make_shadow(r, o, e) != OL_OK)
     goto fail;
+  /* (6) a sampler's draws after its warmup */
+  r->warmup = ol_sampler_warmup(m, r->st);
+  if (o->warmup > r->warmup) r->warmup = o->warmup;
+  if (o->draws > 0 && m->family == OL_SAMPLER) {
+    r->dcap = o->draws / (OL_DRAW_COLS + n);
+    if (r->dcap < 2) r->dcap = 2;
+    r->dthin = 1;
+    if (draws_reserve(r, o->iters, e) != OL_OK) goto fail;
+  }
   if (!(m->flags & OL_M_OWNAVG))
     memcpy(r->xavg, r->x, (size_t)n * sizeof *r->x);
   if (!ol_allfinite(r->x, n)) {
@@ -867,6 +942,7 @@ void ol_run_free (ol_run *r)
   for (i = 0; i < OL_NMETRICS; i++) free(r->vals[i]);
   free(r->traj);
   free(r->xprev);
+  free(r->draws);
   free(r->perm);
   ol_mmem_free(&r->mem);
   ol_run_free(r->shadow);
@@ -934,6 +1010,22 @@ double ol_run_min (const ol_run *r, int metric)
   if (metric < 0 || metric >= OL_NMETRICS || r->vals[metric] == NULL)
     return NAN;
   return r->vmin[metric];
+}
+
+const void *ol_run_state (const ol_run *r)
+{
+  return r->inited ? r->st : NULL;
+}
+
+long ol_run_warmup (const ol_run *r) { return r->warmup; }
+
+const double *ol_run_draws (const ol_run *r, long *rows, long *thin,
+                            long *seen)
+{
+  if (rows != NULL) *rows = r->drows;
+  if (thin != NULL) *thin = r->dthin > 0 ? r->dthin : 1;
+  if (seen != NULL) *seen = r->dseen;
+  return r->drows > 0 ? r->draws : NULL;
 }
 
 const double *ol_run_traj (const ol_run *r, int *dim)

@@ -114,6 +114,13 @@ typedef struct ol_run_opts {
   int cap;              /* history size (see above), >= 16; default 4096 */
   int record_x;         /* keep the trajectory of x (first min(n, 8)
                            coordinates) at the recorded times */
+  long warmup;          /* samplers: steps before the draws are kept (at
+                           least the method's own warmup); default 0 */
+  long draws;           /* samplers: keep the post-warmup draws (x and
+                           the step's statistics, see ol_run_draws), at
+                           most this many doubles (0: none, the default);
+                           past it every other draw is dropped and the
+                           thinning doubles */
   int average;          /* keep the uniform average of x_0..x_t (Polyak-
                            Ruppert); always on for games and for methods
                            that keep their own average */
@@ -209,5 +216,23 @@ double ol_run_last (const ol_run *r, int metric);
 double ol_run_min (const ol_run *r, int metric);
 /* Trajectory: len rows of *dim coordinates (NULL unless record_x). */
 const double *ol_run_traj (const ol_run *r, int *dim);
+
+/* The method's state (borrowed; for per-method accessors such as
+** core/sample/stats.h), NULL before init. */
+const void *ol_run_state (const ol_run *r);
+
+/* Kept post-warmup draws of a sampler run (opts.draws): *rows rows of
+** OL_DRAW_COLS + n doubles, CmdStan's order: lp (= -U), accept_stat,
+** stepsize, treedepth, n_leapfrog, divergent, energy, then x.  Every
+** *thin-th post-warmup draw is kept (1 until the cap was reached); *seen
+** counts the post-warmup draws made.  Samplers without statistics
+** (core/sample/stats.h) give accept_stat 1 or 0 (the proposal was
+** accepted), NAN stepsize and energy, 0 tree depth and leapfrogs.  NULL
+** (rows 0) when none are kept.  Valid until the next step. */
+#define OL_DRAW_COLS 7
+const double *ol_run_draws (const ol_run *r, long *rows, long *thin,
+                            long *seen);
+/* Warmup steps of the run's method (0 when it does not adapt). */
+long ol_run_warmup (const ol_run *r);
 
 #endif

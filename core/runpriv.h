@@ -117,6 +117,11 @@ struct ol_run {
   long pos;
   int permdrawn;              /* ONCE: the permutation was drawn */
   ol_mmem mem;
+  double *draws;              /* drows x (OL_DRAW_COLS + n): the kept
+                                 post-warmup draws (opts.draws) */
+  long drows, dalloc, dcap;   /* rows kept, allocated, at most */
+  long dthin, dseen;          /* every dthin-th kept; post-warmup seen */
+  long warmup;                /* the method's warmup steps */
   ol_run *shadow;             /* bias / variance: the same method without
                                  gradient noise, stepped in lockstep */
   ol_problem *shadowp;        /* its problem: a noise-free shallow copy of

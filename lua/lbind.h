@@ -105,6 +105,9 @@ typedef struct ropts {
   int xaxis;             /* PN_X_*, default PN_X_ITER */
   int x0len;             /* entries of o.x0 (a buffer left on the stack) */
   int lenient;           /* race: drop the metrics a method lacks */
+  int chains;            /* samplers: independent chains (1) */
+  long warmup;           /* samplers: warmup steps (-1: the method's) */
+  long maxdraws;         /* samplers: draws kept per chain (100000) */
 } ropts;
 
 /* Parse the options table at idx (may be none/nil) for who; may leave
@@ -184,6 +187,15 @@ void olua_openproblem (lua_State *L);
 void olua_openmethod (lua_State *L);
 void olua_openrun (lua_State *L);
 void olua_openjobs (lua_State *L);
+void olua_opensample (lua_State *L);
+/* lsample.c: run with chains > 1 (problem at 1, sampler at 2) -> the
+** chains object; the draws / summary / save_draws methods of a run; the
+** summary table of a sampler's chains, appended to a print. */
+int olua_runchains (lua_State *L, const ropts *ro, const char *title);
+int olua_run_draws (lua_State *L);
+int olua_run_summary (lua_State *L);
+int olua_run_save_draws (lua_State *L);
+void olua_addsampletable (lua_State *L, luaL_Buffer *bf, lrun **b, int k);
 /* Load the embedded lua/ *.lua chunks, each called with the core table. */
 void olua_loadembedded (lua_State *L, int core);
 

@@ -355,6 +355,7 @@ int luaopen_optlab (lua_State *L)
   olua_openmethod(L);
   olua_openrun(L);
   olua_openjobs(L);
+  olua_opensample(L);
   olua_loadembedded(L, core);
   lua_newtable(L);
   lua_pushliteral(L, OL_VERSION);

@@ -30,7 +30,7 @@ static const char *const optkeys[] = {
   "iters", "tol", "time", "seed", "stream", "x0", "metrics", "watch", "cap",
   "record_x", "schedule", "progress", "view", "xaxis", "average",
   "f_abstol", "f_reltol", "x_abstol", "x_reltol", "xlimit", "flimit",
-  "stop_below", NULL
+  "stop_below", "chains", "warmup", "max_draws", NULL
 };
 
 
@@ -179,6 +179,9 @@ void olua_readopts (lua_State *L, int idx, const char *who, ropts *ro)
   ol_run_opts_default(&ro->o);
   ro->o.record_x = -1;                 /* auto, decided by mkrun */
   ro->useview = ro->progress = 1;
+  ro->chains = 1;
+  ro->warmup = -1;                     /* the sampler's own */
+  ro->maxdraws = 100000;
   if (lua_isnoneornil(L, idx)) return;
   idx = lua_absindex(L, idx);
   if (!lua_istable(L, idx))
@@ -235,6 +238,16 @@ void olua_readopts (lua_State *L, int idx, const char *who, ropts *ro)
       lua_pop(L, 1);
     }
   }
+  if (lua_getfield(L, idx, "chains") != LUA_TNIL)
+    ro->chains = (int)getint(L, -1, who, "chains", 1);
+  if (ro->chains > 64)
+    luaL_error(L, "%s: chains = %d is out of range [1, 64]", who,
+               ro->chains);
+  if (lua_getfield(L, idx, "warmup") != LUA_TNIL)
+    ro->warmup = (long)getint(L, -1, who, "warmup", 0);
+  if (lua_getfield(L, idx, "max_draws") != LUA_TNIL)
+    ro->maxdraws = (long)getint(L, -1, who, "max_draws", 2);
+  lua_pop(L, 3);
   if (lua_getfield(L, idx, "stop_below") != LUA_TNIL) {
     /* stop_below = {metric = value}: one metric */
     int t = lua_gettop(L), cnt = 0;
@@ -298,6 +311,7 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
   ol_run_opts o = ro->o;
   ol_err e;
   unsigned rec, dropped = 0;
+  double par[64];
   int i;
   lrun *b;
   pidx = lua_absindex(L, pidx);
@@ -334,8 +348,21 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
       }
     }
   if (o.metrics == 0) o.metrics = ol_metric_defaults(pb->p, mb->t->family);
+  /* a sampler: its warmup (the option, else the method's own), then iters
+  ** kept draws */
+  if (mb->t->family == OL_SAMPLER) {
+    int np = mb->t->nparams;
+    for (i = 0; i < np && i < 64; i++) par[i] = mb->par[i];
+    for (i = 0; i < np && strcmp(mb->t->params[i].name, "warmup"); i++) {}
+    if (i < np && ro->warmup >= 0) par[i] = (double)ro->warmup;
+    o.warmup = i < np ? (long)par[i] : ro->warmup > 0 ? ro->warmup : 0;
+    if (o.iters > OL_RUN_MAXITERS - o.warmup)
+      luaL_error(L, "%s: warmup + iters is out of range [0, 2^62]", who);
+    o.iters += o.warmup;
+    o.draws = ro->maxdraws * (long)(OL_DRAW_COLS + pb->p->n);
+  }
   olua_problem_ref(pb);                /* given back by run_gc */
-  b->r = ol_run_new(pb->p, mb->t, mb->par, &o, &e);
+  b->r = ol_run_new(pb->p, mb->t, mb->t->family == OL_SAMPLER ? par : mb->par, &o, &e);
   if (b->r == NULL) {
     olua_problem_unref(pb);
     luaL_error(L, "%s: %s", who, e.msg);
@@ -554,6 +581,13 @@ static int run_run (lua_State *L)
   olua_checkmethod(L, 2);
   lua_settop(L, 3);
   olua_readopts(L, 3, "run", &ro);
+  if (ro.chains > 1) {
+    if (olua_checkmethod(L, 2)->t->family != OL_SAMPLER)
+      return luaL_error(L, "run: chains = %d needs a sampler (%s is not "
+                        "one)", ro.chains, olua_checkmethod(L, 2)->t->name);
+    return olua_runchains(L, &ro, olua_problemdesc(olua_checkproblem(L,
+                          1)->p, title, sizeof title));
+  }
   b = olua_mkrun(L, 1, 2, &ro, "run");
   olua_drive(L, &b, 1, olua_problemdesc(ol_run_problem(b->r), title,
                                         sizeof title),
@@ -968,6 +1002,10 @@ static int run_tostring (lua_State *L)
                    why == OL_STOP_DIVERGED ? "\n  rule: " : "\n  message: ");
     luaL_addstring(&bf, ol_run_message(r));
   }
+  {
+    lrun *one = b;
+    olua_addsampletable(L, &bf, &one, 1);
+  }
   luaL_pushresult(&bf);
   return 1;
 }
@@ -976,6 +1014,9 @@ static const luaL_Reg run_methods[] = {
   {"series", run_series},
   {"last", run_last},
   {"min", run_min},
+  {"draws", olua_run_draws},
+  {"summary", olua_run_summary},
+  {"save_draws", olua_run_save_draws},
   {"traj", run_traj},
   {"metrics", run_metrics},
   {"csv", run_csv},

@@ -1,0 +1,133 @@
+-- tests/lua/chains.lua -- the sampling lab's chains, draws, summaries and
+-- CmdStan CSV (issue 11), against the exact moments of gauss2d and the
+-- posteriordb reference posteriors.  Seeds are fixed and printed;
+-- statistical checks are in MCSE from the summaries' own ESS.
+local t = dofile("tests/lib/tap.lua")
+local Q = {progress = false, view = false}
+local function opts (o)
+  for k, v in pairs(Q) do if o[k] == nil then o[k] = v end end
+  return o
+end
+
+-- gauss2d's defaults: mean (1, -1), sds (1, 0.5), rho 0.5
+local mu, sd = {1, -1}, {1, 0.5}
+local SEED = 20261201
+t.diag("seed " .. SEED)
+
+-- (1) four NUTS chains: moments within 4 MCSE, R-hat near 1
+local c = run(problem.gauss2d{}, sample.nuts{}, opts{iters = 2000, chains = 4,
+                                                     seed = SEED})
+t.is(c.chains, 4, "chains = 4 gives four chains")
+local draws = c:draws()
+t.ok(#draws == 4 and #draws[1] == 2000 and #draws[4][2000] == 2,
+     "draws: 4 chains of 2000 post-warmup draws of 2 numbers")
+local sum = c:summary()
+for j = 1, 2 do
+  local r = sum[j]
+  t.ok(math.abs(r.mean - mu[j]) <= 4 * r.mcse,
+       string.format("nuts, 4 chains: mean x[%d] %.4f within 4 MCSE (%.3g) of %g",
+                     j, r.mean, r.mcse, mu[j]))
+  t.ok(math.abs(r.sd / sd[j] - 1) <= 0.05,
+       string.format("nuts: sd x[%d] %.4f within 5%% of %g", j, r.sd, sd[j]))
+  t.ok(r.rhat < 1.01 and r.ess_bulk > 1000 and r.ess_tail > 1000,
+       string.format("nuts: x[%d] rhat %.4f, bulk-ESS %.0f, tail-ESS %.0f",
+                     j, r.rhat, r.ess_bulk, r.ess_tail))
+  t.ok(r.q5 < r.q50 and r.q50 < r.q95 and
+       math.abs(r.q50 - mu[j]) < 4 * r.mcse * 1.5,
+       string.format("nuts: quantiles ordered, median %.3f near %g", r.q50,
+                     mu[j]))
+end
+-- the chains are independent streams with dispersed starts
+local s1, s2 = c[1].seed, c[2].seed
+t.ok(s1 == s2 and draws[1][1][1] ~= draws[2][1][1],
+     "chains share the seed, differ by stream")
+local txt = tostring(c)
+t.ok(txt:find("4 chains, warmup 1000, 2000 draws each kept", 1, true) and
+     txt:find("ess_bulk", 1, true) and not txt:find("warning:", 1, true),
+     "print: the Stan-like table, no warning on a healthy run")
+
+-- (2) the CSV in CmdStan's layout reads back
+local files = c:save_draws(os.tmpname() .. ".csv")
+t.is(#files, 4, "save_draws writes one file per chain")
+local f = assert(io.open(files[3]))
+local header
+local rows, back = 0, nil
+for line in f:lines() do
+  if line:sub(1, 1) ~= "#" then
+    if not header then header = line
+    else
+      rows = rows + 1
+      if rows == 17 then back = line end
+    end
+  end
+end
+f:close()
+t.is(header, "lp__,accept_stat__,stepsize__,treedepth__,n_leapfrog__,"
+     .. "divergent__,energy__,x.1,x.2", "CSV header is CmdStan's")
+t.is(rows, 2000, "CSV has one row per kept draw")
+local vals = {}
+for v in back:gmatch("[^,]+") do vals[#vals + 1] = tonumber(v) end
+t.ok(vals[8] == draws[3][17][1] and vals[9] == draws[3][17][2],
+     "CSV row 17 of chain 3 is draw 17, to the last digit")
+for _, fn in ipairs(files) do os.remove(fn) end
+
+-- (3) warnings in words: a sampler that has not mixed
+local bad = run(problem.gauss2d{}, sample.mala{h = 1e-4},
+                opts{iters = 2000, chains = 2, seed = SEED})
+local btxt = tostring(bad)
+t.ok(btxt:find("\nwarning: R%-hat") and btxt:find("\nwarning: the effective"),
+     "MALA with a tiny step: warnings name R-hat and the ESS")
+
+-- (4) the draw cap thins and says so
+local th = run(problem.gauss2d{}, sample.mala{h = 0.5},
+               opts{iters = 1000, max_draws = 100, seed = SEED})
+local d = th:draws()[1]
+t.ok(#d <= 100 and #d >= 50 and tostring(th):find("every 16-th", 1, true),
+     "max_draws = 100 keeps " .. #d .. " of 1000 draws, thinned, and says so")
+
+-- (5) warmup is kept apart: the kept draws start after it
+local w = run(problem.gauss2d{}, sample.hmc{}, opts{iters = 300, warmup = 200,
+                                                   seed = SEED})
+t.ok(w.iter == 500 and #w:draws()[1] == 300,
+     "hmc warmup 200 + iters 300: 500 steps, 300 draws kept")
+t.errors("chains = 2 needs a sampler", run, problem.gauss2d{}, optim.gd{},
+         opts{chains = 2})
+
+-- (6) posteriordb (eight schools non-centred, kidiq, garch): NUTS with
+-- defaults and the density written in Lua reproduces every reference mean
+-- within 3 combined MCSE and every sd within 10% (unconstrained scale)
+local path = "../shared/data/posteriordb/posteriors.lua"
+local fh = io.open(path)
+if not fh then
+  t.ok(true, "posteriordb not found beside the project: skipped")
+else
+  fh:close()
+  local P = dofile(path)
+  for _, post in ipairs(P) do
+    local n = post.dim
+    local p = problem.new{n = n, kind = "density", x0 = post.init,
+                          fdf = function (q, g)
+      local qq = {}
+      for i = 1, n do qq[i] = q[i] end
+      local lp, gr = post.logp_grad(qq, g ~= nil)
+      if g then for i = 1, n do g[i] = -gr[i] end end
+      return -lp
+    end}
+    local pr = run(p, sample.nuts{}, opts{iters = 1000, chains = 4,
+                                          seed = SEED})
+    local ps = pr:summary()
+    local ref = post.ref_unconstrained
+    local zmax, smax = 0, 0
+    for j = 1, n do
+      local se = math.sqrt(ps[j].mcse^2 + ref.mcse_mean[j]^2)
+      zmax = math.max(zmax, math.abs(ps[j].mean - ref.mean[j]) / se)
+      smax = math.max(smax, math.abs(ps[j].sd / ref.sd[j] - 1))
+    end
+    t.ok(zmax <= 3, string.format("%s: NUTS means within 3 combined MCSE "
+         .. "of the reference (worst %.2f)", post.name, zmax))
+    t.ok(smax <= 0.1, string.format("%s: NUTS sds within 10%% of the "
+         .. "reference (worst %.1f%%)", post.name, 100 * smax))
+  end
+end
+
+t.done()
