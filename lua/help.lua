@@ -156,6 +156,9 @@ stop rules (0 = off; tolerance rules evaluate f and g every step):
   stop_below  {metric = value}: stop at the first iteration metric <= value
   xlimit    diverged when ||x||inf > xlimit max(1, ||x0||inf)  (1e50)
   flimit    diverged when f < f(x0) - flimit max(1, |f(x0)|)  (1e10)
+samplers:  chains = k independent chains (1), warmup = steps before the
+  draws (the sampler's own), max_draws = draws kept per chain (100000);
+  r:draws(), r:summary(), r:save_draws(file) (CmdStan's CSV layout).
 An optimizer stops as converged when the gradient is exactly 0 or f
 cannot decrease in floating point.  An x0 outside a constrained
 problem's set is an error.
