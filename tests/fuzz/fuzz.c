@@ -149,6 +149,7 @@ static void say (const char *s, size_t n)
 static void hang (void)
 {
   static const char m[] = "fuzz: Ctrl-C ignored for 2 s in: ";
+  settimer(0, 0);              /* no second report while this one runs */
   say(m, sizeof m - 1);
   if (curstmt != NULL) say(curstmt, curlen > 400 ? 400 : curlen);
   say("\n", 1);
