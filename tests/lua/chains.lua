@@ -127,6 +127,20 @@ else
          .. "of the reference (worst %.2f)", post.name, zmax))
     t.ok(smax <= 0.1, string.format("%s: NUTS sds within 10%% of the "
          .. "reference (worst %.1f%%)", post.name, 100 * smax))
+    if post.name:find("kidiq") then
+      local txt = tostring(pr)
+      t.ok(txt:find("4 chains, warmup 1000, 1000 draws each kept", 1, true)
+           and txt:find("rhat", 1, true) and select(2, txt:gsub("\n  x%[", ""))
+           == n and not txt:find("warning:", 1, true),
+           "kidiq: print of 4 NUTS chains is the Stan-like table, no warning")
+      -- plain MALA with a tiny fixed step has not mixed: R-hat and ESS
+      local bad = run(p, sample.mala{h = 1e-4}, opts{iters = 2000, chains = 4,
+                                                     seed = SEED})
+      local btxt = tostring(bad)
+      t.ok(btxt:find("\nwarning: R%-hat is") and
+           btxt:find("\nwarning: the effective sample size"),
+           "kidiq: MALA h = 1e-4 prints warnings naming R-hat and the ESS")
+    end
   end
 end
 
