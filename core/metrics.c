@@ -18,8 +18,10 @@
 **   accept    accepted / max(t, 1)                  (samplers)
 **   mingradnorm  min of ||g_s|| over the records s <= t of this run
 **   lrmin lrmed lrmax ortherr  the method's probe (method.h); the run
-**             makes them available only when the probe gives a number
-**             right after init, so avail() here says "maybe" (1)
+**             makes them available when the method declares them
+**             (m->probes), so avail() here says "maybe" (1)
+**   stepsize divergences  the sampler's statistics (sample/stats.h):
+**             its last step size, its post-warmup divergences so far
 **   nucnorm   sum of the singular values of g seen as the mrows x mcols
 **             row-major matrix W; with stacked blocks (mblocks) the sum
 **             over the blocks' nuclear norms.  LAPACK dgesvd (values
@@ -44,6 +46,7 @@
 
 #include "method.h"
 #include "runpriv.h"
+#include "sample/stats.h"
 #include "vec.h"
 
 #include <lapacke.h>
@@ -444,6 +447,24 @@ int ol_metric_unavail (int id, const ol_problem *p, const ol_method_type *m,
   }
 }
 
+/* Sampler statistics (core/sample/stats.h) of the last step. */
+static double m_stepsize (const ol_mstate *s)
+{
+  ol_sampler_stat st;
+  if (s->m == NULL || ol_sampler_stats(s->m, s->st, &st) != OL_OK ||
+      st.iter == 0)
+    return NAN;
+  return st.stepsize;
+}
+
+static double m_divergences (const ol_mstate *s)
+{
+  ol_sampler_stat st;
+  if (s->m == NULL || ol_sampler_stats(s->m, s->st, &st) != OL_OK)
+    return NAN;
+  return (double)st.ndivergent;
+}
+
 /* Map each list entry to its avail / eval functions by id. */
 #define AV_LOSS always
 #define AV_GRADNORM always
@@ -462,6 +483,10 @@ int ol_metric_unavail (int id, const ol_problem *p, const ol_method_type *m,
 #define AV_SUPPORT is_objective
 #define AV_BIAS noisy_quadratic
 #define AV_VARIANCE noisy_quadratic
+#define AV_STEPSIZE is_sampler
+#define AV_DIVERGENCES is_sampler
+#define EV_STEPSIZE m_stepsize
+#define EV_DIVERGENCES m_divergences
 #define EV_BIAS m_bias
 #define EV_VARIANCE m_variance
 #define EV_MINGRADNORM m_mingradnorm

@@ -29,7 +29,9 @@
   OL_METRIC(NUCNORM, "nucnorm", "nuclear norm ||grad f(W)||_* of a matrix gradient (sum of singular values)") \
   OL_METRIC(SUPPORT, "support", "support changes: coordinates whose sign pattern changed since the previous record, summed over the run") \
   OL_METRIC(BIAS, "bias", "f(xbar_t) - f* on a quadratic: xbar_t is the same method run without gradient noise (= E x_t for methods linear in g)") \
-  OL_METRIC(VARIANCE, "variance", "1/2 (x_t - xbar_t)' H (x_t - xbar_t) on a quadratic: E loss - f* = bias + E variance for methods linear in g")
+  OL_METRIC(VARIANCE, "variance", "1/2 (x_t - xbar_t)' H (x_t - xbar_t) on a quadratic: E loss - f* = bias + E variance for methods linear in g") \
+  OL_METRIC(STEPSIZE, "stepsize", "a sampler's step size at its last step (adapted during warmup; NaN for samplers without statistics)") \
+  OL_METRIC(DIVERGENCES, "divergences", "post-warmup divergent transitions so far (energy error > 1000: hmc, nuts)")
 
 enum {
 #define OL_METRIC(id, name, doc) OL_MET_##id,
