@@ -26,6 +26,9 @@ bash tests/bench/dash.sh
 echo "== W2: Adam, quadratic d = 10^6 (rotate = false), one core (OPENBLAS_NUM_THREADS=1)"
 OPENBLAS_NUM_THREADS=1 tests/bench/w2 1000000 100 3
 
+echo "== W4: MALA, 100-D Gaussian, 10^5 steps; NUTS per gradient; one core (OPENBLAS_NUM_THREADS=1)"
+OPENBLAS_NUM_THREADS=1 tests/bench/w4 100000 5
+
 echo "== W6: Newton-Schulz 5 steps, 1024^2, one core (OPENBLAS_NUM_THREADS=1)"
 OPENBLAS_NUM_THREADS=1 tests/bench/w6 1024 3 | tee "$out"
 awk '
