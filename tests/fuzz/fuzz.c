@@ -61,7 +61,7 @@
 
 #define LIMIT_INSNS  3000000L         /* Lua instructions per input */
 #define LIMIT_HEAP   (96u << 20)      /* bytes of Lua heap per input */
-#define DEADLINE_MS  250              /* wall time before the Ctrl-Cs */
+#define DEADLINE_MS  100              /* wall time before the Ctrl-Cs */
 #define HANG_MS      2000             /* Ctrl-Cs ignored this long: a hang */
 #define HOOK_COUNT   1000
 #define MAXSTMTS     64
