@@ -68,6 +68,8 @@ typedef struct lproblem {
   int overflow;         /* nested too deep, unwinding */
   int n;
   int hasf, hasgrad, hasfdf, hashess;
+  const char *fname;    /* f's name in callback messages: NULL ("f"), or
+                           "logp" (problem.density) */
   olua_state *S;        /* the binding record: S->cb while calling back */
 } lproblem;
 
@@ -195,6 +197,7 @@ int olua_runchains (lua_State *L, const ropts *ro, const char *title);
 int olua_run_draws (lua_State *L);
 int olua_run_summary (lua_State *L);
 int olua_run_save_draws (lua_State *L);
+int olua_run_stats (lua_State *L);
 void olua_addsampletable (lua_State *L, luaL_Buffer *bf, lrun **b, int k);
 /* Load the embedded lua/ *.lua chunks, each called with the core table. */
 void olua_loadembedded (lua_State *L, int core);

@@ -1017,6 +1017,7 @@ static const luaL_Reg run_methods[] = {
   {"draws", olua_run_draws},
   {"summary", olua_run_summary},
   {"save_draws", olua_run_save_draws},
+  {"stats", olua_run_stats},
   {"traj", run_traj},
   {"metrics", run_metrics},
   {"csv", run_csv},

@@ -297,6 +297,42 @@ void olua_addsampletable (lua_State *L, luaL_Buffer *bf, lrun **b, int k)
   free(t);
 }
 
+/* x:stats() -> the sampler statistics over the kept draws of every
+** chain: {draws, accept_stat (mean), stepsize (mean), treedepth (mean),
+** n_leapfrog (sum), divergences (sum)}. */
+static int s_stats (lua_State *L)
+{
+  lrun *b[64];
+  int k = getruns(L, 1, b, "stats"), c, n = ol_run_n(b[0]->r);
+  long total = 0, s, rows;
+  double acc = 0, eps = 0, depth = 0, leap = 0, div = 0;
+  for (c = 0; c < k; c++) {
+    const double *d = ol_run_draws(b[c]->r, &rows, NULL, NULL);
+    for (s = 0; s < rows; s++) {
+      const double *row = d + s * (OL_DRAW_COLS + n);
+      acc += row[1];
+      eps += row[2];
+      depth += row[3];
+      leap += row[4];
+      div += row[5] != 0;
+      total++;
+    }
+  }
+  lua_createtable(L, 0, 6);
+  lua_pushinteger(L, total);
+  lua_setfield(L, -2, "draws");
+#define SET(f, v) (lua_pushnumber(L, (v)), lua_setfield(L, -2, f))
+  SET("accept_stat", total > 0 ? acc / total : NAN);
+  SET("stepsize", total > 0 ? eps / total : NAN);
+  SET("treedepth", total > 0 ? depth / total : NAN);
+  SET("n_leapfrog", leap);
+  SET("divergences", div);
+#undef SET
+  return 1;
+}
+
+int olua_run_stats (lua_State *L) { return s_stats(L); }
+
 /* x:save_draws(file) -> the file names written: CmdStan's CSV layout
 ** (lp__, accept_stat__, stepsize__, treedepth__, n_leapfrog__,
 ** divergent__, energy__, x.1, ..., x.n), one file per chain: file itself
@@ -396,6 +432,7 @@ static const luaL_Reg chains_methods[] = {
   {"draws", s_draws},
   {"summary", s_summary},
   {"save_draws", s_save_draws},
+  {"stats", s_stats},
   {NULL, NULL}
 };
 

@@ -44,4 +44,31 @@ do
   end
 end
 
+-- mala_ula: ULA's variance is 1/(a(1 - ah/2)), MALA's the target's
+do
+  local out, code = sh("./optlab --no-tui scripts/mala_ula.lua 0.5")
+  t.is(code, 0, "demo mala_ula: exits 0")
+  local vu, su = out:match("ula   variance ([%d.]+) %+%- ([%d.]+)")
+  local vm, sm = out:match("mala  variance ([%d.]+) %+%- ([%d.]+)")
+  vu, su, vm, sm = tonumber(vu), tonumber(su), tonumber(vm), tonumber(sm)
+  t.ok(vu and math.abs(vu - 4 / 3) <= 4 * su and math.abs(vu - 1) > 4 * su,
+       "demo mala_ula: ULA at h = 0.5 has variance " .. tostring(vu)
+       .. ", the closed form 4/3 within 4 se, not 1")
+  t.ok(vm and math.abs(vm - 1) <= 4 * sm,
+       "demo mala_ula: MALA's variance " .. tostring(vm) .. " is 1 within 4 se")
+  t.ok(out:find("verdict: holds", 1, true), "demo mala_ula: verdict holds")
+end
+
+-- hmc_rwmh: ESS per evaluation ~ d^-1 (RWMH), ~ d^-1/4 (NUTS)
+do
+  local out, code = sh("./optlab --no-tui scripts/hmc_rwmh.lua")
+  t.is(code, 0, "demo hmc_rwmh: exits 0")
+  local sr, sh_ = out:match("slope rwmh (%-?[%d.]+) %(theory %-1%), nuts (%-?[%d.]+)")
+  sr, sh_ = tonumber(sr), tonumber(sh_)
+  t.ok(sr and sr < -0.7 and sr > -1.3, "demo hmc_rwmh: RWMH slope "
+       .. tostring(sr) .. " within 0.3 of -1")
+  t.ok(sh_ and sh_ > -0.6 and sh_ < 0, "demo hmc_rwmh: NUTS slope "
+       .. tostring(sh_) .. " in (-0.6, 0), near -1/4")
+end
+
 t.done()
