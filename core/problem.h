@@ -160,6 +160,11 @@ typedef struct ol_problem {
                                 their row counts (summing to mrows), 0-ended;
                                 all 0 when x is one matrix */
   char desc[128];            /* one-line description with parameters */
+  const struct ol_transform *xform;  /* density sampled on an unconstrained
+                                scale: the oracle's x is u, the quantities
+                                of interest are ol_problem_constrain(p, u)
+                                (see the end of this file); NULL for every
+                                other problem */
 } ol_problem;
 
 /* Evaluate the true oracle at x, with central differences when fd_grad is
@@ -224,5 +229,60 @@ void ol_problem_free (ol_problem *p);   /* NULL is a no-op */
 /* Shared allocation helper for create functions: zeroed n doubles,
 ** NULL with e set on failure. */
 double *ol_problem_alloc (int n, ol_err *e);
+
+/* Unconstrained parametrisations (core/problems/bounded.c).  A density
+** over constrained or awkwardly shaped variables x is sampled on an
+** unconstrained scale u, x = T(u), where its potential is
+**   U(u) = -log p(T(u)) - log |det dT/du(u)|,
+** so the draws of u, mapped by T, are draws of p (Stan's reference
+** manual, "Constraint transforms").  p->xform says what T is: samplers,
+** metrics and the oracle see u; draws and summaries are meant to be
+** reported as x = T(u).  When xform is set, p->x0 and p->xstar (the
+** minimiser of U) are on the u scale, and p->mean, p->cov (when known)
+** are the moments of x.
+**
+** The bound transforms, per coordinate (lo = -inf or hi = inf: none):
+**   lower only   x = lo + exp(u)                 log|dx/du| = u
+**   upper only   x = hi - exp(u)                 log|dx/du| = u
+**   both         x = lo + (hi - lo) s, s = 1 / (1 + exp(-u))
+**                                 log|dx/du| = log(hi - lo) + log s
+**                                              + log(1 - s)
+**   neither      x = u                           0
+** A transform struct lives as long as its problem (in its ud, or static). */
+typedef struct ol_transform {
+  const double *lo, *hi;     /* bounds (n each), or NULL when T is not a
+                                bound transform */
+  /* T itself when it is not a bound transform (lo, hi NULL): x = T(u),
+  ** n entries each (x may alias u); its inverse, OL_OK or OL_EINVAL with
+  ** e naming the coordinate when x lies outside the support. */
+  void (*constrain) (int n, const double *u, double *x);
+  int (*unconstrain) (int n, const double *x, double *u, ol_err *e);
+} ol_transform;
+
+/* x = T(u) for a problem with p->xform, a copy of u otherwise (n = p->n
+** entries; x may alias u).  Never fails: a u of large magnitude gives x
+** on a bound (exp underflows, s rounds to 0 or 1), or infinite on the
+** open side of a one-sided bound. */
+void ol_problem_constrain (const ol_problem *p, const double *u, double *x);
+/* u = T^-1(x); a copy without xform.  OL_EINVAL (e says which coordinate
+** and its interval) when x is not strictly inside the bounds. */
+int ol_problem_unconstrain (const ol_problem *p, const double *x, double *u,
+                            ol_err *e);
+
+/* A density from an oracle of log p, the sign users write: logp is a
+** problem (from ol_problem_custom) whose fdf gives f = log p(x) + const
+** and g = grad log p (or values only, logp->fd_grad).  Returns a problem
+** of kind OL_DENSITY whose fdf is the potential U(u) above, its gradient
+** by the chain rule (or finite differences on the u scale when
+** logp->fd_grad), with the bounds lo, hi (n each, or NULL: none;
+** entries -inf / inf: none; lo_i < hi_i) and the start x0 (n, on the
+** constrained scale, strictly inside the bounds; NULL: u = 0).  xform is
+** set when some coordinate is bounded, NULL otherwise (then U = -log p).
+** On success the result owns logp (and frees it with itself); on failure
+** NULL with e set (a bound pair out of order, x0 outside them, out of
+** memory) and logp is left to the caller. */
+ol_problem *ol_problem_density (ol_problem *logp, const double *lo,
+                                const double *hi, const double *x0,
+                                ol_err *e);
 
 #endif
