@@ -135,6 +135,25 @@ you need to keep them.  A callback may evaluate or run its own problem
 calling it.  p:close() (or a <close> variable) closes a problem: new uses
 raise "problem is closed"; runs and jobs made before go on.]]
 
+docs.density = [[
+problem.density{n = , logp = , grad = , ...} -- a density from Lua functions
+  n       dimension (required)
+  logp    logp(x) -> log p(x), up to an additive constant (the sign of a
+          log density, not the potential)
+  grad    grad(x, g): fill g[1..n] with grad log p (or return a new table);
+          optional: central differences, as for problem.new
+  lower   lower bounds: a number for every coordinate or a table of n
+  upper   upper bounds, likewise; -math.huge / math.huge (or nil): none
+  x0      default start, on the constrained scale, inside the bounds
+  name    shown in summaries ("density")
+Bounded coordinates are sampled as Stan does, on an unconstrained u with
+x = lower + exp(u), upper - exp(u), or lower + (upper - lower) / (1 +
+exp(-u)) when both are given, and log |dx/du| added to log p; methods and
+r.x see u.  p:constrain(u) -> x and p:unconstrain(x) -> u map between
+the scales; p.x0 is u; p:eval(u) -> U, grad U with U = -log p(x) -
+log |dx/du| (the potential samplers use).  logp and grad are checked as
+problem.new's f and grad are; an error names logp or grad.]]
+
 docs.run = [[
 run(problem, method [, opts]) -> run   step a method on a problem
 options:
@@ -224,6 +243,9 @@ local function overview ()
   local rows = {}
   for _, p in ipairs(core.problems) do rows[#rows + 1] = {p.name, p.doc} end
   rows[#rows + 1] = {"new", "a problem from Lua functions (help(problem.new))"}
+  rows[#rows + 1] = {"density",
+                     "a density from log p in Lua, with bounds "
+                     .. "(help(problem.density))"}
   tabulate(rows)
   for _, fam in ipairs{"optim", "sample", "game"} do
     rows = {}
@@ -264,6 +286,7 @@ function help (x)
   if tx == "function" then
     local info = core.ctors[x]
     if info == "problem.new" then return out("%s", docs.new) end
+    if info == "problem.density" then return out("%s", docs.density) end
     if type(info) == "table" then
       if info.family == "problem" then return problem_help(info) end
       return method_help(info)
@@ -286,7 +309,7 @@ function help (x)
     local info = find(core.problems, x.name)
     if info then return problem_help(info, x) end
     out("%s -- a %s from Lua functions (n = %d)", tostring(x), x.kind, x.n)
-    return out("%s", docs.new)
+    return out("%s", x.kind == "density" and docs.density or docs.new)
   elseif kind == "run" then
     out("%s", tostring(x))
     return out("%s", docs.runobj)

@@ -1,5 +1,6 @@
 /*
-** lua/lproblem.c -- problem objects: problem.<type>{...} and problem.new.
+** lua/lproblem.c -- problem objects: problem.<type>{...}, problem.new and
+** problem.density.
 **
 ** A problem object ("optlab.problem") owns one ol_problem; runs that use
 ** it keep the object alive (their user value) and hold a use of it
@@ -272,7 +273,7 @@ static int fdf_at (lproblem *b, lua_State *T, const double *x, double *f,
     lua_pushvalue(T, S_F);
     lua_pushvalue(T, S_X);
     if ((st = tcall(T, 1, e)) != OL_OK) return st;
-    st = tvalue(T, "f", f, e);
+    st = tvalue(T, b->fname != NULL ? b->fname : "f", f, e);
   }
   else {
     lua_pushvalue(T, S_FDF);
@@ -913,6 +914,152 @@ static int problem_new (lua_State *L)
   return 1;
 }
 
+/* The bound key of the argument table at 1 (a number for every
+** coordinate, or a table of n numbers; -math.huge / math.huge: none) into
+** a new buffer left on the stack; NULL (nothing pushed) when absent. */
+static double *readbound (lua_State *L, const char *who, const char *key,
+                          int n)
+{
+  double *v;
+  int i, ty = lua_getfield(L, 1, key);
+  if (ty == LUA_TNIL) {
+    lua_pop(L, 1);
+    return NULL;
+  }
+  if (ty != LUA_TNUMBER && ty != LUA_TTABLE)
+    luaL_error(L, "%s: %s must be a number or a table of n = %d numbers, "
+               "got a %s", who, key, n, luaL_typename(L, -1));
+  v = lua_newuserdatauv(L, (size_t)n * sizeof *v, 0);
+  if (ty == LUA_TNUMBER)
+    for (i = 0; i < n; i++) v[i] = lua_tonumber(L, -2);
+  else readvec(L, -2, who, key, v, n);
+  lua_remove(L, -2);
+  return v;
+}
+
+/* problem.density{n=, logp=, grad=, x0=, lower=, upper=, name=} -> a
+** density from Lua functions with the sign users write: logp(x) returns
+** log p(x) up to a constant, grad(x, g) fills g with grad log p (without
+** it: central differences).  problem.new makes the problem from them, so
+** its trampolines check what the callbacks hand back (the messages name
+** logp and grad); ol_problem_density then wraps it into the potential U =
+** -log p, with Stan's transforms for the bounds lower and upper (x0 is
+** given on the constrained scale; p:constrain(u) maps back). */
+static int problem_density (lua_State *L)
+{
+  static const char *const keys[] = {
+    "n", "logp", "grad", "x0", "lower", "upper", "name", NULL
+  };
+  static const char *const fk[] = {"logp", "grad"};
+  const char *who = "problem.density";
+  double *lo, *hi, *x0 = NULL;
+  lproblem *b;
+  ol_problem *q;
+  ol_err e;
+  int i, n;
+  luaL_checktype(L, 1, LUA_TTABLE);
+  lua_settop(L, 1);
+  /* (1) keys, n and the functions, in this constructor's words */
+  lua_pushnil(L);
+  while (lua_next(L, 1) != 0) {
+    const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2)
+                                                   : "?";
+    for (i = 0; keys[i] != NULL && strcmp(keys[i], k) != 0; i++) {}
+    if (keys[i] == NULL)
+      return olua_unknownkey(L, who, "parameter", k, keys);
+    lua_pop(L, 1);
+  }
+  lua_getfield(L, 1, "n");
+  {
+    int isint;
+    lua_Integer nn = lua_tointegerx(L, -1, &isint);
+    if (lua_type(L, -1) != LUA_TNUMBER)
+      return luaL_error(L, "%s: n must be a positive integer, got %s", who,
+                        lua_isnil(L, -1) ? "nothing"
+                        : lua_pushfstring(L, "a %s", luaL_typename(L, -1)));
+    if (!isint || nn < 1 || nn > 100000000)
+      return luaL_error(L, "%s: n = %s must be an integer in [1, 100000000]",
+                        who, luaL_tolstring(L, -1, NULL));
+    n = (int)nn;
+  }
+  for (i = 0; i < 2; i++) {
+    int ty = lua_getfield(L, 1, fk[i]);
+    if (ty == LUA_TNIL && i == 0)
+      return luaL_error(L, "%s: needs logp (logp = function (x) return "
+                        "log p(x) end)", who);
+    if (ty != LUA_TNIL && ty != LUA_TFUNCTION
+        && !luaL_getmetafield(L, -1, "__call"))
+      return luaL_error(L, "%s: %s must be a function, got a %s", who, fk[i],
+                        luaL_typename(L, -1));
+  }
+  lua_settop(L, 1);
+  /* (2) problem.new{n =, f = logp, grad =, name =, kind = "density"} */
+  lua_pushcfunction(L, problem_new);
+  lua_createtable(L, 0, 5);
+  lua_pushinteger(L, n);
+  lua_setfield(L, -2, "n");
+  lua_getfield(L, 1, "logp");
+  lua_setfield(L, -2, "f");
+  lua_getfield(L, 1, "grad");
+  lua_setfield(L, -2, "grad");
+  if (lua_getfield(L, 1, "name") == LUA_TNIL) {
+    lua_pop(L, 1);
+    lua_pushliteral(L, "density");
+  }
+  lua_setfield(L, -2, "name");
+  lua_pushliteral(L, "density");
+  lua_setfield(L, -2, "kind");
+  lua_call(L, 1, 1);                                   /* index 2: box */
+  b = lua_touserdata(L, 2);
+  b->fname = "logp";
+  /* (3) bounds and start on the constrained scale; the wrapped density */
+  lo = readbound(L, who, "lower", n);
+  hi = readbound(L, who, "upper", n);
+  if (lua_getfield(L, 1, "x0") != LUA_TNIL) {
+    x0 = lua_newuserdatauv(L, (size_t)n * sizeof *x0, 0);
+    readvec(L, -2, who, "x0", x0, n);
+  }
+  if ((q = ol_problem_density(b->p, lo, hi, x0, &e)) == NULL)
+    return luaL_error(L, "%s: %s", who, e.msg);
+  b->p = q;
+  lua_settop(L, 2);
+  return 1;
+}
+
+/* p:constrain(u) -> x = T(u), the problem's transform (ol_problem_constrain:
+** bounds, a non-centred parametrisation), or a copy of u without one. */
+static int problem_constrain (lua_State *L)
+{
+  lproblem *b = olua_checkproblem(L, 1);
+  int n = b->p->n, len;
+  double *u = olua_checkarray(L, 2, "problem:constrain", "u", &len), *x;
+  if (len != n)
+    return luaL_error(L, "problem:constrain: u has %d entries, expected n = "
+                      "%d", len, n);
+  x = lua_newuserdatauv(L, (size_t)n * sizeof *x, 0);
+  ol_problem_constrain(b->p, u, x);
+  olua_pushvec(L, x, n);
+  return 1;
+}
+
+/* p:unconstrain(x) -> u, the inverse; raises when x is outside the
+** support (a bound). */
+static int problem_unconstrain (lua_State *L)
+{
+  lproblem *b = olua_checkproblem(L, 1);
+  int n = b->p->n, len;
+  double *x = olua_checkarray(L, 2, "problem:unconstrain", "x", &len), *u;
+  ol_err e;
+  if (len != n)
+    return luaL_error(L, "problem:unconstrain: x has %d entries, expected n "
+                      "= %d", len, n);
+  u = lua_newuserdatauv(L, (size_t)n * sizeof *u, 0);
+  if (ol_problem_unconstrain(b->p, x, u, &e) != OL_OK)
+    return luaL_error(L, "problem:unconstrain: %s", e.msg);
+  olua_pushvec(L, u, n);
+  return 1;
+}
+
 /* p:close() and __close: mark closed; the ol_problem goes with its
 ** last use (olua_problem_unref), at once when there is none and no
 ** callback of it is running (one may close its problem while the core
@@ -1049,6 +1196,10 @@ static int problem_index (lua_State *L)
   else if (strcmp(k, "l1") == 0) lua_pushnumber(L, p->l1);
   else if (strcmp(k, "noise") == 0) pushnoise(L, &p->noise);
   else if (strcmp(k, "eval") == 0) lua_pushcfunction(L, problem_eval);
+  else if (strcmp(k, "constrain") == 0)
+    lua_pushcfunction(L, problem_constrain);
+  else if (strcmp(k, "unconstrain") == 0)
+    lua_pushcfunction(L, problem_unconstrain);
   else lua_pushnil(L);
   return 1;
 }
@@ -1093,6 +1244,10 @@ void olua_openproblem (lua_State *L)
   lua_setfield(L, -2, "eval");
   lua_pushcfunction(L, problem_close);
   lua_setfield(L, -2, "close");
+  lua_pushcfunction(L, problem_constrain);
+  lua_setfield(L, -2, "constrain");
+  lua_pushcfunction(L, problem_unconstrain);
+  lua_setfield(L, -2, "unconstrain");
   lua_setfield(L, -2, "__fields");
   lua_pop(L, 1);
   lua_newtable(L);                               /* problem */
@@ -1120,6 +1275,11 @@ void olua_openproblem (lua_State *L)
   lua_pushvalue(L, -1);
   lua_setfield(L, core + 1, "new");
   lua_pushliteral(L, "problem.new");
+  lua_rawset(L, core + 3);
+  lua_pushcfunction(L, problem_density);
+  lua_pushvalue(L, -1);
+  lua_setfield(L, core + 1, "density");
+  lua_pushliteral(L, "problem.density");
   lua_rawset(L, core + 3);
   lua_pop(L, 1);
   lua_setfield(L, core, "problems");
