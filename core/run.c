@@ -396,7 +396,8 @@ static void keep_draw (ol_run *r, long accepted0)
     row[2] = row[6] = NAN;
     row[3] = row[4] = row[5] = 0;
   }
-  memcpy(row + OL_DRAW_COLS, r->x, (size_t)r->n * sizeof *r->x);
+  /* on the constrained scale of a bounded or reparameterized density */
+  ol_problem_constrain(r->p, r->x, row + OL_DRAW_COLS);
 }
 
 /* == stepping ============================================================== */

@@ -223,7 +223,9 @@ const void *ol_run_state (const ol_run *r);
 
 /* Kept post-warmup draws of a sampler run (opts.draws): *rows rows of
 ** OL_DRAW_COLS + n doubles, CmdStan's order: lp (= -U), accept_stat,
-** stepsize, treedepth, n_leapfrog, divergent, energy, then x.  Every
+** stepsize, treedepth, n_leapfrog, divergent, energy, then x on the
+** problem's constrained scale (ol_problem_constrain: a bounded or
+** reparameterized density is sampled on u, its draws are of x).  Every
 ** *thin-th post-warmup draw is kept (1 until the cap was reached); *seen
 ** counts the post-warmup draws made.  Samplers without statistics
 ** (core/sample/stats.h) give accept_stat 1 or 0 (the proposal was
