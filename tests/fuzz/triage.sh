@@ -28,7 +28,7 @@ for f in "$dir"/crash-* "$dir"/leak-* "$dir"/timeout-* "$dir"/oom-*; do
   [ -n "$summary" ] || summary="(no report on rerun: $(basename "$f" | cut -d- -f1))"
   frames=$(grep -E '^ +#[0-9]+ .* in [a-z_]+ .*/(core|lua)/' "$out" \
            | head -3 | sed -E 's/^ +#[0-9]+ 0x[0-9a-f]+ in //; s#/[^ ]*/(core|lua)/#\1/#')
-  stmt=$(awk '/^==|DEADLYSIGNAL|ERROR: |runtime error|^MS: / {exit}
+  stmt=$(awk '/^==|^fuzz: Ctrl-C|DEADLYSIGNAL|ERROR: |runtime error|^MS: / {exit}
               /^(INFO|Running|Executed|  ->|stack|\t)/ {next}
               /^[A-Za-z_]|^--@/ {last = $0} END {print last}' "$out")
   key=$(printf '%s\n%s' "$summary" "$frames" | cksum | cut -d' ' -f1)
