@@ -71,4 +71,19 @@ do
        .. tostring(sh_) .. " in (-0.6, 0), near -1/4")
 end
 
+-- funnel: the centred form diverges and under-explores v, the
+-- non-centred does not
+do
+  local out, code = sh("./optlab --no-tui scripts/funnel.lua")
+  t.is(code, 0, "demo funnel: exits 0")
+  local dc, sc = out:match("centred      divergences%s+(%d+)%s+sd%(v%) ([%d.]+)")
+  local dn, sn = out:match("non%-centred  divergences%s+(%d+)%s+sd%(v%) ([%d.]+)")
+  dc, sc, dn, sn = tonumber(dc), tonumber(sc), tonumber(dn), tonumber(sn)
+  t.ok(dc and dc > 0 and sc < 3, "demo funnel: centred NUTS diverges ("
+       .. tostring(dc) .. ") and its sd of v is short of 3 (" .. tostring(sc)
+       .. ")")
+  t.ok(dn == 0 and math.abs(sn - 3) < 0.3, "demo funnel: non-centred has "
+       .. "no divergence and sd of v " .. tostring(sn) .. " within 0.3 of 3")
+end
+
 t.done()
