@@ -87,6 +87,7 @@ REPL_H = $(wildcard repl/*.h)
 $(CORE_O): $(CORE_H)
 $(LUA_O):  $(CORE_H) $(LUA_H)
 $(REPL_O): $(CORE_H) $(LUA_H) $(REPL_H)
+tests/lib/olt.o $(CTESTS): $(CORE_H)
 
 # -- set-up -------------------------------------------------------------------
 # Install whatever Debian packages are missing (apt-get; sudo when not root).
