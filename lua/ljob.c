@@ -193,12 +193,15 @@ static void drive (lua_State *L, ljob *j, long n)
     slice = nextslice(slice, k, done, t, 0.05);
     if (n > 0) n -= done;
   }
-  if (S->intr != NULL && *S->intr) seen = 1;
+  /* cleared only when acted on (see olua_drive in lrun.c) */
   for (i = 0; i < j->nruns; i++)
     if (j->boxes[i]->r != NULL
         && ol_run_reason(j->boxes[i]->r) == OL_STOP_CALLBACK
-        && (seen || strstr(ol_run_message(j->boxes[i]->r), "interrupted!")))
+        && ((S->intr != NULL && *S->intr)
+            || strstr(ol_run_message(j->boxes[i]->r), "interrupted!"))) {
       j->boxes[i]->intr = 1;
+      seen = 1;
+    }
   if (seen) {
     halt(js, j, OL_STOP_INTERRUPTED);
     *S->intr = 0;

@@ -473,7 +473,7 @@ void olua_drive (lua_State *L, lrun **boxes, int nruns, const char *title,
   const char **labels = lua_newuserdatauv(L, (size_t)nruns * sizeof *labels,
                                           0);
   olua_live lv;
-  int i, opened = 0, live = 0, top = lua_gettop(L);
+  int i, opened = 0, live = 0, seen = 0, top = lua_gettop(L);
   long slice = 1;
   double tprog, target;
   lua_checkstack(L, nruns + 4);
@@ -505,7 +505,7 @@ void olua_drive (lua_State *L, lrun **boxes, int nruns, const char *title,
       live += ol_run_reason(runs[i]) == OL_STOP_NONE;
     if (live == 0) break;
     if (S->intr != NULL && *S->intr) {
-      *S->intr = 0;
+      seen = 1;
       for (i = 0; i < nruns; i++) ol_run_halt(runs[i], OL_STOP_INTERRUPTED);
       break;
     }
@@ -547,12 +547,18 @@ void olua_drive (lua_State *L, lrun **boxes, int nruns, const char *title,
       tprog = now() + 1.0;
     }
   }
+  /* The flag is cleared only when it was acted on (runs halted for it, or
+  ** a callback it interrupted); one that came as the runs ended by
+  ** themselves stays set, so the hook raises "interrupted!" in the Lua
+  ** code that called run (a sweep's loop) and the Ctrl-C is not lost. */
   for (i = 0; i < nruns; i++)
     if (ol_run_reason(runs[i]) == OL_STOP_CALLBACK
         && ((S->intr != NULL && *S->intr)
-            || strstr(ol_run_message(runs[i]), "interrupted!") != NULL))
+            || strstr(ol_run_message(runs[i]), "interrupted!") != NULL)) {
       boxes[i]->intr = 1;
-  if (S->intr != NULL) *S->intr = 0;
+      seen = 1;
+    }
+  if (seen && S->intr != NULL) *S->intr = 0;
   if (opened && S->view->close != NULL) S->view->close(S->view->ud, &lv);
   if (progress)
     for (i = 0; i < nruns; i++) failnote(labels[i], boxes[i]);
