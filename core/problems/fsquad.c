@@ -131,10 +131,22 @@ static int fsquad_create (ol_problem *p, const ol_pval *v, ol_err *e)
     return ol_err_set(e, OL_ENOMEM, "fsquad: out of memory for the data");
   if ((p->x0 = ol_problem_alloc(d, e)) == NULL) return OL_ENOMEM;
   if ((p->xstar = ol_problem_alloc(d, e)) == NULL) return OL_ENOMEM;
-  /* (1) curvatures, then centres */
+  /* (1) curvatures, then centres; in chunks of 2^16 between which a
+  ** Ctrl-C (ol_interrupted) stops the build: N d can reach 1e9 */
   ol_rng_seed(&rng, (uint64_t)v[3].num, 0);
-  for (i = 0; i < (long)nd; i++) q->h[i] = pow(cond, -ol_rng_uniform(&rng));
-  ol_rng_normals(&rng, q->c, (int)nd);
+  for (i = 0; i < (long)nd; i++) {
+    if ((i & 0xffff) == 0 && ol_interrupted())
+      return ol_err_set(e, OL_EINTR, "fsquad: interrupted while drawing "
+                        "the data");
+    q->h[i] = pow(cond, -ol_rng_uniform(&rng));
+  }
+  for (i = 0; i < (long)nd; i += 0x10000) {
+    long k = (long)nd - i < 0x10000 ? (long)nd - i : 0x10000;
+    if (ol_interrupted())
+      return ol_err_set(e, OL_EINTR, "fsquad: interrupted while drawing "
+                        "the data");
+    ol_rng_normals(&rng, q->c + i, (int)k);
+  }
   /* (2) x* = (sum H_i)^-1 sum H_i c_i; numerators kept in x0 for now */
   num = p->x0;
   for (i = 0; i < N; i++)

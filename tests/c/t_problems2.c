@@ -13,6 +13,7 @@
 */
 #include <lapacke.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -353,6 +354,18 @@ static void test_fsquad (ol_rng *r)
   double xs[5], worst = 0, noise = 0, f = 0;
   ok(p != NULL, "fsquad: N=10 d=5 cond=10 is created");
   if (p == NULL) return;
+  {
+    /* a large build answers the interrupt flag between chunks */
+    volatile sig_atomic_t flag = 1;
+    ol_problem *big;
+    ol_intr = &flag;
+    big = olt_problem("fsquad", &e, "N", 10.0, "d", 100000.0, (char *)NULL);
+    ok(big == NULL && e.code == OL_EINTR && strstr(e.msg, "interrupted"),
+       "fsquad: a build of N d = 1e6 stops with OL_EINTR when ol_intr is "
+       "set (%s)", big == NULL ? e.msg : "built");
+    ol_problem_free(big);
+    ol_intr = NULL;
+  }
   ok(p->nsum == N && p->fdfi != NULL && p->n == d,
      "fsquad: finite sum of N components in dimension d");
   ok(p->noise.kind == OL_NOISE_BATCH && p->noise.batch == 1
