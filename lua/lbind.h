@@ -191,13 +191,11 @@ void olua_openrun (lua_State *L);
 void olua_openjobs (lua_State *L);
 void olua_opensample (lua_State *L);
 /* lsample.c: run with chains > 1 (problem at 1, sampler at 2) -> the
-** chains object; the draws / summary / save_draws methods of a run; the
-** summary table of a sampler's chains, appended to a print. */
+** chains object; the methods of a sampler run and of chains (draws,
+** summary, save_draws, stats); the summary table of a sampler's chains,
+** appended to a print. */
 int olua_runchains (lua_State *L, const ropts *ro, const char *title);
-int olua_run_draws (lua_State *L);
-int olua_run_summary (lua_State *L);
-int olua_run_save_draws (lua_State *L);
-int olua_run_stats (lua_State *L);
+extern const luaL_Reg olua_sample_methods[];
 void olua_addsampletable (lua_State *L, luaL_Buffer *bf, lrun **b, int k);
 /* Load the embedded lua/ *.lua chunks, each called with the core table. */
 void olua_loadembedded (lua_State *L, int core);

@@ -1020,10 +1020,6 @@ static const luaL_Reg run_methods[] = {
   {"series", run_series},
   {"last", run_last},
   {"min", run_min},
-  {"draws", olua_run_draws},
-  {"summary", olua_run_summary},
-  {"save_draws", olua_run_save_draws},
-  {"stats", olua_run_stats},
   {"traj", run_traj},
   {"metrics", run_metrics},
   {"csv", run_csv},
@@ -1082,6 +1078,11 @@ static int run_index (lua_State *L)
         lua_pushcfunction(L, m->func);
         return 1;
       }
+    for (m = olua_sample_methods; m->name != NULL; m++)
+      if (strcmp(m->name, k) == 0) {
+        lua_pushcfunction(L, m->func);
+        return 1;
+      }
     lua_pushnil(L);
   }
   return 1;
@@ -1124,6 +1125,10 @@ static void setfields (lua_State *L)
   lua_pushboolean(L, 1);
   lua_setfield(L, -2, "method");
   for (m = run_methods; m->name != NULL; m++) {
+    lua_pushcfunction(L, m->func);
+    lua_setfield(L, -2, m->name);
+  }
+  for (m = olua_sample_methods; m->name != NULL; m++) {
     lua_pushcfunction(L, m->func);
     lua_setfield(L, -2, m->name);
   }

@@ -331,8 +331,6 @@ static int s_stats (lua_State *L)
   return 1;
 }
 
-int olua_run_stats (lua_State *L) { return s_stats(L); }
-
 /* x:save_draws(file) -> the file names written: CmdStan's CSV layout
 ** (lp__, accept_stat__, stepsize__, treedepth__, n_leapfrog__,
 ** divergent__, energy__, x.1, ..., x.n), one file per chain: file itself
@@ -428,7 +426,8 @@ static int chains_tostring (lua_State *L)
   return 1;
 }
 
-static const luaL_Reg chains_methods[] = {
+/* The methods of a sampler's chains, and of a sampler run (lrun.c). */
+const luaL_Reg olua_sample_methods[] = {
   {"draws", s_draws},
   {"summary", s_summary},
   {"save_draws", s_save_draws},
@@ -456,7 +455,7 @@ static int chains_index (lua_State *L)
   const char *k;
   if (lua_type(L, 2) != LUA_TSTRING) return 0;
   k = lua_tostring(L, 2);
-  for (m = chains_methods; m->name != NULL; m++)
+  for (m = olua_sample_methods; m->name != NULL; m++)
     if (strcmp(m->name, k) == 0) {
       lua_pushcfunction(L, m->func);
       return 1;
@@ -474,9 +473,6 @@ static int chains_index (lua_State *L)
   return 1;
 }
 
-int olua_run_draws (lua_State *L) { return s_draws(L); }
-int olua_run_summary (lua_State *L) { return s_summary(L); }
-int olua_run_save_draws (lua_State *L) { return s_save_draws(L); }
 
 /* run(p, sampler, opts) with opts.chains = k > 1 (problem at 1, method at
 ** 2): the chains object, stepped to the end. */

@@ -75,11 +75,11 @@ static void mala_floor (const ol_problem *p, long steps, double *x,
   }
 }
 
-static double mala_engine (const ol_problem *p, long steps, double *x,
-                           long *acc)
+/* A run of m (parameters par) on p for steps, recording sparsely; exits
+** on failure. */
+static ol_run *mkrun (const ol_problem *p, const ol_method_type *m,
+                      const double *par, long steps)
 {
-  const ol_method_type *m = ol_method_find("mala");
-  double par[1] = {H}, t0;
   ol_run_opts o;
   ol_err e;
   ol_run *r;
@@ -92,6 +92,14 @@ static double mala_engine (const ol_problem *p, long steps, double *x,
     fprintf(stderr, "w4: %s\n", e.msg);
     exit(1);
   }
+  return r;
+}
+
+static double mala_engine (const ol_problem *p, long steps, double *x,
+                           long *acc)
+{
+  double par[1] = {H}, t0;
+  ol_run *r = mkrun(p, ol_method_find("mala"), par, steps);
   t0 = bench_now();
   ol_run_advance(r, steps);
   t0 = bench_now() - t0;
@@ -129,8 +137,6 @@ static double nuts_engine (const ol_problem *p, long steps, long *ngev)
 {
   const ol_method_type *m = ol_method_find("nuts");
   double par[16], t0;
-  ol_run_opts o;
-  ol_err e;
   ol_run *r;
   int i;
   for (i = 0; i < m->nparams; i++) {
@@ -139,15 +145,7 @@ static double nuts_engine (const ol_problem *p, long steps, long *ngev)
     if (strcmp(m->params[i].name, "warmup") == 0) par[i] = 0;
     if (strcmp(m->params[i].name, "metric") == 0) par[i] = 0;
   }
-  ol_run_opts_default(&o);
-  o.iters = steps;
-  o.cap = 16;
-  o.metrics = OL_MBIT(OL_MET_ACCEPT);
-  r = ol_run_new(p, m, par, &o, &e);
-  if (r == NULL) {
-    fprintf(stderr, "w4: %s\n", e.msg);
-    exit(1);
-  }
+  r = mkrun(p, m, par, steps);
   t0 = bench_now();
   ol_run_advance(r, steps);
   t0 = bench_now() - t0;
