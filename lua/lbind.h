@@ -94,7 +94,10 @@ typedef struct lrun {
   int watch[OL_NMETRICS];
   unsigned dropped;     /* metrics asked for that the method does not
                            define (a race, lenient) */
+  int chain;            /* k of a sampler's chains (lsample.c), or 0 */
 } lrun;
+/* Push run b's label: the method's, then " chain k" for a chain. */
+void olua_pushrunlabel (lua_State *L, const lrun *b);
 
 /* Parsed options of run / race / start. */
 typedef struct ropts {

@@ -61,7 +61,7 @@ static void getruns (lua_State *L, plot *pl)
     b = olua_checkrun(L, -1);
     runs[i] = b->r;
     lua_pop(L, 1);
-    olua_pushlabel(L, ol_run_method(b->r), ol_run_params(b->r));
+    olua_pushrunlabel(L, b);
     labels[i] = lua_tostring(L, -1);
   }
   pl->rs.n = n;

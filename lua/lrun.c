@@ -391,6 +391,15 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
   return b;
 }
 
+void olua_pushrunlabel (lua_State *L, const lrun *b)
+{
+  olua_pushlabel(L, ol_run_method(b->r), ol_run_params(b->r));
+  if (b->chain > 0) {
+    lua_pushfstring(L, "%s chain %d", lua_tostring(L, -1), b->chain);
+    lua_remove(L, -2);
+  }
+}
+
 /* Stop reason as shown: a callback error caused by Ctrl-C is an
 ** interruption. */
 static int reasonof (const lrun *b)
@@ -479,7 +488,7 @@ void olua_drive (lua_State *L, lrun **boxes, int nruns, const char *title,
   lua_checkstack(L, nruns + 4);
   for (i = 0; i < nruns; i++) {
     runs[i] = boxes[i]->r;
-    olua_pushlabel(L, ol_run_method(runs[i]), ol_run_params(runs[i]));
+    olua_pushrunlabel(L, boxes[i]);
     labels[i] = lua_tostring(L, -1);
   }
   lv.nruns = nruns;
@@ -1067,8 +1076,7 @@ static int run_index (lua_State *L)
     lua_pushboolean(L, ol_run_problem(r)->hess == NULL &&
                     ol_run_nhev(r) > 0);
   else if (strcmp(k, "seconds") == 0) lua_pushnumber(L, ol_run_seconds(r));
-  else if (strcmp(k, "label") == 0)
-    olua_pushlabel(L, ol_run_method(r), ol_run_params(r));
+  else if (strcmp(k, "label") == 0) olua_pushrunlabel(L, b);
   else if (strcmp(k, "problem") == 0) lua_getiuservalue(L, 1, 1);
   else if (strcmp(k, "method") == 0) lua_getiuservalue(L, 1, 2);
   else {

@@ -432,6 +432,7 @@ const luaL_Reg olua_sample_methods[] = {
   {"summary", s_summary},
   {"save_draws", s_save_draws},
   {"stats", s_stats},
+  {"plot", olua_plot},                 /* every chain (a run has its own) */
   {NULL, NULL}
 };
 
@@ -497,6 +498,7 @@ int olua_runchains (lua_State *L, const ropts *ro, const char *title)
     rc.o.x0 = xs + (size_t)c * n;
     rc.x0len = n;
     boxes[c] = olua_mkrun(L, 1, 2, &rc, "run");
+    boxes[c]->chain = c + 1;
     lua_rawseti(L, rt, c + 1);
   }
   olua_drive(L, boxes, k, title, ro->useview, ro->progress);
