@@ -799,6 +799,37 @@ static int problem_make (lua_State *L)
   return 1;
 }
 
+/* The options table at 1 of a user-problem constructor: every key one of
+** keys (else the error naming the valid ones), and n an integer in
+** [1, 1e8] (an integer-valued float such as 1e3 counts, as for the
+** built-ins), returned; n is left on the stack. */
+static int userkeys (lua_State *L, const char *who,
+                     const char *const *keys)
+{
+  int i;
+  lua_Integer nn;
+  luaL_checktype(L, 1, LUA_TTABLE);
+  lua_settop(L, 1);
+  lua_pushnil(L);
+  while (lua_next(L, 1) != 0) {
+    const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2)
+                                                   : "?";
+    for (i = 0; keys[i] != NULL && strcmp(keys[i], k) != 0; i++) {}
+    if (keys[i] == NULL) olua_unknownkey(L, who, "parameter", k, keys);
+    lua_pop(L, 1);
+  }
+  lua_getfield(L, 1, "n");
+  if (lua_type(L, -1) != LUA_TNUMBER)
+    luaL_error(L, "%s: n must be a positive integer, got %s", who,
+               lua_isnil(L, -1) ? "nothing"
+               : lua_pushfstring(L, "a %s", luaL_typename(L, -1)));
+  nn = lua_tointegerx(L, -1, &i);
+  if (!i || nn < 1 || nn > 100000000)
+    luaL_error(L, "%s: n = %s must be an integer in [1, 100000000]", who,
+               luaL_tolstring(L, -1, NULL));
+  return (int)nn;
+}
+
 /* problem.new{n=, f=, grad=, fdf=, hess=, x0=, xstar=, fstar=, name=,
 ** kind=, set=, noise=, l1=} -> a problem whose oracles call the Lua
 ** functions (lua_fdf, and lua_hess as p->hess when hess is given). */
@@ -813,31 +844,7 @@ static int problem_new (lua_State *L)
   lua_State *Z;
   ol_err e;
   int n, i, kind = OL_OBJECTIVE;
-  luaL_checktype(L, 1, LUA_TTABLE);
-  lua_settop(L, 1);
-  lua_pushnil(L);
-  while (lua_next(L, 1) != 0) {
-    const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2)
-                                                   : "?";
-    for (i = 0; keys[i] != NULL && strcmp(keys[i], k) != 0; i++) {}
-    if (keys[i] == NULL)
-      return olua_unknownkey(L, who, "parameter", k, keys);
-    lua_pop(L, 1);
-  }
-  lua_getfield(L, 1, "n");
-  {
-    /* an integer-valued float (1e3) is an integer, as for the built-ins */
-    int isint;
-    lua_Integer nn = lua_tointegerx(L, -1, &isint);
-    if (lua_type(L, -1) != LUA_TNUMBER)
-      return luaL_error(L, "%s: n must be a positive integer, got %s", who,
-                        lua_isnil(L, -1) ? "nothing"
-                        : lua_pushfstring(L, "a %s", luaL_typename(L, -1)));
-    if (!isint || nn < 1 || nn > 100000000)
-      return luaL_error(L, "%s: n = %s must be an integer in [1, 100000000]",
-                        who, luaL_tolstring(L, -1, NULL));
-    n = (int)nn;
-  }
+  n = userkeys(L, who, keys);
   lua_settop(L, 1);
   lua_getfield(L, 1, "kind");
   if (!lua_isnil(L, -1)) {
@@ -957,31 +964,8 @@ static int problem_density (lua_State *L)
   ol_problem *q;
   ol_err e;
   int i, n;
-  luaL_checktype(L, 1, LUA_TTABLE);
-  lua_settop(L, 1);
   /* (1) keys, n and the functions, in this constructor's words */
-  lua_pushnil(L);
-  while (lua_next(L, 1) != 0) {
-    const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2)
-                                                   : "?";
-    for (i = 0; keys[i] != NULL && strcmp(keys[i], k) != 0; i++) {}
-    if (keys[i] == NULL)
-      return olua_unknownkey(L, who, "parameter", k, keys);
-    lua_pop(L, 1);
-  }
-  lua_getfield(L, 1, "n");
-  {
-    int isint;
-    lua_Integer nn = lua_tointegerx(L, -1, &isint);
-    if (lua_type(L, -1) != LUA_TNUMBER)
-      return luaL_error(L, "%s: n must be a positive integer, got %s", who,
-                        lua_isnil(L, -1) ? "nothing"
-                        : lua_pushfstring(L, "a %s", luaL_typename(L, -1)));
-    if (!isint || nn < 1 || nn > 100000000)
-      return luaL_error(L, "%s: n = %s must be an integer in [1, 100000000]",
-                        who, luaL_tolstring(L, -1, NULL));
-    n = (int)nn;
-  }
+  n = userkeys(L, who, keys);
   for (i = 0; i < 2; i++) {
     int ty = lua_getfield(L, 1, fk[i]);
     if (ty == LUA_TNIL && i == 0)

@@ -134,3 +134,19 @@ int ol_ham_init_stepsize (ol_ctx *c, const ol_hpoint *z0, ol_hpoint *z,
   }
   return OL_OK;
 }
+
+int ol_ham_step_end (ol_ctx *c, ol_sampler_head *h, ol_adapt *ad,
+                     const ol_hpoint *cur, ol_hpoint *z, double *eps,
+                     double accept, ol_err *e)
+{
+  int rc;
+  if (ol_adapt_active(ad) &&
+      ol_adapt_step(ad, accept, cur->q, eps, h->minv) == OL_ADAPT_METRIC) {
+    rc = ol_ham_init_stepsize(c, cur, z, h->minv, eps, e);
+    if (rc != OL_OK) return rc;
+    ol_adapt_restart(ad, *eps);
+  }
+  ol_sampler_count(h);
+  ol_ctx_known(c, cur->U, cur->g);
+  return OL_OK;
+}

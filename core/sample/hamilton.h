@@ -20,7 +20,9 @@
 #ifndef OL_SAMPLE_HAMILTON_H
 #define OL_SAMPLE_HAMILTON_H
 
+#include "adapt.h"
 #include "method.h"
+#include "stats.h"
 
 typedef struct ol_hpoint {
   double *q, *p, *g;    /* position, momentum, grad U(q); n each */
@@ -66,5 +68,14 @@ int ol_ham_leapfrog (ol_ctx *c, ol_hpoint *z, const double *minv,
 ** (which count as H = +inf) are passed through. */
 int ol_ham_init_stepsize (ol_ctx *c, const ol_hpoint *z0, ol_hpoint *z,
                           const double *minv, double *eps, ol_err *e);
+
+/* The end of an HMC-family step at the chain's state cur: during warmup,
+** adapt the step size *eps to the step's acceptance statistic accept and,
+** at the end of a metric window, restart from a new heuristic step size
+** (z: scratch); count the step in h; hand U and grad U at cur to the
+** run.  OL_OK or an oracle's error. */
+int ol_ham_step_end (ol_ctx *c, ol_sampler_head *h, ol_adapt *ad,
+                     const ol_hpoint *cur, ol_hpoint *z, double *eps,
+                     double accept, ol_err *e);
 
 #endif

@@ -127,16 +127,7 @@ static int hmc_step (void *st, ol_ctx *c, ol_err *e)
   s->h.stat.energy = H;
   s->h.stat.n_leapfrog = nl;
   /* (4) warmup: step size, metric (then a new heuristic start) */
-  if (ol_adapt_active(&s->ad) &&
-      ol_adapt_step(&s->ad, a, s->cur.q, &s->eps, s->h.minv)
-      == OL_ADAPT_METRIC) {
-    rc = ol_ham_init_stepsize(c, &s->cur, &s->z, m, &s->eps, e);
-    if (rc != OL_OK) return rc;
-    ol_adapt_restart(&s->ad, s->eps);
-  }
-  ol_sampler_count(&s->h);
-  ol_ctx_known(c, s->cur.U, s->cur.g);
-  return OL_OK;
+  return ol_ham_step_end(c, &s->h, &s->ad, &s->cur, &s->z, &s->eps, a, e);
 }
 
 static void hmc_fini (void *st)
