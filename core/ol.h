@@ -112,6 +112,17 @@ static inline double ol_shown (double v)
   return v != v ? (double)NAN : v;
 }
 
+/* Seconds on a monotonic clock (CLOCK_MONOTONIC), for pacing and elapsed
+** times; the one clock of every layer (core/clock.c). */
+double ol_now (void);
+
+/* The one number format of optlab's output (legends, summaries, tables,
+** progress lines; core/fmt.c): v with sig significant digits (1..17) as
+** %g writes it, but "nan" for any NaN (never "-nan"), "inf" / "-inf",
+** and 0 for a negative zero (never "-0").  Writes at most size bytes
+** to buf and returns buf. */
+char *ol_fmtnum (char *buf, size_t size, double v, int sig);
+
 /* The interrupt flag: NULL (the default), or a flag the program's SIGINT
 ** handler sets (repl/main.c points it at its own before running any Lua).
 ** The core cannot see signals; work that is not sliced into steps and may

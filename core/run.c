@@ -120,12 +120,7 @@ static int reason_of (int code)
   }
 }
 
-static double now (void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#define now ol_now
 
 /* == evaluation and recording ============================================== */
 
