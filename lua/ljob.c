@@ -32,6 +32,7 @@
 #include <time.h>
 
 #include "lbind.h"
+#include "lprint.h"
 
 #define OLUA_JOB "optlab.job"
 #define MAXACTIVE 64
@@ -492,45 +493,6 @@ static int job_list (lua_State *L)
   return 1;
 }
 
-static int joblist_tostring (lua_State *L)
-{
-  luaL_Buffer b;
-  lua_Integer i, n;
-  char line[256];
-  luaL_checktype(L, 1, LUA_TTABLE);
-  n = (lua_Integer)lua_rawlen(L, 1);
-  luaL_buffinit(L, &b);
-  if (n == 0) {
-    lua_pushliteral(L, "no jobs");
-    return 1;
-  }
-  snprintf(line, sizeof line, "  %-4s %-8s %-21s  %s", "id", "state",
-           "iter", "label");
-  luaL_addstring(&b, line);
-  for (i = 1; i <= n; i++) {
-    ljob *j;
-    lua_rawgeti(L, 1, i);
-    j = luaL_testudata(L, -1, OLUA_JOB);
-    line[0] = '\0';
-    if (j != NULL) {
-      char it[48];
-      refresh(getjs(L), j);
-      lua_getiuservalue(L, -1, 2);
-      lua_getfield(L, -1, "label");
-      snprintf(it, sizeof it, "%ld/%ld", maxiter(j),
-               j->boxes[0]->r ? ol_run_budget(j->boxes[0]->r) : 0L);
-      snprintf(line, sizeof line, "\n  %-4d %-8s %-21s  %s on %s", j->id,
-               statenames[j->state], it, lua_tostring(L, -1), j->title);
-      lua_pop(L, 2);
-    }
-    lua_pop(L, 1);
-    /* added with the buffer on top again: it may grow (a box) */
-    luaL_addstring(&b, line);
-  }
-  luaL_pushresult(&b);
-  return 1;
-}
-
 static int job_pause (lua_State *L)
 {
   jstate *js = getjs(L);
@@ -581,17 +543,22 @@ static int job_stop (lua_State *L)
   return 1;
 }
 
-static int job_tostring (lua_State *L)
+/* The job at idx as printed (lua/lprint.c); 0 if it is not a job. */
+int olua_getjobrow (lua_State *L, int idx, olua_jobrow *row)
 {
-  ljob *j = checkjob(L, 1);
+  ljob *j = luaL_testudata(L, idx, OLUA_JOB);
+  if (j == NULL) return 0;
   refresh(getjs(L), j);
-  lua_getiuservalue(L, 1, 2);
+  row->id = j->id;
+  row->state = statenames[j->state];
+  row->iter = maxiter(j);
+  row->budget = j->boxes[0]->r ? ol_run_budget(j->boxes[0]->r) : 0L;
+  row->title = j->title;
+  /* the label is anchored by the job's label table (user value 2) */
+  lua_getiuservalue(L, idx, 2);
   lua_getfield(L, -1, "label");
-  lua_pushfstring(L, "job #%d %s on %s: %s, iter %I/%I", j->id,
-                  lua_tostring(L, -1), j->title, statenames[j->state],
-                  (lua_Integer)maxiter(j),
-                  (lua_Integer)(j->boxes[0]->r
-                                ? ol_run_budget(j->boxes[0]->r) : 0));
+  row->label = lua_tostring(L, -1);
+  lua_pop(L, 2);
   return 1;
 }
 
@@ -671,7 +638,7 @@ static int job_len (lua_State *L)
 static const luaL_Reg job_meta[] = {
   {"__index", job_index},
   {"__len", job_len},
-  {"__tostring", job_tostring},
+  {"__tostring", olua_job_tostring},
   {NULL, NULL}
 };
 
@@ -699,7 +666,7 @@ void olua_openjobs (lua_State *L)
   lua_setfield(L, -2, "__fields");
   lua_pop(L, 1);
   luaL_newmetatable(L, "optlab.joblist");
-  lua_pushcfunction(L, joblist_tostring);
+  lua_pushcfunction(L, olua_joblist_tostring);
   lua_setfield(L, -2, "__tostring");
   lua_pop(L, 1);
   js = lua_newuserdatauv(L, sizeof *js, 2);

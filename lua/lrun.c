@@ -16,7 +16,6 @@
 ** raises: Ctrl-C, a view's quit or a callback error stop the runs, and
 ** the runs are returned with their traces and stop reasons.
 */
-#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +23,7 @@
 #include <time.h>
 
 #include "lbind.h"
+#include "lprint.h"
 #include "plotpanel.h"
 
 static const char *const optkeys[] = {
@@ -400,13 +400,6 @@ void olua_pushrunlabel (lua_State *L, const lrun *b)
   }
 }
 
-/* Stop reason as shown: a callback error caused by Ctrl-C is an
-** interruption. */
-static int reasonof (const lrun *b)
-{
-  return b->intr ? OL_STOP_INTERRUPTED : ol_run_reason(b->r);
-}
-
 static void progressline (const char *label, const lrun *b)
 {
   int i;
@@ -428,29 +421,6 @@ static void sleepms (long ms)
   nanosleep(&ts, NULL);
 }
 
-/* A sampler that accepted no proposal over 20 steps or more, or a
-** Metropolis-Hastings one (OL_M_MH) that accepted every one over 100 or
-** more, mixes badly whatever the numbers say: the note
-** that says so ("acceptance 0 over 10000 steps: h is too large"), in buf;
-** NULL for any other run. */
-static const char *acceptnote (const ol_run *r, char *buf, size_t sz)
-{
-  const ol_method_type *m = ol_run_method(r);
-  const char *h = m->nparams > 0 ? m->params[0].name : "the step size";
-  long t = ol_run_iter(r), a = ol_run_accepted(r);
-  if (m->family != OL_SAMPLER) return NULL;
-  if (a == 0 && t >= 20)
-    snprintf(buf, sz, "acceptance 0 over %ld steps: no proposal was "
-             "accepted, %s is too large", t, h);
-  /* unadjusted samplers accept every step: only OL_M_MH ones here */
-  else if (a == t && t >= 100 && (m->flags & OL_M_MH))
-    snprintf(buf, sz, "acceptance 1 over %ld steps: every proposal was "
-             "accepted, %s is probably too small (the chain barely moves)",
-             t, h);
-  else return NULL;
-  return buf;
-}
-
 /* Say on stderr, also for a run that ended normally, what acceptnote
 ** says about it; and why a run stopped when it did not end normally (a
 ** failing objective, a non-finite value, a numerical failure), with the
@@ -460,7 +430,7 @@ static void failnote (const char *label, const lrun *b)
 {
   int why = ol_run_reason(b->r);
   char note[200];
-  if (acceptnote(b->r, note, sizeof note) != NULL) {
+  if (olua_acceptnote(b->r, note, sizeof note) != NULL) {
     fprintf(stderr, "optlab: %s: note: %s\n", label, note);
     fflush(stderr);
   }
@@ -934,97 +904,6 @@ static int run_gc (lua_State *L)
   return 0;
 }
 
-/* The summary's evaluation line: the method's f, g and Hessian counts,
-** how gradients and Hessians were obtained, and the run's own. */
-static void addevals (luaL_Buffer *bf, const ol_run *r)
-{
-  const ol_problem *p = ol_run_problem(r);
-  char buf[256];
-  int k;
-  k = snprintf(buf, sizeof buf, "\n  evaluations: %ld f, %ld g%s",
-               ol_run_nfev(r), ol_run_ngev(r),
-               p->fd_grad ? " (g by finite differences)" : "");
-  if (ol_run_nhev(r) > 0 && k > 0 && (size_t)k < sizeof buf)
-    k += snprintf(buf + k, sizeof buf - (size_t)k, ", %ld Hessians%s",
-                  ol_run_nhev(r), p->hess == NULL
-                  ? " (by finite differences of g, 2n g each, in g)" : "");
-  if ((ol_run_mfev(r) > 0 || ol_run_mgev(r) > 0) && k > 0 &&
-      (size_t)k < sizeof buf)
-    snprintf(buf + k, sizeof buf - (size_t)k, "; the run's own, for its "
-             "records: %ld f, %ld g", ol_run_mfev(r), ol_run_mgev(r));
-  luaL_addstring(bf, buf);
-}
-
-/* Multi-line summary: what ran, why it stopped, the final metrics. */
-static int run_tostring (lua_State *L)
-{
-  lrun *b = luaL_checkudata(L, 1, OLUA_RUN);
-  const ol_run *r = b->r;
-  luaL_Buffer bf;
-  char buf[256];
-  unsigned rec;
-  int i, k = 0;
-  if (r == NULL) {
-    lua_pushliteral(L, "run (closed)");
-    return 1;
-  }
-  olua_pushmethodstr(L, ol_run_method(r), ol_run_params(r));
-  luaL_buffinit(L, &bf);
-  luaL_addstring(&bf, "run ");
-  lua_pushvalue(L, -2);
-  luaL_addvalue(&bf);
-  luaL_addstring(&bf, " on ");
-  luaL_addstring(&bf, olua_problemdesc(ol_run_problem(r), buf, sizeof buf));
-  snprintf(buf, sizeof buf, "  seed %" PRIu64, ol_run_options(r)->seed);
-  luaL_addstring(&bf, buf);
-  if (reasonof(b) == OL_STOP_NONE)
-    snprintf(buf, sizeof buf, "\n  running: %ld of %ld iterations",
-             ol_run_iter(r), ol_run_budget(r));
-  else
-    snprintf(buf, sizeof buf, "\n  stopped: %s after %ld iterations (%.2g s, "
-             "%ld gradient evaluations)", ol_stop_name(reasonof(b)),
-             ol_run_iter(r), ol_run_seconds(r), ol_run_ngev(r));
-  luaL_addstring(&bf, buf);
-  addevals(&bf, r);
-  rec = ol_run_metrics(r);
-  for (i = 0; i < OL_NMETRICS; i++)
-    if (rec & OL_MBIT(i)) {
-      snprintf(buf, sizeof buf, "%s%s %.3g", k++ ? "  " : "\n  final: ",
-               ol_metric_types[i].name, ol_run_last(r, i));
-      luaL_addstring(&bf, buf);
-    }
-  if (acceptnote(r, buf, sizeof buf) != NULL) {
-    luaL_addstring(&bf, "\n  note: ");
-    luaL_addstring(&bf, buf);
-  }
-  {
-    /* the final iterate, its first coordinates */
-    const double *x = ol_run_x(r);
-    int n = ol_run_n(r), j;
-    luaL_addstring(&bf, "\n  x:");
-    for (j = 0; j < n && j < 6; j++) {
-      snprintf(buf, sizeof buf, " %.6g", x[j]);
-      luaL_addstring(&bf, buf);
-    }
-    if (n > 6) {
-      snprintf(buf, sizeof buf, " ... (%d coordinates)", n);
-      luaL_addstring(&bf, buf);
-    }
-  }
-  if (ol_run_message(r)[0] != '\0') {
-    int why = reasonof(b);
-    luaL_addstring(&bf, why == OL_STOP_TOL || why == OL_STOP_CONVERGED ||
-                   why == OL_STOP_DIVERGED ? "\n  rule: " : "\n  message: ");
-    luaL_addstring(&bf, ol_run_message(r));
-  }
-  {
-    lrun *one = b;
-    olua_addsampletable(L, &bf, &one, 1);
-  }
-  luaL_pushresult(&bf);
-  return 1;
-}
-
 static const luaL_Reg run_methods[] = {
   {"series", run_series},
   {"last", run_last},
@@ -1049,8 +928,8 @@ static int run_index (lua_State *L)
   const char *msg;
   if (strcmp(k, "iter") == 0) lua_pushinteger(L, ol_run_iter(r));
   else if (strcmp(k, "reason") == 0)
-    lua_pushstring(L, reasonof(b) == OL_STOP_NONE ? "running"
-                      : ol_stop_name(reasonof(b)));
+    lua_pushstring(L, olua_runreason(b) == OL_STOP_NONE ? "running"
+                      : ol_stop_name(olua_runreason(b)));
   else if (strcmp(k, "message") == 0) {
     msg = ol_run_message(r);
     if (msg[0] != '\0') lua_pushstring(L, msg);
@@ -1100,7 +979,7 @@ static const luaL_Reg run_meta[] = {
   {"__index", run_index},
   {"__gc", run_gc},
   {"__close", run_gc},
-  {"__tostring", run_tostring},
+  {"__tostring", olua_run_tostring},
   {NULL, NULL}
 };
 

@@ -1,0 +1,174 @@
+/*
+** lua/lprint.c -- the printed form of run objects, job objects and the
+** jobs() list (see lua/lprint.h).
+**
+** Only formatting lives here: the runs are read through the core's
+** accessors (ol_run_*), the jobs through olua_getjobrow (lua/ljob.c).
+*/
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lprint.h"
+
+/* -- runs ----------------------------------------------------------------- */
+
+int olua_runreason (const lrun *b)
+{
+  return b->intr ? OL_STOP_INTERRUPTED : ol_run_reason(b->r);
+}
+
+const char *olua_acceptnote (const ol_run *r, char *buf, size_t sz)
+{
+  const ol_method_type *m = ol_run_method(r);
+  const char *h = m->nparams > 0 ? m->params[0].name : "the step size";
+  long t = ol_run_iter(r), a = ol_run_accepted(r);
+  if (m->family != OL_SAMPLER) return NULL;
+  if (a == 0 && t >= 20)
+    snprintf(buf, sz, "acceptance 0 over %ld steps: no proposal was "
+             "accepted, %s is too large", t, h);
+  /* unadjusted samplers accept every step: only OL_M_MH ones here */
+  else if (a == t && t >= 100 && (m->flags & OL_M_MH))
+    snprintf(buf, sz, "acceptance 1 over %ld steps: every proposal was "
+             "accepted, %s is probably too small (the chain barely moves)",
+             t, h);
+  else return NULL;
+  return buf;
+}
+
+/* The summary's evaluation line: the method's f, g and Hessian counts,
+** how gradients and Hessians were obtained, and the run's own. */
+static void addevals (luaL_Buffer *bf, const ol_run *r)
+{
+  const ol_problem *p = ol_run_problem(r);
+  char buf[256];
+  int k;
+  k = snprintf(buf, sizeof buf, "\n  evaluations: %ld f, %ld g%s",
+               ol_run_nfev(r), ol_run_ngev(r),
+               p->fd_grad ? " (g by finite differences)" : "");
+  if (ol_run_nhev(r) > 0 && k > 0 && (size_t)k < sizeof buf)
+    k += snprintf(buf + k, sizeof buf - (size_t)k, ", %ld Hessians%s",
+                  ol_run_nhev(r), p->hess == NULL
+                  ? " (by finite differences of g, 2n g each, in g)" : "");
+  if ((ol_run_mfev(r) > 0 || ol_run_mgev(r) > 0) && k > 0 &&
+      (size_t)k < sizeof buf)
+    snprintf(buf + k, sizeof buf - (size_t)k, "; the run's own, for its "
+             "records: %ld f, %ld g", ol_run_mfev(r), ol_run_mgev(r));
+  luaL_addstring(bf, buf);
+}
+
+/* Multi-line summary: what ran, why it stopped, the final metrics. */
+int olua_run_tostring (lua_State *L)
+{
+  lrun *b = luaL_checkudata(L, 1, OLUA_RUN);
+  const ol_run *r = b->r;
+  luaL_Buffer bf;
+  char buf[256];
+  unsigned rec;
+  int i, k = 0;
+  if (r == NULL) {
+    lua_pushliteral(L, "run (closed)");
+    return 1;
+  }
+  olua_pushmethodstr(L, ol_run_method(r), ol_run_params(r));
+  luaL_buffinit(L, &bf);
+  luaL_addstring(&bf, "run ");
+  lua_pushvalue(L, -2);
+  luaL_addvalue(&bf);
+  luaL_addstring(&bf, " on ");
+  luaL_addstring(&bf, olua_problemdesc(ol_run_problem(r), buf, sizeof buf));
+  snprintf(buf, sizeof buf, "  seed %" PRIu64, ol_run_options(r)->seed);
+  luaL_addstring(&bf, buf);
+  if (olua_runreason(b) == OL_STOP_NONE)
+    snprintf(buf, sizeof buf, "\n  running: %ld of %ld iterations",
+             ol_run_iter(r), ol_run_budget(r));
+  else
+    snprintf(buf, sizeof buf, "\n  stopped: %s after %ld iterations (%.2g s, "
+             "%ld gradient evaluations)", ol_stop_name(olua_runreason(b)),
+             ol_run_iter(r), ol_run_seconds(r), ol_run_ngev(r));
+  luaL_addstring(&bf, buf);
+  addevals(&bf, r);
+  rec = ol_run_metrics(r);
+  for (i = 0; i < OL_NMETRICS; i++)
+    if (rec & OL_MBIT(i)) {
+      snprintf(buf, sizeof buf, "%s%s %.3g", k++ ? "  " : "\n  final: ",
+               ol_metric_types[i].name, ol_run_last(r, i));
+      luaL_addstring(&bf, buf);
+    }
+  if (olua_acceptnote(r, buf, sizeof buf) != NULL) {
+    luaL_addstring(&bf, "\n  note: ");
+    luaL_addstring(&bf, buf);
+  }
+  {
+    /* the final iterate, its first coordinates */
+    const double *x = ol_run_x(r);
+    int n = ol_run_n(r), j;
+    luaL_addstring(&bf, "\n  x:");
+    for (j = 0; j < n && j < 6; j++) {
+      snprintf(buf, sizeof buf, " %.6g", x[j]);
+      luaL_addstring(&bf, buf);
+    }
+    if (n > 6) {
+      snprintf(buf, sizeof buf, " ... (%d coordinates)", n);
+      luaL_addstring(&bf, buf);
+    }
+  }
+  if (ol_run_message(r)[0] != '\0') {
+    int why = olua_runreason(b);
+    luaL_addstring(&bf, why == OL_STOP_TOL || why == OL_STOP_CONVERGED ||
+                   why == OL_STOP_DIVERGED ? "\n  rule: " : "\n  message: ");
+    luaL_addstring(&bf, ol_run_message(r));
+  }
+  {
+    lrun *one = b;
+    olua_addsampletable(L, &bf, &one, 1);
+  }
+  luaL_pushresult(&bf);
+  return 1;
+}
+
+/* -- jobs ----------------------------------------------------------------- */
+
+int olua_job_tostring (lua_State *L)
+{
+  olua_jobrow row;
+  if (!olua_getjobrow(L, 1, &row))
+    return luaL_typeerror(L, 1, "optlab.job");
+  lua_pushfstring(L, "job #%d %s on %s: %s, iter %I/%I", row.id, row.label,
+                  row.title, row.state, (lua_Integer)row.iter,
+                  (lua_Integer)row.budget);
+  return 1;
+}
+
+int olua_joblist_tostring (lua_State *L)
+{
+  luaL_Buffer b;
+  lua_Integer i, n;
+  char line[256];
+  luaL_checktype(L, 1, LUA_TTABLE);
+  n = (lua_Integer)lua_rawlen(L, 1);
+  luaL_buffinit(L, &b);
+  if (n == 0) {
+    lua_pushliteral(L, "no jobs");
+    return 1;
+  }
+  snprintf(line, sizeof line, "  %-4s %-8s %-21s  %s", "id", "state",
+           "iter", "label");
+  luaL_addstring(&b, line);
+  for (i = 1; i <= n; i++) {
+    olua_jobrow row;
+    lua_rawgeti(L, 1, i);
+    line[0] = '\0';
+    if (olua_getjobrow(L, -1, &row)) {
+      char it[48];
+      snprintf(it, sizeof it, "%ld/%ld", row.iter, row.budget);
+      snprintf(line, sizeof line, "\n  %-4d %-8s %-21s  %s on %s", row.id,
+               row.state, it, row.label, row.title);
+    }
+    lua_pop(L, 1);
+    /* added with the buffer on top again: it may grow (a box) */
+    luaL_addstring(&b, line);
+  }
+  luaL_pushresult(&b);
+  return 1;
+}
