@@ -1,15 +1,15 @@
 -- scripts/hmc_rwmh.lua -- how random-walk Metropolis and HMC scale with
 -- the dimension.
 --
--- Claim (Roberts, Gelman & Gilks, "Weak convergence and optimal scaling
--- of random walk Metropolis algorithms", Ann. Appl. Probab. 1997; Beskos
--- et al., "Optimal tuning of the hybrid Monte Carlo algorithm", Bernoulli
--- 2013): on a d-dimensional standard Gaussian, tuned random-walk
--- Metropolis needs O(d) steps per effective draw, HMC with a tuned step
--- and path length O(d^(1/4)) leapfrog steps (NUTS, Hoffman & Gelman 2014,
--- chooses the path length itself).  So the effective sample size per gradient (per density
--- evaluation for RWMH) falls like d^-1 for RWMH and about d^-1/4 for HMC:
--- log-log slopes near -1 and -1/4.
+-- Claim (Roberts, Gelman & Gilks, "Weak convergence and optimal scaling of
+-- random walk Metropolis algorithms", Ann. Appl. Probab. 1997; Beskos et
+-- al., "Optimal tuning of the hybrid Monte Carlo algorithm", Bernoulli
+-- 2013): on a d-dimensional standard Gaussian, tuned random-walk Metropolis
+-- needs O(d) steps per effective draw, HMC with a tuned step and path
+-- length O(d^(1/4)) leapfrog steps (NUTS, Hoffman & Gelman 2014, chooses
+-- the path length itself).  So the effective sample size per gradient (per
+-- density evaluation for RWMH) falls like d^-1 for RWMH and about d^-1/4
+-- for HMC: log-log slopes near -1 and -1/4.
 --
 -- Usage: optlab scripts/hmc_rwmh.lua
 local seed = 11
@@ -51,5 +51,6 @@ local srw, shm = slope(rw), slope(hm)
 print(string.format("log-log slope rwmh %.2f (theory -1), nuts %.2f (theory "
                     .. "-0.25)", srw, shm))
 local ok = srw < -0.7 and srw > -1.3 and shm > -0.6 and shm < 0
-print("verdict: " .. (ok and "holds" or "does not hold") .. " (rwmh within "
-      .. "0.3 of -1, nuts between -0.6 and 0; seed " .. seed .. ")")
+print(string.format("verdict: %s (slopes rwmh %.2f within 0.3 of -1, nuts "
+                    .. "%.2f between -0.6 and 0; seed %d)", ok and "holds"
+                    or "does not hold", srw, shm, seed))

@@ -26,17 +26,19 @@ local function var_of (method)
   -- sd: se(var) = 2 sd se(sd) ~ var sqrt(2 / ESS))
   return s.sd ^ 2, s.sd ^ 2 * math.sqrt(2 / s.ess_bulk)
 end
-local vu, seu = var_of(sample.ula{h = h})
-local vm, sem = var_of(sample.mala{h = h})
 local ulath = 1 / (a * (1 - a * h / 2))
 print(string.format("claim: at step h = %g, ULA's variance is 1/(a(1 - ah/2)) "
                     .. "= %.4f, not the target's %.4f; MALA's is the target's",
                     h, ulath, 1 / a))
+local vu, seu = var_of(sample.ula{h = h})
+local vm, sem = var_of(sample.mala{h = h})
 print(string.format("ula   variance %.4f +- %.4f   (theory %.4f)", vu, seu,
                     ulath))
 print(string.format("mala  variance %.4f +- %.4f   (target %.4f)", vm, sem,
                     1 / a))
 local ok = math.abs(vu - ulath) <= 4 * seu and math.abs(vm - 1 / a) <= 4 * sem
   and math.abs(vu - 1 / a) > 4 * seu
-print("verdict: " .. (ok and "holds" or "does not hold")
-      .. " (each within 4 standard errors of its value; seed " .. seed .. ")")
+print(string.format("verdict: %s (ula %.4f vs %.4f, mala %.4f vs %.4f, each "
+                    .. "within 4 standard errors; ula %.1f se from the "
+                    .. "target's; seed %d)", ok and "holds" or "does not hold",
+                    vu, ulath, vm, 1 / a, math.abs(vu - 1 / a) / seu, seed))

@@ -1,13 +1,12 @@
 -- scripts/shuffle.lua -- random reshuffling vs with-replacement SGD on a
 -- finite sum of quadratics.
 --
--- Claim (Mishchenko, Khaled & Richtarik 2020, NeurIPS, "Random reshuffling:
--- simple analysis with vast improvements"; seeds catalog B021, section 6.6
--- item 30): on a strongly convex finite sum, SGD that samples components
--- with replacement has E||x_K - x*||^2 ~ 1/K after K epochs with a
--- decaying step, while random reshuffling (a fresh permutation each epoch)
--- reaches ~1/K^2: within an epoch the component noise cancels up to
--- second order.
+-- Claim (Mishchenko, Khaled & Richtarik, "Random reshuffling: simple
+-- analysis with vast improvements", NeurIPS 2020): on a strongly convex
+-- finite sum, SGD that samples components with replacement has E||x_K -
+-- x*||^2 ~ 1/K after K epochs with a decaying step, while random
+-- reshuffling (a fresh permutation each epoch) reaches ~1/K^2: within an
+-- epoch the component noise cancels up to second order.
 --
 -- Setting: fsquad{N = 10, d = 5} (x* known), gd on one component per step
 -- (noise = {kind = "batch", batch = 1, order = ...}), step lr0 / (1 + t /
@@ -31,6 +30,10 @@ local function slope (xs, ys)
   return (k * sxy - sx * sy) / (k * sxx - sx * sx)
 end
 
+local seed = 1
+print("claim: on a strongly convex finite sum, random reshuffling's mean "
+      .. "||x_K - x*||^2 after K epochs falls like K^-2, with-replacement "
+      .. "SGD's like K^-1, so reshuffling is over 10x closer at K = 1000")
 print(string.format("fsquad{N=%d}, gd lr %g/(1 + t/%d), batch 1: mean "
                     .. "||x_K - x*||^2 over %d streams", N, lr0, N, R))
 io.write(string.format("  %-7s", "epochs"))
@@ -44,7 +47,7 @@ for i, K in ipairs(Ks) do
     local p = problem.fsquad{N = N, noise = {kind = "batch", batch = 1,
                                              order = o}}
     local q = repeats(p, optim.gd{lr = lr0},
-                      {iters = K * N, seed = 1, metrics = {"dist"},
+                      {iters = K * N, seed = seed, metrics = {"dist"},
                        schedule = {kind = "inv", period = N}}, R)
     local s = 0
     for _, d in ipairs(q:values("dist")) do s = s + d * d end
@@ -53,7 +56,17 @@ for i, K in ipairs(Ks) do
   end
   io.write(string.format(" %14.3g\n", err.replace[i] / err.shuffle[i]))
 end
+local sl = {}
 for _, o in ipairs(orders) do
-  print(string.format("slope %s %.2f", o, slope(Ks, err[o])))
+  sl[o] = slope(Ks, err[o])
+  print(string.format("slope %s %.2f", o, sl[o]))
 end
 print("(rates: replace -1, shuffle -2, Mishchenko et al.'s upper bounds)")
+local ratio = err.replace[#Ks] / err.shuffle[#Ks]
+local ok = ratio > 10 and sl.replace > -1.3 and sl.replace < -0.7
+  and sl.shuffle < sl.replace - 0.7
+print(string.format("verdict: %s (replace/shuffle %.3g at K = %d; slopes "
+                    .. "replace %.2f within 0.3 of -1, shuffle %.2f steeper "
+                    .. "by > 0.7; seed %d, %d streams)", ok and "holds"
+                    or "does not hold", ratio, Ks[#Ks], sl.replace,
+                    sl.shuffle, seed, R))
