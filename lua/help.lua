@@ -1,17 +1,29 @@
 -- lua/help.lua -- help(x): documentation built from the C registries.
 --
 -- x may be a method constructor (optim.adam) or object, a problem
--- constructor or object, problem.new, run, race, a run object, a metric
--- name, "metrics", a method or problem name, or nothing (overview).
--- Everything printed comes from core.methods / core.problems /
--- core.metrics (lua/loptlab.c) so a newly registered plug-in is
--- documented the moment it is compiled in.  Prints to stdout.
+-- constructor or object, problem.new, run, race, a run object, a family
+-- table (optim, sample, game, problem: its list), a metric name,
+-- "metrics", a name ("adam", "optim.adam", "r": what the prompt's ?name
+-- asks for), or nothing (overview).  Everything printed comes from
+-- core.methods / core.problems / core.metrics (lua/loptlab.c) so a newly
+-- registered plug-in is documented the moment it is compiled in.  Prints
+-- to stdout.
+--
+-- The family tables get a metatable here: reading a name they lack raises
+-- "no optimizer 'adma' -- did you mean adam?" (core.suggest: the names
+-- within a small edit distance, or starting with it), instead of the nil
+-- that made optim.adma{} fail as "attempt to call a nil value"; and
+-- __params maps each constructor's name to its parameter names, for the
+-- prompt's completion of optim.adam{l<Tab> (repl/prompt.c).
 local core = ...
 
 -- What this file uses, captured at load time, so that a program that
 -- rebinds a global (math = nil, ipairs = nil, run = 1) keeps help working.
-local ipairs, tostring, type = ipairs, tostring, type
+local error, ipairs, next, pcall, rawget, setmetatable, tonumber, tostring,
+  type = error, ipairs, next, pcall, rawget, setmetatable, tonumber,
+  tostring, type
 local io, math, string, table = io, math, string, table
+local G = _ENV
 local run, race, start, jobs, blas_threads = run, race, start, jobs,
   blas_threads
 local fmt, concat = string.format, table.concat
@@ -24,18 +36,43 @@ core.frows = core.frows or {}
 
 local function out (...) io.write(fmt(...), "\n") end
 
+-- Numbers as everywhere else (core.fmtnum, lua/prelude.lua), 6 digits.
 local function g (v)
-  if v == math.huge then return "inf" end
-  if v == -math.huge then return "-inf" end
-  if math.type(v) == "integer" then return tostring(v) end
-  return fmt("%g", v)
+  return core.fmtnum(v, 6)
 end
 
+-- A bound as shown, and whether it lies beyond the value shown: 1e300
+-- and over is no bound (inf); a bound within 1e-300 of 0 is the
+-- tables' way to say "> 0" (shown as "(0"); near 2^53 is the integers'
+-- limit.
+local function bound (v)
+  if v == math.huge then return "inf", false end
+  if v == -math.huge then return "-inf", false end
+  if v >= 1e300 then return "inf", true end
+  if v <= -1e300 then return "-inf", true end
+  if v ~= 0 and math.abs(v) <= 1e-300 then return "0", true end  -- "> 0"
+  if math.abs(v) >= 2^52 and math.abs(v) <= 2^53 then
+    return (v < 0 and "-" or "") .. "2^53", math.abs(v) < 2^53
+  end
+  local s = g(v)
+  return s, tonumber(s) ~= v
+end
+
+-- The range column: "any" for no bound, "(0, inf)" for open ends (the
+-- core's ol_param_range marks an open end with a parenthesis; a bound
+-- shown rounded, as 1e300 as inf, is open too), the choices of an enum,
+-- true|false for a boolean.
 local function range (p)
   if p.kind == "enum" then return concat(p.choices, "|") end
   if p.kind == "bool" then return "true|false" end
   if p.kind == "vector" or p.kind == "matrix" then return p.kind end
-  return p.range   -- from the core (ol_param_range): open bounds as ( )
+  if p.lo == nil or p.hi == nil then return p.range end
+  if p.lo <= -1e300 and p.hi >= 1e300 then return "any" end
+  local r = p.range or ""
+  local lo, inlo = bound(p.lo)
+  local hi, inhi = bound(p.hi)
+  return ((inlo or r:sub(1, 1) == "(") and "(" or "[") .. lo .. ", " .. hi
+    .. ((inhi or r:sub(-1) == ")") and ")" or "]")
 end
 
 local function default (p)
@@ -96,18 +133,118 @@ local function problem_help (info, obj)
   if info.ref then out("reference: %s", info.ref) end
   if obj then out("this problem: %s", tostring(obj)) end
   params(info)
-  out("also accepted: x0 = {...} (start), set = \"simplex\" | "
-      .. "{lo = ..., hi = ...}, l1 = lambda (adds lambda ||x||_1),")
-  out("  noise = {kind = \"gauss\" | \"aniso\" | \"student\" | \"asym\" | "
-      .. "\"batch\" | \"none\", sigma =, nu =, batch =,")
-  out("           order = \"replace\" | \"shuffle\" | \"once\" | "
-      .. "\"cyclic\"}   (see man optlab, noise=)")
+  if info.kind == "density" then
+    out("also accepted: x0 = {...} (start, on the constrained scale)")
+  elseif info.kind == "game" then
+    out("also accepted: x0 = {...} (start: both players' mixed strategies)")
+  else
+    out("also accepted: x0 = {...} (start), set = \"simplex\" | "
+        .. "{lo = ..., hi = ...}, l1 = lambda (adds lambda ||x||_1),")
+    out("  noise = {kind = \"gauss\" | \"aniso\" | \"student\" | "
+        .. "\"asym\" | \"batch\" | \"none\", sigma =, nu =, batch =,")
+    out("           order = \"replace\" | \"shuffle\" | \"once\" | "
+        .. "\"cyclic\"}   (see man optlab, noise=)")
+  end
 end
 
 local function find (list, name)
   for _, info in ipairs(list) do
     if info.name == name then return info end
   end
+end
+
+-- The family tables, as they are when the library opens.
+local families = {
+  {tab = problem, fam = "problem", what = "problem", plural = "problems"},
+  {tab = optim, fam = "optim", what = "optimizer", plural = "optimizers"},
+  {tab = sample, fam = "sample", what = "sampler", plural = "samplers"},
+  {tab = game, fam = "game", what = "game dynamic",
+   plural = "game dynamics"},
+}
+local familyof = {}
+for _, f in ipairs(families) do familyof[f.tab] = f end
+
+-- The names family table t holds (raw, sorted).
+local function names (t)
+  local list = {}
+  for k in next, t do
+    if type(k) == "string" then list[#list + 1] = k end
+  end
+  table.sort(list)
+  return list
+end
+
+-- "no optimizer 'adma' -- did you mean adam?", or with the valid names
+-- when none is close.
+local function noname (f, k)
+  for _, o in ipairs(families) do
+    if o ~= f and rawget(o.tab, k) ~= nil then
+      return fmt("no %s '%s' -- %s.%s is a %s", f.what, k, o.fam, k, o.what)
+    end
+  end
+  local all = names(f.tab)
+  local near = core.suggest(k, all)
+  if #near > 0 then
+    return fmt("no %s '%s' -- did you mean %s?", f.what, k,
+               core.orlist(near))
+  end
+  return fmt("no %s '%s' (%s: %s)", f.what, k, f.plural, concat(all, ", "))
+end
+
+-- The parameter names each constructor takes (for the completion):
+-- a method's, a problem's plus the keys every problem accepts.
+local userkeys = {
+  new = {"n", "f", "grad", "fdf", "hess", "x0", "xstar", "fstar", "name",
+         "kind", "set", "noise", "l1"},
+  density = {"n", "logp", "grad", "lower", "upper", "x0", "name"},
+}
+for _, f in ipairs(families) do
+  local params = {}
+  for k, ctor in next, f.tab do
+    local info = core.ctors[ctor]
+    if type(info) == "table" then
+      local list = {}
+      for i, p in ipairs(info.params) do list[i] = p.name end
+      if f.fam == "problem" then
+        for _, x in ipairs{"x0", "set", "l1", "noise"} do
+          list[#list + 1] = x
+        end
+      end
+      params[k] = list
+    elseif userkeys[k] then
+      params[k] = userkeys[k]
+    end
+  end
+  setmetatable(f.tab, {
+    __index = function (_, k)
+      if type(k) ~= "string" then return nil end
+      error(noname(f, k), 2)
+    end,
+    __params = params,
+  })
+end
+
+-- The value a name path ("optim.adam", "r", "r.x") names, looked up from
+-- the globals; nil and a message when a part is missing.
+local function resolve (path)
+  local v = G
+  for part in path:gmatch("[^.:]+") do
+    if type(v) ~= "table" and type(v) ~= "userdata" then
+      return nil, fmt("no help for '%s' (%s is a %s)", path, part, type(v))
+    end
+    local f = familyof[v]
+    if f then
+      if rawget(v, part) == nil then return nil, noname(f, part) end
+      v = rawget(v, part)
+    else
+      local ok, x = pcall(function () return v[part] end)
+      if not ok or x == nil then
+        return nil, fmt("no help for '%s' (no %s)", path, part)
+      end
+      v = x
+    end
+  end
+  return v
 end
 
 local docs = {}
@@ -217,7 +354,12 @@ job: id, state, iteration / budget, label and problem.]]
 
 docs.help = [[
 help(x): help(), help(optim.adam), help(problem.quadratic), help(run),
-help("metrics"), help("loss"), help(r) for a run object]]
+help(optim) (the optimizers; sample, game, problem likewise),
+help("metrics"), help("loss"), help(r) for a run object, help("adam").
+At the prompt ?x is help for x: ?adam, ?optim.adam, ?run, ?r; ? alone is
+help().  A name a family table lacks is an error that suggests the names
+close to it: optim.adma{} -> "no optimizer 'adma' -- did you mean adam?"
+(rawget(optim, name) tests for one without the error).]]
 
 docs.pretty = "pretty(...): print values with tables expanded"
 docs.blas_threads = [[
@@ -236,28 +378,59 @@ local function metrics_help ()
   tabulate(rows)
 end
 
-local function overview ()
-  out("optlab -- a terminal lab for optimization, sampling and game dynamics")
-  out("")
-  out("problems (problem.<name>{...}):")
+-- The rows of a family's list: name and one-line doc.
+local function family_rows (fam)
   local rows = {}
-  for _, p in ipairs(core.problems) do rows[#rows + 1] = {p.name, p.doc} end
-  rows[#rows + 1] = {"new", "a problem from Lua functions (help(problem.new))"}
-  rows[#rows + 1] = {"density",
-                     "a density from log p in Lua, with bounds "
-                     .. "(help(problem.density))"}
-  tabulate(rows)
-  for _, fam in ipairs{"optim", "sample", "game"} do
-    rows = {}
+  if fam == "problem" then
+    for _, p in ipairs(core.problems) do rows[#rows + 1] = {p.name, p.doc} end
+    rows[#rows + 1] = {"new",
+                       "a problem from Lua functions (help(problem.new))"}
+    rows[#rows + 1] = {"density",
+                       "a density from log p in Lua, with bounds "
+                       .. "(help(problem.density))"}
+  else
     for _, m in ipairs(core.methods) do
       if m.family == fam then rows[#rows + 1] = {m.name, m.doc} end
     end
+  end
+  return rows
+end
+
+-- help(optim) and the like: the family's list.
+local function family_help (f)
+  out("%s (%s.<name>{...}):", f.plural, f.fam)
+  tabulate(family_rows(f.fam))
+  out("help(%s.<name>) or ?%s.<name> for one's parameters", f.fam, f.fam)
+end
+
+-- The metric names, wrapped under a heading.
+local function metric_names ()
+  local line, lines = "", {}
+  for _, m in ipairs(core.metrics) do
+    if #line + #m.name + 2 > 74 then
+      lines[#lines + 1] = line
+      line = ""
+    end
+    line = line == "" and m.name or line .. ", " .. m.name
+  end
+  if line ~= "" then lines[#lines + 1] = line end
+  out("metrics (run(..., {metrics = {...}, watch = {...}}); "
+      .. "help(\"metrics\") says what each measures):")
+  for _, l in ipairs(lines) do out("  %s", l) end
+end
+
+local function overview ()
+  out("optlab -- a terminal lab for optimization, sampling and game dynamics")
+  for _, f in ipairs(families) do
+    local rows = family_rows(f.fam)
     if #rows > 0 then
       out("")
-      out("%s (%s.<name>{...}):", family_title[fam], fam)
+      out("%s (%s.<name>{...}):", f.plural, f.fam)
       tabulate(rows)
     end
   end
+  out("")
+  metric_names()
   out("")
   out("functions:")
   tabulate{
@@ -265,7 +438,8 @@ local function overview ()
     {"race(p, {m1, m2}, opts)", "several methods in lock-step, one view"},
     {"start(p, m, opts)", "a background job beside the prompt; j:stop()"},
     {"jobs()", "the jobs alive (running, latest, kept), with their state"},
-    {"help(x)", "help(optim.adam), help(run), help(\"metrics\")"},
+    {"help(x)", "help(optim.adam), help(optim), help(run), "
+                .. "help(\"metrics\"); ?x at the prompt"},
     {"pretty(v)", "print a value with tables expanded"},
     {"metrics()", "list of metric names"},
     {"blas_threads(n)", "OpenBLAS threads (1 unless set in the environment)"},
@@ -316,17 +490,40 @@ function help (x)
   elseif kind == "race" then
     return out("%s", docs.race)
   end
+  if familyof[x] then return family_help(familyof[x]) end
   if tx == "string" then
+    if x == "" then return overview() end
     if x == "metrics" then return metrics_help() end
     for _, m in ipairs(core.metrics) do
       if m.name == x then return out("%s: %s", m.name, m.doc) end
+    end
+    for _, f in ipairs(families) do
+      if f.fam == x then return family_help(f) end
     end
     local info = find(core.methods, x)
     if info then return method_help(info) end
     info = find(core.problems, x)
     if info then return problem_help(info) end
+    if x == "new" or x == "density" then return out("%s", docs[x]) end
     if docs[x] then return out("%s", docs[x]) end
     if core.fdocs[x] then return out("%s", core.fdocs[x]) end
+    if x:find("^[%a_][%w_]*$") and rawget(G, x) ~= nil
+       or x:find("^[%a_][%w_]*[.:][%a_][%w_.:]*$") then
+      local v, msg = resolve(x)
+      if v == nil then return out("%s", msg) end
+      if type(v) == "string" then return out("%s = %q", x, v) end
+      return help(v)
+    end
+    local all = {}
+    for _, m in ipairs(core.metrics) do all[#all + 1] = m.name end
+    for _, m in ipairs(core.methods) do all[#all + 1] = m.name end
+    for _, p in ipairs(core.problems) do all[#all + 1] = p.name end
+    for k in next, docs do all[#all + 1] = k end
+    local near = core.suggest(x, all)
+    if #near > 0 then
+      return out("no help for '%s' -- did you mean %s?", x,
+                 core.orlist(near))
+    end
     return out("no help for '%s' (try help())", x)
   end
   out("no help for a %s (try help())", tx)

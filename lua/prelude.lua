@@ -1,8 +1,10 @@
 -- lua/prelude.lua -- small utilities of the pure-Lua part of optlab.
 --
 -- pretty(...) prints values with tables expanded (the REPL prints results
--- with optlab.format); metrics() lists the metric names.  Loaded by
--- lua/lembed.c with the internal core table as its argument.
+-- with optlab.format); metrics() lists the metric names.  core.fmtnum is
+-- the one number format of the Lua side (that of ol_fmtnum in C), and
+-- core.suggest the "did you mean" of names.  Loaded by lua/lembed.c with
+-- the internal core table as its argument.
 local core = ...
 
 -- What this file uses, captured at load time (see lua/help.lua).
@@ -11,6 +13,78 @@ local getmetatable, ipairs, pairs, select, tostring, type = getmetatable,
 local io, math, string, table = io, math, string, table
 local fmt, concat, sort = string.format, table.concat, table.sort
 local MAXITEMS, WIDTH, MAXDEPTH = 50, 72, 4
+
+-- core.fmtnum(v [, sig]) -> v as ol_fmtnum (core/fmt.c) writes it: %g
+-- with sig significant digits (3 by default, 1 to 17), "nan" and "inf"
+-- without a sign printf would give a negative NaN, 0 for -0; integers
+-- (math.type) as integers; anything else through tostring.
+function core.fmtnum (v, sig)
+  if math.type(v) == "integer" then return tostring(v) end
+  if type(v) ~= "number" then return tostring(v) end
+  sig = math.max(1, math.min(17, math.floor(sig or 3)))
+  if v ~= v then return "nan" end
+  if v == math.huge then return "inf" end
+  if v == -math.huge then return "-inf" end
+  if v == 0 then v = 0.0 end
+  return fmt("%." .. sig .. "g", v)
+end
+
+-- Optimal string alignment distance between a and b (Levenshtein plus
+-- the swap of two neighbours, so "adma" is 1 from "adam").
+local function distance (a, b)
+  local la, lb = #a, #b
+  local d = {}
+  for i = 0, la do d[i] = {[0] = i} end
+  for j = 1, lb do d[0][j] = j end
+  for i = 1, la do
+    local ai = a:byte(i)
+    for j = 1, lb do
+      local bj = b:byte(j)
+      local v = math.min(d[i - 1][j] + 1, d[i][j - 1] + 1,
+                         d[i - 1][j - 1] + (ai == bj and 0 or 1))
+      if i > 1 and j > 1 and ai == b:byte(j - 1) and a:byte(i - 1) == bj then
+        v = math.min(v, d[i - 2][j - 2] + 1)
+      end
+      d[i][j] = v
+    end
+  end
+  return d[la][lb]
+end
+core.distance = distance
+
+-- core.suggest(name, names) -> the names that name is probably a typo of,
+-- sorted: those at the least distance when it is at most 1 for a name of
+-- 3 or 4 letters, 2 up to 8, 3 beyond (none for 1 or 2: everything is
+-- close), case ignored; else those that start with name (3 letters or
+-- more); {} when none is close.
+function core.suggest (name, names)
+  if type(name) ~= "string" or name == "" then return {} end
+  local low = name:lower()
+  local limit = #name <= 2 and 0 or #name <= 4 and 1 or #name <= 8 and 2
+    or 3
+  local best, out = limit + 1, {}
+  for _, c in ipairs(names) do
+    local d = distance(low, c:lower())
+    if d < best then best, out = d, {c}
+    elseif d == best then out[#out + 1] = c end
+  end
+  if #out == 0 and #name >= 3 then
+    for _, c in ipairs(names) do
+      if c:lower():sub(1, #low) == low then out[#out + 1] = c end
+    end
+  end
+  sort(out)
+  return out
+end
+
+-- "a", "a or b", "a, b or c" (at most 5, then "...").
+function core.orlist (list)
+  if #list <= 1 then return list[1] or "" end
+  local n = math.min(#list, 5)
+  local head = concat(list, ", ", 1, n - 1)
+  if #list > 5 then return head .. ", " .. list[n] .. ", ..." end
+  return head .. " or " .. list[n]
+end
 
 local function isident (k)
   return type(k) == "string" and k:match("^[%a_][%w_]*$") ~= nil
