@@ -2,10 +2,13 @@
 ** lua/ljob.c -- background jobs: start(problem, method or {methods},
 ** opts), jobs(), and job objects ("optlab.job").
 **
-** A job owns one run (or a race of runs, stepped in lock-step) that is
-** stepped later: by the program between keystrokes (olua_jobs_tick, see
-** optlab.h), or at once by j:step(n) and j:wait().  start() itself takes
-** no step, so a script without a prompt decides when its jobs move.
+** A job owns one run (or a race of runs): one experiment (lua/lexp.c,
+** the same object run and race drive in the foreground) that is stepped
+** later, through olua_exp_slice only: by the program between keystrokes
+** (olua_jobs_tick, see optlab.h; paced at the job's speed while the
+** dashboard shows it), or at once, at full speed, by j:step(n) and
+** j:wait().  start() itself takes no step, so a script without a prompt
+** decides when its jobs move; start(..., {paused = true}) opens paused.
 **
 ** States: running -> paused -> running (j:pause, j:resume), and done when
 ** every run stopped (budget, tolerance, j:stop() = "stopped", Ctrl-C in
@@ -26,12 +29,12 @@
 ** ("#3 adam lr=0.01" per run, and "label"), which anchors the C pointers
 ** handed to the dashboard.
 */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "lbind.h"
+#include "lexp.h"
 #include "lprint.h"
 
 #define OLUA_JOB "optlab.job"
@@ -45,13 +48,14 @@ typedef struct ljob {
   int id;
   int state;            /* OLUA_JOB_RUNNING, _PAUSED, _DONE */
   int nruns;
-  long slice;           /* steps per advance in a tick, adapted */
-  double t0, t1;        /* wall clock at the first step and when done */
+  olua_exp x;           /* the runs as one experiment (lua/lexp.c) */
+  long speed;           /* steps per frame when watched, or _MAX */
+  long quota;           /* steps left in the current frame */
+  double due;           /* when the next frame starts (wall clock) */
+  double t1;            /* wall clock when done */
   lrun **boxes;         /* nruns run boxes (anchored by user value 1) */
   ol_run **runs;        /* their runs, refreshed before each use */
   const char **labels;  /* "#id label" per run (anchored by value 2) */
-  int nwatch;
-  int watch[OL_NMETRICS];
   char title[160];
 } ljob;
 
@@ -63,13 +67,6 @@ struct jstate {
 };
 
 static const char jskey = 'j';
-
-static double now (void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* The record (never allocates; NULL before olua_openjobs). */
 static jstate *getjs (lua_State *L)
@@ -101,78 +98,23 @@ static void deactivate (jstate *js, ljob *j)
 ** or one was closed.  Returns 1 while not done. */
 static int refresh (jstate *js, ljob *j)
 {
-  int i, live = 0, closed = 0;
   if (j->state == OLUA_JOB_DONE) return 0;
-  for (i = 0; i < j->nruns; i++) {
-    j->runs[i] = j->boxes[i]->r;
-    if (j->runs[i] == NULL) closed = 1;
-    else live += ol_run_reason(j->runs[i]) == OL_STOP_NONE;
-  }
-  if (live > 0 && !closed) return 1;
+  if (olua_exp_live(&j->x) > 0) return 1;
   j->state = OLUA_JOB_DONE;
-  j->t1 = now();
+  j->t1 = ol_now();
   if (js != NULL) deactivate(js, j);
   return 0;
 }
 
 static void halt (jstate *js, ljob *j, int reason)
 {
-  int i;
   if (!refresh(js, j)) return;
-  for (i = 0; i < j->nruns; i++) ol_run_halt(j->runs[i], reason);
+  olua_exp_halt(&j->x, reason);
   refresh(js, j);
 }
 
-/* Advance every live run of j by up to k steps (lock-step). */
-static void advance (ljob *j, long k)
-{
-  int i;
-  if (j->t0 == 0) j->t0 = now();
-  j->js->stepping++;
-  /* the box, not j->runs: a callback may close a sibling run */
-  for (i = 0; i < j->nruns; i++)
-    if (j->boxes[i]->r != NULL
-        && ol_run_reason(j->boxes[i]->r) == OL_STOP_NONE)
-      ol_run_advance(j->boxes[i]->r, k);
-  j->js->stepping--;
-}
-
-/* Advance j by up to k steps in chunks of k/8, reading the clock and the
-** flag intr (may be NULL) between chunks: stops early once limit seconds
-** passed or the flag is set.  Returns the steps taken; *dt the time. */
-static long advance_for (ljob *j, long k, double limit,
-                         volatile sig_atomic_t *intr, double *dt)
-{
-  double t0 = now();
-  long done = 0, chunk = k / 8 > 0 ? k / 8 : 1;
-  while (done < k) {
-    long c = k - done < chunk ? k - done : chunk;
-    advance(j, c);
-    done += c;
-    if (now() - t0 >= limit || (intr != NULL && *intr)) break;
-  }
-  *dt = now() - t0;
-  return done;
-}
-
-/* The next slice after one of take steps that did done in dt seconds,
-** against a target time: doubled while under a quarter of the target,
-** cut in proportion when over it (so pacing is by time: one step at a
-** time when steps are slow). */
-static long nextslice (long slice, long take, long done, double dt,
-                       double target)
-{
-  if (dt > target) {
-    double k = (double)done * target / dt;
-    return k >= 1 ? (long)k : 1;
-  }
-  if (take == slice && done == take && dt < target / 4 && slice < (1L << 28))
-    return slice * 2;
-  return slice;
-}
-
-/* Step j by n steps (n < 0: until done) in slices of about 50 ms (from
-** one step up), polling the interrupt flag between them and between the
+/* Step j by n steps (n < 0: until done), full speed, in slices paced by
+** time (50 ms), polling the interrupt flag between them and between the
 ** chunks of a slice; Ctrl-C stops the job with "interrupted", also when
 ** it arrived inside a Lua objective (the program's hook raised
 ** "interrupted!" there). */
@@ -180,45 +122,44 @@ static void drive (lua_State *L, ljob *j, long n)
 {
   olua_state *S = olua_getstate(L);
   jstate *js = getjs(L);
-  long slice = 1;
-  int i, seen = 0;
+  int seen = 0;
   while (refresh(js, j) && n != 0) {
-    long k = n > 0 && n < slice ? n : slice, done;
-    double t;
+    long done;
     if (S->intr != NULL && *S->intr) {
       seen = 1;
-      halt(js, j, OL_STOP_INTERRUPTED);
       break;
     }
-    done = advance_for(j, k, 0.05, S->intr, &t);
-    slice = nextslice(slice, k, done, t, 0.05);
+    done = olua_exp_slice(&j->x, n > 0 ? n : LONG_MAX, 0.05, S->intr);
     if (n > 0) n -= done;
   }
-  /* cleared only when acted on (see olua_drive in lrun.c) */
-  for (i = 0; i < j->nruns; i++)
-    if (j->boxes[i]->r != NULL
-        && ol_run_reason(j->boxes[i]->r) == OL_STOP_CALLBACK
-        && ((S->intr != NULL && *S->intr)
-            || strstr(ol_run_message(j->boxes[i]->r), "interrupted!"))) {
-      j->boxes[i]->intr = 1;
-      seen = 1;
-    }
-  if (seen) {
-    halt(js, j, OL_STOP_INTERRUPTED);
-    *S->intr = 0;
-  }
+  if (olua_exp_settle(&j->x, S->intr, seen)) halt(js, j, OL_STOP_INTERRUPTED);
 }
 
 /* -- the program's side (optlab.h) ---------------------------------------- */
 
-int olua_jobs_tick (lua_State *L, double budget_s, long maxsteps)
+/* The steps j may take now: all it wants unwatched or at full speed;
+** watched at a finite speed, what is left of the current frame's quota
+** (a new frame, every 1/OLUA_FPS s, refills it; steps a slow frame did
+** not take are dropped, so slow steps go at full speed). */
+static long allowance (ljob *j, int paced, double t)
+{
+  if (!paced || j->speed >= OLUA_SPEED_MAX) return LONG_MAX;
+  if (t >= j->due) {
+    j->quota = j->speed;
+    j->due = t - j->due < 1.0 / OLUA_FPS ? j->due + 1.0 / OLUA_FPS
+                                         : t + 1.0 / OLUA_FPS;
+  }
+  return j->quota;
+}
+
+int olua_jobs_tick (lua_State *L, double budget_s, int paced)
 {
   jstate *js = getjs(L);
   ljob *act[MAXACTIVE];
-  double end = now() + budget_s, per;
+  double end = ol_now() + budget_s, per;
   int i, n;
   if (js == NULL || js->nact == 0) return 0;
-  /* a share of the budget per advance call, at least 0.5 ms */
+  /* a share of the budget per slice, at least 0.5 ms */
   per = budget_s / (2 * js->nact);
   if (per < 5e-4) per = 5e-4;
   for (;;) {
@@ -227,18 +168,47 @@ int olua_jobs_tick (lua_State *L, double budget_s, long maxsteps)
     memcpy(act, js->act, (size_t)n * sizeof act[0]);
     for (i = 0; i < n; i++) {
       ljob *j = act[i];
-      long take = maxsteps > 0 ? maxsteps : j->slice, done;
-      double t;
+      long cap, done;
       if (j->state != OLUA_JOB_RUNNING || !refresh(js, j)) continue;
-      done = advance_for(j, take, maxsteps > 0 ? 1e30 : per, NULL, &t);
+      if ((cap = allowance(j, paced, ol_now())) <= 0) continue;
+      done = olua_exp_slice(&j->x, cap, per, NULL);
+      if (cap != LONG_MAX) j->quota -= done;
       stepped = 1;
-      if (maxsteps <= 0)
-        j->slice = nextslice(j->slice, take, done, t, per);
       refresh(js, j);
     }
-    if (!stepped || maxsteps > 0 || now() >= end) break;
+    if (!stepped || ol_now() >= end) break;
   }
   return js->nact;
+}
+
+int olua_jobs_busy (lua_State *L)
+{
+  jstate *js = getjs(L);
+  int i, n = 0;
+  if (js == NULL) return 0;
+  for (i = 0; i < js->nact; i++) {
+    ljob *j = js->act[i];
+    if (j->state == OLUA_JOB_RUNNING
+        && (j->speed >= OLUA_SPEED_MAX || j->quota > 0))
+      n++;
+  }
+  return n;
+}
+
+int olua_jobs_setspeed (lua_State *L, int id, long speed)
+{
+  jstate *js = getjs(L);
+  int i, n = 0;
+  if (js == NULL) return 0;
+  if (speed < 1) speed = 1;
+  if (speed > OLUA_SPEED_MAX) speed = OLUA_SPEED_MAX;
+  for (i = 0; i < js->nact; i++)
+    if (id == 0 || js->act[i]->id == id) {
+      js->act[i]->speed = speed;
+      if (js->act[i]->quota > speed) js->act[i]->quota = speed;
+      n++;
+    }
+  return n;
 }
 
 int olua_jobs_count (lua_State *L, int *running)
@@ -270,14 +240,11 @@ int olua_jobs_list (lua_State *L, olua_job *out, int max)
     if (n == max) break;
     out[n].id = j->id;
     out[n].state = j->state;
-    out[n].live.nruns = j->nruns;
-    out[n].live.runs = j->runs;
-    out[n].live.labels = j->labels;
-    out[n].live.nwatch = j->nwatch;
-    out[n].live.watch = j->watch;
+    out[n].live = j->x.live;
     out[n].live.iters = j->runs[0] != NULL ? ol_run_budget(j->runs[0]) : 0;
-    out[n].live.title = j->title;
-    out[n].live.xaxis = j->boxes[0]->xaxis;
+    out[n].live.speed = j->speed;
+    out[n].live.paused = j->state == OLUA_JOB_PAUSED;
+    out[n].method = ol_run_method(j->runs[0])->name;
     n++;
   }
   return n;
@@ -298,7 +265,7 @@ int olua_jobs_ctl (lua_State *L, int id, int op)
     case OLUA_JOB_RESUME: j->state = OLUA_JOB_RUNNING; break;
     case OLUA_JOB_STEP:
       j->state = OLUA_JOB_PAUSED;
-      advance(j, 1);
+      olua_exp_slice(&j->x, 1, 1e30, NULL);
       refresh(js, j);
       break;
     case OLUA_JOB_STOP: halt(js, j, OL_STOP_STOPPED); break;
@@ -362,7 +329,8 @@ static int job_start (lua_State *L)
   ropts ro;
   ljob *j;
   char who[64];
-  int n, i, race, jidx, rt, lt;
+  int n, i, race, jidx, rt, lt, paused;
+  long speed;
   olua_checkproblem(L, 1);
   race = lua_istable(L, 2);
   if (!race) olua_checkmethod(L, 2);
@@ -373,6 +341,7 @@ static int job_start (lua_State *L)
   if (js->nact == MAXACTIVE)
     return luaL_error(L, "start: too many jobs at once (%d)", MAXACTIVE);
   olua_readopts(L, 3, "start", &ro);
+  olua_readpace(L, 3, "start", &speed, &paused);
   j = lua_newuserdatauv(L, sizeof *j + (size_t)n * (sizeof(lrun *)
                         + sizeof(ol_run *) + sizeof(char *)), 2);
   memset(j, 0, sizeof *j);
@@ -432,11 +401,12 @@ static int job_start (lua_State *L)
   lua_setfield(L, lt, "label");
   lua_setiuservalue(L, jidx, 2);
   lua_setiuservalue(L, jidx, 1);
-  j->nwatch = j->boxes[0]->nwatch;
-  memcpy(j->watch, j->boxes[0]->watch, sizeof j->watch);
   olua_problemdesc(ol_run_problem(j->runs[0]), j->title, sizeof j->title);
-  j->slice = 1;                        /* grows with the time it takes */
-  j->state = OLUA_JOB_RUNNING;
+  olua_exp_init(&j->x, j->boxes, j->runs, j->labels, n, j->title, speed,
+                paused);
+  j->x.busy = &js->stepping;
+  j->speed = olua_pace_speed(speed, ol_run_budget(j->runs[0]));
+  j->state = paused ? OLUA_JOB_PAUSED : OLUA_JOB_RUNNING;
   js->act[js->nact++] = j;
   lua_rawgetp(L, LUA_REGISTRYINDEX, &jskey);
   lua_getiuservalue(L, -1, 1);         /* by id, weak */
@@ -610,8 +580,9 @@ static int job_index (lua_State *L)
   else if (strcmp(k, "iters") == 0)
     lua_pushinteger(L, j->boxes[0]->r ? ol_run_budget(j->boxes[0]->r) : 0);
   else if (strcmp(k, "elapsed") == 0)
-    lua_pushnumber(L, j->t0 == 0 ? 0
-                   : (j->state == OLUA_JOB_DONE ? j->t1 : now()) - j->t0);
+    lua_pushnumber(L, j->x.t0 == 0 ? 0
+                   : (j->state == OLUA_JOB_DONE ? j->t1 : ol_now())
+                     - j->x.t0);
   else if (strcmp(k, "problem") == 0) {
     lua_getiuservalue(L, 1, 1);
     lua_rawgeti(L, -1, 1);

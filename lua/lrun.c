@@ -3,18 +3,11 @@
 ** and run objects ("optlab.run").
 **
 ** A run object owns one ol_run and keeps its problem and method objects
-** alive (user values 1 and 2).  run and race step in slices between which
-** they redraw the live view (if one is installed and opts.view is not
-** false), print progress lines to stderr (no view, opts.progress), and
-** poll the interrupt flag.  Slices are paced by time, not by step count:
-** the first is one step, a slice doubles while it takes under a quarter
-** of the frame time (1/30 s with a view, 1/20 s without) and shrinks in
-** proportion when it takes longer, and inside a slice the clock and the
-** flag are read between chunks of an eighth of it, so one slow step
-** (a slow Lua objective) is never followed by many before the next frame
-** or the next look at Ctrl-C.  Once stepping starts nothing
-** raises: Ctrl-C, a view's quit or a callback error stop the runs, and
-** the runs are returned with their traces and stop reasons.
+** alive (user values 1 and 2).  run and race build the run objects and
+** hand them to the one experiment driver (olua_exp_drive, lua/lexp.c),
+** which steps them in lock-step with the live view or progress lines, and
+** polls Ctrl-C; once stepping starts nothing raises.  The options speed
+** and paused (olua_readpace) set the view's pacing.
 */
 #include <math.h>
 #include <stdio.h>
@@ -22,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "lbind.h"
+#include "lexp.h"
 #include "lprint.h"
 #include "plotpanel.h"
 
@@ -30,16 +23,9 @@ static const char *const optkeys[] = {
   "iters", "tol", "time", "seed", "stream", "x0", "metrics", "watch", "cap",
   "record_x", "schedule", "progress", "view", "xaxis", "average",
   "f_abstol", "f_reltol", "x_abstol", "x_reltol", "xlimit", "flimit",
-  "stop_below", "chains", "warmup", "max_draws", NULL
+  "stop_below", "chains", "warmup", "max_draws", "speed", "paused", NULL
 };
 
-
-static double now (void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 lrun *olua_checkrun (lua_State *L, int arg)
 {
@@ -400,7 +386,7 @@ void olua_pushrunlabel (lua_State *L, const lrun *b)
   }
 }
 
-static void progressline (const char *label, const lrun *b)
+void olua_progressline (const char *label, const lrun *b)
 {
   int i;
   fprintf(stderr, "%s  iter %ld/%ld", label, ol_run_iter(b->r),
@@ -413,20 +399,12 @@ static void progressline (const char *label, const lrun *b)
   fflush(stderr);
 }
 
-static void sleepms (long ms)
-{
-  struct timespec ts;
-  ts.tv_sec = ms / 1000;
-  ts.tv_nsec = (ms % 1000) * 1000000L;
-  nanosleep(&ts, NULL);
-}
-
 /* Say on stderr, also for a run that ended normally, what acceptnote
 ** says about it; and why a run stopped when it did not end normally (a
 ** failing objective, a non-finite value, a numerical failure), with the
 ** full message (a Lua traceback), so that `r = run(...)` at the prompt
 ** does not fail silently.  The run keeps its trace either way. */
-static void failnote (const char *label, const lrun *b)
+void olua_failnote (const char *label, const lrun *b)
 {
   int why = ol_run_reason(b->r);
   char note[200];
@@ -440,108 +418,6 @@ static void failnote (const char *label, const lrun *b)
   fprintf(stderr, "optlab: %s stopped by %s at iteration %ld: %s\n", label,
           ol_stop_name(why), ol_run_iter(b->r), ol_run_message(b->r));
   fflush(stderr);
-}
-
-/* Step the runs in lock-step until all stop.  Allocation (labels and the
-** pointer arrays) happens first, while raising is still harmless. */
-void olua_drive (lua_State *L, lrun **boxes, int nruns, const char *title,
-                 int useview, int progress)
-{
-  olua_state *S = olua_getstate(L);
-  ol_run **runs = lua_newuserdatauv(L, (size_t)nruns * sizeof *runs, 0);
-  const char **labels = lua_newuserdatauv(L, (size_t)nruns * sizeof *labels,
-                                          0);
-  olua_live lv;
-  int i, opened = 0, live = 0, seen = 0, top = lua_gettop(L);
-  long slice = 1;
-  double tprog, target;
-  lua_checkstack(L, nruns + 4);
-  for (i = 0; i < nruns; i++) {
-    runs[i] = boxes[i]->r;
-    olua_pushrunlabel(L, boxes[i]);
-    labels[i] = lua_tostring(L, -1);
-  }
-  lv.nruns = nruns;
-  lv.runs = runs;
-  lv.labels = labels;
-  lv.nwatch = boxes[0]->nwatch;
-  lv.watch = boxes[0]->watch;
-  lv.iters = ol_run_budget(runs[0]);
-  lv.title = title;
-  lv.xaxis = boxes[0]->xaxis;
-  /* no view when nothing is left to step (stopped at x0, or Ctrl-C came
-  ** while the runs were made: its first frame could call a looping f) */
-  for (i = 0; i < nruns; i++) live += ol_run_reason(runs[i]) == OL_STOP_NONE;
-  if (S->intr != NULL && *S->intr) live = 0;
-  if (live > 0 && useview && S->view != NULL && S->view->open != NULL)
-    opened = S->view->open(S->view->ud, &lv) == 0;
-  target = opened ? 1.0 / 30 : 0.05;
-  tprog = now() + 1.0;
-  for (;;) {
-    long take = slice, done = 0, chunk;
-    double t0, dt;
-    for (i = 0, live = 0; i < nruns; i++)
-      live += ol_run_reason(runs[i]) == OL_STOP_NONE;
-    if (live == 0) break;
-    if (S->intr != NULL && *S->intr) {
-      seen = 1;
-      for (i = 0; i < nruns; i++) ol_run_halt(runs[i], OL_STOP_INTERRUPTED);
-      break;
-    }
-    if (opened) {
-      long k = S->view->frame(S->view->ud, &lv);
-      if (k < 0) {
-        for (i = 0; i < nruns; i++) ol_run_halt(runs[i], OL_STOP_STOPPED);
-        break;
-      }
-      if (k == 0) {
-        sleepms(10);
-        continue;
-      }
-      if (k < take) take = k;
-    }
-    /* (1) the slice, in chunks, until done, late or interrupted */
-    t0 = now();
-    chunk = take / 8 > 0 ? take / 8 : 1;
-    while (done < take) {
-      long c = take - done < chunk ? take - done : chunk;
-      for (i = 0; i < nruns; i++)
-        if (ol_run_reason(runs[i]) == OL_STOP_NONE) ol_run_advance(runs[i], c);
-      done += c;
-      if (now() - t0 >= target || (S->intr != NULL && *S->intr)) break;
-    }
-    dt = now() - t0;
-    /* (2) the next slice: double while fast, in proportion when slow */
-    if (dt > target) {
-      double k = (double)done * target / dt;
-      slice = k >= 1 ? (long)k : 1;
-    }
-    else if (take == slice && done == take && dt < target / 4
-             && slice < (1L << 30))
-      slice *= 2;
-    if (!opened && progress && t0 + dt >= tprog) {
-      for (i = 0; i < nruns; i++)
-        progressline(nruns == 1 ? ol_run_method(runs[i])->name : labels[i],
-                     boxes[i]);
-      tprog = now() + 1.0;
-    }
-  }
-  /* The flag is cleared only when it was acted on (runs halted for it, or
-  ** a callback it interrupted); one that came as the runs ended by
-  ** themselves stays set, so the hook raises "interrupted!" in the Lua
-  ** code that called run (a sweep's loop) and the Ctrl-C is not lost. */
-  for (i = 0; i < nruns; i++)
-    if (ol_run_reason(runs[i]) == OL_STOP_CALLBACK
-        && ((S->intr != NULL && *S->intr)
-            || strstr(ol_run_message(runs[i]), "interrupted!") != NULL)) {
-      boxes[i]->intr = 1;
-      seen = 1;
-    }
-  if (seen && S->intr != NULL) *S->intr = 0;
-  if (opened && S->view->close != NULL) S->view->close(S->view->ud, &lv);
-  if (progress)
-    for (i = 0; i < nruns; i++) failnote(labels[i], boxes[i]);
-  lua_settop(L, top - 2);
 }
 
 /* The problem object of run box at idx, raising if it was closed. */
@@ -562,6 +438,8 @@ static int run_run (lua_State *L)
   ropts ro;
   lrun *b;
   char title[160];
+  long speed;
+  int paused;
   olua_checkproblem(L, 1);
   olua_checkmethod(L, 2);
   lua_settop(L, 3);
@@ -573,10 +451,11 @@ static int run_run (lua_State *L)
     return olua_runchains(L, &ro, olua_problemdesc(olua_checkproblem(L,
                           1)->p, title, sizeof title));
   }
+  olua_readpace(L, 3, "run", &speed, &paused);
   b = olua_mkrun(L, 1, 2, &ro, "run");
-  olua_drive(L, &b, 1, olua_problemdesc(ol_run_problem(b->r), title,
-                                        sizeof title),
-             ro.useview, ro.progress);
+  olua_exp_drive(L, &b, 1, olua_problemdesc(ol_run_problem(b->r), title,
+                                            sizeof title),
+                 ro.useview, ro.progress, speed, paused);
   return 1;
 }
 
@@ -635,13 +514,15 @@ static int run_race (lua_State *L)
   ropts ro;
   lrun **boxes;
   char title[160], who[64];
-  int n, i, rt;
+  int n, i, rt, paused;
+  long speed;
   olua_checkproblem(L, 1);
   luaL_checktype(L, 2, LUA_TTABLE);
   lua_settop(L, 3);
   n = (int)lua_rawlen(L, 2);
   if (n < 1) return luaL_error(L, "race: needs a non-empty list of methods");
   olua_readopts(L, 3, "race", &ro);
+  olua_readpace(L, 3, "race", &speed, &paused);
   ro.lenient = 1;
   boxes = lua_newuserdatauv(L, (size_t)n * sizeof *boxes, 0);
   lua_createtable(L, n, 1);
@@ -658,9 +539,10 @@ static int run_race (lua_State *L)
     lua_pop(L, 1);
   }
   racenotes(L, boxes, n, rt, &ro);
-  olua_drive(L, boxes, n, olua_problemdesc(ol_run_problem(boxes[0]->r),
-                                           title, sizeof title),
-             ro.useview, ro.progress);
+  olua_exp_drive(L, boxes, n,
+                 olua_problemdesc(ol_run_problem(boxes[0]->r), title,
+                                  sizeof title),
+                 ro.useview, ro.progress, speed, paused);
   lua_pushvalue(L, rt);
   return 1;
 }

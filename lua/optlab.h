@@ -34,7 +34,25 @@ typedef struct olua_live {
                                   lua/plotpanel.h: 0 iterations, 1
                                   gradient evaluations, 2 each run's
                                   own stepping seconds */
+  long speed;                  /* what a view opens with: steps per
+                                  frame, or OLUA_SPEED_MAX / _AUTO */
+  int paused;                  /* open paused (paused=true) */
 } olua_live;
+
+/* Pacing.  A view shows an experiment at a speed of steps per frame, or at
+** OLUA_SPEED_MAX: as many steps as fit in a frame's time.  The default,
+** OLUA_SPEED_AUTO, is watchable: olua_pace_speed turns it into
+** ceil(budget / OLUA_PACE_FRAMES) steps per frame, so a run whose budget
+** would finish in a blink at full speed lasts about OLUA_PACE_FRAMES
+** frames (3 s at 30 frames a second), while a longer one, whose steps per
+** frame at full speed are fewer than that, runs at full speed (the steps
+** of a frame are also capped by its time).  Headless stepping (no view,
+** j:wait, j:step) is never paced. */
+#define OLUA_SPEED_MAX (1L << 40)
+#define OLUA_SPEED_AUTO 0L
+#define OLUA_FPS 30
+#define OLUA_PACE_FRAMES 90
+long olua_pace_speed (long speed, long budget);
 
 /* Hooks of a live view.  All pointers in lv are valid during each call. */
 typedef struct olua_view {
@@ -74,15 +92,25 @@ enum { OLUA_JOB_PAUSE, OLUA_JOB_RESUME, OLUA_JOB_STEP, OLUA_JOB_STOP };
 typedef struct olua_job {
   int id;
   int state;                   /* OLUA_JOB_RUNNING or _PAUSED */
-  olua_live live;              /* labels are "#id method params" */
+  olua_live live;              /* labels are "#id method params";
+                                  live.speed is the job's speed now */
+  const char *method;          /* the first run's method name */
 } olua_job;
 
 /* Step the running jobs, round robin, for about budget_s seconds (at
-** least one slice each); maxsteps > 0 caps each job at that many steps
-** for this call instead.  Returns the number of jobs not done. */
-int olua_jobs_tick (lua_State *L, double budget_s, long maxsteps);
+** least one slice each).  paced (a view shows the jobs): each job takes
+** at most its speed in steps per frame (1/OLUA_FPS s of wall clock);
+** otherwise every job goes at full speed.  Returns the number of jobs not
+** done. */
+int olua_jobs_tick (lua_State *L, double budget_s, int paced);
 /* Jobs not done; *running (may be NULL) gets those not paused. */
 int olua_jobs_count (lua_State *L, int *running);
+/* Running jobs that have steps to take now (at full speed, or with steps
+** of the current frame left): the program then polls instead of waiting. */
+int olua_jobs_busy (lua_State *L);
+/* Set the speed (steps per frame or OLUA_SPEED_MAX) of job id, or of
+** every job not done when id is 0.  Returns the number of jobs set. */
+int olua_jobs_setspeed (lua_State *L, int id, long speed);
 /* Fill out[0 .. max-1] with the jobs not done, in start order; the
 ** pointers stay valid until the next step or Lua call.  Returns the count. */
 int olua_jobs_list (lua_State *L, olua_job *out, int max);

@@ -805,7 +805,7 @@ void repl_loop (lua_State *L, const repl_opts *o)
     ** at full speed makes the wait a poll */
     njobs = olua_jobs_count(L, &running);
     dm_sync(L, njobs);
-    busy = running > 0 && dash_speed() == 0;
+    busy = running > 0 && (!dash_is_open() || olua_jobs_busy(L) > 0);
     FD_ZERO(&rfds);
     FD_SET(STDIN_FILENO, &rfds);
     if (busy || nticks > 0 || njobs > 0) {
@@ -833,7 +833,7 @@ void repl_loop (lua_State *L, const repl_opts *o)
     /* (3) a slice of job steps, then the dashboard */
     if (running > 0 && (busy || mono() - last_job >= REPL_TICK_MS * 1e-3)) {
       last_job = mono();
-      olua_jobs_tick(L, JOB_SLICE, dash_speed());
+      olua_jobs_tick(L, JOB_SLICE, dash_is_open());
     }
     if (dash_is_open()) dash_tick(L);
     /* (4) ticks, also under a steady stream of keys */

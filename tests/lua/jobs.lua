@@ -117,4 +117,16 @@ do
   t.is(n, 2, "jobs: j:plot draws one path per run")
 end
 
+-- start(..., {paused = true}) opens paused; j:step still steps it
+do
+  local jp = start(problem.quadratic{n = 2}, optim.gd{lr = 0.1},
+                   {iters = 100, tol = 0, paused = true, speed = 5})
+  t.is(jp.state, "paused", "job: paused = true opens paused")
+  jp:step(2)
+  t.is(jp.iter, 2, "job: a paused job takes exactly the steps asked")
+  jp:wait()
+  t.is(jp.iter, 100, "job: j:wait runs a paused job to its budget at "
+       .. "full speed")
+end
+
 t.done()

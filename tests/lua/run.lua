@@ -138,4 +138,20 @@ do
          "run: average of x_0..x_3 computed by hand")
 end
 
+-- pacing options (the view's; headless they change nothing)
+do
+  local q2 = problem.quadratic{n = 2}
+  local a = run(q2, optim.gd{lr = 0.1}, {iters = 50, tol = 0, speed = 3,
+                                         paused = true})
+  t.is(a.iter, 50, "run: speed and paused do not pace a headless run")
+  t.ok(run(q2, optim.gd{}, {iters = 5, speed = "max"}).iter == 5,
+       "run: speed = \"max\" is accepted")
+  t.errors("run: speed must be a whole number of steps per frame", run, q2,
+           optim.gd{}, {speed = 0.5})
+  t.errors("run: speed must be a number of steps per frame or \"max\", "
+           .. "got 'fast'", run, q2, optim.gd{}, {speed = "fast"})
+  t.errors("race: paused must be a boolean, got a number", race, q2,
+           {optim.gd{}}, {paused = 1})
+end
+
 t.done()
