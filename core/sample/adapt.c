@@ -46,14 +46,14 @@ double ol_dualavg_final (const ol_dualavg *d, double eps)
   return d->t > 0 ? exp(d->xbar) : eps;
 }
 
-/* Stan's set_window_params and restart. */
-int ol_winvar_init (ol_winvar *w, int n, long warmup, ol_err *e)
+/* Stan's set_window_params and restart, with the given buffers. */
+static void set_windows (ol_winvar *w, long init_buffer, long term_buffer,
+                         long base_window)
 {
-  w->n = n;
-  w->warmup = warmup;
-  w->init_buffer = 75;
-  w->term_buffer = 50;
-  w->base_window = 25;
+  long warmup = w->warmup;
+  w->init_buffer = init_buffer;
+  w->term_buffer = term_buffer;
+  w->base_window = base_window;
   w->on = warmup >= 20;
   if (w->on && w->init_buffer + w->base_window + w->term_buffer > warmup) {
     w->init_buffer = (long)(0.15 * (double)warmup);
@@ -64,8 +64,34 @@ int ol_winvar_init (ol_winvar *w, int n, long warmup, ol_err *e)
   w->window = w->base_window;
   w->next_window = w->init_buffer + w->window - 1;
   w->ns = 0;
+}
+
+int ol_winvar_init (ol_winvar *w, int n, long warmup, ol_err *e)
+{
+  w->n = n;
+  w->warmup = warmup;
+  set_windows(w, 75, 50, 25);
+  w->dense = 0;
+  w->c2 = w->cov = w->d = NULL;
   if ((w->mean = ol_vec_new(n, e)) == NULL
       || (w->m2 = ol_vec_new(n, e)) == NULL)
+    return OL_ENOMEM;
+  return OL_OK;
+}
+
+void ol_winvar_buffers (ol_winvar *w, long init_buffer, long term_buffer,
+                        long base_window)
+{
+  set_windows(w, init_buffer, term_buffer, base_window);
+}
+
+int ol_winvar_dense (ol_winvar *w, ol_err *e)
+{
+  int nn = w->n * w->n;
+  w->dense = 1;
+  if ((w->c2 = ol_vec_new(nn, e)) == NULL
+      || (w->cov = ol_vec_new(nn, e)) == NULL
+      || (w->d = ol_vec_new(w->n, e)) == NULL)
     return OL_ENOMEM;
   return OL_OK;
 }
@@ -93,10 +119,19 @@ int ol_winvar_learn (ol_winvar *w, const double *x, double *minv)
   /* (1) a draw inside the slow phase joins the window's estimator */
   if (c >= w->init_buffer && c < w->warmup - w->term_buffer) {
     double k = (double)++w->ns;
+    if (w->dense)
+      for (i = 0; i < n; i++) w->d[i] = x[i] - w->mean[i];
     for (i = 0; i < n; i++) {
       double d = x[i] - w->mean[i];
       w->mean[i] += d / k;
       w->m2[i] += d * (x[i] - w->mean[i]);
+    }
+    /* co-moments: C += (x - mean_old)(x - mean_new)' */
+    if (w->dense) {
+      int j;
+      for (i = 0; i < n; i++)
+        for (j = 0; j <= i; j++)
+          w->c2[i * n + j] += w->d[i] * (x[j] - w->mean[j]);
     }
   }
   /* (2) end of a window: regularised variance, estimator restarted */
@@ -108,11 +143,21 @@ int ol_winvar_learn (ol_winvar *w, const double *x, double *minv)
         double v = w->m2[i] / (k - 1);
         minv[i] = k / (k + 5) * v + 1e-3 * (5 / (k + 5));
       }
+      if (w->dense) {
+        int j;
+        for (i = 0; i < n; i++)
+          for (j = 0; j <= i; j++) {
+            double v = k / (k + 5) * w->c2[i * n + j] / (k - 1);
+            if (i == j) v = minv[i];
+            w->cov[i * n + j] = w->cov[j * n + i] = v;
+          }
+      }
       updated = 1;
     }
     w->ns = 0;
     ol_vec_set(w->mean, 0, n);
     ol_vec_set(w->m2, 0, n);
+    if (w->dense) ol_vec_set(w->c2, 0, n * n);
   }
   w->counter++;
   return updated;
@@ -122,18 +167,23 @@ void ol_winvar_fini (ol_winvar *w)
 {
   ol_vec_free(w->mean);
   ol_vec_free(w->m2);
-  w->mean = w->m2 = NULL;
+  ol_vec_free(w->c2);
+  ol_vec_free(w->cov);
+  ol_vec_free(w->d);
+  w->mean = w->m2 = w->c2 = w->cov = w->d = NULL;
 }
 
 int ol_adapt_init (ol_adapt *a, int n, long warmup, double delta,
                    double eps0, int metric, ol_err *e)
 {
+  int rc;
   a->warmup = warmup;
   a->iter = 0;
   a->metric = metric;
   ol_dualavg_start(&a->da, delta, eps0);
   if (!metric) return OL_OK;
-  return ol_winvar_init(&a->wv, n, warmup, e);
+  if ((rc = ol_winvar_init(&a->wv, n, warmup, e)) != OL_OK) return rc;
+  return metric == 2 ? ol_winvar_dense(&a->wv, e) : OL_OK;
 }
 
 int ol_adapt_step (ol_adapt *a, double accept, const double *x, double *eps,

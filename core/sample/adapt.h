@@ -23,6 +23,10 @@
 **   M^-1_i = n/(n + 5) var_i + 1e-3 * 5/(n + 5)
 ** (Welford's algorithm, n draws), and the caller re-initialises the step
 ** size (a new heuristic start) and restarts dual averaging from it.
+** Dense (Stan's covar_adaptation): the window's sample covariance S
+** (Welford on outer products), regularised the same way,
+**   M^-1 = n/(n + 5) S + 1e-3 * 5/(n + 5) I,
+** written to cov (n x n), its diagonal to minv.
 **
 ** All memory is allocated by the init functions and freed by the fini
 ** ones; the learn functions never allocate.
@@ -62,12 +66,22 @@ typedef struct ol_winvar {
   long next_window;     /* counter value that ends the current window */
   int on;               /* 0 for warmup < 20: no metric adaptation */
   int n;
+  int dense;            /* 1: estimate the covariance */
   long ns;              /* draws in the current window */
   double *mean, *m2;    /* Welford accumulators (n each) */
+  double *c2, *cov;     /* dense: Welford's co-moments, the latest
+                           regularised covariance (n x n each) */
+  double *d;            /* dense: n of scratch */
 } ol_winvar;
 
 /* Set the windows for a warmup of the given length.  OL_ENOMEM. */
 int ol_winvar_init (ol_winvar *w, int n, long warmup, ol_err *e);
+/* Other buffers than Stan's 75, 50 and 25 (after init, before the first
+** learn): the same rules with these lengths. */
+void ol_winvar_buffers (ol_winvar *w, long init_buffer, long term_buffer,
+                        long base_window);
+/* Make w (after init) estimate the dense covariance.  OL_ENOMEM. */
+int ol_winvar_dense (ol_winvar *w, ol_err *e);
 /* Account the warmup draw x; at the end of a window write the new
 ** inverse metric into minv (n entries) and return 1, else return 0. */
 int ol_winvar_learn (ol_winvar *w, const double *x, double *minv);
@@ -79,18 +93,21 @@ typedef struct ol_adapt {
   ol_winvar wv;
   long warmup;          /* warmup steps */
   long iter;            /* warmup steps adapted so far */
-  int metric;           /* 1: estimate the diagonal metric */
+  int metric;           /* 1: estimate the diagonal metric, 2: the dense
+                           one (wv.cov) */
 } ol_adapt;
 
 enum { OL_ADAPT_NONE = 0, OL_ADAPT_METRIC = 1 };
 
 /* Warmup of the given length from step size eps0 (mu = log(10 eps0)),
-** target delta, with (metric = 1) or without metric estimation. */
+** target delta, with a diagonal (metric = 1), a dense (2) or no (0)
+** metric estimation. */
 int ol_adapt_init (ol_adapt *a, int n, long warmup, double delta,
                    double eps0, int metric, ol_err *e);
 /* After a warmup step with acceptance statistic accept at state x:
 ** updates *eps (dual averaging; at the last warmup step the frozen
-** epsbar) and, at the end of a window, minv.  Returns OL_ADAPT_METRIC when
+** epsbar) and, at the end of a window, minv (dense: also a->wv.cov, for
+** ol_mass_set).  Returns OL_ADAPT_METRIC when
 ** minv changed (the caller then re-initialises *eps and calls
 ** ol_adapt_restart), else OL_ADAPT_NONE; does nothing after warmup. */
 int ol_adapt_step (ol_adapt *a, double accept, const double *x, double *eps,

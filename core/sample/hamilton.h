@@ -1,11 +1,11 @@
 /*
 ** core/sample/hamilton.h -- Hamiltonian dynamics shared by hmc and nuts:
-** phase-space points, the Euclidean kinetic energy with a diagonal
-** metric, momentum draws, the leapfrog integrator and Stan's heuristic
+** phase-space points, the Euclidean kinetic energy with a unit, diagonal
+** or dense metric (mass.h), the leapfrog integrator and Stan's heuristic
 ** for a first step size.
 **
-** With potential U(q) = -log p(q) and a diagonal mass matrix M
-** (inverse metric minv = diag(M^-1)) the Hamiltonian is
+** With potential U(q) = -log p(q) and a mass matrix M (inverse metric
+** M^-1: its diagonal minv, or dense, mass.h) the Hamiltonian is
 **   H(q, p) = U(q) + 1/2 p' M^-1 p,      p ~ N(0, M)
 ** and one leapfrog step of size eps (Neal 2011, "MCMC using Hamiltonian
 ** dynamics", Handbook of MCMC ch. 5, eq. 5.18-5.20) is
@@ -21,6 +21,7 @@
 #define OL_SAMPLE_HAMILTON_H
 
 #include "adapt.h"
+#include "mass.h"
 #include "method.h"
 #include "stats.h"
 
@@ -42,21 +43,15 @@ static inline void ol_hpoint_swap (ol_hpoint *a, ol_hpoint *b)
   *b = t;
 }
 
-/* 1/2 p' M^-1 p. */
-double ol_ham_kinetic (const double *p, const double *minv, int n);
-/* H = U + kinetic; +inf when it is not finite (NaN included), so that a
-** broken state has zero weight. */
-double ol_ham_energy (const ol_hpoint *z, const double *minv, int n);
-/* p ~ N(0, M): p_i = xi_i / sqrt(minv_i). */
-void ol_ham_momentum (ol_rng *r, const double *minv, double *p, int n);
-/* M^-1 p into ps (the "sharp" momentum dH/dp). */
-void ol_ham_sharp (const double *p, const double *minv, double *ps, int n);
+/* H = U + 1/2 p' M^-1 p; +inf when it is not finite (NaN included), so
+** that a broken state has zero weight. */
+double ol_ham_energy (const ol_hpoint *z, const ol_mass *m);
 
 /* One leapfrog step of size eps (negative: backwards in time) on z.
 ** OL_OK; OL_EDOM with e set and z->U = +inf when the oracle gives a
 ** non-finite value or gradient (z's arrays are then unspecified); any
 ** other oracle code passed through. */
-int ol_ham_leapfrog (ol_ctx *c, ol_hpoint *z, const double *minv,
+int ol_ham_leapfrog (ol_ctx *c, ol_hpoint *z, const ol_mass *m,
                      double eps, ol_err *e);
 
 /* Stan's init_stepsize (base_hmc.hpp): from the state z0 (q, g, U; its p
@@ -67,13 +62,15 @@ int ol_ham_leapfrog (ol_ctx *c, ol_hpoint *z, const double *minv,
 ** posterior") or reaches 0; oracle errors other than non-finite values
 ** (which count as H = +inf) are passed through. */
 int ol_ham_init_stepsize (ol_ctx *c, const ol_hpoint *z0, ol_hpoint *z,
-                          const double *minv, double *eps, ol_err *e);
+                          const ol_mass *m, double *eps, ol_err *e);
 
 /* The end of an HMC-family step at the chain's state cur: during warmup,
 ** adapt the step size *eps to the step's acceptance statistic accept and,
-** at the end of a metric window, restart from a new heuristic step size
-** (z: scratch); count the step in h; hand U and grad U at cur to the
-** run.  OL_OK or an oracle's error. */
+** at the end of a metric window, set the new metric in h->mass (diagonal
+** or dense) and restart from a new heuristic step size (z: scratch);
+** count the step in h; hand U and grad U at cur to the run.  OL_OK, an
+** oracle's error, or OL_ENUMERIC for a dense estimate that is not
+** positive definite (it cannot be, regularised; kept for safety). */
 int ol_ham_step_end (ol_ctx *c, ol_sampler_head *h, ol_adapt *ad,
                      const ol_hpoint *cur, ol_hpoint *z, double *eps,
                      double accept, ol_err *e);

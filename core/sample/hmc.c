@@ -4,8 +4,8 @@
 ** Neal 2011, "MCMC using Hamiltonian dynamics", Handbook of MCMC ch. 5,
 ** section 5.3.2, eq. 5.18-5.20 and Figure 2), with Stan's warmup.
 **
-** With H(q, p) = U(q) + 1/2 p' M^-1 p (hamilton.h), a diagonal mass
-** matrix M and eps_t = eps * sched_t:
+** With H(q, p) = U(q) + 1/2 p' M^-1 p (hamilton.h), a unit, diagonal or
+** dense mass matrix M (mass.h) and eps_t = eps * sched_t:
 **
 **   p ~ N(0, M);  (q*, p*) = L leapfrog steps of eps_t from (x, p)
 **   accept with probability min(1, exp(H(x, p) - H(q*, p*))): x <- q*
@@ -18,8 +18,8 @@
 ** A trajectory that meets a non-finite value is rejected; one whose
 ** energy error H - H0 exceeds 1000 is also flagged divergent (Stan's
 ** threshold).  Warmup (adapt.h): Stan's heuristic first step size, then
-** dual averaging to the acceptance delta (0.8) and, with metric = "diag",
-** the inverse metric estimated in Stan's windows (the step size
+** dual averaging to the acceptance delta (0.8) and, with metric = "diag"
+** (or "dense": the covariance), the inverse metric estimated in Stan's windows (the step size
 ** re-initialised after each).  After warmup eps is frozen.  warmup = 0:
 ** the given eps, fixed, and the unit (or set) metric.
 **
@@ -40,6 +40,7 @@
 typedef struct hmc_state {
   ol_sampler_head h;    /* first (stats.h) */
   ol_adapt ad;
+  ol_mass mass;         /* over h.minv */
   double eps;           /* step size, adapted in warmup */
   double jitter;
   int L;
@@ -56,8 +57,9 @@ static const ol_param hmc_params[] = {
    "adaptation steps (step size, metric); their draws are warmup", NULL},
   {"delta", OL_P_REAL, 0.8, 1e-300, 0.9999999999999999,
    "target acceptance statistic of the warmup", NULL},
-  {"metric", OL_P_ENUM, 1, 0, 1,
-   "mass matrix: unit (fixed) or diag (estimated in warmup)", "unit|diag"},
+  {"metric", OL_P_ENUM, 1, 0, 2,
+   "mass matrix: unit (fixed), diag or dense (estimated in warmup)",
+   "unit|diag|dense"},
   {"jitter", OL_P_REAL, 0.2, 0, 0.9999999999999999,
    "step size drawn uniformly in eps (1 +- jitter) at each step", NULL},
 };
@@ -73,11 +75,12 @@ static int hmc_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   s->h.n = n;
   s->h.stat.lp = s->h.stat.accept_stat = s->h.stat.energy = NAN;
   if ((s->h.minv = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
-  ol_vec_set(s->h.minv, 1, n);
-  if ((rc = ol_hpoint_init(&s->cur, n, e)) != OL_OK
+  s->h.mass = &s->mass;
+  if ((rc = ol_mass_init(&s->mass, n, s->h.minv, par[4] == 2, e)) != OL_OK
+      || (rc = ol_hpoint_init(&s->cur, n, e)) != OL_OK
       || (rc = ol_hpoint_init(&s->z, n, e)) != OL_OK
       || (rc = ol_adapt_init(&s->ad, n, s->h.warmup, par[3], s->eps,
-                             par[4] == 1, e)) != OL_OK)
+                             (int)par[4], e)) != OL_OK)
     return rc;
   ol_vec_copy(c->x, s->cur.q, n);
   return ol_ctx_grad(c, s->cur.q, &s->cur.U, s->cur.g, e);
@@ -86,7 +89,7 @@ static int hmc_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 static int hmc_step (void *st, ol_ctx *c, ol_err *e)
 {
   hmc_state *s = st;
-  const double *m = s->h.minv;
+  const ol_mass *m = &s->mass;
   double eps, H0, H = INFINITY, a = 0;
   int l, n = c->n, rc = OL_OK, nl = 0;
   /* (0) the first warmup step starts from Stan's heuristic step size */
@@ -101,8 +104,8 @@ static int hmc_step (void *st, ol_ctx *c, ol_err *e)
   if (s->jitter > 0) eps *= 1 + s->jitter * (2 * ol_rng_uniform(c->rng) - 1);
   /* (1) fresh momentum */
   ol_hpoint_copy(&s->z, &s->cur, n);
-  ol_ham_momentum(c->rng, m, s->z.p, n);
-  H0 = ol_ham_energy(&s->z, m, n);
+  ol_mass_momentum(m, c->rng, s->z.p);
+  H0 = ol_ham_energy(&s->z, m);
   /* (2) L leapfrog steps; a non-finite value ends the trajectory */
   for (l = 0; l < s->L; l++) {
     rc = ol_ham_leapfrog(c, &s->z, m, eps, e);
@@ -111,7 +114,7 @@ static int hmc_step (void *st, ol_ctx *c, ol_err *e)
   }
   if (rc == OL_EDOM) ol_err_clear(e);
   else if (rc != OL_OK) return rc;
-  else H = ol_ham_energy(&s->z, m, n);
+  else H = ol_ham_energy(&s->z, m);
   if (H < INFINITY) a = H0 - H >= 0 ? 1 : exp(H0 - H);
   s->h.stat.divergent = !(H - H0 <= HMC_MAXDH);
   /* (3) Metropolis correction */
@@ -136,6 +139,7 @@ static void hmc_fini (void *st)
   ol_adapt_fini(&s->ad);
   ol_hpoint_fini(&s->cur);
   ol_hpoint_fini(&s->z);
+  ol_mass_fini(&s->mass);
   ol_vec_free(s->h.minv);
   s->h.minv = NULL;
 }

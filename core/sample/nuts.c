@@ -6,8 +6,8 @@
 ** arXiv:1701.02434, appendix A), as in Stan's base_nuts, and Stan's
 ** warmup.
 **
-** With H(q, p) = U(q) + 1/2 p' M^-1 p (hamilton.h), a diagonal mass
-** matrix M and eps_t = eps * sched_t, one transition from x is:
+** With H(q, p) = U(q) + 1/2 p' M^-1 p (hamilton.h), a unit, diagonal or
+** dense mass matrix M (mass.h) and eps_t = eps * sched_t, one transition from x is:
 **
 **   p ~ N(0, M);  the trajectory is {(x, p)};  depth j = 0
 **   while j < maxdepth:
@@ -41,7 +41,7 @@
 ** when the sample moved off x.
 **
 ** Warmup: as hmc (adapt.h; Stan's heuristic first step size, dual
-** averaging to delta = 0.8, metric = "diag" windows).  Memory: (30 + 9
+** averaging to delta = 0.8, metric = "diag" or "dense" windows).  Memory: (30 + 9
 ** (maxdepth - 1)) n doubles (111 n for maxdepth 10), allocated in init; a
 ** step never allocates.  U and grad U at the chosen state are handed to
 ** the run (ol_ctx_known).
@@ -67,6 +67,7 @@ typedef struct nuts_level {
 typedef struct nuts_state {
   ol_sampler_head h;      /* first (stats.h) */
   ol_adapt ad;
+  ol_mass mass;           /* over h.minv */
   double eps;             /* step size, adapted in warmup */
   int maxdepth;
   int started;
@@ -91,8 +92,9 @@ static const ol_param nuts_params[] = {
    "adaptation steps (step size, metric); their draws are warmup", NULL},
   {"delta", OL_P_REAL, 0.8, 1e-300, 0.9999999999999999,
    "target acceptance statistic of the warmup", NULL},
-  {"metric", OL_P_ENUM, 1, 0, 1,
-   "mass matrix: unit (fixed) or diag (estimated in warmup)", "unit|diag"},
+  {"metric", OL_P_ENUM, 1, 0, 2,
+   "mass matrix: unit (fixed), diag or dense (estimated in warmup)",
+   "unit|diag|dense"},
 };
 
 /* log(exp(a) + exp(b)), exact for infinite arguments. */
@@ -128,7 +130,7 @@ static int build (nuts_state *s, ol_ctx *c, int depth, ol_hpoint *zprop,
                   double *p_beg, double *p_end, double *lsw, int *valid,
                   ol_err *e)
 {
-  const double *m = s->h.minv;
+  const ol_mass *m = &s->mass;
   int i, n = c->n, rc;
   if (depth == 0) {
     /* (1) base case: one leapfrog step */
@@ -137,14 +139,14 @@ static int build (nuts_state *s, ol_ctx *c, int depth, ol_hpoint *zprop,
     s->nleap++;
     if (rc == OL_EDOM) ol_err_clear(e);
     else if (rc != OL_OK) return rc;
-    else H = ol_ham_energy(&s->z, m, n);
+    else H = ol_ham_energy(&s->z, m);
     if (!(H - s->H0 <= NUTS_MAXDH)) s->divergent = 1;
     *lsw = logaddexp(*lsw, s->H0 - H);
     s->sum_metro += s->H0 - H > 0 ? 1 : exp(s->H0 - H);
     *valid = !s->divergent;
     if (!*valid) return OL_OK;
     ol_hpoint_copy(zprop, &s->z, n);
-    ol_ham_sharp(s->z.p, m, ps_beg, n);
+    ol_mass_sharp(m, s->z.p, ps_beg);
     ol_vec_copy(ps_beg, ps_end, n);
     for (i = 0; i < n; i++) rho[i] += s->z.p[i];
     ol_vec_copy(s->z.p, p_beg, n);
@@ -200,7 +202,9 @@ static int nuts_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   s->h.stat.lp = s->h.stat.accept_stat = s->h.stat.energy = NAN;
   for (k = 0; k < sizeof v / sizeof v[0]; k++)
     if ((*v[k] = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
-  ol_vec_set(s->h.minv, 1, n);
+  s->h.mass = &s->mass;
+  if ((rc = ol_mass_init(&s->mass, n, s->h.minv, par[4] == 2, e)) != OL_OK)
+    return rc;
   for (k = 0; k < sizeof pts / sizeof pts[0]; k++)
     if ((rc = ol_hpoint_init(pts[k], n, e)) != OL_OK) return rc;
   s->lev = calloc((size_t)s->maxdepth, sizeof *s->lev);
@@ -213,7 +217,7 @@ static int nuts_init (void *st, const double *par, ol_ctx *c, ol_err *e)
     for (k = 0; k < sizeof w / sizeof w[0]; k++)
       if ((*w[k] = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
   }
-  rc = ol_adapt_init(&s->ad, n, s->h.warmup, par[3], s->eps, par[4] == 1,
+  rc = ol_adapt_init(&s->ad, n, s->h.warmup, par[3], s->eps, (int)par[4],
                      e);
   if (rc != OL_OK) return rc;
   ol_vec_copy(c->x, s->cur.q, n);
@@ -223,18 +227,18 @@ static int nuts_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 /* One transition from s->cur into s->zsample (Stan's transition). */
 static int transition (nuts_state *s, ol_ctx *c, int *moved, ol_err *e)
 {
-  const double *m = s->h.minv;
+  const ol_mass *m = &s->mass;
   double lsw = 0;   /* log of the weight exp(H0 - H0) of the start */
   int n = c->n, depth = 0, valid, rc, i;
   *moved = 0;
   /* (1) fresh momentum; every end of the trajectory is the start */
   ol_hpoint_copy(&s->z, &s->cur, n);
-  ol_ham_momentum(c->rng, m, s->z.p, n);
-  s->H0 = ol_ham_energy(&s->z, m, n);
+  ol_mass_momentum(m, c->rng, s->z.p);
+  s->H0 = ol_ham_energy(&s->z, m);
   ol_hpoint_copy(&s->zfwd, &s->z, n);
   ol_hpoint_copy(&s->zbck, &s->z, n);
   ol_hpoint_copy(&s->zsample, &s->z, n);
-  ol_ham_sharp(s->z.p, m, s->psff, n);
+  ol_mass_sharp(m, s->z.p, s->psff);
   ol_vec_copy(s->psff, s->psfb, n);
   ol_vec_copy(s->psff, s->psbf, n);
   ol_vec_copy(s->psff, s->psbb, n);
@@ -302,7 +306,7 @@ static int nuts_step (void *st, ol_ctx *c, ol_err *e)
   if (!s->started) {
     s->started = 1;
     if (ol_adapt_active(&s->ad) &&
-        (rc = ol_ham_init_stepsize(c, &s->cur, &s->z, s->h.minv, &s->eps,
+        (rc = ol_ham_init_stepsize(c, &s->cur, &s->z, &s->mass, &s->eps,
                                    e)) != OL_OK)
       return rc;
   }
@@ -319,7 +323,7 @@ static int nuts_step (void *st, ol_ctx *c, ol_err *e)
   s->h.stat.stepsize = fabs(s->eps_t);
   s->h.stat.n_leapfrog = s->nleap;
   s->h.stat.divergent = s->divergent;
-  s->h.stat.energy = moved ? ol_ham_energy(&s->cur, s->h.minv, n)
+  s->h.stat.energy = moved ? ol_ham_energy(&s->cur, &s->mass)
                            : s->H0;
   /* (2) warmup: step size, metric (then a new heuristic start) */
   return ol_ham_step_end(c, &s->h, &s->ad, &s->cur, &s->z, &s->eps,
@@ -337,6 +341,7 @@ static void nuts_fini (void *st)
   size_t k;
   int d;
   ol_adapt_fini(&s->ad);
+  ol_mass_fini(&s->mass);
   for (k = 0; k < sizeof v / sizeof v[0]; k++) {
     ol_vec_free(*v[k]);
     *v[k] = NULL;

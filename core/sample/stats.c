@@ -5,15 +5,16 @@
 #include <math.h>
 #include <string.h>
 
+#include "mass.h"
 #include "stats.h"
 
 extern const ol_method_type ol_sample_rwmh, ol_sample_ula, ol_sample_hmc,
-  ol_sample_nuts, ol_sample_sgld;
+  ol_sample_nuts, ol_sample_sgld, ol_sample_mala;
 
 /* The samplers whose state starts with an ol_sampler_head. */
 static const ol_method_type *const with_head[] = {
   &ol_sample_rwmh, &ol_sample_ula, &ol_sample_hmc, &ol_sample_nuts,
-  &ol_sample_sgld, NULL
+  &ol_sample_sgld, &ol_sample_mala, NULL
 };
 
 static int has_head (const ol_method_type *m)
@@ -55,6 +56,7 @@ int ol_sampler_set_metric (const ol_method_type *m, void *st,
       return ol_err_set(e, OL_EINVAL, "%s: metric entry %d is %g, not a "
                         "finite positive number", m->name, i + 1, minv[i]);
   memcpy(h->minv, minv, (size_t)n * sizeof *minv);
+  if (h->mass != NULL) ol_mass_from_diag(h->mass);
   return OL_OK;
 }
 

@@ -2,8 +2,8 @@
 ** core/sample/stats.h -- per-step statistics of the samplers and the
 ** accessors an engine or a front end reads them through.
 **
-** Every sampler with statistics (rwmh, ula, hmc, nuts, sgld; not mala,
-** whose state predates them) starts its state with an ol_sampler_head:
+** Every sampler with statistics (rwmh, ula, mala, hmc, nuts, sgld,
+** pmala) starts its state with an ol_sampler_head:
 ** the statistics of its last step, its diagonal inverse metric and its
 ** warmup length.  The accessors below check the method against that list
 ** and read the head, so an engine needs no knowledge of each state's
@@ -52,6 +52,8 @@ typedef struct ol_sampler_head {
                            a sampler without one (ula, sgld) */
   int n;
   long warmup;          /* warmup steps (adaptive samplers), else 0 */
+  struct ol_mass *mass; /* hmc, nuts, mala: the mass matrix over minv
+                           (sample/mass.h; dense or diagonal), else NULL */
 } ol_sampler_head;
 
 /* The statistics of m's last step (st: m's state, as the run allocated
@@ -68,7 +70,8 @@ const double *ol_sampler_metric (const ol_method_type *m, const void *st);
 /* Set m's diagonal inverse metric to minv (n entries, copied, each finite
 ** and > 0).  Call after init and before the first step: it replaces the
 ** identity as the starting metric; with metric = "diag" warmup still
-** re-estimates it, with "unit" it stays fixed.  OL_EINVAL when m has no
+** re-estimates it, with "unit" it stays fixed; a dense metric becomes
+** diag(minv) (then re-estimated densely in warmup).  OL_EINVAL when m has no
 ** metric, n is not the state's dimension or an entry is not positive. */
 int ol_sampler_set_metric (const ol_method_type *m, void *st,
                            const double *minv, int n, ol_err *e);

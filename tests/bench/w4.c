@@ -98,7 +98,7 @@ static ol_run *mkrun (const ol_problem *p, const ol_method_type *m,
 static double mala_engine (const ol_problem *p, long steps, double *x,
                            long *acc)
 {
-  double par[1] = {H}, t0;
+  double par[4] = {H, 0, 0.574, 0}, t0;   /* fixed h, unit metric */
   ol_run *r = mkrun(p, ol_method_find("mala"), par, steps);
   t0 = bench_now();
   ol_run_advance(r, steps);

@@ -46,7 +46,7 @@ static ol_run *chain (const ol_problem *p, double h, const double *c,
   ol_err e;
   ol_run_opts o;
   ol_run *r;
-  double par[1];
+  double par[4] = {0, 0, 0.574, 1};   /* h, warmup 0: no adaptation */
   long t;
   int k;
   ol_run_opts_default(&o);
@@ -116,7 +116,7 @@ int main (void)
 
   /* a huge step: most proposals rejected, chain still exact and finite */
   {
-    double par[1] = {50};
+    double par[4] = {50, 0, 0.574, 1};
     ol_run_opts o;
     ol_run_opts_default(&o);
     o.iters = 2000;
@@ -147,7 +147,7 @@ int main (void)
   /* the step must be positive */
   p = mk("gauss2d", &e);
   {
-    double par[1] = {0};
+    double par[4] = {0, 0, 0.574, 1};
     r = ol_run_new(p, ol_method_find("mala"), par, NULL, &e);
     ok(r == NULL && e.code == OL_EINVAL, "mala: h = 0 is refused (%s)",
        e.msg);

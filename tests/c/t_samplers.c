@@ -11,6 +11,8 @@
 ** coordinate must be < 1.01.  Targets with exact moments:
 **   gauss2d (mu = (1, -1), s = (1, 0.5), rho = 0.8)        every sampler
 **   quadratic n = 50, cond 10, rotated: N(0, H^-1)          hmc, nuts
+**   gauss2d rho = 0.99; quadratic n = 50, cond 100, rotated  adapted mala
+**                                           (diag and dense metrics)
 **   1/2 (x - a_i)' A (x - a_i), i < 20, as a finite sum    sgld
 ** Biased samplers against their own closed forms: ULA's stationary
 ** covariance at step h on U = x'Px/2 solves S = B S B' + 2h I, B = I - hP
@@ -38,6 +40,7 @@
 #include "olt.h"
 #include "sample/adapt.h"
 #include "sample/hamilton.h"
+#include "sample/mass.h"
 #include "sample/stats.h"
 #include "tap.h"
 
@@ -655,6 +658,73 @@ static void test_gauss50 (void)
   ol_problem_free(p);
 }
 
+/* Adapted MALA (step size to delta = 0.574, the metric in Stan's
+** windows; warmup 1000 in 2-D, 60000 in 50-D where MALA learns slowly): a
+** 2-D Gaussian with rho = 0.99 (condition 310) and a rotated 50-D one of
+** condition 100; means and variances within 4 MCSE and
+** the post-warmup acceptance within 0.1 of the target. */
+static void test_mala_adapt (void)
+{
+  struct { const char *metric; int d; long warmup, draws; } cfg[] = {
+    {"diag", 2, 1000, 100000}, {"dense", 2, 1000, 10000},
+    {"dense", 50, 60000, 5000},
+  };
+  const ol_method_type *m = ol_method_find("mala");
+  size_t k;
+  for (k = 0; k < sizeof cfg / sizeof cfg[0]; k++) {
+    int n = cfg[k].d, j, dense = strcmp(cfg[k].metric, "dense") == 0;
+    double par[16], *X, zm = 0, zv = 0, rh = 0, essmin = INFINITY;
+    double *cov = malloc(sizeof(double) * (size_t)(n * n)), mu[50];
+    ol_problem *p;
+    chainstats cs;
+    char who[96];
+    ol_err e;
+    if (n == 2) {
+      p = olt_problem("gauss2d", NULL, "rho", 0.99, (char *)NULL);
+      memcpy(cov, p->cov, 4 * sizeof *cov);
+      memcpy(mu, p->mean, 2 * sizeof *mu);
+    }
+    else {
+      p = olt_quadratic(n, 100, 1);
+      p->hess(p->ud, p->x0, cov, &e);
+      LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', n, cov, n);
+      LAPACKE_dpotri(LAPACK_ROW_MAJOR, 'L', n, cov, n);
+      memset(mu, 0, sizeof mu);
+    }
+    olt_params(m, par, "warmup", (double)cfg[k].warmup, "metric",
+               dense ? 2.0 : 1.0, (char *)NULL);
+    snprintf(who, sizeof who, "adapted mala (metric %s) on a %d-D "
+             "Gaussian of condition >= 100", cfg[k].metric, n);
+    X = run_chains(p, m, par, cfg[k].warmup, cfg[k].draws, &cs);
+    if (ok(X != NULL, "%s: %d chains of %ld + %ld steps run", who, CHAINS,
+           cfg[k].warmup, cfg[k].draws)) {
+      diag("%s: accept_stat %.3f, accepted %.3f, h %.4g", who, cs.accept,
+           cs.accepted, cs.eps);
+      if (n == 2) check_2d(who, X, cfg[k].draws, mu, cov);
+      else {
+        for (j = 0; j < n; j++) {
+          ol_summary a = moment(X, cfg[k].draws, n, j, -1, mu);
+          ol_summary b = moment(X, cfg[k].draws, n, j, j, mu);
+          zm = fmax(zm, fabs(a.mean) / a.mcse_mean);
+          zv = fmax(zv, fabs(b.mean - cov[j * n + j]) / b.mcse_mean);
+          rh = fmax(rh, a.rhat);
+          essmin = fmin(essmin, a.ess_bulk);
+        }
+        ok(zm <= 4 && zv <= 4 && rh < 1.01, "%s: all 50 means and "
+           "variances within 4 MCSE (worst %.2f and %.2f MCSE), max R-hat "
+           "%.4f, min bulk-ESS %.0f", who, zm, zv, rh, essmin);
+      }
+      ok(fabs(cs.accepted - 0.574) < 0.1 && cs.warm_flags_ok && cs.frozen,
+         "%s: post-warmup acceptance %.3f within 0.1 of delta = 0.574; "
+         "warmup flags on the first %ld steps, h frozen after", who,
+         cs.accepted, cfg[k].warmup);
+    }
+    free(X);
+    free(cov);
+    ol_problem_free(p);
+  }
+}
+
 /* Warmup machinery against its definitions: dual averaging solves
 ** a(eps) = delta for a deterministic a(eps) = exp(-eps^2), eps* =
 ** sqrt(-log delta); the windows end where Stan's do. */
@@ -708,7 +778,8 @@ static void test_leapfrog (const ol_problem *p)
   ol_rng r;
   ol_hpoint z, z0;
   ol_err e;
-  double minv[2] = {1, 0.5}, err[2], H0;
+  ol_mass ms, *mass = &ms;
+  double minv[2], err[2], H0;
   int k, l, n = 2;
   memset(&c, 0, sizeof c);
   c.p = p;
@@ -718,19 +789,21 @@ static void test_leapfrog (const ol_problem *p)
   ol_rng_seed(&r, SEED, 3000);
   ol_hpoint_init(&z, n, &e);
   ol_hpoint_init(&z0, n, &e);
+  ol_mass_init(mass, n, minv, 0, &e);
+  minv[1] = 0.5;
   z0.q[0] = 0.3;
   z0.q[1] = -1.4;
   ol_ctx_grad(&c, z0.q, &z0.U, z0.g, &e);
-  ol_ham_momentum(&r, minv, z0.p, n);
-  H0 = ol_ham_energy(&z0, minv, n);
+  ol_mass_momentum(mass, &r, z0.p);
+  H0 = ol_ham_energy(&z0, mass);
   /* (1) energy error after time T = 1 at eps and eps / 2 */
   for (k = 0; k < 2; k++) {
     double eps = k == 0 ? 1e-3 : 5e-4, H = 0;
     int steps = k == 0 ? 1000 : 2000;
     ol_hpoint_copy(&z, &z0, n);
     for (l = 0; l < steps; l++) {
-      ol_ham_leapfrog(&c, &z, minv, eps, &e);
-      H = fmax(H, fabs(ol_ham_energy(&z, minv, n) - H0));
+      ol_ham_leapfrog(&c, &z, mass, eps, &e);
+      H = fmax(H, fabs(ol_ham_energy(&z, mass) - H0));
     }
     err[k] = H;
   }
@@ -743,8 +816,8 @@ static void test_leapfrog (const ol_problem *p)
   {
     double dq = 0, dp = 0;
     ol_hpoint_copy(&z, &z0, n);
-    for (l = 0; l < 200; l++) ol_ham_leapfrog(&c, &z, minv, 0.1, &e);
-    for (l = 0; l < 200; l++) ol_ham_leapfrog(&c, &z, minv, -0.1, &e);
+    for (l = 0; l < 200; l++) ol_ham_leapfrog(&c, &z, mass, 0.1, &e);
+    for (l = 0; l < 200; l++) ol_ham_leapfrog(&c, &z, mass, -0.1, &e);
     for (l = 0; l < n; l++) {
       dq = fmax(dq, fabs(z.q[l] - z0.q[l]));
       dp = fmax(dp, fabs(z.p[l] - z0.p[l]));
@@ -752,6 +825,29 @@ static void test_leapfrog (const ol_problem *p)
     ok(dq < 1e-12 && dp < 1e-12, "leapfrog: 200 steps forward and back "
        "return to the start to %.2g (q) and %.2g (p)", dq, dp);
   }
+  /* (3) a dense mass equal to the diagonal one: the same trajectory */
+  {
+    ol_mass dn;
+    double dminv[2], A[4] = {1, 0, 0, 0.5}, dq = 0;
+    ol_hpoint zd;
+    ol_hpoint_init(&zd, n, &e);
+    ol_mass_init(&dn, n, dminv, 1, &e);
+    ol_mass_set(&dn, A, &e);
+    ol_hpoint_copy(&z, &z0, n);
+    ol_hpoint_copy(&zd, &z0, n);
+    for (l = 0; l < 50; l++) {
+      ol_ham_leapfrog(&c, &z, mass, 0.1, &e);
+      ol_ham_leapfrog(&c, &zd, &dn, 0.1, &e);
+    }
+    for (l = 0; l < n; l++) dq = fmax(dq, fabs(z.q[l] - zd.q[l]));
+    ok(dq < 1e-12 && dn.minv[1] == 0.5 &&
+       fabs(ol_ham_energy(&z, mass) - ol_ham_energy(&zd, &dn)) < 1e-12,
+       "leapfrog: a dense metric diag(1, 0.5) follows the diagonal one's "
+       "trajectory (to %.2g) with the same energy", dq);
+    ol_hpoint_fini(&zd);
+    ol_mass_fini(&dn);
+  }
+  ol_mass_fini(mass);
   ol_hpoint_fini(&z);
   ol_hpoint_fini(&z0);
 }
@@ -820,8 +916,16 @@ static void test_accessors (const ol_problem *p)
      "set metric through warmup; warmup is 1000");
   drv_fini(&d);
   m = ol_method_find("mala");
-  ok(ol_sampler_stats(m, &s, &s) == OL_EINVAL &&
-     ol_sampler_metric(m, &s) == NULL, "stats: mala keeps no statistics");
+  olt_params(m, par, (char *)NULL);
+  if (drv_init(&d, p, m, par, NULL, 0) != OL_OK) return;
+  drv_step(&d);
+  ok(ol_sampler_stats(m, d.st, &s) == OL_OK && s.iter == 1 &&
+     s.stepsize == par[0] && ol_sampler_metric(m, d.st) != NULL &&
+     ol_sampler_warmup(m, d.st) == 0, "stats: mala keeps statistics "
+     "(1 step of h = %g) and a metric; no warmup by default", s.stepsize);
+  drv_fini(&d);
+  ok(ol_sampler_stats(ol_method_find("ula"), NULL, &s) == OL_EINVAL,
+     "stats: no state, no statistics");
 }
 
 int main (void)
@@ -840,6 +944,7 @@ int main (void)
   test_ula(g2);
   test_sgld(fs, &F);
   test_gauss50();
+  test_mala_adapt();
   ol_problem_free(g2);
   ol_problem_free(fs);
   return done();

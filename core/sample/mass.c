@@ -1,0 +1,154 @@
+/*
+** core/sample/mass.c -- unit, diagonal and dense mass matrices of the
+** gradient samplers (definitions in mass.h).  Dense products go to CBLAS
+** (dsymv, dtrsv, dtrmv) and the factorisation to LAPACK (dpotrf).
+*/
+#include <cblas.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mass.h"
+#include "vec.h"
+
+static void identity (double *a, int n)
+{
+  int i;
+  memset(a, 0, (size_t)n * (size_t)n * sizeof *a);
+  for (i = 0; i < n; i++) a[(size_t)i * n + i] = 1;
+}
+
+int ol_mass_init (ol_mass *m, int n, double *minv, int dense, ol_err *e)
+{
+  size_t nn = (size_t)n * (size_t)n;
+  m->n = n;
+  m->dense = dense;
+  m->minv = minv;
+  m->A = m->L = m->w = NULL;
+  ol_vec_set(minv, 1, n);
+  if (!dense) return OL_OK;
+  m->A = malloc(nn * sizeof *m->A);
+  m->L = malloc(nn * sizeof *m->L);
+  m->w = malloc((size_t)n * sizeof *m->w);
+  if (m->A == NULL || m->L == NULL || m->w == NULL)
+    return ol_err_set(e, OL_ENOMEM, "out of memory (dense metric, n = %d)",
+                      n);
+  identity(m->A, n);
+  identity(m->L, n);
+  return OL_OK;
+}
+
+void ol_mass_fini (ol_mass *m)
+{
+  free(m->A);
+  free(m->L);
+  free(m->w);
+  m->A = m->L = m->w = NULL;
+}
+
+int ol_mass_set (ol_mass *m, const double *a, ol_err *e)
+{
+  int i, j, n = m->n, info;
+  size_t nn = (size_t)n * (size_t)n;
+  if (!m->dense) {
+    for (i = 0; i < n; i++) m->minv[i] = a[(size_t)i * n + i];
+    return OL_OK;
+  }
+  /* (1) factor a copy in w-free storage: L's lower triangle */
+  memcpy(m->L, a, nn * sizeof *a);
+  info = LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', n, m->L, n);
+  if (info != 0) {
+    memcpy(m->L, m->A, nn * sizeof *a);
+    LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', n, m->L, n);
+    return ol_err_set(e, OL_ENUMERIC, "dense metric: the estimate is not "
+                      "positive definite (dpotrf info %d)", info);
+  }
+  /* (2) clear the upper triangle, keep A and its diagonal */
+  for (i = 0; i < n; i++)
+    for (j = i + 1; j < n; j++) m->L[(size_t)i * n + j] = 0;
+  memcpy(m->A, a, nn * sizeof *a);
+  for (i = 0; i < n; i++) m->minv[i] = a[(size_t)i * n + i];
+  return OL_OK;
+}
+
+void ol_mass_from_diag (ol_mass *m)
+{
+  int i, n = m->n;
+  if (!m->dense) return;
+  memset(m->A, 0, (size_t)n * (size_t)n * sizeof *m->A);
+  memset(m->L, 0, (size_t)n * (size_t)n * sizeof *m->L);
+  for (i = 0; i < n; i++) {
+    m->A[(size_t)i * n + i] = m->minv[i];
+    m->L[(size_t)i * n + i] = sqrt(m->minv[i]);
+  }
+}
+
+void ol_mass_sharp (const ol_mass *m, const double *p, double *ps)
+{
+  int i, n = m->n;
+  if (m->dense) {
+    cblas_dsymv(CblasRowMajor, CblasLower, n, 1.0, m->A, n, p, 1, 0.0, ps,
+                1);
+    return;
+  }
+  for (i = 0; i < n; i++) ps[i] = m->minv[i] * p[i];
+}
+
+/* Eight partial sums, one per vector lane: on every leapfrog step. */
+double ol_mass_kinetic (const ol_mass *m, const double *p)
+{
+  double k[8] = {0, 0, 0, 0, 0, 0, 0, 0}, s = 0;
+  const double *minv = m->minv;
+  int i, j, n = m->n, r = n - n % 8;
+  if (m->dense) {
+    cblas_dsymv(CblasRowMajor, CblasLower, n, 1.0, m->A, n, p, 1, 0.0,
+                m->w, 1);
+    return 0.5 * ol_vec_dot(p, m->w, n);
+  }
+  for (i = 0; i < r; i += 8)
+    for (j = 0; j < 8; j++) k[j] += minv[i + j] * p[i + j] * p[i + j];
+  for (i = r; i < n; i++) s += minv[i] * p[i] * p[i];
+  for (j = 0; j < 8; j++) s += k[j];
+  return 0.5 * s;
+}
+
+void ol_mass_momentum (const ol_mass *m, ol_rng *r, double *p)
+{
+  int i, n = m->n;
+  ol_rng_normals(r, p, n);
+  if (m->dense) {
+    /* L' p = xi */
+    cblas_dtrsv(CblasRowMajor, CblasLower, CblasTrans, CblasNonUnit, n,
+                m->L, n, p, 1);
+    return;
+  }
+  for (i = 0; i < n; i++) p[i] /= sqrt(m->minv[i]);
+}
+
+void ol_mass_noise (const ol_mass *m, const double *xi, double *v)
+{
+  int i, n = m->n;
+  if (m->dense) {
+    memcpy(v, xi, (size_t)n * sizeof *v);
+    cblas_dtrmv(CblasRowMajor, CblasLower, CblasNoTrans, CblasNonUnit, n,
+                m->L, n, v, 1);
+    return;
+  }
+  for (i = 0; i < n; i++) v[i] = sqrt(m->minv[i]) * xi[i];
+}
+
+double ol_mass_quad (const ol_mass *m, const double *r, double *w)
+{
+  double s = 0;
+  int i, n = m->n;
+  if (m->dense) {
+    if (w == NULL) w = m->w;
+    memcpy(w, r, (size_t)n * sizeof *w);
+    cblas_dtrsv(CblasRowMajor, CblasLower, CblasNoTrans, CblasNonUnit, n,
+                m->L, n, w, 1);
+    return ol_vec_dot(w, w, n);
+  }
+  for (i = 0; i < n; i++) s += r[i] * r[i] / m->minv[i];
+  return s;
+}
