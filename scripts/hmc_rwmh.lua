@@ -16,8 +16,9 @@ local seed = 11
 local dims = {4, 16, 64}
 local function ess_per_eval (method, d, iters)
   local p = problem.quadratic{n = d, cond = 1, rotate = false}
+  -- six measurements, not one to watch: no live view
   local c = run(p, method, {iters = iters, chains = 2, seed = seed,
-                            progress = false})
+                            progress = false, view = false})
   local s = c:summary()
   local e = {}
   for j = 1, d do e[j] = s[j].ess_bulk end
