@@ -21,7 +21,7 @@ LUAPKG   = lua5.4
 # == end of settings =========================================================
 
 CFLAGS   = -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) $(ARCH) $(WARN) $(STRICT) \
-           -Icore $(MYCFLAGS)
+           -Icore -Icore/plot $(MYCFLAGS)
 LDFLAGS  = $(MYLDFLAGS)
 
 # Debian packages providing each pkg-config module (used by `make deps`).

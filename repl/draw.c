@@ -1,20 +1,22 @@
 /*
-** repl/draw.c -- draw the live view: the panel grid, each panel's axes,
-** ticks, series and legend, the title and status lines, the help overlay.
+** repl/draw.c -- draw the live view: the panel grid (every panel kind's
+** insides come from core/plot/plotpanel.c through dr_put), each panel's
+** border with its title and x axis title, the title and status lines, the
+** help overlay.
 **
 ** Output goes through screen.c's put helpers (colour roles, ASCII
-** fallbacks); the dot work is canvas.c's.  Glyphs: in a UTF-8 screen with
-** colours, braille series and box-drawing borders; otherwise ASCII
-** markers per run ('.', '*', 'o', '+', 'x', ...) and '+', '-', '|' borders,
-** so every byte is ASCII under --ascii or LANG=C.
+** fallbacks).  Glyphs: in a UTF-8 screen with colours, braille series and
+** box-drawing borders; otherwise ASCII markers per run ('.', '*', 'o',
+** '+', 'x', ...) and '+', '-', '|' borders, so every byte is ASCII under
+** --ascii or LANG=C.
 **
-** Panel layout (inside the border):
-**   YLAB columns of y tick labels, an axis column, then the plot;
-**   the plot rows, then the x axis row, then the x tick label row.
-** The legend (one line per run: marker, label, latest value, minimum)
-** sits at the plot's top-right corner, where decaying curves are not.
-** The x axis (iterations, gradient evaluations or seconds: dr_runs.xaxis)
-** is named in the bottom border, at the right.
+** Panel layout (inside the border) is plotpanel.c's: y tick labels, the
+** plot, the x axis and its tick labels, the legend below them (never over
+** data); the x axis title (iterations, gradient evaluations or seconds:
+** dr_runs.xaxis, "(log)" on a log x axis) is in the bottom border, at the
+** right.  The landscape panel keeps one grid cache here; a frame spends at
+** most MAP_BUDGET seconds evaluating f for it (a slow objective's map is
+** finished over several frames, or given up).
 */
 #include <math.h>
 #include <stdio.h>
@@ -23,18 +25,19 @@
 #include "draw.h"
 #include "screen.h"
 
-#define YLAB 7           /* y tick label width */
-#define MAXTICKS 16
+#define MAP_BUDGET 0.01
+
+static pn_cache cache;
 
 const char dr_keys[] =
   "q stop  space pause  n step  +/- speed  l log  Tab focus  z zoom  ? help";
 
 /* Box glyphs: Unicode code point and ASCII fallback. */
-enum { G_H, G_V, G_TL, G_TR, G_BL, G_BR, G_YTICK, G_XTICK, G_DOT };
+enum { G_H, G_V, G_TL, G_TR, G_BL, G_BR };
 static const unsigned gl_u[] = {
-  0x2500, 0x2502, 0x250C, 0x2510, 0x2514, 0x2518, 0x2524, 0x2534, 0x25CF
+  0x2500, 0x2502, 0x250C, 0x2510, 0x2514, 0x2518
 };
-static const char gl_a[] = { '-', '|', '+', '+', '+', '+', '+', '+', '#' };
+static const char gl_a[] = { '-', '|', '+', '+', '+', '+' };
 
 static void glyph (int y, int x, int g, int role, int attr)
 {
@@ -51,49 +54,13 @@ void dr_panel_init (dr_panel *p, int metric)
   memset(p, 0, sizeof *p);
   p->metric = metric;
   p->ymode = DR_AUTO;
-  p->xmax = 1;
+  pn_axes_init(&p->ax, PN_X_ITER, 0);
+  p->ax.stable = 1;
 }
 
-/* Metrics that decay over decades and read best on a log axis. */
-static int log_prone (int m)
+void dr_panel_toggle_xlog (dr_panel *p)
 {
-  return m == OL_MET_LOSS || m == OL_MET_GRADNORM || m == OL_MET_KKT
-    || m == OL_MET_SUBOPT || m == OL_MET_DIST || m == OL_MET_EXPLOIT;
-}
-
-/* Data extent of a panel's metric over all runs. */
-typedef struct extent {
-  int any;             /* finite values seen */
-  int neg;             /* some finite value < 0 */
-  double min, max;     /* over finite values */
-  double pmin;         /* smallest positive value */
-  double xmax;         /* largest recorded x (rs->xaxis) */
-} extent;
-
-static void scan (const dr_runs *rs, int metric, extent *e)
-{
-  int k, i;
-  e->any = e->neg = 0;
-  e->min = e->pmin = INFINITY;
-  e->max = -INFINITY;
-  e->xmax = 0;
-  for (k = 0; k < rs->n; k++) {
-    const ol_run *r = rs->runs[k];
-    const double *v = ol_run_series(r, metric);
-    int len = ol_run_len(r);
-    if (v == NULL || len <= 0) continue;
-    if (pn_xat(r, rs->xaxis, len - 1) > e->xmax)
-      e->xmax = pn_xat(r, rs->xaxis, len - 1);
-    for (i = 0; i < len; i++) {
-      double x = v[i];
-      if (!isfinite(x)) continue;
-      e->any = 1;
-      if (x < e->min) e->min = x;
-      if (x > e->max) e->max = x;
-      if (x > 0 && x < e->pmin) e->pmin = x;
-      if (x < 0) e->neg = 1;
-    }
-  }
+  p->xlog = !p->xlog;
 }
 
 static void draw_border (int y, int x, int h, int w, int role)
@@ -110,140 +77,6 @@ static void draw_border (int y, int x, int h, int w, int role)
   for (i = 1; i < h - 1; i++) {
     glyph(y + i, x, G_V, role, 0);
     glyph(y + i, x + w - 1, G_V, role, 0);
-  }
-}
-
-/* The series of every run, as lines between consecutive recorded points
-** (a gap where a value cannot be shown). */
-static void plot_series (const dr_panel *p, const dr_runs *rs, cv_canvas *cv)
-{
-  int dw = cv_dotw(cv), dh = cv_doth(cv), k, i;
-  for (k = 0; k < rs->n; k++) {
-    const ol_run *r = rs->runs[k];
-    const double *v = ol_run_series(r, p->metric);
-    int len = ol_run_len(r), have = 0, lx = 0, ly = 0;
-    if (v == NULL) continue;
-    for (i = 0; i < len; i++) {
-      double pos = cv_scale_pos(&p->ys, v[i]);
-      int px, py;
-      if (isnan(pos)) {
-        have = 0;
-        continue;
-      }
-      if (pos < 0) pos = 0;
-      if (pos > 1) pos = 1;
-      px = (int)lround(pn_xat(r, rs->xaxis, i) / p->xmax * (dw - 1));
-      py = (int)lround((1 - pos) * (dh - 1));
-      if (!have) cv_dot(cv, px, py, k);
-      else if (px != lx || py != ly) cv_line(cv, lx, ly, px, py, k);
-      have = 1;
-      lx = px;
-      ly = py;
-    }
-  }
-}
-
-static void draw_yaxis (const dr_panel *p, const cv_canvas *cv, int py,
-                        int ax, int ph)
-{
-  double tv[MAXTICKS];
-  int nt, i, last = -1;
-  int per = cv_doth(cv) / ph;
-  int max = ph / 2 > 2 ? ph / 2 : 2;
-  for (i = 0; i < ph; i++) glyph(py + i, ax, G_V, SC_AXIS, 0);
-  if (max > MAXTICKS) max = MAXTICKS;
-  nt = cv_ticks(&p->ys, max, tv);
-  for (i = 0; i < nt; i++) {
-    double pos = cv_scale_pos(&p->ys, tv[i]);
-    int dot, row;
-    char lab[16];
-    if (isnan(pos)) continue;
-    dot = (int)lround((1 - pos) * (cv_doth(cv) - 1));
-    row = dot / per;
-    if (row < 0 || row >= ph || row == last) continue;
-    last = row;
-    cv_fmt(tv[i], lab, sizeof lab, YLAB);
-    screen_puts(py + row, ax - (int)strlen(lab), lab, YLAB, SC_AXIS, 0);
-    glyph(py + row, ax, G_YTICK, SC_AXIS, 0);
-  }
-}
-
-static void draw_xaxis (const dr_panel *p, const cv_canvas *cv, int y,
-                        int ax, int pw)
-{
-  cv_scale xs;
-  double tv[MAXTICKS];
-  int nt, i, end = ax;
-  int max = pw / 10 > 2 ? pw / 10 : 2;
-  int per = cv_dotw(cv) / pw;
-  glyph(y, ax, G_BL, SC_AXIS, 0);
-  for (i = 0; i < pw; i++) glyph(y, ax + 1 + i, G_H, SC_AXIS, 0);
-  if (max > MAXTICKS) max = MAXTICKS;
-  xs.valid = 1;
-  xs.log = 0;
-  xs.lo = 0;
-  xs.hi = p->xmax;
-  nt = cv_ticks(&xs, max, tv);
-  for (i = 0; i < nt; i++) {
-    char lab[16];
-    int dot = (int)lround(tv[i] / p->xmax * (cv_dotw(cv) - 1));
-    int col = dot / per, len, lx;
-    if (col < 0 || col >= pw) continue;
-    glyph(y, ax + 1 + col, G_XTICK, SC_AXIS, 0);
-    pn_xfmt(p->xaxis, tv[i], lab, sizeof lab, 6);
-    len = (int)strlen(lab);
-    lx = ax + 1 + col - len / 2;
-    if (lx + len > ax + 1 + pw) lx = ax + 1 + pw - len;
-    if (lx < ax + 1) lx = ax + 1;
-    if (lx <= end) continue;
-    screen_puts(y + 1, lx, lab, len, SC_AXIS, 0);
-    end = lx + len;
-  }
-}
-
-/* Latest value of run r's metric and its minimum over every record (also
-** those the history no longer keeps). */
-static void last_min (const ol_run *r, int metric, double *last, double *min)
-{
-  *last = ol_run_last(r, metric);
-  *min = ol_run_min(r, metric);
-}
-
-static void draw_legend (const dr_panel *p, const dr_runs *rs, int y, int x,
-                         int h, int w, int braille)
-{
-  char item[160];
-  int k, width = 0, cap = w - 2;
-  if (cap < 12) return;
-  for (k = 0; k < rs->n && k < h; k++) {
-    char a[16], b[16];
-    double last, min;
-    int len;
-    last_min(rs->runs[k], p->metric, &last, &min);
-    cv_fmt(last, a, sizeof a, 8);
-    cv_fmt(min, b, sizeof b, 8);
-    len = snprintf(item, sizeof item, " %s %s min %s ",
-                   rs->labels[k] ? rs->labels[k] : "?", a, b);
-    if (len + 2 > width) width = len + 2;
-  }
-  if (width > cap) width = cap;
-  for (k = 0; k < rs->n && k < h; k++) {
-    char a[16], b[16], vals[40];
-    double last, min;
-    int room, lx = x + w - width;
-    const char *lab = rs->labels[k] ? rs->labels[k] : "?";
-    last_min(rs->runs[k], p->metric, &last, &min);
-    cv_fmt(last, a, sizeof a, 8);
-    cv_fmt(min, b, sizeof b, 8);
-    snprintf(vals, sizeof vals, " %s min %s ", a, b);
-    room = width - 3 - (int)strlen(vals);
-    if (room < 1) room = 1;
-    snprintf(item, sizeof item, "%.*s%s", room, lab, vals);
-    screen_blank(y + k, lx, width, SC_DEFAULT, 0);
-    if (braille) glyph(y + k, lx + 1, G_DOT, series_role(k), SA_BOLD);
-    else screen_putc(y + k, lx + 1, (unsigned char)cv_marker(k),
-                     cv_marker(k), series_role(k), SA_BOLD);
-    screen_puts(y + k, lx + 3, item, width - 3, series_role(k), 0);
   }
 }
 
@@ -282,82 +115,48 @@ void dr_pn_setup (const dr_runs *rs, int y, int x, int h, int w,
 
 int dr_auto_panel (const dr_runs *rs)
 {
-  const ol_problem *p;
-  int dim, first[1];
-  if (rs->n < 1 || ol_run_traj(rs->runs[0], &dim) == NULL) return -1;
-  p = ol_run_problem(rs->runs[0]);
-  if (p->n == 2 && pn_has_landscape(p)) return PN_LANDSCAPE;
-  if (p->kind == OL_GAME && pn_simplex_blocks(p, first, 1) > 0)
-    return PN_SIMPLEX;
-  return -1;
+  pn_runs prs;
+  prs.n = rs->n;
+  prs.runs = rs->runs;
+  prs.labels = rs->labels;
+  return pn_auto_panel(&prs);
 }
 
 void dr_panel_draw (dr_panel *p, const dr_runs *rs, int y, int x, int h,
                     int w, int focused, cv_canvas *cv)
 {
-  extent e;
-  char title[64];
-  int log, ax, px, pw, ph, row, col;
-  int braille = screen_utf8() && screen_colors();
+  pn_runs prs;
+  pn_out o;
+  char title[96], xt[64];
+  int kind = p->metric;
   if (h < 4 || w < 12) return;
-  if (p->metric == PN_LANDSCAPE) {
-    dr_landscape_draw(rs, y, x, h, w, focused, cv);
-    return;
+  dr_pn_setup(rs, y, x, h, w, cv, &prs, &o);
+  xt[0] = '\0';
+  if (kind == PN_LANDSCAPE) {
+    cache.budget = MAP_BUDGET;
+    pn_landscape(&prs, &o, &cache, title, sizeof title);
   }
-  if (p->metric == PN_SIMPLEX) {
-    dr_simplex_draw(rs, y, x, h, w, focused, cv);
-    return;
+  else if (kind == PN_SIMPLEX) pn_simplex(&prs, &o, title, sizeof title);
+  else if (kind == PN_CLOUD) pn_cloud(&prs, &o, title, sizeof title);
+  else {
+    /* (1) the axes' display state follows the panel's settings; the
+    ** ranges stay stable from frame to frame */
+    p->ax.xaxis = rs->xaxis;
+    p->ax.xlog = p->xlog;
+    p->ax.ymode = p->ymode;
+    p->ax.stable = 1;
+    if (kind == PN_TRACE) pn_trace(&prs, &p->ax, &o, title, sizeof title);
+    else pn_metric(&prs, kind, &p->ax, &o, title, sizeof title);
+    p->shown_log = p->ax.shown_log;
+    pn_xtitle(kind, &p->ax, xt, sizeof xt);
   }
-  draw_border(y, x, h, w, focused ? SC_FOCUS : SC_AXIS);
-  scan(rs, p->metric, &e);
-  /* (1) axis kind: auto = log for decaying metrics while no value is
-  ** negative; exact zeros (a loss that underflowed) leave a gap */
-  if (p->ymode == DR_LOG) log = e.pmin < INFINITY || !e.any;
-  else if (p->ymode == DR_LIN) log = 0;
-  else log = log_prone(p->metric) && !e.neg && e.pmin < INFINITY;
-  p->shown_log = log;
-  snprintf(title, sizeof title, " %s%s [%s] ", focused ? "* " : "",
-           ol_metric_types[p->metric].name, log ? "log" : "lin");
-  screen_puts(y, x + 2, title, w - 4, focused ? SC_FOCUS : SC_TITLE,
-              SA_BOLD);
-  /* (2) stable ranges */
-  if (e.any) {
-    if (log && e.pmin < INFINITY) cv_scale_fit(&p->ys, 1, e.pmin, e.max);
-    else if (!log) cv_scale_fit(&p->ys, 0, e.min, e.max);
-  }
-  if (p->xaxis != rs->xaxis) {
-    p->xaxis = rs->xaxis;
-    p->xmax = p->xaxis == PN_X_TIME ? 1e-3 : 1;
-  }
-  if (e.xmax > p->xmax) p->xmax = cv_nice_up(e.xmax);
-  /* (3) geometry */
-  ax = x + 1 + YLAB;
-  px = ax + 1;
-  pw = x + w - 1 - px;
-  ph = h - 4;
-  if (pw < 4 || ph < 1) return;
-  if (cv_init(cv, pw, ph, braille ? CV_BRAILLE : CV_ASCII) != 0) return;
-  /* (4) series onto the canvas, canvas onto the screen */
-  if (p->ys.valid) plot_series(p, rs, cv);
-  for (row = 0; row < ph; row++)
-    for (col = 0; col < pw; col++) {
-      int s;
-      unsigned u = cv_cell(cv, col, row, &s);
-      if (u != 0)
-        screen_putc(y + 1 + row, px + col, u, cv_marker(s), series_role(s),
-                    0);
-    }
-  /* (5) axes and legend */
-  if (p->ys.valid) draw_yaxis(p, cv, y + 1, ax, ph);
-  else screen_puts(y + 1, px + 1, "no data", pw - 1, SC_AXIS, 0);
-  draw_xaxis(p, cv, y + 1 + ph, ax, pw);
-  draw_legend(p, rs, y + 1, px, ph, pw, braille);
-  /* (6) the x axis name in the bottom border */
-  {
-    char xl[32];
-    int len = snprintf(xl, sizeof xl, " %s ", pn_xaxis_label(p->xaxis));
+  /* (2) border, title, and the x axis title at the bottom right */
+  dr_frame(y, x, h, w, focused, title);
+  if (xt[0] != '\0') {
+    char b[72];
+    int len = snprintf(b, sizeof b, " %s ", xt);
     if (len + 4 < w)
-      screen_puts(y + h - 1, x + w - 2 - len, xl, len, SC_AXIS, 0);
+      screen_puts(y + h - 1, x + w - 2 - len, b, len, SC_AXIS, 0);
   }
 }
 
@@ -415,25 +214,38 @@ static void too_small (int rows, int cols)
   if (rows > 2) screen_puts(rows / 2 + 1, 0, "q stop", cols, SC_DEFAULT, 0);
 }
 
+/* The automatic 2-D panel shown beside the watched ones on a rows x cols
+** screen (dr_auto_panel, when none is watched and there is room), or -1. */
+static int auto_kind (const dr_view *v, int rows, int cols)
+{
+  int k, i;
+  if (cols < 80 || rows < 24) return -1;
+  k = dr_auto_panel(&v->runs);
+  for (i = 0; i < v->npanels && k >= 0; i++)
+    if (v->panels[i].metric >= OL_NMETRICS) k = -1;
+  return k;
+}
+
+int dr_view_panels (const dr_view *v, int rows, int cols)
+{
+  return v->npanels + (auto_kind(v, rows, cols) >= 0);
+}
+
 void dr_view_draw (dr_view *v, int rows, int cols, cv_canvas *cv)
 {
   static dr_panel extra;
-  int n = v->zoom ? 1 : v->npanels, ncol, nrow, ph, pw, i, top = 1;
-  int area = rows - 2, auto_kind = -1;
+  int ak, total, focus, n, ncol, nrow, ph, pw, i, top = 1, area = rows - 2;
   if (cols < DR_MIN_COLS || rows < DR_MIN_ROWS) {
     too_small(rows, cols);
     return;
   }
-  /* (1) a landscape or simplex panel by default when there is room */
-  if (!v->zoom && cols >= 80 && rows >= 24) {
-    auto_kind = dr_auto_panel(&v->runs);
-    for (i = 0; i < v->npanels && auto_kind >= 0; i++)
-      if (v->panels[i].metric >= OL_NMETRICS) auto_kind = -1;
-    if (auto_kind >= 0) {
-      dr_panel_init(&extra, auto_kind);
-      n++;
-    }
-  }
+  /* (1) a landscape or simplex panel by default when there is room; it
+  ** is panel v->npanels for focus and zoom */
+  ak = auto_kind(v, rows, cols);
+  if (ak >= 0 && extra.metric != ak) dr_panel_init(&extra, ak);
+  total = v->npanels + (ak >= 0);
+  focus = v->focus >= 0 && v->focus < total ? v->focus : 0;
+  n = v->zoom && total > 0 ? 1 : total;
   ncol = (cols >= 100 && n > 1) ? 2 : 1;
   nrow = n > 0 ? (n + ncol - 1) / ncol : 1;
   if (area / nrow < 6 && ncol == 1 && n > 1 && cols >= 60) {
@@ -447,16 +259,15 @@ void dr_view_draw (dr_view *v, int rows, int cols, cv_canvas *cv)
     return;
   }
   draw_title(v, cols);
+  /* (2) the panels; zoomed: the focused one alone, whatever its kind */
   for (i = 0; i < n; i++) {
-    int k = v->zoom ? v->focus : i;
+    int k = v->zoom ? focus : i;
     int r = i / ncol, c = i % ncol;
     int h = r == nrow - 1 ? area - r * ph : ph;
     int w = c == ncol - 1 ? cols - c * pw : pw;
-    if (i >= v->npanels && !v->zoom)
-      dr_panel_draw(&extra, &v->runs, top + r * ph, c * pw, h, w, 0, cv);
-    else
-      dr_panel_draw(&v->panels[k], &v->runs, top + r * ph, c * pw, h, w,
-                    k == v->focus && v->npanels > 1, cv);
+    dr_panel *p = k < v->npanels ? &v->panels[k] : &extra;
+    dr_panel_draw(p, &v->runs, top + r * ph, c * pw, h, w,
+                  k == focus && total > 1, cv);
   }
   if (n == 0)
     screen_puts(rows / 2, 2, "no metrics watched", cols - 4, SC_AXIS, 0);

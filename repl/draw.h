@@ -3,8 +3,10 @@
 ** the title and status lines, the help overlay.
 **
 ** Drawing reads run series (core/run.h) and a dr_view describing what to
-** show; the only state it changes is each panel's display state (stable
-** scales), and the only numbers it computes are scales and decimation.
+** show; the panels' insides are core/plot/plotpanel.c's (shared with the
+** text and SVG plots); the only state it changes is each panel's display
+** state (stable scales), and the only numbers it computes are scales and
+** decimation.
 ** Every function draws inside the rectangle or screen it is given, so a
 ** later dashboard can place the same panels beside a prompt.
 */
@@ -15,22 +17,28 @@
 #include "canvas.h"
 #include "plotpanel.h"
 
-/* Y axis mode of a panel. */
-enum { DR_AUTO, DR_LOG, DR_LIN };
+/* Y axis mode of a panel (plotpanel.h's PN_Y*). */
+enum { DR_AUTO = PN_YAUTO, DR_LOG = PN_YLOG, DR_LIN = PN_YLIN };
 
-/* One panel: a metric of every run, and its display state. */
+/* One panel: a metric of every run (or a panel kind: landscape, simplex,
+** trace, cloud), its settings and its display state.  ymode and xlog are
+** the user's (keys); shown_log says what the last draw used (for
+** toggling ymode); ax keeps the stable ranges between frames. */
 typedef struct dr_panel {
-  int metric;          /* OL_MET_*, or PN_LANDSCAPE / PN_SIMPLEX */
+  int metric;          /* OL_MET_*, or PN_LANDSCAPE / PN_SIMPLEX /
+                          PN_TRACE / PN_CLOUD */
   int ymode;           /* DR_AUTO: log for positive "decay" metrics */
   int shown_log;       /* what the last draw used (for toggling) */
-  cv_scale ys;         /* stable y scale */
-  double xmax;         /* x range [0, xmax] in units of xaxis, only grows
-                          while xaxis stays */
-  int xaxis;           /* PN_X_* the range is in */
+  int xlog;            /* log10 x axis (metric and trace panels; from 1:
+                          iteration 0 is not drawn); see
+                          dr_panel_toggle_xlog */
+  pn_axes ax;          /* display state: stable y scale, x range */
 } dr_panel;
 
 /* Reset p to show metric with default settings. */
 void dr_panel_init (dr_panel *p, int metric);
+/* Switch p's x axis between linear and log10 (the 'x' key). */
+void dr_panel_toggle_xlog (dr_panel *p);
 
 /* The runs shown (borrowed for the call), and the x axis of the metric
 ** panels: PN_X_ITER, PN_X_EVALS or PN_X_TIME (each run its own clock),
@@ -51,8 +59,9 @@ typedef struct dr_view {
   dr_runs runs;
   int npanels;
   dr_panel *panels;
-  int focus;           /* index into panels */
-  int zoom;            /* show the focused panel alone */
+  int focus;           /* index into panels, or npanels for the
+                          automatic 2-D panel (see dr_view_panels) */
+  int zoom;            /* show the focused panel alone (any kind) */
   int help;            /* help overlay on top */
 } dr_view;
 
@@ -65,22 +74,24 @@ typedef struct dr_view {
 void dr_panel_draw (dr_panel *p, const dr_runs *rs, int y, int x, int h,
                     int w, int focused, cv_canvas *cv);
 /* Draw the whole view on the rows x cols screen (title line, panel grid,
-** status line, overlay), or the "terminal too small" message. */
+** status line, overlay), or the "terminal too small" message.  The
+** focused panel (v->focus) has a highlighted frame; zoomed, it is drawn
+** alone -- a landscape or simplex panel as well as a metric. */
 void dr_view_draw (dr_view *v, int rows, int cols, cv_canvas *cv);
+/* Panels dr_view_draw shows for v on a rows x cols screen: the watched
+** ones, plus the automatic landscape or simplex panel (dr_auto_panel)
+** when none is watched and the screen is at least 80 x 24.  That panel is
+** index v->npanels: Tab cycles focus over 0 .. dr_view_panels() - 1. */
+int dr_view_panels (const dr_view *v, int rows, int cols);
 
 /* Border and title of a panel; focused ones are highlighted. */
 void dr_frame (int y, int x, int h, int w, int focused, const char *title);
 /* pn_put onto the screen: series roles -> run colours, PN_HEAT dim. */
 void dr_put (void *ud, int y, int x, unsigned u, char ascii, int role);
 /* The runs of rs and an output inside the border of the h x w panel at
-** (y, x), drawn with dr_put, for a lua/plotpanel.c panel. */
+** (y, x), drawn with dr_put, for a core/plot/plotpanel.c panel. */
 void dr_pn_setup (const dr_runs *rs, int y, int x, int h, int w,
                   cv_canvas *cv, pn_runs *prs, pn_out *o);
-/* The landscape (repl/landscape.c) and simplex (repl/simplex.c) panels. */
-void dr_landscape_draw (const dr_runs *rs, int y, int x, int h, int w,
-                        int focused, cv_canvas *cv);
-void dr_simplex_draw (const dr_runs *rs, int y, int x, int h, int w,
-                      int focused, cv_canvas *cv);
 /* The panel added by default beside the metrics: PN_LANDSCAPE for a 2-D
 ** objective, PN_SIMPLEX for a game over 3-action simplices (trajectory
 ** recorded), else -1. */

@@ -1,27 +1,38 @@
 /*
-** lua/plotpanel.c -- insides of the metric, landscape and simplex panels,
-** drawn through a put callback (see plotpanel.h).  The numbers come from
-** core (run series, ol_problem_grid, ol_grid_window); here they are only
-** mapped to dots, shades and labels.
+** core/plot/plotpanel.c -- insides of the metric, trace, cloud, landscape
+** and simplex panels, drawn through a put callback (see plotpanel.h).
+** The numbers come from core (run series, draws, ol_problem_grid,
+** ol_grid_window); here they are only mapped to dots, shades and labels.
 **
+** Metric and trace panels: YLAB columns of y tick labels, an axis column,
+** the plot; then the x axis row, the x tick label row, and the legend
+** rows (one entry per run: marker, label, latest value, minimum), laid out
+** in columns.  Values a log axis cannot show (<= 0, below PN_TINY) are
+** PN_FLOOR marks on the bottom row, so an underflowed loss does not
+** stretch the range and flatten the other curves.
 ** Landscape: one grid cell per character cell, shaded by the level of
 ** log10(f - min + eps) (ramp ' .:-=+*#%@', low to high), trajectories on
 ** top (braille lines in the run's colour, or ASCII letters a, b, c, ...
 ** per run), the current point as a filled circle (ASCII: A, B, C, ...).
-** Simplex: barycentric (p1, p2, p3) -> (p2 + p3/2, p3 sqrt(3)/2) in a
-** triangle with vertices labelled 1, 2, 3, one path per run and player.
+** Cloud: the sampler draws in x1, x2 as dots.  Simplex: barycentric
+** (p1, p2, p3) -> (p2 + p3/2, p3 sqrt(3)/2) in a triangle with vertices
+** labelled 1, 2, 3, one path per run and player.
+** Legends of the last three sit in a plot corner whose canvas cells are
+** empty (checked), else below the plot, which then gives up rows.
 */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "grid.h"
+#include "method.h"
+#include "ol.h"
 #include "plotpanel.h"
 
 #define YLAB 7
 #define MAXTICKS 16
+#define MAXLEG 64
 #define EDGE 125         /* canvas series ids 125..127: triangle edges */
 #define DOT 0x25CF       /* filled circle */
 
@@ -32,6 +43,8 @@ const char *pn_name (int kind)
   if (kind >= 0 && kind < OL_NMETRICS) return ol_metric_types[kind].name;
   if (kind == PN_LANDSCAPE) return "landscape";
   if (kind == PN_SIMPLEX) return "simplex";
+  if (kind == PN_TRACE) return "trace";
+  if (kind == PN_CLOUD) return "cloud";
   return NULL;
 }
 
@@ -50,13 +63,127 @@ int pn_log_prone (int m)
     || m == OL_MET_MINGRADNORM || m == OL_MET_BIAS || m == OL_MET_VARIANCE;
 }
 
+void pn_axes_init (pn_axes *a, int xaxis, int xlog)
+{
+  memset(a, 0, sizeof *a);
+  a->xaxis = xaxis;
+  a->xlog = xlog != 0;
+  a->ymode = PN_YAUTO;
+}
+
+int pn_defaults (const ol_problem *p, int family, unsigned rec, int *out,
+                 int max)
+{
+  int n = 0, i;
+#define ADD(k) do { if (n < max) out[n++] = (k); } while (0)
+  if (family == OL_SAMPLER) {
+    if (rec & OL_MBIT(OL_MET_ACCEPT)) ADD(OL_MET_ACCEPT);
+    ADD(PN_TRACE);
+    if (p != NULL && p->n == 2 && pn_has_landscape(p)) ADD(PN_LANDSCAPE);
+    else if (p != NULL && p->n >= 2) ADD(PN_CLOUD);
+    return n;
+  }
+  if (family == OL_DYNAMIC || (p != NULL && p->kind == OL_GAME)) {
+    if (rec & OL_MBIT(OL_MET_EXPLOIT)) ADD(OL_MET_EXPLOIT);
+    if (rec & OL_MBIT(OL_MET_ENTROPY)) ADD(OL_MET_ENTROPY);
+  } else {
+    if (rec & OL_MBIT(OL_MET_LOSS)) ADD(OL_MET_LOSS);
+    if (rec & OL_MBIT(OL_MET_GRADNORM)) ADD(OL_MET_GRADNORM);
+  }
+  if (n == 0)
+    for (i = 0; i < OL_NMETRICS; i++)
+      if (rec & OL_MBIT(i)) ADD(i);
+#undef ADD
+  return n;
+}
+
+int pn_available (const pn_runs *rs, int kind, char *why, size_t wsize)
+{
+  const ol_problem *p = rs->n > 0 ? ol_run_problem(rs->runs[0]) : NULL;
+  int k, dim, first[1];
+  pn_pts pt;
+  why[0] = '\0';
+  if (p == NULL) {
+    snprintf(why, wsize, "no runs");
+    return 0;
+  }
+  if (kind >= 0 && kind < OL_NMETRICS) {
+    for (k = 0; k < rs->n; k++)
+      if (ol_run_metrics(rs->runs[k]) & OL_MBIT(kind)) return 1;
+    snprintf(why, wsize, "metric '%s' was not recorded", pn_name(kind));
+    return 0;
+  }
+  if (kind == PN_LANDSCAPE && !pn_has_landscape(p)) {
+    snprintf(why, wsize, "no landscape for %s (needs an objective or "
+             "density with n >= 2)", p->desc);
+    return 0;
+  }
+  if (kind == PN_SIMPLEX && pn_simplex_blocks(p, first, 1) == 0) {
+    snprintf(why, wsize, "no simplex for %s (needs 3-action simplex "
+             "blocks)", p->desc);
+    return 0;
+  }
+  if (kind == PN_CLOUD && p->n < 2) {
+    snprintf(why, wsize, "no cloud for %s (needs n >= 2)", p->desc);
+    return 0;
+  }
+  for (k = 0; k < rs->n; k++) {
+    if (kind == PN_TRACE || kind == PN_CLOUD) {
+      if (pn_points(rs->runs[k], &pt)) return 1;
+    } else if (ol_run_traj(rs->runs[k], &dim) != NULL) return 1;
+  }
+  snprintf(why, wsize, "%s needs the trajectory (run with record_x = true)"
+           "%s", pn_name(kind), kind == PN_TRACE || kind == PN_CLOUD
+           ? " or a sampler's draws" : "");
+  return 0;
+}
+
+/* -- text pieces ------------------------------------------------------------ */
+
+/* Next code point of UTF-8 s at *i (advanced); malformed bytes are
+** taken one at a time. */
+static unsigned u8next (const char *s, int *i)
+{
+  const unsigned char *p = (const unsigned char *)s + *i;
+  unsigned u = p[0];
+  int n = u < 0x80 ? 1 : u >= 0xF0 ? 4 : u >= 0xE0 ? 3 : u >= 0xC0 ? 2 : 1;
+  int k;
+  if (n > 1) {
+    u &= 0x3Fu >> (n - 1);
+    for (k = 1; k < n; k++) {
+      if ((p[k] & 0xC0) != 0x80) {
+        *i += 1;
+        return p[0];
+      }
+      u = (u << 6) | (p[k] & 0x3F);
+    }
+  }
+  *i += n;
+  return u;
+}
+
+int pn_cols (const char *s)
+{
+  int i = 0, n = 0;
+  while (s[i] != '\0') {
+    u8next(s, &i);
+    n++;
+  }
+  return n;
+}
+
+/* s (UTF-8) at (y, x), at most maxw columns, clipped to o. */
 static void puts_at (const pn_out *o, int y, int x, const char *s, int maxw,
                      int role)
 {
-  int i;
-  for (i = 0; s[i] != '\0' && i < maxw; i++)
-    if (x + i >= o->x && x + i < o->x + o->w)
-      o->put(o->ud, y, x + i, (unsigned char)s[i], s[i], role);
+  int i = 0, c = 0;
+  while (s[i] != '\0' && c < maxw) {
+    unsigned u = u8next(s, &i);
+    char a = u < 0x80 ? (char)u : u == 0x2026 ? '.' : '~';
+    if (x + c >= o->x && x + c < o->x + o->w)
+      o->put(o->ud, y, x + c, o->utf8 ? u : (unsigned char)a, a, role);
+    c++;
+  }
 }
 
 static void blank (const pn_out *o, int y, int x, int w)
@@ -65,23 +192,506 @@ static void blank (const pn_out *o, int y, int x, int w)
   for (i = 0; i < w; i++) o->put(o->ud, y, x + i, ' ', ' ', PN_AXIS);
 }
 
-/* Legend lines "<m> label<extra>" at the top-right of o: marker m of
-** series k is the circle (UTF-8) or ascii[k]. */
-static void legend (const pn_out *o, int n, const char *const *text,
-                    const char *ascii, const int *role)
+/* Byte offsets where the tokens of s end (before a separator: space or
+** comma, runs of them one separator); count returned, at most max. */
+static int token_ends (const char *s, const char *seps, int *end, int max)
 {
-  int k, width = 0, cap = o->w - 2;
-  if (cap < 8) return;
-  for (k = 0; k < n; k++)
-    if ((int)strlen(text[k]) + 4 > width) width = (int)strlen(text[k]) + 4;
-  if (width > cap) width = cap;
-  for (k = 0; k < n && k < o->h - 1; k++) {
-    int lx = o->x + o->w - width;
-    blank(o, o->y + k, lx, width);
-    o->put(o->ud, o->y + k, lx + 1, o->utf8 ? DOT : (unsigned char)ascii[k],
-           ascii[k], role[k]);
-    puts_at(o, o->y + k, lx + 3, text[k], width - 4, role[k]);
+  int n = 0, i = 0;
+  while (s[i] != '\0' && n < max) {
+    while (s[i] != '\0' && strchr(seps, s[i]) != NULL) i++;
+    if (s[i] == '\0') break;
+    while (s[i] != '\0' && strchr(seps, s[i]) == NULL) i++;
+    end[n++] = i;
   }
+  return n;
+}
+
+/* vals groups are separated by '\t' (shown as a space). */
+static void addvals (char *buf, size_t size, const char *vals, int upto)
+{
+  size_t l = strlen(buf);
+  int i;
+  if (vals == NULL || upto <= 0) return;
+  if (l + 1 < size) {
+    buf[l++] = ' ';
+    buf[l] = '\0';
+  }
+  for (i = 0; i < upto && l + 1 < size; i++) {
+    buf[l++] = vals[i] == '\t' ? ' ' : vals[i];
+    buf[l] = '\0';
+  }
+}
+
+int pn_shorten (const char *label, const char *vals, int width, int utf8,
+                char *buf, size_t size)
+{
+  const char *ell = utf8 ? "\xe2\x80\xa6" : "...";
+  int lend[32], vend[16], nl, nv, t, v, full = (int)strlen(label);
+  nl = token_ends(label, " ,", lend, 32);
+  nv = vals != NULL ? token_ends(vals, "\t", vend, 16) : 0;
+  if (size == 0) return 0;
+  /* (1) values dropped by groups from the end, the label whole; then
+  ** (2) label tokens dropped from the end with the first value kept;
+  ** (3) the first token alone; (4) the first token cut */
+  for (v = nv; v >= 1; v--) {
+    snprintf(buf, size, "%s", label);
+    addvals(buf, size, vals, vend[v - 1]);
+    if (pn_cols(buf) <= width) return pn_cols(buf);
+    if (v > 1 && v == nv) continue;
+    break;
+  }
+  if (nv == 0) {
+    snprintf(buf, size, "%s", label);
+    if (pn_cols(buf) <= width) return pn_cols(buf);
+  }
+  for (v = nv > 0 ? 1 : 0; v >= 0; v--)
+    for (t = nl - 1; t >= 1; t--) {
+      snprintf(buf, size, "%.*s%s", lend[t - 1], label, ell);
+      addvals(buf, size, vals, v > 0 ? vend[0] : 0);
+      if (pn_cols(buf) <= width) return pn_cols(buf);
+    }
+  if (nl > 1 || nv > 0) {
+    snprintf(buf, size, "%.*s%s", nl > 0 ? lend[0] : full, label,
+             nl > 1 ? ell : "");
+    if (pn_cols(buf) <= width) return pn_cols(buf);
+  }
+  /* a first token longer than the room (a method name, no number) */
+  {
+    int i = 0, c = 0;
+    while (label[i] != '\0' && c < width) {
+      int j = i;
+      u8next(label, &j);
+      if ((size_t)j >= size) break;
+      i = j;
+      c++;
+    }
+    snprintf(buf, size, "%.*s", i, label);
+    return c;
+  }
+}
+
+/* -- legends ------------------------------------------------------------------ */
+
+typedef struct legend {
+  int n;
+  const char *label[MAXLEG];
+  char vals[MAXLEG][48];      /* '\t'-separated droppable groups, or "" */
+  unsigned mark[MAXLEG];
+  char asc[MAXLEG];
+  int role[MAXLEG];
+  char extra[48];             /* a key line ("P1 ● P2 ◆"), or "" */
+} legend;
+
+static void leg_add (legend *lg, const char *label, const char *vals,
+                     unsigned mark, char asc, int role)
+{
+  int k = lg->n;
+  if (k >= MAXLEG) return;
+  lg->label[k] = label != NULL ? label : "?";
+  snprintf(lg->vals[k], sizeof lg->vals[k], "%s", vals != NULL ? vals : "");
+  lg->mark[k] = mark;
+  lg->asc[k] = asc;
+  lg->role[k] = role;
+  lg->n++;
+}
+
+/* Columns an entry wants: marker, space, label, values. */
+static int leg_want (const legend *lg, int k)
+{
+  int w = 2 + pn_cols(lg->label[k]);
+  if (lg->vals[k][0] != '\0') w += 1 + pn_cols(lg->vals[k]);
+  return w;
+}
+
+/* Layout of the legend in a band w columns wide and at most maxrows rows
+** (row-major entries in ncols columns of colw each): rows used. */
+static int leg_layout (const legend *lg, int w, int maxrows, int *ncols,
+                       int *colw)
+{
+  int nat = 0, k, nc, rows, n = lg->n + (lg->extra[0] != '\0');
+  if (n == 0 || maxrows < 1 || w < 8) return 0;
+  for (k = 0; k < lg->n; k++)
+    if (leg_want(lg, k) + 2 > nat) nat = leg_want(lg, k) + 2;
+  if (lg->extra[0] != '\0' && pn_cols(lg->extra) + 2 > nat)
+    nat = pn_cols(lg->extra) + 2;
+  if (nat > w) nat = w;
+  nc = w / nat;
+  if (nc < 1) nc = 1;
+  if (nc > n) nc = n;
+  rows = (n + nc - 1) / nc;
+  if (rows > maxrows) {
+    rows = maxrows;
+    nc = (n + rows - 1) / rows;
+    if (nc > w / 12) nc = w / 12 > 0 ? w / 12 : 1;
+    *colw = w / nc;
+  } else {
+    *colw = nc > 1 ? w / nc : w;
+    if (*colw > nat) *colw = nat;
+  }
+  *ncols = nc;
+  return rows;
+}
+
+/* Draw the legend in the band at (y, x), rows x (ncols * colw); entries
+** that do not fit are summed up as "+k more". */
+static void leg_draw (const pn_out *o, const legend *lg, int y, int x,
+                      int rows, int ncols, int colw, int clear)
+{
+  int n = lg->n + (lg->extra[0] != '\0'), shown = rows * ncols, k;
+  char buf[160];
+  if (clear)
+    for (k = 0; k < rows; k++) blank(o, y + k, x, ncols * colw);
+  for (k = 0; k < n && k < shown; k++) {
+    int ry = y + k / ncols, cx = x + (k % ncols) * colw;
+    if (k == shown - 1 && n > shown) {
+      snprintf(buf, sizeof buf, "+%d more", n - shown + 1);
+      puts_at(o, ry, cx + 2, buf, colw - 2, PN_AXIS);
+      break;
+    }
+    if (k == lg->n) {
+      puts_at(o, ry, cx + 2, lg->extra, colw - 2, PN_TITLE);
+      continue;
+    }
+    o->put(o->ud, ry, cx, o->utf8 ? lg->mark[k] : (unsigned char)lg->asc[k],
+           lg->asc[k], lg->role[k]);
+    pn_shorten(lg->label[k], lg->vals[k][0] ? lg->vals[k] : NULL,
+               colw - 3, o->utf8, buf, sizeof buf);
+    puts_at(o, ry, cx + 2, buf, colw - 3, lg->role[k]);
+  }
+}
+
+/* Cells of canvas cv (its cell (0, 0) at screen (cy, cx)) lit inside the
+** screen rectangle (y, x, h, w). */
+static int lit_in (const cv_canvas *cv, int cy, int cx, int y, int x, int h,
+                   int w)
+{
+  int r, c, s;
+  for (r = y; r < y + h; r++)
+    for (c = x; c < x + w; c++)
+      if (cv_cell(cv, c - cx, r - cy, &s) != 0) return 1;
+  return 0;
+}
+
+/* The legend in a corner of the plot rectangle (py, px, ph, pw) whose
+** canvas cells are empty: top-right, top-left, bottom-right, bottom-left.
+** Returns 1 when placed, 0 when every corner holds data. */
+static int leg_corner (const pn_out *o, const legend *lg, const cv_canvas *cv,
+                       int py, int px, int ph, int pw)
+{
+  int ncols, colw, rows, k, bw;
+  rows = leg_layout(lg, pw, ph - 1, &ncols, &colw);
+  if (rows == 0) return 0;
+  ncols = 1;
+  rows = lg->n + (lg->extra[0] != '\0');
+  if (rows > ph - 1) return 0;
+  bw = 0;
+  for (k = 0; k < lg->n; k++)
+    if (leg_want(lg, k) + 1 > bw) bw = leg_want(lg, k) + 1;
+  if (lg->extra[0] != '\0' && pn_cols(lg->extra) + 3 > bw)
+    bw = pn_cols(lg->extra) + 3;
+  if (bw > pw) return 0;
+  for (k = 0; k < 4; k++) {
+    int bx = k % 2 == 0 ? px + pw - bw : px;
+    int by = k < 2 ? py : py + ph - rows;
+    if (lit_in(cv, py, px, by, bx, rows, bw)) continue;
+    leg_draw(o, lg, by, bx, rows, 1, bw, 1);
+    return 1;
+  }
+  return 0;
+}
+
+/* -- trace and cloud points ------------------------------------------------------ */
+
+int pn_points (const ol_run *r, pn_pts *pt)
+{
+  long rows = 0, thin = 1, seen = 0;
+  const double *d = ol_run_draws(r, &rows, &thin, &seen);
+  int dim = 0;
+  memset(pt, 0, sizeof *pt);
+  if (d != NULL && rows > 0) {
+    pt->x = d + OL_DRAW_COLS;
+    pt->n = rows;
+    pt->stride = OL_DRAW_COLS + ol_run_problem(r)->n;
+    pt->dim = ol_run_problem(r)->n;
+    pt->draws = 1;
+    pt->thin = thin > 0 ? thin : 1;
+    pt->warmup = ol_run_warmup(r);
+    return 1;
+  }
+  d = ol_run_traj(r, &dim);
+  if (d == NULL || dim < 1 || ol_run_len(r) <= 0) return 0;
+  pt->x = d;
+  pt->n = ol_run_len(r);
+  pt->stride = dim;
+  pt->dim = dim;
+  pt->times = ol_run_times(r);
+  return 1;
+}
+
+double pn_pts_iter (const pn_pts *pt, long i)
+{
+  if (pt->draws) return (double)pt->warmup + (double)(i + 1) * pt->thin;
+  return (double)pt->times[i];
+}
+
+/* -- line panels: a metric, or the trace of x1 -------------------------------- */
+
+int pn_src_open (pn_src *s, int kind, int xaxis, const ol_run *r)
+{
+  s->kind = kind;
+  s->xaxis = xaxis;
+  s->r = r;
+  s->n = 0;
+  if (kind == PN_TRACE) {
+    if (!pn_points(r, &s->pt)) return 0;
+    s->n = s->pt.n;
+  } else {
+    s->v = ol_run_series(r, kind);
+    if (s->v == NULL) return 0;
+    s->n = ol_run_len(r);
+  }
+  return s->n > 0;
+}
+
+double pn_src_x (const pn_src *s, long i)
+{
+  if (s->kind == PN_TRACE) return pn_pts_iter(&s->pt, i);
+  return pn_xat(s->r, s->xaxis, (int)i);
+}
+
+double pn_src_y (const pn_src *s, long i)
+{
+  if (s->kind == PN_TRACE) return s->pt.x[i * s->pt.stride];
+  return s->v[i];
+}
+
+void pn_scan (const pn_runs *rs, int m, int xaxis, pn_extent *e)
+{
+  int k;
+  long i;
+  pn_src s;
+  e->any = e->neg = 0;
+  e->min = e->pmin = e->xminpos = INFINITY;
+  e->max = -INFINITY;
+  e->xmax = 0;
+  for (k = 0; k < rs->n; k++) {
+    if (!pn_src_open(&s, m, xaxis, rs->runs[k])) continue;
+    if (pn_src_x(&s, s.n - 1) > e->xmax) e->xmax = pn_src_x(&s, s.n - 1);
+    for (i = 0; i < s.n; i++) {
+      double y = pn_src_y(&s, i), x = pn_src_x(&s, i);
+      if (x > 0 && x < e->xminpos) e->xminpos = x;
+      if (!isfinite(y)) continue;
+      e->any = 1;
+      if (y < e->min) e->min = y;
+      if (y > e->max) e->max = y;
+      if (y >= PN_TINY && y < e->pmin) e->pmin = y;
+      if (y < 0) e->neg = 1;
+    }
+  }
+}
+
+int pn_ylog (int m, int ymode, const pn_extent *e)
+{
+  if (ymode == PN_YLOG) return e->pmin < INFINITY || !e->any;
+  if (ymode == PN_YLIN) return 0;
+  return m < OL_NMETRICS && pn_log_prone(m) && !e->neg
+    && e->pmin < INFINITY;
+}
+
+/* Right end of a fresh x range: a nice multiple of a nice step above the
+** largest x (a default when there is none). */
+static double xhigh (double xmax, int xaxis)
+{
+  double hi;
+  if (!(xmax > 0)) xmax = xaxis == PN_X_TIME ? 1e-3 : 1;
+  hi = cv_nice_up(xmax / 5);
+  return hi * ceil(xmax / hi);
+}
+
+/* The x scale of a panel from its kept range: linear [0, xmax], or log
+** from 1 (iterations) or the smallest positive x, in whole decades. */
+static void xscale (const pn_axes *ax, int xaxis, const pn_extent *e,
+                    cv_scale *xs)
+{
+  xs->valid = 1;
+  xs->log = ax->xlog;
+  if (!ax->xlog) {
+    xs->lo = 0;
+    xs->hi = ax->xmax;
+    return;
+  }
+  xs->lo = xaxis == PN_X_ITER || !(e->xminpos < INFINITY) ? 0
+    : floor(log10(e->xminpos) + 1e-9);
+  xs->hi = ceil(log10(ax->xmax > 1e-300 ? ax->xmax : 1) - 1e-9);
+  if (xs->hi <= xs->lo) xs->hi = xs->lo + 1;
+}
+
+static void line_panel (const pn_runs *rs, int kind, pn_axes *ax,
+                        const pn_out *o, char *title, size_t tsize)
+{
+  pn_axes fresh;
+  pn_extent e;
+  legend lg;
+  cv_scale xs;
+  double tv[MAXTICKS];
+  int k, i, log, xaxis, axc = o->x + YLAB, px = axc + 1, last = -1, end;
+  int pw = o->x + o->w - px, ph, nt, row, col, lrows = 0, ncols = 1;
+  int colw = 0, dw, dh, corner = 0;
+  int floor_s[1024];
+  char lab[24];
+  if (ax == NULL) {
+    pn_axes_init(&fresh, PN_X_ITER, 0);
+    ax = &fresh;
+  }
+  xaxis = kind == PN_TRACE ? PN_X_ITER : ax->xaxis;
+  /* (1) extent, axis kinds, stable ranges */
+  pn_scan(rs, kind, xaxis, &e);
+  log = pn_ylog(kind, ax->ymode, &e);
+  ax->shown_log = log;
+  snprintf(title, tsize, "%s [%s%s]", kind == PN_TRACE ? "trace x1"
+           : pn_name(kind), log ? "log" : "lin", ax->xlog ? ", log x" : "");
+  if (!ax->stable) memset(&ax->ys, 0, sizeof ax->ys);
+  if (e.any) {
+    if (log && e.pmin < INFINITY) cv_scale_fit(&ax->ys, 1, e.pmin, e.max);
+    else if (!log) cv_scale_fit(&ax->ys, 0, e.min, e.max);
+  }
+  if (ax->stable && ax->xmax > 0 && ax->kept_xaxis == xaxis
+      && ax->kept_xlog == ax->xlog) {
+    if (e.xmax > ax->xmax) ax->xmax = cv_nice_up(e.xmax);
+  } else {
+    ax->xmax = ax->xlog ? cv_nice_up(e.xmax > 1 ? e.xmax : 1)
+      : xhigh(e.xmax, xaxis);
+    ax->kept_xaxis = xaxis;
+    ax->kept_xlog = ax->xlog;
+  }
+  xscale(ax, xaxis, &e, &xs);
+  /* (2) legend entries and the rows they take below the x tick labels */
+  memset(&lg, 0, sizeof lg);
+  lg.extra[0] = '\0';
+  for (k = 0; k < rs->n && k < MAXLEG; k++) {
+    char a[32], b[32], v[48];
+    pn_src s;
+    if (!pn_src_open(&s, kind, xaxis, rs->runs[k]))
+      snprintf(v, sizeof v, "(not defined)");
+    else if (kind == PN_TRACE)
+      snprintf(v, sizeof v, "%s", ol_fmtnum(a, sizeof a, pn_src_y(&s, s.n - 1),
+                                             4));
+    else
+      snprintf(v, sizeof v, "%s\tmin %s", ol_fmtnum(a, sizeof a,
+               ol_run_last(rs->runs[k], kind), 4), ol_fmtnum(b, sizeof b,
+               ol_run_min(rs->runs[k], kind), 4));
+    leg_add(&lg, rs->labels[k], v, DOT, cv_marker(k), k);
+  }
+  if (o->h - 2 - 3 >= 1) lrows = leg_layout(&lg, o->w - 1, o->h - 5, &ncols,
+                                            &colw);
+  else corner = 1;
+  ph = o->h - 2 - lrows;
+  if (pw < 4 || ph < 1 || cv_init(o->cv, pw, ph, o->utf8 ? CV_BRAILLE
+                                  : CV_ASCII) != 0)
+    return;
+  dw = cv_dotw(o->cv);
+  dh = cv_doth(o->cv);
+  for (col = 0; col < pw && col < 1024; col++) floor_s[col] = -1;
+  /* (3) series: lines between consecutive points, a gap where a value
+  ** cannot be shown, a floor mark where a log axis cannot reach it */
+  for (k = 0; ax->ys.valid && k < rs->n; k++) {
+    pn_src s;
+    int have = 0, lx = 0, ly = 0;
+    long step;
+    if (!pn_src_open(&s, kind, xaxis, rs->runs[k])) continue;
+    step = s.n > 8L * dw ? s.n / (4L * dw) : 1;
+    for (i = 0; i < s.n; i += (int)step) {
+      double y = pn_src_y(&s, i), xp = cv_scale_pos(&xs, pn_src_x(&s, i));
+      double pos = cv_scale_pos(&ax->ys, y);
+      int qx, qy;
+      if (isnan(xp)) {
+        have = 0;
+        continue;
+      }
+      xp = xp < 0 ? 0 : xp > 1 ? 1 : xp;
+      qx = (int)lround(xp * (dw - 1));
+      if (ax->ys.log && !isnan(y) && !(y >= PN_TINY)) {
+        if (qx / (dw / pw) < 1024) floor_s[qx / (dw / pw)] = k;
+        have = 0;
+        continue;
+      }
+      if (isnan(pos)) {
+        have = 0;
+        continue;
+      }
+      pos = pos < 0 ? 0 : pos > 1 ? 1 : pos;
+      qy = (int)lround((1 - pos) * (dh - 1));
+      if (!have) cv_dot(o->cv, qx, qy, k);
+      else if (qx != lx || qy != ly) cv_line(o->cv, lx, ly, qx, qy, k);
+      have = 1;
+      lx = qx;
+      ly = qy;
+    }
+  }
+  for (row = 0; row < ph; row++)
+    for (col = 0; col < pw; col++) {
+      int s;
+      unsigned u = cv_cell(o->cv, col, row, &s);
+      if (u != 0) o->put(o->ud, o->y + row, px + col, u, cv_marker(s), s);
+    }
+  for (col = 0; col < pw && col < 1024; col++)
+    if (floor_s[col] >= 0)
+      o->put(o->ud, o->y + ph - 1, px + col, PN_FLOOR, 'v', floor_s[col]);
+  /* (4) y axis */
+  for (i = 0; i < ph; i++) o->put(o->ud, o->y + i, axc, 0x2502, '|', PN_AXIS);
+  nt = ax->ys.valid ? cv_ticks(&ax->ys, ph / 2 > 2 ? (ph / 2 < MAXTICKS
+                                 ? ph / 2 : MAXTICKS) : 2, tv) : 0;
+  for (i = 0; i < nt; i++) {
+    double pos = cv_scale_pos(&ax->ys, tv[i]);
+    if (isnan(pos)) continue;
+    row = (int)lround((1 - pos) * (dh - 1)) / (dh / ph);
+    if (row < 0 || row >= ph || row == last) continue;
+    last = row;
+    cv_fmt(tv[i], lab, sizeof lab, YLAB - 1);
+    puts_at(o, o->y + row, axc - (int)strlen(lab), lab, YLAB, PN_AXIS);
+    o->put(o->ud, o->y + row, axc, 0x2524, '+', PN_AXIS);
+  }
+  if (!ax->ys.valid) puts_at(o, o->y, px + 1, "no data", pw - 1, PN_AXIS);
+  /* (5) x axis: tick labels, none cut (the axis title goes in the
+  ** caller's bottom border: pn_xtitle) */
+  o->put(o->ud, o->y + ph, axc, 0x2514, '+', PN_AXIS);
+  for (i = 0; i < pw; i++)
+    o->put(o->ud, o->y + ph, px + i, 0x2500, '-', PN_AXIS);
+  nt = cv_ticks(&xs, pw / 10 > 2 ? (pw / 10 < MAXTICKS ? pw / 10 : MAXTICKS)
+                : 2, tv);
+  end = axc;
+  for (i = 0; i < nt; i++) {
+    double xp = cv_scale_pos(&xs, tv[i]);
+    int c, len, lx;
+    if (isnan(xp)) continue;
+    c = (int)lround(xp * (dw - 1)) / (dw / pw);
+    if (c < 0 || c >= pw) continue;
+    o->put(o->ud, o->y + ph, px + c, 0x2534, '+', PN_AXIS);
+    pn_xfmt(xaxis, tv[i], lab, sizeof lab, 6);
+    len = (int)strlen(lab);
+    lx = px + c - len / 2;
+    if (lx + len > px + pw) lx = px + pw - len;
+    if (lx < px) lx = px;
+    if (lx <= end) continue;
+    puts_at(o, o->y + ph + 1, lx, lab, len, PN_AXIS);
+    end = lx + len;
+  }
+  /* (6) legend: below, or in an empty corner of a tiny panel */
+  if (lrows > 0) leg_draw(o, &lg, o->y + ph + 2, o->x + 1, lrows, ncols, colw,
+                          1);
+  else if (corner) leg_corner(o, &lg, o->cv, o->y, px, ph, pw);
+}
+
+void pn_metric (const pn_runs *rs, int m, pn_axes *ax, const pn_out *o,
+                char *title, size_t tsize)
+{
+  line_panel(rs, m, ax, o, title, tsize);
+}
+
+void pn_trace (const pn_runs *rs, pn_axes *ax, const pn_out *o, char *title,
+               size_t tsize)
+{
+  line_panel(rs, PN_TRACE, ax, o, title, tsize);
 }
 
 /* -- landscape ------------------------------------------------------------ */
@@ -124,13 +734,6 @@ void pn_cache_fini (pn_cache *c)
   c->budget = budget;
 }
 
-static double mono (void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Cells c->done.. of the grid, as ol_problem_grid computes them (the same
 ** points, NAN where f is not finite), until all are done (0) or the
 ** budget is spent (PN_GRID_PART, or PN_GRID_SLOW when the whole grid would
@@ -138,7 +741,7 @@ static double mono (void)
 static int grid_part (const ol_problem *p, const double *x0, pn_cache *c)
 {
   int nx = c->nx, ny = c->ny, k, first = c->done;
-  double *x = c->work, *w2 = c->work + p->n, t0 = mono(), el;
+  double *x = c->work, *w2 = c->work + p->n, t0 = ol_now(), el;
   const double *win = c->win;
   ol_err e;
   memcpy(x, x0, (size_t)p->n * sizeof *x);
@@ -155,7 +758,7 @@ static int grid_part (const ol_problem *p, const double *x0, pn_cache *c)
     }
     c->val[k] = f;
     if (((k - first) & 7) == 7 || k == first) {
-      el = mono() - t0;
+      el = ol_now() - t0;
       if (el >= c->budget) {
         c->cellsec = el / (k - first + 1);
         c->done = k + 1;
@@ -245,50 +848,98 @@ static void todot (const cv_canvas *cv, const double *win, double a,
   if (*py >= dh) *py = dh - 1;
 }
 
+/* Window bounds and coordinate names of a 2-D panel whose plot is at
+** (o->y, px0), ph x pw. */
+static void win_axes (const pn_out *o, const double *win, int px0, int ph,
+                      int pw)
+{
+  char lab[16];
+  cv_fmt(win[3], lab, sizeof lab, YLAB - 1);
+  puts_at(o, o->y, px0 - 1 - (int)strlen(lab), lab, YLAB, PN_AXIS);
+  cv_fmt(win[2], lab, sizeof lab, YLAB - 1);
+  puts_at(o, o->y + ph - 1, px0 - 1 - (int)strlen(lab), lab, YLAB, PN_AXIS);
+  puts_at(o, o->y + ph / 2, px0 - 3, "x2", 2, PN_AXIS);
+  blank(o, o->y + ph, o->x, o->w);
+  cv_fmt(win[0], lab, sizeof lab, 8);
+  puts_at(o, o->y + ph, px0, lab, 8, PN_AXIS);
+  puts_at(o, o->y + ph, px0 + pw / 2 - 1, "x1", 2, PN_AXIS);
+  cv_fmt(win[1], lab, sizeof lab, 8);
+  puts_at(o, o->y + ph, px0 + pw - (int)strlen(lab), lab, 8, PN_AXIS);
+}
+
+/* The legend of a 2-D panel: an empty corner of its plot, else the rows
+** below it (*ph shrinks; returns 1 when the plot must be redrawn). */
+static int leg_place2d (const pn_out *o, const legend *lg, int px0, int *ph,
+                        int pw, int *below)
+{
+  int ncols, colw, rows;
+  if (*below) return 0;
+  if (leg_corner(o, lg, o->cv, o->y, px0, *ph, pw)) return 0;
+  rows = leg_layout(lg, o->w - 1, *ph / 2, &ncols, &colw);
+  if (rows == 0 || *ph - rows < 3) return 0;
+  *ph -= rows;
+  *below = rows;
+  return 1;
+}
+
+static void leg_below2d (const pn_out *o, const legend *lg, int ph, int rows)
+{
+  int ncols, colw;
+  rows = leg_layout(lg, o->w - 1, rows, &ncols, &colw);
+  if (rows > 0) leg_draw(o, lg, o->y + ph + 1, o->x + 1, rows, ncols, colw, 1);
+}
+
 int pn_landscape (const pn_runs *rs, const pn_out *o, pn_cache *c,
                   char *title, size_t tsize)
 {
   int pw = o->w - YLAB, ph = o->h - 1, px0 = o->x + YLAB, k, r, col;
+  int below = 0, pass;
   const ol_problem *p = rs->n > 0 ? ol_run_problem(rs->runs[0]) : NULL;
-  char lab[16], asc[64];
-  const char *text[64];
-  int role[64];
+  legend lg;
   snprintf(title, tsize, "landscape x1,x2%s [log f]",
            p != NULL && p->n > 2 ? " slice" : "");
   if (pw < 4 || ph < 2) return -1;
-  if ((k = pn_landscape_grid(rs, pw, ph, c)) != 0) {
-    char msg[96];
-    if (k == PN_GRID_PART)
-      snprintf(msg, sizeof msg, "mapping f: %d of %d points", c->done,
-               pw * ph);
-    else if (k == PN_GRID_SLOW)
-      snprintf(msg, sizeof msg, "no landscape: f takes %.2g ms a point, "
-               "%d points", c->cellsec * 1e3, pw * ph);
-    else
-      snprintf(msg, sizeof msg, "%s", pn_has_landscape(p)
-               ? "no landscape (trajectory not recorded)"
-               : "no landscape for this problem");
-    puts_at(o, o->y, o->x + 1, msg, o->w - 1, PN_AXIS);
-    return -1;
-  }
-  if (cv_init(o->cv, pw, ph, o->utf8 ? CV_BRAILLE : CV_ASCII) != 0)
-    return -1;
-  /* (1) trajectories onto the canvas */
-  for (k = 0; k < rs->n; k++) {
-    int dim = 0, len = ol_run_len(rs->runs[k]), t, lx = 0, ly = 0;
-    const double *x = ol_run_traj(rs->runs[k], &dim);
-    if (x == NULL || dim < 2) continue;
-    for (t = 0; t < len; t++) {
-      int qx, qy;
-      if (!isfinite(x[t * dim]) || !isfinite(x[t * dim + 1])) continue;
-      todot(o->cv, c->win, x[t * dim], x[t * dim + 1], &qx, &qy);
-      if (t == 0) cv_dot(o->cv, qx, qy, k);
-      else cv_line(o->cv, lx, ly, qx, qy, k);
-      lx = qx;
-      ly = qy;
+  memset(&lg, 0, sizeof lg);
+  for (k = 0; k < rs->n && k < MAXLEG; k++)
+    leg_add(&lg, rs->labels[k], NULL, DOT, (char)('a' + k % 26), k);
+  for (pass = 0; pass < 2; pass++) {
+    if ((k = pn_landscape_grid(rs, pw, ph, c)) != 0) {
+      char msg[96];
+      if (k == PN_GRID_PART)
+        snprintf(msg, sizeof msg, "mapping f: %d of %d points", c->done,
+                 pw * ph);
+      else if (k == PN_GRID_SLOW)
+        snprintf(msg, sizeof msg, "no landscape: f takes %.2g ms a point, "
+                 "%d points", c->cellsec * 1e3, pw * ph);
+      else
+        snprintf(msg, sizeof msg, "%s", pn_has_landscape(p)
+                 ? "no landscape (trajectory not recorded)"
+                 : "no landscape for this problem");
+      puts_at(o, o->y, o->x + 1, msg, o->w - 1, PN_AXIS);
+      return -1;
     }
+    if (cv_init(o->cv, pw, ph, o->utf8 ? CV_BRAILLE : CV_ASCII) != 0)
+      return -1;
+    /* (1) trajectories onto the canvas */
+    for (k = 0; k < rs->n; k++) {
+      int dim = 0, len = ol_run_len(rs->runs[k]), t, lx = 0, ly = 0;
+      const double *x = ol_run_traj(rs->runs[k], &dim);
+      if (x == NULL || dim < 2) continue;
+      for (t = 0; t < len; t++) {
+        int qx, qy;
+        if (!isfinite(x[t * dim]) || !isfinite(x[t * dim + 1])) continue;
+        todot(o->cv, c->win, x[t * dim], x[t * dim + 1], &qx, &qy);
+        if (t == 0) cv_dot(o->cv, qx, qy, k);
+        else cv_line(o->cv, lx, ly, qx, qy, k);
+        lx = qx;
+        ly = qy;
+      }
+    }
+    /* (2) where the legend goes: an empty corner, else below (the map
+    ** then takes fewer rows and is computed again) */
+    if (!leg_place2d(o, &lg, px0, &ph, pw, &below) || pass == 1) break;
   }
-  /* (2) heat map under the paths; row 0 of the grid is the bottom */
+  /* (3) heat map under the paths; row 0 of the grid is the bottom */
   for (r = 0; r < ph; r++)
     for (col = 0; col < pw; col++) {
       int s, lev = c->lev[(size_t)(ph - 1 - r) * pw + col];
@@ -300,7 +951,11 @@ int pn_landscape (const pn_runs *rs, const pn_out *o, pn_cache *c,
         o->put(o->ud, o->y + r, px0 + col, (unsigned char)pn_ramp[lev < 0
                ? 0 : lev], lev < 0 ? '?' : pn_ramp[lev], PN_HEAT);
     }
-  /* (3) current points */
+  /* (4) the legend in its empty corner (on top of the map, never on a
+  ** path), or below */
+  if (below) leg_below2d(o, &lg, ph, below);
+  else leg_corner(o, &lg, o->cv, o->y, px0, ph, pw);
+  /* (5) current points */
   for (k = 0; k < rs->n; k++) {
     const double *x = ol_run_x(rs->runs[k]);
     int qx, qy;
@@ -312,25 +967,77 @@ int pn_landscape (const pn_runs *rs, const pn_out *o, pn_cache *c,
     o->put(o->ud, o->y + qy / (cv_doth(o->cv) / ph), px0 + qx
            / (cv_dotw(o->cv) / pw), DOT, (char)('A' + k % 26), k);
   }
-  /* (4) axes: window bounds and coordinate names */
-  cv_fmt(c->win[3], lab, sizeof lab, YLAB - 1);
-  puts_at(o, o->y, px0 - 1 - (int)strlen(lab), lab, YLAB, PN_AXIS);
-  cv_fmt(c->win[2], lab, sizeof lab, YLAB - 1);
-  puts_at(o, o->y + ph - 1, px0 - 1 - (int)strlen(lab), lab, YLAB, PN_AXIS);
-  puts_at(o, o->y + ph / 2, px0 - 3, "x2", 2, PN_AXIS);
-  blank(o, o->y + ph, o->x, o->w);
-  cv_fmt(c->win[0], lab, sizeof lab, 8);
-  puts_at(o, o->y + ph, px0, lab, 8, PN_AXIS);
-  puts_at(o, o->y + ph, px0 + pw / 2 - 1, "x1", 2, PN_AXIS);
-  cv_fmt(c->win[1], lab, sizeof lab, 8);
-  puts_at(o, o->y + ph, px0 + pw - (int)strlen(lab), lab, 8, PN_AXIS);
-  /* (5) legend: which path is which run */
-  for (k = 0; k < rs->n && k < 64; k++) {
-    text[k] = rs->labels[k] ? rs->labels[k] : "?";
-    asc[k] = (char)('a' + k % 26);
-    role[k] = k;
+  /* (6) axes: window bounds and coordinate names */
+  win_axes(o, c->win, px0, ph, pw);
+  return 0;
+}
+
+/* -- cloud ------------------------------------------------------------------ */
+
+int pn_cloud (const pn_runs *rs, const pn_out *o, char *title, size_t tsize)
+{
+  int pw = o->w - YLAB, ph = o->h - 1, px0 = o->x + YLAB, k, r, col;
+  int below = 0, pass, any = 0;
+  double win[4] = {INFINITY, -INFINITY, INFINITY, -INFINITY};
+  legend lg;
+  pn_pts pt;
+  long i;
+  snprintf(title, tsize, "cloud x1,x2");
+  if (pw < 4 || ph < 2) return -1;
+  /* (1) window: the points' extent, padded by 5% */
+  for (k = 0; k < rs->n; k++) {
+    if (!pn_points(rs->runs[k], &pt) || pt.dim < 2) continue;
+    for (i = 0; i < pt.n; i++) {
+      const double *q = pt.x + i * pt.stride;
+      if (!isfinite(q[0]) || !isfinite(q[1])) continue;
+      any = 1;
+      if (q[0] < win[0]) win[0] = q[0];
+      if (q[0] > win[1]) win[1] = q[0];
+      if (q[1] < win[2]) win[2] = q[1];
+      if (q[1] > win[3]) win[3] = q[1];
+    }
   }
-  legend(o, k, text, asc, role);
+  if (!any) {
+    puts_at(o, o->y, o->x + 1, "no draws yet", o->w - 1, PN_AXIS);
+    return -1;
+  }
+  for (k = 0; k < 4; k += 2) {
+    double d = win[k + 1] - win[k];
+    if (!(d > 0)) d = fabs(win[k]) > 0 ? fabs(win[k]) : 1;
+    win[k] -= 0.05 * d;
+    win[k + 1] += 0.05 * d;
+  }
+  memset(&lg, 0, sizeof lg);
+  for (k = 0; k < rs->n && k < MAXLEG; k++)
+    leg_add(&lg, rs->labels[k], NULL, DOT, cv_marker(k), k);
+  for (pass = 0; pass < 2; pass++) {
+    if (cv_init(o->cv, pw, ph, o->utf8 ? CV_BRAILLE : CV_ASCII) != 0)
+      return -1;
+    /* (2) the points as dots, at most ~20 per dot column per run */
+    for (k = 0; k < rs->n; k++) {
+      long step;
+      if (!pn_points(rs->runs[k], &pt) || pt.dim < 2) continue;
+      step = pt.n > 20L * cv_dotw(o->cv) * cv_doth(o->cv)
+        ? pt.n / (20L * cv_dotw(o->cv) * cv_doth(o->cv)) : 1;
+      for (i = 0; i < pt.n; i += step) {
+        const double *q = pt.x + i * pt.stride;
+        int qx, qy;
+        if (!isfinite(q[0]) || !isfinite(q[1])) continue;
+        todot(o->cv, win, q[0], q[1], &qx, &qy);
+        cv_dot(o->cv, qx, qy, k);
+      }
+    }
+    if (!leg_place2d(o, &lg, px0, &ph, pw, &below) || pass == 1) break;
+  }
+  for (r = 0; r < ph; r++)
+    for (col = 0; col < pw; col++) {
+      int s;
+      unsigned u = cv_cell(o->cv, col, r, &s);
+      if (u != 0) o->put(o->ud, o->y + r, px0 + col, u, cv_marker(s), s);
+    }
+  if (below) leg_below2d(o, &lg, ph, below);
+  else leg_corner(o, &lg, o->cv, o->y, px0, ph, pw);
+  win_axes(o, win, px0, ph, pw);
   return 0;
 }
 
@@ -356,6 +1063,11 @@ void pn_bary (const double *p, double *u, double *v)
   *v = 0.5 * sqrt(3.0) * p[2] / s;
 }
 
+unsigned pn_player_mark (int b)
+{
+  return b == 0 ? 0x25CF : b == 1 ? 0x25C6 : 0x25A0;
+}
+
 /* Triangle geometry on a canvas: side S dots, bottom-left vertex at
 ** (ox, oy), aspect a = dot height / dot width. */
 typedef struct tri {
@@ -374,12 +1086,12 @@ int pn_simplex (const pn_runs *rs, const pn_out *o, char *title,
   const ol_problem *p = rs->n > 0 ? ol_run_problem(rs->runs[0]) : NULL;
   int first[OL_MAXBLOCKS], nb = pn_simplex_blocks(p, first, OL_MAXBLOCKS);
   int pw = o->w - 4, ph = o->h, dw, dh, k, b, r, col, v1x, v1y, v2x, v2y;
-  int v3x, v3y, cw, chh, nleg = 0;
+  int v3x, v3y, cw, chh, nleg = 0, px0 = o->x + 2, below = 0, pass;
+  int used[MAXLEG][2], nused = 0;
   double h3 = 0.5 * sqrt(3.0);
   tri t;
-  char asc[64], leg[64][48];
-  const char *text[64];
-  int role[64];
+  char leg[MAXLEG][48];
+  legend lg;
   snprintf(title, tsize, "simplex%s", nb > 1 ? " (one path per player)"
            : "");
   if (nb == 0) {
@@ -388,49 +1100,69 @@ int pn_simplex (const pn_runs *rs, const pn_out *o, char *title,
     return -1;
   }
   if (pw < 6 || ph < 3) return -1;
-  if (cv_init(o->cv, pw, ph, o->utf8 ? CV_BRAILLE : CV_ASCII) != 0)
-    return -1;
-  dw = cv_dotw(o->cv);
-  dh = cv_doth(o->cv);
-  cw = dw / pw;
-  chh = dh / ph;
-  /* (1) the largest triangle that fits, centred */
-  t.a = o->utf8 ? 1 : 2;
-  t.s = dw - 1;
-  if ((dh - 1) * t.a / h3 < t.s) t.s = (dh - 1) * t.a / h3;
-  t.ox = 0.5 * (dw - 1 - t.s);
-  t.oy = dh - 1 - 0.5 * (dh - 1 - t.s * h3 / t.a);
-  tri_dot(&t, 0, 0, &v1x, &v1y);
-  tri_dot(&t, 1, 0, &v2x, &v2y);
-  tri_dot(&t, 0.5, h3, &v3x, &v3y);
-  cv_line(o->cv, v1x, v1y, v3x, v3y, EDGE);
-  cv_line(o->cv, v2x, v2y, v3x, v3y, EDGE + 1);
-  cv_line(o->cv, v1x, v1y, v2x, v2y, EDGE + 2);
-  /* (2) each run's and player's path */
-  for (k = 0; k < rs->n; k++) {
-    int dim = 0, len = ol_run_len(rs->runs[k]), i;
-    const double *x = ol_run_traj(rs->runs[k], &dim);
-    if (x == NULL) continue;
-    for (b = 0; b < nb; b++) {
-      int lx = 0, ly = 0, have = 0, s = k * nb + b;
-      if (first[b] + 3 > dim) continue;
-      for (i = 0; i < len; i++) {
-        double u, v;
-        int qx, qy;
-        const double *q = x + (size_t)i * dim + first[b];
-        if (!isfinite(q[0]) || !isfinite(q[1]) || !isfinite(q[2])) {
-          have = 0;
-          continue;
+  memset(&lg, 0, sizeof lg);
+  for (k = 0; k < rs->n; k++)
+    for (b = 0; b < nb && nleg < MAXLEG; b++) {
+      if (nb > 1)
+        snprintf(leg[nleg], sizeof leg[nleg], "%s p%d",
+                 rs->labels[k] ? rs->labels[k] : "?", b + 1);
+      else
+        snprintf(leg[nleg], sizeof leg[nleg], "%s",
+                 rs->labels[k] ? rs->labels[k] : "?");
+      leg_add(&lg, leg[nleg], NULL, pn_player_mark(b),
+              (char)('A' + (k * nb + b) % 26), k * nb + b);
+      nleg++;
+    }
+  if (nb > 1)
+    snprintf(lg.extra, sizeof lg.extra, o->utf8 ? "P1 \xe2\x97\x8f  P2 "
+             "\xe2\x97\x86%s" : "P1 A  P2 B%s", nb > 2 ? (o->utf8 ? "  P3 "
+             "\xe2\x96\xa0" : "  P3 C") : "");
+  for (pass = 0; pass < 2; pass++) {
+    if (cv_init(o->cv, pw, ph, o->utf8 ? CV_BRAILLE : CV_ASCII) != 0)
+      return -1;
+    dw = cv_dotw(o->cv);
+    dh = cv_doth(o->cv);
+    cw = dw / pw;
+    chh = dh / ph;
+    /* (1) the largest triangle that fits, centred */
+    t.a = o->utf8 ? 1 : 2;
+    t.s = dw - 1;
+    if ((dh - 1) * t.a / h3 < t.s) t.s = (dh - 1) * t.a / h3;
+    t.ox = 0.5 * (dw - 1 - t.s);
+    t.oy = dh - 1 - 0.5 * (dh - 1 - t.s * h3 / t.a);
+    tri_dot(&t, 0, 0, &v1x, &v1y);
+    tri_dot(&t, 1, 0, &v2x, &v2y);
+    tri_dot(&t, 0.5, h3, &v3x, &v3y);
+    cv_line(o->cv, v1x, v1y, v3x, v3y, EDGE);
+    cv_line(o->cv, v2x, v2y, v3x, v3y, EDGE + 1);
+    cv_line(o->cv, v1x, v1y, v2x, v2y, EDGE + 2);
+    /* (2) each run's and player's path */
+    for (k = 0; k < rs->n; k++) {
+      int dim = 0, len = ol_run_len(rs->runs[k]), i;
+      const double *x = ol_run_traj(rs->runs[k], &dim);
+      if (x == NULL) continue;
+      for (b = 0; b < nb; b++) {
+        int lx = 0, ly = 0, have = 0, s = k * nb + b;
+        if (first[b] + 3 > dim) continue;
+        for (i = 0; i < len; i++) {
+          double u, v;
+          int qx, qy;
+          const double *q = x + (size_t)i * dim + first[b];
+          if (!isfinite(q[0]) || !isfinite(q[1]) || !isfinite(q[2])) {
+            have = 0;
+            continue;
+          }
+          pn_bary(q, &u, &v);
+          tri_dot(&t, u, v, &qx, &qy);
+          if (!have) cv_dot(o->cv, qx, qy, s);
+          else cv_line(o->cv, lx, ly, qx, qy, s);
+          have = 1;
+          lx = qx;
+          ly = qy;
         }
-        pn_bary(q, &u, &v);
-        tri_dot(&t, u, v, &qx, &qy);
-        if (!have) cv_dot(o->cv, qx, qy, s);
-        else cv_line(o->cv, lx, ly, qx, qy, s);
-        have = 1;
-        lx = qx;
-        ly = qy;
       }
     }
+    if (!leg_place2d(o, &lg, px0, &ph, pw, &below) || pass == 1) break;
   }
   /* (3) canvas out: edges in the axis colour, paths in their own */
   for (r = 0; r < ph; r++)
@@ -441,39 +1173,40 @@ int pn_simplex (const pn_runs *rs, const pn_out *o, char *title,
       if (!o->utf8)
         u = (unsigned char)(s >= EDGE ? "/\\_"[s - EDGE] : 'a' + s % 26);
       if (s >= EDGE)
-        o->put(o->ud, o->y + r, o->x + 2 + col, u, "/\\_"[s - EDGE], PN_AXIS);
+        o->put(o->ud, o->y + r, px0 + col, u, "/\\_"[s - EDGE], PN_AXIS);
       else
-        o->put(o->ud, o->y + r, o->x + 2 + col, u, (char)('a' + s % 26), s);
+        o->put(o->ud, o->y + r, px0 + col, u, (char)('a' + s % 26), s);
     }
-  /* (4) current points, vertex labels, legend */
+  /* (4) current points: each player its own shape; a later player's mark
+  ** that would cover an earlier one moves one cell right */
   for (k = 0; k < rs->n; k++)
     for (b = 0; b < nb; b++) {
       const double *q = ol_run_x(rs->runs[k]) + first[b];
       double u, v;
-      int qx, qy, s = k * nb + b;
+      int qx, qy, s = k * nb + b, cy, cx, j;
       if (!isfinite(q[0]) || !isfinite(q[1]) || !isfinite(q[2])) continue;
       pn_bary(q, &u, &v);
       tri_dot(&t, u, v, &qx, &qy);
-      o->put(o->ud, o->y + qy / chh, o->x + 2 + qx / cw, DOT,
-             (char)('A' + s % 26), s);
+      cy = o->y + qy / chh;
+      cx = px0 + qx / cw;
+      for (j = 0; j < nused; j++)
+        if (used[j][0] == cy && used[j][1] == cx) {
+          cx++;
+          j = -1;
+        }
+      if (nused < MAXLEG) {
+        used[nused][0] = cy;
+        used[nused++][1] = cx;
+      }
+      o->put(o->ud, cy, cx, pn_player_mark(b), (char)('A' + s % 26), s);
     }
   o->put(o->ud, o->y + v1y / chh, o->x + 1 + v1x / cw, '1', '1', PN_TITLE);
   o->put(o->ud, o->y + v2y / chh, o->x + 3 + v2x / cw, '2', '2', PN_TITLE);
   o->put(o->ud, o->y + v3y / chh, o->x + 1 + v3x / cw, '3', '3', PN_TITLE);
-  for (k = 0; k < rs->n; k++)
-    for (b = 0; b < nb && nleg < 64; b++) {
-      if (nb > 1)
-        snprintf(leg[nleg], sizeof leg[nleg], "%s p%d",
-                 rs->labels[k] ? rs->labels[k] : "?", b + 1);
-      else
-        snprintf(leg[nleg], sizeof leg[nleg], "%s",
-                 rs->labels[k] ? rs->labels[k] : "?");
-      text[nleg] = leg[nleg];
-      asc[nleg] = (char)('a' + (k * nb + b) % 26);
-      role[nleg] = k * nb + b;
-      nleg++;
-    }
-  legend(o, nleg, text, asc, role);
+  /* (5) legend: an empty corner (the triangle leaves the top ones free),
+  ** else below */
+  if (below) leg_below2d(o, &lg, ph - 1, below);
+  else leg_corner(o, &lg, o->cv, o->y, px0, ph, pw);
   return 0;
 }
 
@@ -515,158 +1248,27 @@ void pn_xfmt (int xaxis, double v, char *buf, size_t size, int width)
   if (xaxis == PN_X_TIME && strlen(buf) + 1 < size) strcat(buf, "s");
 }
 
-/* Right end of the x range of a panel: a nice multiple of a nice step
-** above the largest x of the runs (1 when there is none). */
-static double xhigh (const pn_runs *rs, int m, int xaxis)
+const char *pn_xtitle (int kind, const pn_axes *ax, char *buf, size_t size)
 {
-  double xmax = 0, hi;
-  int k;
-  for (k = 0; k < rs->n; k++) {
-    int len = ol_run_len(rs->runs[k]);
-    if (ol_run_series(rs->runs[k], m) == NULL || len <= 0) continue;
-    if (pn_xat(rs->runs[k], xaxis, len - 1) > xmax)
-      xmax = pn_xat(rs->runs[k], xaxis, len - 1);
+  int xaxis = ax != NULL ? ax->xaxis : PN_X_ITER;
+  if (kind >= OL_NMETRICS && kind != PN_TRACE) {
+    buf[0] = '\0';
+    return buf;
   }
-  if (!(xmax > 0)) xmax = xaxis == PN_X_TIME ? 1e-3 : 1;
-  hi = cv_nice_up(xmax / 5);
-  return hi * ceil(xmax / hi);
+  if (kind == PN_TRACE) xaxis = PN_X_ITER;
+  snprintf(buf, size, "%s%s", pn_xaxis_label(xaxis), ax != NULL && ax->xlog
+           ? " (log)" : "");
+  return buf;
 }
 
-/* -- metric panel --------------------------------------------------------- */
-
-void pn_metric (const pn_runs *rs, int m, int xaxis, const pn_out *o,
-                char *title, size_t tsize)
+int pn_auto_panel (const pn_runs *rs)
 {
-  double lo = INFINITY, hi = -INFINITY, plo = INFINITY, tv[MAXTICKS];
-  int k, i, log, neg = 0, ax = o->x + YLAB, px = ax + 1;
-  int pw = o->x + o->w - px, ph = o->h - 2, nt, row, col, last = -1, end;
-  int room;
-  cv_scale ys, xs;
-  char lab[24], vals[64][96], asc[64];
-  const char *xl = pn_xaxis_label(xaxis) ? pn_xaxis_label(xaxis) : "?";
-  const char *text[64];
-  int role[64];
-  /* (1) extent and axis kind */
-  for (k = 0; k < rs->n; k++) {
-    const double *v = ol_run_series(rs->runs[k], m);
-    int len = ol_run_len(rs->runs[k]);
-    if (v == NULL || len <= 0) continue;
-    for (i = 0; i < len; i++) {
-      if (!isfinite(v[i])) continue;
-      if (v[i] < lo) lo = v[i];
-      if (v[i] > hi) hi = v[i];
-      if (v[i] > 0 && v[i] < plo) plo = v[i];
-      if (v[i] < 0) neg = 1;
-    }
-  }
-  /* log for decaying metrics unless a value is negative; exact zeros (an
-  ** underflowed loss) are gaps on the log axis */
-  log = pn_log_prone(m) && !neg && plo < INFINITY;
-  snprintf(title, tsize, "%s [%s]", pn_name(m), log ? "log" : "lin");
-  memset(&ys, 0, sizeof ys);
-  if (lo <= hi) cv_scale_fit(&ys, log, log ? plo : lo, hi);
-  if (pw < 4 || ph < 1 || cv_init(o->cv, pw, ph, o->utf8 ? CV_BRAILLE
-                                  : CV_ASCII) != 0)
-    return;
-  xs.valid = 1;
-  xs.log = 0;
-  xs.lo = 0;
-  xs.hi = xhigh(rs, m, xaxis);
-  /* (2) series */
-  for (k = 0; ys.valid && k < rs->n; k++) {
-    const double *v = ol_run_series(rs->runs[k], m);
-    int len = ol_run_len(rs->runs[k]), have = 0, lx = 0, ly = 0;
-    if (v == NULL) continue;
-    for (i = 0; i < len; i++) {
-      double pos = cv_scale_pos(&ys, v[i]);
-      int qx, qy;
-      if (isnan(pos)) {
-        have = 0;
-        continue;
-      }
-      pos = pos < 0 ? 0 : pos > 1 ? 1 : pos;
-      qx = (int)lround(pn_xat(rs->runs[k], xaxis, i) / xs.hi
-                       * (cv_dotw(o->cv) - 1));
-      qy = (int)lround((1 - pos) * (cv_doth(o->cv) - 1));
-      if (!have) cv_dot(o->cv, qx, qy, k);
-      else cv_line(o->cv, lx, ly, qx, qy, k);
-      have = 1;
-      lx = qx;
-      ly = qy;
-    }
-  }
-  for (row = 0; row < ph; row++)
-    for (col = 0; col < pw; col++) {
-      int s;
-      unsigned u = cv_cell(o->cv, col, row, &s);
-      if (u != 0) o->put(o->ud, o->y + row, px + col, u, cv_marker(s), s);
-    }
-  /* (3) y axis */
-  for (i = 0; i < ph; i++) o->put(o->ud, o->y + i, ax, 0x2502, '|', PN_AXIS);
-  nt = ys.valid ? cv_ticks(&ys, ph / 2 > 2 ? (ph / 2 < MAXTICKS ? ph / 2
-                                                : MAXTICKS) : 2, tv) : 0;
-  for (i = 0; i < nt; i++) {
-    double pos = cv_scale_pos(&ys, tv[i]);
-    if (isnan(pos)) continue;
-    row = (int)lround((1 - pos) * (cv_doth(o->cv) - 1)) / (cv_doth(o->cv)
-                                                            / ph);
-    if (row < 0 || row >= ph || row == last) continue;
-    last = row;
-    cv_fmt(tv[i], lab, sizeof lab, YLAB - 1);
-    puts_at(o, o->y + row, ax - (int)strlen(lab), lab, YLAB, PN_AXIS);
-    o->put(o->ud, o->y + row, ax, 0x2524, '+', PN_AXIS);
-  }
-  if (!ys.valid) puts_at(o, o->y, px + 1, "no data", pw - 1, PN_AXIS);
-  /* (4) x axis */
-  o->put(o->ud, o->y + ph, ax, 0x2514, '+', PN_AXIS);
-  for (i = 0; i < pw; i++)
-    o->put(o->ud, o->y + ph, px + i, 0x2500, '-', PN_AXIS);
-  nt = cv_ticks(&xs, pw / 10 > 2 ? (pw / 10 < MAXTICKS ? pw / 10 : MAXTICKS)
-                : 2, tv);
-  end = ax;
-  /* the axis label at the right end of the tick row; tick labels that
-  ** would run into it are left out */
-  room = pw;
-  if ((int)strlen(xl) + 8 < pw) {
-    room = pw - (int)strlen(xl) - 1;
-    puts_at(o, o->y + ph + 1, px + room + 1, xl, pw - room - 1, PN_AXIS);
-  }
-  for (i = 0; i < nt; i++) {
-    int c = (int)lround(tv[i] / xs.hi * (cv_dotw(o->cv) - 1))
-      / (cv_dotw(o->cv) / pw), len, lx;
-    if (c < 0 || c >= pw) continue;
-    o->put(o->ud, o->y + ph, px + c, 0x2534, '+', PN_AXIS);
-    pn_xfmt(xaxis, tv[i], lab, sizeof lab, 6);
-    len = (int)strlen(lab);
-    lx = px + c - len / 2;
-    if (lx + len > px + pw) lx = px + pw - len;
-    if (lx < px) lx = px;
-    if (lx <= end || lx + len > px + room) continue;
-    puts_at(o, o->y + ph + 1, lx, lab, len, PN_AXIS);
-    end = lx + len;
-  }
-  /* (5) legend: label, latest value, minimum */
-  for (k = 0; k < rs->n && k < 64; k++) {
-    char a[16], b[16];
-    if (ol_run_series(rs->runs[k], m) == NULL)
-      snprintf(vals[k], sizeof vals[k], "%s (not defined)",
-               rs->labels[k] ? rs->labels[k] : "?");
-    else {
-      /* latest value; the minimum over every record, also those the
-      ** history no longer keeps */
-      cv_fmt(ol_run_last(rs->runs[k], m), a, sizeof a, 8);
-      cv_fmt(ol_run_min(rs->runs[k], m), b, sizeof b, 8);
-      snprintf(vals[k], sizeof vals[k], "%s %s min %s",
-               rs->labels[k] ? rs->labels[k] : "?", a, b);
-    }
-    text[k] = vals[k];
-    asc[k] = cv_marker(k);
-    role[k] = k;
-  }
-  {
-    pn_out lo2 = *o;
-    lo2.x = px;
-    lo2.w = pw;
-    legend(&lo2, k, text, asc, role);
-  }
+  const ol_problem *p;
+  int dim, first[1];
+  if (rs->n < 1 || ol_run_traj(rs->runs[0], &dim) == NULL) return -1;
+  p = ol_run_problem(rs->runs[0]);
+  if (p->n == 2 && pn_has_landscape(p)) return PN_LANDSCAPE;
+  if (p->kind == OL_GAME && pn_simplex_blocks(p, first, 1) > 0)
+    return PN_SIMPLEX;
+  return -1;
 }

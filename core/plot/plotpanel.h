@@ -1,26 +1,48 @@
 /*
-** lua/plotpanel.h -- the insides of plot panels, drawn through a callback
-** so the live view (repl/, curses) and the text plots of r:plot (lua/,
-** stdout) share them: a metric panel (axes, ticks, one line per run,
-** legend), the landscape (heat map of f with the trajectories on top) and
-** the simplex (triangle with each player's strategy path).
+** core/plot/plotpanel.h -- the insides of plot panels, drawn through a
+** callback so the live view (repl/, curses) and the text plots of r:plot
+** (lua/ through core/plot/textplot.c) share them: a metric panel (axes,
+** ticks, one line per run, legend), a coordinate trace, the sample cloud,
+** the landscape (heat map of f with the trajectories on top) and the
+** simplex (triangle with each player's strategy path).
 **
-** Plain C: no curses, no Lua.  Panel kinds extend the metric ids: watch
-** lists hold OL_MET_* ids, PN_LANDSCAPE or PN_SIMPLEX.
+** Plain C under the core's rules: no curses, no Lua, no printing.  Panel
+** kinds extend the metric ids: watch lists hold OL_MET_* ids or one of
+** PN_LANDSCAPE, PN_SIMPLEX, PN_TRACE, PN_CLOUD (names from pn_name).
 **
 ** Glyphs go out as put(ud, y, x, u, ascii, role): the code point u to
 ** draw when the output may be UTF-8, ascii otherwise, and a role: a
 ** series index (>= 0: run k, or run k's player b as k * nblocks + b in
 ** the simplex) or one of PN_AXIS, PN_TITLE, PN_HEAT.
+**
+** Legend rule (every panel kind): the legend is never drawn over data.
+** Metric and trace panels put it below the x axis, outside the plot, in
+** as many columns as fit; landscape, cloud and simplex panels put it in a
+** corner of the plot whose canvas cells are empty, else below.  Labels
+** that do not fit are shortened by whole space- or comma-separated tokens
+** from the end, marked with an ellipsis, never cut inside a number.
+**
+** Log axes: values <= 0 or below PN_TINY (denormals) do not set the
+** range; they are drawn on the bottom row with PN_FLOOR ('v' in ASCII).
+** A log x axis starts at 1 (iteration 0 is not drawable).
 */
-#ifndef OLUA_PLOTPANEL_H
-#define OLUA_PLOTPANEL_H
+#ifndef OL_PLOTPANEL_H
+#define OL_PLOTPANEL_H
 
 #include "run.h"
 #include "canvas.h"
 
-enum { PN_LANDSCAPE = OL_NMETRICS, PN_SIMPLEX, PN_NKINDS };
+enum {
+  PN_LANDSCAPE = OL_NMETRICS, PN_SIMPLEX, PN_TRACE, PN_CLOUD, PN_NKINDS
+};
 enum { PN_AXIS = -1, PN_TITLE = -2, PN_HEAT = -3 };
+/* Y axis mode of a metric panel: log for decaying positive metrics. */
+enum { PN_YAUTO, PN_YLOG, PN_YLIN };
+
+/* Smallest value a log axis ranges over; below it (and <= 0) a value is
+** drawn at the floor with the marker PN_FLOOR (U+25BC) / 'v'. */
+#define PN_TINY 1e-300
+#define PN_FLOOR 0x25BC
 
 typedef void (*pn_put) (void *ud, int y, int x, unsigned u, char ascii,
                         int role);
@@ -42,13 +64,45 @@ typedef struct pn_runs {
   const char *const *labels;
 } pn_runs;
 
-/* Name of a panel kind ("loss", "landscape", "simplex"); NULL if none. */
+/* Axes of a metric or trace panel: what to draw (x axis kind, log x, y
+** mode) and, when stable is set, the ranges kept between draws so a live
+** plot does not jitter (the y scale snaps to nice bounds, the x range only
+** grows while xaxis and xlog stay).  pn_axes_init gives a fresh state. */
+typedef struct pn_axes {
+  int xaxis;          /* PN_X_* */
+  int xlog;           /* log10 x axis */
+  int ymode;          /* PN_YAUTO, PN_YLOG, PN_YLIN */
+  int stable;         /* keep ys and xmax between draws */
+  int shown_log;      /* out: the last draw's y axis was log */
+  cv_scale ys;        /* y scale */
+  double xmax;        /* x range high end, data units (0: none yet) */
+  int kept_xaxis, kept_xlog;   /* what xmax is for */
+} pn_axes;
+void pn_axes_init (pn_axes *a, int xaxis, int xlog);
+
+/* Name of a panel kind ("loss", "landscape", "simplex", "trace",
+** "cloud"); NULL if none. */
 const char *pn_name (int kind);
 /* Kind of a name (metric names too), -1 if unknown. */
 int pn_find (const char *name);
 
 /* 1 when a metric reads best on a log axis (decaying, positive). */
 int pn_log_prone (int metric);
+
+/* The panels a run of a method of family (OL_OPTIM, OL_SAMPLER,
+** OL_DYNAMIC) on p watches by default, given the recorded metric set:
+** optimizers loss and gradnorm; samplers accept, trace and the sample
+** cloud (the landscape for a 2-D density); game dynamics exploitability
+** and entropy (the simplex is added beside them by the views when the game
+** has 3-action blocks); any other recorded metrics when none of those is.
+** At most max kinds into out; returns the count. */
+int pn_defaults (const ol_problem *p, int family, unsigned recorded,
+                 int *out, int max);
+
+/* 1 when the runs can show panel kind (a metric recorded by one run, the
+** data of a landscape, simplex, trace or cloud); else 0 and a reason
+** into why. */
+int pn_available (const pn_runs *rs, int kind, char *why, size_t wsize);
 
 /* -- landscape ------------------------------------------------------------ */
 
@@ -108,8 +162,40 @@ int pn_simplex_blocks (const ol_problem *p, int *first, int max);
 /* Barycentric (p1, p2, p3) -> unit-triangle coordinates: vertex 1 at
 ** (0, 0), 2 at (1, 0), 3 at (1/2, sqrt(3)/2). */
 void pn_bary (const double *p, double *u, double *v);
+/* Marker of player b's current point: U+25CF (disc) for player 1,
+** U+25C6 (diamond) for player 2, U+25A0 (square) for a third. */
+unsigned pn_player_mark (int b);
+/* The triangle with every run's and player's path, each player's current
+** point in its own shape and colour (a later player's mark moved one
+** cell aside when it would cover an earlier one), a "P1 ● P2 ◆" key. */
 int pn_simplex (const pn_runs *rs, const pn_out *o, char *title,
                 size_t tsize);
+
+/* -- sampler panels --------------------------------------------------------- */
+
+/* Points of run r for the trace and cloud panels: the kept sampler draws
+** (ol_run_draws) when there are any, else the recorded trajectory; *n
+** points, coordinate j of point i at pts[i * stride + j], with dim
+** coordinates; its iteration number from pn_pts_iter.  NULL when r has
+** neither. */
+typedef struct pn_pts {
+  const double *x;
+  long n;
+  int stride, dim;
+  int draws;            /* 1: sampler draws, 0: trajectory */
+  long thin, warmup;    /* draws: every thin-th post-warmup draw */
+  const long *times;    /* trajectory: iteration of each row */
+} pn_pts;
+int pn_points (const ol_run *r, pn_pts *pt);
+double pn_pts_iter (const pn_pts *pt, long i);
+
+/* Coordinate x1 of every run against iteration, one line per run or
+** chain; axes as a metric panel's (ax may be NULL: fresh, linear x). */
+void pn_trace (const pn_runs *rs, pn_axes *ax, const pn_out *o, char *title,
+               size_t tsize);
+/* The draws (or trajectory points) in the first two coordinates as dots,
+** one colour per run, window from their extent. */
+int pn_cloud (const pn_runs *rs, const pn_out *o, char *title, size_t tsize);
 
 /* -- x axis --------------------------------------------------------------- */
 
@@ -132,10 +218,60 @@ void pn_xfmt (int xaxis, double v, char *buf, size_t size, int width);
 
 /* -- metric panel --------------------------------------------------------- */
 
-/* Draw metric m of every run inside o against xaxis (PN_X_*) with a fresh
-** scale (log when pn_log_prone and every value > 0), the axis label at
-** the right of the tick row; title "loss [log]" into title. */
-void pn_metric (const pn_runs *rs, int m, int xaxis, const pn_out *o,
+/* Draw metric m of every run inside o with axes ax (NULL: fresh, x axis
+** iterations, linear; y log when pn_log_prone and a value is positive and
+** none negative), the x axis label at the right of the tick row, the
+** legend below; title "loss [log]" into title. */
+void pn_metric (const pn_runs *rs, int m, pn_axes *ax, const pn_out *o,
                 char *title, size_t tsize);
+
+/* -- pieces shared with the SVG renderer ------------------------------------ */
+
+/* The x axis title of a panel of kind drawn with ax (NULL: iterations):
+** "iteration", "gradient evaluations (log)", ...; "" for the 2-D panels.
+** Callers put it in the panel's bottom border, where no tick label is. */
+const char *pn_xtitle (int kind, const pn_axes *ax, char *buf, size_t size);
+
+/* The panel added by default beside the watched metrics when none of them
+** is a 2-D panel: PN_LANDSCAPE for a 2-D objective or density, PN_SIMPLEX
+** for a game over 3-action simplices (trajectory recorded), else -1. */
+int pn_auto_panel (const pn_runs *rs);
+
+/* The points of one run on a line panel of kind (a metric, or PN_TRACE:
+** coordinate x1 of the draws or trajectory) against xaxis: n points,
+** point i at (pn_src_x, pn_src_y).  pn_src_open returns 0 when the run
+** has none. */
+typedef struct pn_src {
+  int kind, xaxis;
+  const ol_run *r;
+  const double *v;      /* metric series */
+  pn_pts pt;            /* trace points */
+  long n;
+} pn_src;
+int pn_src_open (pn_src *s, int kind, int xaxis, const ol_run *r);
+double pn_src_x (const pn_src *s, long i);
+double pn_src_y (const pn_src *s, long i);
+
+/* Extent of metric m (or PN_TRACE: coordinate x1) over the runs: finite
+** values, smallest value >= PN_TINY (pmin), largest x on xaxis and
+** smallest x > 0 (for a log x axis). */
+typedef struct pn_extent {
+  int any, neg;
+  double min, max, pmin;
+  double xmax, xminpos;
+} pn_extent;
+void pn_scan (const pn_runs *rs, int m, int xaxis, pn_extent *e);
+/* The y axis kind for ymode over that extent: 1 log, 0 linear. */
+int pn_ylog (int m, int ymode, const pn_extent *e);
+
+/* Label and values shortened to at most width columns into buf: the
+** label's space- or comma-separated tokens are dropped from the end
+** (an ellipsis, "…" in UTF-8 or "..." in ASCII, marks the cut), then the
+** values (vals, may be NULL) are dropped from their end by tokens; only
+** a first token longer than width is cut.  Returns the columns used. */
+int pn_shorten (const char *label, const char *vals, int width, int utf8,
+                char *buf, size_t size);
+/* Display columns of a UTF-8 string. */
+int pn_cols (const char *s);
 
 #endif

@@ -91,7 +91,7 @@ t.ok(text:find("<polygon", 1, true), "plot: the triangle")
 
 -- (4) errors
 t.errors("unknown key 'colour' (valid: file, watch, width, height, text, "
-         .. "xaxis)",
+         .. "xaxis, xlog)",
          function () r:plot{colour = "red"} end)
 t.errors("unknown metric or panel 'lossy'",
          function () r:plot{watch = {"lossy"}} end)

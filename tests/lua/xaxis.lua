@@ -85,14 +85,22 @@ for x in svg:gmatch('class="xtick">([%d.e+]+)</text>') do
 end
 t.ok(xmax >= r.ngev, "xaxis: SVG ticks reach the evaluations ("
      .. xmax .. " >= " .. r.ngev .. ")")
-t.is(svglabel(r, {xaxis = "time"}), "seconds",
-     "xaxis: r:plot{xaxis = \"time\"} overrides the run's option")
+-- a seconds axis is labelled with the unit its range reads best in
+local function timelabel (l)
+  return l ~= nil and (l == "time [ms]" or l == "time [s]"
+                       or l == "time [min]")
+end
+local tl = svglabel(r, {xaxis = "time"})
+t.ok(timelabel(tl), "xaxis: r:plot{xaxis = \"time\"} overrides the run's "
+     .. "option (" .. tostring(tl) .. ")")
 t.is(svglabel(gd), "iteration", "xaxis: iteration by default")
 t.errors("plot: unknown xaxis 'sec' " .. valid,
          function () r:plot{file = tmp, xaxis = "sec"} end)
 local rc = race(p, {optim.gd{lr = 0.05}, optim.gradavg{lr = 0.05}},
                 {iters = 100, xaxis = "time", progress = false})
-t.is(svglabel(rc), "seconds", "xaxis: race:plot uses the race's xaxis")
+tl = svglabel(rc)
+t.ok(timelabel(tl), "xaxis: race:plot uses the race's xaxis ("
+     .. tostring(tl) .. ")")
 local j = start(p, optim.gradavg{lr = 0.05}, {iters = 100, xaxis = "evals"})
 j:wait()
 t.is(svglabel(j), "gradient evaluations", "xaxis: j:plot uses the job's "
