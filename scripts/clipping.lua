@@ -24,7 +24,8 @@ local sigma = tonumber(arg and arg[4]) or 2
 
 print("claim: clipping leaves deterministic gradient descent convergent for "
       .. "every threshold c, but with asymmetric noise clipped SGD settles "
-      .. "at the biased point x_c, not at x* = 0, while unclipped SGD does not")
+      .. "at the biased point x_c, not at x* = 0, where unclipped SGD's mean "
+      .. "stays")
 
 -- (i) deterministic: steps until |x - x*| < 1e-8 from x0 = 10, lr 0.1.
 local det_ok = true
