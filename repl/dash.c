@@ -3,10 +3,25 @@
 ** done (top), an output window (middle), readline's line (bottom row).
 ** See dash.h for the contract with prompt.c.
 **
+** The dashboard renders the one view model (model.c: focus, zoom, help,
+** the key table) above the prompt, as view.c renders it full-screen; the
+** actions about stepping (pause, step, stop, speed) apply to the jobs
+** through olua_jobs_ctl and olua_jobs_setspeed: to the selected job ([ and
+** ] select one, or all), every job when none is selected.  The header
+** names the job whose iteration it shows (the selected one, else the
+** first).
+**
 ** Layout on R x C: the prompt on row R-1; the output window on the nout
 ** rows above it (R/4, within [3, 12]); the dashboard on the rows above
 ** that, drawn by dr_view_draw as the blocking view is (title line, panel
 ** grid, "too small" message), its last row replaced by our status line.
+** The output window scrolls back with PgUp/PgDn (its last row then says
+** so); new output does not move the lines shown.
+**
+** Landscapes: each shows only the jobs on its problem.  When the jobs are
+** on several problems, the panels show every job and no landscape or
+** simplex panel, until a job is selected: then they show the jobs on the
+** selected job's problem.
 **
 ** Output capture: stdout and stderr are dup2'ed onto an unlinked
 ** temporary file (a pipe could fill up and block a chunk that prints a
@@ -15,9 +30,9 @@
 ** truncates the file.
 **
 ** Frames: a full frame (erase, dashboard, output, prompt) is drawn when
-** the jobs changed (iterations, states) and 1/FPS passed, and no sooner
-** than the last frame's drawing time / DRAW_SHARE, so drawing stays a
-** small share of stepping; output and prompt changes redraw their rows
+** the jobs changed (iterations, states) and 1/OLUA_FPS passed, and no
+** sooner than the last frame's drawing time / DRAW_SHARE, so drawing stays
+** a small share of stepping; output and prompt changes redraw their rows
 ** only.  Paused jobs do not change, so nothing is redrawn.
 **
 ** X axis: the jobs' common xaxis option; iterations when they differ.
@@ -25,17 +40,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
+
+#include <curses.h>
 
 #include "repl.h"
 #include "dash.h"
 #include "draw.h"
 #include "log.h"
+#include "model.h"
 #include "prompt.h"
 #include "screen.h"
 
-#define FPS 30
 #define DRAW_SHARE 0.03
 #define MAXJOBS 64
 #define MAXRUNS 256
@@ -45,17 +61,15 @@
 static struct {
   int open, ascii;
   int focus;                /* 0 prompt, 1 dashboard */
-  int help, zoom, pfocus;   /* overlay, zoomed, focused panel */
+  vm_model m;               /* focus, zoom, help, panels (model.c) */
+  int sel;                  /* selected job id, 0: all */
+  int scroll;               /* output lines scrolled back */
   int dirty;                /* full frame at the next tick */
   int odirty;               /* output rows changed */
-  long speed;               /* steps per tick, 0 = as many as fit */
-  double fit;               /* steps per tick measured at full speed */
   long fit_iter;
   double fit_t, flush_at;
   double drawn_at, draw_cost;
   unsigned long sig;        /* what the last frame showed */
-  int npanels;
-  dr_panel panels[OL_NMETRICS];
   cv_canvas cv;
   int capfd, saved1, saved2;
   char *lines[OUTMAX];      /* output ring */
@@ -67,13 +81,6 @@ static struct {
   int pcur;                 /* cursor, in code points into pline */
 } d;
 
-static double now (void)
-{
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 /* -- output capture and the output lines ---------------------------------- */
 
 static void push_line (const char *s, int len)
@@ -82,6 +89,7 @@ static void push_line (const char *s, int len)
   if (l == NULL) return;
   memcpy(l, s, (size_t)len);
   l[len] = '\0';
+  if (d.scroll > 0) d.scroll++;       /* the lines shown stay put */
   if (d.nlines == OUTMAX) {
     free(d.lines[d.first]);
     d.lines[d.first] = l;
@@ -178,11 +186,14 @@ static void get_layout (layout *lo)
 
 static void draw_output (const layout *lo)
 {
-  int top = lo->drows, i, k;
-  int total = d.nlines + (d.plen > 0);
-  int start = total > lo->nout ? total - lo->nout : 0;
+  int top = lo->drows, i, k, rows = lo->nout;
+  int total = d.nlines + (d.plen > 0), start;
+  if (d.scroll > total - 1) d.scroll = total > 0 ? total - 1 : 0;
+  if (d.scroll > 0 && rows > 1) rows--;          /* the "scrolled" row */
+  start = total - d.scroll - rows;
+  if (start < 0) start = 0;
   for (i = 0; i < lo->nout; i++) screen_blank(top + i, 0, lo->cols, 0, 0);
-  for (k = start, i = 0; k < total; k++, i++) {
+  for (k = start, i = 0; k < total - d.scroll && i < rows; k++, i++) {
     const char *s;
     if (k < d.nlines) s = d.lines[(d.first + k) % OUTMAX];
     else {
@@ -190,6 +201,14 @@ static void draw_output (const layout *lo)
       s = d.part;
     }
     screen_puts(top + i, 0, s, lo->cols, SC_DEFAULT, 0);
+  }
+  if (d.scroll > 0 && lo->nout > 1) {
+    char msg[96];
+    snprintf(msg, sizeof msg, " -- scrolled back %d line%s: PgDn for "
+             "newer output -- ", d.scroll, d.scroll == 1 ? "" : "s");
+    screen_blank(top + lo->nout - 1, 0, lo->cols, SC_STATUS, SA_REVERSE);
+    screen_puts(top + lo->nout - 1, 0, msg, lo->cols, SC_STATUS,
+                SA_REVERSE);
   }
   d.odirty = 0;
 }
@@ -219,93 +238,22 @@ static void draw_prompt (const layout *lo)
   else screen_cursor(row, d.pcur - skip);
 }
 
-static void box (int y, int x, int h, int w)
-{
-  int i;
-  for (i = 0; i < h; i++) screen_blank(y + i, x, w, SC_DEFAULT, 0);
-  for (i = 1; i < w - 1; i++) {
-    screen_putc(y, x + i, 0x2500, '-', SC_FOCUS, 0);
-    screen_putc(y + h - 1, x + i, 0x2500, '-', SC_FOCUS, 0);
-  }
-  for (i = 1; i < h - 1; i++) {
-    screen_putc(y + i, x, 0x2502, '|', SC_FOCUS, 0);
-    screen_putc(y + i, x + w - 1, 0x2502, '|', SC_FOCUS, 0);
-  }
-  screen_putc(y, x, 0x250C, '+', SC_FOCUS, 0);
-  screen_putc(y, x + w - 1, 0x2510, '+', SC_FOCUS, 0);
-  screen_putc(y + h - 1, x, 0x2514, '+', SC_FOCUS, 0);
-  screen_putc(y + h - 1, x + w - 1, 0x2518, '+', SC_FOCUS, 0);
-}
-
-static void draw_help (int rows, int cols)
-{
-  static const char *const lines[] = {
-    "dashboard keys (Ctrl-G at the prompt)",
-    "",
-    "q, Ctrl-C  stop every job",
-    "space      pause / resume every job",
-    "n          one step of every job (pauses first)",
-    "+ / -      faster / slower (steps per tick)",
-    "l          log / linear y axis of the focused panel",
-    "Tab        focus the next panel (Shift-Tab: back)",
-    "z          zoom the focused panel / restore",
-    "?          this help (any key closes it)",
-    "Ctrl-G,Esc back to the prompt (typed text kept)"
-  };
-  int n = (int)(sizeof lines / sizeof lines[0]), w = 0, h, i, y, x;
-  for (i = 0; i < n; i++)
-    if ((int)strlen(lines[i]) > w) w = (int)strlen(lines[i]);
-  w += 4;
-  if (w > cols) w = cols;
-  h = n + 2 < rows ? n + 2 : rows;
-  y = (rows - h) / 2;
-  x = (cols - w) / 2;
-  box(y, x, h, w);
-  for (i = 0; i < h - 2; i++)
-    screen_puts(y + 1 + i, x + 2, lines[i], w - 4, i == 0 ? SC_TITLE : 0,
-                i == 0 ? SA_BOLD : 0);
-}
-
 static void draw_status (const layout *lo, int njobs, int running)
 {
-  char s[256];
+  char s[320], keys[256], sel[32] = "";
   int row = lo->drows - 1;
   if (row < 0) return;
+  if (d.sel != 0) snprintf(sel, sizeof sel, "  [job #%d selected]", d.sel);
   if (d.focus)
-    snprintf(s, sizeof s, " [dashboard] q stop  space pause  n step  "
-             "+/- speed  l log  Tab focus  z zoom  ? help  ^G prompt");
+    snprintf(s, sizeof s, " [dashboard]%s %s", sel,
+             vm_keyline(VM_DASH, keys, sizeof keys));
   else
     snprintf(s, sizeof s, " ^G dashboard keys   ^C on an empty line "
-             "stops the jobs   %d job%s, %d running", njobs,
-             njobs == 1 ? "" : "s", running);
+             "stops the jobs   %d job%s, %d running%s", njobs,
+             njobs == 1 ? "" : "s", running, sel);
   screen_blank(row, 0, lo->cols, SC_STATUS, SA_REVERSE);
   screen_puts(row, 0, s, lo->cols - 1, d.focus ? SC_FOCUS : SC_STATUS,
               SA_REVERSE | (d.focus ? SA_BOLD : 0));
-}
-
-/* Panels: the watched metrics of every job, in order of appearance; a
-** metric kept from the last frame keeps its display state. */
-static void sync_panels (const olua_job *jb, int n)
-{
-  int m[OL_NMETRICS], nm = 0, i, k, same;
-  dr_panel old[OL_NMETRICS];
-  for (i = 0; i < n; i++)
-    for (k = 0; k < jb[i].live.nwatch; k++) {
-      int id = jb[i].live.watch[k], j;
-      for (j = 0; j < nm && m[j] != id; j++) {}
-      if (j == nm && nm < OL_NMETRICS) m[nm++] = id;
-    }
-  same = nm == d.npanels;
-  for (i = 0; same && i < nm; i++) same = d.panels[i].metric == m[i];
-  if (same) return;
-  memcpy(old, d.panels, sizeof old);
-  for (i = 0; i < nm; i++) {
-    for (k = 0; k < d.npanels && old[k].metric != m[i]; k++) {}
-    if (k < d.npanels) d.panels[i] = old[k];
-    else dr_panel_init(&d.panels[i], m[i]);
-  }
-  d.npanels = nm;
-  if (d.pfocus >= nm) d.pfocus = 0;
 }
 
 static unsigned long mix (unsigned long h, unsigned long v)
@@ -321,10 +269,31 @@ static unsigned long signature (const olua_job *jb, int n)
   for (i = 0; i < n; i++) {
     h = mix(h, (unsigned long)jb[i].id);
     h = mix(h, (unsigned long)jb[i].state);
+    h = mix(h, (unsigned long)jb[i].live.speed);
     for (k = 0; k < jb[i].live.nruns; k++)
       h = mix(h, (unsigned long)ol_run_iter(jb[i].live.runs[k]));
   }
   return h;
+}
+
+/* The job the header shows: the selected one, else the first; -1 when
+** there is none (a selected job that is done is unselected). */
+static int shown (const olua_job *jb, int n)
+{
+  int i;
+  for (i = 0; i < n; i++)
+    if (jb[i].id == d.sel) return i;
+  d.sel = 0;
+  return n > 0 ? 0 : -1;
+}
+
+static long job_iter (const olua_job *j)
+{
+  long it = 0;
+  int k;
+  for (k = 0; k < j->live.nruns; k++)
+    if (ol_run_iter(j->live.runs[k]) > it) it = ol_run_iter(j->live.runs[k]);
+  return it;
 }
 
 static void full_frame (lua_State *L)
@@ -332,64 +301,87 @@ static void full_frame (lua_State *L)
   static olua_job jb[MAXJOBS];
   static ol_run *runs[MAXRUNS];
   static const char *labels[MAXRUNS];
+  int metrics[OL_NMETRICS * MAXJOBS];
   layout lo;
   dr_view v;
-  char title[200], speed[32];
-  int n = olua_jobs_list(L, jb, MAXJOBS), i, k, nr = 0, running = 0;
-  int xaxis = n > 0 ? jb[0].live.xaxis : PN_X_ITER;
-  long it = 0, iters = 0;
-  double t0 = now();
+  char name[96], speed[32];
+  int n = olua_jobs_list(L, jb, MAXJOBS), i, k, nr = 0, running = 0, nm = 0;
+  int xaxis = n > 0 ? jb[0].live.xaxis : PN_X_ITER, sh = shown(jb, n);
+  int mixed = 0, autokind = -1;
+  const ol_problem *prob = NULL;
+  long it = 0;
+  double t0 = ol_now();
   get_layout(&lo);
-  sync_panels(jb, n);
+  /* (1) the runs shown: every job's, or with jobs on several problems and
+  ** a job selected, those on the selected job's problem */
+  for (i = 0; i < n; i++)
+    if (ol_run_problem(jb[i].live.runs[0])
+        != ol_run_problem(jb[0].live.runs[0]))
+      mixed = 1;
+  if (mixed && d.sel != 0) prob = ol_run_problem(jb[sh].live.runs[0]);
   for (i = 0; i < n; i++) {
     running += jb[i].state == OLUA_JOB_RUNNING;
-    if (jb[i].live.iters > iters) iters = jb[i].live.iters;
+    if (prob != NULL && ol_run_problem(jb[i].live.runs[0]) != prob) continue;
     if (jb[i].live.xaxis != xaxis) xaxis = PN_X_ITER;
+    for (k = 0; k < jb[i].live.nwatch; k++)
+      if (!(mixed && prob == NULL && jb[i].live.watch[k] >= OL_NMETRICS))
+        metrics[nm++] = jb[i].live.watch[k];
     for (k = 0; k < jb[i].live.nruns && nr < MAXRUNS; k++) {
       runs[nr] = jb[i].live.runs[k];
       labels[nr++] = jb[i].live.labels[k];
-      if (ol_run_iter(jb[i].live.runs[k]) > it)
-        it = ol_run_iter(jb[i].live.runs[k]);
     }
   }
-  /* (1) steps per tick at full speed, for '-' */
-  if (d.speed == 0 && running > 0 && it > d.fit_iter && t0 > d.fit_t)
-    d.fit = (double)(it - d.fit_iter) / (t0 - d.fit_t) * REPL_TICK_MS
-      * 1e-3;
-  d.fit_iter = it;
-  d.fit_t = t0;
-  if (n == 1) snprintf(title, sizeof title, "job #%d  %s", jb[0].id,
-                       jb[0].live.title);
-  else snprintf(title, sizeof title, "%d jobs", n);
-  if (d.speed == 0) strcpy(speed, "max");
-  else snprintf(speed, sizeof speed, "%ld/tick", d.speed);
   memset(&v, 0, sizeof v);
-  v.title = title;
-  v.iter = it;
-  v.iters = iters;
-  v.state = running > 0 ? "running" : "paused";
-  v.speed = speed;
   v.runs.n = nr;
   v.runs.runs = runs;
   v.runs.labels = labels;
   v.runs.xaxis = xaxis;
-  v.npanels = d.npanels;
-  v.panels = d.panels;
-  v.focus = d.pfocus;
-  v.zoom = d.zoom && d.npanels > 0;
+  if (lo.cols >= 80 && lo.drows >= 24 && !(mixed && prob == NULL))
+    autokind = dr_auto_panel(&v.runs);
+  vm_panels(&d.m, metrics, nm, autokind);
+  /* (2) steps per frame at full speed of the job shown, for '-' */
+  if (sh >= 0) it = job_iter(&jb[sh]);
+  if (sh >= 0 && jb[sh].live.speed >= OLUA_SPEED_MAX
+      && jb[sh].state == OLUA_JOB_RUNNING && it > d.fit_iter
+      && t0 > d.fit_t && d.fit_t > 0)
+    d.m.fit = (long)((double)(it - d.fit_iter) / (t0 - d.fit_t) / OLUA_FPS)
+      + 1;
+  d.fit_iter = it;
+  d.fit_t = t0;
+  /* (3) the header names the job whose iteration it shows */
+  if (sh >= 0 && n > 1)
+    snprintf(name, sizeof name, "%d jobs  job #%d %s", n, jb[sh].id,
+             jb[sh].method);
+  else if (sh >= 0)
+    snprintf(name, sizeof name, "job #%d %s", jb[sh].id, jb[sh].method);
+  else snprintf(name, sizeof name, "no jobs");
+  v.title = sh >= 0 ? jb[sh].live.title : "";
+  v.iter = it;
+  v.iters = sh >= 0 ? jb[sh].live.iters : 0;
+  v.state = sh >= 0 && jb[sh].state == OLUA_JOB_RUNNING ? "running"
+                                                        : "paused";
+  v.speed = vm_speedstr(sh >= 0 ? jb[sh].live.speed : OLUA_SPEED_MAX, speed,
+                        sizeof speed);
+  v.npanels = d.m.npanels;
+  v.panels = d.m.panels;
+  v.focus = d.m.focus;
+  v.zoom = d.m.zoom && d.m.npanels > 0;
   screen_erase();
   if (lo.drows > 0) {
     dr_view_draw(&v, lo.drows, lo.cols, &d.cv);
+    if (lo.cols >= DR_MIN_COLS && lo.drows >= DR_MIN_ROWS)
+      vm_draw_header(lo.cols, name, v.title, v.iter, v.iters, v.state,
+                     v.speed);
     draw_status(&lo, n, running);
-    if (d.help) draw_help(lo.drows, lo.cols);
+    if (d.m.help) vm_draw_help(VM_DASH, lo.drows, lo.cols);
   }
   draw_output(&lo);
   draw_prompt(&lo);
-  d.flush_at = now();
+  d.flush_at = ol_now();
   screen_flush();
   d.sig = signature(jb, n);
   d.dirty = 0;
-  d.drawn_at = now();
+  d.drawn_at = ol_now();
   d.draw_cost = d.drawn_at - t0;
   repl_log("dash: frame %.2f ms (flush %.2f)", d.draw_cost * 1e3,
            (d.drawn_at - d.flush_at) * 1e3);
@@ -423,12 +415,10 @@ int dash_open (lua_State *L, int ascii)
   cap_start();
   d.open = 1;
   d.ascii = ascii;
-  d.focus = d.help = d.zoom = d.pfocus = 0;
-  d.speed = 0;
-  d.fit = 1024;
+  d.focus = d.sel = d.scroll = 0;
+  vm_init(&d.m, VM_DASH, OLUA_SPEED_MAX, 0, 0);
   d.fit_iter = 0;
   d.fit_t = 0;
-  d.npanels = 0;
   d.dirty = 1;
   d.drawn_at = d.draw_cost = 0;
   d.first = d.nlines = d.plen = 0;
@@ -474,9 +464,9 @@ void dash_tick (lua_State *L)
   cap_drain();
   if (reopen() != 0) return;
   if (screen_resized()) d.dirty = 1;
-  t = now();
+  t = ol_now();
   gap = d.draw_cost / DRAW_SHARE;
-  if (gap < 1.0 / FPS) gap = 1.0 / FPS;
+  if (gap < 1.0 / OLUA_FPS) gap = 1.0 / OLUA_FPS;
   if (d.dirty || t - d.drawn_at >= gap) {
     static olua_job jb[MAXJOBS];
     int n = olua_jobs_list(L, jb, MAXJOBS);
@@ -540,7 +530,7 @@ void dash_set_focus (int f)
 {
   layout lo;
   d.focus = f != 0;
-  d.help = d.help && d.focus;
+  d.m.help = d.m.help && d.focus;
   d.dirty = 1;
   if (!d.open || reopen() != 0) return;
   get_layout(&lo);
@@ -548,79 +538,95 @@ void dash_set_focus (int f)
   screen_flush();
 }
 
-long dash_speed (void)
+int dash_scrollkey (const unsigned char *s, int n)
 {
-  return d.open ? d.speed : 0;
+  layout lo;
+  int page;
+  if (!d.open || n < 4 || s[0] != 27 || s[1] != '[' || s[3] != '~'
+      || (s[2] != '5' && s[2] != '6'))
+    return 0;
+  get_layout(&lo);
+  page = lo.nout > 2 ? lo.nout - 2 : 1;
+  d.scroll += s[2] == '5' ? page : -page;
+  if (d.scroll < 0) d.scroll = 0;
+  draw_output(&lo);
+  draw_prompt(&lo);
+  screen_flush();
+  return 4;
 }
 
-static void faster (void)
+/* Select the next (dir 1) or previous (-1) job, all (0) between the last
+** and the first. */
+static void select_job (lua_State *L, int dir)
 {
-  if (d.speed == 0) return;
-  d.speed *= 2;
-  if ((double)d.speed >= d.fit) d.speed = 0;
+  static olua_job jb[MAXJOBS];
+  int n = olua_jobs_list(L, jb, MAXJOBS), i, at = n;
+  for (i = 0; i < n; i++)
+    if (jb[i].id == d.sel) at = i;
+  at = (at + (dir > 0 ? 1 : n)) % (n + 1);
+  d.sel = at < n ? jb[at].id : 0;
 }
 
-static void slower (void)
+/* The speed the keys start from: the selected job's, else the first's. */
+static long cur_speed (lua_State *L)
 {
-  long s;
-  if (d.speed != 0) {
-    if (d.speed > 1) d.speed /= 2;
-    return;
-  }
-  for (s = 1; (double)s * 4 <= d.fit; s *= 2) {}
-  d.speed = s;
+  static olua_job jb[MAXJOBS];
+  int n = olua_jobs_list(L, jb, MAXJOBS), sh = shown(jb, n);
+  return sh >= 0 ? jb[sh].live.speed : OLUA_SPEED_MAX;
 }
 
 int dash_key (lua_State *L, const unsigned char *s, int n)
 {
-  int c = s[0], used = 1, running = 0;
-  if (c == 27) {
-    /* Shift-Tab is ESC [ Z; other sequences are skipped whole */
-    if (n >= 3 && s[1] == '[' && s[2] == 'Z') {
-      used = 3;
-      c = -2;
-    }
-    else if (n >= 2 && (s[1] == '[' || s[1] == 'O')) {
-      for (used = 2; used < n && !(s[used] >= 0x40 && s[used] <= 0x7e);
-           used++) {}
-      return used < n ? used + 1 : n;
-    }
+  int c = s[0], used = 1, running = 0, a;
+  if (c == 27 && n >= 2 && (s[1] == '[' || s[1] == 'O')) {
+    /* Shift-Tab is ESC [ Z, PgUp/PgDn ESC [ 5 ~ / 6 ~; other sequences
+    ** are skipped whole */
+    for (used = 2; used < n && !(s[used] >= 0x40 && s[used] <= 0x7e);
+         used++) {}
+    used = used < n ? used + 1 : n;
+    if (used == 3 && s[2] == 'Z') c = KEY_BTAB;
+    else if (used == 4 && s[2] == '5' && s[3] == '~') c = KEY_PPAGE;
+    else if (used == 4 && s[2] == '6' && s[3] == '~') c = KEY_NPAGE;
+    else return used;
   }
+  a = vm_lookup(VM_DASH, c);
   d.dirty = 1;
-  if (d.help) {
-    d.help = 0;
+  if (d.m.help) {
+    d.m.help = 0;
     return used;
   }
-  olua_jobs_count(L, &running);
-  switch (c) {
-  case ' ':
-    olua_jobs_ctl(L, 0, running > 0 ? OLUA_JOB_PAUSE : OLUA_JOB_RESUME);
-    break;
-  case 'n': olua_jobs_ctl(L, 0, OLUA_JOB_STEP); break;
-  case '+': case '=': faster(); break;
-  case '-': case '_': slower(); break;
-  case 'l': case 'L':
-    if (d.npanels > 0) {
-      dr_panel *p = &d.panels[d.pfocus];
-      p->ymode = p->shown_log ? DR_LIN : DR_LOG;
+  switch (a) {
+  case VA_PAUSE:
+    if (d.sel != 0) {
+      static olua_job jb[MAXJOBS];
+      int k = olua_jobs_list(L, jb, MAXJOBS), sh = shown(jb, k);
+      running = sh >= 0 && jb[sh].state == OLUA_JOB_RUNNING;
     }
+    else olua_jobs_count(L, &running);
+    olua_jobs_ctl(L, d.sel, running > 0 ? OLUA_JOB_PAUSE : OLUA_JOB_RESUME);
     break;
-  case '\t':
-    if (d.npanels > 0) d.pfocus = (d.pfocus + 1) % d.npanels;
+  case VA_STEP: olua_jobs_ctl(L, d.sel, OLUA_JOB_STEP); break;
+  case VA_FASTER: case VA_SLOWER: case VA_ONE:
+    d.m.speed = cur_speed(L);
+    vm_apply(&d.m, a);
+    olua_jobs_setspeed(L, d.sel, d.m.speed);
     break;
-  case -2:
-    if (d.npanels > 0) d.pfocus = (d.pfocus + d.npanels - 1) % d.npanels;
+  case VA_QUIT:
+    olua_jobs_ctl(L, d.sel, OLUA_JOB_STOP);
+    if (d.sel == 0) dash_set_focus(0);
+    d.sel = 0;
     break;
-  case 'z': case 'Z': d.zoom = !d.zoom; break;
-  case '?': case 'h': d.help = 1; break;
-  case 'q': case 'Q': case 3:
-    olua_jobs_ctl(L, 0, OLUA_JOB_STOP);
-    dash_set_focus(0);
+  case VA_SELNEXT: select_job(L, 1); break;
+  case VA_SELPREV: select_job(L, -1); break;
+  case VA_PGUP: case VA_PGDN: {
+    unsigned char seq[4] = {27, '[', a == VA_PGUP ? '5' : '6', '~'};
+    dash_scrollkey(seq, 4);
     break;
-  case 27: dash_set_focus(0); break;
-  default: break;
   }
-  repl_log("dash: key %d speed=%ld focus=%d zoom=%d", c, d.speed, d.pfocus,
-           d.zoom);
+  case VA_PROMPT: dash_set_focus(0); break;
+  default: vm_apply(&d.m, a); break;
+  }
+  repl_log("dash: key %d action %d sel=%d focus=%d zoom=%d", c, a, d.sel,
+           d.m.focus, d.m.zoom);
   return used;
 }

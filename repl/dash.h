@@ -21,8 +21,8 @@ int dash_open (lua_State *L, int ascii);
 void dash_close (void);
 int dash_is_open (void);
 
-/* Drain captured output, then redraw what changed (at most ~30 frames a
-** second, and drawing kept under ~3% of the time). */
+/* Drain captured output, then redraw what changed (at most OLUA_FPS
+** frames a second, and drawing kept under ~3% of the time). */
 void dash_tick (lua_State *L);
 /* Redraw everything at the next dash_tick (resize, after a chunk). */
 void dash_dirty (void);
@@ -39,7 +39,9 @@ void dash_set_focus (int f);
 ** used, at least 1. */
 int dash_key (lua_State *L, const unsigned char *s, int n);
 
-/* Steps per tick for olua_jobs_tick (0: as many as fit). */
-long dash_speed (void);
+/* PgUp / PgDn (ESC [ 5 ~ / ESC [ 6 ~ at s) scroll the output window back
+** and forward a page, whichever has the keyboard; returns the bytes used,
+** 0 when s does not start with one of them. */
+int dash_scrollkey (const unsigned char *s, int n);
 
 #endif

@@ -37,7 +37,9 @@
 ** output goes to /dev/null.  Ctrl-G moves the keyboard between the
 ** prompt and the dashboard; the typed line stays.  Ctrl-C drops the
 ** typed line; on an empty line (or with the keyboard on the dashboard)
-** it stops every job.  Ctrl-D stops the jobs and exits.  When the last
+** it stops every job.  Ctrl-D with jobs not done first says which jobs
+** it would stop; a second Ctrl-D (no line run between) stops them and
+** exits.  PgUp/PgDn scroll the output window.  When the last
 ** job is done the dashboard closes and the line moves back to the normal
 ** terminal, text and cursor kept.
 **
@@ -75,7 +77,9 @@ static struct {
   char *chunk;              /* pending incomplete statement (malloc) */
   size_t len, cap;
   char *line;               /* line completed by readline (malloc) */
-  int eof;                  /* Ctrl-D on an empty line */
+  int eof;                  /* end of input: quit */
+  int eofkey;               /* Ctrl-D on an empty line, not acted on yet */
+  int confirm;              /* Ctrl-D said what it would stop */
   int installed;            /* readline handler installed */
   char prompt[64];
 } lp;
@@ -388,15 +392,109 @@ static char *next_candidate (const char *text, int state)
   return i < cands.n ? strdup(cands.s[i++]) : NULL;
 }
 
+/* Where line[0 .. start) leaves the cursor: at a key of a table
+** constructor called on a name path, as in "optim.adam{lr=0.1, b": then
+** *path and *plen get the path ("optim.adam") and 1 is returned; otherwise
+** 0 (inside a string, a nested bracket, or after "key =").  Strings are
+** skipped (quotes with escapes; long strings are not recognised). */
+static int ctor_context (const char *line, int start, const char **path,
+                         size_t *plen)
+{
+  char open[64];
+  int pos[64], depth = 0, i, q = 0, key = 0;
+  for (i = 0; i < start; i++) {
+    char c = line[i];
+    if (q) {
+      if (c == '\\' && i + 1 < start) i++;
+      else if (c == q) q = 0;
+      continue;
+    }
+    if (c == '"' || c == '\'') q = c;
+    else if (c == '{' || c == '(' || c == '[') {
+      if (depth == 64) return 0;
+      open[depth] = c;
+      pos[depth++] = i;
+      key = c == '{';
+    }
+    else if (c == '}' || c == ')' || c == ']') {
+      if (depth > 0) depth--;
+      key = 0;
+    }
+    else if (c == ',' && depth > 0) key = open[depth - 1] == '{';
+    else if (c != ' ' && c != '\t') key = 0;
+  }
+  if (q || depth == 0 || open[depth - 1] != '{' || !key) return 0;
+  /* the name path just before the brace */
+  i = pos[depth - 1];
+  while (i > 0 && (line[i - 1] == ' ' || line[i - 1] == '\t')) i--;
+  *plen = 0;
+  while (i > 0 && (line[i - 1] == '_' || line[i - 1] == '.'
+                   || (line[i - 1] >= 'a' && line[i - 1] <= 'z')
+                   || (line[i - 1] >= 'A' && line[i - 1] <= 'Z')
+                   || (line[i - 1] >= '0' && line[i - 1] <= '9'))) {
+    i--;
+    (*plen)++;
+  }
+  *path = line + i;
+  return *plen > 0;
+}
+
+/* Fill cands with "name=" for the parameters, starting with text, of the
+** constructor at path: the parent table's metatable declares them in
+** __params (lua/help.lua: optim, sample, game, problem), name ->
+** {names}.  Raw lookups only.  Returns the number found. */
+static int collect_params (lua_State *L, const char *path, size_t plen,
+                           const char *text)
+{
+  const char *seg = path, *end = path + plen, *dot, *last = path;
+  size_t tlen = strlen(text);
+  int top = lua_gettop(L);
+  cands_clear();
+  for (dot = path; dot < end; dot++)
+    if (*dot == '.') last = dot + 1;
+  if (last == path) goto done;               /* a bare name: no parent */
+  lua_pushglobaltable(L);
+  while (seg < last - 1) {
+    for (dot = seg; dot < last - 1 && *dot != '.'; dot++)
+      ;
+    if (dot == seg || !lookup(L, seg, (size_t)(dot - seg))) goto done;
+    seg = dot + 1;
+  }
+  if (luaL_getmetafield(L, -1, "__params") != LUA_TTABLE) goto done;
+  lua_pushlstring(L, last, (size_t)(end - last));
+  if (lua_rawget(L, -2) == LUA_TTABLE) {
+    lua_Integer k, n = (lua_Integer)lua_rawlen(L, -1);
+    for (k = 1; k <= n; k++) {
+      const char *name;
+      lua_rawgeti(L, -1, k);
+      name = lua_tostring(L, -1);
+      if (name != NULL && strncmp(name, text, tlen) == 0) {
+        lua_pushfstring(L, "%s=", name);
+        cands_add("", 0, lua_tostring(L, -1), LUA_TNIL);  /* no suffix */
+        lua_pop(L, 1);
+      }
+      lua_pop(L, 1);
+    }
+  }
+done:
+  lua_settop(L, top);
+  return cands.n;
+}
+
 /* readline's attempted-completion hook.  After a unique match, '.'
-** follows a table, '(' a function, ' ' a keyword. */
+** follows a table, '(' a function, ' ' a keyword.  At a key of a
+** constructor's table (optim.adam{l), the parameter names complete, with
+** their '='. */
 static char **complete (const char *text, int start, int end)
 {
-  (void)start;
+  const char *path;
+  size_t plen;
   (void)end;
   rl_attempted_completion_over = 1;
   rl_completion_append_character = '\0';
-  collect(lp.L, text);
+  if (!(ctor_context(rl_line_buffer, start, &path, &plen)
+        && collect_params(lp.L, path, plen, text) > 0))
+    collect(lp.L, text);
   if (cands.n == 0) return NULL;
   if (cands.n == 1) {
     int t = cands.type[0];
@@ -412,7 +510,7 @@ static void on_line (char *line)
 {
   rl_callback_handler_remove();
   lp.installed = 0;
-  if (line == NULL) lp.eof = 1;
+  if (line == NULL) lp.eofkey = 1;
   else lp.line = line;
 }
 
@@ -518,10 +616,39 @@ static void execute (lua_State *L)
   lua_settop(L, base);
 }
 
+/* A "?x" line, as Julia's help mode: help("x") for a name path (?adam,
+** ?optim.adam, ?run, ?r), help(x) for another expression (?optim.adam{}),
+** help() for "?" alone. */
+static void help_line (lua_State *L, const char *text)
+{
+  const char *s = text, *e, *p;
+  int path = 1, status;
+  while (*s == ' ' || *s == '\t') s++;
+  e = s + strlen(s);
+  while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == ';')) e--;
+  for (p = s; p < e; p++)
+    if (!(*p == '_' || *p == '.' || *p == ':' || (*p >= 'a' && *p <= 'z')
+          || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')))
+      path = 0;
+  if (s == e) lua_pushliteral(L, "help()");
+  else lua_pushfstring(L, path ? "help(\"%s\")" : "help(%s)",
+                       lua_pushlstring(L, s, (size_t)(e - s)));
+  status = luaL_loadbuffer(L, lua_tostring(L, -1), lua_rawlen(L, -1),
+                           "=stdin");
+  lua_remove(L, -2);                  /* the chunk's text */
+  if (s != e) lua_remove(L, -2);      /* the text after '?' */
+  if (status == LUA_OK) execute(L);
+  else repl_report(L, status);
+}
+
 static void run_line (lua_State *L, const char *line)
 {
   int status;
   history_keep(line);
+  if (lp.len == 0 && line[0] == '?') {
+    help_line(L, line + 1);
+    return;
+  }
   if (lp.len == 0) {
     const char *ret = lua_pushfstring(L, "return %s", line);
     status = luaL_loadbuffer(L, ret, strlen(ret), "=stdin");
@@ -712,18 +839,22 @@ static void dm_sync (lua_State *L, int njobs)
 static void dm_feed (lua_State *L)
 {
   size_t i = 0;
-  while (i < dm.npend && lp.line == NULL && !lp.eof && dash_is_open()) {
+  while (i < dm.npend && lp.line == NULL && !lp.eof && !lp.eofkey
+         && dash_is_open()) {
+    int k;
     if (dm.pend[i] == KEY_FOCUS) {
       dash_set_focus(!dash_focus());
       i++;
     }
+    else if ((k = dash_scrollkey(dm.pend + i, (int)(dm.npend - i))) > 0)
+      i += (size_t)k;
     else if (dash_focus())
       i += (size_t)dash_key(L, dm.pend + i, (int)(dm.npend - i));
     else if (!lp.installed) break;
     else {
       dm.qpos = i;
-      for (dm.qend = i; dm.qend < dm.npend && dm.pend[dm.qend] != KEY_FOCUS;
-           dm.qend++) {}
+      for (dm.qend = i; dm.qend < dm.npend && dm.pend[dm.qend] != KEY_FOCUS
+           && !(dm.qend > i && dm.pend[dm.qend] == 27); dm.qend++) {}
       rl_callback_read_char();
       i = dm.qpos > i ? dm.qpos : i + 1;
       dm.qpos = dm.qend = 0;
@@ -761,11 +892,49 @@ static void leave (void)
   }
 }
 
+/* Ctrl-D on an empty line: quit, unless jobs are not done and this is
+** the first Ctrl-D since a line was run; then say which jobs a second one
+** stops ("2 jobs running (#1 adam, #3 nag): Ctrl-D again to stop them and
+** quit") and go on. */
+static void take_eof (lua_State *L)
+{
+  static olua_job jb[64];
+  char msg[512];
+  int n, running, i, len;
+  lp.eofkey = 0;
+  n = olua_jobs_count(L, &running);
+  if (n == 0 || lp.confirm) {
+    lp.eof = 1;
+    return;
+  }
+  n = olua_jobs_list(L, jb, 64);
+  len = snprintf(msg, sizeof msg, "%d job%s %s (", n, n == 1 ? "" : "s",
+                 running == n ? "running" : "not done");
+  for (i = 0; i < n && len < (int)sizeof msg - 80; i++)
+    len += snprintf(msg + len, sizeof msg - (size_t)len, "%s#%d %s%s",
+                    i > 0 ? ", " : "", jb[i].id, jb[i].method,
+                    jb[i].state == OLUA_JOB_PAUSED ? " paused" : "");
+  snprintf(msg + len, sizeof msg - (size_t)len, "%s): Ctrl-D again to stop "
+           "%s and quit\n", i < n ? ", ..." : "", n == 1 ? "it" : "them");
+  lp.confirm = 1;
+  if (dash_is_open()) {
+    dash_echo("", "");
+    dash_print(msg);
+  }
+  else {
+    fputs("\n", stdout);
+    fputs(msg, stdout);
+    fflush(stdout);
+  }
+  install(L);
+}
+
 /* Run the line readline completed (in dashboard mode, echoed first). */
 static void take_line (lua_State *L, int top)
 {
   char *line = lp.line;
   lp.line = NULL;
+  lp.confirm = 0;
   if (dash_is_open()) dash_echo(line, "");
   run_line(L, line);
   free(line);
@@ -846,14 +1015,17 @@ void repl_loop (lua_State *L, const repl_opts *o)
     /* (5) a key for readline (or the dashboard); a finished line runs now */
     if (dash_is_open()) {
       dm_read(L);
-      while (lp.line != NULL) {
-        take_line(L, top);
+      while (lp.line != NULL || lp.eofkey) {
+        if (lp.line != NULL) take_line(L, top);
+        else take_eof(L);
+        if (lp.eof) break;
         dm_feed(L);
       }
     }
     else {
       rl_callback_read_char();
       if (lp.line != NULL) take_line(L, top);
+      else if (lp.eofkey) take_eof(L);
     }
   }
   /* Ctrl-D: jobs still going are stopped, the terminal restored */

@@ -15,7 +15,7 @@ J='j = start(problem.rosenbrock{n=2, noise={sigma=1}}, optim.adam{lr=1e-3}, '\
 "{iters=$LIVE_ITERS, tol=0})"
 K='k = start(problem.quadratic{n=10, noise={sigma=1}}, optim.gd{lr=0.01}, '\
 "{iters=$LIVE_ITERS, tol=0})"
-TITLE='job #[0-9]+  rosenbrock'   # the dashboard's title with a $J job
+TITLE='job #[0-9]+ adam  rosenbrock'   # the dashboard's title with a $J job
 DASH_ROWS=27   # rows of the dashboard at 120x40 (40 - 1 prompt - 10 out)
 
 dash () { tm_screen | head -"$DASH_ROWS"; }
@@ -32,7 +32,7 @@ atprompt () {
 tm_start
 tm_wait "$P"
 tm_line "$J"
-tm_wait 'job #1  rosenbrock'; ok $? "jobs: start opens the dashboard"
+tm_wait 'job #1 adam  rosenbrock'; ok $? "jobs: start opens the dashboard (its header names the job)"
 tm_wait 'loss \['; ok $? "jobs: the dashboard has the loss panel"
 tm_moves; ok $? "jobs: the job steps"
 tm_wait '#1 adam lr=0.001'; ok $? "jobs: legend names job id and method"
@@ -71,7 +71,7 @@ tm_line 'jobs()'
 tm_wait '^  2 +running +[0-9]+/1000000000000000 +gd lr=0.01 on quadratic'
 ok $? "jobs: jobs() lists id, state, iter, label"
 tm_line 'k:stop()'
-tm_wait_not ' 2 jobs ' && tm_wait 'job #1  rosenbrock'
+tm_wait_not ' 2 jobs ' && tm_wait 'job #1 adam  rosenbrock'
 ok $? "jobs: a stopped job leaves the dashboard"
 
 # focus: Ctrl-G moves the keyboard to the dashboard and back
@@ -85,7 +85,7 @@ tm_keys n
 tm_wait "iter $((a + 1))/"; ok $? "keys: n takes exactly one step"
 tm_keys Space
 tm_wait 'running  speed'; ok $? "keys: space resumes"
-tm_speed_keys keys tick
+tm_speed_keys keys frame
 tm_focus_keys keys
 tm_keys BTab
 tm_wait '\* loss \['; ok $? "keys: Shift-Tab moves focus back"
@@ -166,7 +166,12 @@ tm_wait "$P"
 tm_line "$J"
 tm_wait 'loss \['
 tm_keys C-d
-tm_wait 'EXITED'; ok $? "ctrl-d: exits with a job running"
+tm_wait '1 job running \(#1 adam\): Ctrl-D again to stop it and quit'
+ok $? "ctrl-d: with a job running first says what it would stop"
+tm_until "tm_screen | head -1 | grep -q 'job #1 adam'"
+ok $? "ctrl-d: the job goes on after the first Ctrl-D"
+tm_keys C-d
+tm_wait 'EXITED'; ok $? "ctrl-d: a second Ctrl-D exits with a job running"
 tm_screen | grep -qE '(^| )icanon( |$)' && tm_screen | grep -qE '(^| )echo( |$)'
 ok $? "ctrl-d: the terminal is back in cooked mode with echo"
 

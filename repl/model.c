@@ -1,0 +1,249 @@
+/*
+** repl/model.c -- the one view model and key table (model.h): what every
+** key does in the full-screen view and the dashboard, the speed rule of
+** + and -, panel focus and zoom, and the text generated from the table
+** (help overlay, status-line summary) and the header line.
+*/
+#include <stdio.h>
+#include <string.h>
+
+#include <curses.h>
+
+#include "optlab.h"
+#include "model.h"
+#include "screen.h"
+
+/* The one key table.  A key listed twice (q) does different things in
+** the view and the dashboard; entries without help are covered by the
+** line of their pair (Shift-Tab by Tab, PgDn by PgUp, ] by [). */
+const vm_key vm_keys[] = {
+  {{'q', 'Q', 3, 0}, "q, Ctrl-C", VA_QUIT, VM_VIEW,
+   "stop the experiment", "q stop"},
+  {{'q', 'Q', 3, 0}, "q, Ctrl-C", VA_QUIT, VM_DASH,
+   "stop the selected job (every job when none is)", "q stop"},
+  {{' ', 0}, "space", VA_PAUSE, VM_BOTH, "pause / resume", "space pause"},
+  {{'n', 0}, "n", VA_STEP, VM_BOTH, "one step (pauses first)", "n step"},
+  {{'+', '=', 0}, "+", VA_FASTER, VM_BOTH,
+   "faster: ten times the steps per frame, then max", "+/- speed"},
+  {{'-', '_', 0}, "-", VA_SLOWER, VM_BOTH,
+   "slower: a tenth (from max, a decade below what fits)", NULL},
+  {{'1', 0}, "1", VA_ONE, VM_BOTH, "one step per frame", NULL},
+  {{'l', 'L', 0}, "l", VA_LOG, VM_BOTH,
+   "log / linear y axis of the focused panel", "l log"},
+  {{'\t', 0}, "Tab", VA_NEXT, VM_BOTH,
+   "focus the next panel (Shift-Tab: back)", "Tab focus"},
+  {{KEY_BTAB, 0}, "Shift-Tab", VA_PREV, VM_BOTH, NULL, NULL},
+  {{'z', 'Z', 0}, "z", VA_ZOOM, VM_BOTH,
+   "zoom the focused panel / restore", "z zoom"},
+  {{'[', 0}, "[ / ]", VA_SELPREV, VM_DASH,
+   "select the previous / next job (or all): keys act on it", "[ ] job"},
+  {{']', 0}, "]", VA_SELNEXT, VM_DASH, NULL, NULL},
+  {{KEY_PPAGE, 0}, "PgUp/PgDn", VA_PGUP, VM_DASH,
+   "scroll the output window back / forward", NULL},
+  {{KEY_NPAGE, 0}, "PgDn", VA_PGDN, VM_DASH, NULL, NULL},
+  {{'?', 'h', 0}, "?", VA_HELP, VM_BOTH, "this help (any key closes it)",
+   "? help"},
+  {{27, 0}, "Ctrl-G, Esc", VA_PROMPT, VM_DASH,
+   "back to the prompt (typed text kept)", "^G prompt"},
+  {{0}, NULL, VA_NONE, 0, NULL, NULL}
+};
+
+int vm_lookup (int where, int c)
+{
+  const vm_key *k;
+  int i;
+  for (k = vm_keys; k->action != VA_NONE; k++)
+    if (k->where & where)
+      for (i = 0; i < 4 && k->codes[i] != 0; i++)
+        if (k->codes[i] == c) return k->action;
+  return VA_NONE;
+}
+
+/* -- speed ---------------------------------------------------------------- */
+
+long vm_faster (long speed, long fit)
+{
+  long s = 1;
+  if (speed >= OLUA_SPEED_MAX) return OLUA_SPEED_MAX;
+  while (s <= speed && s < OLUA_SPEED_MAX) s *= 10;
+  return s >= fit || s >= OLUA_SPEED_MAX ? OLUA_SPEED_MAX : s;
+}
+
+long vm_slower (long speed, long fit)
+{
+  long s = 1;
+  if (speed >= OLUA_SPEED_MAX) {
+    while (s * 20 <= fit) s *= 10;
+    return s;
+  }
+  while (s * 10 < speed) s *= 10;
+  return s;
+}
+
+const char *vm_speedstr (long speed, char *buf, size_t size)
+{
+  if (speed >= OLUA_SPEED_MAX) snprintf(buf, size, "max");
+  else snprintf(buf, size, "%ld/frame", speed);
+  return buf;
+}
+
+/* -- the model ------------------------------------------------------------ */
+
+void vm_init (vm_model *m, int where, long speed, long budget, int paused)
+{
+  memset(m, 0, sizeof *m);
+  m->where = where;
+  m->speed = olua_pace_speed(speed, budget);
+  m->paused = paused != 0;
+  m->fit = 1024;
+}
+
+void vm_panels (vm_model *m, const int *metrics, int n, int autokind)
+{
+  int want[VM_MAXPANELS], nw = 0, i, k, same, fm;
+  dr_panel old[VM_MAXPANELS];
+  for (i = 0; i < n && nw < VM_MAXPANELS; i++) {
+    if (metrics[i] < 0 || metrics[i] >= PN_NKINDS) continue;
+    for (k = 0; k < nw && want[k] != metrics[i]; k++) {}
+    if (k == nw) want[nw++] = metrics[i];
+    if (metrics[i] >= OL_NMETRICS) autokind = -1;
+  }
+  if (autokind >= 0 && nw < VM_MAXPANELS) want[nw++] = autokind;
+  same = nw == m->npanels;
+  for (i = 0; same && i < nw; i++) same = m->panels[i].metric == want[i];
+  if (same) return;
+  fm = m->npanels > 0 ? m->panels[m->focus].metric : -1;
+  memcpy(old, m->panels, sizeof old);
+  m->focus = 0;
+  for (i = 0; i < nw; i++) {
+    for (k = 0; k < m->npanels && old[k].metric != want[i]; k++) {}
+    if (k < m->npanels) m->panels[i] = old[k];
+    else dr_panel_init(&m->panels[i], want[i]);
+    if (want[i] == fm) m->focus = i;
+  }
+  m->npanels = nw;
+}
+
+int vm_apply (vm_model *m, int a)
+{
+  dr_panel *p = m->npanels > 0 ? &m->panels[m->focus] : NULL;
+  if (m->help) {
+    m->help = 0;
+    return a == VA_QUIT ? VA_QUIT : VA_NONE;
+  }
+  switch (a) {
+  case VA_PAUSE: m->paused = !m->paused; break;
+  case VA_STEP: m->paused = 1; m->step = 1; break;
+  case VA_FASTER: m->speed = vm_faster(m->speed, m->fit); break;
+  case VA_SLOWER: m->speed = vm_slower(m->speed, m->fit); break;
+  case VA_ONE: m->speed = 1; break;
+  case VA_LOG:
+    if (p != NULL) p->ymode = p->shown_log ? DR_LIN : DR_LOG;
+    break;
+  case VA_NEXT:
+    if (m->npanels > 0) m->focus = (m->focus + 1) % m->npanels;
+    break;
+  case VA_PREV:
+    if (m->npanels > 0) m->focus = (m->focus + m->npanels - 1) % m->npanels;
+    break;
+  case VA_ZOOM: m->zoom = !m->zoom; break;
+  case VA_HELP: m->help = 1; break;
+  default: break;
+  }
+  return a;
+}
+
+/* -- text from the table, and the header ---------------------------------- */
+
+const char *vm_keyline (int where, char *buf, size_t size)
+{
+  const vm_key *k;
+  size_t len = 0;
+  buf[0] = '\0';
+  for (k = vm_keys; k->action != VA_NONE && len + 1 < size; k++)
+    if ((k->where & where) && k->brief != NULL)
+      len += (size_t)snprintf(buf + len, size - len, "%s%s",
+                              len > 0 ? "  " : "", k->brief);
+  return buf;
+}
+
+static void help_box (int y, int x, int h, int w)
+{
+  int i;
+  for (i = 0; i < h; i++) screen_blank(y + i, x, w, SC_DEFAULT, 0);
+  for (i = 1; i < w - 1; i++) {
+    screen_putc(y, x + i, 0x2500, '-', SC_FOCUS, 0);
+    screen_putc(y + h - 1, x + i, 0x2500, '-', SC_FOCUS, 0);
+  }
+  for (i = 1; i < h - 1; i++) {
+    screen_putc(y + i, x, 0x2502, '|', SC_FOCUS, 0);
+    screen_putc(y + i, x + w - 1, 0x2502, '|', SC_FOCUS, 0);
+  }
+  screen_putc(y, x, 0x250C, '+', SC_FOCUS, 0);
+  screen_putc(y, x + w - 1, 0x2510, '+', SC_FOCUS, 0);
+  screen_putc(y + h - 1, x, 0x2514, '+', SC_FOCUS, 0);
+  screen_putc(y + h - 1, x + w - 1, 0x2518, '+', SC_FOCUS, 0);
+}
+
+void vm_draw_help (int where, int rows, int cols)
+{
+  char lines[24][96];
+  const vm_key *k;
+  int n = 0, w = 0, h, i, y, x;
+  snprintf(lines[n++], sizeof lines[0], "%s", where == VM_DASH
+           ? "dashboard keys (Ctrl-G at the prompt)" : "keys");
+  lines[n++][0] = '\0';
+  for (k = vm_keys; k->action != VA_NONE && n < 24; k++)
+    if ((k->where & where) && k->help != NULL)
+      snprintf(lines[n++], sizeof lines[0], "%-11s %s", k->name, k->help);
+  for (i = 0; i < n; i++)
+    if ((int)strlen(lines[i]) > w) w = (int)strlen(lines[i]);
+  w += 4;
+  if (w > cols) w = cols;
+  h = n + 2 < rows ? n + 2 : rows;
+  y = (rows - h) / 2;
+  x = (cols - w) / 2;
+  if (h < 3 || w < 5) return;
+  help_box(y, x, h, w);
+  for (i = 0; i < h - 2; i++)
+    screen_puts(y + 1 + i, x + 2, lines[i], w - 4, i == 0 ? SC_TITLE : 0,
+                i == 0 ? SA_BOLD : 0);
+}
+
+void vm_draw_header (int cols, const char *name, const char *title,
+                     long iter, long iters, const char *state,
+                     const char *speed)
+{
+  /* fields in order; drop[] gives the order in which they go */
+  char f[6][200];
+  int keep[6], i, k, len;
+  static const int drop[] = {0, 2, 5, 4, 1};
+  char left[512], right[256];
+  snprintf(f[0], sizeof f[0], "optlab");
+  snprintf(f[1], sizeof f[1], "%s", name != NULL ? name : "");
+  snprintf(f[2], sizeof f[2], "%s", title != NULL ? title : "");
+  snprintf(f[3], sizeof f[3], "iter %ld/%ld", iter, iters);
+  snprintf(f[4], sizeof f[4], "%s", state != NULL ? state : "");
+  snprintf(f[5], sizeof f[5], "speed %s", speed != NULL ? speed : "");
+  for (i = 0; i < 6; i++) keep[i] = f[i][0] != '\0';
+  for (k = 0;; k++) {
+    int ll = 0, rl = 0;
+    left[0] = right[0] = '\0';
+    for (i = 0; i < 3; i++)
+      if (keep[i])
+        ll += snprintf(left + ll, sizeof left - (size_t)ll, "%s%s",
+                       ll > 0 ? "  " : " ", f[i]);
+    for (i = 3; i < 6; i++)
+      if (keep[i])
+        rl += snprintf(right + rl, sizeof right - (size_t)rl, " %s ",
+                       f[i]);
+    len = ll + 1 + rl;
+    if (len <= cols || k == (int)(sizeof drop / sizeof drop[0])) break;
+    keep[drop[k]] = 0;
+  }
+  screen_blank(0, 0, cols, SC_STATUS, SA_REVERSE);
+  screen_puts(0, 0, left, cols, SC_STATUS, SA_REVERSE | SA_BOLD);
+  len = (int)strlen(right);
+  screen_puts(0, cols - len > 0 ? cols - len : 0, right, cols, SC_STATUS,
+              SA_REVERSE);
+}

@@ -1,0 +1,86 @@
+/*
+** repl/model.h -- the one view model of the live displays: speed, pause,
+** step, panel focus and zoom, help, and the one key -> action table.
+**
+** Two front ends render a vm_model: the full-screen view of run and race
+** (view.c) and the dashboard above the prompt (dash.c).  Both look keys
+** up in vm_keys (vm_lookup) and change the model only through vm_apply;
+** the help overlay (vm_draw_help) and the status line's key summary
+** (vm_keyline) are generated from the table, and the header line
+** (vm_draw_header) drops whole fields when it does not fit.  Adding a key
+** is one line of vm_keys and one case of vm_apply.  The dashboard maps
+** the actions that concern jobs (pause, step, stop, speed) onto them.
+*/
+#ifndef REPL_MODEL_H
+#define REPL_MODEL_H
+
+#include <stddef.h>
+
+#include "draw.h"
+
+/* Where a key works. */
+enum { VM_VIEW = 1, VM_DASH = 2, VM_BOTH = 3 };
+
+/* Actions. */
+enum {
+  VA_NONE, VA_QUIT, VA_PAUSE, VA_STEP, VA_FASTER, VA_SLOWER, VA_ONE,
+  VA_LOG, VA_XLOG, VA_NEXT, VA_PREV, VA_ZOOM, VA_HELP, VA_SELNEXT,
+  VA_SELPREV, VA_PGUP, VA_PGDN, VA_PROMPT
+};
+
+typedef struct vm_key {
+  int codes[4];          /* key codes (curses KEY_* or bytes), 0-ended */
+  const char *name;      /* as the help shows it: "space", "+" */
+  int action;
+  int where;             /* VM_VIEW, VM_DASH or both */
+  const char *help;      /* the help overlay's line */
+  const char *brief;     /* the status line's entry, or NULL */
+} vm_key;
+
+extern const vm_key vm_keys[];   /* ended by an entry with action 0 */
+
+#define VM_MAXPANELS (OL_NMETRICS + 1)
+
+typedef struct vm_model {
+  int where;             /* VM_VIEW or VM_DASH */
+  int paused;
+  int step;              /* one step asked for (n) */
+  int help, zoom, focus;
+  long speed;            /* steps per frame, or OLUA_SPEED_MAX */
+  long fit;              /* steps per frame measured at full speed */
+  int npanels;
+  dr_panel panels[VM_MAXPANELS];
+} vm_model;
+
+/* A fresh model: speed and paused as the experiment asks (the pacing
+** rule of optlab.h resolved with its budget), no panels. */
+void vm_init (vm_model *m, int where, long speed, long budget, int paused);
+/* The panels: metrics[0..n-1] in order, then the landscape or simplex
+** panel autokind (>= 0) unless a metric already is one; a panel kept from
+** before keeps its display state, and the focus stays on its panel. */
+void vm_panels (vm_model *m, const int *metrics, int n, int autokind);
+/* The action of key c where (VA_NONE when unbound). */
+int vm_lookup (int where, int c);
+/* Apply action a to the model; a key while the help is shown only closes
+** it (returns VA_NONE then).  Returns the action applied. */
+int vm_apply (vm_model *m, int a);
+/* The speed rule of + and - (a decade a press; - from full speed goes to
+** the largest power of ten below what fits in a frame; + past what fits
+** is full speed). */
+long vm_faster (long speed, long fit);
+long vm_slower (long speed, long fit);
+/* "max" or "25/frame", in buf. */
+const char *vm_speedstr (long speed, char *buf, size_t size);
+
+/* The header on row 0: name (may be NULL), the problem, "iter a/b",
+** state, "speed s"; fields are dropped whole, least needed first, so
+** nothing is cut mid-word. */
+void vm_draw_header (int cols, const char *name, const char *title,
+                     long iter, long iters, const char *state,
+                     const char *speed);
+/* The key summary of where ("q stop  space pause ..."), in buf. */
+const char *vm_keyline (int where, char *buf, size_t size);
+/* The help overlay of where, centred on rows x cols. */
+void vm_draw_help (int where, int rows, int cols);
+
+#endif

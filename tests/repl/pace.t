@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# tests/repl/pace.t -- pacing of the live view: a short run is shown at a
+# watchable pace by default (it is still running after the first screen
+# and its iteration rises from frame to frame), paused=true opens paused
+# at iteration 0 and n takes exactly one step, speed= sets steps per
+# frame, and - from max goes down a decade a press.  Only states are
+# asserted, never durations.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib/tmux.sh
+
+P='^>( |$)'
+SHORT='r = run(problem.rosenbrock{n=2}, optim.adam{}, {iters=2000})'
+
+tm_start
+tm_wait "$P"
+tm_line "$SHORT"
+a=$(tm_iter_wait)
+[ -n "$a" ] && [ "$a" -lt 2000 ]
+ok $? "pace: a 2000-step run is still running on the first screen ($a/2000)"
+tm_until "tm_screen | head -1 | grep -q 'speed 23/frame'"
+ok $? "pace: the default speed is the budget over 90 frames (23/frame)"
+tm_until 'b=$(tm_iter); [ -n "$b" ] && [ "$b" -gt "$a" ]'
+ok $? "pace: its iteration rises on later screens ($a -> $b)"
+tm_wait "$P"; ok $? "pace: the paced run ends by itself"
+tm_line 'print("n=" .. r.iter)'
+tm_wait '^n=2000$'; ok $? "pace: the paced run took its whole budget"
+
+tm_line 'r = run(problem.rosenbrock{n=2}, optim.adam{}, {iters=2000, paused=true})'
+tm_wait 'iter 0/2000  paused'; ok $? "pace: paused=true opens paused at iteration 0"
+tm_keys n
+tm_wait 'iter 1/2000  paused'; ok $? "pace: n takes exactly one step"
+tm_keys n
+tm_wait 'iter 2/2000  paused'; ok $? "pace: n again takes one more"
+tm_keys 1
+tm_wait 'speed 1/frame'; ok $? "pace: 1 sets one step per frame"
+tm_keys q
+tm_wait "$P"
+
+tm_line "r = run(problem.quadratic{n=4, noise={sigma=1}}, optim.gd{lr=0.01}, {iters=$LIVE_ITERS, speed=\"max\"})"
+tm_wait 'speed max'; ok $? "pace: speed=\"max\" opens at full speed"
+tm_keys -- -
+tm_until 's1=$(tm_screen | head -1 | sed -n "s/.*speed \([0-9]*\)\/frame.*/\1/p"); [ -n "$s1" ]'
+ok $? "pace: - from max sets a finite speed ($s1/frame)"
+echo "$s1" | grep -qE '^10*$'; ok $? "pace: - from max gives a power of ten ($s1)"
+if [ -n "$s1" ] && [ "$s1" -gt 1 ]; then
+  tm_keys -- -
+  tm_wait "speed $((s1 / 10))/frame"; ok $? "pace: - again divides by ten"
+else
+  ok 0 "pace: - again divides by ten (already at 1)"
+fi
+tm_keys +
+tm_wait "speed $s1/frame"; ok $? "pace: + multiplies by ten"
+tm_keys q
+tm_wait "$P"
+
+tm_line "r = run(problem.quadratic{n=4, noise={sigma=1}}, optim.gd{lr=0.01}, {iters=$LIVE_ITERS, speed=7})"
+tm_wait 'speed 7/frame'; ok $? "pace: speed=7 opens at 7 steps per frame"
+tm_keys q
+tm_wait "$P"
+tm_line 'print("r=" .. r.reason)'
+tm_wait '^r=stopped$'; ok $? "pace: q stops a paced run"
+
+done_testing
