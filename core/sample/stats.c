@@ -9,12 +9,12 @@
 #include "stats.h"
 
 extern const ol_method_type ol_sample_rwmh, ol_sample_ula, ol_sample_hmc,
-  ol_sample_nuts, ol_sample_sgld, ol_sample_mala;
+  ol_sample_nuts, ol_sample_sgld, ol_sample_mala, ol_sample_pmala;
 
 /* The samplers whose state starts with an ol_sampler_head. */
 static const ol_method_type *const with_head[] = {
   &ol_sample_rwmh, &ol_sample_ula, &ol_sample_hmc, &ol_sample_nuts,
-  &ol_sample_sgld, &ol_sample_mala, NULL
+  &ol_sample_sgld, &ol_sample_mala, &ol_sample_pmala, NULL
 };
 
 static int has_head (const ol_method_type *m)
