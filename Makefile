@@ -122,7 +122,15 @@ lint:
 	  $(CORE_SRC) | grep -vE 's(n)?printf' | grep . || { echo "lint: core/ prints or exits"; exit 1; }
 	@! grep -nE '#include *[<"](n?curses|readline)' lua/*.[ch] \
 	  || { echo "lint: lua/ includes curses/readline"; exit 1; }
+	@! grep -nE '(\<p|->p)->($(PFIELDS))\>([.][a-z_]+|\[[^]]*\])* *([-+*/|&]?=[^=]|\+\+|--)' lua/*.c \
+	  || { echo "lint: lua/ writes an ol_problem field (use the core's ol_problem_set_*)"; exit 1; }
+	@! grep -nE '(memcpy|memset|memmove|snprintf|strcpy|free) *\( *&?(\<p|[a-z]+->p)->($(PFIELDS))\>' lua/*.c \
+	  || { echo "lint: lua/ writes into an ol_problem field (use the core's ol_problem_set_*)"; exit 1; }
 	@echo "lint: layer rules hold"
+
+# The fields of struct ol_problem (core/problem.h), which only the core
+# writes: the binding completes a problem through ol_problem_set_*.
+PFIELDS = name|kind|n|fdf|hess|gsep|ud|free_ud|fd_grad|set|noise|x0|xstar|fstar|mean|cov|rows|cols|payoff|nsum|fdfi|quadratic|l1|mrows|mcols|mblocks|desc|xform|frozen
 
 mancheck:
 	@out=$$(groff -man -ww -z -rCHECKSTYLE=3 man/optlab.1 2>&1); \

@@ -7,15 +7,16 @@
 ** or an error.  ol_problem_fdhess differences that gradient for problems
 ** without a Hessian.  ol_problem_new checks a created problem's invariants
 ** (n >= 1, an oracle, a start point, a consistent set and payoff) so
-** methods and metrics may rely on them; ol_problem_check_extra (shared
-** with ol_run_new, as a binding may set noise, l1 after creation) checks
-** the noise model, the l1 weight and the matrix shape.  ol_problem_aniso
+** methods and metrics may rely on them, including the catalog's own noise
+** model, l1 weight and matrix shape (check_extra).  The checked setters
+** (ol_problem_set_*) complete a problem after it is made and are the one
+** place a user's x0, noise, set and l1 are validated; the first run
+** freezes the problem and they refuse from then on.  ol_problem_aniso
 ** factors the Hessian at x0 for anisotropic noise.  The registry of problem types
 ** (ol_problem_types, ol_problem_type_find) lives in core/registry.c.
 */
 #include "problem.h"
 
-#include "runpriv.h"
 #include "vec.h"
 
 #include <float.h>
@@ -136,6 +137,8 @@ double *ol_problem_alloc (int n, ol_err *e)
   return x;
 }
 
+static int check_extra (const ol_problem *p, ol_err *e);
+
 /* Invariants every problem keeps after creation; OL_EINVAL naming the
 ** problem otherwise. */
 static int check (const ol_problem *p, ol_err *e)
@@ -185,10 +188,12 @@ static int check (const ol_problem *p, ol_err *e)
       (p->rows < 1 || p->cols < 1 || p->rows + p->cols != p->n))
     return ol_err_set(e, OL_EINVAL, "%s: payoff shape %d x %d does not "
                       "match n = %d", p->name, p->rows, p->cols, p->n);
-  return ol_problem_check_extra(p, e);
+  return check_extra(p, e);
 }
 
-int ol_problem_check_extra (const ol_problem *p, ol_err *e)
+/* The catalog's noise model, l1 weight and matrix shape, as a create
+** function set them. */
+static int check_extra (const ol_problem *p, ol_err *e)
 {
   const ol_noise *nz = &p->noise;
   int b, sum = 0;
@@ -362,4 +367,262 @@ void ol_problem_free (ol_problem *p)
   free(p->noise.chol);
   if (p->free_ud != NULL) p->free_ud(p->ud);
   free(p);
+}
+
+/* == checked setters (problem.h) ========================================== */
+
+static int refuse_frozen (const ol_problem *p, ol_err *e)
+{
+  if (p == NULL) return ol_err_set(e, OL_EINVAL, "no problem");
+  if (p->frozen)
+    return ol_err_set(e, OL_EINVAL, "%s is in use by a run: its x0, noise, "
+                      "set and l1 are fixed", p->name);
+  return OL_OK;
+}
+
+/* OL_EINVAL unless x has n == p->n entries, all finite. */
+static int check_vec (const ol_problem *p, const char *what, const double *x,
+                      int n, ol_err *e)
+{
+  int i;
+  if (x == NULL) return ol_err_set(e, OL_EINVAL, "%s: no array", what);
+  if (n != p->n)
+    return ol_err_set(e, OL_EINVAL, "%s has %d entries, expected n = %d",
+                      what, n, p->n);
+  for (i = 0; i < n; i++)
+    if (!isfinite(x[i]))
+      return ol_err_set(e, OL_EINVAL, "%s[%d] = %g is not finite", what,
+                        i + 1, ol_shown(x[i]));
+  return OL_OK;
+}
+
+int ol_problem_set_x0 (ol_problem *p, const double *x, int n, ol_err *e)
+{
+  double *old;
+  int rc;
+  if ((rc = refuse_frozen(p, e)) != OL_OK ||
+      (rc = check_vec(p, "x0", x, n, e)) != OL_OK)
+    return rc;
+  if (p->noise.kind != OL_NOISE_ANISO) {
+    memcpy(p->x0, x, (size_t)n * sizeof *x);
+    return OL_OK;
+  }
+  /* (1) the anisotropic noise is the Hessian at x0: factor it there, and
+  ** keep the old x0 and factor when that fails */
+  if ((old = ol_problem_alloc(n, e)) == NULL) return OL_ENOMEM;
+  memcpy(old, p->x0, (size_t)n * sizeof *x);
+  memcpy(p->x0, x, (size_t)n * sizeof *x);
+  if ((rc = ol_problem_aniso(p, e)) != OL_OK) {
+    memcpy(p->x0, old, (size_t)n * sizeof *x);
+    free(old);
+    return rc;
+  }
+  free(old);
+  return OL_OK;
+}
+
+/* "%g" of v into a static-free buffer for the range messages. */
+static const char *gnum (char *buf, size_t size, double v)
+{
+  snprintf(buf, size, "%g", ol_shown(v));
+  return buf;
+}
+
+int ol_problem_set_noise (ol_problem *p, const ol_noise *spec, ol_err *e)
+{
+  ol_noise nz, old;
+  char b[32];
+  int rc;
+  if (refuse_frozen(p, e) != OL_OK) return OL_EINVAL;
+  if (spec == NULL) return ol_err_set(e, OL_EINVAL, "noise: no spec");
+  nz = *spec;
+  nz.chol = NULL;
+  /* (1) the numbers, whatever the kind reads */
+  if (nz.kind < OL_NOISE_NONE || nz.kind > OL_NOISE_BATCH)
+    return ol_err_set(e, OL_EINVAL, "unknown noise kind %d", nz.kind);
+  if (!(nz.sigma >= 0) || isinf(nz.sigma))
+    return ol_err_set(e, OL_EINVAL, "noise.sigma = %s is out of range "
+                      "[0, inf)", gnum(b, sizeof b, nz.sigma));
+  if (!(nz.nu > 0) || isinf(nz.nu))
+    return ol_err_set(e, OL_EINVAL, "noise.nu = %s is out of range "
+                      "(0, inf)", gnum(b, sizeof b, nz.nu));
+  if (nz.batch < 1)
+    return ol_err_set(e, OL_EINVAL, "noise.batch = %d is out of range "
+                      "[1, inf]", nz.batch);
+  /* (2) what the kind needs of the problem */
+  if (nz.kind == OL_NOISE_BATCH) {
+    if (p->nsum < 1 || p->fdfi == NULL)
+      return ol_err_set(e, OL_EINVAL, "noise kind \"batch\" needs a "
+                        "finite-sum problem (%s has no components)",
+                        p->name);
+    if (nz.batch > p->nsum)
+      return ol_err_set(e, OL_EINVAL, "noise.batch = %d is out of range "
+                        "[1, %ld] (N = %ld components)", nz.batch, p->nsum,
+                        p->nsum);
+    if (nz.order < OL_ORDER_REPLACE || nz.order > OL_ORDER_CYCLIC)
+      return ol_err_set(e, OL_EINVAL, "unknown noise order %d", nz.order);
+  }
+  /* (3) store; aniso factors the Hessian at x0, else p is restored */
+  old = p->noise;
+  p->noise = nz;
+  p->noise.chol = old.chol;
+  if (nz.kind == OL_NOISE_ANISO) {
+    p->noise.chol = NULL;
+    rc = ol_problem_aniso(p, e);
+    if (rc != OL_OK) {
+      free(p->noise.chol);
+      p->noise = old;
+      return e != NULL ? ol_err_set(e, rc, "noise kind \"aniso\": %s",
+                                    e->msg) : rc;
+    }
+    free(old.chol);
+  }
+  return OL_OK;
+}
+
+int ol_problem_set_l1 (ol_problem *p, double lam, ol_err *e)
+{
+  char b[32];
+  if (refuse_frozen(p, e) != OL_OK) return OL_EINVAL;
+  if (!(lam >= 0) || isinf(lam))
+    return ol_err_set(e, OL_EINVAL, "l1 = %s is out of range [0, inf)",
+                      gnum(b, sizeof b, lam));
+  p->l1 = lam;
+  return OL_OK;
+}
+
+int ol_problem_set_set (ol_problem *p, const ol_set *s, ol_err *e)
+{
+  ol_set ns;
+  int i, sum = 0, n;
+  if (refuse_frozen(p, e) != OL_OK) return OL_EINVAL;
+  if (s == NULL) return ol_err_set(e, OL_EINVAL, "set: no spec");
+  n = p->n;
+  memset(&ns, 0, sizeof ns);
+  ns.kind = s->kind;
+  switch (s->kind) {
+  case OL_SET_NONE:
+    break;
+  case OL_SET_BOX:
+    if (s->lo == NULL || s->hi == NULL)
+      return ol_err_set(e, OL_EINVAL, "set: a box needs lo and hi");
+    for (i = 0; i < n; i++) {
+      if (isnan(s->lo[i]) || isnan(s->hi[i]))
+        return ol_err_set(e, OL_EINVAL, "set: %s[%d] is nan",
+                          isnan(s->lo[i]) ? "lo" : "hi", i + 1);
+      if (!(s->lo[i] <= s->hi[i]))
+        return ol_err_set(e, OL_EINVAL, "set: lo[%d] = %g > hi[%d] = %g",
+                          i + 1, s->lo[i], i + 1, s->hi[i]);
+    }
+    if ((ns.lo = ol_problem_alloc(n, e)) == NULL) return OL_ENOMEM;
+    if ((ns.hi = ol_problem_alloc(n, e)) == NULL) {
+      free(ns.lo);
+      return OL_ENOMEM;
+    }
+    memcpy(ns.lo, s->lo, (size_t)n * sizeof *ns.lo);
+    memcpy(ns.hi, s->hi, (size_t)n * sizeof *ns.hi);
+    break;
+  case OL_SET_SIMPLEX:
+    if (s->nblocks < 1 || s->nblocks > OL_MAXBLOCKS)
+      return ol_err_set(e, OL_EINVAL, "set: %d simplex blocks is out of "
+                        "range [1, %d]", s->nblocks, OL_MAXBLOCKS);
+    for (i = 0; i < s->nblocks; i++) {
+      if (s->blocks[i] < 1)
+        return ol_err_set(e, OL_EINVAL, "set: simplex block %d is empty",
+                          i + 1);
+      sum += s->blocks[i];
+    }
+    if (sum != n)
+      return ol_err_set(e, OL_EINVAL, "set: simplex blocks sum to %d, not "
+                        "n = %d", sum, n);
+    ns.nblocks = s->nblocks;
+    memcpy(ns.blocks, s->blocks, sizeof ns.blocks);
+    break;
+  default:
+    return ol_err_set(e, OL_EINVAL, "set: unknown kind %d", s->kind);
+  }
+  free(p->set.lo);
+  free(p->set.hi);
+  p->set = ns;
+  return OL_OK;
+}
+
+int ol_problem_set_matrix (ol_problem *p, int mrows, int mcols,
+                           const int *blocks, ol_err *e)
+{
+  int b, sum = 0, nb[4] = {0, 0, 0, 0};
+  if (refuse_frozen(p, e) != OL_OK) return OL_EINVAL;
+  if (mrows == 0 && mcols == 0 && blocks == NULL) {
+    p->mrows = p->mcols = 0;
+    memset(p->mblocks, 0, sizeof p->mblocks);
+    return OL_OK;
+  }
+  if (mrows < 1 || mcols < 1 || (long)mrows * mcols != (long)p->n)
+    return ol_err_set(e, OL_EINVAL, "matrix shape %d x %d does not match "
+                      "n = %d", mrows, mcols, p->n);
+  for (b = 0; blocks != NULL && b < 4 && blocks[b] != 0; b++) {
+    if (blocks[b] < 0)
+      return ol_err_set(e, OL_EINVAL, "matrix block %d has %d rows", b + 1,
+                        blocks[b]);
+    nb[b] = blocks[b];
+    sum += blocks[b];
+  }
+  if (b > 0 && sum != mrows)
+    return ol_err_set(e, OL_EINVAL, "matrix blocks sum to %d rows, not "
+                      "mrows = %d", sum, mrows);
+  p->mrows = mrows;
+  p->mcols = mcols;
+  memcpy(p->mblocks, nb, sizeof nb);
+  return OL_OK;
+}
+
+int ol_problem_set_kind (ol_problem *p, int kind, ol_err *e)
+{
+  if (refuse_frozen(p, e) != OL_OK) return OL_EINVAL;
+  if (kind != OL_OBJECTIVE && kind != OL_DENSITY)
+    return ol_err_set(e, OL_EINVAL, "kind %d: a problem made from an "
+                      "oracle is an objective or a density", kind);
+  p->kind = kind;
+  return OL_OK;
+}
+
+int ol_problem_set_hess (ol_problem *p, ol_hess_fn hess, ol_err *e)
+{
+  if (refuse_frozen(p, e) != OL_OK) return OL_EINVAL;
+  p->hess = hess;
+  return OL_OK;
+}
+
+int ol_problem_set_name (ol_problem *p, const char *name, ol_err *e)
+{
+  if (refuse_frozen(p, e) != OL_OK) return OL_EINVAL;
+  if (name == NULL || name[0] == '\0')
+    return ol_err_set(e, OL_EINVAL, "name: an empty name");
+  snprintf(p->name, sizeof p->name, "%s", name);
+  snprintf(p->desc, sizeof p->desc, "%s{n=%d}", p->name, p->n);
+  return OL_OK;
+}
+
+int ol_problem_set_xstar (ol_problem *p, const double *x, int n, ol_err *e)
+{
+  if (refuse_frozen(p, e) != OL_OK) return OL_EINVAL;
+  if (x == NULL) {
+    free(p->xstar);
+    p->xstar = NULL;
+    return OL_OK;
+  }
+  if (check_vec(p, "xstar", x, n, e) != OL_OK) return OL_EINVAL;
+  if (p->xstar == NULL && (p->xstar = ol_problem_alloc(n, e)) == NULL)
+    return OL_ENOMEM;
+  memcpy(p->xstar, x, (size_t)n * sizeof *x);
+  return OL_OK;
+}
+
+int ol_problem_set_fstar (ol_problem *p, double fstar, ol_err *e)
+{
+  if (refuse_frozen(p, e) != OL_OK) return OL_EINVAL;
+  if (isinf(fstar))
+    return ol_err_set(e, OL_EINVAL, "fstar = %g is not finite", fstar);
+  p->fstar = fstar;
+  return OL_OK;
 }

@@ -16,8 +16,14 @@
 **
 ** Built-in problem types are registered in core/problems/list.h, one line
 ** each; user problems (Lua functions) are made with ol_problem_custom.
-** A problem is immutable after creation and may be shared by many runs;
-** runs borrow it and it must outlive them.
+** A problem is complete and checked when it is built: ol_problem_new or
+** ol_problem_custom, then the checked setters below (x0, noise, set, l1,
+** and for a custom problem its kind, Hessian, name and known optimum),
+** each validating its value once with a message naming it.  The first
+** ol_run_new on a problem freezes it (p->frozen): from then on it is
+** immutable, every setter refuses, and it may be shared by many runs;
+** runs borrow it and it must outlive them.  Callers (the binding
+** included) never write the struct's fields themselves.
 */
 #ifndef OL_PROBLEM_H
 #define OL_PROBLEM_H
@@ -165,6 +171,8 @@ typedef struct ol_problem {
                                 of interest are ol_problem_constrain(p, u)
                                 (see the end of this file); NULL for every
                                 other problem */
+  int frozen;                /* a run was made on it: the setters refuse
+                                (the one field ol_run_new writes) */
 } ol_problem;
 
 /* Evaluate the true oracle at x, with central differences when fd_grad is
@@ -225,6 +233,46 @@ ol_problem *ol_problem_new (const ol_problem_type *t, const ol_pval *v,
 ol_problem *ol_problem_custom (int n, ol_fdf_fn fdf, int fd_grad, void *ud,
                                void (*free_ud) (void *), ol_err *e);
 void ol_problem_free (ol_problem *p);   /* NULL is a no-op */
+
+/* Checked setters.  Each validates its value, then stores it (copies:
+** arrays are borrowed for the call); on any failure p is unchanged and
+** OL_EINVAL (OL_ENOMEM, OL_ENUMERIC for aniso) is returned with e
+** holding a message without the problem's prefix, e.g. "l1 = -1 is out
+** of range [0, inf)", so a binding can put its own caller's name first.
+** All refuse a frozen problem: "<name> is in use by a run: its x0, noise,
+** set and l1 are fixed". */
+/* The default start: n must be p->n ("x0 has 2 entries, expected n = 3"),
+** every entry finite ("x0[2] = nan is not finite").  With anisotropic
+** noise the Hessian is factored again at the new x0. */
+int ol_problem_set_x0 (ol_problem *p, const double *x, int n, ol_err *e);
+/* The noise model spec (spec->chol is ignored).  Checked: the kind, sigma
+** in [0, inf), nu in (0, inf), batch >= 1 and, for OL_NOISE_BATCH, a
+** finite-sum problem with batch <= N and a valid order; OL_NOISE_ANISO
+** factors the Hessian at x0 (ol_problem_aniso; a failure names it:
+** 'noise kind "aniso": ...'). */
+int ol_problem_set_noise (ol_problem *p, const ol_noise *spec, ol_err *e);
+/* The composite weight of F = f + lam ||x||_1: lam in [0, inf). */
+int ol_problem_set_l1 (ol_problem *p, double lam, ol_err *e);
+/* The constraint set, copied (a box's lo, hi: n entries each, borrowed;
+** lo_i <= hi_i; a simplex's blocks sum to n; OL_SET_NONE removes it).
+** The start x0 need not lie in it: a run checks the start it uses. */
+int ol_problem_set_set (ol_problem *p, const ol_set *s, ol_err *e);
+/* x as a matrix W of mrows x mcols (mrows mcols = n), or several stacked
+** ones: blocks (NULL: one matrix) lists their row counts, 0-ended, at
+** most 4, summing to mrows; mrows = mcols = 0 makes x a plain vector. */
+int ol_problem_set_matrix (ol_problem *p, int mrows, int mcols,
+                           const int *blocks, ol_err *e);
+/* A custom problem's kind (OL_OBJECTIVE or OL_DENSITY: a game needs its
+** payoff, so only the catalog makes one). */
+int ol_problem_set_kind (ol_problem *p, int kind, ol_err *e);
+/* The Hessian oracle (NULL: none). */
+int ol_problem_set_hess (ol_problem *p, ol_hess_fn hess, ol_err *e);
+/* The name (1..31 bytes, cut otherwise) and a description "name{n=N}". */
+int ol_problem_set_name (ol_problem *p, const char *name, ol_err *e);
+/* The known minimiser (n = p->n entries, copied; NULL: unknown) and
+** optimal value (NAN: unknown); finite when known. */
+int ol_problem_set_xstar (ol_problem *p, const double *x, int n, ol_err *e);
+int ol_problem_set_fstar (ol_problem *p, double fstar, ol_err *e);
 
 /* Shared allocation helper for create functions: zeroed n doubles,
 ** NULL with e set on failure. */

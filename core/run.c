@@ -27,8 +27,9 @@
 ** and the method, or ol_run_new fails naming the metric and why; probe
 ** metrics (lr*, ortherr) are available when the method declares them
 ** (m->probes), and are NAN until its first step defines them.  The
-** minibatch order and the metrics' memory live in the run (runpriv.h) and
-** are allocated here, never in a step.  Composite problems (l1 > 0) stop
+** oracle state (cache, minibatch order: core/oracle.c) and the metrics'
+** memory live in the run (runpriv.h) and are allocated here, never in a
+** step.  Composite problems (l1 > 0) stop
 ** on the kkt (prox-gradient) measure.
 */
 #include "run.h"
@@ -120,8 +121,6 @@ static int reason_of (int code)
   }
 }
 
-#define now ol_now
-
 /* == evaluation and recording ============================================== */
 
 /* True f, g at the current iterate into the cache: an actual oracle call,
@@ -129,19 +128,7 @@ static int reason_of (int code)
 ** the oracle's code with e set. */
 static int eval_here (ol_run *r, ol_err *e)
 {
-  int rc;
-  if (r->gvalid &&
-      memcmp(r->x, r->xg, (size_t)r->n * sizeof *r->x) == 0)
-    return OL_OK;
-  r->gvalid = 0;
-  r->mfev++;
-  r->mgev++;
-  rc = ol_problem_eval(r->p, r->x, &r->f, r->g, r->work, e);
-  if (rc != OL_OK) return rc;
-  memcpy(r->xg, r->x, (size_t)r->n * sizeof *r->x);
-  r->gvalid = 1;
-  r->unclaimed = 3;
-  return OL_OK;
+  return ol_oracle_here(&r->orc, r->p, r->x, e);
 }
 
 static void fill_state (ol_run *r, ol_mstate *s)
@@ -151,8 +138,8 @@ static void fill_state (ol_run *r, ol_mstate *s)
   s->x = r->x;
   s->xavg = r->xavg;
   s->xbar = r->shadow != NULL ? r->shadow->x : NULL;
-  s->f = r->f;
-  s->g = r->g;
+  s->f = r->orc.f;
+  s->g = r->orc.g;
   s->t = r->c.t;
   s->accepted = r->c.accepted;
   s->work = r->work + 2 * r->n;
@@ -300,7 +287,7 @@ static void record (ol_run *r)
   }
   r->times[k] = t;
   r->evals[k] = (double)r->c.ngev;
-  r->secs[k] = r->seconds + (r->inslice ? now() - r->slice0 : 0);
+  r->secs[k] = r->seconds + (r->inslice ? ol_now() - r->slice0 : 0);
   r->offgrid = !kept(r, t);
   r->next_rec = next_kept(r, t);
   fill_state(r, &s);
@@ -386,7 +373,7 @@ static void keep_draw (ol_run *r, long accepted0)
     row[6] = st.energy;
   }
   else {
-    row[0] = r->gvalid ? -r->f : NAN;
+    row[0] = r->orc.gvalid ? -r->orc.f : NAN;
     row[1] = r->c.accepted > accepted0;
     row[2] = row[6] = NAN;
     row[3] = row[4] = row[5] = 0;
@@ -403,7 +390,7 @@ static double tol_measure (ol_run *r)
 {
   ol_mstate s;
   if (r->p->set.kind == OL_SET_NONE && !(r->p->l1 > 0))
-    return ol_vec_nrm2(r->g, r->n);
+    return ol_vec_nrm2(r->orc.g, r->n);
   fill_state(r, &s);
   return ol_metric_types[OL_MET_KKT].eval(&s);
 }
@@ -445,10 +432,10 @@ static int check_fg (ol_run *r)
   const ol_run_opts *o = &r->o;
   int optim = r->m->family == OL_OPTIM;
   double fl = r->f0 - o->flimit * fmax(1, fabs(r->f0)), d;
-  if (r->p->kind != OL_GAME && r->f < fl)
+  if (r->p->kind != OL_GAME && r->orc.f < fl)
     return stop_msg(r, OL_STOP_DIVERGED, "f = %.3g fell below f(x_0) - "
                     "flimit %g x max(1, |f(x_0)|) = %.3g at iteration %ld",
-                    r->f, o->flimit, fl, r->c.t);
+                    r->orc.f, o->flimit, fl, r->c.t);
   if (o->stop_metric >= 0) {
     ol_mstate ms;
     double v;
@@ -472,11 +459,11 @@ static int check_fg (ol_run *r)
                       r->c.t);
   }
   if (r->c.t == 0) return OL_STOP_NONE;
-  d = fabs(r->f - r->fprev);
+  d = fabs(r->orc.f - r->fprev);
   if (o->f_abstol > 0 && d <= o->f_abstol)
     return stop_msg(r, OL_STOP_TOL, "|f_t - f_t-1| = %.3g <= f_abstol %g",
                     d, o->f_abstol);
-  if (o->f_reltol > 0 && d <= o->f_reltol * fabs(r->f))
+  if (o->f_reltol > 0 && d <= o->f_reltol * fabs(r->orc.f))
     return stop_msg(r, OL_STOP_TOL, "|f_t - f_t-1| = %.3g <= f_reltol %g "
                     "x |f_t|", d, o->f_reltol);
   if (r->xprev != NULL) {
@@ -511,7 +498,7 @@ static inline int step1 (ol_run *r)
   c->sched = r->o.sched.kind == OL_SCHED_CONST ? 1
     : ol_sched_value(&r->o.sched, c->t, r->iters);
   if (r->xprev != NULL) memcpy(r->xprev, r->x, (size_t)n * sizeof *r->x);
-  r->handed = r->conv = 0;
+  r->orc.handed = r->orc.conv = 0;
   acc0 = c->accepted;
   rc = r->m->step(r->st, c, &e);
   /* the noise-free shadow takes the same step (its failure only makes
@@ -527,7 +514,7 @@ static inline int step1 (ol_run *r)
   }
   /* (2) count the step, refresh the average, check the iterate */
   t = ++c->t;
-  if (!r->handed) r->gvalid = 0;
+  if (!r->orc.handed) r->orc.gvalid = 0;
   if (r->useavg) {
     double w = 1 / ((double)t + 1);
     for (i = 0; i < n; i++) r->xavg[i] += w * (r->x[i] - r->xavg[i]);
@@ -549,18 +536,18 @@ static inline int step1 (ol_run *r)
   ** projection, as in Reddi et al. 2018). */
   if (r->project) ol_ctx_project(c, r->x);
   /* (3) stop rules that need no evaluation */
-  if (r->conv)
-    stop = stop_msg(r, OL_STOP_CONVERGED, "%s", r->convmsg);
+  if (r->orc.conv)
+    stop = stop_msg(r, OL_STOP_CONVERGED, "%s", r->orc.convmsg);
   else if (t >= r->iters)
     stop = OL_STOP_BUDGET;
   else if ((t & 63) == 0 && r->o.time_limit > 0 &&
-           r->seconds + (now() - r->slice0) >= r->o.time_limit)
+           r->seconds + (ol_now() - r->slice0) >= r->o.time_limit)
     stop = OL_STOP_TIME;
   /* (4) evaluate when needed (a tolerance, a due record, a stop) or when
   ** the method handed f and g over; then the rules on f and g, which may
   ** stop the run at this very step */
-  known = r->gvalid &&
-    memcmp(r->x, r->xg, (size_t)n * sizeof *r->x) == 0;
+  known = r->orc.gvalid &&
+    memcmp(r->x, r->orc.xg, (size_t)n * sizeof *r->x) == 0;
   if (known || stop != OL_STOP_NONE || r->usetol || t == r->next_rec) {
     int why;
     rc = eval_here(r, &e);
@@ -572,7 +559,7 @@ static inline int step1 (ol_run *r)
     }
     why = stop == OL_STOP_CONVERGED ? OL_STOP_NONE : check_fg(r);
     if (why != OL_STOP_NONE && stop != OL_STOP_CONVERGED) stop = why;
-    r->fprev = r->f;
+    r->fprev = r->orc.f;
     if (stop != OL_STOP_NONE || t == r->next_rec) record(r);
   }
   if (stop == OL_STOP_BUDGET || stop == OL_STOP_TIME) r->msg[0] = '\0';
@@ -595,12 +582,12 @@ long ol_run_advance (ol_run *r, long k)
   if (r == NULL || r->reason != OL_STOP_NONE || k <= 0 || r->inslice)
     return 0;
   t0 = r->c.t;
-  r->slice0 = now();
+  r->slice0 = ol_now();
   r->inslice = 1;
   for (i = 0; i < k; i++)
     if (step1(r) != OL_STOP_NONE) break;
   r->inslice = 0;
-  r->seconds += now() - r->slice0;
+  r->seconds += ol_now() - r->slice0;
   return r->c.t - t0;
 }
 
@@ -744,7 +731,7 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
   ol_run *r = NULL;
   const double *x0;
   ol_err e2;
-  int i, n, rc, np;
+  int i, n, rc, np, wasfrozen = 1;
   if (p == NULL || m == NULL) {
     ol_err_set(e, OL_EINVAL, "no %s", p == NULL ? "problem" : "method");
     return NULL;
@@ -754,8 +741,7 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
     o = &def;
   }
   /* (1) validate */
-  if (check_opts(o, e) != OL_OK || ol_method_check(m, p, e) != OL_OK ||
-      ol_problem_check_extra(p, e) != OL_OK)
+  if (check_opts(o, e) != OL_OK || ol_method_check(m, p, e) != OL_OK)
     return NULL;
   if (o->metrics != 0)
     for (i = 0; i < OL_NMETRICS; i++)
@@ -774,8 +760,10 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
   for (i = 0; i < np; i++)
     if (par != NULL && ol_param_check(&m->params[i], par[i], e) != OL_OK)
       return NULL;
+  /* the problem's own x0 was checked by its setter; a start given here
+  ** is checked here */
   x0 = o->x0 != NULL ? o->x0 : p->x0;
-  for (i = 0; i < n; i++)
+  for (i = 0; o->x0 != NULL && i < n; i++)
     if (!isfinite(x0[i])) {
       ol_err_set(e, OL_EINVAL, "x0[%d] = %g is not finite", i + 1, x0[i]);
       return NULL;
@@ -795,6 +783,11 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
   r->m = m;
   r->n = n;
   r->o = *o;
+  /* from now on p is immutable (problem.h): its setters refuse.  The one
+  ** write a run makes to the problem it borrows; every problem is made
+  ** non-const (ol_problem_new, ol_problem_custom), so the cast is sound */
+  wasfrozen = p->frozen;
+  ((ol_problem *)p)->frozen = 1;
   r->iters = o->iters;
   r->cap = o->cap;
   r->ucap = o->cap / 2;
@@ -805,8 +798,8 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
   r->mem.mingrad = INFINITY;
   for (i = 0; i < OL_NMETRICS; i++) r->vmin[i] = NAN;
   if (alloc(&r->x0, n, e) || alloc(&r->x, n, e) || alloc(&r->xavg, n, e) ||
-      alloc(&r->g, n, e) || alloc(&r->xg, n, e) ||
-      alloc(&r->work, 4 * (size_t)n, e) || alloc(&r->par, np, e))
+      alloc(&r->work, 4 * (size_t)n, e) || alloc(&r->par, np, e) ||
+      ol_oracle_init(&r->orc, p, r->work, e) != OL_OK)
     goto fail;
   /* the history: one point now, the bound for the budget next */
   r->times = calloc(1, sizeof *r->times);
@@ -827,18 +820,6 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
   if ((o->x_abstol > 0 || o->x_reltol > 0) && alloc(&r->xprev, n, e))
     goto fail;
   if (ol_mmem_init(&r->mem, p, r->metrics, e) != OL_OK) goto fail;
-  if (p->noise.kind == OL_NOISE_BATCH &&
-      p->noise.order != OL_ORDER_REPLACE) {
-    long k;
-    r->perm = calloc((size_t)p->nsum, sizeof *r->perm);
-    if (r->perm == NULL) {
-      ol_err_set(e, OL_ENOMEM, "out of memory (%ld minibatch indices)",
-                 p->nsum);
-      goto fail;
-    }
-    for (k = 0; k < p->nsum; k++) r->perm[k] = k;
-    r->pos = p->nsum;
-  }
   r->st = calloc(1, m->size > 0 ? m->size : 1);
   if (r->st == NULL) {
     ol_err_set(e, OL_ENOMEM, "out of memory (method state)");
@@ -857,7 +838,7 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
   r->c.xavg = r->xavg;
   r->c.sched = 1;
   r->c.rng = &r->rng;
-  r->c.priv = r;
+  r->c.orc = &r->orc;
   r->project = m->family == OL_OPTIM && p->set.kind != OL_SET_NONE;
   r->useavg = (p->kind == OL_GAME || o->average ||
                (r->metrics & OL_MBIT(OL_MET_EXPLOIT)))
@@ -907,7 +888,7 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
     stop_err(r, rc, &e2);
     return r;
   }
-  r->f0 = r->fprev = r->f;
+  r->f0 = r->fprev = r->orc.f;
   r->x0max = fmax(1, absmax(r->x, n));
   r->xlim = r->o.xlimit * r->x0max;
   record(r);
@@ -915,6 +896,7 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
     r->reason = OL_STOP_BUDGET;
   return r;
 fail:
+  if (!wasfrozen) ((ol_problem *)p)->frozen = 0;
   ol_run_free(r);
   return NULL;
 }
@@ -928,8 +910,6 @@ void ol_run_free (ol_run *r)
   free(r->x0);
   free(r->x);
   free(r->xavg);
-  free(r->g);
-  free(r->xg);
   free(r->work);
   free(r->par);
   free(r->times);
@@ -939,7 +919,7 @@ void ol_run_free (ol_run *r)
   free(r->traj);
   free(r->xprev);
   free(r->draws);
-  free(r->perm);
+  ol_oracle_fini(&r->orc);
   ol_mmem_free(&r->mem);
   ol_run_free(r->shadow);
   free(r->shadowp);   /* a shallow copy: its arrays belong to r->p */
@@ -979,8 +959,8 @@ double ol_run_seconds (const ol_run *r) { return r->seconds; }
 long ol_run_nfev (const ol_run *r) { return r->c.nfev; }
 long ol_run_ngev (const ol_run *r) { return r->c.ngev; }
 long ol_run_nhev (const ol_run *r) { return r->c.nhev; }
-long ol_run_mfev (const ol_run *r) { return r->mfev; }
-long ol_run_mgev (const ol_run *r) { return r->mgev; }
+long ol_run_mfev (const ol_run *r) { return r->orc.mfev; }
+long ol_run_mgev (const ol_run *r) { return r->orc.mgev; }
 unsigned ol_run_metrics (const ol_run *r) { return r->metrics; }
 int ol_run_len (const ol_run *r) { return r->len; }
 const long *ol_run_times (const ol_run *r) { return r->times; }

@@ -1,21 +1,18 @@
 /*
 ** core/runpriv.h -- the run's private layout, shared by core/run.c (the
-** engine) and core/method.c (the ctx oracles, which reach the run through
-** ol_ctx.priv), with core/metrics.c (the per-run metric memory) and
-** core/problem.c (the checks a run repeats).  Not part of the public
-** contract: only these four files include it.
+** engine) and core/metrics.c (the per-run metric memory).  Not part of
+** the public contract: only these files include it.  The oracle layer
+** (core/oracle.c) does not see it: the run owns an ol_oracle (orc) and
+** hands the method a context pointing at it.
 **
 ** Invariants:
-**   gvalid      f, g hold the true value and gradient at xg, a copy of
-**               the point they were computed at: by the run (eval_here)
-**               or handed over by the method (ol_ctx_known, which sets
-**               handed for the step).  unclaimed: bits 1 (f) and 2 (g)
-**               of a cache the run computed and no step has used yet;
-**               such an evaluation is counted in mfev / mgev until a step
-**               uses it, then moves to c.nfev / c.ngev.
-**   work        4n doubles: [0, n) finite differences in the oracle,
-**               [n, 2n) projection scratch for ol_ctx_project, [2n, 4n)
-**               metric scratch (ol_mstate.work).
+**   orc         the oracle state (oracle.h): the true-oracle cache at
+**               orc.xg (orc.f, orc.g), the run's own evaluation counts
+**               (orc.mfev, orc.mgev), the minibatch stream, the
+**               method's convergence note; c.orc == &orc.
+**   work        4n doubles, lent to orc: [0, n) finite differences in
+**               the oracle, [n, 2n) projection scratch for
+**               ol_ctx_project, [2n, 4n) metric scratch (ol_mstate.work).
 **   series      times[0..len) strictly increasing, len <= alloc; every
 **               point except possibly the last is kept by the history's
 **               rule (run.h: a log point, or a multiple of stride, with
@@ -29,11 +26,6 @@
 **               finite value of each metric over every record.
 **   inslice     ol_run_advance is running: slice0 holds the clock at its
 **               start, and a record adds now() - slice0 to seconds.
-**   perm, pos   OL_NOISE_BATCH with an order other than REPLACE: perm
-**               holds the N component indices of the current epoch, pos
-**               the next position; pos == N means a new epoch is due
-**               (SHUFFLE draws a fresh permutation then, ONCE only the
-**               first time, CYCLIC keeps 0..N-1).
 **   mem         the memory of the history-dependent metrics (mingradnorm,
 **               support) and the nucnorm workspace; handed to metrics as
 **               ol_mstate.mem.
@@ -67,10 +59,6 @@ void ol_mmem_free (ol_mmem *mm);
 ** available for p run by m ("nucnorm needs a matrix-shaped problem ..."). */
 int ol_metric_unavail (int id, const ol_problem *p, const ol_method_type *m,
                        ol_err *e);
-/* problem.c: the checks of the catalog fields (noise model, l1, matrix
-** shape) made by ol_problem_new and again by ol_run_new, since a binding
-** may set them after creation.  OL_EINVAL naming the problem. */
-int ol_problem_check_extra (const ol_problem *p, ol_err *e);
 
 struct ol_run {
   const ol_problem *p;        /* borrowed */
@@ -80,16 +68,10 @@ struct ol_run {
   void *st;                   /* method state, m->size bytes */
   int inited;                 /* m->init was called: fini is due */
   int n;
-  ol_ctx c;                   /* c.priv == this run */
+  ol_ctx c;                   /* c.orc == &orc */
+  ol_oracle orc;
   ol_rng rng;
   double *x0, *x, *xavg;
-  double f, *g, *xg;          /* true-oracle cache at xg */
-  int gvalid;
-  unsigned unclaimed;         /* see above */
-  int handed;                 /* ol_ctx_known in this step */
-  long mfev, mgev;            /* the run's own evaluations (run.h) */
-  int conv;                   /* ol_ctx_converged in this step */
-  char convmsg[OL_ERRMAX];
   double *xprev;              /* x_{t-1}, for x_abstol / x_reltol */
   double fprev;               /* f(x_{t-1}), for f_abstol / f_reltol */
   double f0, x0max;           /* f(x_0), max(1, ||x_0||_inf): diverged */
@@ -113,9 +95,6 @@ struct ol_run {
   double *evals, *secs;       /* parallel to times (see above) */
   double *vals[OL_NMETRICS];  /* NULL for metrics not recorded */
   double *traj;               /* cap x tdim, or NULL */
-  long *perm;                 /* minibatch order (see above), or NULL */
-  long pos;
-  int permdrawn;              /* ONCE: the permutation was drawn */
   ol_mmem mem;
   double *draws;              /* drows x (OL_DRAW_COLS + n): the kept
                                  post-warmup draws (opts.draws) */

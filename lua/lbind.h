@@ -2,9 +2,11 @@
 ** lua/lbind.h -- internals shared by the binding files (not for repl/).
 **
 ** The userdata boxes of the four Lua-visible types, the per-state binding
-** record kept in the registry (live view, interrupt flag), and helpers
-** the modules share: key checking against ol_param tables, reading number
-** arrays, and the stepping driver used by run, race and run:continue.
+** record kept in the registry (live view, interrupt flag), the helpers
+** the modules share (lua/lutil.c: key checking against ol_param tables,
+** reading number arrays, info tables for help), and the stepping driver
+** used by run, race and run:continue.  lua/loptlab.c only opens the
+** library.
 ** Every box is created before its C resource and marks itself closed
 ** (NULL resource) in __gc / __close, so a double close is harmless.
 */
@@ -137,6 +139,8 @@ void olua_pushlabel (lua_State *L, const ol_method_type *t,
                      const double *par);
 /* Description of a problem ("rosenbrock{n=2}"), never NULL. */
 const char *olua_problemdesc (const ol_problem *p, char *buf, size_t sz);
+
+/* == lua/lutil.c: the shared helpers ====================================== */
 
 /* Raise "<where><message on top> (valid: a, b, c)" (pops the message;
 ** where: the calling Lua code's file:line). */

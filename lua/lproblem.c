@@ -77,20 +77,6 @@ const char *olua_problemdesc (const ol_problem *p, char *buf, size_t sz)
   return buf;
 }
 
-/* Traceback message handler (as lua.c's msghandler); also the program's
-** (repl/main.c). */
-int olua_msghandler (lua_State *L)
-{
-  const char *msg = lua_tostring(L, 1);
-  if (msg == NULL) {
-    if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
-      return 1;
-    msg = lua_pushfstring(L, "(error object is a %s value)",
-                          luaL_typename(L, 1));
-  }
-  luaL_traceback(L, L, msg, 1);
-  return 1;
-}
 
 /* Call the function in slot fn of T with nargs arguments (already pushed
 ** after it) and one result; OL_OK or OL_ECALLBACK with e filled. */
@@ -490,46 +476,43 @@ static lproblem *newbox (lua_State *L)
   return b;
 }
 
-/* Replace p's set by the Lua description at idx: "simplex", or
-** {lo = ..., hi = ...} with numbers or tables of n numbers. */
+/* Raise "<who>: <message of e>". */
+static int seterror (lua_State *L, const char *who, const ol_err *e)
+{
+  return luaL_error(L, "%s: %s", who, e->msg);
+}
+
+/* Set p's set from the Lua description at idx: "simplex", or {lo = ...,
+** hi = ...} with numbers or tables of n numbers (ol_problem_set_set
+** checks it). */
 static void readset (lua_State *L, int idx, const char *who, ol_problem *p)
 {
+  ol_set s;
   ol_err e;
   int i, n = p->n;
   idx = lua_absindex(L, idx);
+  memset(&s, 0, sizeof s);
   if (lua_type(L, idx) == LUA_TSTRING) {
     if (strcmp(lua_tostring(L, idx), "simplex") != 0)
       luaL_error(L, "%s: set = '%s' (valid: \"simplex\" or {lo=, hi=})", who,
                  olua_pushshort(L, lua_tostring(L, idx)));
-    free(p->set.lo);
-    free(p->set.hi);
-    memset(&p->set, 0, sizeof p->set);
-    p->set.kind = OL_SET_SIMPLEX;
-    p->set.nblocks = 1;
-    p->set.blocks[0] = n;
-    return;
+    s.kind = OL_SET_SIMPLEX;
+    s.nblocks = 1;
+    s.blocks[0] = n;
   }
-  if (!lua_istable(L, idx))
+  else if (!lua_istable(L, idx))
     luaL_error(L, "%s: set must be \"simplex\" or {lo=, hi=}, got a %s", who,
                luaL_typename(L, idx));
-  {
-    double *lo = ol_problem_alloc(n, &e), *hi = ol_problem_alloc(n, &e);
+  else {
+    /* (1) the bounds into two buffers the GC owns */
     const char *keys[] = {"lo", "hi"};
     double *dst[2];
     int k;
-    if (lo == NULL || hi == NULL) {
-      free(lo);
-      free(hi);
-      luaL_error(L, "%s: out of memory", who);
-    }
-    free(p->set.lo);
-    free(p->set.hi);
-    memset(&p->set, 0, sizeof p->set);
-    p->set.kind = OL_SET_BOX;
-    p->set.lo = dst[0] = lo;
-    p->set.hi = dst[1] = hi;
+    s.kind = OL_SET_BOX;
     for (k = 0; k < 2; k++) {
       int t = lua_getfield(L, idx, keys[k]);
+      dst[k] = lua_newuserdatauv(L, (size_t)n * sizeof(double), 0);
+      lua_insert(L, -2);
       if (t == LUA_TNUMBER || t == LUA_TNIL) {
         double v = t == LUA_TNIL ? (k ? HUGE_VAL : -HUGE_VAL)
                                  : lua_tonumber(L, -1);
@@ -546,16 +529,18 @@ static void readset (lua_State *L, int idx, const char *who, ol_problem *p)
       }
       lua_pop(L, 1);
     }
-    for (i = 0; i < n; i++)
-      if (!(lo[i] <= hi[i]))
-        luaL_error(L, "%s: set: lo[%d] > hi[%d]", who, i + 1, i + 1);
+    s.lo = dst[0];
+    s.hi = dst[1];
   }
+  /* (2) the core checks and copies */
+  if (ol_problem_set_set(p, &s, &e) != OL_OK) seterror(L, who, &e);
+  if (s.kind == OL_SET_BOX) lua_pop(L, 2);
 }
 
 /* Number field key of the table at idx, or def when absent; raises
-** unless it is a number in [lo, hi] (open at lo when lo_open). */
+** unless it is a number (its range is the core's: ol_problem_set_noise). */
 static double noisenum (lua_State *L, int idx, const char *who,
-                        const char *key, double def, double lo, int lo_open)
+                        const char *key, double def)
 {
   double v = def;
   int ty = lua_getfield(L, idx, key);
@@ -566,13 +551,6 @@ static double noisenum (lua_State *L, int idx, const char *who,
     v = lua_tonumber(L, -1);
   }
   lua_pop(L, 1);
-  if (!(lo_open ? v > lo : v >= lo) || !isfinite(v)) {
-    char b[2][32];
-    snprintf(b[0], sizeof b[0], "%g", v);
-    snprintf(b[1], sizeof b[1], "%g", lo);
-    luaL_error(L, "%s: noise.%s = %s is out of range %s%s, inf)", who, key,
-               b[0], lo_open ? "(" : "[", b[1]);
-  }
   return v;
 }
 
@@ -594,8 +572,9 @@ static int noisechoice (lua_State *L, const char *who, const char *key,
 ** sigma =, nu =, batch =, order = "replace"|"shuffle"|"once"|"cyclic"}.
 ** An omitted kind keeps the problem's own (gauss when it has none); an
 ** omitted field keeps the problem's value when the kind is unchanged, else
-** takes the default: sigma 1, nu 3, batch 1, order replace.  aniso
-** factors the Hessian at x0 (ol_problem_aniso); batch needs a finite sum. */
+** takes the default: sigma 1, nu 3, batch 1, order replace.  The core
+** checks the model (ol_problem_set_noise: ranges, aniso factors the
+** Hessian at x0, batch needs a finite sum). */
 static void readnoise (lua_State *L, int idx, const char *who, ol_problem *p)
 {
   static const char *const keys[] = {"kind", "sigma", "nu", "batch",
@@ -628,13 +607,13 @@ static void readnoise (lua_State *L, int idx, const char *who, ol_problem *p)
   lua_pop(L, 1);
   same = kind == p->noise.kind;
   nz.kind = kind;
-  nz.sigma = noisenum(L, idx, who, "sigma", same ? p->noise.sigma : 1, 0, 0);
+  nz.sigma = noisenum(L, idx, who, "sigma", same ? p->noise.sigma : 1);
   nz.nu = noisenum(L, idx, who, "nu", same && p->noise.nu > 0
-                   ? p->noise.nu : 3, 0, 1);
+                   ? p->noise.nu : 3);
   {
     double b = noisenum(L, idx, who, "batch", same && p->noise.batch >= 1
-                        ? p->noise.batch : 1, 1, 0);
-    if (b != floor(b) || b > 2147483647.0) {
+                        ? p->noise.batch : 1);
+    if (b != floor(b) || b > 2147483647.0 || b < -2147483647.0) {
       char bs[32];
       snprintf(bs, sizeof bs, "%g", b);
       luaL_error(L, "%s: noise.batch = %s must be an integer", who, bs);
@@ -648,36 +627,19 @@ static void readnoise (lua_State *L, int idx, const char *who, ol_problem *p)
     nz.order = noisechoice(L, who, "order", os, orders);  /* OL_ORDER_* */
   }
   lua_pop(L, 1);
-  if (kind == OL_NOISE_BATCH) {
-    if (p->nsum < 1 || p->fdfi == NULL)
-      luaL_error(L, "%s: noise kind \"batch\" needs a finite-sum problem "
-                 "(%s has no components)", who, p->name);
-    if (nz.batch > p->nsum)
-      luaL_error(L, "%s: noise.batch = %d is out of range [1, %d] "
-                 "(N = %d components)", who, nz.batch, (int)p->nsum,
-                 (int)p->nsum);
-  }
-  p->noise = nz;
-  if (kind == OL_NOISE_ANISO && ol_problem_aniso(p, &e) != OL_OK) {
-    p->noise.kind = OL_NOISE_NONE;
-    luaL_error(L, "%s: noise kind \"aniso\": %s", who, e.msg);
-  }
+  if (ol_problem_set_noise(p, &nz, &e) != OL_OK) seterror(L, who, &e);
 }
 
-/* l1 = lambda >= 0: the composite weight of F = f + lambda ||x||_1. */
+/* l1 = lambda: the composite weight of F = f + lambda ||x||_1 (checked
+** by ol_problem_set_l1). */
 static void readl1 (lua_State *L, int idx, const char *who, ol_problem *p)
 {
-  double v;
+  ol_err e;
   if (!lua_isnumber(L, idx))
     luaL_error(L, "%s: l1 must be a number, got a %s", who,
                luaL_typename(L, idx));
-  v = lua_tonumber(L, idx);
-  if (!(v >= 0) || !isfinite(v)) {
-    char b[32];
-    snprintf(b, sizeof b, "%g", v);
-    luaL_error(L, "%s: l1 = %s is out of range [0, inf)", who, b);
-  }
-  p->l1 = v;
+  if (ol_problem_set_l1(p, lua_tonumber(L, idx), &e) != OL_OK)
+    seterror(L, who, &e);
 }
 
 /* Copy the table at idx into dst (n numbers). */
@@ -692,13 +654,29 @@ static void readvec (lua_State *L, int idx, const char *who, const char *key,
   lua_pop(L, 1);
 }
 
-/* Apply the generic keys x0, noise, set, l1 of the argument table at 1
-** (x0 first: aniso noise factors the Hessian at x0); they override what
-** the problem's constructor set. */
+/* The table at idx (n numbers) as a buffer the GC owns, left on the
+** stack. */
+static double *readbuf (lua_State *L, int idx, const char *who,
+                        const char *key, int n)
+{
+  double *v;
+  idx = lua_absindex(L, idx);
+  v = lua_newuserdatauv(L, (size_t)n * sizeof *v, 0);
+  readvec(L, idx, who, key, v, n);
+  return v;
+}
+
+/* Set the generic keys x0, noise, set, l1 of the argument table at 1
+** through the core's setters (x0 first: aniso noise factors the Hessian
+** at x0); they override what the problem's constructor set. */
 static void generic (lua_State *L, const char *who, ol_problem *p)
 {
-  if (lua_getfield(L, 1, "x0") != LUA_TNIL)
-    readvec(L, -1, who, "x0", p->x0, p->n);
+  ol_err e;
+  if (lua_getfield(L, 1, "x0") != LUA_TNIL) {
+    double *x0 = readbuf(L, -1, who, "x0", p->n);
+    if (ol_problem_set_x0(p, x0, p->n, &e) != OL_OK) seterror(L, who, &e);
+    lua_pop(L, 1);
+  }
   if (lua_getfield(L, 1, "noise") != LUA_TNIL) readnoise(L, -1, who, p);
   if (lua_getfield(L, 1, "set") != LUA_TNIL) readset(L, -1, who, p);
   if (lua_getfield(L, 1, "l1") != LUA_TNIL) readl1(L, -1, who, p);
@@ -900,21 +878,23 @@ static int problem_new (lua_State *L)
   b->p = ol_problem_custom(n, lua_fdf, !b->hasgrad && !b->hasfdf, b, NULL,
                            &e);
   if (b->p == NULL) return luaL_error(L, "%s: %s", who, e.msg);
-  b->p->kind = kind;
-  if (b->hashess) b->p->hess = lua_hess;
-  if (lua_getfield(L, 1, "name") != LUA_TNIL)
-    snprintf(b->p->name, sizeof b->p->name, "%s", luaL_tolstring(L, -1, NULL));
-  else snprintf(b->p->name, sizeof b->p->name, "lua");
-  snprintf(b->p->desc, sizeof b->p->desc, "%s{n=%d}", b->p->name, n);
+  if (ol_problem_set_kind(b->p, kind, &e) != OL_OK ||
+      (b->hashess && ol_problem_set_hess(b->p, lua_hess, &e) != OL_OK))
+    return seterror(L, who, &e);
+  lua_getfield(L, 1, "name");
+  if (ol_problem_set_name(b->p, lua_isnil(L, -1) ? "lua"
+                          : luaL_tolstring(L, -1, NULL), &e) != OL_OK)
+    return seterror(L, who, &e);
   if (lua_getfield(L, 1, "xstar") != LUA_TNIL) {
-    if ((b->p->xstar = ol_problem_alloc(n, &e)) == NULL)
-      return luaL_error(L, "%s: %s", who, e.msg);
-    readvec(L, -1, who, "xstar", b->p->xstar, n);
+    double *xs = readbuf(L, -1, who, "xstar", n);
+    if (ol_problem_set_xstar(b->p, xs, n, &e) != OL_OK)
+      return seterror(L, who, &e);
   }
   if (lua_getfield(L, 1, "fstar") != LUA_TNIL) {
     if (!lua_isnumber(L, -1))
       return luaL_error(L, "%s: fstar must be a number", who);
-    b->p->fstar = lua_tonumber(L, -1);
+    if (ol_problem_set_fstar(b->p, lua_tonumber(L, -1), &e) != OL_OK)
+      return seterror(L, who, &e);
   }
   lua_settop(L, 2);
   generic(L, who, b->p);
@@ -1073,15 +1053,6 @@ static int problem_gc (lua_State *L)
   return 0;
 }
 
-void olua_pushvec (lua_State *L, const double *x, int n)
-{
-  int i;
-  lua_createtable(L, n, 0);
-  for (i = 0; i < n; i++) {
-    lua_pushnumber(L, x[i]);
-    lua_rawseti(L, -2, i + 1);
-  }
-}
 
 static const char *const kindname[] = {"objective", "density", "game"};
 

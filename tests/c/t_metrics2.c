@@ -230,9 +230,8 @@ int main (void)
     ok(ol_method_check(&needmat, p, &e) == OL_EINVAL &&
        strstr(e.msg, "script needs a matrix-shaped problem"),
        "method check: OL_M_NEEDMAT refuses a plain vector problem");
-    p->mrows = 2;
-    p->mcols = 3;
-    ok(ol_method_check(&needmat, p, &e) == OL_OK,
+    ok(ol_problem_set_matrix(p, 2, 3, NULL, &e) == OL_OK &&
+       ol_method_check(&needmat, p, &e) == OL_OK,
        "method check: OL_M_NEEDMAT accepts a 2 x 3 problem");
   }
   memset(seq, 0, sizeof seq);
@@ -260,22 +259,31 @@ int main (void)
             "nucnorm: a general 2 x 3 matrix matches a full LAPACK SVD");
     diag("nucnorm: %.15g vs %.15g", ol_run_last(r, OL_MET_NUCNORM), ref);
     ol_run_free(r);
-    /* two stacked 1 x 3 blocks: the sum of the rows' norms */
-    memcpy(G, rank1, sizeof rank1);
-    p->mblocks[0] = 1;
-    p->mblocks[1] = 1;
-    r = go(p, &script, B(NUCNORM), &e);
-    is_near(ol_run_last(r, OL_MET_NUCNORM), 3 + 6, 1e-14,
-            "nucnorm: stacked blocks sum their norms (rows 3 and 6)");
-    ol_run_free(r);
-    p->mblocks[1] = 2;
-    ok(go(p, &script, B(NUCNORM), &e) == NULL && strstr(e.msg, "blocks"),
-       "nucnorm: blocks that do not sum to mrows are EINVAL");
-    p->mblocks[0] = p->mblocks[1] = 0;
-    p->mcols = 4;
-    ok(go(p, &script, B(NUCNORM), &e) == NULL &&
-       strstr(e.msg, "matrix shape 2 x 4"),
-       "nucnorm: a shape that does not match n is EINVAL");
+    /* two stacked 1 x 3 blocks: the sum of the rows' norms (a new
+    ** problem: p is fixed once a run used it) */
+    {
+      static const int two[3] = {1, 1, 0}, bad[3] = {1, 2, 0};
+      ol_problem *q = ol_problem_custom(6, linear, 0, &n6, NULL, &e);
+      ok(ol_problem_set_matrix(p, 2, 3, two, &e) == OL_EINVAL &&
+         strstr(e.msg, "in use by a run"),
+         "matrix shape: refused once a run used the problem");
+      ok(ol_problem_set_matrix(q, 2, 3, two, &e) == OL_OK,
+         "matrix shape: two stacked 1 x 3 blocks");
+      memcpy(G, rank1, sizeof rank1);
+      r = go(q, &script, B(NUCNORM), &e);
+      is_near(ol_run_last(r, OL_MET_NUCNORM), 3 + 6, 1e-14,
+              "nucnorm: stacked blocks sum their norms (rows 3 and 6)");
+      ol_run_free(r);
+      ol_problem_free(q);
+      q = ol_problem_custom(6, linear, 0, &n6, NULL, &e);
+      ok(ol_problem_set_matrix(q, 2, 3, bad, &e) == OL_EINVAL &&
+         strstr(e.msg, "blocks sum to 3 rows"),
+         "nucnorm: blocks that do not sum to mrows are EINVAL (%s)", e.msg);
+      ok(ol_problem_set_matrix(q, 2, 4, NULL, &e) == OL_EINVAL &&
+         strstr(e.msg, "matrix shape 2 x 4"),
+         "nucnorm: a shape that does not match n is EINVAL");
+      ol_problem_free(q);
+    }
   }
   ol_problem_free(p);
   return done();

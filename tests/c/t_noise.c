@@ -336,35 +336,43 @@ int main (void)
   p->n = 3;
   ol_problem_free(p);
 
-  /* == noise validation in ol_run_new ==================================== */
+  /* == noise validation: once, in ol_problem_set_noise =================== */
   p = ol_problem_custom(4, zero, 0, &n4, NULL, &e);
-  snprintf(p->name, sizeof p->name, "zeroprob");
-  p->noise.kind = OL_NOISE_STUDENT;
-  p->noise.sigma = 1;
-  p->noise.nu = 0;
-  ok(start(p, 1, &e) == NULL && e.code == OL_EINVAL &&
-     strstr(e.msg, "zeroprob") && strstr(e.msg, "nu"),
-     "noise: student nu = 0 is EINVAL naming the problem");
-  p->noise.nu = 3;
-  p->noise.sigma = -1;
-  ok(start(p, 1, &e) == NULL && strstr(e.msg, "sigma"),
-     "noise: negative sigma is EINVAL");
-  p->noise.sigma = 1;
-  p->noise.kind = OL_NOISE_BATCH;
-  p->noise.batch = 1;
-  ok(start(p, 1, &e) == NULL && e.code == OL_EINVAL &&
-     strstr(e.msg, "zeroprob") && strstr(e.msg, "finite-sum"),
-     "noise: batch noise without a finite sum is EINVAL naming the problem");
-  ol_problem_free(p);
+  ol_problem_set_name(p, "zeroprob", &e);
+  {
+    ol_noise nz;
+    memset(&nz, 0, sizeof nz);
+    nz.kind = OL_NOISE_STUDENT;
+    nz.sigma = 1;
+    nz.nu = 0;
+    nz.batch = 1;
+    ok(ol_problem_set_noise(p, &nz, &e) == OL_EINVAL &&
+       strcmp(e.msg, "noise.nu = 0 is out of range (0, inf)") == 0,
+       "noise: student nu = 0 is EINVAL giving the range (%s)", e.msg);
+    nz.nu = 3;
+    nz.sigma = -1;
+    ok(ol_problem_set_noise(p, &nz, &e) == OL_EINVAL &&
+       strstr(e.msg, "sigma"), "noise: negative sigma is EINVAL");
+    nz.sigma = 1;
+    nz.kind = OL_NOISE_BATCH;
+    ok(ol_problem_set_noise(p, &nz, &e) == OL_EINVAL &&
+       strstr(e.msg, "zeroprob") && strstr(e.msg, "finite-sum"),
+       "noise: batch noise without a finite sum is EINVAL naming the "
+       "problem");
+    ok(p->noise.kind == OL_NOISE_NONE, "noise: a refused model leaves none");
+    ol_problem_free(p);
 
-  p = finite_sum(OL_ORDER_SHUFFLE, NS + 1);
-  ok(start(p, 1, &e) == NULL && e.code == OL_EINVAL &&
-     strstr(e.msg, "batch = 8") && strstr(e.msg, "[1, 7]"),
-     "noise: batch > N is EINVAL giving the range");
-  p->noise.batch = 0;
-  ok(start(p, 1, &e) == NULL && e.code == OL_EINVAL,
-     "noise: batch = 0 is EINVAL");
-  ol_problem_free(p);
+    p = finite_sum(OL_ORDER_SHUFFLE, 1);
+    nz.batch = NS + 1;
+    nz.order = OL_ORDER_SHUFFLE;
+    ok(ol_problem_set_noise(p, &nz, &e) == OL_EINVAL &&
+       strstr(e.msg, "batch = 8") && strstr(e.msg, "[1, 7]"),
+       "noise: batch > N is EINVAL giving the range");
+    nz.batch = 0;
+    ok(ol_problem_set_noise(p, &nz, &e) == OL_EINVAL,
+       "noise: batch = 0 is EINVAL");
+    ol_problem_free(p);
+  }
 
   /* == OL_M_NEEDSUM ====================================================== */
   {

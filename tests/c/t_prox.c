@@ -188,11 +188,21 @@ int main (void)
   ** g = -2.5, prox(3) = 2, P = 1, kkt = 0.5; at 1: g = -2, prox(3) = 2, P =
   ** 1, kkt = 0. */
   p = ol_problem_custom(1, diagq, 0, &n1, NULL, &e);
-  p->l1 = 1;
-  p->set.kind = OL_SET_BOX;
-  p->set.lo = calloc(1, sizeof(double));
-  p->set.hi = malloc(sizeof(double));
-  p->set.hi[0] = 1;
+  {
+    double lo = 0, hi = 1;
+    ol_set box;
+    memset(&box, 0, sizeof box);
+    box.kind = OL_SET_BOX;
+    box.lo = &lo;
+    box.hi = &hi;
+    ok(ol_problem_set_l1(p, -1, &e) == OL_EINVAL &&
+       strcmp(e.msg, "l1 = -1 is out of range [0, inf)") == 0,
+       "composite: a negative l1 is EINVAL, checked by the setter (%s)",
+       e.msg);
+    ok(ol_problem_set_l1(p, 1, &e) == OL_OK &&
+       ol_problem_set_set(p, &box, &e) == OL_OK, "composite: l1 = 1 on the "
+       "box [0, 1], through the setters");
+  }
   {
     double x0 = 0.5;
     r = at(p, &nop, &x0, B_(KKT) | B_(LOSS), &e);
@@ -207,9 +217,8 @@ int main (void)
             "composite: kkt is 0 at the constrained LASSO solution 1");
     ol_run_free(r);
   }
-  p->l1 = -1;
-  ok(at(p, &nop, NULL, 0, &e) == NULL && strstr(e.msg, "l1"),
-     "composite: a negative l1 is EINVAL");
+  ok(ol_problem_set_l1(p, 2, &e) == OL_EINVAL && p->l1 == 1,
+     "composite: the problem is fixed once a run used it (%s)", e.msg);
   ol_problem_free(p);
   return done();
 }

@@ -66,6 +66,16 @@ t.errors("x0 has 2 entries, expected n = 3", problem.quadratic,
          {n = 3, x0 = {1, 2}})
 local qb = problem.quadratic{n = 2, set = {lo = -1, hi = {1, 2}}}
 t.ok(qb ~= nil, "problem: set = {lo=, hi=} accepted")
+-- the generic keys are checked once, by the core's setters, when the
+-- problem is made (not when a run starts)
+t.errors("problem.quadratic: x0[1] = nan is not finite", problem.quadratic,
+         {n = 2, x0 = {0/0, 1}})
+t.errors("problem.new: x0[2] = inf is not finite", problem.new,
+         {n = 2, f = function (x) return x[1] end, x0 = {0, math.huge}})
+t.errors("problem.quadratic: set: lo[2] = 3 > hi[2] = 2", problem.quadratic,
+         {n = 2, set = {lo = {0, 3}, hi = 2}})
+t.errors("problem.new: xstar[1] = nan is not finite", problem.new,
+         {n = 1, f = function (x) return x[1] end, xstar = {0/0}})
 t.ok(problem.quadratic{n = 2, noise = {kind = "gauss", sigma = 0.1}},
      "problem: noise accepted")
 t.errors("noise.kind = 'cauchy'", problem.quadratic,
@@ -87,7 +97,7 @@ t.errors("problem.new: n must be a positive integer", problem.new,
 t.errors("run: unknown option 'iter' (valid: iters, tol, time, seed, stream, "
          .. "x0, metrics, watch, cap, record_x, schedule, progress, view, "
          .. "xaxis, average, f_abstol, f_reltol, x_abstol, x_reltol, xlimit, "
-         .. "flimit, stop_below, chains, warmup, max_draws)",
+         .. "flimit, stop_below, chains, warmup, max_draws, speed, paused)",
          run, p, m, {iter = 10})
 t.errors("run: unknown metric 'los' (valid: loss, gradnorm, dist, subopt, "
          .. "kkt, entropy, exploitability, accept, ",
