@@ -380,4 +380,32 @@ do
   end
 end
 
+-- dense_metric: NUTS's dense metric gets at least 5x the diagonal one's
+-- min bulk-ESS per gradient on the 10-D equicorrelated (0.99) Gaussian;
+-- the printed ratio is the ratio of the printed figures (1%), and the
+-- dense step size is larger than the diagonal one's (the narrow direction
+-- no longer limits it).
+do
+  local out, code = output("dense_metric")
+  t.is(code, 0, "scripts: dense_metric: exits 0")
+  local per, eps = {}, {}
+  for _, m in ipairs{"diag", "dense"} do
+    local e, pg, st = out:match("\n" .. m .. "%s+min bulk%-ESS%s+(%S+)%s+"
+                                .. "gradients%s+%d+%s+ESS per 1000 "
+                                .. "gradients%s+(%S+)%s+step size (%S+)")
+    per[m], eps[m] = num(pg), num(st)
+    t.ok(num(e) and num(e) > 0 and per[m] and per[m] > 0, "scripts: "
+         .. "dense_metric: " .. m .. " min bulk-ESS " .. tostring(e)
+         .. ", per 1000 gradients " .. tostring(pg))
+  end
+  local ratio = num(out:match("dense / diag ESS per gradient (%S+)"))
+  t.ok(ratio and per.diag and per.dense
+       and math.abs(ratio - per.dense / per.diag) <= 0.01 * ratio + 0.05
+       and ratio >= 5, "scripts: dense_metric: ratio " .. tostring(ratio)
+       .. " = dense / diag and >= 5")
+  t.ok(eps.diag and eps.dense and eps.dense > 2 * eps.diag, "scripts: "
+       .. "dense_metric: dense step size " .. tostring(eps.dense)
+       .. " > 2x the diagonal's " .. tostring(eps.diag))
+end
+
 t.done()
