@@ -361,7 +361,11 @@ help().  A name a family table lacks is an error that suggests the names
 close to it: optim.adma{} -> "no optimizer 'adma' -- did you mean adam?"
 (rawget(optim, name) tests for one without the error).]]
 
-docs.pretty = "pretty(...): print values with tables expanded"
+docs.pretty = [[
+pretty(...) -> the values as text, tables expanded (nested 4 deep, 50
+items a table), tab-separated.  It returns the text and prints nothing:
+print(pretty(t)) in a script; typed at the prompt, pretty(t) shows the
+text as any result is shown there (the prompt shows results with it).]]
 docs.blas_threads = [[
 blas_threads([n]) -> the number of OpenBLAS threads, after setting it to n
 (1 to 256) when given.  optlab starts with 1 unless OPENBLAS_NUM_THREADS
@@ -440,7 +444,7 @@ local function overview ()
     {"jobs()", "the jobs alive (running, latest, kept), with their state"},
     {"help(x)", "help(optim.adam), help(optim), help(run), "
                 .. "help(\"metrics\"); ?x at the prompt"},
-    {"pretty(v)", "print a value with tables expanded"},
+    {"pretty(v)", "a value as text, tables expanded (print(pretty(t)))"},
     {"metrics()", "list of metric names"},
     {"blas_threads(n)", "OpenBLAS threads (1 unless set in the environment)"},
     table.unpack(core.frows)

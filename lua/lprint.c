@@ -6,6 +6,7 @@
 ** accessors (ol_run_*), the jobs through olua_getjobrow (lua/ljob.c).
 */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -57,13 +58,69 @@ static void addevals (luaL_Buffer *bf, const ol_run *r)
   luaL_addstring(bf, buf);
 }
 
+/* The stop line's reason: the core's name, except where that would read
+** "stopped: stopped" or hide who stopped it. */
+static const char *stopphrase (int why)
+{
+  switch (why) {
+  case OL_STOP_STOPPED: return "by request (j:stop() or q)";
+  case OL_STOP_INTERRUPTED: return "interrupted (Ctrl-C)";
+  default: return ol_stop_name(why);
+  }
+}
+
+/* " 1 1 0.5 ... (n=100)": the first MAXCOORDS of x[0 .. n-1], 6 digits. */
+#define MAXCOORDS 6
+static void addcoords (luaL_Buffer *bf, const double *x, int n)
+{
+  char buf[48];
+  int j;
+  for (j = 0; j < n && j < MAXCOORDS; j++) {
+    luaL_addchar(bf, ' ');
+    luaL_addstring(bf, ol_fmtnum(buf, sizeof buf, x[j], 6));
+  }
+  if (n > MAXCOORDS) {
+    snprintf(buf, sizeof buf, " ... (n=%d)", n);
+    luaL_addstring(bf, buf);
+  }
+}
+
+/* A game run: each player's strategy (the average play when the run keeps
+** it, which is what no-regret dynamics converge in; else the last) and
+** the value x'Ay of that pair, against the game's value when known. */
+static void addgame (luaL_Buffer *bf, const ol_run *r)
+{
+  const ol_problem *p = ol_run_problem(r);
+  const double *z = ol_run_xavg(r) != NULL ? ol_run_xavg(r) : ol_run_x(r);
+  const double *x = z, *y = z + p->rows;
+  double v = 0;
+  char buf[160], num[32];
+  int i, j;
+  for (i = 0; i < p->rows; i++)
+    for (j = 0; j < p->cols; j++)
+      v += x[i] * p->payoff[(size_t)i * (size_t)p->cols + (size_t)j] * y[j];
+  luaL_addstring(bf, ol_run_xavg(r) != NULL ? "\n  average strategies: "
+                 "row x:" : "\n  last strategies: row x:");
+  addcoords(bf, x, p->rows);
+  luaL_addstring(bf, "; column y:");
+  addcoords(bf, y, p->cols);
+  snprintf(buf, sizeof buf, "\n  value x'Ay: %s",
+           ol_fmtnum(num, sizeof num, v, 4));
+  luaL_addstring(bf, buf);
+  if (isfinite(p->fstar)) {
+    snprintf(buf, sizeof buf, " (the game's value: %s)",
+             ol_fmtnum(num, sizeof num, p->fstar, 4));
+    luaL_addstring(bf, buf);
+  }
+}
+
 /* Multi-line summary: what ran, why it stopped, the final metrics. */
 int olua_run_tostring (lua_State *L)
 {
   lrun *b = luaL_checkudata(L, 1, OLUA_RUN);
   const ol_run *r = b->r;
   luaL_Buffer bf;
-  char buf[256];
+  char buf[256], num[32];
   unsigned rec;
   int i, k = 0;
   if (r == NULL) {
@@ -83,35 +140,28 @@ int olua_run_tostring (lua_State *L)
     snprintf(buf, sizeof buf, "\n  running: %ld of %ld iterations",
              ol_run_iter(r), ol_run_budget(r));
   else
-    snprintf(buf, sizeof buf, "\n  stopped: %s after %ld iterations (%.2g s, "
-             "%ld gradient evaluations)", ol_stop_name(olua_runreason(b)),
-             ol_run_iter(r), ol_run_seconds(r), ol_run_ngev(r));
+    snprintf(buf, sizeof buf, "\n  stopped: %s after %ld iterations (%s s)",
+             stopphrase(olua_runreason(b)), ol_run_iter(r),
+             ol_fmtnum(num, sizeof num, ol_run_seconds(r), 2));
   luaL_addstring(&bf, buf);
   addevals(&bf, r);
   rec = ol_run_metrics(r);
   for (i = 0; i < OL_NMETRICS; i++)
     if (rec & OL_MBIT(i)) {
-      snprintf(buf, sizeof buf, "%s%s %.3g", k++ ? "  " : "\n  final: ",
-               ol_metric_types[i].name, ol_run_last(r, i));
+      snprintf(buf, sizeof buf, "%s%s %s", k++ ? "  " : "\n  final: ",
+               ol_metric_types[i].name,
+               ol_fmtnum(num, sizeof num, ol_run_last(r, i), 3));
       luaL_addstring(&bf, buf);
     }
   if (olua_acceptnote(r, buf, sizeof buf) != NULL) {
     luaL_addstring(&bf, "\n  note: ");
     luaL_addstring(&bf, buf);
   }
-  {
-    /* the final iterate, its first coordinates */
-    const double *x = ol_run_x(r);
-    int n = ol_run_n(r), j;
+  if (ol_run_problem(r)->kind == OL_GAME && ol_run_problem(r)->payoff != NULL)
+    addgame(&bf, r);
+  else {
     luaL_addstring(&bf, "\n  x:");
-    for (j = 0; j < n && j < 6; j++) {
-      snprintf(buf, sizeof buf, " %.6g", x[j]);
-      luaL_addstring(&bf, buf);
-    }
-    if (n > 6) {
-      snprintf(buf, sizeof buf, " ... (%d coordinates)", n);
-      luaL_addstring(&bf, buf);
-    }
+    addcoords(&bf, ol_run_x(r), ol_run_n(r));
   }
   if (ol_run_message(r)[0] != '\0') {
     int why = olua_runreason(b);
@@ -140,34 +190,51 @@ int olua_job_tostring (lua_State *L)
   return 1;
 }
 
+/* One line per job: id, state, iteration/budget and label, in columns as
+** wide as their widest entry (an iteration count of 1e9 or 2^62 keeps
+** them aligned). */
 int olua_joblist_tostring (lua_State *L)
 {
   luaL_Buffer b;
   lua_Integer i, n;
-  char line[256];
+  char line[512], it[48];
+  int wid = 2, wit = 4, pass;
   luaL_checktype(L, 1, LUA_TTABLE);
   n = (lua_Integer)lua_rawlen(L, 1);
-  luaL_buffinit(L, &b);
   if (n == 0) {
     lua_pushliteral(L, "no jobs");
     return 1;
   }
-  snprintf(line, sizeof line, "  %-4s %-8s %-21s  %s", "id", "state",
-           "iter", "label");
-  luaL_addstring(&b, line);
-  for (i = 1; i <= n; i++) {
-    olua_jobrow row;
-    lua_rawgeti(L, 1, i);
-    line[0] = '\0';
-    if (olua_getjobrow(L, -1, &row)) {
-      char it[48];
-      snprintf(it, sizeof it, "%ld/%ld", row.iter, row.budget);
-      snprintf(line, sizeof line, "\n  %-4d %-8s %-21s  %s on %s", row.id,
-               row.state, it, row.label, row.title);
+  luaL_buffinit(L, &b);
+  /* pass 0 measures the columns, pass 1 writes the lines */
+  for (pass = 0; pass < 2; pass++) {
+    if (pass == 1) {
+      snprintf(line, sizeof line, "  %-*s  %-7s  %-*s  %s", wid, "id",
+               "state", wit, "iter", "label");
+      luaL_addstring(&b, line);
     }
-    lua_pop(L, 1);
-    /* added with the buffer on top again: it may grow (a box) */
-    luaL_addstring(&b, line);
+    for (i = 1; i <= n; i++) {
+      olua_jobrow row;
+      int ok;
+      lua_rawgeti(L, 1, i);
+      ok = olua_getjobrow(L, -1, &row);
+      line[0] = '\0';
+      if (ok) {
+        int k = snprintf(it, sizeof it, "%ld/%ld", row.iter, row.budget);
+        if (pass == 0) {
+          int kid = snprintf(line, sizeof line, "%d", row.id);
+          if (kid > wid) wid = kid;
+          if (k > wit) wit = k;
+          line[0] = '\0';
+        }
+        else
+          snprintf(line, sizeof line, "\n  %-*d  %-7s  %-*s  %s on %s", wid,
+                   row.id, row.state, wit, it, row.label, row.title);
+      }
+      lua_pop(L, 1);
+      /* added with the buffer on top again: it may grow (a box) */
+      if (pass == 1) luaL_addstring(&b, line);
+    }
   }
   luaL_pushresult(&b);
   return 1;

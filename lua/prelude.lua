@@ -1,7 +1,7 @@
 -- lua/prelude.lua -- small utilities of the pure-Lua part of optlab.
 --
--- pretty(...) prints values with tables expanded (the REPL prints results
--- with optlab.format); metrics() lists the metric names.  core.fmtnum is
+-- pretty(...) formats values with tables expanded (and is what the
+-- prompt shows results with); metrics() lists the metric names.  core.fmtnum is
 -- the one number format of the Lua side (that of ol_fmtnum in C), and
 -- core.suggest the "did you mean" of names.  Loaded by lua/lembed.c with
 -- the internal core table as its argument.
@@ -10,7 +10,7 @@ local core = ...
 -- What this file uses, captured at load time (see lua/help.lua).
 local getmetatable, ipairs, pairs, select, tostring, type = getmetatable,
   ipairs, pairs, select, tostring, type
-local io, math, string, table = io, math, string, table
+local debug, io, math, string, table = debug, io, math, string, table
 local fmt, concat, sort = string.format, table.concat, table.sort
 local MAXITEMS, WIDTH, MAXDEPTH = 50, 72, 4
 
@@ -153,13 +153,45 @@ function core.format (v)
   return format(v, "", {}, 0)
 end
 
--- Print each argument formatted, tab-separated, like print.
+-- pretty(...) -> the arguments formatted (tables expanded), tab-separated.
+-- Called from Lua it returns that text and prints nothing (a script
+-- writes print(pretty(t))).  The prompt calls it with no Lua caller to
+-- show a line's results, and then it prints them; the text it returned
+-- last is shown as it is, not quoted, so pretty(t) typed at the prompt
+-- shows the table once, as any value typed there is shown.
+local getinfo = debug.getinfo
+local returned      -- the text pretty returned last, nil once shown
+
+-- true when no Lua function is among pretty's callers (the prompt's C code).
+local function fromhost ()
+  local level = 3
+  while true do
+    local info = getinfo(level, "S")
+    if info == nil then return true end
+    if info.what ~= "C" then return false end
+    level = level + 1
+  end
+end
+
 function pretty (...)
+  local n = select("#", ...)
+  local host = fromhost()
+  if host and n == 1 and returned ~= nil and (...) == returned then
+    returned = nil
+    io.write((...), "\n")
+    return
+  end
   local out = {}
-  for i = 1, select("#", ...) do
+  for i = 1, n do
     out[i] = core.format((select(i, ...)))
   end
-  io.write(concat(out, "\t"), "\n")
+  local text = concat(out, "\t")
+  if host then
+    io.write(text, "\n")
+    return
+  end
+  returned = text
+  return text
 end
 
 -- List of the metric names, in registry order.

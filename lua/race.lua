@@ -14,6 +14,7 @@ local mt = core.race_mt
 local methods = {}
 mt.__index = methods
 
+-- A CSV number: every digit (%.17g), nan and inf unsigned.
 local function num (v)
   if v ~= v then return "nan" end
   if v == math.huge then return "inf" end
@@ -67,7 +68,8 @@ function methods.csv (self)
   return concat(out, "\n") .. "\n"
 end
 
--- race:save(filename) -> true, or nil, message, errno.
+-- race:save(filename): writes race:csv() to the file and returns nothing
+-- (so the prompt echoes nothing); nil, message, errno when it cannot.
 function methods.save (self, filename)
   if type(filename) ~= "string" then
     error(fmt("race:save: a file name expected, got a %s", type(filename)),
@@ -81,26 +83,42 @@ function methods.save (self, filename)
   local ok, err, ecode = f:write(self:csv())
   f:close()
   if not ok then return nil, err, ecode end
-  return true
 end
 
--- A table: one row per run with its stop reason and final metrics.
+-- A table: one row per run with its stop reason, iterations, gradient
+-- evaluations, stepping seconds and final loss and gradient norm, numbers
+-- as everywhere (core.fmtnum).
 mt.__tostring = function (self)
+  local num = core.fmtnum
   local r1 = self[1]
-  local lines = {fmt("race on %s  seed %d  (%d runs)", tostring(r1.problem),
-                     r1.seed, #self)}
-  local w = 6
-  for i = 1, #self do w = math.max(w, #self[i].label) end
-  lines[2] = fmt("  %-3s %-" .. w .. "s  %-14s %10s %10s %10s", "#",
-                 "method", "reason", "iters", "loss", "gradnorm")
+  local head = {"#", "method", "reason", "iters", "grads", "time", "loss",
+                "gradnorm"}
+  local right = {true, false, false, true, true, true, true, true}
+  local rows = {head}
   for i = 1, #self do
     local r = self[i]
     local have = {}
     for _, m in ipairs(r:metrics()) do have[m] = true end
-    local loss = have.loss and fmt("%.3g", r:last("loss")) or "-"
-    local gn = have.gradnorm and fmt("%.3g", r:last("gradnorm")) or "-"
-    lines[#lines + 1] = fmt("  %-3d %-" .. w .. "s  %-14s %10d %10s %10s", i,
-                            r.label, r.reason, r.iter, loss, gn)
+    rows[#rows + 1] = {
+      tostring(i), r.label, r.reason, tostring(r.iter), tostring(r.ngev),
+      num(r.seconds, 2) .. " s",
+      have.loss and num(r:last("loss"), 3) or "-",
+      have.gradnorm and num(r:last("gradnorm"), 3) or "-",
+    }
+  end
+  local w = {}
+  for _, row in ipairs(rows) do
+    for j, c in ipairs(row) do w[j] = math.max(w[j] or 0, #c) end
+  end
+  local lines = {fmt("race on %s  seed %d  (%d runs)", tostring(r1.problem),
+                     r1.seed, #self)}
+  for _, row in ipairs(rows) do
+    local cells = {}
+    for j, c in ipairs(row) do
+      local pad = (" "):rep(w[j] - #c)
+      cells[j] = right[j] and pad .. c or (j < #row and c .. pad or c)
+    end
+    lines[#lines + 1] = "  " .. concat(cells, "  ")
   end
   return concat(lines, "\n")
 end

@@ -257,7 +257,7 @@ print(jobs())
 print("listed", #jobs())
 ]])
 clean("lifetime: jobs() after 40 jobs", st, out, "listed\t16")
-t.ok(out:find("\n  40   done", 1, true),
+t.ok(out:find("\n  40  done", 1, true),
      "lifetime: ... lists the latest job")
 
 -- (8) a job kept by the program stays listed; a dropped one goes
