@@ -37,13 +37,43 @@
 **             problem is quadratic); then E f(x_t) - f* = bias + E
 **             variance, the split of the noisy quadratic model.  Both
 **             need p->quadratic, x*, f* and no set or l1 term.
+**   ess rhat  min bulk-ESS, max rank-normalised split-R-hat over the
+**             coordinates of the run's kept post-warmup draws (run.h
+**             ol_run_draws; a run without kept draws gives NaN), one chain
+**             split in two (diag.h).  Bounded cost: recomputed, O(N log N)
+**             per coordinate, only when the kept draws number at least 1.1
+**             times (or fewer than, after the cap's thinning) those of the
+**             last computation, and at the budget's last step (the draws
+**             kept before it: the step's own draw is kept after its
+**             record); in between that value.  Over a run of N
+**             draws that is about 11 times one final computation.  Per
+**             run: the core does not see a chain set (the pooled figures
+**             are the chains' summary, lua/lsample.c).
+**   meanerr kl w2  the Gaussian fit (mean m, covariance S with divisor
+**             k - 1, k draws) of the same kept draws, by Welford's update
+**             over the rows added since the last record (O(n^2) per new
+**             draw; restarted from the kept rows when the cap thins them),
+**             against the target's known mean mu and covariance Sigma
+**             (p->mean, p->cov; moments of x, as the draws):
+**               meanerr  ||m - mu||_2
+**               kl  1/2 (tr(Sigma^-1 S) + (mu - m)' Sigma^-1 (mu - m) - n
+**                        + log det Sigma - log det S)      (+inf: S singular)
+**               w2  sqrt(||m - mu||^2 + tr S + tr Sigma
+**                        - 2 tr (Sigma^1/2 S Sigma^1/2)^1/2)
+**             Sigma^-1, log det Sigma (dpotrf, dpotri) and Sigma^1/2
+**             (dsyevr) once per run; per record one Cholesky of S (kl) and
+**             one symmetric eigenvalue problem (w2), O(n^3).  They are "of
+**             the Gaussian fit": exact distances between the target and
+**             the draws when both are Gaussian, moment distances otherwise.
 ** mingradnorm, support and nucnorm keep state or workspace in the run's
 ** ol_mmem (ol_mstate.mem); without it (mem NULL) mingradnorm is ||g|| and
-** the other two are NaN.  Evaluation never fails: a metric that cannot be
+** the other two are NaN.  The sampler diagnostics keep their cache (a
+** dcache) in the same block as nucnorm's workspace (mm->svd), after it.  Evaluation never fails: a metric that cannot be
 ** computed is NaN.
 */
 #include "metrics.h"
 
+#include "diag.h"
 #include "method.h"
 #include "runpriv.h"
 #include "sample/stats.h"
@@ -51,6 +81,7 @@
 
 #include <lapacke.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -352,6 +383,299 @@ static double m_support (const ol_mstate *s)
   return (double)mm->changes;
 }
 
+/* == sampler diagnostics (ess, rhat, meanerr, kl, w2) ==================== */
+
+#define DIAG_BITS (OL_MBIT(OL_MET_ESS) | OL_MBIT(OL_MET_RHAT) | \
+                   OL_MBIT(OL_MET_MEANERR) | OL_MBIT(OL_MET_KL) | \
+                   OL_MBIT(OL_MET_W2))
+#define GAUSS_BITS (OL_MBIT(OL_MET_KL) | OL_MBIT(OL_MET_W2))
+
+/* The diagnostics' cache, at the start of its part of mm->svd; its arrays
+** follow it in the same block. */
+typedef struct dcache {
+  long done;            /* kept rows folded into the Welford sums */
+  long thin;            /* the run's dthin when they were */
+  long k;               /* draws in the sums */
+  long ess_rows, rhat_rows;   /* kept rows at the last computation */
+  double ess, rhat;
+  double logdet;        /* log det Sigma (NaN: Sigma not positive def.) */
+  double *mean, *C;     /* Welford mean (n) and co-moments (n x n) */
+  double *Sinv, *Sroot; /* Sigma^-1, Sigma^1/2 (n x n), when kl or w2 */
+  double *A, *B, *lam;  /* scratch: n x n, n x n, n */
+  lapack_int *isuppz;   /* dsyevr's support, 2n */
+} dcache;
+
+static int has_moments (const ol_problem *p, int family)
+{
+  return family == OL_SAMPLER && p->mean != NULL;
+}
+
+static int has_gauss (const ol_problem *p, int family)
+{
+  return family == OL_SAMPLER && p->mean != NULL && p->cov != NULL;
+}
+
+/* Doubles of nucnorm's workspace at the start of mm->svd (0: none). */
+static size_t nuc_size (const ol_mmem *mm, const ol_problem *p)
+{
+  int k = p->mcols;
+  if (mm->lwork <= 0) return 0;
+  return (size_t)p->n + (size_t)(p->mrows > k ? p->mrows : k) +
+    (size_t)mm->lwork;
+}
+
+static size_t dc_head (void)
+{
+  return (sizeof(dcache) + sizeof(double) - 1) / sizeof(double);
+}
+
+/* The run that holds the metric state s (its ctx is the run's own), or
+** NULL when s was not filled by a run. */
+static const ol_run *run_of (const ol_mstate *s)
+{
+  const ol_run *r;
+  if (s->c == NULL || s->mem == NULL) return NULL;
+  r = (const ol_run *)(const void *)((const char *)s->c -
+                                     offsetof(ol_run, c));
+  return &r->mem == s->mem ? r : NULL;
+}
+
+static dcache *cache_of (const ol_mstate *s, const ol_run **rp)
+{
+  const ol_run *r = run_of(s);
+  if (r == NULL || !(r->metrics & DIAG_BITS) || r->mem.svd == NULL)
+    return NULL;
+  *rp = r;
+  return (dcache *)(void *)(r->mem.svd + nuc_size(&r->mem, r->p));
+}
+
+/* Sigma^-1, log det Sigma and Sigma^1/2 of the target, once. */
+static void cache_sigma (dcache *d, const ol_problem *p)
+{
+  int n = p->n, i, j;
+  lapack_int m;
+  size_t nn = (size_t)n * (size_t)n;
+  memcpy(d->Sinv, p->cov, nn * sizeof *d->Sinv);
+  d->logdet = NAN;
+  if (LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', n, d->Sinv, n) == 0) {
+    d->logdet = 0;
+    for (i = 0; i < n; i++) d->logdet += 2 * log(d->Sinv[(size_t)i * n + i]);
+    LAPACKE_dpotri(LAPACK_ROW_MAJOR, 'L', n, d->Sinv, n);
+    for (i = 0; i < n; i++)
+      for (j = i + 1; j < n; j++)
+        d->Sinv[(size_t)i * n + j] = d->Sinv[(size_t)j * n + i];
+  }
+  /* Sigma^1/2 = V diag(sqrt(lambda)) V' */
+  memcpy(d->A, p->cov, nn * sizeof *d->A);
+  if (LAPACKE_dsyevr(LAPACK_ROW_MAJOR, 'V', 'A', 'L', n, d->A, n, 0, 0, 0,
+                     0, 0, &m, d->lam, d->B, n, d->isuppz) != 0) {
+    for (i = 0; i < (int)nn; i++) d->Sroot[i] = NAN;
+    return;
+  }
+  for (i = 0; i < n; i++)
+    for (j = 0; j <= i; j++) {
+      double a = 0;
+      int q;
+      for (q = 0; q < n; q++)
+        a += d->B[(size_t)i * n + q] * d->B[(size_t)j * n + q] *
+          sqrt(fmax(d->lam[q], 0));
+      d->Sroot[(size_t)i * n + j] = d->Sroot[(size_t)j * n + i] = a;
+    }
+}
+
+/* Fold the kept rows not yet seen into the Welford sums (from scratch
+** when the cap thinned them since). */
+static void cache_update (dcache *d, const ol_run *r)
+{
+  long rows, thin, i;
+  int n = r->n, a, b, cols = OL_DRAW_COLS + n;
+  const double *X = ol_run_draws(r, &rows, &thin, NULL);
+  if (X == NULL) return;
+  if (thin != d->thin || rows < d->done) {
+    d->done = d->k = 0;
+    d->thin = thin;
+    ol_vec_set(d->mean, 0, n);
+    ol_vec_set(d->C, 0, n * n);
+  }
+  for (i = d->done; i < rows; i++) {
+    const double *x = X + (size_t)i * cols + OL_DRAW_COLS;
+    double k = (double)++d->k;
+    for (a = 0; a < n; a++) d->lam[a] = x[a] - d->mean[a];
+    for (a = 0; a < n; a++) d->mean[a] += d->lam[a] / k;
+    for (a = 0; a < n; a++)
+      for (b = 0; b <= a; b++)
+        d->C[(size_t)a * n + b] += d->lam[a] * (x[b] - d->mean[b]);
+  }
+  d->done = rows;
+}
+
+/* min bulk-ESS (which = 0) or max R-hat (1) over the coordinates of the
+** kept draws, with the 10% rule. */
+static double chain_diag (const ol_mstate *s, int which)
+{
+  const ol_run *r;
+  dcache *d = cache_of(s, &r);
+  long rows, *at;
+  double *val, acc;
+  int j, n, cols;
+  const double *X;
+  ol_err e;
+  if (d == NULL || (X = ol_run_draws(r, &rows, NULL, NULL)) == NULL)
+    return NAN;
+  at = which == 0 ? &d->ess_rows : &d->rhat_rows;
+  val = which == 0 ? &d->ess : &d->rhat;
+  if (*at > 0 && rows >= *at && (double)rows < 1.1 * (double)*at &&
+      r->c.t < r->o.iters)
+    return *val;
+  n = r->n;
+  cols = OL_DRAW_COLS + n;
+  acc = which == 0 ? INFINITY : -INFINITY;
+  for (j = 0; j < n; j++) {
+    ol_draws v;
+    double q = NAN;
+    v.x = X + OL_DRAW_COLS + j;
+    v.m = 1;
+    v.n = rows;
+    v.dstride = cols;
+    v.cstride = rows * cols;
+    if (which == 0) ol_diag_ess_bulk(&v, &q, &e);
+    else ol_diag_rhat(&v, &q, &e);
+    if (isnan(q)) {
+      acc = NAN;
+      break;
+    }
+    acc = which == 0 ? fmin(acc, q) : fmax(acc, q);
+  }
+  *at = rows;
+  *val = acc;
+  return acc;
+}
+
+static double m_ess (const ol_mstate *s)
+{
+  return chain_diag(s, 0);
+}
+
+static double m_rhat (const ol_mstate *s)
+{
+  return chain_diag(s, 1);
+}
+
+/* The cache with its sums brought up to date, NULL (metric NaN) when there
+** are fewer than min draws. */
+static dcache *fit (const ol_mstate *s, long min)
+{
+  const ol_run *r;
+  dcache *d = cache_of(s, &r);
+  if (d == NULL) return NULL;
+  cache_update(d, r);
+  return d->k >= min ? d : NULL;
+}
+
+static double m_meanerr (const ol_mstate *s)
+{
+  dcache *d = fit(s, 1);
+  return d != NULL ? ol_vec_dist(d->mean, s->p->mean, s->n) : NAN;
+}
+
+static double m_kl (const ol_mstate *s)
+{
+  dcache *d = fit(s, 2);
+  int n = s->n, i, j;
+  double tr = 0, q = 0, ld = 0, k;
+  const double *mu = s->p->mean;
+  if (d == NULL || isnan(d->logdet)) return NAN;
+  k = (double)d->k;
+  /* (1) tr(Sigma^-1 S) and the Mahalanobis term */
+  for (i = 0; i < n; i++)
+    for (j = 0; j < n; j++) {
+      double sij = (i >= j ? d->C[(size_t)i * n + j] : d->C[(size_t)j * n + i])
+        / (k - 1);
+      tr += d->Sinv[(size_t)i * n + j] * sij;
+      q += (mu[i] - d->mean[i]) * d->Sinv[(size_t)i * n + j] *
+        (mu[j] - d->mean[j]);
+      d->A[(size_t)i * n + j] = sij;
+    }
+  /* (2) log det S by Cholesky */
+  if (LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', n, d->A, n) != 0)
+    return INFINITY;
+  for (i = 0; i < n; i++) ld += 2 * log(d->A[(size_t)i * n + i]);
+  return 0.5 * (tr + q - n + d->logdet - ld);
+}
+
+static double m_w2 (const ol_mstate *s)
+{
+  dcache *d = fit(s, 2);
+  int n = s->n, i, j, q;
+  lapack_int m;
+  double k, w = 0, trs = 0, trS = 0, trr = 0;
+  const double *mu = s->p->mean, *R;
+  if (d == NULL || isnan(d->Sroot[0])) return NAN;
+  k = (double)d->k;
+  R = d->Sroot;
+  /* (1) A = S R, then B = R S R (lower triangle) */
+  for (i = 0; i < n; i++)
+    for (j = 0; j < n; j++) {
+      double a = 0;
+      for (q = 0; q < n; q++)
+        a += (i >= q ? d->C[(size_t)i * n + q] : d->C[(size_t)q * n + i]) *
+          R[(size_t)q * n + j];
+      d->A[(size_t)i * n + j] = a / (k - 1);
+    }
+  for (i = 0; i < n; i++)
+    for (j = 0; j <= i; j++) {
+      double a = 0;
+      for (q = 0; q < n; q++) a += R[(size_t)i * n + q] * d->A[(size_t)q * n + j];
+      d->B[(size_t)i * n + j] = a;
+    }
+  /* (2) tr (R S R)^1/2 from its eigenvalues */
+  if (LAPACKE_dsyevr(LAPACK_ROW_MAJOR, 'N', 'A', 'L', n, d->B, n, 0, 0, 0,
+                     0, 0, &m, d->lam, NULL, 1, d->isuppz) != 0)
+    return NAN;
+  for (i = 0; i < n; i++) trr += sqrt(fmax(d->lam[i], 0));
+  for (i = 0; i < n; i++) {
+    trs += d->C[(size_t)i * n + i] / (k - 1);
+    trS += s->p->cov[(size_t)i * n + i];
+    w += (d->mean[i] - mu[i]) * (d->mean[i] - mu[i]);
+  }
+  w += trs + trS - 2 * trr;
+  return sqrt(fmax(w, 0));
+}
+
+/* The cache's block after nucnorm's: head, mean, C, and with kl or w2
+** Sinv, Sroot, then the scratch A, B, lam. */
+static int dcache_init (ol_mmem *mm, const ol_problem *p, unsigned metrics,
+                        ol_err *e)
+{
+  size_t n = (size_t)p->n, nn = n * n, nuc = nuc_size(mm, p), h = dc_head();
+  size_t sz = h + n + nn + 2 * nn + 2 * nn + n + 2 * n;
+  int gauss = (metrics & GAUSS_BITS) && p->cov != NULL && p->mean != NULL;
+  double *blk, *at;
+  dcache *d;
+  if (!(metrics & DIAG_BITS)) return OL_OK;
+  blk = realloc(mm->svd, (nuc + sz) * sizeof *blk);
+  if (blk == NULL)
+    return ol_err_set(e, OL_ENOMEM, "out of memory (sampler diagnostics, "
+                      "n = %d)", p->n);
+  mm->svd = blk;
+  memset(blk + nuc, 0, sz * sizeof *blk);
+  d = (dcache *)(void *)(blk + nuc);
+  at = blk + nuc + h;
+  d->mean = at; at += n;
+  d->C = at; at += nn;
+  d->Sinv = at; at += nn;
+  d->Sroot = at; at += nn;
+  d->A = at; at += nn;
+  d->B = at; at += nn;
+  d->lam = at; at += n;
+  d->isuppz = (lapack_int *)(void *)at;   /* 2n doubles hold 2n ints */
+  d->thin = 1;
+  d->logdet = NAN;
+  d->Sroot[0] = NAN;
+  if (gauss) cache_sigma(d, p);
+  return OL_OK;
+}
+
 int ol_mmem_init (ol_mmem *mm, const ol_problem *p, unsigned metrics,
                   ol_err *e)
 {
@@ -380,7 +704,7 @@ int ol_mmem_init (ol_mmem *mm, const ol_problem *p, unsigned metrics,
     if (mm->svd == NULL)
       return ol_err_set(e, OL_ENOMEM, "out of memory (nucnorm workspace)");
   }
-  return OL_OK;
+  return dcache_init(mm, p, metrics, e);
 }
 
 void ol_mmem_free (ol_mmem *mm)
@@ -441,6 +765,14 @@ int ol_metric_unavail (int id, const ol_problem *p, const ol_method_type *m,
                       : p->set.kind != OL_SET_NONE ? "has a constraint set"
                       : p->l1 > 0 ? "has an l1 term"
                       : "has no known x* or f*");
+  case OL_MET_MEANERR:
+  case OL_MET_KL:
+  case OL_MET_W2:
+    if (m != NULL && m->family != OL_SAMPLER)
+      return ol_err_set(e, OL_EINVAL, "%s: %s is not a sampler", name, mn);
+    return ol_err_set(e, OL_EINVAL, "%s needs a target with a known mean%s "
+                      "(%s has none: gaussian, banana, mixture do)", name,
+                      id == OL_MET_MEANERR ? "" : " and covariance", p->name);
   default:
     return ol_err_set(e, OL_EINVAL, "%s is not available for %s run by %s",
                       name, p->name, mn);
@@ -485,6 +817,16 @@ static double m_divergences (const ol_mstate *s)
 #define AV_VARIANCE noisy_quadratic
 #define AV_STEPSIZE is_sampler
 #define AV_DIVERGENCES is_sampler
+#define AV_ESS is_sampler
+#define AV_RHAT is_sampler
+#define AV_MEANERR has_moments
+#define AV_KL has_gauss
+#define AV_W2 has_gauss
+#define EV_ESS m_ess
+#define EV_RHAT m_rhat
+#define EV_MEANERR m_meanerr
+#define EV_KL m_kl
+#define EV_W2 m_w2
 #define EV_STEPSIZE m_stepsize
 #define EV_DIVERGENCES m_divergences
 #define EV_BIAS m_bias

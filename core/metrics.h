@@ -31,7 +31,12 @@
   OL_METRIC(BIAS, "bias", "f(xbar_t) - f* on a quadratic: xbar_t is the same method run without gradient noise (= E x_t for methods linear in g)") \
   OL_METRIC(VARIANCE, "variance", "1/2 (x_t - xbar_t)' H (x_t - xbar_t) on a quadratic: E loss - f* = bias + E variance for methods linear in g") \
   OL_METRIC(STEPSIZE, "stepsize", "a sampler's step size at its last step (adapted during warmup; NaN for samplers without statistics)") \
-  OL_METRIC(DIVERGENCES, "divergences", "post-warmup divergent transitions so far (energy error > 1000: hmc, nuts)")
+  OL_METRIC(DIVERGENCES, "divergences", "post-warmup divergent transitions so far (energy error > 1000: hmc, nuts)") \
+  OL_METRIC(ESS, "ess", "min over coordinates of the bulk-ESS (Vehtari et al. 2021, core/diag.c) of this run's kept post-warmup draws; recomputed when they grew by 10% since the last computation, else that value") \
+  OL_METRIC(RHAT, "rhat", "max over coordinates of the rank-normalised split-R-hat of this run's kept post-warmup draws (its two halves); the same 10% rule") \
+  OL_METRIC(MEANERR, "meanerr", "||m - mu||_2: mean m of the kept post-warmup draws against the target's known mean mu") \
+  OL_METRIC(KL, "kl", "KL(N(m, S) || N(mu, Sigma)) of the Gaussian fit of the kept draws (mean m, covariance S with divisor k - 1) to the target's known mean and covariance") \
+  OL_METRIC(W2, "w2", "2-Wasserstein distance of the Gaussian fit N(m, S) of the kept draws to N(mu, Sigma): sqrt(||m - mu||^2 + tr(S + Sigma - 2 (Sigma^1/2 S Sigma^1/2)^1/2))")
 
 enum {
 #define OL_METRIC(id, name, doc) OL_MET_##id,
