@@ -49,11 +49,9 @@ local function quantile7 (v, p)
   return a + frac * (b - a)
 end
 
+-- Numbers as everywhere (core.fmtnum, lua/prelude.lua): 3 digits, no -0.
 local function g3 (v)
-  if v ~= v then return "nan" end
-  if v == math.huge then return "inf" end
-  if v == -math.huge then return "-inf" end
-  return fmt("%.3g", v)
+  return core.fmtnum(v, 3)
 end
 
 local function showval (v)
