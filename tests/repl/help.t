@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # tests/repl/help.t -- help at the prompt, driven in tmux: ?name shows a
 # method's help on the screen (Julia's help mode), ? alone the overview,
-# ?optim.adma and optim.adma{} the did-you-mean line; Tab after
-# "optim.adam{" completes parameter names.
+# ?optim.adma and optim.adma{} the did-you-mean line, also beside a
+# job's dashboard; Tab after "optim.adam{" completes parameter names.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/tmux.sh
 
@@ -62,5 +62,13 @@ tm_type 'x = {string.fo'; tm_keys Tab
 tm_wait '^> x = \{string\.format'
 ok $? "help: a plain table constructor still completes globals"
 tm_keys C-u C-c
+
+# with a job running, the dashboard's output window shows the help too
+tm_line 'j = start(problem.rosenbrock{n=2}, optim.adam{lr=1e-3}, {iters=1e9})'
+tm_wait '1 job, 1 running'; ok $? "help: a job's dashboard opens"
+tm_line '?nuts'
+tm_wait '^sample\.nuts -- No-U-Turn' && tm_wait '^  maxdepth +10 '
+ok $? "help: ?nuts beside the dashboard shows nuts's help"
+tm_line 'j:stop()'
 
 done_testing
