@@ -323,13 +323,16 @@ Ctrl-C stops the run and keeps it.  See help(r) for a run object.]]
 docs.race = [[
 race(problem, {m1, m2, ...} [, opts]) -> race
   one run per method with the same seed and x0, stepped in lock-step in one
-  view; options as run.  #race, race[i] (runs), print(race),
+  view; options as run.  #race, race[i] (runs), print(race) (a table:
+  reason, iters, grads, time, loss, gradnorm per run),
   race:series(name) -> values per run, race:save(file) (long CSV
-  "run,method,iter,<metrics>"), race:csv().]]
+  "run,method,iter,<metrics>"; returns nothing), race:csv().]]
 
 docs.runobj = [[
 run object r:
-  print(r)        summary: method, problem, seed, stop reason, final metrics
+  print(r)        summary: method, problem, seed, stop reason, evaluations
+                  (finite differences named), final metrics, x (a game:
+                  each player's strategy and the value x'Ay)
   r.iter r.reason r.message r.seed r.x r.xavg r.method r.problem r.label
   r.budget r.nfev r.ngev r.seconds
   r:series(name) -> values, times, evals, seconds (parallel lists)
