@@ -66,20 +66,29 @@ static int count_choices (const char *s)
   return k;
 }
 
-/* %g of v, with inf / -inf spelled as Lua prints them in help. */
+/* %g of v, with inf / -inf spelled as Lua prints them in help, and a
+** bound of 1e300 or beyond (no bound) as inf. */
 static void fmt_bound (char *buf, size_t size, double v)
 {
-  if (isinf(v)) snprintf(buf, size, "%s", v > 0 ? "inf" : "-inf");
+  if (isinf(v) || fabs(v) >= 1e300)
+    snprintf(buf, size, "%s", v > 0 ? "inf" : "-inf");
   else snprintf(buf, size, "%g", v);
 }
 
 char *ol_param_range (const ol_param *pd, char *buf, size_t size)
 {
   char lo[32], hi[32];
-  fmt_bound(lo, sizeof lo, pd->lo);
+  int olo = 0, ohi;
+  if (pd->lo == OL_GT0) {
+    snprintf(lo, sizeof lo, "0");    /* OL_GT0: "> 0" */
+    olo = 1;
+  }
+  else fmt_bound(lo, sizeof lo, pd->lo);
   fmt_bound(hi, sizeof hi, pd->hi);
-  snprintf(buf, size, "%s%s, %s%s", strtod(lo, NULL) < pd->lo ? "(" : "[",
-           lo, hi, strtod(hi, NULL) > pd->hi ? ")" : "]");
+  olo = olo || (!isinf(pd->lo) && pd->lo <= -1e300) ||
+    strtod(lo, NULL) < pd->lo;
+  ohi = (!isinf(pd->hi) && pd->hi >= 1e300) || strtod(hi, NULL) > pd->hi;
+  snprintf(buf, size, "%s%s, %s%s", olo ? "(" : "[", lo, hi, ohi ? ")" : "]");
   return buf;
 }
 

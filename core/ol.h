@@ -61,11 +61,21 @@ enum {
   OL_P_MATRIX    /* problems only: row-major rows x cols (ol_pval.arr) */
 };
 
+/* Open bounds, written as the double next to the bound, so that the
+** closed check v >= lo is exactly the open one (ol_param_range shows them
+** as open): OL_GT0 for "> 0" (the least double above 0, so 0 is out and
+** every positive double in), OL_FINITE for "< inf" (inf is out).  An
+** open bound at 1 is 0.9999999999999999, the double below it. */
+#define OL_GT0    0x1p-1074
+#define OL_FINITE 0x1.fffffffffffffp+1023
+
 typedef struct ol_param {
   const char *name;     /* Lua key, named as in the cited paper */
   int kind;             /* OL_P_* */
   double def;           /* default (index for OL_P_ENUM) */
-  double lo, hi;        /* closed bounds for REAL / INT */
+  double lo, hi;        /* closed bounds for REAL / INT (an open one is
+                           the double next to it: OL_GT0, OL_FINITE);
+                           +-1e300 and beyond mean none */
   const char *doc;      /* one line */
   const char *choices;  /* OL_P_ENUM: "const|step|cosine"; else NULL */
 } ol_param;
@@ -82,10 +92,12 @@ typedef struct ol_pval {
 ** that names the parameter and its range or choices. */
 int ol_param_check (const ol_param *pd, double v, ol_err *e);
 
-/* The range of a REAL or INT parameter as text, "[0, 1)" or "(0, inf]":
-** bounds are closed doubles, and one that prints (%g) as a different
-** number is an open bound written as the number it approaches.  Writes at
-** most size bytes to buf and returns buf. */
+/* The range of a REAL or INT parameter as text, "[0, 1)", "(0, inf)" or
+** "(-inf, inf)": a bound is shown open when it is the double next to the
+** one shown: a lo of OL_GT0 ("(0"), +-1e300 or beyond
+** (shown as inf: no bound, or OL_FINITE), or one that prints (%g) as a
+** different number (0.9999999999999999 as "1)").  Writes at most size
+** bytes to buf and returns buf. */
 char *ol_param_range (const ol_param *pd, char *buf, size_t size);
 
 /* Index of name in a parameter table of np entries, or -1. */

@@ -185,7 +185,8 @@ void olua_drive (lua_State *L, lrun **boxes, int nruns, const char *title,
 int olua_plot (lua_State *L);
 
 /* Push {name, family, doc, ref, params = {{name, kind, default, lo, hi,
-** choices, doc}, ...}} for help(). */
+** range, open_lo, open_hi, choices, doc}, ...}} for help() (a problem
+** type's info adds kind and generic, the generic keys it takes). */
 void olua_pushinfo (lua_State *L, const char *name, const char *family,
                     const char *doc, const char *ref, const ol_param *pt,
                     int np);

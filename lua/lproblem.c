@@ -689,6 +689,38 @@ static int isgeneric (const char *k)
       || strcmp(k, "set") == 0 || strcmp(k, "l1") == 0;
 }
 
+/* The generic keys a problem of kind takes, NULL-ended: an objective
+** every one; a density (sampled, its potential fixed by p) and a game
+** (on its simplices, exact payoffs) only a start. */
+static const char *const *generickeys (int kind)
+{
+  static const char *const all[] = {"x0", "set", "l1", "noise", NULL};
+  static const char *const start[] = {"x0", NULL};
+  return kind == OL_OBJECTIVE ? all : start;
+}
+
+static int appliesto (int kind, const char *k)
+{
+  const char *const *g = generickeys(kind);
+  for (; *g != NULL; g++)
+    if (strcmp(*g, k) == 0) return 1;
+  return 0;
+}
+
+/* Raise "<who>: unknown parameter '<key>' (valid: <t's names>, x0)" for
+** a generic key that does not apply to t's kind. */
+static int notapplicable (lua_State *L, const char *who, const char *key,
+                          const ol_problem_type *t)
+{
+  const char *names[72];
+  const char *const *g = generickeys(t->kind);
+  int i, k = 0;
+  for (i = 0; i < t->nparams && k < 64; i++) names[k++] = t->params[i].name;
+  for (; *g != NULL; g++) names[k++] = *g;
+  names[k] = NULL;
+  return olua_unknownkey(L, who, "parameter", key, names);
+}
+
 /* problem.<type>{...}: upvalue 1 is the ol_problem_type. */
 static int problem_make (lua_State *L)
 {
@@ -721,6 +753,8 @@ static int problem_make (lua_State *L)
     if (lua_type(L, -2) != LUA_TSTRING)
       return luaL_error(L, "%s: parameter names must be strings", who);
     if (isgeneric(lua_tostring(L, -2))) {
+      if (!appliesto(t->kind, lua_tostring(L, -2)))
+        return notapplicable(L, who, lua_tostring(L, -2), t);
       lua_pop(L, 1);
       continue;
     }
@@ -1217,6 +1251,16 @@ void olua_openproblem (lua_State *L)
     lua_pushstring(L, kindname[t->kind >= 0 && t->kind <= OL_GAME ? t->kind
                                                                  : 0]);
     lua_setfield(L, -2, "kind");
+    {
+      const char *const *g = generickeys(t->kind);
+      int k;
+      lua_newtable(L);                 /* the generic keys that apply */
+      for (k = 0; g[k] != NULL; k++) {
+        lua_pushstring(L, g[k]);
+        lua_rawseti(L, -2, k + 1);
+      }
+      lua_setfield(L, -2, "generic");
+    }
     lua_pushvalue(L, -2);
     lua_setfield(L, -2, "ctor");
     lua_pushvalue(L, -1);

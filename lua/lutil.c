@@ -184,7 +184,9 @@ static const char *const kindnames[] = {
   "real", "int", "bool", "enum", "vector", "matrix"
 };
 
-/* Push a list of parameter descriptions for help(). */
+/* Push a list of parameter descriptions for help(): {name, kind,
+** default, lo, hi, range, open_lo, open_hi, choices, doc}; range is
+** ol_param_range's text ("(0, inf)", "(-inf, inf)" for no bound). */
 static void pushparams (lua_State *L, const ol_param *pt, int np)
 {
   int i;
@@ -230,6 +232,16 @@ static void pushparams (lua_State *L, const ol_param *pt, int np)
         char range[80];
         lua_pushstring(L, ol_param_range(pd, range, sizeof range));
         lua_setfield(L, -2, "range");
+      }
+      {
+        char range[80];
+        size_t len;
+        ol_param_range(pd, range, sizeof range);
+        len = strlen(range);
+        lua_pushboolean(L, range[0] == '(');
+        lua_setfield(L, -2, "open_lo");
+        lua_pushboolean(L, len > 0 && range[len - 1] == ')');
+        lua_setfield(L, -2, "open_hi");
       }
     }
     lua_pushstring(L, pd->doc ? pd->doc : "");

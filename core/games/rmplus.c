@@ -31,8 +31,8 @@ typedef struct rmplus_state {
 
 static const ol_param rmplus_params[] = {
   {"alternate", OL_P_BOOL, 0, 0, 1,
-   "0: simultaneous updates; 1: alternating (player 2 sees player 1's "
-   "new strategy)", NULL},
+   "false: simultaneous updates; true: alternating (player 2 sees "
+   "player 1's new strategy)", NULL},
 };
 
 static int rmplus_init (void *st, const double *par, ol_ctx *c, ol_err *e)

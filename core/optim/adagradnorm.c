@@ -28,7 +28,7 @@ typedef struct adagradnorm_state {
 
 static const ol_param adagradnorm_params[] = {
   {"lr", OL_P_REAL, 1, 0, INFINITY, "step size (eta)", NULL},
-  {"b0", OL_P_REAL, 1e-2, 1e-300, INFINITY,
+  {"b0", OL_P_REAL, 1e-2, OL_GT0, OL_FINITE,
    "initial accumulator b_0 > 0", NULL},
 };
 

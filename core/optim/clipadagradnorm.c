@@ -31,7 +31,7 @@ static const ol_param cagn_params[] = {
   {"gamma", OL_P_REAL, 0.1, 0, INFINITY, "step size", NULL},
   {"lambda", OL_P_REAL, 1, 0, INFINITY, "clipping level (gradient norm)",
    NULL},
-  {"b0", OL_P_REAL, 1, 1e-300, INFINITY, "initial accumulator b_{-1} > 0",
+  {"b0", OL_P_REAL, 1, OL_GT0, OL_FINITE, "initial accumulator b_{-1} > 0",
    NULL},
 };
 

@@ -54,7 +54,7 @@ typedef struct cubic_state {
 } cubic_state;
 
 static const ol_param cubic_params[] = {
-  {"M", OL_P_REAL, 1, 1e-300, INFINITY,
+  {"M", OL_P_REAL, 1, OL_GT0, OL_FINITE,
    "cubic regularisation constant (Lipschitz constant of the Hessian)",
    NULL},
   {"adapt", OL_P_BOOL, 1, 0, 1,

@@ -48,8 +48,8 @@ static int gauss2d_hess (void *ud, const double *x, double *H, ol_err *e)
 static const ol_param gauss2d_params[] = {
   {"mu1", OL_P_REAL, 1, -1e300, 1e300, "mean of x1", NULL},
   {"mu2", OL_P_REAL, -1, -1e300, 1e300, "mean of x2", NULL},
-  {"s1", OL_P_REAL, 1, 0, 1e150, "standard deviation of x1 (> 0)", NULL},
-  {"s2", OL_P_REAL, 0.5, 0, 1e150, "standard deviation of x2 (> 0)", NULL},
+  {"s1", OL_P_REAL, 1, OL_GT0, 1e150, "standard deviation of x1 (> 0)", NULL},
+  {"s2", OL_P_REAL, 0.5, OL_GT0, 1e150, "standard deviation of x2 (> 0)", NULL},
   {"rho", OL_P_REAL, 0.5, -0.99, 0.99, "correlation of x1 and x2", NULL},
 };
 

@@ -50,12 +50,12 @@ typedef struct hmc_state {
 } hmc_state;
 
 static const ol_param hmc_params[] = {
-  {"eps", OL_P_REAL, 1, 1e-300, INFINITY,
+  {"eps", OL_P_REAL, 1, OL_GT0, OL_FINITE,
    "leapfrog step size (its start when warmup > 0)", NULL},
   {"L", OL_P_INT, 10, 1, 1e6, "leapfrog steps per trajectory", NULL},
   {"warmup", OL_P_INT, 1000, 0, 1e12,
    "adaptation steps (step size, metric); their draws are warmup", NULL},
-  {"delta", OL_P_REAL, 0.8, 1e-300, 0.9999999999999999,
+  {"delta", OL_P_REAL, 0.8, OL_GT0, 0.9999999999999999,
    "target acceptance statistic of the warmup", NULL},
   {"metric", OL_P_ENUM, 1, 0, 2,
    "mass matrix: unit (fixed), diag or dense (estimated in warmup)",

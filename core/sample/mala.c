@@ -70,10 +70,10 @@ typedef struct mala_state {
 } mala_state;
 
 static const ol_param mala_params[] = {
-  {"h", OL_P_REAL, 0.1, 0, INFINITY, "step size (> 0)", NULL},
+  {"h", OL_P_REAL, 0.1, OL_GT0, OL_FINITE, "step size (> 0)", NULL},
   {"warmup", OL_P_INT, 0, 0, 1e12,
    "adaptation steps (step size, metric); their draws are warmup", NULL},
-  {"delta", OL_P_REAL, 0.574, 1e-300, 0.9999999999999999,
+  {"delta", OL_P_REAL, 0.574, OL_GT0, 0.9999999999999999,
    "target acceptance rate of the warmup", NULL},
   {"metric", OL_P_ENUM, 1, 0, 2,
    "mass matrix: unit (fixed), diag or dense (estimated in warmup)",

@@ -63,12 +63,12 @@ typedef struct pmala_state {
 } pmala_state;
 
 static const ol_param pmala_params[] = {
-  {"h", OL_P_REAL, 0.5, 1e-300, INFINITY,
+  {"h", OL_P_REAL, 0.5, OL_GT0, OL_FINITE,
    "step size (eps^2 / 2 of Girolami & Calderhead)", NULL},
-  {"alpha", OL_P_REAL, 1e4, 1e-300, 1e300,
+  {"alpha", OL_P_REAL, 1e4, OL_GT0, 1e300,
    "SoftAbs sharpness: eigenvalues below ~1/alpha are lifted to it", NULL},
-  {"fixed", OL_P_INT, 0, 0, 1,
-   "1: the metric at the start only (constant: MALA preconditioned by "
+  {"fixed", OL_P_BOOL, 0, 0, 1,
+   "true: the metric at the start only (constant: MALA preconditioned by "
    "the Hessian there)", NULL},
 };
 

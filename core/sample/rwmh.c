@@ -36,11 +36,11 @@ typedef struct rwmh_state {
 } rwmh_state;
 
 static const ol_param rwmh_params[] = {
-  {"scale", OL_P_REAL, 1, 1e-300, INFINITY,
+  {"scale", OL_P_REAL, 1, OL_GT0, OL_FINITE,
    "proposal standard deviation (its start when warmup > 0)", NULL},
   {"warmup", OL_P_INT, 1000, 0, 1e12,
    "adaptation steps (scale, metric); their draws are warmup", NULL},
-  {"delta", OL_P_REAL, 0.234, 1e-300, 0.9999999999999999,
+  {"delta", OL_P_REAL, 0.234, OL_GT0, 0.9999999999999999,
    "target acceptance rate of the warmup", NULL},
   {"metric", OL_P_ENUM, 1, 0, 1,
    "proposal variances: unit (fixed) or diag (estimated in warmup)",

@@ -39,9 +39,9 @@ typedef struct sgld_state {
 } sgld_state;
 
 static const ol_param sgld_params[] = {
-  {"a", OL_P_REAL, 0.01, 1e-300, INFINITY,
+  {"a", OL_P_REAL, 0.01, OL_GT0, OL_FINITE,
    "step size scale: eps_t = a (b + t)^-gamma", NULL},
-  {"b", OL_P_REAL, 1, 1e-300, INFINITY, "step size offset (> 0)", NULL},
+  {"b", OL_P_REAL, 1, OL_GT0, OL_FINITE, "step size offset (> 0)", NULL},
   {"gamma", OL_P_REAL, 0.55, 0, 1,
    "step size decay, (0.5, 1] in Welling & Teh; 0: constant", NULL},
   {"batch", OL_P_INT, 10, 0, 1e9,

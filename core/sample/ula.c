@@ -37,7 +37,7 @@ typedef struct ula_state {
 } ula_state;
 
 static const ol_param ula_params[] = {
-  {"h", OL_P_REAL, 0.01, 1e-300, INFINITY, "step size (> 0)", NULL},
+  {"h", OL_P_REAL, 0.01, OL_GT0, OL_FINITE, "step size (> 0)", NULL},
 };
 
 static int ula_init (void *st, const double *par, ol_ctx *c, ol_err *e)

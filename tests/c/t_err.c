@@ -4,10 +4,13 @@
 ** Truth: the messages the binding shows must name the parameter and its
 ** range or choices; these pin their wording.
 */
+#include "method.h"
 #include "ol.h"
+#include "problem.h"
 #include "tap.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 int main (void)
@@ -84,6 +87,85 @@ int main (void)
   is_int(ol_param_find(pt, 5, "nesterov"), 2, "param: find by name");
   is_int(ol_param_find(pt, 5, "beta"), -1, "param: unknown name is -1");
 
+  {
+    /* "> 0" and "< inf" are strict (OL_GT0, OL_FINITE); 1e300 and beyond
+    ** is no bound; a closed inf bound still takes inf */
+    const ol_param h = {"h", OL_P_REAL, 0.1, OL_GT0, OL_FINITE, "step",
+                        NULL};
+    const ol_param mu = {"mu", OL_P_REAL, 0, -1e300, 1e300, "mean", NULL};
+    const ol_param c = {"c", OL_P_REAL, 1, 0, INFINITY, "clip", NULL};
+    const ol_param d = {"delta", OL_P_REAL, 0.8, OL_GT0, 0.9999999999999999,
+                        "target", NULL};
+    char buf[80];
+    ok(ol_param_check(&h, 0, &e) == OL_EINVAL &&
+       strcmp(e.msg, "h = 0 is out of range (0, inf)") == 0,
+       "param: an open lower bound rejects its endpoint (\"%s\")", e.msg);
+    ok(ol_param_check(&h, INFINITY, &e) == OL_EINVAL &&
+       strcmp(e.msg, "h = inf is out of range (0, inf)") == 0,
+       "param: an open upper bound at inf rejects inf (\"%s\")", e.msg);
+    ok(ol_param_check(&h, 1e-320, &e) == OL_OK &&
+       ol_param_check(&h, 1e308, &e) == OL_OK,
+       "param: every positive finite double is > 0 and < inf");
+    ok(ol_param_check(&h, -1e-320, &e) == OL_EINVAL,
+       "param: a negative denormal is not > 0");
+    is_str(ol_param_range(&mu, buf, sizeof buf), "(-inf, inf)",
+           "param: +-1e300 is shown as no bound");
+    is_str(ol_param_range(&c, buf, sizeof buf), "[0, inf]",
+           "param: a closed inf bound stays closed");
+    ok(ol_param_check(&c, INFINITY, &e) == OL_OK,
+       "param: a closed inf bound takes inf (clipsgd c = inf: no clipping)");
+    is_str(ol_param_range(&d, buf, sizeof buf), "(0, 1)",
+           "param: open at both ends");
+  }
+  {
+    /* every registered table says what it enforces: a doc "> 0" has an
+    ** open lower bound; a 0/1 choice is a boolean (its doc does not read
+    ** "0: ... 1: ..."), with a default of 0 or 1 */
+    int i, k, bad = 0, nb = 0;
+    char buf[80];
+    for (k = 0; k < 2; k++) {
+      int nt = 0;
+      for (i = 0; k == 0 ? ol_methods[i] != NULL
+                         : ol_problem_types[i] != NULL; i++, nt++) {}
+      for (i = 0; i < nt; i++) {
+        const ol_param *tab = k == 0 ? ol_methods[i]->params
+                                     : ol_problem_types[i]->params;
+        int np = k == 0 ? ol_methods[i]->nparams
+                        : ol_problem_types[i]->nparams, j;
+        const char *tn = k == 0 ? ol_methods[i]->name
+                                : ol_problem_types[i]->name;
+        for (j = 0; j < np; j++) {
+          const ol_param *pd = &tab[j];
+          const char *doc = pd->doc != NULL ? pd->doc : "";
+          if (pd->kind == OL_P_REAL || pd->kind == OL_P_INT) {
+            ol_param_range(pd, buf, sizeof buf);
+            if (strstr(doc, "> 0") != NULL && strncmp(doc, "adaptation",
+                                                      10) != 0 &&
+                strstr(doc, "warmup > 0") == NULL && buf[0] != '(') {
+              diag("%s.%s: doc says > 0, range %s", tn, pd->name, buf);
+              bad++;
+            }
+            if (pd->lo == 0 && pd->hi == 1 && pd->kind == OL_P_INT) {
+              diag("%s.%s: an integer in [0, 1] (a boolean?)", tn,
+                   pd->name);
+              bad++;
+            }
+            if (strncmp(doc, "1:", 2) == 0 || strncmp(doc, "0:", 2) == 0) {
+              diag("%s.%s: doc reads as a 0/1 switch: %s", tn, pd->name,
+                   doc);
+              bad++;
+            }
+          }
+          if (pd->kind == OL_P_BOOL) {
+            nb++;
+            if (!(pd->def == 0 || pd->def == 1)) bad++;
+          }
+        }
+      }
+    }
+    ok(bad == 0, "tables: every '> 0' is an open bound and every 0/1 "
+       "switch a boolean (%d booleans)", nb);
+  }
   {
     double v[3] = {1, 2, 3};
     ok(ol_allfinite(v, 3), "allfinite: finite vector");

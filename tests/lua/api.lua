@@ -80,6 +80,36 @@ t.ok(problem.quadratic{n = 2, noise = {kind = "gauss", sigma = 0.1}},
      "problem: noise accepted")
 t.errors("noise.kind = 'cauchy'", problem.quadratic,
          {noise = {kind = "cauchy"}})
+-- parameter tables say what they enforce: booleans, open bounds, and a
+-- density's info lists only what applies to it
+t.errors("sample.mala: h = 0 is out of range (0, inf)", sample.mala, {h = 0})
+t.errors("sample.mala: h = inf is out of range (0, inf)", sample.mala,
+         {h = math.huge})
+t.ok(pcall(sample.mala, {h = 1e-320}), "mala: a tiny positive h is > 0")
+t.errors("sample.hmc: delta = 1 is out of range (0, 1)", sample.hmc,
+         {delta = 1})
+t.ok(pcall(optim.clipsgd, {c = math.huge}),
+     "clipsgd: c = inf (no clipping) is still accepted")
+t.is(tostring(game.rmplus{alternate = true}), "rmplus{alternate=true}",
+     "rmplus: alternate takes true")
+t.is(tostring(game.rmplus{alternate = 1}), "rmplus{alternate=true}",
+     "rmplus: alternate takes 1 as before")
+t.errors("game.rmplus: alternate = 2 is not a boolean", game.rmplus,
+         {alternate = 2})
+t.errors("problem.gauss2d: unknown parameter 'noise' (valid: mu1, mu2, s1, "
+         .. "s2, rho, x0)", problem.gauss2d, {noise = {sigma = 1}})
+t.errors("problem.rps: unknown parameter 'l1'", problem.rps, {l1 = 0.1})
+t.errors("problem.gauss2d: s1 = 0 is out of range (0, 1e+150]",
+         problem.gauss2d, {s1 = 0})
+do
+  local h = capture(help, problem.gauss2d)
+  t.ok(not h:find("1e+300", 1, true) and not h:find("noise", 1, true),
+       "help(problem.gauss2d): no 1e+300 range, no noise option")
+  h = capture(help, game.rmplus)
+  t.ok(h:find("true|false", 1, true) and h:find("false: simultaneous", 1,
+                                                   true),
+       "help(game.rmplus): alternate is a boolean")
+end
 local f, g = p:eval{1, 1}
 t.ok(f == 0 and g[1] == 0 and g[2] == 0, "problem: p:eval at x*")
 
