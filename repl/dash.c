@@ -18,10 +18,11 @@
 ** The output window scrolls back with PgUp/PgDn (its last row then says
 ** so); new output does not move the lines shown.
 **
-** Landscapes: each shows only the jobs on its problem.  When the jobs are
-** on several problems, the panels show every job and no landscape or
-** simplex panel, until a job is selected: then they show the jobs on the
-** selected job's problem.
+** One problem at a time: when the jobs are on several problems, the
+** panels show the jobs on the problem of the job shown (the selected one,
+** else the first), so a landscape lists only the jobs on its problem and
+** no panel mixes one problem's loss with another's; the status line says
+** how many jobs are on other problems ([ and ] reach them).
 **
 ** Output capture: stdout and stderr are dup2'ed onto an unlinked
 ** temporary file (a pipe could fill up and block a chunk that prints a
@@ -238,12 +239,17 @@ static void draw_prompt (const layout *lo)
   else screen_cursor(row, d.pcur - skip);
 }
 
-static void draw_status (const layout *lo, int njobs, int running)
+static void draw_status (const layout *lo, int njobs, int running,
+                         int others)
 {
-  char s[320], keys[256], sel[32] = "";
-  int row = lo->drows - 1;
+  char s[320], keys[256], sel[96] = "";
+  int row = lo->drows - 1, len = 0;
   if (row < 0) return;
-  if (d.sel != 0) snprintf(sel, sizeof sel, "  [job #%d selected]", d.sel);
+  if (d.sel != 0)
+    len = snprintf(sel, sizeof sel, "  [job #%d selected]", d.sel);
+  if (others > 0)
+    snprintf(sel + len, sizeof sel - (size_t)len, "  (%d on other "
+             "problems: [ ])", others);
   if (d.focus)
     snprintf(s, sizeof s, " [dashboard]%s %s", sel,
              vm_keyline(VM_DASH, keys, sizeof keys));
@@ -307,25 +313,26 @@ static void full_frame (lua_State *L)
   char name[96], speed[32];
   int n = olua_jobs_list(L, jb, MAXJOBS), i, k, nr = 0, running = 0, nm = 0;
   int xaxis = n > 0 ? jb[0].live.xaxis : PN_X_ITER, sh = shown(jb, n);
-  int mixed = 0, autokind = -1;
+  int mixed = 0, autokind = -1, others = 0;
   const ol_problem *prob = NULL;
   long it = 0;
   double t0 = ol_now();
   get_layout(&lo);
-  /* (1) the runs shown: every job's, or with jobs on several problems and
-  ** a job selected, those on the selected job's problem */
+  /* (1) the runs shown: those on the problem of the job shown */
   for (i = 0; i < n; i++)
     if (ol_run_problem(jb[i].live.runs[0])
         != ol_run_problem(jb[0].live.runs[0]))
       mixed = 1;
-  if (mixed && d.sel != 0) prob = ol_run_problem(jb[sh].live.runs[0]);
+  if (mixed) prob = ol_run_problem(jb[sh].live.runs[0]);
   for (i = 0; i < n; i++) {
     running += jb[i].state == OLUA_JOB_RUNNING;
-    if (prob != NULL && ol_run_problem(jb[i].live.runs[0]) != prob) continue;
+    if (prob != NULL && ol_run_problem(jb[i].live.runs[0]) != prob) {
+      others++;
+      continue;
+    }
     if (jb[i].live.xaxis != xaxis) xaxis = PN_X_ITER;
     for (k = 0; k < jb[i].live.nwatch; k++)
-      if (!(mixed && prob == NULL && jb[i].live.watch[k] >= OL_NMETRICS))
-        metrics[nm++] = jb[i].live.watch[k];
+      metrics[nm++] = jb[i].live.watch[k];
     for (k = 0; k < jb[i].live.nruns && nr < MAXRUNS; k++) {
       runs[nr] = jb[i].live.runs[k];
       labels[nr++] = jb[i].live.labels[k];
@@ -336,8 +343,7 @@ static void full_frame (lua_State *L)
   v.runs.runs = runs;
   v.runs.labels = labels;
   v.runs.xaxis = xaxis;
-  if (lo.cols >= 80 && lo.drows >= 24 && !(mixed && prob == NULL))
-    autokind = dr_auto_panel(&v.runs);
+  if (lo.cols >= 80 && lo.drows >= 24) autokind = dr_auto_panel(&v.runs);
   vm_panels(&d.m, metrics, nm, autokind);
   /* (2) steps per frame at full speed of the job shown, for '-' */
   if (sh >= 0) it = job_iter(&jb[sh]);
@@ -372,7 +378,7 @@ static void full_frame (lua_State *L)
     if (lo.cols >= DR_MIN_COLS && lo.drows >= DR_MIN_ROWS)
       vm_draw_header(lo.cols, name, v.title, v.iter, v.iters, v.state,
                      v.speed);
-    draw_status(&lo, n, running);
+    draw_status(&lo, n, running, others);
     if (d.m.help) vm_draw_help(VM_DASH, lo.drows, lo.cols);
   }
   draw_output(&lo);

@@ -30,6 +30,8 @@ const vm_key vm_keys[] = {
   {{'1', 0}, "1", VA_ONE, VM_BOTH, "one step per frame", NULL},
   {{'l', 'L', 0}, "l", VA_LOG, VM_BOTH,
    "log / linear y axis of the focused panel", "l log"},
+  {{'x', 'X', 0}, "x", VA_XLOG, VM_BOTH,
+   "log / linear x axis of the focused panel", "x logx"},
   {{'\t', 0}, "Tab", VA_NEXT, VM_BOTH,
    "focus the next panel (Shift-Tab: back)", "Tab focus"},
   {{KEY_BTAB, 0}, "Shift-Tab", VA_PREV, VM_BOTH, NULL, NULL},
@@ -140,6 +142,9 @@ int vm_apply (vm_model *m, int a)
   case VA_LOG:
     if (p != NULL) p->ymode = p->shown_log ? DR_LIN : DR_LOG;
     break;
+  case VA_XLOG:
+    if (p != NULL) dr_panel_toggle_xlog(p);
+    break;
   case VA_NEXT:
     if (m->npanels > 0) m->focus = (m->focus + 1) % m->npanels;
     break;
@@ -214,10 +219,11 @@ void vm_draw_header (int cols, const char *name, const char *title,
                      long iter, long iters, const char *state,
                      const char *speed)
 {
-  /* fields in order; drop[] gives the order in which they go */
+  /* fields in order; drop[] gives the order in which they go (-1: the
+  ** problem's description loses its parenthesised note first) */
   char f[6][200];
   int keep[6], i, k, len;
-  static const int drop[] = {0, 2, 5, 4, 1};
+  static const int drop[] = {0, -1, 2, 5, 4, 1};
   char left[512], right[256];
   snprintf(f[0], sizeof f[0], "optlab");
   snprintf(f[1], sizeof f[1], "%s", name != NULL ? name : "");
@@ -239,7 +245,8 @@ void vm_draw_header (int cols, const char *name, const char *title,
                        f[i]);
     len = ll + 1 + rl;
     if (len <= cols || k == (int)(sizeof drop / sizeof drop[0])) break;
-    keep[drop[k]] = 0;
+    if (drop[k] >= 0) keep[drop[k]] = 0;
+    else if (strstr(f[2], " (") != NULL) *strstr(f[2], " (") = '\0';
   }
   screen_blank(0, 0, cols, SC_STATUS, SA_REVERSE);
   screen_puts(0, 0, left, cols, SC_STATUS, SA_REVERSE | SA_BOLD);

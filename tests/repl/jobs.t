@@ -66,7 +66,8 @@ tm_moves; ok $? "jobs: stepping resumed"
 # a second job: both in the dashboard
 tm_line "$K"
 tm_wait ' 2 jobs '; ok $? "jobs: two jobs at once in one dashboard"
-tm_wait '#2 gd lr=0.01'; ok $? "jobs: the legend names the second job"
+tm_wait '1 on other problems'
+ok $? "jobs: a job on another problem is counted in the status line"
 tm_line 'jobs()'
 tm_wait '^  2 +running +[0-9]+/1000000000000000 +gd lr=0.01 on quadratic'
 ok $? "jobs: jobs() lists id, state, iter, label"

@@ -83,4 +83,22 @@ ok $? "view: xaxis = \"evals\" names the x axis under the panel (evaluations)"
 tm_keys q
 tm_wait "$P"
 
+# The landscape panel of a 2-D problem takes the focus (Tab cycles through
+# it) and zooms like a metric panel.
+tm_line "r4 = run(problem.rosenbrock{n=2, noise={sigma=1}}, optim.gd{lr=1e-3}, {iters=$LIVE_ITERS})"
+tm_wait 'landscape x1,x2'; ok $? "view: a 2-D problem gets a landscape panel"
+tm_keys x
+tm_wait '\* loss \[l(og|in), log x\]'; ok $? "view: x sets a log x axis on the focused panel"
+tm_keys x
+tm_wait_not 'log x\]'; ok $? "view: x again restores the linear x axis"
+tm_keys Tab Tab
+tm_wait '\* landscape x1,x2'; ok $? "view: Tab focuses the landscape panel"
+tm_keys z
+tm_wait_not 'loss \[' && tm_wait 'landscape x1,x2'
+ok $? "view: z zooms the landscape panel alone"
+tm_keys z Tab
+tm_wait '\* loss \['; ok $? "view: Tab from the landscape cycles back to the first panel"
+tm_keys q
+tm_wait "$P"
+
 done_testing
