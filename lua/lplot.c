@@ -54,7 +54,8 @@ static void getruns (lua_State *L, pl_plot *pl)
   pl->title = ol_run_problem(runs[0])->desc;
   if (n == 1 && luaL_testudata(L, 1, OLUA_RUN) != NULL) lua_pushvalue(L, 1);
   else lua_rawgeti(L, 1, 1);
-  pl->xaxis = olua_checkrun(L, -1)->xaxis;
+  pl->xaxis = PN_XKIND(olua_checkrun(L, -1)->xaxis);
+  pl->xlog = PN_XLOGGED(olua_checkrun(L, -1)->xaxis);
   lua_pop(L, 1);
 }
 
@@ -205,7 +206,6 @@ int olua_plot (lua_State *L)
   if (lua_getfield(L, 2, "xaxis") != LUA_TNIL)
     pl.xaxis = olua_checkxaxis(L, -1, "plot");
   lua_pop(L, 1);
-  pl.xlog = 0;
   if (lua_getfield(L, 2, "xlog") != LUA_TNIL) {
     if (!lua_isboolean(L, -1))
       return luaL_error(L, "plot: xlog must be a boolean, got a %s",

@@ -21,7 +21,7 @@
 
 static const char *const optkeys[] = {
   "iters", "tol", "time", "seed", "stream", "x0", "metrics", "watch", "cap",
-  "record_x", "schedule", "progress", "view", "xaxis", "average",
+  "record_x", "schedule", "progress", "view", "xaxis", "xlog", "average",
   "f_abstol", "f_reltol", "x_abstol", "x_reltol", "xlimit", "flimit",
   "stop_below", "chains", "warmup", "max_draws", "speed", "paused", NULL
 };
@@ -264,6 +264,14 @@ void olua_readopts (lua_State *L, int idx, const char *who, ropts *ro)
   if (lua_getfield(L, idx, "average") != LUA_TNIL)
     ro->o.average = lua_toboolean(L, -1);
   lua_pop(L, 2);
+  /* xlog: a log x axis, kept as a flag of xaxis (core/plot/plotpanel.h) */
+  if (lua_getfield(L, idx, "xlog") != LUA_TNIL) {
+    if (!lua_isboolean(L, -1))
+      luaL_error(L, "%s: xlog must be a boolean, got a %s", who,
+                 luaL_typename(L, -1));
+    if (lua_toboolean(L, -1)) ro->xaxis |= PN_X_LOG;
+  }
+  lua_pop(L, 1);
   if (lua_getfield(L, idx, "x0") != LUA_TNIL) {
     ro->o.x0 = olua_checkarray(L, -1, who, "x0", &ro->x0len);
     lua_remove(L, -2);                 /* the buffer stays on the stack */
@@ -366,14 +374,9 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
     b->nwatch = ro->nwatch;
     memcpy(b->watch, ro->watch, sizeof b->watch);
   }
-  else {
-    for (i = 0; i < OL_NMETRICS; i++)
-      if ((rec & OL_MBIT(i)) && (i == OL_MET_LOSS || i == OL_MET_GRADNORM))
-        b->watch[b->nwatch++] = i;
-    if (b->nwatch == 0)
-      for (i = 0; i < OL_NMETRICS; i++)
-        if (rec & OL_MBIT(i)) b->watch[b->nwatch++] = i;
-  }
+  else   /* the family's panels (core/plot: pn_defaults) */
+    b->nwatch = pn_defaults(pb->p, mb->t->family, rec, b->watch,
+                            OL_NMETRICS);
   return b;
 }
 

@@ -141,8 +141,8 @@ void dr_panel_draw (dr_panel *p, const dr_runs *rs, int y, int x, int h,
   else {
     /* (1) the axes' display state follows the panel's settings; the
     ** ranges stay stable from frame to frame */
-    p->ax.xaxis = rs->xaxis;
-    p->ax.xlog = p->xlog;
+    p->ax.xaxis = PN_XKIND(rs->xaxis);
+    p->ax.xlog = p->xlog ^ PN_XLOGGED(rs->xaxis);   /* option, key */
     p->ax.ymode = p->ymode;
     p->ax.stable = 1;
     if (kind == PN_TRACE) pn_trace(&prs, &p->ax, &o, title, sizeof title);

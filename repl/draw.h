@@ -30,8 +30,9 @@ typedef struct dr_panel {
   int ymode;           /* DR_AUTO: log for positive "decay" metrics */
   int shown_log;       /* what the last draw used (for toggling) */
   int xlog;            /* log10 x axis (metric and trace panels; from 1:
-                          iteration 0 is not drawn); see
-                          dr_panel_toggle_xlog */
+                          iteration 0 is not drawn), toggled by
+                          dr_panel_toggle_xlog; the runs' xlog option
+                          (PN_X_LOG in dr_runs.xaxis) inverts it */
   pn_axes ax;          /* display state: stable y scale, x range */
 } dr_panel;
 
@@ -47,7 +48,7 @@ typedef struct dr_runs {
   int n;
   ol_run *const *runs;
   const char *const *labels;
-  int xaxis;
+  int xaxis;           /* PN_X_*, with PN_X_LOG for a log x axis */
 } dr_runs;
 
 /* Everything drawn on one frame. */

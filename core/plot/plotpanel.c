@@ -230,29 +230,17 @@ int pn_shorten (const char *label, const char *vals, int width, int utf8,
   nl = token_ends(label, " ,", lend, 32);
   nv = vals != NULL ? token_ends(vals, "\t", vend, 16) : 0;
   if (size == 0) return 0;
-  /* (1) values dropped by groups from the end, the label whole; then
-  ** (2) label tokens dropped from the end with the first value kept;
-  ** (3) the first token alone; (4) the first token cut */
-  for (v = nv; v >= 1; v--) {
+  /* (1) value groups dropped from the end, the label whole (which run
+  ** it is matters more than its numbers); (2) then label tokens dropped
+  ** from the end; (3) only a first token longer than the room is cut */
+  (void)full;
+  for (v = nv; v >= 0; v--) {
     snprintf(buf, size, "%s", label);
-    addvals(buf, size, vals, vend[v - 1]);
-    if (pn_cols(buf) <= width) return pn_cols(buf);
-    if (v > 1 && v == nv) continue;
-    break;
-  }
-  if (nv == 0) {
-    snprintf(buf, size, "%s", label);
+    addvals(buf, size, vals, v > 0 ? vend[v - 1] : 0);
     if (pn_cols(buf) <= width) return pn_cols(buf);
   }
-  for (v = nv > 0 ? 1 : 0; v >= 0; v--)
-    for (t = nl - 1; t >= 1; t--) {
-      snprintf(buf, size, "%.*s%s", lend[t - 1], label, ell);
-      addvals(buf, size, vals, v > 0 ? vend[0] : 0);
-      if (pn_cols(buf) <= width) return pn_cols(buf);
-    }
-  if (nl > 1 || nv > 0) {
-    snprintf(buf, size, "%.*s%s", nl > 0 ? lend[0] : full, label,
-             nl > 1 ? ell : "");
+  for (t = nl - 1; t >= 1; t--) {
+    snprintf(buf, size, "%.*s%s", lend[t - 1], label, ell);
     if (pn_cols(buf) <= width) return pn_cols(buf);
   }
   /* a first token longer than the room (a method name, no number) */
@@ -323,6 +311,7 @@ static int leg_layout (const legend *lg, int w, int maxrows, int *ncols,
     rows = maxrows;
     nc = (n + rows - 1) / rows;
     if (nc > w / 12) nc = w / 12 > 0 ? w / 12 : 1;
+    if ((n + nc - 1) / nc < rows) rows = (n + nc - 1) / nc;
     *colw = w / nc;
   } else {
     *colw = nc > 1 ? w / nc : w;
@@ -582,8 +571,14 @@ static void line_panel (const pn_runs *rs, int kind, pn_axes *ax,
                ol_run_min(rs->runs[k], kind), 4));
     leg_add(&lg, rs->labels[k], v, DOT, cv_marker(k), k);
   }
-  if (o->h - 2 - 3 >= 1) lrows = leg_layout(&lg, o->w - 1, o->h - 5, &ncols,
-                                            &colw);
+  /* at most a third of the rows (entries shortened into columns beyond
+  ** that); a panel too small for any goes to an empty corner */
+  if (o->h - 2 - 3 >= 1) {
+    int maxrows = (o->h - 2) / 3;
+    if (maxrows < 2 && o->h - 2 - 2 >= 3) maxrows = 2;
+    lrows = leg_layout(&lg, o->w - 1, maxrows > 1 ? maxrows : 1, &ncols,
+                       &colw);
+  }
   else corner = 1;
   ph = o->h - 2 - lrows;
   if (pw < 4 || ph < 1 || cv_init(o->cv, pw, ph, o->utf8 ? CV_BRAILLE

@@ -203,6 +203,11 @@ int pn_cloud (const pn_runs *rs, const pn_out *o, char *title, size_t tsize);
 ** (ol_run_times), gradient evaluations (ol_run_evals) or stepping seconds
 ** (ol_run_secs, each run its own clock). */
 enum { PN_X_ITER, PN_X_EVALS, PN_X_TIME, PN_NXAXES };
+/* A log x axis travels with the xaxis value as a flag (the run option
+** xlog = true): PN_XKIND(v) is the axis kind, PN_XLOGGED(v) the flag. */
+#define PN_X_LOG 0x100
+#define PN_XKIND(v) ((v) & 0xff)
+#define PN_XLOGGED(v) (((v) & PN_X_LOG) != 0)
 
 /* Option name ("iter", "evals", "time") and axis label ("iteration",
 ** "gradient evaluations", "seconds") of xaxis; NULL if out of range. */
@@ -264,11 +269,12 @@ void pn_scan (const pn_runs *rs, int m, int xaxis, pn_extent *e);
 /* The y axis kind for ymode over that extent: 1 log, 0 linear. */
 int pn_ylog (int m, int ymode, const pn_extent *e);
 
-/* Label and values shortened to at most width columns into buf: the
-** label's space- or comma-separated tokens are dropped from the end
-** (an ellipsis, "…" in UTF-8 or "..." in ASCII, marks the cut), then the
-** values (vals, may be NULL) are dropped from their end by tokens; only
-** a first token longer than width is cut.  Returns the columns used. */
+/* "label vals" shortened to at most width columns into buf: first the
+** value groups of vals (may be NULL; groups separated by '\t', shown as
+** spaces) are dropped from the end, then the label's space- or
+** comma-separated tokens (an ellipsis, "…" in UTF-8 or "..." in ASCII,
+** marks the cut); only a first token longer than width is cut, so no
+** number is ever cut.  Returns the columns used. */
 int pn_shorten (const char *label, const char *vals, int width, int utf8,
                 char *buf, size_t size);
 /* Display columns of a UTF-8 string. */

@@ -89,6 +89,201 @@ t.ok(titles >= 2 and n == titles - 1,
      .. (titles - 1) .. " panels)")
 t.ok(text:find("<polygon", 1, true), "plot: the triangle")
 
+-- (3b) legends: outside the axes box, labels shortened by whole tokens
+local function textplot (body, env)
+  local sf = tmp .. "/tp.lua"
+  local fh = assert(io.open(sf, "w"))
+  fh:write(body)
+  fh:close()
+  local o = sh((env or "LANG=C LC_ALL=") .. " ./optlab " .. sf)
+  local ls = {}
+  for l in o:gmatch("([^\n]*)\n") do ls[#ls + 1] = l end
+  return ls, o
+end
+local six = [[
+local r = race(problem.rosenbrock{n=2}, {optim.gd{lr=1e-3},
+  optim.momentum{lr=1e-3, mu=0.95}, optim.adam{lr=0.01},
+  optim.nesterov{lr=1e-3, mu=0.9}, optim.adagrad{lr=0.1},
+  optim.rmsprop{lr=0.01}}, {iters=300, progress=false})
+r:plot{text=true, watch={"loss"}, width=%d}
+]]
+local tokens = {["lr=0.001"] = true, ["mu=0.95"] = true, ["lr=0.01"] = true,
+                ["mu=0.9"] = true, ["lr=0.1"] = true}
+for _, width in ipairs({80, 60, 44}) do
+  local ls = textplot(six:format(width))
+  -- the x axis row: "|       ++----"; its tick labels below it
+  local axis
+  for i, l in ipairs(ls) do
+    if l:match("^| +%+%+%-") then axis = i break end
+  end
+  local below, inside, bad = true, false, {}
+  for i, l in ipairs(ls) do
+    for _, name in ipairs({"gd", "momentum", "adam", "nesterov", "adagrad",
+                           "rmsprop"}) do
+      if l:find("[%.%*o%+x#@%%] " .. name .. "[ .]") and axis
+         and i <= axis + 1 then below = false end
+    end
+    if axis and i < axis and l:find("lr=", 1, true) then inside = true end
+    if axis and i > axis + 1 then
+      for tok in l:gmatch("(%a+=[^%s]*)") do
+        tok = tok:gsub("%.%.%.$", "")
+        if not tokens[tok] then bad[#bad + 1] = tok end
+      end
+    end
+  end
+  t.ok(axis ~= nil and below and not inside, "plot: at width " .. width
+       .. " the 6 legend entries are below the x axis, none in the plot")
+  t.ok(#bad == 0, "plot: at width " .. width .. " legend tokens are whole ("
+       .. table.concat(bad, " ") .. ")")
+end
+
+-- (3c) the x axis title is in the bottom border: the last tick stays
+do
+  local ls = textplot([[
+local r = run(problem.rosenbrock{n=2}, optim.adam{lr=0.05}, {iters=500,
+  progress=false})
+r:plot{text=true, watch={"loss"}}
+]])
+  local axis
+  for i, l in ipairs(ls) do
+    if l:match("^| +%+%+%-") then axis = i break end
+  end
+  t.ok(axis and ls[axis + 1]:match("500|$"),
+       "plot: the last x tick label (500) is shown whole at the right end")
+  t.ok(ls[#ls]:match("^%+%-+ iteration %-%-%+$"),
+       "plot: the x axis title is in the bottom border")
+end
+
+-- (3d) exact zeros and denormals: drawn at the floor, they do not set the
+-- range (a loss reaching 3e-323 would run the axis to 1e-323 and flatten
+-- the other curve)
+do
+  local ls, o = textplot([[
+local p = problem.new{n = 2, x0 = {1, 1}, f = function (x)
+  local v = x[1]^2 + x[2]^2
+  if v < 1e-6 then return 3e-323 end
+  return v end, grad = function (x) return {2 * x[1], 2 * x[2]} end}
+local z = problem.new{n = 2, x0 = {1, 1}, f = function (x)
+  local v = x[1]^2 + x[2]^2
+  if v < 1e-6 then return 0 end
+  return v end, grad = function (x) return {2 * x[1], 2 * x[2]} end}
+local a = run(p, optim.gd{lr=0.2}, {iters=300, tol=0, progress=false})
+local c = run(z, optim.gd{lr=0.2}, {iters=300, tol=0, progress=false})
+local b = run(problem.quadratic{n=2, cond=10}, optim.gd{lr=0.01},
+  {iters=300, tol=0, progress=false})
+a.plot({a, c, b}, {text=true, watch={"loss"}})
+]])
+  local lowest, floor, rows = math.huge, nil, {}
+  local axis
+  for i, l in ipairs(ls) do
+    if l:match("^| +%+%+%-") then axis = i break end
+    local tick = l:match("^| *([%d.e+-]+)%+")
+    if tick then lowest = math.min(lowest, tonumber(tick)) end
+  end
+  t.ok(axis and lowest >= 1e-7, "plot: the y range ends at 1e-7 or above "
+       .. "(lowest tick " .. lowest .. "), not at the denormal")
+  t.ok(axis and ls[axis - 1]:find("vvvv", 1, true),
+       "plot: the denormal and zero losses are 'v' marks on the floor row")
+  for i = 1, (axis or 1) - 1 do
+    if ls[i]:find("o", 9, true) then rows[#rows + 1] = i end
+  end
+  t.ok(#rows >= 3, "plot: the normal run's curve spans " .. #rows
+       .. " rows (not flattened)")
+  local _, u = textplot([[
+local p = problem.new{n = 2, x0 = {1, 1}, f = function (x)
+  local v = x[1]^2 + x[2]^2
+  if v < 1e-6 then return 0 end
+  return v end, grad = function (x) return {2 * x[1], 2 * x[2]} end}
+run(p, optim.gd{lr=0.2}, {iters=300, tol=0, progress=false}):plot{
+  text=true, watch={"loss"}}
+]], "LANG=C.UTF-8 LC_ALL=")
+  t.ok(u:find("\226\150\188", 1, true), "plot: UTF-8 floor marks are U+25BC")
+end
+
+-- (3e) log x axis: decade ticks 1, 10, 100, 1000
+do
+  local ls = textplot([[
+local r = run(problem.rosenbrock{n=2}, optim.adam{lr=0.05}, {iters=1000,
+  progress=false})
+r:plot{text=true, watch={"loss"}, xlog=true}
+]])
+  local axis
+  for i, l in ipairs(ls) do
+    if l:match("^| +%+%+%-") or l:match("^| +%+%-") then axis = i break end
+  end
+  local row = axis and ls[axis + 1] or ""
+  local got = {}
+  for n in row:gmatch("%d+") do got[#got + 1] = n end
+  t.is(table.concat(got, " "), "1 10 100 1000",
+       "plot: xlog ticks are the decades 1 10 100 1000")
+  t.ok(ls[1]:find("log x", 1, true) and ls[#ls]:find("iteration (log)", 1,
+       true), "plot: xlog is named in the title and the axis title")
+  t.errors("xlog must be a boolean", function ()
+    r:plot{text=true, xlog=1}
+  end)
+end
+
+-- (3f) SVG ticks: one notation per axis; a time axis in one unit
+do
+  local function axes (doc)
+    local res = {}
+    for body in doc:gmatch('<g class="panel"(.-)</g>\n') do
+      local ax = {y = {}, x = {}}
+      for v in body:gmatch('class="ytick">([^<]*)<') do ax.y[#ax.y + 1] = v end
+      for v in body:gmatch('class="xtick">([^<]*)<') do ax.x[#ax.x + 1] = v end
+      ax.xlabel = body:match('class="xlabel">([^<]*)<')
+      res[#res + 1] = ax
+    end
+    return res
+  end
+  local function notation (v)
+    if v:match("^%-?%d+%.?%d*$") then return "plain" end
+    if v:match("^%-?%d+%.?%d*e%-?%d+$") then return "sci" end
+    return "other:" .. v
+  end
+  local function one (list)
+    local n = list[1] and notation(list[1])
+    for _, v in ipairs(list) do
+      if notation(v) ~= n then return false, table.concat(list, " ") end
+    end
+    return n ~= nil and not n:find("other"), table.concat(list, " ")
+  end
+  local long = run(problem.rosenbrock{n=2}, optim.adam{lr=0.05},
+                   {iters=20000, tol=0, progress=false})
+  local sf = tmp .. "/ticks.svg"
+  assert(long:plot{file=sf, watch={"loss", "gradnorm", "landscape"}})
+  local doc = assert(io.open(sf)):read("a")
+  local all, nax = true, 0
+  for _, ax in ipairs(axes(doc)) do
+    for _, list in ipairs({ax.y, ax.x}) do
+      local okk, s = one(list)
+      nax = nax + 1
+      if not okk then all = false t.diag("mixed ticks: " .. s) end
+    end
+  end
+  t.ok(all and nax == 6, "plot: SVG: every one of " .. nax
+       .. " axes uses one notation")
+  -- a y axis spanning 1e-8..1e2 on a log scale is all scientific
+  local sci = 0
+  for _, ax in ipairs(axes(doc)) do
+    if ax.y[1] and notation(ax.y[1]) == "sci" then sci = sci + 1 end
+  end
+  t.ok(sci >= 1, "plot: SVG: a y axis over many decades is scientific")
+  assert(long:plot{file=sf, watch={"loss"}, xaxis="time"})
+  local tx = axes(assert(io.open(sf)):read("a"))[1]
+  local unit = tx.xlabel and tx.xlabel:match("^time %[(%a+)%]$")
+  t.ok(unit == "ms" or unit == "s" or unit == "min",
+       "plot: SVG: the time axis names its unit (" .. tostring(tx.xlabel)
+       .. ")")
+  local okk, s = one(tx.x)
+  t.ok(okk and not s:find("s", 1, true), "plot: SVG: time ticks are "
+       .. "numbers in that unit (" .. s .. ")")
+  local hi = tonumber(tx.x[#tx.x])
+  t.ok(hi and hi >= 1 and hi <= 1000, "plot: SVG: the time axis ends at a "
+       .. "readable number of " .. tostring(unit) .. " (" .. tostring(hi)
+       .. ")")
+end
+
 -- (4) errors
 t.errors("unknown key 'colour' (valid: file, watch, width, height, text, "
          .. "xaxis, xlog)",

@@ -46,13 +46,22 @@ tm_wait "$P"
 
 tm_line "$GAME"
 tm_wait ' simplex '; ok $? "panels: a game shows the simplex panel"
-tm_until "s=\$(tm_screen | cut -c61-); echo \"\$s\" | grep -qE '^[^1]* 1[^ ]' \
+# the simplex panel: its rows from its title down (left or right column)
+simp () { tm_screen | sed -n '/ simplex /,$p'; }
+tm_until "s=\$(simp); echo \"\$s\" | grep -qE ' 1[^ ]' \
   && echo \"\$s\" | grep -qE '[^ ]2 ' && echo \"\$s\" | grep -qE ' 3[^ ]'"
 ok $? "panels: triangle vertices labelled 1, 2, 3"
-tm_until "s=\$(tm_screen | cut -c61-); \
-  echo \"\$s\" | grep -q 'rmplus alternate=false p1' \
-  && echo \"\$s\" | grep -q 'rmplus alternate=false p2'"
-ok $? "panels: one legend entry per player"
+tm_until "s=\$(simp); \
+  echo \"\$s\" | grep -q '● rmplus alternate=false p1' \
+  && echo \"\$s\" | grep -q '◆ rmplus alternate=false p2'"
+ok $? "panels: one legend entry per player, each with its own mark (● p1, ◆ p2)"
+tm_until "s=\$(simp); echo \"\$s\" | grep -q 'P1 ●  P2 ◆'"
+ok $? "panels: the simplex names the players' marks (P1 ● P2 ◆)"
+# both players' current points are on screen: a disc and a diamond
+# inside the triangle rows (a coinciding diamond is moved aside)
+tm_until "s=\$(simp | grep -v 'rmplus\|P1'); echo \"\$s\" | grep -q '●' \
+  && echo \"\$s\" | grep -q '◆'"
+ok $? "panels: player 1's disc and player 2's diamond are both drawn"
 tm_keys q
 tm_wait "$P"
 
