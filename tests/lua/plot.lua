@@ -284,6 +284,38 @@ do
        .. ")")
 end
 
+-- (3g) default panels per family (r:plot text output: the panel titles)
+do
+  local function titles (body)
+    local ls = textplot(body)
+    local got = {}
+    for _, l in ipairs(ls) do
+      local name = l:match("^%+%-%- ([%w ,]+)")
+      if name then got[#got + 1] = name:gsub("%s+$", "") end
+    end
+    return table.concat(got, "; ")
+  end
+  t.is(titles([[run(problem.rps{}, game.rmplus{}, {iters=100,
+    progress=false}):plot{text=true}]]),
+    "exploitability; entropy; simplex",
+    "plot: a game's default panels are exploitability, entropy, simplex")
+  t.is(titles([[run(problem.gauss2d{}, sample.nuts{}, {iters=100,
+    progress=false}):plot{text=true}]]),
+    "accept; trace x1; landscape x1,x2",
+    "plot: a 2-D sampler's default panels are accept, trace, landscape")
+  t.is(titles([[run(problem.gaussian{n=5}, sample.rwmh{}, {iters=100,
+    progress=false}):plot{text=true}]]),
+    "accept; trace x1; cloud x1,x2",
+    "plot: a 5-D sampler's default panels are accept, trace, the cloud")
+  t.is(titles([[run(problem.rosenbrock{n=2}, optim.adam{}, {iters=100,
+    progress=false}):plot{text=true}]]),
+    "loss; gradnorm; landscape x1,x2",
+    "plot: an optimizer's default panels are loss, gradnorm, landscape")
+  t.is(titles([[run(problem.gaussian{n=5}, sample.rwmh{}, {iters=100,
+    progress=false}):plot{text=true, watch={"trace", "cloud"}}]]),
+    "trace x1; cloud x1,x2", "plot: watch = {\"trace\", \"cloud\"}")
+end
+
 -- (4) errors
 t.errors("unknown key 'colour' (valid: file, watch, width, height, text, "
          .. "xaxis, xlog)",

@@ -34,6 +34,17 @@ land_has "echo \"\$s\" | grep -q 'gd lr=0.001' \
   && echo \"\$s\" | grep -q 'adam lr=0.01'"
 ok $? "panels: the landscape legend names both runs"
 land_has "echo \"\$s\" | grep -qE '^. +x2 '"; ok $? "panels: axes are named x1, x2"
+# the landscape takes focus and zooms: a full-screen map, its legend in an
+# empty corner or below, the metric panels gone
+tm_keys Tab Tab
+tm_wait '\* landscape x1,x2'; ok $? "panels: Tab focuses the landscape panel"
+tm_keys z
+tm_until "s=\$(tm_screen); echo \"\$s\" | grep -q '\* landscape x1,x2' \
+  && ! echo \"\$s\" | grep -q 'gradnorm \[' \
+  && [ \$(echo \"\$s\" | grep -c '@') -ge 10 ]"
+ok $? "panels: z zooms the landscape alone, over the whole screen"
+tm_keys z
+tm_wait 'gradnorm \['; ok $? "panels: z again restores the grid"
 tm_keys q
 tm_wait "$P"; ok $? "panels: q returns to the prompt"
 
@@ -62,6 +73,17 @@ ok $? "panels: the simplex names the players' marks (P1 ● P2 ◆)"
 tm_until "s=\$(simp | grep -v 'rmplus\|P1'); echo \"\$s\" | grep -q '●' \
   && echo \"\$s\" | grep -q '◆'"
 ok $? "panels: player 1's disc and player 2's diamond are both drawn"
+# the simplex takes focus (Tab, Tab: after exploitability and entropy)
+# and zooms alone (z), like a metric panel
+tm_keys Tab Tab
+tm_wait '\* simplex'; ok $? "panels: Tab focuses the simplex panel (* simplex)"
+tm_keys z
+tm_until "s=\$(tm_screen); echo \"\$s\" | grep -q '\* simplex' \
+  && ! echo \"\$s\" | grep -q 'exploitability \[' \
+  && echo \"\$s\" | grep -q 'P1 ●  P2 ◆'"
+ok $? "panels: z zooms the simplex alone (no metric panel on screen)"
+tm_keys z
+tm_wait 'exploitability \['; ok $? "panels: z again restores the grid"
 tm_keys q
 tm_wait "$P"
 
