@@ -197,8 +197,8 @@ static long next_component (ol_oracle *r, const ol_problem *p, ol_rng *rng)
 #endif
 
 /* Minibatch value and gradient: means over noise.batch components. */
-static OL_NOINLINE int minibatch (ol_ctx *c, const double *x, double *f, double *g,
-                      ol_err *e)
+static OL_NOINLINE int minibatch (ol_ctx *c, const double *x, double *f,
+                                  double *g, ol_err *e)
 {
   ol_oracle *r = c->orc;
   const ol_problem *p = c->p;

@@ -12,8 +12,9 @@
 ** (ol_problem_set_*) complete a problem after it is made and are the one
 ** place a user's x0, noise, set and l1 are validated; the first run
 ** freezes the problem and they refuse from then on.  ol_problem_aniso
-** factors the Hessian at x0 for anisotropic noise.  The registry of problem types
-** (ol_problem_types, ol_problem_type_find) lives in core/registry.c.
+** factors the Hessian at x0 for anisotropic noise.  The registry of
+** problem types (ol_problem_types, ol_problem_type_find) lives in
+** core/registry.c.
 */
 #include "problem.h"
 

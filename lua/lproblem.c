@@ -121,7 +121,7 @@ static int tvalue (lua_State *T, const char *fname, double *f, ol_err *e)
 {
   char b[24];
   if (lua_type(T, -1) != LUA_TNUMBER)
-    return tfail(T, e, "%s returned %s, expected a number", fname,
+    return tfail(T, e, "%s returned %s (expected a number)", fname,
                  atype(luaL_typename(T, -1), b, sizeof b));
   *f = lua_tonumber(T, -1);
   return OL_OK;
@@ -198,18 +198,18 @@ static int tgrad (lua_State *T, const char *fname, int res, int n, double *g,
   if (rt == LUA_TTABLE && !lua_rawequal(T, res, S_G)) {
     len = (int)lua_rawlen(T, res);
     if (len != n)
-      return tfail(T, e, "%s returned a table of %d number%s, expected %d",
+      return tfail(T, e, "%s returned a table of %d number%s (expected %d)",
                    fname, len, len == 1 ? "" : "s", n);
     t = res;
   }
   else if (rt != LUA_TNIL && rt != LUA_TTABLE)
-    return tfail(T, e, "%s returned %s, expected nil (g filled in place) or "
-                 "a table of %d numbers", fname,
+    return tfail(T, e, "%s returned %s (expected a table of %d numbers, or "
+                 "nil with g filled in place)", fname,
                  atype(luaL_typename(T, res), b, sizeof b), n);
   bad = tnums(T, t, n, t == S_G, g, &ty, S_TOP + 1, S_TOP);
   if (bad == 0) return OL_OK;
   if (bad > n)
-    return tfail(T, e, "%s: filled g[1..%d], expected g[1..%d] (n = %d)",
+    return tfail(T, e, "%s: filled g[1..%d] (expected g[1..%d], n = %d)",
                  fname, tclearbeyond(T, S_G, n), n, n);
   if (t == S_G && tempty(T, S_G, n))
     return res ? tfail(T, e, "%s: filled no entry of g and returned nil; "
@@ -217,7 +217,7 @@ static int tgrad (lua_State *T, const char *fname, int res, int n, double *g,
                        "table of %d numbers", fname, n, n)
                : tfail(T, e, "%s: filled no entry of g; fill g[1..%d] in "
                        "place (g[i] = ...) when g is not nil", fname, n);
-  return tfail(T, e, "%s: g[%d] is %s, expected a number", fname, bad,
+  return tfail(T, e, "%s: g[%d] is %s (expected a number)", fname, bad,
                atype(lua_typename(T, ty), b, sizeof b));
 }
 
@@ -365,11 +365,12 @@ static void hclear (lua_State *T, int n)
   }
 }
 
-/* The Hessian oracle of a Lua problem b, in thread T: hess(x, H) fills H[i][j] (i, j =
-** 1..n) in place or returns a table of n rows of n numbers.  Checked like
-** a gradient (shape, numbers, filled), and for symmetry: |H_ij - H_ji| <=
-** 1e-8 max_kl |H_kl|, then H := (H + H')/2 exactly (methods read one
-** triangle).  Non-finite entries are left to the caller (ol_ctx_hess). */
+/* The Hessian oracle of a Lua problem b, in thread T: hess(x, H) fills
+** H[i][j] (i, j = 1..n) in place or returns a table of n rows of n
+** numbers.  Checked like a gradient (shape, numbers, filled), and for
+** symmetry: |H_ij - H_ji| <= 1e-8 max_kl |H_kl|, then H := (H + H')/2
+** exactly (methods read one triangle).  Non-finite entries are left to
+** the caller (ol_ctx_hess). */
 static int hess_at (lproblem *b, lua_State *T, const double *x, double *H,
                     ol_err *e)
 {
@@ -390,35 +391,35 @@ static int hess_at (lproblem *b, lua_State *T, const double *x, double *H,
   if (rt == LUA_TTABLE && !lua_rawequal(T, res, S_H)) {
     len = (int)lua_rawlen(T, res);
     if (len != n)
-      return tfail(T, e, "hess returned a table of %d row%s, expected %d "
-                   "rows of %d numbers", len, len == 1 ? "" : "s", n, n);
+      return tfail(T, e, "hess returned a table of %d row%s (expected %d "
+                   "rows of %d numbers)", len, len == 1 ? "" : "s", n, n);
     t = res;
   }
   else if (rt != LUA_TNIL && rt != LUA_TTABLE)
-    return tfail(T, e, "hess returned %s, expected nil (H filled in place) "
-                 "or a table of %d rows of %d numbers",
+    return tfail(T, e, "hess returned %s (expected a table of %d rows of %d "
+                 "numbers, or nil with H filled in place)",
                  atype(luaL_typename(T, res), tb, sizeof tb), n, n);
   /* (2) each row: a table of n numbers */
   for (i = 1; i <= n; i++) {
     int row = res + 1;
     if (lua_rawgeti(T, t, i) != LUA_TTABLE)
-      return tfail(T, e, "hess: H[%d] is %s, expected a row (a table of %d "
+      return tfail(T, e, "hess: H[%d] is %s (expected a row: a table of %d "
                    "numbers)", i, atype(luaL_typename(T, row), tb,
                                         sizeof tb), n);
     if (t != S_H && (len = (int)lua_rawlen(T, row)) != n)
-      return tfail(T, e, "hess: H[%d] has %d entr%s, expected %d", i, len,
+      return tfail(T, e, "hess: H[%d] has %d entr%s (expected %d)", i, len,
                    len == 1 ? "y" : "ies", n);
     bad = tnums(T, row, n, t == S_H, H + (size_t)(i - 1) * n, &ty, row,
                 res);
     if (bad > n)
-      return tfail(T, e, "hess: filled H[%d][1..%d], expected H[%d][1..%d] "
-                   "(n = %d)", i, tclearbeyond(T, row, n), i, n, n);
+      return tfail(T, e, "hess: filled H[%d][1..%d] (expected H[%d][1..%d], "
+                   "n = %d)", i, tclearbeyond(T, row, n), i, n, n);
     if (bad != 0) {
       if (t == S_H) {
         int k, empty = 1;
         for (k = 1; k <= n; k++) {
           if (lua_rawgeti(T, S_H, k) != LUA_TTABLE)
-            return tfail(T, e, "hess: H[%d] is %s, expected a row (a table "
+            return tfail(T, e, "hess: H[%d] is %s (expected a row: a table "
                          "of %d numbers)", k, atype(luaL_typename(T, -1), tb,
                                                     sizeof tb), n);
           empty = empty && tempty(T, lua_gettop(T), n);
@@ -430,13 +431,13 @@ static int hess_at (lproblem *b, lua_State *T, const double *x, double *H,
                        "or return a table of %d rows of %d numbers", n, n,
                        n);
       }
-      return tfail(T, e, "hess: H[%d][%d] is %s, expected a number", i, bad,
+      return tfail(T, e, "hess: H[%d][%d] is %s (expected a number)", i, bad,
                    atype(lua_typename(T, ty), tb, sizeof tb));
     }
   }
   if (t == S_H && lua_rawgeti(T, S_H, n + 1) != LUA_TNIL)
-    return tfail(T, e, "hess: filled rows H[1..%d], expected H[1..%d] "
-                 "(n = %d)", tclearbeyond(T, S_H, n), n, n);
+    return tfail(T, e, "hess: filled rows H[1..%d] (expected H[1..%d], "
+                 "n = %d)", tclearbeyond(T, S_H, n), n, n);
   lua_settop(T, S_TOP);
   /* (3) symmetric to working accuracy, then exactly */
   for (i = 0; i < n * n; i++)

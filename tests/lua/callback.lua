@@ -101,18 +101,18 @@ t.ok(tostring(re):find("message: ", 1, true)
 local pb = problem.new{n = 1, f = function () return "one" end}
 local rs = run(pb, optim.gd{}, {iters = 5, progress = false})
 t.is(rs.reason, "callback error", "callback: a string result is an error")
-t.is(rs.message, "f returned a string, expected a number",
+t.is(rs.message, "f returned a string (expected a number)",
      "callback: the message names the type")
 local pn = problem.new{n = 1, f = function () end}
 t.is(run(pn, optim.gd{}, {iters = 5}).message,
-     "f returned nil, expected a number", "callback: nil result")
+     "f returned nil (expected a number)", "callback: nil result")
 local pg = problem.new{n = 2, f = rosen, grad = function (x, g)
                          g[1] = 0
                          g[2] = "x"
                        end}
 local rg = run(pg, optim.gd{}, {iters = 5})
 t.ok(rg.reason == "callback error"
-     and rg.message == "grad: g[2] is a string, expected a number",
+     and rg.message == "grad: g[2] is a string (expected a number)",
      "callback: a non-number gradient entry is an error naming the entry")
 
 -- (5) the problem outlives its runs: collect it while a run holds it.

@@ -91,7 +91,7 @@ end
 do
   local q = problem.density{n = 1, logp = function () return "a" end}
   local v, msg = q:eval({1})
-  t.ok(v == nil and msg == "logp returned a string, expected a number",
+  t.ok(v == nil and msg == "logp returned a string (expected a number)",
        "density: a logp returning a string is named in the error")
   q = problem.density{n = 1, logp = function (x) return -x[1] end,
                       grad = function (x, g) g = {1} end, lower = 0}

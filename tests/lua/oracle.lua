@@ -48,25 +48,25 @@ local grads = {
    "callback error", "grad: filled no entry of g and returned nil; fill "
    .. "g[1..2] in place (g[i] = ...) or return a table of 2 numbers"},
   {"nil entry", function (x, g) g[1] = 1 end,
-   "callback error", "grad: g[2] is nil, expected a number"},
+   "callback error", "grad: g[2] is nil (expected a number)"},
   {"string entry", function (x, g) g[1] = 1; g[2] = "2" end,
-   "callback error", "grad: g[2] is a string, expected a number"},
+   "callback error", "grad: g[2] is a string (expected a number)"},
   {"boolean entry", function (x, g) g[1] = true; g[2] = 2 end,
-   "callback error", "grad: g[1] is a boolean, expected a number"},
+   "callback error", "grad: g[1] is a boolean (expected a number)"},
   {"NaN entry", function (x, g) g[1] = 0 / 0; g[2] = 1 end,
    "non-finite", "non-finite gradient"},
   {"short return", function (x) return {1} end,
-   "callback error", "grad returned a table of 1 number, expected 2"},
+   "callback error", "grad returned a table of 1 number (expected 2)"},
   {"long return", function (x) return {1, 2, 3} end,
-   "callback error", "grad returned a table of 3 numbers, expected 2"},
+   "callback error", "grad returned a table of 3 numbers (expected 2)"},
   {"long fill", function (x, g) g[1] = 1; g[2] = 2; g[3] = 3 end,
-   "callback error", "grad: filled g[1..3], expected g[1..2] (n = 2)"},
+   "callback error", "grad: filled g[1..3] (expected g[1..2], n = 2)"},
   {"returns a number", function (x, g) rosen_grad(x, g); return 5 end,
-   "callback error", "grad returned a number, expected nil (g filled in "
-   .. "place) or a table of 2 numbers"},
+   "callback error", "grad returned a number (expected a table of 2 numbers, "
+   .. "or nil with g filled in place)"},
   {"returns a string", function (x, g) rosen_grad(x, g); return "ok" end,
-   "callback error", "grad returned a string, expected nil (g filled in "
-   .. "place) or a table of 2 numbers"},
+   "callback error", "grad returned a string (expected a table of 2 numbers, "
+   .. "or nil with g filled in place)"},
 }
 for _, c in ipairs(grads) do
   fails("grad " .. c[1], problem.new{n = 2, f = rosen, grad = c[2]}, c[3],
@@ -85,18 +85,18 @@ local fdfs = {
    "callback error", "fdf: filled no entry of g; fill g[1..2] in place "
    .. "(g[i] = ...) when g is not nil"},
   {"nil entry", fdf_with(function (x, g) g[2] = 1 end),
-   "callback error", "fdf: g[1] is nil, expected a number"},
+   "callback error", "fdf: g[1] is nil (expected a number)"},
   {"string entry", fdf_with(function (x, g) g[1] = "1"; g[2] = 2 end),
-   "callback error", "fdf: g[1] is a string, expected a number"},
+   "callback error", "fdf: g[1] is a string (expected a number)"},
   {"NaN entry", fdf_with(function (x, g) g[1] = 1; g[2] = 0 / 0 end),
    "non-finite", "non-finite gradient"},
   {"long fill", fdf_with(function (x, g) for i = 1, 4 do g[i] = i end end),
-   "callback error", "fdf: filled g[1..4], expected g[1..2] (n = 2)"},
+   "callback error", "fdf: filled g[1..4] (expected g[1..2], n = 2)"},
   {"nil value", function (x, g) if g then rosen_grad(x, g) end end,
-   "callback error", "fdf returned nil, expected a number"},
+   "callback error", "fdf returned nil (expected a number)"},
   {"table value", function (x, g) local gg = {}; rosen_grad(x, gg)
      return gg end,
-   "callback error", "fdf returned a table, expected a number"},
+   "callback error", "fdf returned a table (expected a number)"},
 }
 for _, c in ipairs(fdfs) do
   fails("fdf " .. c[1], problem.new{n = 2, fdf = c[2]}, c[3], c[4])
@@ -104,9 +104,9 @@ end
 
 -- (3) f's value
 fails("f nil", problem.new{n = 2, f = function () end}, "callback error",
-      "f returned nil, expected a number")
+      "f returned nil (expected a number)")
 fails("f numeric string", problem.new{n = 2, f = function () return "1" end},
-      "callback error", "f returned a string, expected a number")
+      "callback error", "f returned a string (expected a number)")
 
 -- (4) correct callbacks still work: filling g and returning it, and a
 -- grad that failed once (g[3] set) is clean on the next call
@@ -125,8 +125,8 @@ do
     rosen_grad(x, g)
     if calls == 1 then g[3] = 0 end
   end}
-  t.is(select(2, q:eval(X0)), "grad: filled g[1..3], expected g[1..2] "
-       .. "(n = 2)", "grad: g[3] set on the first call is an error")
+  t.is(select(2, q:eval(X0)), "grad: filled g[1..3] (expected g[1..2], "
+       .. "n = 2)", "grad: g[3] set on the first call is an error")
   local f2, g2 = q:eval(X0)
   t.ok(f2 ~= nil and #g2 == 2, "grad: the next call starts clean (g[3] "
        .. "cleared)")
@@ -147,22 +147,22 @@ local hs = {
    .. "(H[i][j] = ..., i, j = 1..2) or return a table of 2 rows of 2 "
    .. "numbers"},
   {"nil entry", function (x, H) H[1][1] = 1; H[1][2] = 0; H[2][1] = 0 end,
-   "callback error", "hess: H[2][2] is nil, expected a number"},
+   "callback error", "hess: H[2][2] is nil (expected a number)"},
   {"string entry", function (x, H) rosen_hess(x, H); H[1][2] = "0" end,
-   "callback error", "hess: H[1][2] is a string, expected a number"},
+   "callback error", "hess: H[1][2] is a string (expected a number)"},
   {"row not a table", function (x, H) H[2] = 5 end, "callback error",
-   "hess: H[2] is a number, expected a row (a table of 2 numbers)"},
+   "hess: H[2] is a number (expected a row: a table of 2 numbers)"},
   {"short return", function (x) return {{2, 0}} end, "callback error",
-   "hess returned a table of 1 row, expected 2 rows of 2 numbers"},
+   "hess returned a table of 1 row (expected 2 rows of 2 numbers)"},
   {"short row", function (x) return {{2, 0}, {0}} end, "callback error",
-   "hess: H[2] has 1 entry, expected 2"},
+   "hess: H[2] has 1 entry (expected 2)"},
   {"long row", function (x, H) rosen_hess(x, H); H[1][3] = 0 end,
-   "callback error", "hess: filled H[1][1..3], expected H[1][1..2] (n = 2)"},
+   "callback error", "hess: filled H[1][1..3] (expected H[1][1..2], n = 2)"},
   {"extra row", function (x, H) rosen_hess(x, H); H[3] = {0, 0} end,
-   "callback error", "hess: filled rows H[1..3], expected H[1..2] (n = 2)"},
+   "callback error", "hess: filled rows H[1..3] (expected H[1..2], n = 2)"},
   {"returns a number", function (x, H) rosen_hess(x, H); return 1 end,
-   "callback error", "hess returned a number, expected nil (H filled in "
-   .. "place) or a table of 2 rows of 2 numbers"},
+   "callback error", "hess returned a number (expected a table of 2 rows of 2 "
+   .. "numbers, or nil with H filled in place)"},
   {"not symmetric", function (x, H) rosen_hess(x, H); H[2][1] = 0 end,
    "callback error", "hess: H is not symmetric: H[1][2] = 480 but H[2][1] "
    .. "= 0"},
