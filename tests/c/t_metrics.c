@@ -1,14 +1,24 @@
 /*
-** tests/c/t_metrics.c -- the metric registry: definitions, availability
-** and the default sets.
+** tests/c/t_metrics.c -- the metric registry (definitions, availability
+** and the default sets) and the metrics a run records: the history and
+** method metrics mingradnorm, support, nucnorm, the probe metrics
+** (lrmin, lrmed, lrmax, ortherr), their defaults and the errors for
+** unavailable metrics.
 **
-** Truth: every value below is worked by hand from the definitions in
-** core/metrics.h on small vectors.
+** Truth: the registry's values are worked by hand from the definitions
+** in core/metrics.h on small vectors.  For the recorded ones a scripted
+** method moves x along a fixed sequence, so the metric series are worked
+** by hand (f = 0.5 ||x||^2, g = x); nuclear norms of hand-made matrices
+** (a diagonal one, a rank-one outer product u v' with norm ||u|| ||v||)
+** and of a general one against LAPACKE_dgesvd run here on the row-major
+** matrix with full SVD.
 */
 #include "metrics.h"
 #include "method.h"
+#include "run.h"
 #include "tap.h"
 
+#include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +39,276 @@ static double eval (int id, ol_mstate *s)
 }
 
 #define B(m) OL_MBIT(OL_MET_##m)
+
+#define MAXN 8
+#define LEN 5
+
+/* x_t = seq[t] (dimension n), t = 0..LEN-1 */
+static double seq[LEN][MAXN];
+
+static int half (void *ud, const double *x, double *f, double *g, ol_err *e)
+{
+  int i, n = *(const int *)ud;
+  double s = 0;
+  (void)e;
+  for (i = 0; i < n; i++) {
+    s += 0.5 * x[i] * x[i];
+    if (g != NULL) g[i] = x[i];
+  }
+  if (f != NULL) *f = s;
+  return OL_OK;
+}
+
+/* f = <G, x> for a fixed G: the gradient is G wherever x is. */
+static double G[MAXN];
+
+static int linear (void *ud, const double *x, double *f, double *g,
+                   ol_err *e)
+{
+  int i, n = *(const int *)ud;
+  double s = 0;
+  (void)e;
+  for (i = 0; i < n; i++) {
+    s += G[i] * x[i];
+    if (g != NULL) g[i] = G[i];
+  }
+  if (f != NULL) *f = s;
+  return OL_OK;
+}
+
+static int script_init (void *st, const double *par, ol_ctx *c, ol_err *e)
+{
+  (void)st;
+  (void)par;
+  (void)e;
+  memcpy(c->x, seq[0], (size_t)c->n * sizeof *c->x);
+  return OL_OK;
+}
+
+static int script_step (void *st, ol_ctx *c, ol_err *e)
+{
+  (void)st;
+  (void)e;
+  memcpy(c->x, seq[c->t + 1 < LEN ? c->t + 1 : LEN - 1],
+         (size_t)c->n * sizeof *c->x);
+  return OL_OK;
+}
+
+/* A probe that defines the effective learning rates (0.1, 0.2 + t, 0.4)
+** but no orthogonalisation error. */
+static double lr_probe (const void *st, int metric, const ol_ctx *c)
+{
+  (void)st;
+  switch (metric) {
+  case OL_MET_LRMIN: return 0.1;
+  case OL_MET_LRMED: return 0.2 + (double)c->t;
+  case OL_MET_LRMAX: return 0.4;
+  default: return NAN;
+  }
+}
+
+static const ol_method_type script = {
+  "script", OL_OPTIM, "x_t from a table (test)", NULL, NULL, 0, 0, 0,
+  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY), script_init, script_step, NULL, NULL, 0u
+};
+
+static const ol_method_type probed = {
+  "probed", OL_OPTIM, "x_t from a table, with a probe (test)", NULL, NULL,
+  0, 0, 0, OL_KIND(OL_OBJECTIVE), script_init, script_step, NULL, lr_probe,
+  OL_PROBES_LR
+};
+
+static ol_run *go (ol_problem *p, const ol_method_type *m, unsigned metrics,
+                   ol_err *e)
+{
+  ol_run_opts o;
+  ol_run *r;
+  ol_run_opts_default(&o);
+  o.iters = LEN - 1;
+  o.metrics = metrics;
+  r = ol_run_new(p, m, NULL, &o, e);
+  if (r != NULL) ol_run_advance(r, LEN);
+  return r;
+}
+
+static int series_is (const ol_run *r, int metric, const double *want,
+                      double tol)
+{
+  const double *v = ol_run_series(r, metric);
+  int i;
+  if (v == NULL || ol_run_len(r) != LEN) return 0;
+  for (i = 0; i < LEN; i++)
+    if (!(fabs(v[i] - want[i]) <= tol)) return 0;
+  return 1;
+}
+
+/* Nuclear norm by a full SVD of the row-major m x k matrix A. */
+static double nuc_ref (const double *A, int m, int k)
+{
+  double a[MAXN], s[MAXN], u[MAXN * MAXN], vt[MAXN * MAXN], sup[MAXN], t = 0;
+  int i;
+  memcpy(a, A, (size_t)m * k * sizeof *a);
+  if (LAPACKE_dgesvd(LAPACK_ROW_MAJOR, 'A', 'A', m, k, a, k, s, u, m, vt, k,
+                     sup) != 0)
+    return NAN;
+  for (i = 0; i < (m < k ? m : k); i++) t += s[i];
+  return t;
+}
+
+/* The metrics a run records, driven by the scripted method. */
+static void test_series (void)
+{
+  static int n1 = 1, n3 = 3, n6 = 6;
+  ol_err e;
+  ol_problem *p;
+  ol_run *r;
+
+  /* == mingradnorm ======================================================= */
+  /* |x_t| = 4, 2, 3, 1, 5 -> running minimum 4, 2, 2, 1, 1 */
+  {
+    static const double xs[LEN] = {4, -2, 3, 1, -5};
+    static const double want[LEN] = {4, 2, 2, 1, 1};
+    int t;
+    for (t = 0; t < LEN; t++) seq[t][0] = xs[t];
+    p = ol_problem_custom(1, half, 0, &n1, NULL, &e);
+    ok(ol_metric_defaults(p, OL_OPTIM) & B(MINGRADNORM),
+       "mingradnorm: an optimizer default");
+    ok(!(ol_metric_defaults(p, OL_SAMPLER) & B(MINGRADNORM)),
+       "mingradnorm: not a sampler default");
+    r = go(p, &script, B(GRADNORM) | B(MINGRADNORM), &e);
+    ok(r != NULL && series_is(r, OL_MET_MINGRADNORM, want, 0),
+       "mingradnorm: running minimum of ||g|| over records (4 2 2 1 1)");
+    ol_run_free(r);
+    ol_problem_free(p);
+  }
+
+  /* == support =========================================================== */
+  /* signs (+ - 0) -> (+ + 0) 1 -> (0 + 0) 1 -> (- + +) 2 -> same 0:
+  ** cumulative 0, 1, 2, 4, 4 */
+  {
+    static const double xs[LEN][3] = {{1, -1, 0}, {1, 1, 0}, {0, 1, 0},
+                                      {-2, 1, 3}, {-2, 0.5, 3}};
+    static const double want[LEN] = {0, 1, 2, 4, 4};
+    int t;
+    for (t = 0; t < LEN; t++) memcpy(seq[t], xs[t], sizeof xs[t]);
+    p = ol_problem_custom(3, half, 0, &n3, NULL, &e);
+    ok(!(ol_metric_defaults(p, OL_OPTIM) & B(SUPPORT)),
+       "support: not a default without l1");
+    r = go(p, &script, B(SUPPORT), &e);
+    ok(r != NULL && series_is(r, OL_MET_SUPPORT, want, 0),
+       "support: cumulative sign-class changes between records "
+       "(0 1 2 4 4)");
+    ol_run_free(r);
+    p->kind = OL_DENSITY;
+    ok(go(p, &script, B(SUPPORT), &e) == NULL &&
+       strstr(e.msg, "support needs an objective"),
+       "support: asked on a density is an error saying why");
+    p->kind = OL_OBJECTIVE;
+
+    /* == probe metrics ================================================= */
+    {
+      static const double lrmed[LEN] = {0.2, 1.2, 2.2, 3.2, 4.2};
+      static const double lrmin[LEN] = {0.1, 0.1, 0.1, 0.1, 0.1};
+      ok(!(ol_metric_defaults(p, OL_OPTIM) &
+           (B(LRMIN) | B(LRMED) | B(LRMAX) | B(ORTHERR))),
+         "probe metrics: never defaults");
+      r = go(p, &probed, B(LRMIN) | B(LRMED) | B(LRMAX), &e);
+      ok(r != NULL && series_is(r, OL_MET_LRMED, lrmed, 1e-15) &&
+         series_is(r, OL_MET_LRMIN, lrmin, 0) &&
+         ol_run_last(r, OL_MET_LRMAX) == 0.4,
+         "probe metrics: recorded from the method's probe at each record");
+      ol_run_free(r);
+      ok(go(p, &probed, B(ORTHERR), &e) == NULL &&
+         strcmp(e.msg, "ortherr: probed has no orthogonalisation error "
+                "(Muon-type methods only)") == 0,
+         "probe metrics: a probe giving NaN makes the metric an error");
+      ok(go(p, &script, B(LRMAX), &e) == NULL &&
+         strcmp(e.msg, "lrmax: script has no effective learning rate") == 0,
+         "probe metrics: a method without a probe: 'lrmax: script has no "
+         "effective learning rate'");
+    }
+
+    /* == other unavailable metrics are errors, not dropped =============== */
+    ok(go(p, &script, B(LOSS) | B(NUCNORM), &e) == NULL &&
+       strstr(e.msg, "nucnorm needs a matrix-shaped problem"),
+       "nucnorm: asked on a vector problem is an error saying why");
+    ok(go(p, &script, B(ACCEPT), &e) == NULL &&
+       strstr(e.msg, "accept: script is not a sampler"),
+       "accept: asked of an optimizer is an error saying why");
+    ok(go(p, &script, B(SUBOPT), &e) == NULL &&
+       strstr(e.msg, "subopt needs a known optimal value f*"),
+       "subopt: asked without f* is an error saying why");
+    ok(go(p, &script, B(ENTROPY), &e) == NULL &&
+       strstr(e.msg, "entropy needs a simplex"),
+       "entropy: asked without a simplex is an error saying why");
+    ol_problem_free(p);
+  }
+
+  /* == nucnorm =========================================================== */
+  p = ol_problem_custom(6, linear, 0, &n6, NULL, &e);
+  {
+    ol_method_type needmat = script;
+    needmat.flags = OL_M_NEEDMAT;
+    ok(ol_method_check(&needmat, p, &e) == OL_EINVAL &&
+       strstr(e.msg, "script needs a matrix-shaped problem"),
+       "method check: OL_M_NEEDMAT refuses a plain vector problem");
+    ok(ol_problem_set_matrix(p, 2, 3, NULL, &e) == OL_OK &&
+       ol_method_check(&needmat, p, &e) == OL_OK,
+       "method check: OL_M_NEEDMAT accepts a 2 x 3 problem");
+  }
+  memset(seq, 0, sizeof seq);
+  ok(ol_metric_defaults(p, OL_OPTIM) & B(NUCNORM),
+     "nucnorm: an optimizer default for a matrix-shaped problem");
+  {
+    static const double diag2[6] = {3, 0, 0, 0, -4, 0};
+    static const double rank1[6] = {1, 2, -2, 2, 4, -4};   /* (1,2)'(1,2,-2) */
+    static const double gen[6] = {0.3, -1.2, 2.5, 1.7, 0.4, -0.9};
+    double ref;
+    memcpy(G, diag2, sizeof diag2);
+    r = go(p, &script, B(NUCNORM), &e);
+    is_near(ol_run_last(r, OL_MET_NUCNORM), 7, 1e-14,
+            "nucnorm: diag(3, -4) in a 2 x 3 matrix has nuclear norm 7");
+    ol_run_free(r);
+    memcpy(G, rank1, sizeof rank1);
+    r = go(p, &script, B(NUCNORM), &e);
+    is_near(ol_run_last(r, OL_MET_NUCNORM), sqrt(5) * 3, 1e-14,
+            "nucnorm: u v' has nuclear norm ||u|| ||v|| = 3 sqrt(5)");
+    ol_run_free(r);
+    memcpy(G, gen, sizeof gen);
+    ref = nuc_ref(gen, 2, 3);
+    r = go(p, &script, B(NUCNORM), &e);
+    is_near(ol_run_last(r, OL_MET_NUCNORM), ref, 1e-13,
+            "nucnorm: a general 2 x 3 matrix matches a full LAPACK SVD");
+    diag("nucnorm: %.15g vs %.15g", ol_run_last(r, OL_MET_NUCNORM), ref);
+    ol_run_free(r);
+    /* two stacked 1 x 3 blocks: the sum of the rows' norms (a new
+    ** problem: p is fixed once a run used it) */
+    {
+      static const int two[3] = {1, 1, 0}, bad[3] = {1, 2, 0};
+      ol_problem *q = ol_problem_custom(6, linear, 0, &n6, NULL, &e);
+      ok(ol_problem_set_matrix(p, 2, 3, two, &e) == OL_EINVAL &&
+         strstr(e.msg, "in use by a run"),
+         "matrix shape: refused once a run used the problem");
+      ok(ol_problem_set_matrix(q, 2, 3, two, &e) == OL_OK,
+         "matrix shape: two stacked 1 x 3 blocks");
+      memcpy(G, rank1, sizeof rank1);
+      r = go(q, &script, B(NUCNORM), &e);
+      is_near(ol_run_last(r, OL_MET_NUCNORM), 3 + 6, 1e-14,
+              "nucnorm: stacked blocks sum their norms (rows 3 and 6)");
+      ol_run_free(r);
+      ol_problem_free(q);
+      q = ol_problem_custom(6, linear, 0, &n6, NULL, &e);
+      ok(ol_problem_set_matrix(q, 2, 3, bad, &e) == OL_EINVAL &&
+         strstr(e.msg, "blocks sum to 3 rows"),
+         "nucnorm: blocks that do not sum to mrows are EINVAL (%s)", e.msg);
+      ok(ol_problem_set_matrix(q, 2, 4, NULL, &e) == OL_EINVAL &&
+         strstr(e.msg, "matrix shape 2 x 4"),
+         "nucnorm: a shape that does not match n is EINVAL");
+      ol_problem_free(q);
+    }
+  }
+  ol_problem_free(p);
+}
 
 int main (void)
 {
@@ -174,5 +454,6 @@ int main (void)
   ol_problem_free(box);
   ol_problem_free(sx);
   ol_problem_free(game);
+  test_series();
   return done();
 }
