@@ -1,0 +1,243 @@
+/*
+** tests/c/t_plot.c -- core/plot from C alone (no Lua, no curses): the
+** pl_buf string, legend label shortening by whole tokens, the SVG tick
+** notation and time units, the family default panels, and a metric panel
+** drawn into a character grid: its legend below the x axis, an underflowed
+** loss as floor marks that do not set the y range, decade ticks on a log x
+** axis.
+*/
+#include "plot.h"
+#include "tap.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* -- a character grid for pn_out ------------------------------------------ */
+
+#define GW 80
+#define GH 16
+static char grid[GH][GW + 1];
+
+static void gput (void *ud, int y, int x, unsigned u, char a, int role)
+{
+  (void)ud;
+  (void)u;
+  (void)role;
+  if (y >= 0 && y < GH && x >= 0 && x < GW) grid[y][x] = a;
+}
+
+static void gclear (void)
+{
+  int y;
+  for (y = 0; y < GH; y++) {
+    memset(grid[y], ' ', GW);
+    grid[y][GW] = '\0';
+  }
+}
+
+/* Row of the x axis ("+---" after the y labels), -1 if none. */
+static int axis_row (void)
+{
+  int y;
+  for (y = 0; y < GH; y++)
+    if (strstr(grid[y], "+-") != NULL && grid[y][7] == '+') return y;
+  return -1;
+}
+
+/* f = sum x^2 with loss 3e-323 once it drops below 1e-6 (an underflow). */
+static int under_fdf (void *ud, const double *x, double *f, double *g,
+                      ol_err *e)
+{
+  double v = x[0] * x[0] + x[1] * x[1];
+  (void)ud;
+  (void)e;
+  if (f != NULL) *f = v < 1e-6 ? 3e-323 : v;
+  if (g != NULL) {
+    g[0] = 2 * x[0];
+    g[1] = 2 * x[1];
+  }
+  return OL_OK;
+}
+
+static void test_buf (void)
+{
+  pl_buf b;
+  int i;
+  size_t n0;
+  pl_buf_init(&b);
+  pl_buf_adds(&b, "a<b");
+  pl_buf_addxml(&b, " & \"<x>\"");
+  pl_buf_addf(&b, " %d", 42);
+  is_str(b.s, "a<b &amp; &quot;&lt;x&gt;&quot; 42",
+         "buf: appends, XML escapes, printf");
+  n0 = b.len;
+  for (i = 0; i < 1000; i++) pl_buf_addf(&b, "%0300d", i);
+  ok(b.len == n0 + 300000 && strspn(b.s + n0, "0123456789") == 300000 && !b.oom && b.s[b.len] == '\0',
+     "buf: grows to %zu bytes, NUL-terminated", b.len);
+  pl_buf_fini(&b);
+  ok(b.s == NULL && b.len == 0, "buf: fini leaves it empty");
+}
+
+static void test_shorten (void)
+{
+  char buf[128];
+  const char *lab = "momentum lr=0.001 mu=0.95";
+  pn_shorten(lab, "0.5\tmin 0.25", 60, 0, buf, sizeof buf);
+  is_str(buf, "momentum lr=0.001 mu=0.95 0.5 min 0.25",
+         "shorten: everything when it fits");
+  pn_shorten(lab, "0.5\tmin 0.25", 30, 0, buf, sizeof buf);
+  is_str(buf, "momentum lr=0.001 mu=0.95 0.5", "shorten: the min goes first");
+  pn_shorten(lab, "0.5\tmin 0.25", 24, 0, buf, sizeof buf);
+  is_str(buf, "momentum lr=0.001...", "shorten: then whole label tokens, "
+         "with an ellipsis (never 'mu=0.')");
+  pn_shorten(lab, NULL, 21, 1, buf, sizeof buf);
+  is_str(buf, "momentum lr=0.001\xe2\x80\xa6", "shorten: UTF-8 ellipsis");
+  ok(pn_cols(buf) == 18, "shorten: the ellipsis is one column");
+  pn_shorten("gd lr=0.5, mu=0.9", NULL, 14, 0, buf, sizeof buf);
+  is_str(buf, "gd lr=0.5...", "shorten: commas separate tokens too");
+  pn_shorten("nesterov", NULL, 5, 0, buf, sizeof buf);
+  is_str(buf, "neste", "shorten: only a first token is cut");
+}
+
+static void test_ticks (void)
+{
+  double plain[] = {0, 0.5, 1, 1.5, 2}, big[] = {0, 5e5, 1e6, 1.5e6};
+  double dec[] = {1e-8, 1e-6, 1e-4, 0.01, 1}, per;
+  char b[32];
+  ok(!pl_ticksci(plain, 5), "ticks: 0 .. 2 is plain");
+  ok(pl_ticksci(big, 4), "ticks: up to 1.5e6 is scientific");
+  ok(pl_ticksci(dec, 5), "ticks: 1e-8 .. 1 is scientific, all of it");
+  pl_tickfmt(0.5, 0, b, sizeof b);
+  is_str(b, "0.5", "ticks: plain 0.5");
+  pl_tickfmt(1500, 0, b, sizeof b);
+  is_str(b, "1500", "ticks: plain 1500");
+  pl_tickfmt(1, 1, b, sizeof b);
+  is_str(b, "1e0", "ticks: scientific 1 is 1e0");
+  pl_tickfmt(2.5e-3, 1, b, sizeof b);
+  is_str(b, "2.5e-3", "ticks: scientific 2.5e-3");
+  pl_tickfmt(1.5e6, 1, b, sizeof b);
+  is_str(b, "1.5e6", "ticks: scientific 1.5e6");
+  is_str(pl_timeunit(0.05, &per), "ms", "time: 50 ms reads in ms");
+  ok(per == 1e-3, "time: ms scale");
+  is_str(pl_timeunit(30, &per), "s", "time: 30 s reads in s");
+  is_str(pl_timeunit(600, &per), "min", "time: 10 min reads in min");
+  ok(per == 60, "time: min scale");
+}
+
+static void test_defaults (void)
+{
+  int w[8], n, i;
+  char got[128] = "";
+  unsigned rec = OL_MBIT(OL_MET_LOSS) | OL_MBIT(OL_MET_GRADNORM)
+    | OL_MBIT(OL_MET_ACCEPT) | OL_MBIT(OL_MET_EXPLOIT)
+    | OL_MBIT(OL_MET_ENTROPY);
+  n = pn_defaults(NULL, OL_DYNAMIC, rec, w, 8);
+  for (i = 0; i < n; i++) {
+    strcat(got, pn_name(w[i]));
+    strcat(got, " ");
+  }
+  is_str(got, "exploitability entropy ", "defaults: game dynamics");
+  n = pn_defaults(NULL, OL_OPTIM, rec, w, 8);
+  ok(n == 2 && w[0] == OL_MET_LOSS && w[1] == OL_MET_GRADNORM,
+     "defaults: optimizers watch loss, gradnorm");
+  n = pn_defaults(NULL, OL_SAMPLER, rec, w, 8);
+  ok(n == 2 && w[0] == OL_MET_ACCEPT && w[1] == PN_TRACE,
+     "defaults: samplers watch accept and the trace");
+  ok(pn_find("trace") == PN_TRACE && pn_find("cloud") == PN_CLOUD
+     && pn_find("landscape") == PN_LANDSCAPE, "defaults: kind names");
+}
+
+static void test_panel (void)
+{
+  ol_problem *p;
+  ol_run *r;
+  ol_run_opts o;
+  ol_err e;
+  double x0[2] = {1, 1}, par[1] = {0.2};
+  const ol_method_type *gd = ol_method_find("gd");
+  cv_canvas cv;
+  pn_runs rs;
+  pn_out out;
+  pn_axes ax;
+  ol_run *runs[1];
+  const char *labels[1] = {"gd lr=0.2"};
+  char title[64], xt[64];
+  int a, y, low = 0, marks = 0;
+  memset(&cv, 0, sizeof cv);
+  p = ol_problem_custom(2, under_fdf, 0, NULL, NULL, &e);
+  if (p == NULL || gd == NULL) {
+    ok(0, "panel: a problem and gd (%s)", p == NULL ? e.msg : "no gd");
+    return;
+  }
+  ol_problem_set_x0(p, x0, 2, &e);
+  ol_run_opts_default(&o);
+  o.iters = 300;
+  o.tol = 0;
+  o.metrics = OL_MBIT(OL_MET_LOSS);
+  r = ol_run_new(p, gd, par, &o, &e);
+  if (r == NULL) {
+    ok(0, "panel: the run (%s)", e.msg);
+    return;
+  }
+  while (ol_run_step(r) == OL_STOP_NONE) {}
+  runs[0] = r;
+  rs.n = 1;
+  rs.runs = runs;
+  rs.labels = labels;
+  out.put = gput;
+  out.ud = NULL;
+  out.y = 0;
+  out.x = 0;
+  out.h = GH;
+  out.w = GW;
+  out.utf8 = 0;
+  out.cv = &cv;
+  /* (1) linear x: legend below the axis, floor marks, range */
+  gclear();
+  pn_axes_init(&ax, PN_X_ITER, 0);
+  pn_metric(&rs, OL_MET_LOSS, &ax, &out, title, sizeof title);
+  a = axis_row();
+  is_str(title, "loss [log]", "panel: a decaying loss is on a log axis");
+  ok(a > 0 && strstr(grid[a + 2], ". gd lr=0.2 ") != NULL,
+     "panel: the legend is below the x axis (row %d)", a + 2);
+  for (y = 0; y < a; y++) {
+    double v;
+    char *plus = strchr(grid[y], '+');
+    if (plus != NULL && plus - grid[y] == 7 && sscanf(grid[y], "%lf", &v) == 1
+        && v < 1e-7)
+      low = 1;
+    if (strstr(grid[y], "gd lr") != NULL) low = 1;
+  }
+  ok(!low, "panel: no tick below 1e-7 and no legend on the plot rows");
+  for (y = 0; a > 0 && y < GW; y++) marks += grid[a - 1][y] == 'v';
+  ok(marks >= 20, "panel: the denormal loss is %d floor marks", marks);
+  pn_xtitle(OL_MET_LOSS, &ax, xt, sizeof xt);
+  is_str(xt, "iteration", "panel: x axis title");
+  /* (2) log x: decade ticks 1 10 100 */
+  gclear();
+  pn_axes_init(&ax, PN_X_ITER, 1);
+  pn_metric(&rs, OL_MET_LOSS, &ax, &out, title, sizeof title);
+  a = axis_row();
+  ok(a > 0 && strstr(grid[a + 1], " 1 ") != NULL
+     && strstr(grid[a + 1], " 10 ") != NULL
+     && strstr(grid[a + 1], " 100 ") != NULL,
+     "panel: log x ticks 1 10 100 (%s)", a > 0 ? grid[a + 1] : "no axis");
+  is_str(title, "loss [log, log x]", "panel: log x in the title");
+  pn_xtitle(OL_MET_LOSS, &ax, xt, sizeof xt);
+  is_str(xt, "iteration (log)", "panel: log x axis title");
+  cv_fini(&cv);
+  ol_run_free(r);
+  ol_problem_free(p);
+}
+
+int main (void)
+{
+  test_buf();
+  test_shorten();
+  test_ticks();
+  test_defaults();
+  test_panel();
+  return done();
+}
