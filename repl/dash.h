@@ -22,7 +22,7 @@ void dash_close (void);
 int dash_is_open (void);
 
 /* Drain captured output, then redraw what changed (at most OLUA_FPS
-** frames a second, and drawing kept under ~3% of the time). */
+** frames a second, and drawing kept to about 1% of the time). */
 void dash_tick (lua_State *L);
 /* Redraw everything at the next dash_tick (resize, after a chunk). */
 void dash_dirty (void);
