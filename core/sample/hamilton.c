@@ -53,6 +53,11 @@ int ol_ham_leapfrog (ol_ctx *c, ol_hpoint *z, const ol_mass *m,
     ol_mass_sharp(m, p, m->w);
     for (i = 0; i < n; i++) q[i] += eps * m->w[i];
   }
+  else if (m->unit)
+    for (i = 0; i < n; i++) {
+      p[i] -= h * g[i];
+      q[i] += eps * p[i];
+    }
   else
     for (i = 0; i < n; i++) {
       p[i] -= h * g[i];
@@ -123,8 +128,10 @@ int ol_ham_step_end (ol_ctx *c, ol_sampler_head *h, ol_adapt *ad,
   int rc;
   if (ol_adapt_active(ad) &&
       ol_adapt_step(ad, accept, cur->q, eps, h->minv) == OL_ADAPT_METRIC) {
-    if (h->mass->dense && (rc = ol_mass_set(h->mass, ad->wv.cov, e)) != OL_OK)
-      return rc;
+    if (h->mass->dense) {
+      if ((rc = ol_mass_set(h->mass, ad->wv.cov, e)) != OL_OK) return rc;
+    }
+    else ol_mass_from_diag(h->mass);
     rc = ol_ham_init_stepsize(c, cur, z, h->mass, eps, e);
     if (rc != OL_OK) return rc;
     ol_adapt_restart(ad, *eps);

@@ -130,8 +130,12 @@ static int mala_step (void *st, ol_ctx *c, ol_err *e)
   sq = sqrt(2 * h);
   /* (1) preconditioned Langevin proposal */
   ol_rng_normals(c->rng, s->xi, n);
-  ol_mass_noise(m, s->xi, s->v);
-  for (i = 0; i < n; i++) y[i] = x[i] - h * s->ag[i] + sq * s->v[i];
+  if (m->unit)
+    for (i = 0; i < n; i++) y[i] = x[i] - h * s->ag[i] + sq * s->xi[i];
+  else {
+    ol_mass_noise(m, s->xi, s->v);
+    for (i = 0; i < n; i++) y[i] = x[i] - h * s->ag[i] + sq * s->v[i];
+  }
   /* (2) potential and gradient at y; non-finite means reject */
   rc = ol_ctx_grad(c, y, &Uy, s->gy, e);
   if (rc == OL_EDOM) ol_err_clear(e);

@@ -27,6 +27,8 @@
 typedef struct ol_mass {
   int n;
   int dense;            /* 1: A and L are used */
+  int unit;             /* 1: M = I (diagonal, every minv 1): the
+                           operations skip their products (same values) */
   double *minv;         /* diag(M^-1), n (borrowed) */
   double *A, *L;        /* dense: M^-1 and its Cholesky factor, n x n */
   double *w;            /* dense: n of scratch */
@@ -42,11 +44,14 @@ void ol_mass_fini (ol_mass *m);     /* copes with a zeroed struct */
 ** then unchanged).  Diagonal: minv becomes diag(a). */
 int ol_mass_set (ol_mass *m, const double *a, ol_err *e);
 /* After minv was written directly (ol_sampler_set_metric, a diagonal
-** window): a dense mass becomes diag(minv). */
+** window): a dense mass becomes diag(minv); unit is recomputed. */
 void ol_mass_from_diag (ol_mass *m);
 
 void ol_mass_sharp (const ol_mass *m, const double *p, double *ps);
 double ol_mass_kinetic (const ol_mass *m, const double *p);
+/* Both in one pass (one dsymv when dense): ps = M^-1 p, returns
+** 1/2 p' ps. */
+double ol_mass_sharp_kinetic (const ol_mass *m, const double *p, double *ps);
 void ol_mass_momentum (const ol_mass *m, ol_rng *r, double *p);
 /* v = L xi for a given xi (n each; v and xi distinct). */
 void ol_mass_noise (const ol_mass *m, const double *xi, double *v);

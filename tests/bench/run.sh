@@ -29,6 +29,22 @@ OPENBLAS_NUM_THREADS=1 tests/bench/w2 1000000 100 3
 echo "== W4: MALA, 100-D Gaussian, 10^5 steps; NUTS per gradient; one core (OPENBLAS_NUM_THREADS=1)"
 OPENBLAS_NUM_THREADS=1 tests/bench/w4 100000 5
 
+echo "== STAN: NUTS on posteriordb's eight schools, kidiq, garch against Stan (density in Lua, 4 chains, one core)"
+peers="${OPTLAB_PEERS:-../shared/bench/peers}"
+if command -v Rscript >/dev/null 2>&1 && Rscript -e 'library(rstan)' >/dev/null 2>&1; then
+  # Stan measured now, in the same sitting (results/stan.txt of the peers)
+  bash "$peers/run_stan.sh" 3 >/dev/null
+  echo "STAN Stan figures measured now by $peers/run_stan.sh"
+else
+  echo "STAN skipped: rstan not installed (Stan's figures below are the ones" \
+    "recorded on this machine earlier in $peers/results/stan.txt)"
+fi
+if [ -f ../shared/data/posteriordb/posteriors.lua ]; then
+  OPENBLAS_NUM_THREADS=1 ./optlab --no-tui tests/bench/stan.lua 3 "$peers"
+else
+  echo "STAN optlab side skipped: no ../shared/data/posteriordb/posteriors.lua"
+fi
+
 echo "== W6: Newton-Schulz 5 steps, 1024^2, one core (OPENBLAS_NUM_THREADS=1)"
 OPENBLAS_NUM_THREADS=1 tests/bench/w6 1024 3 | tee "$out"
 awk '

@@ -11,6 +11,7 @@
 ** coordinate must be < 1.01.  Targets with exact moments:
 **   gauss2d (mu = (1, -1), s = (1, 0.5), rho = 0.8)        every sampler
 **   quadratic n = 50, cond 10, rotated: N(0, H^-1)          hmc, nuts
+**                                           (nuts also with a dense metric)
 **   gauss2d rho = 0.99; quadratic n = 50, cond 100, rotated  adapted mala
 **                                           (diag and dense metrics)
 **   1/2 (x - a_i)' A (x - a_i), i < 20, as a finite sum    sgld
@@ -620,7 +621,8 @@ static void test_gauss50 (void)
   ol_problem *p = olt_quadratic(50, 10, 1);
   int n = 50, j;
   double *H = malloc(sizeof(double) * 2500), mu[50];
-  static const char *const names[] = {"hmc", "nuts"};
+  static const char *const names[] = {"hmc", "nuts", "nuts"};
+  static const char *const metric[] = {"diag", "diag", "dense"};
   size_t k;
   ol_err e;
   if (p == NULL) return;
@@ -629,12 +631,12 @@ static void test_gauss50 (void)
   LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', n, H, n);
   LAPACKE_dpotri(LAPACK_ROW_MAJOR, 'L', n, H, n);
   memset(mu, 0, sizeof mu);
-  for (k = 0; k < 2; k++) {
+  for (k = 0; k < 3; k++) {
     const ol_method_type *m = ol_method_find(names[k]);
     double par[16], zm = 0, zv = 0, rh = 0, essmin = INFINITY;
     chainstats cs;
     double *X;
-    olt_params(m, par, (char *)NULL);
+    olt_params(m, par, "metric", k == 2 ? 2.0 : 1.0, (char *)NULL);
     X = run_chains(p, m, par, 1000, 3000, &cs);
     if (!ok(X != NULL, "%s on 50-D gauss: runs", names[k])) continue;
     for (j = 0; j < n; j++) {
@@ -646,12 +648,14 @@ static void test_gauss50 (void)
       rh = fmax(rh, a.rhat);
       essmin = fmin(essmin, a.ess_bulk);
     }
-    diag("%s on 50-D gauss: accept_stat %.3f, eps %.4g, depth max %d, min "
-         "bulk-ESS %.0f", names[k], cs.accept, cs.eps, cs.depth_max, essmin);
-    ok(zm <= 4 && zv <= 4, "%s on 50-D gauss (cond 10, rotated): all 50 "
-       "means and variances within 4 MCSE (worst %.2f and %.2f MCSE)",
-       names[k], zm, zv);
-    ok(rh < 1.01, "%s on 50-D gauss: max R-hat %.4f < 1.01", names[k], rh);
+    diag("%s (metric %s) on 50-D gauss: accept_stat %.3f, eps %.4g, depth "
+         "max %d, min bulk-ESS %.0f", names[k], metric[k], cs.accept, cs.eps,
+         cs.depth_max, essmin);
+    ok(zm <= 4 && zv <= 4, "%s (metric %s) on 50-D gauss (cond 10, "
+       "rotated): all 50 means and variances within 4 MCSE (worst %.2f and "
+       "%.2f MCSE)", names[k], metric[k], zm, zv);
+    ok(rh < 1.01, "%s (metric %s) on 50-D gauss: max R-hat %.4f < 1.01",
+       names[k], metric[k], rh);
     free(X);
   }
   free(H);
@@ -791,6 +795,7 @@ static void test_leapfrog (const ol_problem *p)
   ol_hpoint_init(&z0, n, &e);
   ol_mass_init(mass, n, minv, 0, &e);
   minv[1] = 0.5;
+  ol_mass_from_diag(mass);
   z0.q[0] = 0.3;
   z0.q[1] = -1.4;
   ol_ctx_grad(&c, z0.q, &z0.U, z0.g, &e);

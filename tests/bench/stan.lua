@@ -1,0 +1,92 @@
+-- tests/bench/stan.lua -- make bench: optlab's NUTS on the three
+-- posteriordb posteriors against Stan (issue 11, "Against Stan").
+--
+-- Each posterior of ../shared/data/posteriordb/posteriors.lua is written
+-- in Lua (its logp_grad, on the unconstrained scale with Stan's
+-- Jacobians), sampled by sample.nuts{} at its defaults (warmup 1000,
+-- delta 0.8, diagonal metric), 4 chains of 1000 kept draws, one core,
+-- for seeds 1..reps; measured, as the peer script measures Stan:
+--   min bulk-ESS over the coordinates (pooled over the 4 chains),
+--   gradient evaluations of all chains, warmup included (Stan's leapfrog
+--   count, warmup + sample), and CPU seconds of the whole run, warmup
+--   included (Stan's get_elapsed_time, warmup + sample; compilation
+--   excluded);
+-- then min bulk-ESS per 1000 gradients and per second, medians over the
+-- seeds.  Stan's figures are read from the recorded peer run
+-- (../shared/bench/peers/results/stan.txt, its SUMMARY lines: medians of
+-- 3 seeds measured on this machine earlier with rstan 2.21, NUTS
+-- defaults, 4 chains on one core), and the two ratios printed.
+--
+-- Usage: optlab --no-tui tests/bench/stan.lua [reps] [peers dir]
+local reps = tonumber(arg and arg[1]) or 3
+local peers = arg and arg[2] or "../shared/bench/peers"
+local P = dofile("../shared/data/posteriordb/posteriors.lua")
+
+-- Stan's medians by posterior, from the SUMMARY lines.
+local stan = {}
+do
+  local fh = io.open(peers .. "/results/stan.txt")
+  if fh then
+    for line in fh:lines() do
+      local name = line:match("^SUMMARY (%S+) over")
+      if name then
+        stan[name] = {
+          per_s = tonumber(line:match("ESS/s ([%d.]+)")),
+          per_kgrad = tonumber(line:match("ESS per 1000 leapfrog ([%d.]+)")),
+        }
+      end
+    end
+    fh:close()
+  end
+end
+
+local function median (t)
+  local s = {}
+  for i = 1, #t do s[i] = t[i] end
+  table.sort(s)
+  local m = #s
+  return m % 2 == 1 and s[(m + 1) / 2] or 0.5 * (s[m / 2] + s[m / 2 + 1])
+end
+
+print(string.format("STAN optlab NUTS, density in Lua, 4 chains x (1000 "
+                    .. "warmup + 1000 draws), %d seeds, CPU time", reps))
+for _, post in ipairs(P) do
+  local n = post.dim
+  local p = problem.new{n = n, kind = "density", x0 = post.init,
+                        fdf = function (q, g)
+    local qq = {}
+    for i = 1, n do qq[i] = q[i] end
+    local lp, gr = post.logp_grad(qq, g ~= nil)
+    if g then for i = 1, n do g[i] = -gr[i] end end
+    return -lp
+  end}
+  local short = post.name:match("^([^-]+)")
+  local kg, ps, es, gs, ts = {}, {}, {}, {}, {}
+  for seed = 1, reps do
+    local t0 = os.clock()
+    local c = run(p, sample.nuts{}, {iters = 1000, chains = 4, seed = seed,
+                                     progress = false})
+    local secs = os.clock() - t0
+    local s, ess, grads = c:summary(), math.huge, 0
+    for j = 1, n do ess = math.min(ess, s[j].ess_bulk) end
+    for k = 1, #c do grads = grads + c[k].ngev end
+    es[seed], gs[seed], ts[seed] = ess, grads, secs
+    kg[seed], ps[seed] = 1000 * ess / grads, ess / secs
+  end
+  local m_kg, m_ps = median(kg), median(ps)
+  print(string.format("STAN %-13s optlab: min bulk-ESS %.0f, gradients %.0f, "
+                      .. "%.3f s; min bulk-ESS per 1000 gradients %.2f, per "
+                      .. "second %.0f (medians of %d)", short, median(es),
+                      median(gs), median(ts), m_kg, m_ps, reps))
+  local st = stan[short]
+  if st and st.per_kgrad and st.per_s then
+    print(string.format("STAN %-13s Stan (recorded): per 1000 gradients "
+                        .. "%.2f, per second %.0f; ratios optlab/Stan: ESS "
+                        .. "per gradient %.2fx (target >= 0.8), ESS per "
+                        .. "second %.2fx (target >= 1)", short, st.per_kgrad,
+                        st.per_s, m_kg / st.per_kgrad, m_ps / st.per_s))
+  else
+    print(string.format("STAN %-13s no recorded Stan figures in %s/results/"
+                        .. "stan.txt", short, peers))
+  end
+end
