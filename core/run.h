@@ -135,7 +135,11 @@ typedef struct ol_run ol_run;
 ** by the caller against m->params) on p.  Evaluates the metrics at x0 and
 ** records t = 0.  Returns NULL with e set on invalid input (method not
 ** applicable, bad options, out of memory).  An oracle failure at x0 is not
-** an error here: the run is returned already stopped with its reason. */
+** an error here: the run is returned already stopped with its reason.
+** p is borrowed for the run's life; the first run made on it freezes it
+** (p->frozen: its checked setters refuse from then on), and its x0,
+** noise, set and l1 are taken as its setters checked them (the start
+** given in o->x0 is checked here: finite, inside the set). */
 ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
                     const double *par, const ol_run_opts *o, ol_err *e);
 void ol_run_free (ol_run *r);   /* NULL is a no-op */
@@ -200,7 +204,7 @@ const long *ol_run_times (const ol_run *r);
 ** decimation), for plotting against other x axes.  ol_run_evals: the
 ** gradient evaluations counted by ol_run_ngev when each point was
 ** recorded (the run's own evaluations for metrics and stop rules
-** included, cache hits free: see core/method.c), as doubles; deterministic
+** included, cache hits free: see core/oracle.h), as doubles; deterministic
 ** for a seed.  ol_run_secs: the stepping wall time (ol_run_seconds plus
 ** the current slice so far) at each record, nondecreasing and at most
 ** ol_run_seconds once the slice ended; measured, so not reproducible.

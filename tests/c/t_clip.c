@@ -64,7 +64,7 @@ static double norm2 (const double *v)
 }
 
 /* The method's probe after init and after each of k steps, driven
-** outside a run (ctx with priv = NULL, exact oracle). */
+** outside a run (ctx with orc = NULL, exact oracle). */
 static int probes (const ol_problem *p, const char *name, const double *par,
                    int k, double *out)
 {
