@@ -126,7 +126,16 @@ lint:
 	  || { echo "lint: lua/ writes an ol_problem field (use the core's ol_problem_set_*)"; exit 1; }
 	@! grep -nE '(memcpy|memset|memmove|snprintf|strcpy|free) *\( *&?(\<p|[a-z]+->p)->($(PFIELDS))\>' lua/*.c \
 	  || { echo "lint: lua/ writes into an ol_problem field (use the core's ol_problem_set_*)"; exit 1; }
+	@! grep -n '#include *"runpriv\.h"' core/oracle.c core/oracle.h core/method.c core/problem.c \
+	  || { echo "lint: the oracle layer and the problem read the run's private fields"; exit 1; }
+	@! grep -nE '^[a-z].*\<olua_($(LUTIL)) \(' $$(ls lua/*.c | grep -v '^lua/lutil\.c$$') \
+	  || { echo "lint: a shared binding helper outside lua/lutil.c"; exit 1; }
+	@! grep -nE '(static [a-z ]*\<now *\(|#define now\>)' $(CORE_SRC) lua/*.c repl/*.c \
+	  || { echo "lint: a local clock (use ol_now)"; exit 1; }
 	@echo "lint: layer rules hold"
+
+# The binding's shared helpers, defined in lua/lutil.c only.
+LUTIL = pushshort|choicerror|unknownkey|checkfilename|checkarray|checkseq|readparam|pushinfo|fmtparam|unknownparam|pushvec|msghandler
 
 # The fields of struct ol_problem (core/problem.h), which only the core
 # writes: the binding completes a problem through ol_problem_set_*.
