@@ -172,7 +172,7 @@ static long next_component (ol_oracle *r, const ol_problem *p, ol_rng *rng)
   if (nz->order == OL_ORDER_REPLACE || r->perm == NULL)
     return ol_rng_below(rng, N);
   if (r->pos >= N) {
-    /* (1) a new epoch: Fisher-Yates with the run's generator */
+    /* (1) a new epoch: Fisher-Yates with the context's generator */
     if (nz->order == OL_ORDER_SHUFFLE ||
         (nz->order == OL_ORDER_ONCE && !r->permdrawn)) {
       for (i = N - 1; i > 0; i--) {

@@ -932,6 +932,14 @@ static int problem_new (lua_State *L)
       return seterror(L, who, &e);
   }
   lua_settop(L, 2);
+  /* a density takes x0 only of the generic keys, as the built-in ones */
+  for (i = 0; kind == OL_DENSITY && i < 3; i++) {
+    static const char *const other[] = {"noise", "set", "l1"};
+    if (lua_getfield(L, 1, other[i]) != LUA_TNIL)
+      return luaL_error(L, "%s: %s does not apply to a density (kind = "
+                        "\"density\" takes x0 only)", who, other[i]);
+    lua_pop(L, 1);
+  }
   generic(L, who, b->p);
   return 1;
 }
