@@ -142,7 +142,7 @@ static int writefig (lua_State *L, const pl_plot *pl, int svg, int width,
   return ok;
 }
 
-/* -- entry ------------------------------------------------------------------ */
+/* -- entry ---------------------------------------------------------------- */
 
 static int optint (lua_State *L, int idx, const char *key, int def, int lo,
                    int hi)

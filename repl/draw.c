@@ -1,8 +1,8 @@
 /*
 ** repl/draw.c -- draw the live view: the panel grid (every panel kind's
 ** insides come from core/plot/plotpanel.c through dr_put), each panel's
-** border with its title and x axis title, the title and status lines, the
-** help overlay.
+** border with its title and x axis title.  The header, the key line and
+** the help overlay are the view model's (repl/model.c).
 **
 ** Output goes through screen.c's put helpers (colour roles, ASCII
 ** fallbacks).  Glyphs: in a UTF-8 screen with colours, braille series and
@@ -28,9 +28,6 @@
 #define MAP_BUDGET 0.01
 
 static pn_cache cache;
-
-const char dr_keys[] =
-  "q stop  space pause  n step  +/- speed  l log  Tab focus  z zoom  ? help";
 
 /* Box glyphs: Unicode code point and ASCII fallback. */
 enum { G_H, G_V, G_TL, G_TR, G_BL, G_BR };
@@ -160,50 +157,6 @@ void dr_panel_draw (dr_panel *p, const dr_runs *rs, int y, int x, int h,
   }
 }
 
-static void draw_help (int rows, int cols)
-{
-  static const char *const lines[] = {
-    "keys",
-    "",
-    "q, Ctrl-C  stop the experiment",
-    "space      pause / resume",
-    "n          one step (pauses first)",
-    "+ / -      faster / slower (steps per frame)",
-    "l          log / linear y axis of the focused panel",
-    "Tab        focus the next panel (Shift-Tab: back)",
-    "z          zoom the focused panel / restore",
-    "?          this help (any key closes it)"
-  };
-  int n = (int)(sizeof lines / sizeof lines[0]), w = 0, i, y, x;
-  for (i = 0; i < n; i++)
-    if ((int)strlen(lines[i]) > w) w = (int)strlen(lines[i]);
-  w += 4;
-  if (w > cols) w = cols;
-  y = (rows - n - 2) / 2;
-  x = (cols - w) / 2;
-  if (y < 0) y = 0;
-  for (i = 0; i < n + 2; i++) screen_blank(y + i, x, w, SC_DEFAULT, 0);
-  draw_border(y, x, n + 2, w, SC_FOCUS);
-  for (i = 0; i < n; i++)
-    screen_puts(y + 1 + i, x + 2, lines[i], w - 4, i == 0 ? SC_TITLE : 0,
-                i == 0 ? SA_BOLD : 0);
-}
-
-static void draw_title (const dr_view *v, int cols)
-{
-  char right[96], left[256];
-  int rl;
-  screen_blank(0, 0, cols, SC_STATUS, SA_REVERSE);
-  snprintf(right, sizeof right, " iter %ld/%ld  %s  speed %s ", v->iter,
-           v->iters, v->state, v->speed);
-  rl = (int)strlen(right);
-  snprintf(left, sizeof left, " optlab  %s", v->title ? v->title : "");
-  screen_puts(0, 0, left, cols - rl - 1 > 0 ? cols - rl - 1 : 0, SC_STATUS,
-              SA_REVERSE | SA_BOLD);
-  screen_puts(0, cols - rl > 0 ? cols - rl : 0, right, cols, SC_STATUS,
-              SA_REVERSE);
-}
-
 static void too_small (int rows, int cols)
 {
   char msg[64];
@@ -214,36 +167,15 @@ static void too_small (int rows, int cols)
   if (rows > 2) screen_puts(rows / 2 + 1, 0, "q stop", cols, SC_DEFAULT, 0);
 }
 
-/* The automatic 2-D panel shown beside the watched ones on a rows x cols
-** screen (dr_auto_panel, when none is watched and there is room), or -1. */
-static int auto_kind (const dr_view *v, int rows, int cols)
-{
-  int k, i;
-  if (cols < 80 || rows < 24) return -1;
-  k = dr_auto_panel(&v->runs);
-  for (i = 0; i < v->npanels && k >= 0; i++)
-    if (v->panels[i].metric >= OL_NMETRICS) k = -1;
-  return k;
-}
-
-int dr_view_panels (const dr_view *v, int rows, int cols)
-{
-  return v->npanels + (auto_kind(v, rows, cols) >= 0);
-}
-
 void dr_view_draw (dr_view *v, int rows, int cols, cv_canvas *cv)
 {
-  static dr_panel extra;
-  int ak, total, focus, n, ncol, nrow, ph, pw, i, top = 1, area = rows - 2;
+  int total = v->npanels, focus, n, ncol, nrow, ph, pw, i, top = 1;
+  int area = rows - 2;
   if (cols < DR_MIN_COLS || rows < DR_MIN_ROWS) {
     too_small(rows, cols);
     return;
   }
-  /* (1) a landscape or simplex panel by default when there is room; it
-  ** is panel v->npanels for focus and zoom */
-  ak = auto_kind(v, rows, cols);
-  if (ak >= 0 && extra.metric != ak) dr_panel_init(&extra, ak);
-  total = v->npanels + (ak >= 0);
+  /* (1) the grid: every panel, or the focused one alone when zoomed */
   focus = v->focus >= 0 && v->focus < total ? v->focus : 0;
   n = v->zoom && total > 0 ? 1 : total;
   ncol = (cols >= 100 && n > 1) ? 2 : 1;
@@ -258,20 +190,14 @@ void dr_view_draw (dr_view *v, int rows, int cols, cv_canvas *cv)
     too_small(rows, cols);
     return;
   }
-  draw_title(v, cols);
-  /* (2) the panels; zoomed: the focused one alone, whatever its kind */
   for (i = 0; i < n; i++) {
     int k = v->zoom ? focus : i;
     int r = i / ncol, c = i % ncol;
     int h = r == nrow - 1 ? area - r * ph : ph;
     int w = c == ncol - 1 ? cols - c * pw : pw;
-    dr_panel *p = k < v->npanels ? &v->panels[k] : &extra;
-    dr_panel_draw(p, &v->runs, top + r * ph, c * pw, h, w,
+    dr_panel_draw(&v->panels[k], &v->runs, top + r * ph, c * pw, h, w,
                   k == focus && total > 1, cv);
   }
   if (n == 0)
     screen_puts(rows / 2, 2, "no metrics watched", cols - 4, SC_AXIS, 0);
-  screen_blank(rows - 1, 0, cols - 1, SC_STATUS, SA_REVERSE);
-  screen_puts(rows - 1, 0, dr_keys, cols - 1, SC_STATUS, SA_REVERSE);
-  if (v->help) draw_help(rows, cols);
 }

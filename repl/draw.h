@@ -1,6 +1,6 @@
 /*
-** repl/draw.h -- drawing the live view: panels of recorded metric series,
-** the title and status lines, the help overlay.
+** repl/draw.h -- drawing the live view: the grid of panels (metric series,
+** trace, cloud, landscape, simplex), each framed with its titles.
 **
 ** Drawing reads run series (core/run.h) and a dr_view describing what to
 ** show; the panels' insides are core/plot/plotpanel.c's (shared with the
@@ -53,17 +53,16 @@ typedef struct dr_runs {
 
 /* Everything drawn on one frame. */
 typedef struct dr_view {
-  const char *title;   /* problem description */
+  const char *title;   /* problem description (for the caller's header) */
   long iter, iters;    /* progress (max over runs) and budget */
   const char *state;   /* "running", "paused", "stopped" */
   const char *speed;   /* "max" or "64/frame" */
   dr_runs runs;
   int npanels;
-  dr_panel *panels;
-  int focus;           /* index into panels, or npanels for the
-                          automatic 2-D panel (see dr_view_panels) */
+  dr_panel *panels;    /* the automatic 2-D panel included, when shown
+                          (the view model adds it: dr_auto_panel) */
+  int focus;           /* index into panels */
   int zoom;            /* show the focused panel alone (any kind) */
-  int help;            /* help overlay on top */
 } dr_view;
 
 /* Smallest screen the panels are drawn on; below it a message shows. */
@@ -74,16 +73,13 @@ typedef struct dr_view {
 ** have a highlighted title.  cv is scratch space kept by the caller. */
 void dr_panel_draw (dr_panel *p, const dr_runs *rs, int y, int x, int h,
                     int w, int focused, cv_canvas *cv);
-/* Draw the whole view on the rows x cols screen (title line, panel grid,
-** status line, overlay), or the "terminal too small" message.  The
-** focused panel (v->focus) has a highlighted frame; zoomed, it is drawn
-** alone -- a landscape or simplex panel as well as a metric. */
+/* Draw the panel grid of v on rows 1 .. rows - 2 of the rows x cols
+** screen, or the "terminal too small" message; rows 0 and rows - 1 (the
+** header and the key line) and the help overlay are the caller's
+** (repl/model.c).  The focused panel (v->focus) has a highlighted frame;
+** zoomed, it is drawn alone -- a landscape or simplex panel as well as a
+** metric. */
 void dr_view_draw (dr_view *v, int rows, int cols, cv_canvas *cv);
-/* Panels dr_view_draw shows for v on a rows x cols screen: the watched
-** ones, plus the automatic landscape or simplex panel (dr_auto_panel)
-** when none is watched and the screen is at least 80 x 24.  That panel is
-** index v->npanels: Tab cycles focus over 0 .. dr_view_panels() - 1. */
-int dr_view_panels (const dr_view *v, int rows, int cols);
 
 /* Border and title of a panel; focused ones are highlighted. */
 void dr_frame (int y, int x, int h, int w, int focused, const char *title);
@@ -97,8 +93,5 @@ void dr_pn_setup (const dr_runs *rs, int y, int x, int h, int w,
 ** objective, PN_SIMPLEX for a game over 3-action simplices (trajectory
 ** recorded), else -1. */
 int dr_auto_panel (const dr_runs *rs);
-
-/* The status line's key summary. */
-extern const char dr_keys[];
 
 #endif

@@ -138,7 +138,7 @@ int pn_available (const pn_runs *rs, int kind, char *why, size_t wsize)
   return 0;
 }
 
-/* -- text pieces ------------------------------------------------------------ */
+/* -- text pieces ---------------------------------------------------------- */
 
 /* Next code point of UTF-8 s at *i (advanced); malformed bytes are
 ** taken one at a time. */
@@ -226,14 +226,13 @@ int pn_shorten (const char *label, const char *vals, int width, int utf8,
                 char *buf, size_t size)
 {
   const char *ell = utf8 ? "\xe2\x80\xa6" : "...";
-  int lend[32], vend[16], nl, nv, t, v, full = (int)strlen(label);
+  int lend[32], vend[16], nl, nv, t, v;
   nl = token_ends(label, " ,", lend, 32);
   nv = vals != NULL ? token_ends(vals, "\t", vend, 16) : 0;
   if (size == 0) return 0;
   /* (1) value groups dropped from the end, the label whole (which run
   ** it is matters more than its numbers); (2) then label tokens dropped
   ** from the end; (3) only a first token longer than the room is cut */
-  (void)full;
   for (v = nv; v >= 0; v--) {
     snprintf(buf, size, "%s", label);
     addvals(buf, size, vals, v > 0 ? vend[v - 1] : 0);
@@ -258,7 +257,7 @@ int pn_shorten (const char *label, const char *vals, int width, int utf8,
   }
 }
 
-/* -- legends ------------------------------------------------------------------ */
+/* -- legends -------------------------------------------------------------- */
 
 typedef struct legend {
   int n;
@@ -367,11 +366,8 @@ static int lit_in (const cv_canvas *cv, int cy, int cx, int y, int x, int h,
 static int leg_corner (const pn_out *o, const legend *lg, const cv_canvas *cv,
                        int py, int px, int ph, int pw)
 {
-  int ncols, colw, rows, k, bw;
-  rows = leg_layout(lg, pw, ph - 1, &ncols, &colw);
+  int rows = lg->n + (lg->extra[0] != '\0'), k, bw;
   if (rows == 0) return 0;
-  ncols = 1;
-  rows = lg->n + (lg->extra[0] != '\0');
   if (rows > ph - 1) return 0;
   bw = 0;
   for (k = 0; k < lg->n; k++)
@@ -389,7 +385,7 @@ static int leg_corner (const pn_out *o, const legend *lg, const cv_canvas *cv,
   return 0;
 }
 
-/* -- trace and cloud points ------------------------------------------------------ */
+/* -- trace and cloud points ----------------------------------------------- */
 
 int pn_points (const ol_run *r, pn_pts *pt)
 {
@@ -423,7 +419,7 @@ double pn_pts_iter (const pn_pts *pt, long i)
   return (double)pt->times[i];
 }
 
-/* -- line panels: a metric, or the trace of x1 -------------------------------- */
+/* -- line panels: a metric, or the trace of x1 ---------------------------- */
 
 int pn_src_open (pn_src *s, int kind, int xaxis, const ol_run *r)
 {
@@ -888,8 +884,9 @@ int pn_landscape (const pn_runs *rs, const pn_out *o, pn_cache *c,
                   char *title, size_t tsize)
 {
   int pw = o->w - YLAB, ph = o->h - 1, px0 = o->x + YLAB, k, r, col;
-  int below = 0, pass;
+  int below = 0, pass, have;
   const ol_problem *p = rs->n > 0 ? ol_run_problem(rs->runs[0]) : NULL;
+  double win[4];
   legend lg;
   snprintf(title, tsize, "landscape x1,x2%s [log f]",
            p != NULL && p->n > 2 ? " slice" : "");
@@ -897,25 +894,15 @@ int pn_landscape (const pn_runs *rs, const pn_out *o, pn_cache *c,
   memset(&lg, 0, sizeof lg);
   for (k = 0; k < rs->n && k < MAXLEG; k++)
     leg_add(&lg, rs->labels[k], NULL, DOT, (char)('a' + k % 26), k);
-  for (pass = 0; pass < 2; pass++) {
-    if ((k = pn_landscape_grid(rs, pw, ph, c)) != 0) {
-      char msg[96];
-      if (k == PN_GRID_PART)
-        snprintf(msg, sizeof msg, "mapping f: %d of %d points", c->done,
-                 pw * ph);
-      else if (k == PN_GRID_SLOW)
-        snprintf(msg, sizeof msg, "no landscape: f takes %.2g ms a point, "
-                 "%d points", c->cellsec * 1e3, pw * ph);
-      else
-        snprintf(msg, sizeof msg, "%s", pn_has_landscape(p)
-                 ? "no landscape (trajectory not recorded)"
-                 : "no landscape for this problem");
-      puts_at(o, o->y, o->x + 1, msg, o->w - 1, PN_AXIS);
-      return -1;
-    }
+  /* (1) trajectories onto the canvas, in the grid's window; (2) where
+  ** the legend goes: an empty corner, else below (the map then takes
+  ** fewer rows); the grid is computed once, at its final size, so the
+  ** cache holds from frame to frame */
+  have = ol_grid_window((const ol_run *const *)rs->runs, rs->n, 0, 1, 0,
+                        win) == 0 && pn_has_landscape(p);
+  for (pass = 0; have && pass < 2; pass++) {
     if (cv_init(o->cv, pw, ph, o->utf8 ? CV_BRAILLE : CV_ASCII) != 0)
       return -1;
-    /* (1) trajectories onto the canvas */
     for (k = 0; k < rs->n; k++) {
       int dim = 0, len = ol_run_len(rs->runs[k]), t, lx = 0, ly = 0;
       const double *x = ol_run_traj(rs->runs[k], &dim);
@@ -923,16 +910,29 @@ int pn_landscape (const pn_runs *rs, const pn_out *o, pn_cache *c,
       for (t = 0; t < len; t++) {
         int qx, qy;
         if (!isfinite(x[t * dim]) || !isfinite(x[t * dim + 1])) continue;
-        todot(o->cv, c->win, x[t * dim], x[t * dim + 1], &qx, &qy);
+        todot(o->cv, win, x[t * dim], x[t * dim + 1], &qx, &qy);
         if (t == 0) cv_dot(o->cv, qx, qy, k);
         else cv_line(o->cv, lx, ly, qx, qy, k);
         lx = qx;
         ly = qy;
       }
     }
-    /* (2) where the legend goes: an empty corner, else below (the map
-    ** then takes fewer rows and is computed again) */
     if (!leg_place2d(o, &lg, px0, &ph, pw, &below) || pass == 1) break;
+  }
+  if ((k = pn_landscape_grid(rs, pw, ph, c)) != 0) {
+    char msg[96];
+    if (k == PN_GRID_PART)
+      snprintf(msg, sizeof msg, "mapping f: %d of %d points", c->done,
+               pw * ph);
+    else if (k == PN_GRID_SLOW)
+      snprintf(msg, sizeof msg, "no landscape: f takes %.2g ms a point, "
+               "%d points", c->cellsec * 1e3, pw * ph);
+    else
+      snprintf(msg, sizeof msg, "%s", pn_has_landscape(p)
+               ? "no landscape (trajectory not recorded)"
+               : "no landscape for this problem");
+    puts_at(o, o->y, o->x + 1, msg, o->w - 1, PN_AXIS);
+    return -1;
   }
   /* (3) heat map under the paths; row 0 of the grid is the bottom */
   for (r = 0; r < ph; r++)
@@ -967,7 +967,7 @@ int pn_landscape (const pn_runs *rs, const pn_out *o, pn_cache *c,
   return 0;
 }
 
-/* -- cloud ------------------------------------------------------------------ */
+/* -- cloud ---------------------------------------------------------------- */
 
 int pn_cloud (const pn_runs *rs, const pn_out *o, char *title, size_t tsize)
 {

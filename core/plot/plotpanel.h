@@ -171,7 +171,7 @@ unsigned pn_player_mark (int b);
 int pn_simplex (const pn_runs *rs, const pn_out *o, char *title,
                 size_t tsize);
 
-/* -- sampler panels --------------------------------------------------------- */
+/* -- sampler panels ------------------------------------------------------- */
 
 /* Points of run r for the trace and cloud panels: the kept sampler draws
 ** (ol_run_draws) when there are any, else the recorded trajectory; *n
@@ -230,7 +230,7 @@ void pn_xfmt (int xaxis, double v, char *buf, size_t size, int width);
 void pn_metric (const pn_runs *rs, int m, pn_axes *ax, const pn_out *o,
                 char *title, size_t tsize);
 
-/* -- pieces shared with the SVG renderer ------------------------------------ */
+/* -- pieces shared with the SVG renderer ---------------------------------- */
 
 /* The x axis title of a panel of kind drawn with ax (NULL: iterations):
 ** "iteration", "gradient evaluations (log)", ...; "" for the 2-D panels.

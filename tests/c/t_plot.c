@@ -74,7 +74,8 @@ static void test_buf (void)
          "buf: appends, XML escapes, printf");
   n0 = b.len;
   for (i = 0; i < 1000; i++) pl_buf_addf(&b, "%0300d", i);
-  ok(b.len == n0 + 300000 && strspn(b.s + n0, "0123456789") == 300000 && !b.oom && b.s[b.len] == '\0',
+  ok(b.len == n0 + 300000 && strspn(b.s + n0, "0123456789") == 300000
+     && !b.oom && b.s[b.len] == '\0',
      "buf: grows to %zu bytes, NUL-terminated", b.len);
   pl_buf_fini(&b);
   ok(b.s == NULL && b.len == 0, "buf: fini leaves it empty");
