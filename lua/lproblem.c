@@ -7,7 +7,11 @@
 ** (olua_problem_ref), so closing the object only marks it closed while
 ** runs or calls still use it, and the ol_problem is freed with its last
 ** use (see lbind.h).  Built-in types get one constructor each
-** (ol_problem_types[]), checked against the type's ol_param table.
+** (ol_problem_types[]), checked against the type's ol_param table.  The
+** generic keys (x0, and for objectives noise, set, l1) and problem.new's
+** name, kind, hess, xstar and fstar are handed to the core's checked
+** setters (ol_problem_set_*), which validate them once: this file reads
+** the parsed Lua values and writes no ol_problem field (make lint).
 ** problem.new wraps Lua functions: the trampolines lua_fdf and lua_hess
 ** below call them in a callback thread, one per nesting level (a callback
 ** may evaluate or run its own problem), whose stack holds, at fixed slots,
