@@ -210,16 +210,24 @@ static void shade (int l, char *buf, size_t sz)
            (int)(40 + 190 * t), (int)(110 + 40 * (1 - t)));
 }
 
+static double sig4 (double v)
+{
+  char b[32];
+  snprintf(b, sizeof b, "%.4g", v);
+  return strtod(b, NULL);
+}
+
 /* Window bounds of a 2-D panel and the coordinate names. */
 static void winaxes (pl_buf *f, box b, const double *win)
 {
   char lab[4][32];
   double yv[2], xv[2];
   int sci;
-  yv[0] = win[3];
-  yv[1] = win[2];
-  xv[0] = win[0];
-  xv[1] = win[1];
+  /* the bounds to 4 significant digits: labels, not data */
+  yv[0] = sig4(win[3]);
+  yv[1] = sig4(win[2]);
+  xv[0] = sig4(win[0]);
+  xv[1] = sig4(win[1]);
   sci = pl_ticksci(yv, 2);
   pl_tickfmt(yv[0], sci, lab[0], 32);
   pl_tickfmt(yv[1], sci, lab[1], 32);
@@ -341,7 +349,7 @@ static void svg_cloud (pl_buf *f, const pl_plot *pl, box b)
                     b.y + (win[3] - q[1]) / (win[3] - win[2]) * b.h);
       }
     }
-    pl_buf_adds(f, "\" stroke-linecap=\"round\" stroke-width=\"3\"/>\n");
+    pl_buf_adds(f, "\" style=\"stroke-linecap:round;stroke-width:3\"/>\n");
   }
   pl_buf_adds(f, "</g>\n");
 }
@@ -425,7 +433,7 @@ int pl_svg (const pl_plot *pl, int width, int height, pl_buf *f)
   lx = 10;
   for (k = 0; k < pl->rs.n; k++) {
     const char *lab = pl->rs.labels[k] ? pl->rs.labels[k] : "?";
-    double w = 34 + 6.5 * (double)strlen(lab);
+    double w = 44 + 6.5 * (double)strlen(lab);
     if (lx + w > width - 10 && lx > 10) {
       lrows++;
       lx = 10;
@@ -456,7 +464,7 @@ int pl_svg (const pl_plot *pl, int width, int height, pl_buf *f)
   lrows = 0;
   for (k = 0; k < pl->rs.n; k++) {
     const char *lab = pl->rs.labels[k] ? pl->rs.labels[k] : "?";
-    double w = 34 + 6.5 * (double)strlen(lab), ly;
+    double w = 44 + 6.5 * (double)strlen(lab), ly;
     if (lx + w > width - 10 && lx > 10) {
       lrows++;
       lx = 10;
