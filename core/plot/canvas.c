@@ -1,7 +1,7 @@
 /*
-** lua/canvas.c -- dot canvas (braille or ASCII), stable axis scales and
-** nice ticks.  See canvas.h.  Pure C: no curses, no Lua, no I/O, so it can
-** be unit-tested and reused by a text or SVG renderer.
+** core/plot/canvas.c -- dot canvas (braille or ASCII), stable axis scales
+** and nice ticks.  See canvas.h.  Pure C: no curses, no Lua, no I/O, so it
+** can be unit-tested and reused by a text or SVG renderer.
 **
 ** Braille dot numbering (Unicode): in a cell, dot (dx, dy) has bit
 **   dx=0: dy 0..3 -> 0x01 0x02 0x04 0x40;  dx=1: dy 0..3 -> 0x08 0x10 0x20 0x80

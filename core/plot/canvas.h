@@ -1,6 +1,6 @@
 /*
-** lua/canvas.h -- a dot canvas for terminal plots, plus axis scaling and
-** "nice" tick computation.  No curses: the view (repl/) turns cells into
+** core/plot/canvas.h -- a dot canvas for terminal plots, plus axis scaling
+** and "nice" tick computation.  No curses: the view (repl/) turns cells into
 ** glyphs, and a text renderer (or a test) can read the same cells.
 **
 ** A canvas is w x h character cells.  In braille mode each cell holds a
