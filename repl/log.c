@@ -10,12 +10,12 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
+#include "ol.h"
 #include "log.h"
 
 static FILE *log_file;
-static struct timespec t0;
+static double t0;             /* ol_now() when the log opened */
 
 void repl_log_open (const repl_opts *o)
 {
@@ -26,7 +26,7 @@ void repl_log_open (const repl_opts *o)
   log_file = fopen(path, "a");
   if (log_file == NULL) return;
   setvbuf(log_file, NULL, _IOLBF, 0);
-  clock_gettime(CLOCK_MONOTONIC, &t0);
+  t0 = ol_now();
   repl_log("log opened");
 }
 
@@ -40,11 +40,8 @@ void repl_log_close (void)
 void repl_log (const char *fmt, ...)
 {
   va_list ap;
-  struct timespec t;
   if (log_file == NULL) return;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  fprintf(log_file, "%10.3f ", (double)(t.tv_sec - t0.tv_sec)
-          + (double)(t.tv_nsec - t0.tv_nsec) * 1e-9);
+  fprintf(log_file, "%10.3f ", ol_now() - t0);
   va_start(ap, fmt);
   vfprintf(log_file, fmt, ap);
   va_end(ap);

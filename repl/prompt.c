@@ -877,13 +877,6 @@ static void dm_read (lua_State *L)
   dm_feed(L);
 }
 
-static double mono (void)
-{
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 static void leave (void)
 {
   if (lp.installed) {
@@ -946,7 +939,7 @@ static void take_line (lua_State *L, int top)
 void repl_loop (lua_State *L, const repl_opts *o)
 {
   sigset_t block, old;
-  double last_tick = mono(), last_job = mono();
+  double last_tick = ol_now(), last_job = ol_now();
   int top = lua_gettop(L);
   repl_log_open(o);
   screen_guard();
@@ -1000,14 +993,14 @@ void repl_loop (lua_State *L, const repl_opts *o)
       else rl_resize_terminal();
     }
     /* (3) a slice of job steps, then the dashboard */
-    if (running > 0 && (busy || mono() - last_job >= REPL_TICK_MS * 1e-3)) {
-      last_job = mono();
+    if (running > 0 && (busy || ol_now() - last_job >= REPL_TICK_MS * 1e-3)) {
+      last_job = ol_now();
       olua_jobs_tick(L, JOB_SLICE, dash_is_open());
     }
     if (dash_is_open()) dash_tick(L);
     /* (4) ticks, also under a steady stream of keys */
-    if (nticks > 0 && (n == 0 || mono() - last_tick >= REPL_TICK_MS * 1e-3)) {
-      last_tick = mono();
+    if (nticks > 0 && (n == 0 || ol_now() - last_tick >= REPL_TICK_MS * 1e-3)) {
+      last_tick = ol_now();
       run_ticks(L);
     }
     if (n < 0 && err != EINTR) break;
