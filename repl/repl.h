@@ -6,7 +6,8 @@
 ** prompt.c    the interactive loop: readline's callback interface inside
 **             one select() loop (history, completion, multi-line input,
 **             value printing).
-** view.c etc. the ncurses live view behind olua_view.
+** model.c     the one view model and key table of both live displays.
+** view.c etc. the ncurses full-screen live view behind olua_view.
 ** dash.c      the dashboard of background jobs beside the prompt.
 */
 #ifndef REPL_H

@@ -3,8 +3,9 @@
 # watchable pace by default (it is still running after the first screen
 # and its iteration rises from frame to frame), paused=true opens paused
 # at iteration 0 and n takes exactly one step, speed= sets steps per
-# frame, and - from max goes down a decade a press.  Only states are
-# asserted, never durations.
+# frame, and - from max goes down a decade a press; the same for a
+# background job in the dashboard.  Only states are asserted, never
+# durations.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/tmux.sh
 
@@ -59,5 +60,23 @@ tm_keys q
 tm_wait "$P"
 tm_line 'print("r=" .. r.reason)'
 tm_wait '^r=stopped$'; ok $? "pace: q stops a paced run"
+
+# A background job is paced the same way while the dashboard shows it,
+# and opens paused with paused=true.
+tm_line 's = start(problem.rosenbrock{n=2}, optim.adam{}, {iters=2000})'
+a=$(tm_iter_wait)
+[ -n "$a" ] && [ "$a" -lt 2000 ]
+ok $? "pace: a 2000-step job is still running on the first dashboard ($a/2000)"
+tm_until "tm_screen | head -1 | grep -q 'job #1 adam.*speed 23/frame'"
+ok $? "pace: the job's default speed is the budget over 90 frames"
+tm_wait_not 'job #1 adam'; ok $? "pace: the paced job ends by itself"
+tm_line 'print("s=" .. s.iter .. " " .. s.state)'
+tm_wait '^s=2000 done$'; ok $? "pace: the paced job took its whole budget"
+tm_line 'p = start(problem.rosenbrock{n=2}, optim.adam{}, {iters=2000, paused=true})'
+tm_wait 'job #2 adam.*iter 0/2000  paused'; ok $? "pace: start with paused=true opens paused at 0"
+tm_keys C-g n
+tm_wait 'iter 1/2000  paused'; ok $? "pace: n steps the paused job by one"
+tm_keys q
+tm_wait_not 'job #2'
 
 done_testing
