@@ -143,10 +143,27 @@ static int mala_step (void *st, ol_ctx *c, ol_err *e)
   else {
     /* (3) log acceptance ratio with both proposal densities */
     ol_mass_sharp(m, s->gy, s->agy);
-    for (i = 0; i < n; i++) s->r[i] = x[i] - y[i] + h * s->agy[i];
-    qb = ol_mass_quad(m, s->r, NULL);   /* reverse move y -> x */
-    for (i = 0; i < n; i++) s->r[i] = y[i] - x[i] + h * s->ag[i];
-    qf = ol_mass_quad(m, s->r, NULL);   /* forward move x -> y */
+    qb = qf = 0;
+    if (m->dense) {
+      for (i = 0; i < n; i++) s->r[i] = x[i] - y[i] + h * s->agy[i];
+      qb = ol_mass_quad(m, s->r, NULL);   /* reverse move y -> x */
+      for (i = 0; i < n; i++) s->r[i] = y[i] - x[i] + h * s->ag[i];
+      qf = ol_mass_quad(m, s->r, NULL);   /* forward move x -> y */
+    }
+    else
+      /* one pass, two independent sums (the diagonal M = 1 / minv) */
+      for (i = 0; i < n; i++) {
+        double b = x[i] - y[i] + h * s->agy[i];   /* reverse move y -> x */
+        double f = y[i] - x[i] + h * s->ag[i];    /* forward move x -> y */
+        if (m->unit) {
+          qb += b * b;
+          qf += f * f;
+        }
+        else {
+          qb += b * b / s->h.minv[i];
+          qf += f * f / s->h.minv[i];
+        }
+      }
     la = s->cur.U - Uy - (qb - qf) / (4 * h);
     a = la >= 0 ? 1 : isnan(la) ? 0 : exp(la);
     /* (4) accept or reject */
