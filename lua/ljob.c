@@ -463,22 +463,23 @@ static int job_list (lua_State *L)
   return 1;
 }
 
-static int job_pause (lua_State *L)
+/* j:pause() and j:resume() -> j: set the state of a job not done. */
+static int setstate (lua_State *L, int state)
 {
-  jstate *js = getjs(L);
   ljob *j = checkjob(L, 1);
-  if (refresh(js, j)) j->state = OLUA_JOB_PAUSED;
+  if (refresh(getjs(L), j)) j->state = state;
   lua_settop(L, 1);
   return 1;
 }
 
+static int job_pause (lua_State *L)
+{
+  return setstate(L, OLUA_JOB_PAUSED);
+}
+
 static int job_resume (lua_State *L)
 {
-  jstate *js = getjs(L);
-  ljob *j = checkjob(L, 1);
-  if (refresh(js, j)) j->state = OLUA_JOB_RUNNING;
-  lua_settop(L, 1);
-  return 1;
+  return setstate(L, OLUA_JOB_RUNNING);
 }
 
 /* j:step([n]) -> j: n steps (default 1) now, also while paused. */
