@@ -196,7 +196,9 @@ static int cubic_step (void *st, ol_ctx *c, ol_err *e)
     for (i = 0; i < n; i++) s->xt[i] += x[i];
     if (-mv <= 10 * DBL_EPSILON * fabs(f) + DBL_MIN) break;
     if ((rc = ol_ctx_value(c, s->xt, &ft, e)) != OL_OK) return rc;
-    if (ft <= f + mv) break;
+    /* the model bounds f up to the rounding of f itself (near f* = 0 the
+    ** two values differ in their last bits only) */
+    if (ft <= f + mv + 16 * DBL_EPSILON * fabs(f)) break;
     for (i = 0; i < n; i++) s->xt[i] -= x[i];
   }
   if (j > CUBIC_DOUBLINGS)
