@@ -151,6 +151,9 @@ int olua_choicerror (lua_State *L, const char *const *valid);
 const char *olua_pushshort (lua_State *L, const char *s);
 /* The file name string at idx; raises unless a string without NUL. */
 const char *olua_checkfilename (lua_State *L, int idx, const char *who);
+/* The result of writing a file: nothing when ok (so the prompt echoes
+** nothing), else nil, message, errno as io.open gives them. */
+int olua_saveresult (lua_State *L, int ok, const char *fname);
 /* Raise if the table at idx (length n) has a numeric key outside 1..n. */
 void olua_checkseq (lua_State *L, int idx, const char *who, const char *key,
                     lua_Integer n);

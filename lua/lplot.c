@@ -221,10 +221,10 @@ int olua_plot (lua_State *L)
     {
       FILE *f = fopen(fname, "w");
       int ok;
-      if (f == NULL) return luaL_fileresult(L, 0, fname);
+      if (f == NULL) return olua_saveresult(L, 0, fname);
       ok = writefig(L, &pl, 1, width, height, f);
       ok = (fclose(f) == 0) && ok;
-      return luaL_fileresult(L, ok, fname);
+      return olua_saveresult(L, ok, fname);
     }
   }
   width = optint(L, 2, "width", 80, 40, 1000);

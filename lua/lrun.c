@@ -764,10 +764,10 @@ static int run_save (lua_State *L)
   int ok;
   pushcsv(L, b->r);
   s = lua_tolstring(L, -1, &len);
-  if ((f = fopen(fname, "w")) == NULL) return luaL_fileresult(L, 0, fname);
+  if ((f = fopen(fname, "w")) == NULL) return olua_saveresult(L, 0, fname);
   ok = fwrite(s, 1, len, f) == len;
   ok = (fclose(f) == 0) && ok;
-  return luaL_fileresult(L, ok, fname);
+  return olua_saveresult(L, ok, fname);
 }
 
 /* r:close(), __close and __gc: free the run and give back its use of

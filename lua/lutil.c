@@ -79,6 +79,11 @@ const char *olua_checkfilename (lua_State *L, int idx, const char *who)
   return s;
 }
 
+int olua_saveresult (lua_State *L, int ok, const char *fname)
+{
+  return ok ? 0 : luaL_fileresult(L, 0, fname);
+}
+
 /* Flat table of numbers at idx -> new userdata buffer (left on the stack,
 ** so it is freed by the GC whatever happens). */
 double *olua_checkarray (lua_State *L, int idx, const char *who,

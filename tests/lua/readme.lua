@@ -134,13 +134,8 @@ local function check (name, g, out_lines)
   end
   if #g.shown == 0 then
     local extra = table.concat(out_lines, "\n")
-    if extra == "true" then
-      t.todo(name .. ": '" .. text .. "' prints nothing, as shown",
-             "it echoes true (issue 10: r:save does not echo true)")
-    else
-      t.ok(#out_lines == 0, name .. ": '" .. text .. "' prints nothing, as "
-           .. "shown (got " .. string.format("%q", extra) .. ")")
-    end
+    t.ok(#out_lines == 0, name .. ": '" .. text .. "' prints nothing, as "
+         .. "shown (got " .. string.format("%q", extra) .. ")")
     return
   end
   local i = 1

@@ -70,7 +70,7 @@ local tmp = os.tmpname()
 local function svglabel (obj, opts)
   opts = opts or {}
   opts.file = tmp
-  assert(obj:plot(opts))
+  assert(select("#", obj:plot(opts)) == 0)
   local f = assert(io.open(tmp))
   local s = f:read("a")
   f:close()
