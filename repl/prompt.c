@@ -665,6 +665,18 @@ static void run_line (lua_State *L, const char *line)
   }
   status = luaL_loadbuffer(L, lp.chunk, lp.len, "=stdin");
   if (incomplete(L, status)) return;
+  if (status == LUA_OK && strchr(lp.chunk, '\n') != NULL) {
+    /* a multi-line expression shows its value, as a one-line one does */
+    const char *ret = lua_pushfstring(L, "return %s", lp.chunk);
+    if (luaL_loadbuffer(L, ret, strlen(ret), "=stdin") == LUA_OK) {
+      lua_remove(L, -2);                /* the text */
+      lua_remove(L, -2);                /* the chunk as a statement */
+      chunk_reset();
+      execute(L);
+      return;
+    }
+    lua_pop(L, 2);                      /* the message and the text */
+  }
   chunk_reset();
   if (status == LUA_OK) execute(L);
   else repl_report(L, status);

@@ -38,6 +38,15 @@ tm_line 'end'
 tm_wait '^9$'
 tm_screen | tr '\n' ' ' | grep -qE '^.*1 4 9 ' ; ok $? "prompt: the multi-line for prints 1 4 9"
 
+tm_line 'math.max(3,'
+tm_wait '^>> ?$'; ok $? "prompt: an open call continues on a >> line"
+tm_line '  4000 + 17)'
+tm_wait '^4017$'; ok $? "prompt: an expression typed over two lines prints its value"
+tm_line 'local function twice (v)'
+tm_line '  return 2 * v end'
+tm_line 'print("multi" .. "ok")'
+tm_wait '^multiok$'; ok $? "prompt: a multi-line statement still runs as a statement"
+
 tm_line 'error("boom")'
 tm_wait 'boom'; ok $? "prompt: error message shown"
 tm_wait 'stack traceback'; ok $? "prompt: error has a traceback"
