@@ -91,7 +91,7 @@ typedef struct lrun {
   ol_run *r;            /* NULL once closed */
   int intr;             /* stopped by a callback error caused by Ctrl-C */
   int useview, progress;
-  int xaxis;            /* PN_X_* (lua/plotpanel.h): the plots' x axis */
+  int xaxis;            /* PN_X_* (core/plot/plotpanel.h): the plots' x axis */
   int nwatch;
   int watch[OL_NMETRICS];
   unsigned dropped;     /* metrics asked for that the method does not
@@ -205,7 +205,8 @@ void olua_opensample (lua_State *L);
 ** chains object; the methods of a sampler run and of chains (draws,
 ** summary, save_draws, stats); the summary table of a sampler's chains,
 ** appended to a print. */
-int olua_runchains (lua_State *L, const ropts *ro, const char *title);
+int olua_runchains (lua_State *L, const ropts *ro, const char *title,
+                    long speed, int paused);
 extern const luaL_Reg olua_sample_methods[];
 void olua_addsampletable (lua_State *L, luaL_Buffer *bf, lrun **b, int k);
 /* Load the embedded lua/ *.lua chunks, each called with the core table. */

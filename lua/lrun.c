@@ -447,14 +447,14 @@ static int run_run (lua_State *L)
   olua_checkmethod(L, 2);
   lua_settop(L, 3);
   olua_readopts(L, 3, "run", &ro);
+  olua_readpace(L, 3, "run", &speed, &paused);
   if (ro.chains > 1) {
     if (olua_checkmethod(L, 2)->t->family != OL_SAMPLER)
       return luaL_error(L, "run: chains = %d needs a sampler (%s is not "
                         "one)", ro.chains, olua_checkmethod(L, 2)->t->name);
     return olua_runchains(L, &ro, olua_problemdesc(olua_checkproblem(L,
-                          1)->p, title, sizeof title));
+                          1)->p, title, sizeof title), speed, paused);
   }
-  olua_readpace(L, 3, "run", &speed, &paused);
   b = olua_mkrun(L, 1, 2, &ro, "run");
   olua_exp_drive(L, &b, 1, olua_problemdesc(ol_run_problem(b->r), title,
                                             sizeof title),

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "lbind.h"
+#include "lexp.h"
 #include "diag.h"
 #include "sample/stats.h"
 #include "rng.h"
@@ -477,7 +478,8 @@ static int chains_index (lua_State *L)
 
 /* run(p, sampler, opts) with opts.chains = k > 1 (problem at 1, method at
 ** 2): the chains object, stepped to the end. */
-int olua_runchains (lua_State *L, const ropts *ro, const char *title)
+int olua_runchains (lua_State *L, const ropts *ro, const char *title,
+                    long speed, int paused)
 {
   lproblem *pb = olua_checkproblem(L, 1);
   int k = ro->chains, n = pb->p->n, c, i, rt;
@@ -501,7 +503,8 @@ int olua_runchains (lua_State *L, const ropts *ro, const char *title)
     boxes[c]->chain = c + 1;
     lua_rawseti(L, rt, c + 1);
   }
-  olua_drive(L, boxes, k, title, ro->useview, ro->progress);
+  olua_exp_drive(L, boxes, k, title, ro->useview, ro->progress, speed,
+                 paused);
   lua_pushvalue(L, rt);
   return 1;
 }

@@ -31,7 +31,7 @@ typedef struct olua_live {
   long iters;                  /* budget per run */
   const char *title;           /* problem description */
   int xaxis;                   /* x of the metric panels, PN_X_* of
-                                  lua/plotpanel.h: 0 iterations, 1
+                                  core/plot/plotpanel.h: 0 iterations, 1
                                   gradient evaluations, 2 each run's
                                   own stepping seconds */
   long speed;                  /* what a view opens with: steps per

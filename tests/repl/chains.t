@@ -35,4 +35,14 @@ tm_wait 'nuts eps=1 chain 4 +4$|4	nuts eps=1 chain 4	4'
 ok $? "chains: the stopped chains are kept (4 chains, labelled)"
 tm_line 'print(1 + 1)'
 tm_wait '^2$'; ok $? "chains: the prompt still works"
+
+# chains take the pacing options of a run
+tm_line 'cp = run(problem.gaussian{n=2}, sample.rwmh{}, {chains=3, iters=50, warmup=0, paused=true})'
+tm_wait 'iter 0/50 +paused'; ok $? "chains: paused=true opens the view paused at iteration 0"
+tm_keys n
+tm_wait 'iter 1/50 +paused'; ok $? "chains: n steps every chain once"
+tm_keys q
+tm_wait "$P"
+tm_line 'print("iters", cp[1].iter, cp[2].iter, cp[3].iter)'
+tm_wait '^iters +1 +1 +1$'; ok $? "chains: each chain took exactly the one step"
 done_testing
