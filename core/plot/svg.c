@@ -93,11 +93,12 @@ static void title (pl_buf *f, box b, const char *t)
 /* Ticks tv[0..n) of one axis as labels, in one notation. */
 static void ticklabels (const double *tv, int n, double per, char lab[][32])
 {
-  double sv[16];
+  double sv[16] = {0};
   int i, sci;
-  for (i = 0; i < n && i < 16; i++) sv[i] = tv[i] / per;
+  if (n > 16) n = 16;
+  for (i = 0; i < n; i++) sv[i] = tv[i] / per;
   sci = pl_ticksci(sv, n);
-  for (i = 0; i < n && i < 16; i++) pl_tickfmt(sv[i], sci, lab[i], 32);
+  for (i = 0; i < n; i++) pl_tickfmt(sv[i], sci, lab[i], 32);
 }
 
 static void svg_line (pl_buf *f, const pl_plot *pl, int kind, box b)
