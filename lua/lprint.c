@@ -114,6 +114,16 @@ static void addgame (luaL_Buffer *bf, const ol_run *r)
   }
 }
 
+const char *olua_pushrunhead (lua_State *L, const ol_run *r)
+{
+  char buf[256];
+  olua_pushmethodstr(L, ol_run_method(r), ol_run_params(r));
+  lua_pushfstring(L, "run %s on %s", lua_tostring(L, -1),
+                  olua_problemdesc(ol_run_problem(r), buf, sizeof buf));
+  lua_remove(L, -2);
+  return lua_tostring(L, -1);
+}
+
 /* Multi-line summary: what ran, why it stopped, the final metrics. */
 int olua_run_tostring (lua_State *L)
 {
@@ -127,13 +137,10 @@ int olua_run_tostring (lua_State *L)
     lua_pushliteral(L, "run (closed)");
     return 1;
   }
-  olua_pushmethodstr(L, ol_run_method(r), ol_run_params(r));
+  olua_pushrunhead(L, r);
   luaL_buffinit(L, &bf);
-  luaL_addstring(&bf, "run ");
   lua_pushvalue(L, -2);
   luaL_addvalue(&bf);
-  luaL_addstring(&bf, " on ");
-  luaL_addstring(&bf, olua_problemdesc(ol_run_problem(r), buf, sizeof buf));
   snprintf(buf, sizeof buf, "  seed %" PRIu64, ol_run_options(r)->seed);
   luaL_addstring(&bf, buf);
   if (olua_runreason(b) == OL_STOP_NONE)

@@ -25,6 +25,9 @@ const char *olua_acceptnote (const ol_run *r, char *buf, size_t sz);
 /* __tostring of a run object: what ran, why it stopped, the final
 ** metrics, evaluations and x. */
 int olua_run_tostring (lua_State *L);
+/* Push and return the first words of a run's print: "run <method{params}>
+** on <problem>" (a single run's and a chain set's). */
+const char *olua_pushrunhead (lua_State *L, const ol_run *r);
 
 /* A job as printed.  The strings are borrowed from the job (its label
 ** table) and valid while the job object is on the stack. */

@@ -26,6 +26,7 @@
 
 #include "lbind.h"
 #include "lexp.h"
+#include "lprint.h"
 #include "diag.h"
 #include "sample/stats.h"
 #include "rng.h"
@@ -395,13 +396,10 @@ static int chains_tostring (lua_State *L)
   char buf[256];
   long ngev = 0;
   double secs = 0;
-  olua_pushmethodstr(L, ol_run_method(r), ol_run_params(r));
+  olua_pushrunhead(L, r);
   luaL_buffinit(L, &bf);
-  luaL_addstring(&bf, "run ");
   lua_pushvalue(L, -2);
   luaL_addvalue(&bf);
-  luaL_addstring(&bf, " on ");
-  luaL_addstring(&bf, olua_problemdesc(ol_run_problem(r), buf, sizeof buf));
   snprintf(buf, sizeof buf, "  seed %llu, %d chains (streams %llu..%llu)",
            (unsigned long long)ol_run_options(r)->seed, k,
            (unsigned long long)ol_run_options(r)->stream,
