@@ -225,9 +225,26 @@ static int tgrad (lua_State *T, const char *fname, int res, int n, double *g,
                atype(lua_typename(T, ty), b, sizeof b));
 }
 
+/* Set entries 1..n of the table at t of T (at its top S_TOP) to nil,
+** GCHUNK at a time: one lua_settop pushes the chunk's nils, each
+** lua_rawseti pops one (one API call per entry, not two). */
+static void tclear (lua_State *T, int t, int n)
+{
+  int i = 1;
+  while (i <= n) {
+    int m = n - i + 1 < GCHUNK ? n - i + 1 : GCHUNK;
+    lua_settop(T, S_TOP + m);
+    for (; m > 0; m--) lua_rawseti(T, t, i++);
+  }
+}
+
 /* The oracle of a Lua problem b, called in thread T.  One lua_pcall per
 ** call (two when f and grad are separate functions and both are wanted).
-** The g table is cleared to nil before a gradient call (tgrad). */
+** x is copied into the thread's one x table, and the g table is cleared
+** to nil before a gradient call (tgrad): a call costs the pcall plus
+** about five API calls per coordinate and allocates nothing, so a
+** callback must not keep x or g past its return (the next call
+** overwrites them; copy what it wants to keep). */
 static int fdf_at (lproblem *b, lua_State *T, const double *x, double *f,
                    double *g, ol_err *e)
 {
@@ -236,11 +253,7 @@ static int fdf_at (lproblem *b, lua_State *T, const double *x, double *f,
     lua_pushnumber(T, x[i]);
     lua_rawseti(T, S_X, i + 1);
   }
-  if (g != NULL && (b->hasfdf || b->hasgrad))
-    for (i = 1; i <= n; i++) {
-      lua_pushnil(T);
-      lua_rawseti(T, S_G, i);
-    }
+  if (g != NULL && (b->hasfdf || b->hasgrad)) tclear(T, S_G, n);
   if (g != NULL && b->hasfdf) {
     lua_pushvalue(T, S_FDF);
     lua_pushvalue(T, S_X);
@@ -487,59 +500,173 @@ static int seterror (lua_State *L, const char *who, const ol_err *e)
   return luaL_error(L, "%s: %s", who, e->msg);
 }
 
-/* Set p's set from the Lua description at idx: "simplex", or {lo = ...,
-** hi = ...} with numbers or tables of n numbers (ol_problem_set_set
-** checks it). */
+/* The bounds lo, hi at idx (a number: every coordinate; nil: unbounded on
+** that side; a table of n numbers) into two buffers the GC owns, pushed
+** (lo then hi) and stored in s.  key names the table in messages. */
+static void readbox (lua_State *L, int lo, int hi, const char *who,
+                     const char *key, int n, ol_set *s)
+{
+  int src[2], k, i;
+  double *dst[2];
+  src[0] = lua_absindex(L, lo);
+  src[1] = lua_absindex(L, hi);
+  for (k = 0; k < 2; k++) {
+    int t = lua_type(L, src[k]);
+    dst[k] = lua_newuserdatauv(L, (size_t)n * sizeof(double), 0);
+    if (t == LUA_TNUMBER || t == LUA_TNIL || t == LUA_TNONE) {
+      double v = t == LUA_TNUMBER ? lua_tonumber(L, src[k])
+                                  : (k ? HUGE_VAL : -HUGE_VAL);
+      for (i = 0; i < n; i++) dst[k][i] = v;
+    }
+    else if (t == LUA_TTABLE) {
+      int len;
+      char name[32];
+      double *a;
+      snprintf(name, sizeof name, "%s.%s", key, k ? "hi" : "lo");
+      a = olua_checkarray(L, src[k], who, name, &len);
+      if (len != n)
+        luaL_error(L, "%s: %s has %d entries, expected n = %d", who, name,
+                   len, n);
+      memcpy(dst[k], a, (size_t)n * sizeof(double));
+      lua_pop(L, 1);
+    }
+    else
+      luaL_error(L, "%s: %s.%s must be a number or a table of n numbers, "
+                 "got a %s", who, key, k ? "hi" : "lo", lua_typename(L, t));
+  }
+  s->kind = OL_SET_BOX;
+  s->lo = dst[0];
+  s->hi = dst[1];
+}
+
+/* Set p's set from the Lua description at idx (ol_problem_set_set checks
+** sizes, bounds and radii):
+**   {box = {lo, hi}}      lo, hi numbers or tables of n numbers (also
+**                         {box = {lo = ..., hi = ...}}; nil: unbounded)
+**   {simplex = {3, 3}}    a product of simplices, sizes summing to n
+**                         ({simplex = n} or {simplex = true}: one)
+**   {l1ball = r}, {l2ball = r}
+** and the older spellings "simplex" (one simplex of all n coordinates)
+** and {lo = ..., hi = ...} (a box). */
 static void readset (lua_State *L, int idx, const char *who, ol_problem *p)
 {
+  static const char *const keys[] = {"box", "simplex", "l1ball", "l2ball",
+                                     "lo", "hi", NULL};
   ol_set s;
   ol_err e;
-  int i, n = p->n;
+  int i, n = p->n, top = lua_gettop(L);
   idx = lua_absindex(L, idx);
   memset(&s, 0, sizeof s);
   if (lua_type(L, idx) == LUA_TSTRING) {
     if (strcmp(lua_tostring(L, idx), "simplex") != 0)
-      luaL_error(L, "%s: set = '%s' (valid: \"simplex\" or {lo=, hi=})", who,
-                 olua_pushshort(L, lua_tostring(L, idx)));
+      luaL_error(L, "%s: set = '%s' (valid: \"simplex\", {box = {lo, hi}}, "
+                 "{simplex = {k1, k2, ...}}, {l1ball = r}, {l2ball = r})",
+                 who, olua_pushshort(L, lua_tostring(L, idx)));
     s.kind = OL_SET_SIMPLEX;
     s.nblocks = 1;
     s.blocks[0] = n;
   }
   else if (!lua_istable(L, idx))
-    luaL_error(L, "%s: set must be \"simplex\" or {lo=, hi=}, got a %s", who,
+    luaL_error(L, "%s: set must be {box = {lo, hi}}, {simplex = {k1, k2, "
+               "...}}, {l1ball = r} or {l2ball = r}, got a %s", who,
                luaL_typename(L, idx));
   else {
-    /* (1) the bounds into two buffers the GC owns */
-    const char *keys[] = {"lo", "hi"};
-    double *dst[2];
-    int k;
-    s.kind = OL_SET_BOX;
-    for (k = 0; k < 2; k++) {
-      int t = lua_getfield(L, idx, keys[k]);
-      dst[k] = lua_newuserdatauv(L, (size_t)n * sizeof(double), 0);
-      lua_insert(L, -2);
-      if (t == LUA_TNUMBER || t == LUA_TNIL) {
-        double v = t == LUA_TNIL ? (k ? HUGE_VAL : -HUGE_VAL)
-                                 : lua_tonumber(L, -1);
-        for (i = 0; i < n; i++) dst[k][i] = v;
+    /* (1) exactly one kind among the keys */
+    const char *kind = NULL;
+    lua_pushnil(L);
+    while (lua_next(L, idx) != 0) {
+      const char *k;
+      lua_pop(L, 1);
+      if (lua_type(L, -1) != LUA_TSTRING)
+        luaL_error(L, "%s: set has a %s key (valid keys: box, simplex, "
+                   "l1ball, l2ball)", who, luaL_typename(L, -1));
+      k = lua_tostring(L, -1);
+      for (i = 0; keys[i] != NULL; i++)
+        if (strcmp(keys[i], k) == 0) break;
+      if (keys[i] == NULL) olua_unknownkey(L, who, "set key", k, keys);
+      if (i >= 4) k = "box";                       /* {lo = , hi = } */
+      if (kind != NULL && strcmp(kind, k) != 0)
+        luaL_error(L, "%s: set has both %s and %s (one kind: box, simplex, "
+                   "l1ball or l2ball)", who, kind, k);
+      kind = keys[i >= 4 ? 0 : i];
+    }
+    if (kind == NULL)
+      luaL_error(L, "%s: set is empty (valid keys: box, simplex, l1ball, "
+                 "l2ball)", who);
+    /* (2) the kind's value */
+    if (strcmp(kind, "box") == 0) {
+      if (lua_getfield(L, idx, "box") == LUA_TNIL) {
+        lua_pop(L, 1);
+        lua_getfield(L, idx, "lo");
+        lua_getfield(L, idx, "hi");
+        readbox(L, -2, -1, who, "set", n, &s);
       }
+      else if (!lua_istable(L, -1))
+        luaL_error(L, "%s: set.box must be {lo, hi}, got a %s", who,
+                   luaL_typename(L, -1));
       else {
+        int t = lua_absindex(L, -1);
+        if (lua_getfield(L, t, "lo") == LUA_TNIL) {
+          lua_pop(L, 1);
+          lua_rawgeti(L, t, 1);
+        }
+        if (lua_getfield(L, t, "hi") == LUA_TNIL) {
+          lua_pop(L, 1);
+          lua_rawgeti(L, t, 2);
+        }
+        readbox(L, -2, -1, who, "set.box", n, &s);
+      }
+    }
+    else if (strcmp(kind, "simplex") == 0) {
+      int t = lua_getfield(L, idx, "simplex");
+      s.kind = OL_SET_SIMPLEX;
+      if (t == LUA_TBOOLEAN && lua_toboolean(L, -1)) {
+        s.nblocks = 1;
+        s.blocks[0] = n;
+      }
+      else if (t == LUA_TNUMBER) {
+        if (!lua_isinteger(L, -1))
+          luaL_error(L, "%s: set.simplex = %s is not a whole number of "
+                     "coordinates", who, lua_tostring(L, -1));
+        s.nblocks = 1;
+        s.blocks[0] = (int)lua_tointeger(L, -1);
+        if (lua_tointeger(L, -1) != s.blocks[0]) s.blocks[0] = -1;
+      }
+      else if (t == LUA_TTABLE) {
         int len;
-        double *a = olua_checkarray(L, -1, who, keys[k], &len);
-        if (len != n)
-          luaL_error(L, "%s: set.%s has %d entries, expected n = %d", who,
-                     keys[k], len, n);
-        memcpy(dst[k], a, (size_t)n * sizeof(double));
+        double *a = olua_checkarray(L, -1, who, "set.simplex", &len);
+        if (len < 1 || len > OL_MAXBLOCKS)
+          luaL_error(L, "%s: set.simplex has %d blocks, out of range [1, "
+                     "%d]", who, len, OL_MAXBLOCKS);
+        for (i = 0; i < len; i++) {
+          if (!(a[i] >= 1 && a[i] <= n && a[i] == floor(a[i])))
+            luaL_error(L, "%s: set.simplex[%d] = %s is not a block size "
+                       "in [1, n = %d]", who, i + 1,
+                       lua_pushfstring(L, "%f", a[i]), n);
+          s.blocks[i] = (int)a[i];
+        }
+        s.nblocks = len;
         lua_pop(L, 1);
       }
+      else
+        luaL_error(L, "%s: set.simplex must be a table of block sizes "
+                   "summing to n = %d (e.g. {3, 3}), got a %s", who, n,
+                   luaL_typename(L, -1));
       lua_pop(L, 1);
     }
-    s.lo = dst[0];
-    s.hi = dst[1];
+    else {
+      int l1 = strcmp(kind, "l1ball") == 0;
+      if (lua_getfield(L, idx, kind) != LUA_TNUMBER)
+        luaL_error(L, "%s: set.%s must be a radius r > 0, got a %s", who,
+                   kind, luaL_typename(L, -1));
+      s.kind = l1 ? OL_SET_L1BALL : OL_SET_L2BALL;
+      s.radius = lua_tonumber(L, -1);
+      lua_pop(L, 1);
+    }
   }
-  /* (2) the core checks and copies */
+  /* (3) the core checks and copies */
   if (ol_problem_set_set(p, &s, &e) != OL_OK) seterror(L, who, &e);
-  if (s.kind == OL_SET_BOX) lua_pop(L, 2);
+  lua_settop(L, top);
 }
 
 /* Number field key of the table at idx, or def when absent; raises
