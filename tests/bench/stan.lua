@@ -2,8 +2,12 @@
 -- posteriordb posteriors against Stan (issue 11, "Against Stan").
 --
 -- Each posterior of ../shared/data/posteriordb/posteriors.lua is written
--- in Lua (its logp_grad, on the unconstrained scale with Stan's
--- Jacobians), sampled by sample.nuts{} at its defaults (warmup 1000,
+-- in Lua as a user writes a density for problem.new{kind = "density"}:
+-- tests/bench/stan_densities.lua, one fdf(q, g) per posterior returning
+-- the potential -log p on the unconstrained scale with Stan's Jacobians
+-- and filling its gradient into g in place (the same log density as
+-- posteriors.lua's logp_grad: tests/lua/density.lua), sampled by
+-- sample.nuts{} at its defaults (warmup 1000,
 -- delta 0.8, diagonal metric), 4 chains of 1000 kept draws, one core,
 -- for seeds 1..reps; measured, as the peer script measures Stan:
 --   min bulk-ESS over the coordinates (pooled over the 4 chains),
@@ -21,6 +25,7 @@
 local reps = tonumber(arg and arg[1]) or 3
 local peers = arg and arg[2] or "../shared/bench/peers"
 local P = dofile("../shared/data/posteriordb/posteriors.lua")
+local D = dofile("tests/bench/stan_densities.lua")
 
 -- Stan's medians by posterior, from the SUMMARY lines.
 local stan = {}
@@ -51,17 +56,9 @@ end
 print(string.format("STAN optlab NUTS, density in Lua, 4 chains x (1000 "
                     .. "warmup + 1000 draws), %d seeds, CPU time", reps))
 for _, post in ipairs(P) do
-  local n = post.dim
-  -- the binding hands q as a plain table, read here without a copy
-  local logp, logp_grad = post.logp, post.logp_grad
+  local n, short = post.dim, post.name:match("^([^-]+)")
   local p = problem.new{n = n, kind = "density", x0 = post.init,
-                        fdf = function (q, g)
-    if not g then return -logp(q) end
-    local lp, gr = logp_grad(q)
-    for i = 1, n do g[i] = -gr[i] end
-    return -lp
-  end}
-  local short = post.name:match("^([^-]+)")
+                        fdf = D[short](post.data)}
   local kg, ps, es, gs, ts = {}, {}, {}, {}, {}
   for seed = 1, reps do
     local t0 = os.clock()

@@ -221,4 +221,71 @@ do
        "help: problem.density, a density object, and the overview row")
 end
 
+-- (8) the STAN benchmark's Lua densities (tests/bench/stan_densities.lua)
+-- compute posteriors.lua's log density: at 20 random points per
+-- posterior (each coordinate at its reference mean + N(0, 1.5) reference
+-- sds, seed SEED) U = -logp to 1e-12 relative, g = -grad logp to 1e-12
+-- of 1 + max |grad|, g against central differences (h = 1e-5 (1 + |q_i|),
+-- to 1e-5 (1 + max |g|)), the value without g the same, and p:eval
+-- through the bridge the same numbers.  Skipped when the posteriordb
+-- file (beside the project) is absent.
+do
+  local path = "../shared/data/posteriordb/posteriors.lua"
+  local fh = io.open(path)
+  if not fh then
+    t.ok(true, "stan densities: skipped (no " .. path .. ")")
+  else
+    fh:close()
+    local P = dofile(path)
+    local D = dofile("tests/bench/stan_densities.lua")
+    math.randomseed(SEED)
+    local function gauss ()
+      return math.sqrt(-2 * log(1 - math.random())) *
+             math.cos(2 * math.pi * math.random())
+    end
+    for _, post in ipairs(P) do
+      local short, n = post.name:match("^([^-]+)"), post.dim
+      local fdf = D[short](post.data)
+      local pr = problem.new{n = n, kind = "density", fdf = fdf,
+                             x0 = post.init}
+      local ru = post.ref_unconstrained
+      local worst = {f = 0, g = 0, fd = 0, nog = 0, eval = 0}
+      for _ = 1, 20 do
+        local q, g = {}, {}
+        for i = 1, n do q[i] = ru.mean[i] + 1.5 * ru.sd[i] * gauss() end
+        local lp, gr = post.logp_grad(q)
+        local U = fdf(q, g)
+        local gmax = 0
+        for i = 1, n do gmax = math.max(gmax, abs(gr[i])) end
+        worst.f = math.max(worst.f, abs(U + lp) / math.max(1, abs(lp)))
+        for i = 1, n do
+          worst.g = math.max(worst.g, abs(g[i] + gr[i]) / (1 + gmax))
+          local h, qp, qm = 1e-5 * (1 + abs(q[i])), {}, {}
+          for k = 1, n do qp[k], qm[k] = q[k], q[k] end
+          qp[i], qm[i] = q[i] + h, q[i] - h
+          local fd = (fdf(qp) - fdf(qm)) / (2 * h)
+          worst.fd = math.max(worst.fd, abs(fd - g[i]) / (1 + gmax))
+        end
+        worst.nog = math.max(worst.nog, abs(fdf(q) - U))
+        local f2, g2 = pr:eval(q)
+        local d = abs(f2 - U)
+        for i = 1, n do d = math.max(d, abs(g2[i] - g[i])) end
+        worst.eval = math.max(worst.eval, d)
+      end
+      t.diag(string.format("%s: worst rel. error U %.2g, g %.2g, g vs "
+                           .. "differences %.2g", short, worst.f, worst.g,
+                           worst.fd))
+      t.ok(worst.f <= 1e-12 and worst.g <= 1e-12,
+           "stan densities: " .. short .. ": U and g are posteriors.lua's "
+           .. "-logp and -grad to 1e-12")
+      t.ok(worst.fd <= 1e-5,
+           "stan densities: " .. short .. ": g agrees with central "
+           .. "differences of U")
+      t.ok(worst.nog == 0 and worst.eval == 0,
+           "stan densities: " .. short .. ": U without g, and p:eval "
+           .. "through the bridge, give the same numbers")
+    end
+  end
+end
+
 t.done()
