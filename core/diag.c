@@ -594,6 +594,42 @@ int ol_diag_autocov (const double *x, long n, double *acov, ol_err *e)
   return OL_OK;
 }
 
+int ol_diag_worst (const double *const *x, int m, long n, int dim,
+                   long stride, double *rhat, double *ess, ol_err *e)
+{
+  double *buf, worst_r = -INFINITY, worst_e = INFINITY;
+  int c, j, rc = OL_OK;
+  long i;
+  if (x == NULL || rhat == NULL || ess == NULL)
+    return ol_err_set(e, OL_EINVAL, "diag: no draws or no output");
+  if (m < 1 || n < 1 || dim < 1 || stride < dim)
+    return ol_err_set(e, OL_EINVAL, "diag: %d chains of %ld draws of %d "
+                      "coordinates, stride %ld", m, n, dim, stride);
+  for (c = 0; c < m; c++)
+    if (x[c] == NULL) return ol_err_set(e, OL_EINVAL, "diag: no draws");
+  buf = malloc((size_t)m * (size_t)n * sizeof *buf);
+  if (buf == NULL) return ol_err_set(e, OL_ENOMEM, "out of memory");
+  /* (1) each coordinate gathered into the plain layout, (2) its R-hat and
+  ** bulk-ESS as ol_diag_rhat and ol_diag_ess_bulk compute them, (3) the
+  ** worst of each, NAN as soon as one is NAN */
+  for (j = 0; j < dim && rc == OL_OK; j++) {
+    ol_draws d = ol_draws_plain(buf, m, n);
+    ol_summary s;
+    for (c = 0; c < m; c++)
+      for (i = 0; i < n; i++) buf[(size_t)c * n + i] = x[c][i * stride + j];
+    if ((rc = summarize(&d, W_RHAT | W_BULK, &s, e)) != OL_OK) break;
+    if (isnan(s.rhat) || isnan(worst_r)) worst_r = NAN;
+    else if (s.rhat > worst_r) worst_r = s.rhat;
+    if (isnan(s.ess_bulk) || isnan(worst_e)) worst_e = NAN;
+    else if (s.ess_bulk < worst_e) worst_e = s.ess_bulk;
+  }
+  free(buf);
+  if (rc != OL_OK) return rc;
+  *rhat = worst_r;
+  *ess = worst_e;
+  return OL_OK;
+}
+
 int ol_diag_ess_chains (const double *x, int m, long n, double *ess,
                         ol_err *e)
 {

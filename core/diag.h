@@ -111,6 +111,18 @@ int ol_diag_mcse_mean (const ol_draws *d, double *mcse, ol_err *e);
 /* Type-7 quantile of probability prob in [0, 1] over all draws. */
 int ol_diag_quantile (const ol_draws *d, double prob, double *q, ol_err *e);
 
+/* The worst coordinate of m chains held apart, as a running diagnostic
+** of several chains shown together: the max over dim coordinates of the
+** rank-normalised split R-hat (*rhat) and the min of the bulk-ESS (*ess),
+** each coordinate's value exactly ol_diag_rhat / ol_diag_ess_bulk of its
+** m x n draws.  Chain c's draw i, coordinate j is x[c][i * stride + j]
+** (stride >= dim; chains may live in separate arrays).  A coordinate whose
+** value is NAN (too few draws, constant draws) makes the result NAN.  One
+** m n scratch array is malloc'd and freed.  OL_EINVAL for a NULL pointer,
+** m < 1, n < 1, dim < 1 or stride < dim; OL_EDOM, OL_ENOMEM as above. */
+int ol_diag_worst (const double *const *x, int m, long n, int dim,
+                   long stride, double *rhat, double *ess, ol_err *e);
+
 /* Building blocks on plain arrays. */
 /* The biased autocovariance acov[t] = (1/n) sum_{i < n - t} (x_i - xbar)
 ** (x_{i+t} - xbar), t = 0 .. n-1, of one sequence by FFT.  acov has n

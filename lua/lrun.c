@@ -350,6 +350,9 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
     for (i = 0; i < np && strcmp(mb->t->params[i].name, "warmup"); i++) {}
     if (i < np && ro->warmup >= 0) par[i] = (double)ro->warmup;
     o.warmup = i < np ? (long)par[i] : ro->warmup > 0 ? ro->warmup : 0;
+    /* one that adapts records its step size (a default panel) */
+    if (i < np && par[i] > 0 && ro->metrics == 0)
+      o.metrics |= OL_MBIT(OL_MET_STEPSIZE);
     if (o.iters > OL_RUN_MAXITERS - o.warmup)
       luaL_error(L, "%s: warmup + iters is out of range [0, 2^62]", who);
     o.iters += o.warmup;

@@ -28,6 +28,7 @@
 #include "lexp.h"
 #include "lprint.h"
 #include "diag.h"
+#include "plotpanel.h"
 #include "sample/stats.h"
 #include "rng.h"
 
@@ -386,6 +387,36 @@ static int s_save_draws (lua_State *L)
   return 1;
 }
 
+/* x:running() -> {iter = {...}, rhat = {...}, ess = {...}}: the points
+** of the pooled running R-hat (max over coordinates) and bulk-ESS (min)
+** that the rhat and ess panels of these chains draw (core/plot,
+** pn_pool_update: every 10% more draws, and the end once all chains have
+** stopped, there equal to r:summary()'s max rhat and min ess_bulk).  Empty
+** lists for a single chain. */
+static int s_running (lua_State *L)
+{
+  lrun *b[64];
+  ol_run *runs[64];
+  int k = getruns(L, 1, b, "running"), c, i;
+  pn_runs rs;
+  pn_pool *pl = lua_newuserdatauv(L, sizeof *pl, 0);
+  for (c = 0; c < k; c++) runs[c] = b[c]->r;
+  rs.n = k;
+  rs.runs = runs;
+  rs.labels = NULL;
+  memset(pl, 0, sizeof *pl);
+  pn_pool_update(pl, &rs, 0);
+  lua_createtable(L, 0, 3);
+#define LIST(f, a) do { lua_createtable(L, pl->n, 0); \
+    for (i = 0; i < pl->n; i++) { lua_pushnumber(L, a[i]); \
+      lua_rawseti(L, -2, i + 1); } lua_setfield(L, -2, f); } while (0)
+  LIST("iter", pl->it);
+  LIST("rhat", pl->rhat);
+  LIST("ess", pl->ess);
+#undef LIST
+  return 1;
+}
+
 /* chains:__tostring: what ran, how each chain stopped, the pooled table. */
 static int chains_tostring (lua_State *L)
 {
@@ -431,6 +462,7 @@ const luaL_Reg olua_sample_methods[] = {
   {"summary", s_summary},
   {"save_draws", s_save_draws},
   {"stats", s_stats},
+  {"running", s_running},
   {"plot", olua_plot},                 /* every chain (a run has its own) */
   {NULL, NULL}
 };
@@ -474,6 +506,22 @@ static int chains_index (lua_State *L)
 }
 
 
+/* The default panels of chains (pn_defaults) with the pooled R-hat
+** (core/plot: one curve for all chains) before the step size. */
+static void addrhat (lrun *b)
+{
+  int i, at = b->nwatch;
+  if (b->nwatch >= OL_NMETRICS) return;
+  for (i = 0; i < b->nwatch; i++) {
+    if (b->watch[i] == OL_MET_RHAT) return;
+    if (b->watch[i] == OL_MET_STEPSIZE && at == b->nwatch) at = i;
+  }
+  memmove(b->watch + at + 1, b->watch + at, (size_t)(b->nwatch - at)
+          * sizeof *b->watch);
+  b->watch[at] = OL_MET_RHAT;
+  b->nwatch++;
+}
+
 /* run(p, sampler, opts) with opts.chains = k > 1 (problem at 1, method at
 ** 2): the chains object, stepped to the end. */
 int olua_runchains (lua_State *L, const ropts *ro, const char *title,
@@ -499,6 +547,7 @@ int olua_runchains (lua_State *L, const ropts *ro, const char *title,
     rc.x0len = n;
     boxes[c] = olua_mkrun(L, 1, 2, &rc, "run");
     boxes[c]->chain = c + 1;
+    if (ro->nwatch == 0) addrhat(boxes[c]);
     lua_rawseti(L, rt, c + 1);
   }
   olua_exp_drive(L, boxes, k, title, ro->useview, ro->progress, speed,

@@ -26,8 +26,9 @@
 #include "screen.h"
 
 #define MAP_BUDGET 0.01
+#define POOL_BUDGET 0.02
 
-static pn_cache cache;
+static pn_cache cache, cloudcache;
 
 /* Box glyphs: Unicode code point and ASCII fallback. */
 enum { G_H, G_V, G_TL, G_TR, G_BL, G_BR };
@@ -89,6 +90,8 @@ void dr_put (void *ud, int y, int x, unsigned u, char ascii, int role)
 {
   (void)ud;
   if (role >= 0) screen_putc(y, x, u, ascii, series_role(role), 0);
+  else if (role == PN_DIVERGENT) screen_putc(y, x, u, ascii, SC_WARN,
+                                             SA_BOLD);
   else if (role == PN_HEAT) screen_putc(y, x, u, ascii, SC_AXIS, SA_DIM);
   else screen_putc(y, x, u, ascii, role == PN_TITLE ? SC_TITLE : SC_AXIS,
                    role == PN_TITLE ? SA_BOLD : 0);
@@ -125,7 +128,7 @@ void dr_panel_draw (dr_panel *p, const dr_runs *rs, int y, int x, int h,
   pn_runs prs;
   pn_out o;
   char title[96], xt[64];
-  int kind = p->metric;
+  int kind = p->metric, base = pn_base(kind);
   if (h < 4 || w < 12) return;
   dr_pn_setup(rs, y, x, h, w, cv, &prs, &o);
   xt[0] = '\0';
@@ -134,7 +137,10 @@ void dr_panel_draw (dr_panel *p, const dr_runs *rs, int y, int x, int h,
     pn_landscape(&prs, &o, &cache, title, sizeof title);
   }
   else if (kind == PN_SIMPLEX) pn_simplex(&prs, &o, title, sizeof title);
-  else if (kind == PN_CLOUD) pn_cloud(&prs, &o, title, sizeof title);
+  else if (base == PN_CLOUD) {
+    cloudcache.budget = MAP_BUDGET;
+    pn_cloud(&prs, kind, &o, &cloudcache, title, sizeof title);
+  }
   else {
     /* (1) the axes' display state follows the panel's settings; the
     ** ranges stay stable from frame to frame */
@@ -142,7 +148,10 @@ void dr_panel_draw (dr_panel *p, const dr_runs *rs, int y, int x, int h,
     p->ax.xlog = p->xlog ^ PN_XLOGGED(rs->xaxis);   /* option, key */
     p->ax.ymode = p->ymode;
     p->ax.stable = 1;
-    if (kind == PN_TRACE) pn_trace(&prs, &p->ax, &o, title, sizeof title);
+    p->ax.pool = &p->pool;          /* here, not at init: panels move */
+    p->ax.poolbudget = POOL_BUDGET;
+    if (base == PN_TRACE)
+      pn_trace(&prs, kind, &p->ax, &o, title, sizeof title);
     else pn_metric(&prs, kind, &p->ax, &o, title, sizeof title);
     p->shown_log = p->ax.shown_log;
     pn_xtitle(kind, &p->ax, xt, sizeof xt);

@@ -5,8 +5,9 @@
 ** Drawing reads run series (core/run.h) and a dr_view describing what to
 ** show; the panels' insides are core/plot/plotpanel.c's (shared with the
 ** text and SVG plots); the only state it changes is each panel's display
-** state (stable scales), and the only numbers it computes are scales and
-** decimation.
+** state (stable scales, the pooled R-hat / ESS points of a chain set,
+** which core/plot computes within a budget a frame), and the only numbers
+** it computes are scales and decimation.
 ** Every function draws inside the rectangle or screen it is given, so a
 ** later dashboard can place the same panels beside a prompt.
 */
@@ -34,6 +35,8 @@ typedef struct dr_panel {
                           dr_panel_toggle_xlog; the runs' xlog option
                           (PN_X_LOG in dr_runs.xaxis) inverts it */
   pn_axes ax;          /* display state: stable y scale, x range */
+  pn_pool pool;        /* rhat, ess of chains shown together: the pooled
+                          points so far (plotpanel.h) */
 } dr_panel;
 
 /* Reset p to show metric with default settings. */

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
 #include "grid.h"
 #include "method.h"
 #include "ol.h"
@@ -35,6 +36,7 @@
 #define MAXLEG 64
 #define EDGE 125         /* canvas series ids 125..127: triangle edges */
 #define DOT 0x25CF       /* filled circle */
+#define CONTOUR 0x00B7   /* middle dot */
 
 const char pn_ramp[] = " .:-=+*#%@";
 
@@ -50,10 +52,52 @@ const char *pn_name (int kind)
 
 int pn_find (const char *name)
 {
-  int k;
-  for (k = 0; k < PN_NKINDS; k++)
+  int k, a, b, len;
+  for (k = 0; k < PN_TRACEJ; k++)
     if (strcmp(pn_name(k), name) == 0) return k;
+  /* "trace:j", "cloud:a,b": 1-based coordinates, nothing after them */
+  len = -1;
+  if (sscanf(name, "trace:%d%n", &a, &len) == 1 && len > 0
+      && name[len] == '\0' && strspn(name + 6, "0123456789") + 6
+      == (size_t)len)
+    return pn_trace_kind(a - 1);
+  len = -1;
+  if (sscanf(name, "cloud:%d,%d%n", &a, &b, &len) == 2 && len > 0
+      && name[len] == '\0' && strspn(name + 6, "0123456789,") + 6
+      == (size_t)len)
+    return pn_cloud_kind(a - 1, b - 1);
   return -1;
+}
+
+int pn_trace_kind (int j)
+{
+  if (j < 0 || j >= PN_MAXTRACE) return -1;
+  return j == 0 ? PN_TRACE : PN_TRACEJ + j;
+}
+
+int pn_cloud_kind (int a, int b)
+{
+  if (a < 0 || b < 0 || a == b || a >= PN_MAXCLOUD || b >= PN_MAXCLOUD)
+    return -1;
+  return a == 0 && b == 1 ? PN_CLOUD : PN_CLOUDJ + a * PN_MAXCLOUD + b;
+}
+
+int pn_base (int kind)
+{
+  if (kind >= PN_TRACEJ && kind < PN_CLOUDJ) return PN_TRACE;
+  if (kind >= PN_CLOUDJ && kind < PN_NKINDS) return PN_CLOUD;
+  return kind;
+}
+
+void pn_coords (int kind, int *a, int *b)
+{
+  *a = 0;
+  if (b != NULL) *b = 1;
+  if (kind >= PN_TRACEJ && kind < PN_CLOUDJ) *a = kind - PN_TRACEJ;
+  else if (kind >= PN_CLOUDJ && kind < PN_NKINDS) {
+    *a = (kind - PN_CLOUDJ) / PN_MAXCLOUD;
+    if (b != NULL) *b = (kind - PN_CLOUDJ) % PN_MAXCLOUD;
+  }
 }
 
 int pn_log_prone (int m)
@@ -79,8 +123,8 @@ int pn_defaults (const ol_problem *p, int family, unsigned rec, int *out,
   if (family == OL_SAMPLER) {
     if (rec & OL_MBIT(OL_MET_ACCEPT)) ADD(OL_MET_ACCEPT);
     ADD(PN_TRACE);
-    if (p != NULL && p->n == 2 && pn_has_landscape(p)) ADD(PN_LANDSCAPE);
-    else if (p != NULL && p->n >= 2) ADD(PN_CLOUD);
+    if (p != NULL && p->n >= 2) ADD(PN_CLOUD);
+    if (rec & OL_MBIT(OL_MET_STEPSIZE)) ADD(OL_MET_STEPSIZE);
     return n;
   }
   if (family == OL_DYNAMIC || (p != NULL && p->kind == OL_GAME)) {
@@ -100,13 +144,16 @@ int pn_defaults (const ol_problem *p, int family, unsigned rec, int *out,
 int pn_available (const pn_runs *rs, int kind, char *why, size_t wsize)
 {
   const ol_problem *p = rs->n > 0 ? ol_run_problem(rs->runs[0]) : NULL;
-  int k, dim, first[1];
+  int k, dim, first[1], ca, cb, full = kind;
   pn_pts pt;
   why[0] = '\0';
   if (p == NULL) {
     snprintf(why, wsize, "no runs");
     return 0;
   }
+  kind = pn_base(full);
+  pn_coords(full, &ca, &cb);
+  if (pn_pooled(rs, kind)) return 1;
   if (kind >= 0 && kind < OL_NMETRICS) {
     for (k = 0; k < rs->n; k++)
       if (ol_run_metrics(rs->runs[k]) & OL_MBIT(kind)) return 1;
@@ -127,10 +174,23 @@ int pn_available (const pn_runs *rs, int kind, char *why, size_t wsize)
     snprintf(why, wsize, "no cloud for %s (needs n >= 2)", p->desc);
     return 0;
   }
+  if ((kind == PN_TRACE || kind == PN_CLOUD)
+      && (ca >= p->n || (kind == PN_CLOUD && cb >= p->n))) {
+    snprintf(why, wsize, "no coordinate x%d in %s (n = %d)", (ca >= p->n
+             ? ca : cb) + 1, p->desc, p->n);
+    return 0;
+  }
   for (k = 0; k < rs->n; k++) {
     if (kind == PN_TRACE || kind == PN_CLOUD) {
-      if (pn_points(rs->runs[k], &pt)) return 1;
+      if (pn_points(rs->runs[k], &pt) && ca < pt.dim
+          && (kind == PN_TRACE || cb < pt.dim))
+        return 1;
     } else if (ol_run_traj(rs->runs[k], &dim) != NULL) return 1;
+  }
+  if ((kind == PN_TRACE || kind == PN_CLOUD) && (ca >= 8 || cb >= 8)) {
+    snprintf(why, wsize, "x%d is in a sampler's draws only (the trajectory "
+             "keeps x1..x8)", (ca > cb ? ca : cb) + 1);
+    return 0;
   }
   snprintf(why, wsize, "%s needs the trajectory (run with record_x = true)"
            "%s", pn_name(kind), kind == PN_TRACE || kind == PN_CLOUD
@@ -267,6 +327,7 @@ typedef struct legend {
   char asc[MAXLEG];
   int role[MAXLEG];
   char extra[48];             /* a key line ("P1 ● P2 ◆"), or "" */
+  int xrole;                  /* its role (0: PN_TITLE) */
 } legend;
 
 static void leg_add (legend *lg, const char *label, const char *vals,
@@ -337,7 +398,8 @@ static void leg_draw (const pn_out *o, const legend *lg, int y, int x,
       break;
     }
     if (k == lg->n) {
-      puts_at(o, ry, cx + 2, lg->extra, colw - 2, PN_TITLE);
+      puts_at(o, ry, cx + 2, lg->extra, colw - 2, lg->xrole != 0
+              ? lg->xrole : PN_TITLE);
       continue;
     }
     o->put(o->ud, ry, cx, o->utf8 ? lg->mark[k] : (unsigned char)lg->asc[k],
@@ -413,6 +475,11 @@ int pn_points (const ol_run *r, pn_pts *pt)
   return 1;
 }
 
+int pn_pts_divergent (const pn_pts *pt, long i)
+{
+  return pt->draws && pt->x[i * pt->stride - OL_DRAW_COLS + 5] != 0;
+}
+
 double pn_pts_iter (const pn_pts *pt, long i)
 {
   if (pt->draws) return (double)pt->warmup + (double)(i + 1) * pt->thin;
@@ -423,12 +490,14 @@ double pn_pts_iter (const pn_pts *pt, long i)
 
 int pn_src_open (pn_src *s, int kind, int xaxis, const ol_run *r)
 {
-  s->kind = kind;
+  s->kind = pn_base(kind);
   s->xaxis = xaxis;
   s->r = r;
   s->n = 0;
-  if (kind == PN_TRACE) {
-    if (!pn_points(r, &s->pt)) return 0;
+  s->px = s->py = NULL;
+  pn_coords(kind, &s->coord, NULL);
+  if (s->kind == PN_TRACE) {
+    if (!pn_points(r, &s->pt) || s->coord >= s->pt.dim) return 0;
     s->n = s->pt.n;
   } else {
     s->v = ol_run_series(r, kind);
@@ -438,41 +507,69 @@ int pn_src_open (pn_src *s, int kind, int xaxis, const ol_run *r)
   return s->n > 0;
 }
 
+int pn_src_pool (pn_src *s, int kind, const pn_pool *pl)
+{
+  memset(s, 0, sizeof *s);
+  s->kind = kind;
+  s->px = pl->it;
+  s->py = kind == OL_MET_ESS ? pl->ess : pl->rhat;
+  s->n = pl->n;
+  return s->n > 0;
+}
+
 double pn_src_x (const pn_src *s, long i)
 {
+  if (s->px != NULL) return s->px[i];
   if (s->kind == PN_TRACE) return pn_pts_iter(&s->pt, i);
   return pn_xat(s->r, s->xaxis, (int)i);
 }
 
 double pn_src_y (const pn_src *s, long i)
 {
-  if (s->kind == PN_TRACE) return s->pt.x[i * s->pt.stride];
+  if (s->py != NULL) return s->py[i];
+  if (s->kind == PN_TRACE) return s->pt.x[i * s->pt.stride + s->coord];
   return s->v[i];
+}
+
+/* Extent of the points of s into e (e initialised by the caller). */
+static void scan_src (const pn_src *s, pn_extent *e)
+{
+  long i;
+  if (pn_src_x(s, s->n - 1) > e->xmax) e->xmax = pn_src_x(s, s->n - 1);
+  for (i = 0; i < s->n; i++) {
+    double y = pn_src_y(s, i), x = pn_src_x(s, i);
+    if (x > 0 && x < e->xminpos) e->xminpos = x;
+    if (!isfinite(y)) continue;
+    e->any = 1;
+    if (y < e->min) e->min = y;
+    if (y > e->max) e->max = y;
+    if (y >= PN_TINY && y < e->pmin) e->pmin = y;
+    if (y < 0) e->neg = 1;
+  }
+}
+
+static void extent_init (pn_extent *e)
+{
+  e->any = e->neg = 0;
+  e->min = e->pmin = e->xminpos = INFINITY;
+  e->max = -INFINITY;
+  e->xmax = 0;
+}
+
+void pn_scan_pool (const pn_pool *pl, int m, pn_extent *e)
+{
+  pn_src s;
+  extent_init(e);
+  if (pn_src_pool(&s, m, pl)) scan_src(&s, e);
 }
 
 void pn_scan (const pn_runs *rs, int m, int xaxis, pn_extent *e)
 {
   int k;
-  long i;
   pn_src s;
-  e->any = e->neg = 0;
-  e->min = e->pmin = e->xminpos = INFINITY;
-  e->max = -INFINITY;
-  e->xmax = 0;
-  for (k = 0; k < rs->n; k++) {
-    if (!pn_src_open(&s, m, xaxis, rs->runs[k])) continue;
-    if (pn_src_x(&s, s.n - 1) > e->xmax) e->xmax = pn_src_x(&s, s.n - 1);
-    for (i = 0; i < s.n; i++) {
-      double y = pn_src_y(&s, i), x = pn_src_x(&s, i);
-      if (x > 0 && x < e->xminpos) e->xminpos = x;
-      if (!isfinite(y)) continue;
-      e->any = 1;
-      if (y < e->min) e->min = y;
-      if (y > e->max) e->max = y;
-      if (y >= PN_TINY && y < e->pmin) e->pmin = y;
-      if (y < 0) e->neg = 1;
-    }
-  }
+  extent_init(e);
+  for (k = 0; k < rs->n; k++)
+    if (pn_src_open(&s, m, xaxis, rs->runs[k])) scan_src(&s, e);
 }
 
 int pn_ylog (int m, int ymode, const pn_extent *e)
@@ -511,12 +608,36 @@ static void xscale (const pn_axes *ax, int xaxis, const pn_extent *e,
   if (xs->hi <= xs->lo) xs->hi = xs->lo + 1;
 }
 
-static void line_panel (const pn_runs *rs, int kind, pn_axes *ax,
+/* Series k of a line panel: run k's, or the pooled curve (pl). */
+static int open_k (const pn_runs *rs, int kind, int xaxis, const pn_pool *pl,
+                   int k, pn_src *s)
+{
+  if (pl != NULL) return k == 0 && pn_src_pool(s, kind, pl);
+  return pn_src_open(s, kind, xaxis, rs->runs[k]);
+}
+
+/* Dot of (x, y) on the line panel's canvas, 0 when it has none. */
+static int line_dot (const cv_scale *xs, const cv_scale *ys, int dw, int dh,
+                     double x, double y, int *qx, int *qy)
+{
+  double xp = cv_scale_pos(xs, x), pos = cv_scale_pos(ys, y);
+  if (isnan(xp) || isnan(pos)) return 0;
+  xp = xp < 0 ? 0 : xp > 1 ? 1 : xp;
+  pos = pos < 0 ? 0 : pos > 1 ? 1 : pos;
+  *qx = (int)lround(xp * (dw - 1));
+  *qy = (int)lround((1 - pos) * (dh - 1));
+  return 1;
+}
+
+static void line_panel (const pn_runs *rs, int full, pn_axes *ax,
                         const pn_out *o, char *title, size_t tsize)
 {
   pn_axes fresh;
   pn_extent e;
   legend lg;
+  pn_pool tmp, *pool = NULL;
+  int kind = pn_base(full), coord, ns = rs->n;
+  long ndiv = 0;
   cv_scale xs;
   double tv[MAXTICKS];
   int k, i, log, xaxis, axc = o->x + YLAB, px = axc + 1, last = -1, end;
@@ -528,13 +649,31 @@ static void line_panel (const pn_runs *rs, int kind, pn_axes *ax,
     pn_axes_init(&fresh, PN_X_ITER, 0);
     ax = &fresh;
   }
+  pn_coords(full, &coord, NULL);
   xaxis = kind == PN_TRACE ? PN_X_ITER : ax->xaxis;
+  /* (0) a chain set's rhat and ess: one pooled curve against iteration */
+  if (pn_pooled(rs, kind)) {
+    if (ax->pool != NULL) pool = ax->pool;
+    else {
+      memset(&tmp, 0, sizeof tmp);
+      pool = &tmp;
+    }
+    pn_pool_update(pool, rs, ax->pool != NULL ? ax->poolbudget : 0);
+    xaxis = PN_X_ITER;
+    ns = 1;
+  }
   /* (1) extent, axis kinds, stable ranges */
-  pn_scan(rs, kind, xaxis, &e);
+  if (pool != NULL) pn_scan_pool(pool, kind, &e);
+  else pn_scan(rs, full, xaxis, &e);
   log = pn_ylog(kind, ax->ymode, &e);
   ax->shown_log = log;
-  snprintf(title, tsize, "%s [%s%s]", kind == PN_TRACE ? "trace x1"
-           : pn_name(kind), log ? "log" : "lin", ax->xlog ? ", log x" : "");
+  if (kind == PN_TRACE)
+    snprintf(title, tsize, "trace x%d [%s%s]", coord + 1, log ? "log"
+             : "lin", ax->xlog ? ", log x" : "");
+  else
+    snprintf(title, tsize, "%s%s [%s%s]", pn_name(kind), pool != NULL
+             ? ", chains pooled" : "", log ? "log" : "lin", ax->xlog
+             ? ", log x" : "");
   if (!ax->stable) memset(&ax->ys, 0, sizeof ax->ys);
   if (e.any) {
     if (log && e.pmin < INFINITY) cv_scale_fit(&ax->ys, 1, e.pmin, e.max);
@@ -553,19 +692,36 @@ static void line_panel (const pn_runs *rs, int kind, pn_axes *ax,
   /* (2) legend entries and the rows they take below the x tick labels */
   memset(&lg, 0, sizeof lg);
   lg.extra[0] = '\0';
-  for (k = 0; k < rs->n && k < MAXLEG; k++) {
+  for (k = 0; k < ns && k < MAXLEG; k++) {
     char a[32], b[32], v[48];
     pn_src s;
-    if (!pn_src_open(&s, kind, xaxis, rs->runs[k]))
+    if (!open_k(rs, full, xaxis, pool, k, &s))
       snprintf(v, sizeof v, "(not defined)");
-    else if (kind == PN_TRACE)
+    else if (kind == PN_TRACE || pool != NULL)
       snprintf(v, sizeof v, "%s", ol_fmtnum(a, sizeof a, pn_src_y(&s, s.n - 1),
                                              4));
     else
       snprintf(v, sizeof v, "%s\tmin %s", ol_fmtnum(a, sizeof a,
                ol_run_last(rs->runs[k], kind), 4), ol_fmtnum(b, sizeof b,
                ol_run_min(rs->runs[k], kind), 4));
+    if (pool != NULL) {
+      snprintf(lg.extra, sizeof lg.extra, "%d chains pooled %.20s", rs->n,
+               v);
+      break;
+    }
     leg_add(&lg, rs->labels[k], v, DOT, cv_marker(k), k);
+  }
+  /* divergent draws, counted for the legend */
+  for (k = 0; kind == PN_TRACE && k < rs->n; k++) {
+    pn_pts pt;
+    long j;
+    if (!pn_points(rs->runs[k], &pt) || !pt.draws) continue;
+    for (j = 0; j < pt.n; j++) ndiv += pn_pts_divergent(&pt, j);
+  }
+  if (ndiv > 0) {
+    snprintf(lg.extra, sizeof lg.extra, "%s %ld divergent", o->utf8
+             ? "\xc3\x97" : "X", ndiv);
+    lg.xrole = PN_DIVERGENT;
   }
   /* at most a third of the rows (entries shortened into columns beyond
   ** that); a panel too small for any goes to an empty corner */
@@ -585,11 +741,11 @@ static void line_panel (const pn_runs *rs, int kind, pn_axes *ax,
   for (col = 0; col < pw && col < 1024; col++) floor_s[col] = -1;
   /* (3) series: lines between consecutive points, a gap where a value
   ** cannot be shown, a floor mark where a log axis cannot reach it */
-  for (k = 0; ax->ys.valid && k < rs->n; k++) {
+  for (k = 0; ax->ys.valid && k < ns; k++) {
     pn_src s;
     int have = 0, lx = 0, ly = 0;
     long step;
-    if (!pn_src_open(&s, kind, xaxis, rs->runs[k])) continue;
+    if (!open_k(rs, full, xaxis, pool, k, &s)) continue;
     step = s.n > 8L * dw ? s.n / (4L * dw) : 1;
     for (i = 0; i < s.n; i += (int)step) {
       double y = pn_src_y(&s, i), xp = cv_scale_pos(&xs, pn_src_x(&s, i));
@@ -628,6 +784,19 @@ static void line_panel (const pn_runs *rs, int kind, pn_axes *ax,
   for (col = 0; col < pw && col < 1024; col++)
     if (floor_s[col] >= 0)
       o->put(o->ud, o->y + ph - 1, px + col, PN_FLOOR, 'v', floor_s[col]);
+  /* (3b) divergent transitions where they happened: iteration, value */
+  for (k = 0; ndiv > 0 && ax->ys.valid && k < rs->n; k++) {
+    pn_src s;
+    long j;
+    int qx, qy;
+    if (!pn_src_open(&s, full, xaxis, rs->runs[k]) || !s.pt.draws) continue;
+    for (j = 0; j < s.n; j++)
+      if (pn_pts_divergent(&s.pt, j)
+          && line_dot(&xs, &ax->ys, dw, dh, pn_src_x(&s, j), pn_src_y(&s, j),
+                      &qx, &qy))
+        o->put(o->ud, o->y + qy / (dh / ph), px + qx / (dw / pw), PN_DIVMARK,
+               'X', PN_DIVERGENT);
+  }
   /* (4) y axis */
   for (i = 0; i < ph; i++) o->put(o->ud, o->y + i, axc, 0x2502, '|', PN_AXIS);
   nt = ax->ys.valid ? cv_ticks(&ax->ys, ph / 2 > 2 ? (ph / 2 < MAXTICKS
@@ -679,10 +848,11 @@ void pn_metric (const pn_runs *rs, int m, pn_axes *ax, const pn_out *o,
   line_panel(rs, m, ax, o, title, tsize);
 }
 
-void pn_trace (const pn_runs *rs, pn_axes *ax, const pn_out *o, char *title,
-               size_t tsize)
+void pn_trace (const pn_runs *rs, int kind, pn_axes *ax, const pn_out *o,
+               char *title, size_t tsize)
 {
-  line_panel(rs, PN_TRACE, ax, o, title, tsize);
+  line_panel(rs, pn_base(kind) == PN_TRACE ? kind : PN_TRACE, ax, o, title,
+             tsize);
 }
 
 /* -- landscape ------------------------------------------------------------ */
@@ -739,8 +909,8 @@ static int grid_part (const ol_problem *p, const double *x0, pn_cache *c)
   for (k = first; k < nx * ny; k++) {
     int r = k / nx, col = k % nx, rc;
     double f = NAN;
-    x[1] = win[2] + (r + 0.5) * (win[3] - win[2]) / ny;
-    x[0] = win[0] + (col + 0.5) * (win[1] - win[0]) / nx;
+    x[c->cb] = win[2] + (r + 0.5) * (win[3] - win[2]) / ny;
+    x[c->ca] = win[0] + (col + 0.5) * (win[1] - win[0]) / nx;
     rc = ol_problem_eval(p, x, &f, NULL, w2, &e);
     if (rc == OL_EDOM) f = NAN;
     else if (rc != OL_OK) {
@@ -766,24 +936,18 @@ static int grid_part (const ol_problem *p, const double *x0, pn_cache *c)
   return 0;
 }
 
-int pn_landscape_grid (const pn_runs *rs, int nx, int ny, pn_cache *c)
+/* The grid of p over win in coordinates (ca, cb) into c (see
+** pn_landscape_grid for the returns). */
+static int grid_at (const ol_problem *p, const double *win, int ca, int cb,
+                    int nx, int ny, pn_cache *c)
 {
-  const ol_problem *p;
-  double win[4];
   const double *x0;
   ol_err e;
-  if (rs->n < 1 || nx < 1 || ny < 1) return -1;
-  p = ol_run_problem(rs->runs[0]);
-  if (!pn_has_landscape(p)) return -1;
-  if (ol_grid_window((const ol_run *const *)rs->runs, rs->n, 0, 1, 0, win)
-      != 0)
-    return -1;
-  if (c->ok && c->p == p && c->nx == nx && c->ny == ny
-      && memcmp(c->win, win, sizeof win) == 0)
-    return 0;
+  int same = c->p == p && c->nx == nx && c->ny == ny && c->ca == ca
+    && c->cb == cb && memcmp(c->win, win, sizeof c->win) == 0;
+  if (c->ok && same) return 0;
   if (c->budget > 0 && c->slow == p) return PN_GRID_SLOW;
-  if (c->budget > 0 && c->done > 0 && c->p == p && c->nx == nx
-      && c->ny == ny && memcmp(c->win, win, sizeof win) == 0) {
+  if (c->budget > 0 && c->done > 0 && same) {
     int rc;
     x0 = p->xstar != NULL ? p->xstar : p->x0;
     if ((rc = grid_part(p, x0, c)) != 0) return rc;
@@ -811,19 +975,34 @@ int pn_landscape_grid (const pn_runs *rs, int nx, int ny, pn_cache *c)
   c->p = p;
   c->nx = nx;
   c->ny = ny;
-  memcpy(c->win, win, sizeof win);
+  c->ca = ca;
+  c->cb = cb;
+  memcpy(c->win, win, sizeof c->win);
   /* other coordinates at x* when known, else at the default start */
   x0 = p->xstar != NULL ? p->xstar : p->x0;
   if (c->budget > 0) {
     int rc = grid_part(p, x0, c);
     if (rc != 0) return rc;
   }
-  else if (ol_problem_grid(p, x0, 0, 1, win[0], win[1], win[2], win[3], nx,
-                           ny, c->val, c->work, &e) != OL_OK)
+  else if (ol_problem_grid(p, x0, ca, cb, win[0], win[1], win[2], win[3],
+                           nx, ny, c->val, c->work, &e) != OL_OK)
     return -1;
   pn_levels(c->val, nx * ny, PN_NLEVELS, c->lev);
   c->ok = 1;
   return 0;
+}
+
+int pn_landscape_grid (const pn_runs *rs, int nx, int ny, pn_cache *c)
+{
+  const ol_problem *p;
+  double win[4];
+  if (rs->n < 1 || nx < 1 || ny < 1) return -1;
+  p = ol_run_problem(rs->runs[0]);
+  if (!pn_has_landscape(p)) return -1;
+  if (ol_grid_window((const ol_run *const *)rs->runs, rs->n, 0, 1, 0, win)
+      != 0)
+    return -1;
+  return grid_at(p, win, 0, 1, nx, ny, c);
 }
 
 /* Dot of (a, b) in the window on canvas cv. */
@@ -969,71 +1148,244 @@ int pn_landscape (const pn_runs *rs, const pn_out *o, pn_cache *c,
 
 /* -- cloud ---------------------------------------------------------------- */
 
-int pn_cloud (const pn_runs *rs, const pn_out *o, char *title, size_t tsize)
+/* lo and hi of a cloud axis padded by 5%, then widened to whole steps of
+** a nice size (an eighth of the extent, rounded up to 1, 2 or 5), so the
+** window, and with it the contour grid, changes only now and then. */
+static void snap_axis (double *lo, double *hi)
+{
+  double d = *hi - *lo, st;
+  if (!(d > 0)) d = fabs(*lo) > 0 ? fabs(*lo) : 1;
+  *lo -= 0.05 * d;
+  *hi += 0.05 * d;
+  st = cv_nice_up((*hi - *lo) / 8);
+  if (st > 0 && isfinite(st)) {
+    *lo = st * floor(*lo / st);
+    *hi = st * ceil(*hi / st);
+  }
+}
+
+int pn_cloud (const pn_runs *rs, int kind, const pn_out *o, pn_cache *c,
+              char *title, size_t tsize)
 {
   int pw = o->w - YLAB, ph = o->h - 1, px0 = o->x + YLAB, k, r, col;
-  int below = 0, pass, any = 0;
+  int below = 0, pass, any = 0, ca, cb, contours = 0;
   double win[4] = {INFINITY, -INFINITY, INFINITY, -INFINITY};
+  const ol_problem *p = rs->n > 0 ? ol_run_problem(rs->runs[0]) : NULL;
   legend lg;
   pn_pts pt;
-  long i;
-  snprintf(title, tsize, "cloud x1,x2");
+  long i, ndiv = 0;
+  pn_coords(kind, &ca, &cb);
+  /* contours of log p on a 2-D target, of its slice for chosen coordinates
+  ** of a larger one (the default x1, x2 of a larger target shows none: a
+  ** slice is not the marginal the cloud is of) */
+  if (c != NULL && p != NULL && pn_has_landscape(p) && ca < p->n && cb < p->n
+      && (p->n == 2 || kind != PN_CLOUD))
+    contours = 1;
+  snprintf(title, tsize, "cloud x%d,x%d%s", ca + 1, cb + 1, !contours ? ""
+           : p->n == 2 ? (p->kind == OL_DENSITY ? " over log p contours"
+                          : " over f contours")
+           : (p->kind == OL_DENSITY ? " over a log p slice"
+              : " over an f slice"));
   if (pw < 4 || ph < 2) return -1;
-  /* (1) window: the points' extent, padded by 5% */
+  /* (1) window: the points' extent, padded, in whole nice steps */
   for (k = 0; k < rs->n; k++) {
-    if (!pn_points(rs->runs[k], &pt) || pt.dim < 2) continue;
+    if (!pn_points(rs->runs[k], &pt) || pt.dim <= ca || pt.dim <= cb)
+      continue;
     for (i = 0; i < pt.n; i++) {
       const double *q = pt.x + i * pt.stride;
-      if (!isfinite(q[0]) || !isfinite(q[1])) continue;
+      if (!isfinite(q[ca]) || !isfinite(q[cb])) continue;
       any = 1;
-      if (q[0] < win[0]) win[0] = q[0];
-      if (q[0] > win[1]) win[1] = q[0];
-      if (q[1] < win[2]) win[2] = q[1];
-      if (q[1] > win[3]) win[3] = q[1];
+      if (q[ca] < win[0]) win[0] = q[ca];
+      if (q[ca] > win[1]) win[1] = q[ca];
+      if (q[cb] < win[2]) win[2] = q[cb];
+      if (q[cb] > win[3]) win[3] = q[cb];
+      ndiv += pn_pts_divergent(&pt, i);
     }
   }
   if (!any) {
     puts_at(o, o->y, o->x + 1, "no draws yet", o->w - 1, PN_AXIS);
     return -1;
   }
-  for (k = 0; k < 4; k += 2) {
-    double d = win[k + 1] - win[k];
-    if (!(d > 0)) d = fabs(win[k]) > 0 ? fabs(win[k]) : 1;
-    win[k] -= 0.05 * d;
-    win[k + 1] += 0.05 * d;
-  }
+  snap_axis(&win[0], &win[1]);
+  snap_axis(&win[2], &win[3]);
   memset(&lg, 0, sizeof lg);
   for (k = 0; k < rs->n && k < MAXLEG; k++)
     leg_add(&lg, rs->labels[k], NULL, DOT, cv_marker(k), k);
+  if (ndiv > 0) {
+    snprintf(lg.extra, sizeof lg.extra, "%s %ld divergent", o->utf8
+             ? "\xc3\x97" : "X", ndiv);
+    lg.xrole = PN_DIVERGENT;
+  }
   for (pass = 0; pass < 2; pass++) {
     if (cv_init(o->cv, pw, ph, o->utf8 ? CV_BRAILLE : CV_ASCII) != 0)
       return -1;
     /* (2) the points as dots, at most ~20 per dot column per run */
     for (k = 0; k < rs->n; k++) {
       long step;
-      if (!pn_points(rs->runs[k], &pt) || pt.dim < 2) continue;
+      if (!pn_points(rs->runs[k], &pt) || pt.dim <= ca || pt.dim <= cb)
+        continue;
       step = pt.n > 20L * cv_dotw(o->cv) * cv_doth(o->cv)
         ? pt.n / (20L * cv_dotw(o->cv) * cv_doth(o->cv)) : 1;
       for (i = 0; i < pt.n; i += step) {
         const double *q = pt.x + i * pt.stride;
         int qx, qy;
-        if (!isfinite(q[0]) || !isfinite(q[1])) continue;
-        todot(o->cv, win, q[0], q[1], &qx, &qy);
+        if (!isfinite(q[ca]) || !isfinite(q[cb])) continue;
+        todot(o->cv, win, q[ca], q[cb], &qx, &qy);
         cv_dot(o->cv, qx, qy, k);
       }
     }
     if (!leg_place2d(o, &lg, px0, &ph, pw, &below) || pass == 1) break;
   }
+  /* (3) the contours under the dots, on the grid of the final plot size
+  ** (row 0 of the grid is the bottom); none while the grid is partial */
+  if (contours && grid_at(p, win, ca, cb, pw, ph, c) == 0)
+    for (r = 0; r < ph; r++)
+      for (col = 0; col < pw; col++) {
+        int l = c->lev[(size_t)(ph - 1 - r) * pw + col], s;
+        int lr = col + 1 < pw ? c->lev[(size_t)(ph - 1 - r) * pw + col + 1]
+          : l;
+        int lb = r + 1 < ph ? c->lev[(size_t)(ph - 2 - r) * pw + col] : l;
+        if (l < 0 || (lr == l && lb == l)) continue;
+        if (cv_cell(o->cv, col, r, &s) != 0) continue;
+        o->put(o->ud, o->y + r, px0 + col, o->utf8 ? CONTOUR : ':', ':',
+               PN_HEAT);
+      }
   for (r = 0; r < ph; r++)
     for (col = 0; col < pw; col++) {
       int s;
       unsigned u = cv_cell(o->cv, col, r, &s);
       if (u != 0) o->put(o->ud, o->y + r, px0 + col, u, cv_marker(s), s);
     }
+  /* (4) divergent transitions where they landed */
+  for (k = 0; ndiv > 0 && k < rs->n; k++) {
+    if (!pn_points(rs->runs[k], &pt) || pt.dim <= ca || pt.dim <= cb)
+      continue;
+    for (i = 0; i < pt.n; i++) {
+      const double *q = pt.x + i * pt.stride;
+      int qx, qy;
+      if (!pn_pts_divergent(&pt, i) || !isfinite(q[ca]) || !isfinite(q[cb]))
+        continue;
+      todot(o->cv, win, q[ca], q[cb], &qx, &qy);
+      o->put(o->ud, o->y + qy / (cv_doth(o->cv) / ph), px0 + qx
+             / (cv_dotw(o->cv) / pw), PN_DIVMARK, 'X', PN_DIVERGENT);
+    }
+  }
   if (below) leg_below2d(o, &lg, ph, below);
   else leg_corner(o, &lg, o->cv, o->y, px0, ph, pw);
   win_axes(o, win, px0, ph, pw);
   return 0;
+}
+
+/* -- pooled diagnostics ---------------------------------------------------- */
+
+int pn_chainset (const pn_runs *rs)
+{
+  const ol_run *r0;
+  const ol_method_type *m;
+  int k, j;
+  if (rs->n < 2) return 0;
+  r0 = rs->runs[0];
+  m = ol_run_method(r0);
+  if (m->family != OL_SAMPLER || ol_run_draws(r0, NULL, NULL, NULL) == NULL)
+    return 0;
+  for (k = 1; k < rs->n; k++) {
+    const ol_run *r = rs->runs[k];
+    const double *a = ol_run_params(r0), *b = ol_run_params(r);
+    if (ol_run_method(r) != m || ol_run_problem(r) != ol_run_problem(r0)
+        || ol_run_warmup(r) != ol_run_warmup(r0)
+        || ol_run_budget(r) != ol_run_budget(r0)
+        || ol_run_draws(r, NULL, NULL, NULL) == NULL)
+      return 0;
+    for (j = 0; j < m->nparams; j++)
+      if (a[j] != b[j] && !(isnan(a[j]) && isnan(b[j]))) return 0;
+  }
+  return 1;
+}
+
+int pn_pooled (const pn_runs *rs, int kind)
+{
+  kind = pn_base(kind);
+  return (kind == OL_MET_RHAT || kind == OL_MET_ESS) && pn_chainset(rs);
+}
+
+/* One point of pl at P kept draws per chain (P <= every chain's rows). */
+static int pool_point (pn_pool *pl, const pn_runs *rs, long P, long seen)
+{
+  const double *x[64];
+  long thin = 1;
+  int m = rs->n < 64 ? rs->n : 64, c, n = ol_run_problem(rs->runs[0])->n;
+  double rh, es;
+  ol_err e;
+  for (c = 0; c < m; c++) {
+    const double *d = ol_run_draws(rs->runs[c], NULL, c == 0 ? &thin : NULL,
+                                   NULL);
+    x[c] = d + OL_DRAW_COLS;
+  }
+  if (ol_diag_worst(x, m, P, n, OL_DRAW_COLS + n, &rh, &es, &e) != OL_OK) {
+    pl->fail = 1;
+    return -1;
+  }
+  /* (full: every other point dropped, the last kept, growth squared) */
+  if (pl->n == PN_POOLMAX) {
+    int a, b;
+    for (a = 0, b = 0; a < pl->n; a++)
+      if (a % 2 == 1 || a == pl->n - 1) {
+        pl->seen[b] = pl->seen[a];
+        pl->it[b] = pl->it[a];
+        pl->rhat[b] = pl->rhat[a];
+        pl->ess[b++] = pl->ess[a];
+      }
+    pl->n = b;
+    pl->grow *= pl->grow;
+  }
+  pl->seen[pl->n] = seen;
+  pl->it[pl->n] = (double)ol_run_warmup(rs->runs[0]) + (double)P * thin;
+  pl->rhat[pl->n] = rh;
+  pl->ess[pl->n] = es;
+  pl->n++;
+  return 0;
+}
+
+int pn_pool_update (pn_pool *pl, const pn_runs *rs, double budget)
+{
+  long rows = -1, seen = -1, thin = 1, r, s, th;
+  int k, stopped = 1;
+  double t0 = ol_now();
+  if (!pn_chainset(rs)) return 0;
+  if (pl->first != rs->runs[0] || pl->nruns != rs->n || pl->grow < 1.1) {
+    memset(pl, 0, sizeof *pl);
+    pl->first = rs->runs[0];
+    pl->nruns = rs->n;
+    pl->grow = 1.1;
+    pl->next = PN_POOLFIRST;
+  }
+  /* (1) what every chain has: kept rows, draws made, thinning */
+  for (k = 0; k < rs->n; k++) {
+    ol_run_draws(rs->runs[k], &r, &th, &s);
+    if (rows < 0 || r < rows) rows = r;
+    if (seen < 0 || s < seen) seen = s;
+    if (th > thin) thin = th;
+    if (ol_run_reason(rs->runs[k]) == OL_STOP_NONE) stopped = 0;
+  }
+  if (pl->final && !stopped) pl->final = 0;    /* continued */
+  if (pl->fail || pl->final) return pl->n;
+  /* (2) the points due, in order, within the budget */
+  while (seen >= pl->next) {
+    long P = pl->next / thin, nx;
+    if (P > rows) P = rows;
+    if (P >= 4 && pool_point(pl, rs, P, pl->next) != 0) return pl->n;
+    nx = (long)ceil(pl->grow * (double)pl->next);
+    pl->next = nx > pl->next ? nx : pl->next + 1;
+    if (budget > 0 && ol_now() - t0 >= budget) return pl->n;
+  }
+  /* (3) the end: every kept draw, as r:summary() takes them */
+  if (stopped && rows >= 4) {
+    if (pl->n == 0 || pl->it[pl->n - 1]
+        != (double)ol_run_warmup(rs->runs[0]) + (double)rows * thin)
+      pool_point(pl, rs, rows, seen);
+    pl->final = 1;
+  }
+  return pl->n;
 }
 
 /* -- simplex -------------------------------------------------------------- */
@@ -1246,6 +1598,7 @@ void pn_xfmt (int xaxis, double v, char *buf, size_t size, int width)
 const char *pn_xtitle (int kind, const pn_axes *ax, char *buf, size_t size)
 {
   int xaxis = ax != NULL ? ax->xaxis : PN_X_ITER;
+  kind = pn_base(kind);
   if (kind >= OL_NMETRICS && kind != PN_TRACE) {
     buf[0] = '\0';
     return buf;

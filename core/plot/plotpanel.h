@@ -32,10 +32,24 @@
 #include "run.h"
 #include "canvas.h"
 
+/* Trace and cloud panels of chosen coordinates are kinds of their own
+** (watch = {"trace:3", "cloud:1,3"}, names parsed by pn_find): the trace
+** of coordinate j (0-based, j < PN_MAXTRACE) is PN_TRACEJ + j, x1's being
+** PN_TRACE; the cloud of coordinates (a, b) (a != b < PN_MAXCLOUD) is
+** PN_CLOUDJ + a PN_MAXCLOUD + b, (x1, x2)'s being PN_CLOUD.  pn_name gives
+** NULL for them (a list of names ends at PN_TRACEJ); pn_base maps them
+** to PN_TRACE / PN_CLOUD, pn_coords to their coordinates. */
+#define PN_MAXTRACE 64
+#define PN_MAXCLOUD 16
 enum {
-  PN_LANDSCAPE = OL_NMETRICS, PN_SIMPLEX, PN_TRACE, PN_CLOUD, PN_NKINDS
+  PN_LANDSCAPE = OL_NMETRICS, PN_SIMPLEX, PN_TRACE, PN_CLOUD, PN_TRACEJ,
+  PN_CLOUDJ = PN_TRACEJ + PN_MAXTRACE,
+  PN_NKINDS = PN_CLOUDJ + PN_MAXCLOUD * PN_MAXCLOUD
 };
-enum { PN_AXIS = -1, PN_TITLE = -2, PN_HEAT = -3 };
+/* Roles: PN_DIVERGENT marks a divergent transition (U+00D7 / 'X', drawn
+** in a warning colour by the views). */
+enum { PN_AXIS = -1, PN_TITLE = -2, PN_HEAT = -3, PN_DIVERGENT = -4 };
+#define PN_DIVMARK 0x00D7
 /* Y axis mode of a metric panel: log for decaying positive metrics. */
 enum { PN_YAUTO, PN_YLOG, PN_YLIN };
 
@@ -73,6 +87,11 @@ typedef struct pn_axes {
   int xlog;           /* log10 x axis */
   int ymode;          /* PN_YAUTO, PN_YLOG, PN_YLIN */
   int stable;         /* keep ys and xmax between draws */
+  struct pn_pool *pool;  /* rhat, ess panels of a chain set: its pooled
+                            points, kept by the caller (NULL: computed
+                            for the draw, without a budget) */
+  double poolbudget;  /* seconds a draw may spend on pool points, 0: no
+                         limit */
   int shown_log;      /* out: the last draw's y axis was log */
   cv_scale ys;        /* y scale */
   double xmax;        /* x range high end, data units (0: none yet) */
@@ -83,16 +102,28 @@ void pn_axes_init (pn_axes *a, int xaxis, int xlog);
 /* Name of a panel kind ("loss", "landscape", "simplex", "trace",
 ** "cloud"); NULL if none. */
 const char *pn_name (int kind);
-/* Kind of a name (metric names too), -1 if unknown. */
+/* Kind of a name (metric names too; "trace:j" and "cloud:a,b" with
+** 1-based coordinates), -1 if unknown. */
 int pn_find (const char *name);
+/* PN_TRACE for every trace kind, PN_CLOUD for every cloud kind, else
+** kind itself. */
+int pn_base (int kind);
+/* The 0-based coordinates a trace (*a) or cloud (*a, *b) kind shows. */
+void pn_coords (int kind, int *a, int *b);
+/* The kinds of the trace of coordinate j, the cloud of (a, b); -1 when
+** out of range. */
+int pn_trace_kind (int j);
+int pn_cloud_kind (int a, int b);
 
 /* 1 when a metric reads best on a log axis (decaying, positive). */
 int pn_log_prone (int metric);
 
 /* The panels a run of a method of family (OL_OPTIM, OL_SAMPLER,
 ** OL_DYNAMIC) on p watches by default, given the recorded metric set:
-** optimizers loss and gradnorm; samplers accept, trace and the sample
-** cloud (the landscape for a 2-D density); game dynamics exploitability
+** optimizers loss and gradnorm; samplers accept, trace x1 and the sample
+** cloud (over the density's contours for a 2-D density), then stepsize
+** when it is recorded (lua/lrun.c records it for a sampler that adapts;
+** lua/lsample.c adds rhat for several chains); game dynamics exploitability
 ** and entropy (the simplex is added beside them by the views when the game
 ** has 3-action blocks); any other recorded metrics when none of those is.
 ** At most max kinds into out; returns the count. */
@@ -138,6 +169,7 @@ typedef struct pn_cache {
   int done;              /* cells done of the grid in progress */
   const ol_problem *slow;  /* given up for this problem */
   double cellsec;        /* its measured seconds per cell */
+  int ca, cb;            /* the coordinates of the grid's axes */
 } pn_cache;
 void pn_cache_fini (pn_cache *c);
 
@@ -189,13 +221,66 @@ typedef struct pn_pts {
 int pn_points (const ol_run *r, pn_pts *pt);
 double pn_pts_iter (const pn_pts *pt, long i);
 
-/* Coordinate x1 of every run against iteration, one line per run or
-** chain; axes as a metric panel's (ax may be NULL: fresh, linear x). */
-void pn_trace (const pn_runs *rs, pn_axes *ax, const pn_out *o, char *title,
-               size_t tsize);
-/* The draws (or trajectory points) in the first two coordinates as dots,
-** one colour per run, window from their extent. */
-int pn_cloud (const pn_runs *rs, const pn_out *o, char *title, size_t tsize);
+/* 1 when draw i of pt (sampler draws) was a divergent transition (the
+** divergent__ column); 0 for trajectory points. */
+int pn_pts_divergent (const pn_pts *pt, long i);
+
+/* The coordinate of a trace kind (PN_TRACE: x1) of every run against
+** iteration, one line per run or chain, each divergent draw marked
+** PN_DIVMARK in role PN_DIVERGENT at its iteration and value (the legend
+** counts them); axes as a metric panel's (ax may be NULL: fresh). */
+void pn_trace (const pn_runs *rs, int kind, pn_axes *ax, const pn_out *o,
+               char *title, size_t tsize);
+/* The draws (or trajectory points) of a cloud kind's two coordinates as
+** dots, one colour per run, divergent draws marked as in the trace;
+** window from their extent, widened to whole steps of a nice size so it
+** changes rarely.  Under them, when p has a landscape and c is not NULL,
+** the contours of log p (of f for an objective): cells where the level of
+** pn_levels changes to the right or below, U+00B7 / ':' in role PN_HEAT,
+** on the 2-D target itself or, for chosen coordinates of a larger one,
+** on the slice through x* (else x0) -- said in the title.  A grid that
+** c's budget has not finished yet is left out for that frame. */
+int pn_cloud (const pn_runs *rs, int kind, const pn_out *o, pn_cache *c,
+              char *title, size_t tsize);
+
+/* -- pooled diagnostics of chains shown together --------------------------- */
+
+/* The runs shown are a chain set when there are at least two, all of one
+** sampler on one problem with the same parameters, warmup and budget,
+** keeping draws (lua/lsample.c's chains, or repeats of one sampler).  Then
+** the rhat and ess panels draw one pooled curve instead of a curve per
+** run: the max over coordinates of the rank-normalised split R-hat and the
+** min bulk-ESS (ol_diag_worst) of all chains' first S kept draws.
+**
+** Bounded cost: points at S = PN_POOLFIRST draws per chain, then each
+** time the draws made grew by 10% (s_{k+1} = max(s_k + 1, ceil(1.1 s_k))
+** draws seen), plus one at the end, once every run has stopped, on all
+** the draws kept (S the fewest any chain kept: exactly what r:summary()
+** summarizes, so the last value is r:summary()'s max rhat and min
+** ess_bulk).  The points depend on the draws only, never on the frame
+** rate; a live view spends at most a budget of seconds a frame on them
+** and catches up over later frames.  When PN_POOLMAX points are held,
+** every other one is dropped and the growth factor squared. */
+int pn_chainset (const pn_runs *rs);
+
+#define PN_POOLMAX 96
+#define PN_POOLFIRST 20
+typedef struct pn_pool {
+  const ol_run *first;  /* the runs the points are of: runs[0] and n */
+  int nruns;
+  int n;                /* points held */
+  long seen[PN_POOLMAX];   /* draws made per chain at each point */
+  double it[PN_POOLMAX];   /* iteration of the last draw used */
+  double rhat[PN_POOLMAX], ess[PN_POOLMAX];
+  double grow;          /* 1.1, squared each time the points are thinned */
+  long next;            /* draws seen at the next point */
+  int final;            /* the last point is the stopped runs' whole */
+  int fail;             /* diagnostics failed (a non-finite draw) */
+} pn_pool;
+/* Add the points due for rs (rs not a chain set: nothing; other runs
+** than last time: start over), spending at most budget seconds (0: no
+** limit).  Returns the points held. */
+int pn_pool_update (pn_pool *pl, const pn_runs *rs, double budget);
 
 /* -- x axis --------------------------------------------------------------- */
 
@@ -251,9 +336,16 @@ typedef struct pn_src {
   const ol_run *r;
   const double *v;      /* metric series */
   pn_pts pt;            /* trace points */
+  int coord;            /* trace: the coordinate shown */
+  const double *px, *py;   /* pooled points (pn_src_pool) */
   long n;
 } pn_src;
 int pn_src_open (pn_src *s, int kind, int xaxis, const ol_run *r);
+/* The pooled curve of a rhat or ess panel: 0 when pl holds no point. */
+int pn_src_pool (pn_src *s, int kind, const pn_pool *pl);
+/* 1 when a panel of kind over rs draws the pooled curve (kind rhat or
+** ess and rs a chain set). */
+int pn_pooled (const pn_runs *rs, int kind);
 double pn_src_x (const pn_src *s, long i);
 double pn_src_y (const pn_src *s, long i);
 
@@ -266,6 +358,8 @@ typedef struct pn_extent {
   double xmax, xminpos;
 } pn_extent;
 void pn_scan (const pn_runs *rs, int m, int xaxis, pn_extent *e);
+/* The same over the pooled curve of pl. */
+void pn_scan_pool (const pn_pool *pl, int m, pn_extent *e);
 /* The y axis kind for ymode over that extent: 1 log, 0 linear. */
 int pn_ylog (int m, int ymode, const pn_extent *e);
 

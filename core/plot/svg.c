@@ -101,17 +101,37 @@ static void ticklabels (const double *tv, int n, double per, char lab[][32])
   for (i = 0; i < n; i++) pl_tickfmt(sv[i], sci, lab[i], 32);
 }
 
-static void svg_line (pl_buf *f, const pl_plot *pl, int kind, box b)
+/* The mark of a divergent transition at (x, y). */
+static void divmark (pl_buf *f, double x, double y)
+{
+  pl_buf_addf(f, "<path class=\"divergent\" d=\"M%.1f %.1fl6 6m0 -6l-6 6\" "
+              "stroke=\"#d00\" stroke-width=\"1.5\"/>\n", x - 3, y - 3);
+}
+
+static void svg_line (pl_buf *f, const pl_plot *pl, int full, box b)
 {
   pn_extent e;
   pn_axes ax;
   cv_scale xs;
   double tv[16], per = 1;
   char lab[16][32], t[96], xt[64];
+  int kind = pn_base(full), coord, ns = pl->rs.n;
   int k, i, log, nt, xa = kind == PN_TRACE ? PN_X_ITER : pl->xaxis;
   const char *unit = NULL;
+  pn_pool *pool = NULL;
+  pn_coords(full, &coord, NULL);
+  if (pn_pooled(&pl->rs, kind)) {
+    /* a chain set's rhat, ess: the one pooled curve (plotpanel.h) */
+    pool = calloc(1, sizeof *pool);
+    if (pool != NULL) {
+      pn_pool_update(pool, &pl->rs, 0);
+      xa = PN_X_ITER;
+      ns = 1;
+    }
+  }
   pn_axes_init(&ax, xa, pl->xlog);
-  pn_scan(&pl->rs, kind, xa, &e);
+  if (pool != NULL) pn_scan_pool(pool, kind, &e);
+  else pn_scan(&pl->rs, full, xa, &e);
   log = pn_ylog(kind, PN_YAUTO, &e);
   if (e.any) {
     if (log) cv_scale_fit(&ax.ys, 1, e.pmin, e.max);
@@ -132,8 +152,13 @@ static void svg_line (pl_buf *f, const pl_plot *pl, int kind, box b)
   }
   if (xa == PN_X_TIME)
     unit = pl_timeunit(xs.log ? pow(10, xs.hi) : xs.hi, &per);
-  snprintf(t, sizeof t, "%s [%s%s]", kind == PN_TRACE ? "trace x1"
-           : pn_name(kind), log ? "log" : "lin", pl->xlog ? ", log x" : "");
+  if (kind == PN_TRACE)
+    snprintf(t, sizeof t, "trace x%d [%s%s]", coord + 1, log ? "log" : "lin",
+             pl->xlog ? ", log x" : "");
+  else
+    snprintf(t, sizeof t, "%s%s [%s%s]", pn_name(kind), pool != NULL
+             ? ", chains pooled" : "", log ? "log" : "lin", pl->xlog
+             ? ", log x" : "");
   pl_buf_addf(f, "<g class=\"panel\" data-kind=\"%s\">\n", pn_name(kind));
   title(f, b, t);
   pl_buf_addf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
@@ -165,12 +190,13 @@ static void svg_line (pl_buf *f, const pl_plot *pl, int kind, box b)
   pl_buf_addxml(f, xt);
   pl_buf_adds(f, "</text>\n");
   /* (3) one path per run; floor marks for what the log axis cannot show */
-  for (k = 0; k < pl->rs.n; k++) {
+  for (k = 0; k < ns; k++) {
     pn_src s;
     int have = 0, nfl = 0;
     long step = 1;
     double lastfx = -1e300;
-    int open = pn_src_open(&s, kind, xa, pl->rs.runs[k]);
+    int open = pool != NULL ? pn_src_pool(&s, kind, pool)
+      : pn_src_open(&s, full, xa, pl->rs.runs[k]);
     pl_buf_addf(f, "<path class=\"series\" stroke=\"%s\" d=\"",
                 palette[k % NPAL]);
     if (open && s.n > 4000) step = s.n / 2000;
@@ -199,8 +225,18 @@ static void svg_line (pl_buf *f, const pl_plot *pl, int kind, box b)
       pl_buf_addf(f, "<path class=\"floor\" fill=\"%s\" d=\"M%.1f %.1f "
                   "l-3 -5 h6 z\"/>\n", palette[k % NPAL], fx, b.y + b.h);
     }
+    /* divergent transitions: a red cross at their iteration and value */
+    for (i = 0; open && kind == PN_TRACE && ax.ys.valid && i < s.n; i++) {
+      double xp, pos;
+      if (!pn_pts_divergent(&s.pt, i)) continue;
+      xp = cv_scale_pos(&xs, pn_src_x(&s, i));
+      pos = cv_scale_pos(&ax.ys, pn_src_y(&s, i));
+      if (isnan(xp) || isnan(pos)) continue;
+      divmark(f, b.x + xp * b.w, b.y + (1 - pos) * b.h);
+    }
   }
   pl_buf_adds(f, "</g>\n");
+  free(pool);
 }
 
 /* Shade of level l (0 low .. PN_NLEVELS - 1 high): dark blue to yellow. */
@@ -305,23 +341,27 @@ static void svg_landscape (pl_buf *f, const pl_plot *pl, box b)
   pn_cache_fini(&c);
 }
 
-static void svg_cloud (pl_buf *f, const pl_plot *pl, box b)
+static void svg_cloud (pl_buf *f, const pl_plot *pl, int kind, box b)
 {
+  int ca, cb;
+  char t[48];
   double win[4] = {INFINITY, -INFINITY, INFINITY, -INFINITY};
   int k;
   long i;
   pn_pts pt;
+  pn_coords(kind, &ca, &cb);
+  snprintf(t, sizeof t, "cloud x%d,x%d", ca + 1, cb + 1);
   pl_buf_adds(f, "<g class=\"panel\" data-kind=\"cloud\">\n");
-  title(f, b, "cloud x1,x2");
+  title(f, b, t);
   for (k = 0; k < pl->rs.n; k++) {
-    if (!pn_points(pl->rs.runs[k], &pt) || pt.dim < 2) continue;
+    if (!pn_points(pl->rs.runs[k], &pt) || pt.dim <= (ca > cb ? ca : cb)) continue;
     for (i = 0; i < pt.n; i++) {
       const double *q = pt.x + i * pt.stride;
-      if (!isfinite(q[0]) || !isfinite(q[1])) continue;
-      if (q[0] < win[0]) win[0] = q[0];
-      if (q[0] > win[1]) win[1] = q[0];
-      if (q[1] < win[2]) win[2] = q[1];
-      if (q[1] > win[3]) win[3] = q[1];
+      if (!isfinite(q[ca]) || !isfinite(q[cb])) continue;
+      if (q[ca] < win[0]) win[0] = q[ca];
+      if (q[ca] > win[1]) win[1] = q[ca];
+      if (q[cb] < win[2]) win[2] = q[cb];
+      if (q[cb] > win[3]) win[3] = q[cb];
     }
   }
   for (k = 0; k < 4; k += 2) {
@@ -340,17 +380,24 @@ static void svg_cloud (pl_buf *f, const pl_plot *pl, box b)
     long step = 1;
     pl_buf_addf(f, "<path class=\"series\" stroke=\"%s\" d=\"",
                 palette[k % NPAL]);
-    if (pn_points(pl->rs.runs[k], &pt) && pt.dim >= 2) {
+    if (pn_points(pl->rs.runs[k], &pt) && pt.dim > (ca > cb ? ca : cb)) {
       if (pt.n > 3000) step = pt.n / 3000;
       for (i = 0; i < pt.n; i += step) {
         const double *q = pt.x + i * pt.stride;
-        if (!isfinite(q[0]) || !isfinite(q[1])) continue;
+        if (!isfinite(q[ca]) || !isfinite(q[cb])) continue;
         pl_buf_addf(f, "M%.2f %.2fh0.1 ",
-                    b.x + (q[0] - win[0]) / (win[1] - win[0]) * b.w,
-                    b.y + (win[3] - q[1]) / (win[3] - win[2]) * b.h);
+                    b.x + (q[ca] - win[0]) / (win[1] - win[0]) * b.w,
+                    b.y + (win[3] - q[cb]) / (win[3] - win[2]) * b.h);
       }
     }
     pl_buf_adds(f, "\" style=\"stroke-linecap:round;stroke-width:3\"/>\n");
+    for (i = 0; pn_points(pl->rs.runs[k], &pt) && pt.dim > (ca > cb ? ca : cb)
+         && i < pt.n; i++) {
+      const double *q = pt.x + i * pt.stride;
+      if (pn_pts_divergent(&pt, i) && isfinite(q[ca]) && isfinite(q[cb]))
+        divmark(f, b.x + (q[ca] - win[0]) / (win[1] - win[0]) * b.w,
+                b.y + (win[3] - q[cb]) / (win[3] - win[2]) * b.h);
+    }
   }
   pl_buf_adds(f, "</g>\n");
 }
@@ -489,7 +536,7 @@ int pl_svg (const pl_plot *pl, int width, int height, pl_buf *f)
     b.h = ch - 24 - 36;
     if (kind == PN_LANDSCAPE) svg_landscape(f, pl, b);
     else if (kind == PN_SIMPLEX) svg_simplex(f, pl, b);
-    else if (kind == PN_CLOUD) svg_cloud(f, pl, b);
+    else if (pn_base(kind) == PN_CLOUD) svg_cloud(f, pl, kind, b);
     else svg_line(f, pl, kind, b);
   }
   pl_buf_adds(f, "</svg>\n");

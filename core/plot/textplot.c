@@ -81,9 +81,11 @@ static void panel (const pl_plot *pl, int kind, const pn_out *o,
   xt[0] = '\0';
   if (kind == PN_LANDSCAPE) pn_landscape(&pl->rs, o, cache, title, tsize);
   else if (kind == PN_SIMPLEX) pn_simplex(&pl->rs, o, title, tsize);
-  else if (kind == PN_CLOUD) pn_cloud(&pl->rs, o, title, tsize);
+  else if (pn_base(kind) == PN_CLOUD)
+    pn_cloud(&pl->rs, kind, o, cache, title, tsize);
   else {
-    if (kind == PN_TRACE) pn_trace(&pl->rs, &ax, o, title, tsize);
+    if (pn_base(kind) == PN_TRACE) pn_trace(&pl->rs, kind, &ax, o, title,
+                                            tsize);
     else pn_metric(&pl->rs, kind, &ax, o, title, tsize);
     pn_xtitle(kind, &ax, x, sizeof x);
     snprintf(xt, xsize, " %s ", x);

@@ -14,7 +14,10 @@
 ** different scale give R-hat > 1.1 (the scale only through folding).
 ** Properties: rank-based quantities do not change under a monotone
 ** transform; a strided view reads the same draws as a copy.  Errors:
-** bad shapes, non-finite draws, constant draws.
+** bad shapes, non-finite draws, constant draws.  The worst coordinate of
+** chains held apart (ol_diag_worst, the pooled running R-hat and ESS of
+** the live panels) against ol_diag_rhat / ol_diag_ess_bulk of each
+** coordinate of a copy in the plain layout.
 */
 #include <math.h>
 #include <stdio.h>
@@ -338,6 +341,63 @@ static void check_errors (void)
   ok(rc == OL_EINVAL, "errors: stride 0 refused (%s)", e.msg);
 }
 
+/* ol_diag_worst on 4 chains of 3 coordinates in separate arrays with a
+** row stride of 5: x1 iid, x2 AR(1) with phi = 0.9 (ESS about N/19 per
+** chain), x3 iid but shifted by 2 sd in chain 4 (the highest R-hat). */
+static void check_worst (ol_rng *r)
+{
+  enum { M = 4, N = 400, D = 3, ST = 5 };
+  static double rows[M][N * ST], plain[M * N], col[M * N];
+  const double *x[M];
+  double rh, es, wr = -1, we = 1e300, v = NAN;
+  int c, j, rc;
+  long i;
+  ol_err e;
+  for (c = 0; c < M; c++) {
+    ar1(r, 0.9, 1, N, col);
+    for (i = 0; i < N; i++) {
+      rows[c][i * ST] = ol_rng_normal(r);
+      rows[c][i * ST + 1] = col[i];
+      rows[c][i * ST + 2] = ol_rng_normal(r) + 2.0 * (c == M - 1);
+      rows[c][i * ST + 3] = rows[c][i * ST + 4] = NAN;   /* not read */
+    }
+    x[c] = rows[c];
+  }
+  rc = ol_diag_worst(x, M, N, D, ST, &rh, &es, &e);
+  ok(rc == OL_OK, "worst: 4 chains of 3 coordinates held apart");
+  for (j = 0; j < D; j++) {
+    ol_draws d = ol_draws_plain(plain, M, N);
+    double cr, ce;
+    for (c = 0; c < M; c++)
+      for (i = 0; i < N; i++) plain[c * N + i] = rows[c][i * ST + j];
+    ol_diag_rhat(&d, &cr, &e);
+    ol_diag_ess_bulk(&d, &ce, &e);
+    diag("x%d: rhat %.6f ess_bulk %.1f", j + 1, cr, ce);
+    if (j == 2) v = cr;
+    if (j == 1) ok(ce < 0.5 * N, "worst: x2's AR(1) ESS %.0f < N/2", ce);
+    if (cr > wr) wr = cr;
+    if (ce < we) we = ce;
+  }
+  ok(rh == wr, "worst: R-hat %.17g is the max of the coordinates' "
+     "ol_diag_rhat %.17g", rh, wr);
+  ok(es == we, "worst: ESS %.17g is the min of the coordinates' "
+     "ol_diag_ess_bulk %.17g", es, we);
+  ok(rh == v && rh > 1.1, "worst: the max is x3's, shifted in one chain "
+     "(%.3f > 1.1)", rh);
+  /* a constant coordinate: no R-hat, no ESS */
+  for (c = 0; c < M; c++)
+    for (i = 0; i < N; i++) rows[c][i * ST] = 2.0;
+  rc = ol_diag_worst(x, M, N, D, ST, &rh, &es, &e);
+  ok(rc == OL_OK && isnan(rh) && isnan(es), "worst: a constant coordinate "
+     "gives NAN");
+  rc = ol_diag_worst(x, M, N, D, D - 1, &rh, &es, &e);
+  ok(rc == OL_EINVAL, "worst: a stride below dim refused (%s)", e.msg);
+  rows[1][7 * ST + 1] = INFINITY;
+  rows[0][0] = 1.0;
+  rc = ol_diag_worst(x, M, N, D, ST, &rh, &es, &e);
+  ok(rc == OL_EDOM, "worst: a non-finite draw refused (%s)", e.msg);
+}
+
 int main (void)
 {
   ol_rng r;
@@ -352,5 +412,6 @@ int main (void)
   check_rhat(&r);
   check_views(&r);
   check_errors();
+  check_worst(&r);
   return done();
 }

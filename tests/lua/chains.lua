@@ -174,4 +174,99 @@ else
   end
 end
 
+-- (live panels) the pooled running R-hat and ESS of the chains shown
+-- together (core/plot: a point each time the draws grew by 10%, and one
+-- at the end on every kept draw): its last value is r:summary()'s
+local run4 = c:running()
+local last = #run4.rhat
+local maxr, mine = -math.huge, math.huge
+for j = 1, #sum do
+  maxr = math.max(maxr, sum[j].rhat)
+  mine = math.min(mine, sum[j].ess_bulk)
+end
+t.ok(last > 10 and math.abs(run4.rhat[last] - maxr) <= 1e-9,
+     string.format("running: the pooled R-hat's last value %.12f is "
+                   .. "r:summary()'s max rhat %.12f (within 1e-9; %d points)",
+                   run4.rhat[last] or 0, maxr, last))
+t.ok(math.abs(run4.ess[last] - mine) <= 1e-9 * mine,
+     string.format("running: the pooled ESS's last value %.6f is the min "
+                   .. "ess_bulk %.6f", run4.ess[last] or 0, mine))
+do
+  local w, okrule = c[1].warmup or 1000, true
+  local prev = run4.iter[1] - w
+  t.is(prev, 20, "running: the first point is at 20 draws per chain")
+  for k = 2, last - 1 do
+    local s = run4.iter[k] - w
+    if s ~= math.max(prev + 1, math.ceil(1.1 * prev)) then okrule = false end
+    prev = s
+  end
+  t.ok(okrule and run4.iter[last] - w == 2000, "running: points where the "
+       .. "draws grew by 10% (s' = max(s + 1, ceil(1.1 s))), the last at "
+       .. "all 2000")
+end
+t.is(#c[1]:running().rhat, 0, "running: a single chain has no pooled curve")
+
+-- watch names of chosen coordinates: trace:j, cloud:a,b
+do
+  local g = run(problem.gaussian{n = 3}, sample.rwmh{},
+                opts{iters = 50, warmup = 0, watch = {"trace:3", "cloud:3,1"}})
+  t.ok(g.iter == 50, "watch: trace:3 and cloud:3,1 are panel names")
+  t.errors("metric or panel", function ()
+    run(problem.gaussian{n = 3}, sample.rwmh{}, opts{iters = 5,
+        watch = {"trace:0"}}) end)
+  t.errors("metric or panel", function ()
+    run(problem.gaussian{n = 3}, sample.rwmh{}, opts{iters = 5,
+        watch = {"cloud:1,1"}}) end)
+  t.errors("no coordinate x4", function ()
+    g:plot{text = true, watch = {"trace:4"}} end)
+end
+
+-- the text figures, from a child process whose stdout is read
+local function childplot (body)
+  local sf = os.tmpname()
+  local fh = assert(io.open(sf, "w"))
+  fh:write(body)
+  fh:close()
+  local p = io.popen("LANG=C LC_ALL= ./optlab " .. sf)
+  local o = p:read("a")
+  p:close()
+  os.remove(sf)
+  return o
+end
+do
+  local o = childplot(string.format([[
+local c = run(problem.gauss2d{}, sample.nuts{}, {iters = 300, chains = 4,
+  seed = %d, progress = false, view = false})
+c:plot{text = true}
+]], SEED))
+  local order, at = {"accept", "trace x1", "cloud x1,x2 over log p contours",
+                     "rhat, chains pooled", "stepsize"}, 0
+  local inorder = true
+  for _, title in ipairs(order) do
+    local i = o:find("- " .. title, 1, true)
+    if not i or i < at then inorder = false end
+    at = i or at
+  end
+  t.ok(inorder, "defaults: 4 NUTS chains show accept, trace x1, the cloud "
+       .. "over log p contours, the pooled R-hat, the step size")
+  t.ok(o:find("4 chains pooled 1.", 1, true),
+       "defaults: the R-hat panel draws one pooled curve")
+  local f = childplot(string.format([[
+local f = run(problem.funnel{}, sample.nuts{}, {iters = 500, chains = 4,
+  seed = 3, progress = false, view = false})
+print("divergences", f:stats().divergences)
+f:plot{text = true, watch = {"trace:1", "cloud:2,1"}}
+]]))
+  local nd = tonumber(f:match("divergences%s+(%d+)"))
+  local marks = select(2, f:match("trace x1.-\n(.-)X %d+ divergent")
+                       :gsub("X", ""))
+  t.ok(nd and nd > 0 and select(2, f:gsub("X " .. nd .. " divergent", ""))
+       == 2, string.format("divergences: centred funnel, %s divergent "
+       .. "transitions counted in the trace's and the cloud's legends",
+       tostring(nd)))
+  t.ok(marks >= 1 and marks <= nd, string.format("divergences: %d X marks "
+       .. "on the trace (at most one per divergent draw, %s)", marks,
+       tostring(nd)))
+end
+
 t.done()
