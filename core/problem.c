@@ -181,6 +181,12 @@ static int check (const ol_problem *p, ol_err *e)
       return ol_err_set(e, OL_EINVAL, "%s: simplex blocks sum to %d, "
                         "not n = %d", p->name, sum, p->n);
     break;
+  case OL_SET_L1BALL:
+  case OL_SET_L2BALL:
+    if (!(p->set.radius > 0) || !isfinite(p->set.radius))
+      return ol_err_set(e, OL_EINVAL, "%s: ball radius r = %g is out of "
+                        "range (0, inf)", p->name, p->set.radius);
+    break;
   default:
     return ol_err_set(e, OL_EINVAL, "%s: unknown set kind %d", p->name,
                       p->set.kind);
@@ -539,8 +545,17 @@ int ol_problem_set_set (ol_problem *p, const ol_set *s, ol_err *e)
     ns.nblocks = s->nblocks;
     memcpy(ns.blocks, s->blocks, sizeof ns.blocks);
     break;
+  case OL_SET_L1BALL:
+  case OL_SET_L2BALL:
+    if (!(s->radius > 0) || !isfinite(s->radius))
+      return ol_err_set(e, OL_EINVAL, "set: %s radius r = %g is out of "
+                        "range (0, inf)", s->kind == OL_SET_L1BALL
+                        ? "l1ball" : "l2ball", s->radius);
+    ns.radius = s->radius;
+    break;
   default:
-    return ol_err_set(e, OL_EINVAL, "set: unknown kind %d", s->kind);
+    return ol_err_set(e, OL_EINVAL, "set: unknown kind %d (valid: box, "
+                      "simplex, l1ball, l2ball)", s->kind);
   }
   free(p->set.lo);
   free(p->set.hi);

@@ -66,11 +66,14 @@ static inline void ol_gsep_prefetch (const double *a, int lo, int hi, int n)
 /* Dense Hessian, row-major n x n, written to H. */
 typedef int (*ol_hess_fn) (void *ud, const double *x, double *H, ol_err *e);
 
-/* Constraint sets. */
+/* Constraint sets (core/sets.c).  Lua spells them set = {box = {lo, hi}},
+** {simplex = {k1, k2, ...}}, {l1ball = r}, {l2ball = r}. */
 enum {
   OL_SET_NONE,
   OL_SET_BOX,       /* lo <= x <= hi, componentwise */
-  OL_SET_SIMPLEX    /* product of probability simplices, see blocks */
+  OL_SET_SIMPLEX,   /* product of probability simplices, see blocks */
+  OL_SET_L1BALL,    /* ||x||_1 <= radius */
+  OL_SET_L2BALL     /* ||x||_2 <= radius */
 };
 
 #define OL_MAXBLOCKS 8
@@ -81,18 +84,44 @@ typedef struct ol_set {
   double *lo, *hi;           /* OL_SET_BOX: n bounds each (owned) */
   int nblocks;               /* OL_SET_SIMPLEX: number of simplices */
   int blocks[OL_MAXBLOCKS];  /* their sizes, summing to n */
+  double radius;             /* OL_SET_L1BALL, OL_SET_L2BALL: r > 0 */
 } ol_set;
 
-/* Euclidean projection of x (n entries) onto s, in place.  The simplex
-** projection is the sort-based algorithm of Held, Wolfe & Crowder (1974)
-** (see also Duchi et al. 2008); work needs n doubles. */
+/* Euclidean projection of x (n entries) onto s, in place.  Simplex: the
+** sort-based algorithm of Held, Wolfe & Crowder (1974) (Duchi,
+** Shalev-Shwartz, Singer & Chandra 2008, fig. 1; Condat 2016); l1 ball:
+** the simplex projection of |x| with radius r, signs restored (Duchi et
+** al. 2008, sec. 4); l2 ball: x min(1, r / ||x||); box: clamp.  work
+** needs n doubles (simplex and l1 ball; NULL is fine for the others). */
 void ol_set_project (const ol_set *s, double *x, int n, double *work);
+/* Linear minimisation oracle of Frank-Wolfe: v = argmin_{v in s} <g, v>
+** (n entries).  Box: lo_i where g_i > 0, hi_i where g_i < 0, lo_i where
+** g_i = 0 (a corner; OL_EINVAL when that bound is infinite); simplex: the
+** vertex e_a of each block at a = argmin_a g_a (the first); l1 ball:
+** -r sign(g_i) e_i at i = argmax |g_i| (the first; r e_1 when g = 0);
+** l2 ball: -r g / ||g|| (0 when g = 0).  OL_EINVAL for an unconstrained
+** or unbounded set (e may be NULL). */
+int ol_set_lmo (const ol_set *s, const double *g, double *v, int n,
+                ol_err *e);
+/* Frank-Wolfe gap max_{v in s} <g, x - v> = <g, x> - min_{v in s} <g, v>
+** without forming v: box sum_i (g_i x_i - min(g_i lo_i, g_i hi_i));
+** simplices sum over blocks (<g_b, x_b> - min_a g_ba); l1 ball
+** <g, x> + r ||g||_inf; l2 ball <g, x> + r ||g||_2.  >= 0 for x in s, 0
+** exactly at the minimisers of a convex f with g = grad f(x).  INFINITY
+** on an unbounded box side that g points to; NAN when s is NULL or
+** unconstrained. */
+double ol_set_fwgap (const ol_set *s, const double *x, const double *g,
+                     int n);
 /* 1 when x lies in s up to tol. */
 int ol_set_contains (const ol_set *s, const double *x, int n, double tol);
 /* OL_OK when x lies in s up to tol, else OL_EINVAL with e naming the set
 ** and the first violation ("block 1 (entries 1..3) sums to 1.1, not 1"). */
 int ol_set_explain (const ol_set *s, const double *x, int n, double tol,
                     ol_err *e);
+/* The set's Lua spelling for messages and prints: "box", "simplex",
+** "simplex {3, 3}", "l1ball 2", "l2ball 1", or "none"; writes at most
+** size bytes to buf and returns buf. */
+char *ol_set_describe (const ol_set *s, char *buf, size_t size);
 
 /* Noise models for stochastic gradients.  The additive kinds give
 ** g = grad f(x) + xi with E xi = 0; OL_NOISE_BATCH gives the minibatch
@@ -254,7 +283,8 @@ int ol_problem_set_noise (ol_problem *p, const ol_noise *spec, ol_err *e);
 /* The composite weight of F = f + lam ||x||_1: lam in [0, inf). */
 int ol_problem_set_l1 (ol_problem *p, double lam, ol_err *e);
 /* The constraint set, copied (a box's lo, hi: n entries each, borrowed;
-** lo_i <= hi_i; a simplex's blocks sum to n; OL_SET_NONE removes it).
+** lo_i <= hi_i, no nan; a simplex's 1..OL_MAXBLOCKS blocks, each >= 1,
+** sum to n; a ball's radius is finite and > 0; OL_SET_NONE removes it).
 ** The start x0 need not lie in it: a run checks the start it uses. */
 int ol_problem_set_set (ol_problem *p, const ol_set *s, ol_err *e);
 /* x as a matrix W of mrows x mcols (mrows mcols = n), or several stacked

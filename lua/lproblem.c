@@ -639,10 +639,12 @@ static void readset (lua_State *L, int idx, const char *who, ol_problem *p)
           luaL_error(L, "%s: set.simplex has %d blocks, out of range [1, "
                      "%d]", who, len, OL_MAXBLOCKS);
         for (i = 0; i < len; i++) {
-          if (!(a[i] >= 1 && a[i] <= n && a[i] == floor(a[i])))
+          if (!(a[i] >= 1 && a[i] <= n && a[i] == floor(a[i]))) {
+            char num[32];
+            snprintf(num, sizeof num, "%.17g", a[i]);
             luaL_error(L, "%s: set.simplex[%d] = %s is not a block size "
-                       "in [1, n = %d]", who, i + 1,
-                       lua_pushfstring(L, "%f", a[i]), n);
+                       "in [1, n = %d]", who, i + 1, num, n);
+          }
           s.blocks[i] = (int)a[i];
         }
         s.nblocks = len;
