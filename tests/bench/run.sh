@@ -39,6 +39,8 @@ else
   echo "STAN skipped: rstan not installed (Stan's figures below are the ones" \
     "recorded on this machine earlier in $peers/results/stan.txt)"
 fi
+# the C -> Lua bridge's own cost per call (tests/bench/bridge.lua)
+OPENBLAS_NUM_THREADS=1 ./optlab --no-tui tests/bench/bridge.lua 100000 3
 if [ -f ../shared/data/posteriordb/posteriors.lua ]; then
   OPENBLAS_NUM_THREADS=1 ./optlab --no-tui tests/bench/stan.lua 3 "$peers"
 else

@@ -72,6 +72,22 @@ for _, post in ipairs(P) do
     kg[seed], ps[seed] = 1000 * ess / grads, ess / secs
   end
   local m_kg, m_ps = median(kg), median(ps)
+  -- where a gradient's time goes: the density's own Lua (fdf called from
+  -- a Lua loop at the posterior's reference mean, less an empty call),
+  -- the rest being the bridge (lua/lproblem.c) and NUTS itself
+  local fdf, q, g = D[short](post.data), {}, {}
+  for i = 1, n do q[i], g[i] = post.ref_unconstrained.mean[i], 0 end
+  local function percall (fn, m)
+    local t0 = os.clock()
+    for _ = 1, m do fn(q, g) end
+    return (os.clock() - t0) / m
+  end
+  local calls = math.max(100, math.floor(0.2 / percall(fdf, 100)))
+  local body = percall(fdf, calls) - percall(function () return 0 end, calls)
+  local pergrad = median(ts) / median(gs)
+  print(string.format("STAN %-13s per gradient %.2f us: the density's Lua "
+                      .. "%.2f us, the bridge and NUTS %.2f us", short,
+                      1e6 * pergrad, 1e6 * body, 1e6 * (pergrad - body)))
   print(string.format("STAN %-13s optlab: min bulk-ESS %.0f, gradients %.0f, "
                       .. "%.3f s; min bulk-ESS per 1000 gradients %.2f, per "
                       .. "second %.0f (medians of %d)", short, median(es),
