@@ -126,4 +126,35 @@ collectgarbage()
 rk:continue(10)
 t.is(rk.iter, 20, "callback: run keeps its Lua problem alive (continue)")
 
+-- (6) the bridge reuses one x and one g table per callback thread and
+-- clears g to nil before each gradient call, GCHUNK (32) entries at a
+-- time (lua/lproblem.c: tclear): at n = 70 (three chunks) a call that
+-- fills g[1..69] after one that filled all 70 fails naming g[70], one
+-- that fills all passes again with its own numbers, and x and g are the
+-- same tables from call to call (a callback must not keep them).
+do
+  local n, fill, seen = 70, 70, {}
+  local pk = problem.new{n = n, fdf = function (x, g)
+    seen[#seen + 1] = {x, g}
+    if g then for i = 1, fill do g[i] = i * x[i] end end
+    return 0
+  end}
+  local x = {}
+  for i = 1, n do x[i] = 2 end
+  local f1, g1 = pk:eval(x)
+  fill = 69
+  local f2, msg = pk:eval(x)
+  fill = 70
+  x[70] = 3
+  local f3, g3 = pk:eval(x)
+  t.ok(f1 == 0 and g1[70] == 140 and f2 == nil
+       and msg == "fdf: g[70] is nil (expected a number)"
+       and f3 == 0 and g3[70] == 210 and g3[1] == 2,
+       "callback: g cleared before each call at n = 70 (three chunks): "
+       .. "an unfilled g[70] is caught after a full call")
+  t.ok(#seen == 3 and seen[1][1] == seen[3][1] and seen[1][2] == seen[3][2]
+       and seen[1][1] ~= seen[1][2],
+       "callback: one x and one g table reused across calls")
+end
+
 t.done()
