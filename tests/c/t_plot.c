@@ -4,8 +4,14 @@
 ** notation and time units, the family default panels, and a metric panel
 ** drawn into a character grid: its legend below the x axis, an underflowed
 ** loss as floor marks that do not set the y range, decade ticks on a log x
-** axis.
+** axis.  The sampler panels: coordinate panel names (trace:j, cloud:a,b),
+** a sampler's defaults, and the pooled running R-hat / ESS of a chain set
+** (pn_pool_update) against core/diag.c's ol_diag_worst on the same kept
+** draws, point by point, with its schedule (every 10% more draws, the end)
+** and its budget.
 */
+#include "diag.h"
+#include "olt.h"
 #include "plot.h"
 #include "tap.h"
 
@@ -233,6 +239,128 @@ static void test_panel (void)
   ol_problem_free(p);
 }
 
+
+static void test_names (void)
+{
+  int a, b, w[8], n;
+  ol_problem *g = olt_problem("gauss2d", NULL, (char *)NULL);
+  ok(pn_find("trace:1") == PN_TRACE && pn_find("cloud:1,2") == PN_CLOUD,
+     "names: trace:1 is trace, cloud:1,2 is cloud");
+  n = pn_find("trace:3");
+  pn_coords(n, &a, &b);
+  ok(n == pn_trace_kind(2) && pn_base(n) == PN_TRACE && a == 2
+     && pn_name(n) == NULL, "names: trace:3 is the trace of x3 (0-based 2)");
+  n = pn_find("cloud:3,1");
+  pn_coords(n, &a, &b);
+  ok(n == pn_cloud_kind(2, 0) && pn_base(n) == PN_CLOUD && a == 2 && b == 0
+     && n < PN_NKINDS, "names: cloud:3,1 shows x3 against x1");
+  ok(pn_find("trace:0") < 0 && pn_find("trace:65") < 0
+     && pn_find("trace:3x") < 0 && pn_find("trace:+3") < 0
+     && pn_find("cloud:1,1") < 0 && pn_find("cloud:1,17") < 0
+     && pn_find("cloud:1") < 0, "names: out of range or malformed "
+     "coordinates are unknown names");
+  n = pn_defaults(g, OL_SAMPLER, OL_MBIT(OL_MET_ACCEPT)
+                  | OL_MBIT(OL_MET_STEPSIZE), w, 8);
+  ok(n == 4 && w[0] == OL_MET_ACCEPT && w[1] == PN_TRACE && w[2] == PN_CLOUD
+     && w[3] == OL_MET_STEPSIZE, "defaults: a sampler that adapts on a 2-D "
+     "density: accept, trace, cloud (over contours), stepsize");
+  ol_problem_free(g);
+}
+
+/* The pooled diagnostics of k chains of rwmh on gauss2d at P draws each,
+** computed directly by ol_diag_worst. */
+static void direct (ol_run **runs, int k, long P, double *rh, double *es)
+{
+  const double *x[4];
+  int c;
+  ol_err e;
+  for (c = 0; c < k; c++)
+    x[c] = ol_run_draws(runs[c], NULL, NULL, NULL) + OL_DRAW_COLS;
+  if (ol_diag_worst(x, k, P, 2, OL_DRAW_COLS + 2, rh, es, &e) != OL_OK)
+    *rh = *es = -1;
+}
+
+static void test_pool (void)
+{
+  enum { K = 3, WARM = 100, DRAWS = 500 };
+  ol_problem *g = olt_problem("gauss2d", NULL, (char *)NULL);
+  ol_problem *q = olt_problem("gauss2d", NULL, "rho", 0.1, (char *)NULL);
+  double par[8], rh, es;
+  const ol_method_type *m = olt_method("rwmh", par, "warmup", (double)WARM,
+                                       (char *)NULL);
+  ol_run *runs[K], *other[2];
+  pn_runs rs;
+  pn_pool *pl = calloc(1, sizeof *pl);
+  ol_run_opts o;
+  int c, k, sched = 1, same = 1;
+  long s;
+  if (g == NULL || q == NULL || m == NULL || pl == NULL) {
+    ok(0, "pool: gauss2d and rwmh");
+    return;
+  }
+  diag("pool: seed 5, %d rwmh chains on gauss2d", K);
+  o = olt_opts(WARM + DRAWS, 0, OL_MBIT(OL_MET_ACCEPT));
+  o.seed = 5;
+  o.warmup = WARM;
+  o.draws = 2L * DRAWS * (OL_DRAW_COLS + 2);
+  for (c = 0; c < K; c++) {
+    o.stream = (uint64_t)c;
+    runs[c] = olt_run(g, m, par, &o);
+    if (runs[c] == NULL) return;
+    ol_run_advance(runs[c], WARM + 200);
+  }
+  rs.n = K;
+  rs.runs = runs;
+  rs.labels = NULL;
+  ok(pn_chainset(&rs), "pool: 3 chains of one sampler are a chain set");
+  /* (1) part way: the points due at 200 draws, none final */
+  pn_pool_update(pl, &rs, 0);
+  for (k = 0, s = PN_POOLFIRST; k < pl->n; k++) {
+    if (pl->seen[k] != s) sched = 0;
+    direct(runs, K, pl->seen[k], &rh, &es);
+    if (rh != pl->rhat[k] || es != pl->ess[k]
+        || pl->it[k] != WARM + pl->seen[k])
+      same = 0;
+    s = (long)ceil(1.1 * (double)s) > s + 1 ? (long)ceil(1.1 * (double)s)
+      : s + 1;
+  }
+  ok(pl->n > 10 && !pl->final && sched && pl->seen[pl->n - 1] <= 200
+     && pl->next > 200, "pool: at 200 draws, %d points at 20 draws and "
+     "every 10%% more, the last at %ld", pl->n, pl->seen[pl->n - 1]);
+  ok(same, "pool: each point is ol_diag_worst of every chain's first S "
+     "draws, bit for bit, at iteration warmup + S");
+  /* (2) a budget: at most one point a call past it */
+  for (c = 0; c < K; c++) ol_run_advance(runs[c], 100);
+  k = pl->n;
+  pn_pool_update(pl, &rs, 1e-12);
+  ok(pl->n == k + 1, "pool: a spent budget stops after one point (%d -> %d)",
+     k, pl->n);
+  /* (3) the end: one more point on all the kept draws */
+  for (c = 0; c < K; c++)
+    while (ol_run_step(runs[c]) == OL_STOP_NONE) {}
+  pn_pool_update(pl, &rs, 0);
+  direct(runs, K, DRAWS, &rh, &es);
+  ok(pl->final && pl->it[pl->n - 1] == WARM + DRAWS
+     && pl->rhat[pl->n - 1] == rh && pl->ess[pl->n - 1] == es,
+     "pool: stopped, the last point is all %d draws: R-hat %.6f, ESS %.1f",
+     DRAWS, rh, es);
+  /* (4) not a chain set: one run, or another problem */
+  rs.n = 1;
+  ok(!pn_chainset(&rs) && !pn_pooled(&rs, OL_MET_RHAT),
+     "pool: one run is not a chain set (its own rhat metric)");
+  other[0] = runs[0];
+  other[1] = olt_run(q, m, par, &o);
+  rs.n = 2;
+  rs.runs = other;
+  ok(other[1] != NULL && !pn_chainset(&rs), "pool: runs on two problems are "
+     "not a chain set");
+  ol_run_free(other[1]);
+  for (c = 0; c < K; c++) ol_run_free(runs[c]);
+  free(pl);
+  ol_problem_free(g);
+  ol_problem_free(q);
+}
+
 int main (void)
 {
   test_buf();
@@ -240,5 +368,7 @@ int main (void)
   test_ticks();
   test_defaults();
   test_panel();
+  test_names();
+  test_pool();
   return done();
 }
