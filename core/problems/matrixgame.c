@@ -1,40 +1,115 @@
 /*
-** core/problems/matrixgame.c -- a two-player zero-sum matrix game with a
-** user-given payoff matrix A (von Neumann 1928).
+** core/problems/matrixgame.c -- a two-player normal-form (bimatrix) game
+** from payoff matrices, or a seeded random one (von Neumann 1928; Nash
+** 1951; potential games: Monderer & Shapley 1996).
 **
-**   max_{x in simplex(rows)} min_{y in simplex(cols)}  x'Ay
+**   row player:    max_{x in simplex(rows)}  x'Ay
+**   column player: max_{y in simplex(cols)}  x'By      (B absent: B = -A)
 **
-** Joint strategy z = (x, y); f(z) = x'Ay; g(z) = (-A y, A'x).  x0 is
-** uniform for both players; the equilibrium is not precomputed (NULL).
+** Joint strategy z = (x, y); f(z) = x'Ay; g(z) = (-A y, -B'x) (game.h).
+** potential = Phi alone is the identical-interest game A = B = Phi (the
+** potential game with that potential); with A (and B) it is checked to be
+** an exact potential of them.  Without A: a random m x n game, entries
+** iid uniform on [-1, 1) from the seeded generator (stream 0), kind
+** "zerosum" (B = -A) or "general" (B drawn after A).  x0 is uniform for
+** both players; the equilibria are not precomputed (NULL).
 */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "game.h"
+#include "rng.h"
 
 static const ol_param matrixgame_params[] = {
   {"A", OL_P_MATRIX, 0, 0, 0,
-   "payoff to the row player (rows x cols); the column player pays it",
+   "row player's payoff (rows x cols); absent: a random game", NULL},
+  {"B", OL_P_MATRIX, 0, 0, 0,
+   "column player's payoff (rows x cols); absent: zero-sum, B = -A", NULL},
+  {"potential", OL_P_MATRIX, 0, 0, 0,
+   "an exact potential (checked); alone: the game A = B = potential",
    NULL},
+  {"m", OL_P_INT, 3, 1, 1000, "random game: row player's actions", NULL},
+  {"n", OL_P_INT, 3, 1, 1000, "random game: column player's actions", NULL},
+  {"seed", OL_P_INT, 1, 0, 1e9, "random game: seed", NULL},
+  {"kind", OL_P_ENUM, 0, 0, 0,
+   "random game: zerosum (B = -A) or general (B drawn too)",
+   "zerosum|general"},
 };
+
+static int same_shape (const ol_pval *a, const ol_pval *b, const char *an,
+                       const char *bn, ol_err *e)
+{
+  if (a->rows != b->rows || a->cols != b->cols)
+    return ol_err_set(e, OL_EINVAL, "%s is %d x %d but %s is "
+                      "%d x %d", bn, b->rows, b->cols, an, a->rows, a->cols);
+  return OL_OK;
+}
+
+static int random_game (ol_problem *p, const ol_pval *v, ol_err *e)
+{
+  int m = (int)v[3].num, k = (int)v[4].num, general = v[6].num != 0, rc;
+  size_t mk = (size_t)m * k, j;
+  double *A = malloc(sizeof *A * mk * 2), *B = A + mk;
+  ol_rng rng;
+  if (A == NULL) return ol_err_set(e, OL_ENOMEM, "out of memory");
+  ol_rng_seed(&rng, (uint64_t)v[5].num, 0);
+  for (j = 0; j < mk; j++) A[j] = 2 * ol_rng_uniform(&rng) - 1;
+  for (j = 0; j < mk && general; j++) B[j] = 2 * ol_rng_uniform(&rng) - 1;
+  rc = ol_game_setup2(p, A, general ? B : NULL, m, k, e);
+  free(A);
+  if (rc != OL_OK) return rc;
+  snprintf(p->desc, sizeof p->desc, "matrixgame{m = %d, n = %d, seed = "
+           "%.0f, kind = \"%s\"}", m, k, v[5].num,
+           general ? "general" : "zerosum");
+  return OL_OK;
+}
+
+#define NPARAMS (int)(sizeof matrixgame_params / sizeof matrixgame_params[0])
 
 static int matrixgame_create (ol_problem *p, const ol_pval *v, ol_err *e)
 {
-  int rc;
-  if (v[0].arr == NULL)
-    return ol_err_set(e, OL_EINVAL, "matrixgame needs a payoff matrix A");
-  rc = ol_game_setup(p, v[0].arr, v[0].rows, v[0].cols, e);
+  ol_pval def[NPARAMS];
+  const ol_pval *A, *B, *phi;
+  int rc, i;
+  /* (1) v NULL: the defaults (a random 3 x 3 zero-sum game, seed 1) */
+  if (v == NULL) {
+    memset(def, 0, sizeof def);
+    for (i = 0; i < NPARAMS; i++) def[i].num = matrixgame_params[i].def;
+    v = def;
+  }
+  A = &v[0];
+  B = &v[1];
+  phi = &v[2];
+  if (A->arr == NULL && B->arr != NULL)
+    return ol_err_set(e, OL_EINVAL, "B needs A");
+  if (A->arr == NULL && phi->arr == NULL) rc = random_game(p, v, e);
+  else {
+    if (A->arr == NULL) A = B = phi;
+    if (B->arr != NULL && (rc = same_shape(A, B, "A", "B", e)) != OL_OK)
+      return rc;
+    if (phi->arr != NULL &&
+        (rc = same_shape(A, phi, "A", "potential", e)) != OL_OK)
+      return rc;
+    rc = ol_game_setup2(p, A->arr, B->arr, A->rows, A->cols, e);
+    if (rc == OL_OK && phi->arr != NULL)
+      rc = ol_game_set_potential(p, phi->arr, e);
+    if (rc != OL_OK) return rc;
+    snprintf(p->desc, sizeof p->desc, "matrixgame{%s = %d x %d%s}",
+             v[0].arr != NULL ? "A" : "potential", A->rows, A->cols,
+             v[0].arr == NULL ? ""
+             : B->arr == NULL ? ", zero-sum" : ", B");
+  }
   if (rc != OL_OK) return rc;
   snprintf(p->name, sizeof p->name, "matrixgame");
-  snprintf(p->desc, sizeof p->desc, "matrixgame{A = %d x %d}", v[0].rows,
-           v[0].cols);
   return OL_OK;
 }
 
 const ol_problem_type ol_problem_matrixgame = {
   "matrixgame", OL_GAME,
-  "two-player zero-sum matrix game: the row player gets x'Ay",
-  "von Neumann 1928",
-  matrixgame_params,
-  (int)(sizeof matrixgame_params / sizeof matrixgame_params[0]),
+  "two-player bimatrix game: payoffs x'Ay and x'By (B = -A: zero-sum); "
+  "random without A",
+  "von Neumann 1928; Nash 1951; Monderer & Shapley 1996",
+  matrixgame_params, NPARAMS,
   matrixgame_create
 };

@@ -33,8 +33,11 @@
 
 static ol_problem *mkgame (const double *A, int rows, int cols, ol_err *e)
 {
-  ol_pval v[1];
+  const ol_problem_type *t = ol_problem_type_find("matrixgame");
+  ol_pval v[8];
+  int i;
   memset(v, 0, sizeof v);
+  for (i = 0; i < t->nparams && i < 8; i++) v[i].num = t->params[i].def;
   v[0].arr = A;
   v[0].rows = rows;
   v[0].cols = cols;
@@ -365,11 +368,11 @@ static void test_games (ol_rng *r)
   is_close(g[3], 0.25 * -2 + 0.75 * 0, 1e-15, "matrixgame: g_y = A'x");
   is_close(olt_fval(p, z), f, 1e-15, "matrixgame: value alone agrees");
   ol_problem_free(p);
-  p = ol_problem_new(ol_problem_type_find("matrixgame"),
-                     (ol_pval[]){{0, NULL, 0, 0}}, &e);
-  ok(p == NULL && e.code == OL_EINVAL
-     && strcmp(e.msg, "matrixgame needs a payoff matrix A") == 0,
-     "matrixgame: missing A is an error (%s)", e.msg);
+  /* without A: a seeded random game (issue 12; tests/c/t_games.c) */
+  p = ol_problem_new(ol_problem_type_find("matrixgame"), NULL, &e);
+  ok(p != NULL && p->n == 6, "matrixgame: missing A gives the random 3 x 3 "
+     "game");
+  ol_problem_free(p);
 
   p = ol_problem_new(ol_problem_type_find("rps"), NULL, &e);
   if (!ok(p != NULL && p->n == 6, "rps: created without parameters"))
