@@ -27,6 +27,7 @@
 */
 #include "problem.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -60,12 +61,21 @@ static void sort_decreasing (double *a, int n)
 }
 
 /* Project the k entries of x on the simplex {w >= 0, sum w = z}; work
-** holds k. */
+** holds k.  A point already in it up to rounding (entries >= 0, |sum -
+** z| <= 2 k eps z) is left as it is: the sort-based formula would shift it
+** by tau ~ eps and zero its entries below tau, so the tiny positive entries
+** of an interior-point method (md) would hit the boundary. */
 static void project_simplex_z (double *x, int k, double z, double *work)
 {
   double sum = 0, tau = 0;
-  int j;
+  int j, neg = 0;
   if (k <= 0) return;
+  for (j = 0; j < k; j++) {
+    sum += x[j];
+    neg |= !(x[j] >= 0);
+  }
+  if (!neg && fabs(sum - z) <= 2 * k * DBL_EPSILON * z) return;
+  sum = 0;
   memcpy(work, x, (size_t)k * sizeof *x);
   sort_decreasing(work, k);
   for (j = 0; j < k; j++) {

@@ -357,10 +357,113 @@ static void test_refusals (void)
   ol_problem_free(p);
 }
 
+
+/* Entropic mirror descent: converges on the simplex QP, iterates strictly
+** inside; products of simplices and boxes; other sets refused. */
+static void test_md (void)
+{
+  quad q = {6, {1, 2, 3, 1, 2, 3}, {0.8, 0.5, 0.3, -0.2, 0.1, -0.5}};
+  double xs[NMAX], x0[6], par[8], minx = INFINITY, d = NAN, f0, f1;
+  double lo[6] = {0, 0, 0, 0, 0, 0}, hi[6] = {0.5, 1, 1, 1, 0.5, 1};
+  ol_set s = {0};
+  ol_problem *p;
+  ol_run_opts o = olt_opts(3000, 0, OL_MBIT(OL_MET_LOSS));
+  ol_run *r;
+  ol_err e;
+  int i, inside = 1;
+  long t, hit = -1;
+  s.kind = OL_SET_SIMPLEX;
+  s.nblocks = 1;
+  s.blocks[0] = 6;
+  kkt_block(&q, 0, 6, 0, 1, xs);
+  for (i = 0; i < 6; i++) x0[i] = 1.0 / 6;
+  p = mkprob(&q, &s, x0);
+  olt_params(ol_method_find("md"), par, (char *)NULL);
+  r = ol_run_new(p, ol_method_find("md"), par, &o, &e);
+  for (t = 1; r != NULL && t <= 3000; t++) {
+    const double *x;
+    if (ol_run_advance(r, 1) != 1) break;
+    x = ol_run_x(r);
+    /* entries off the support decay like exp(-eta c t) and underflow to 0
+    ** in double precision after ~700 / (eta c) steps (theta keeps them):
+    ** strict interiority is checked while they are representable */
+    if (t <= 500) {
+      for (i = 0; i < 6; i++) minx = fmin(minx, x[i]);
+      if (!ol_set_contains(&s, x, 6, 1e-12) || !(minx > 0)) inside = 0;
+    }
+    d = dist(x, xs, 6);
+    if (d <= 1e-8 && hit < 0) hit = t;
+  }
+  ok(inside, "md: iterates stay strictly inside the simplex for t <= 500 "
+     "(min entry %.3g > 0, sums 1 to 1e-12)", minx);
+  ok(hit > 0 && hit <= 1500, "md: lr = 0.5 reaches ||x - x*|| <= 1e-8 at step "
+     "%ld <= 1500 (x* of the KKT conditions, on a face)", hit);
+  ol_run_free(r);
+  /* a start on the boundary is mixed with the uniform point */
+  x0[0] = 1;
+  for (i = 1; i < 6; i++) x0[i] = 0;
+  o = olt_opts(1, 0, 0);
+  o.x0 = x0;
+  r = ol_run_new(p, ol_method_find("md"), par, &o, &e);
+  ol_run_advance(r, 1);
+  for (i = 0, minx = INFINITY; i < 6; i++) minx = fmin(minx, ol_run_x(r)[i]);
+  ok(minx > 0, "md: a start with zero entries moves off the boundary "
+     "(min entry after one step %.3g)", minx);
+  ol_run_free(r);
+  ol_problem_free(p);
+  /* product {3, 3} and a box */
+  s.nblocks = 2;
+  s.blocks[0] = s.blocks[1] = 3;
+  kkt_block(&q, 0, 3, 0, 1, xs);
+  kkt_block(&q, 3, 3, 0, 1, xs);
+  for (i = 0; i < 6; i++) x0[i] = 1.0 / 3;
+  p = mkprob(&q, &s, x0);
+  o = olt_opts(3000, 0, 0);
+  r = ol_run_new(p, ol_method_find("md"), par, &o, &e);
+  if (r != NULL) ol_run_advance(r, 3000);
+  ok(r != NULL && dist(ol_run_x(r), xs, 6) <= 1e-8, "md: simplex {3, 3}: "
+     "||x - x*|| = %.3g <= 1e-8 after 3000 steps",
+     r ? dist(ol_run_x(r), xs, 6) : NAN);
+  ol_run_free(r);
+  ol_problem_free(p);
+  memset(&s, 0, sizeof s);
+  s.kind = OL_SET_BOX;
+  s.lo = lo;
+  s.hi = hi;
+  for (i = 0; i < 6; i++) {
+    xs[i] = fmin(fmax(q.c[i], lo[i]), hi[i]);
+    x0[i] = 0.5 * hi[i];
+  }
+  p = mkprob(&q, &s, x0);
+  r = ol_run_new(p, ol_method_find("md"), par, &o, &e);
+  if (r != NULL) ol_run_advance(r, 3000);
+  ok(r != NULL && dist(ol_run_x(r), xs, 6) <= 1e-6, "md: box as two-point "
+     "simplices: ||x - clamp(c)|| = %.3g <= 1e-6 after 3000 steps",
+     r ? dist(ol_run_x(r), xs, 6) : NAN);
+  f0 = fval(&q, x0);
+  f1 = r ? fval(&q, ol_run_x(r)) : NAN;
+  ok(f1 < f0, "md: box: the loss falls (%.4g -> %.4g)", f0, f1);
+  ol_run_free(r);
+  ol_problem_free(p);
+  memset(&s, 0, sizeof s);
+  s.kind = OL_SET_L1BALL;
+  s.radius = 1;
+  memset(x0, 0, sizeof x0);
+  p = mkprob(&q, &s, x0);
+  r = ol_run_new(p, ol_method_find("md"), par, NULL, &e);
+  ok(r == NULL && strstr(e.msg, "md needs a product of simplices") != NULL
+     && strstr(e.msg, "l1ball 1") != NULL,
+     "md: the l1 ball is refused (%s)", r ? "" : e.msg);
+  ol_run_free(r);
+  ol_problem_free(p);
+  (void)d;
+}
+
 int main (void)
 {
   test_simplex();
   test_other_sets();
   test_refusals();
+  test_md();
   return done();
 }

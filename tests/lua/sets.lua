@@ -133,4 +133,22 @@ local rl1 = run(quad({2, -1, 0.1}, {l1ball = 1}, {0, 0, 0}),
                 optim.fw{away = true}, opts{iters = 200})
 near(rl1.x, {1, 0, 0}, 1e-8, "fw away: l1 ball r = 1: x = (1, 0, 0)")
 
+-- (5) entropic mirror descent on the same simplex QP: converges to x*,
+-- every entry stays > 0; sets that are not simplices (or a box) refused
+local rm = run(qp, optim.md{lr = 0.5}, opts{iters = 1000, x0 = {0.25, 0.25,
+                                                              0.25, 0.25}})
+near(rm.x, xs, 1e-8, "md: lr = 0.5: x = x* after 1000 steps")
+local pos = true
+for i = 1, 4 do pos = pos and rm.x[i] > 0 end
+t.ok(pos, string.format("md: every entry stays > 0 (x_4 = %.3g, x*_4 = 0)",
+                        rm.x[4]))
+local rd = run(qp, optim.md{lr = 2, decay = "sqrt"}, opts{iters = 2000})
+near(rd.x, xs, 1e-4, "md: decay = \"sqrt\" (eta = lr / sqrt(t + 1)) "
+     .. "converges too")
+t.errors("md needs a product of simplices (set = {simplex = {...}}) or a "
+         .. "bounded box; quadratic's set is l2ball 1 (use fw or pgd)", run,
+         mk({l2ball = 1}), optim.md{}, opts{iters = 1, x0 = {0, 0}})
+t.errors("optim.md: decay = 'exp' is not one of none|sqrt", optim.md,
+         {decay = "exp"})
+
 t.done()
