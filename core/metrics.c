@@ -14,7 +14,24 @@
 **             with unit step (S the soft threshold, P the projection on
 **             the set, identity without one)
 **   entropy   sum over simplex blocks of -sum_a p_a log p_a, 0 log 0 = 0
-**   exploitability  ol_game_gap at the average iterate (games with A)
+**   nashconv  of z = x_t in a bimatrix game on simplices (problems/game.h):
+**             sum over the two players of max_a u_i(a, z_-i) - u_i(z),
+**             u_1 = A y, u_2 = B'x (OpenSpiel's nash_conv); in a zero-sum
+**             game the duality gap max (A y) - min (A'x)
+**   exploitability  nashconv / 2 (OpenSpiel's exploitability for two
+**             players: "NashConv / num_players"; for a zero-sum game the
+**             mean of the two players' best-response gains)
+**   nashconv_avg exploitability_avg  the same at the average iterate
+**             (c->xavg: the method's average when it keeps one)
+**   regret ccegap  the dynamic's probe (games/play.h): max over players of
+**             (max_a sum_t u_i(a, z_-i,t) - sum_t u_i(z_t)) / T over the T
+**             strategies played; ccegap = max(0, regret), the CCE gap of
+**             the empirical joint distribution (1/T) sum_t x_t (x) y_t,
+**             which equals the largest average external regret (Hart &
+**             Mas-Colell 2000)
+**   potential x_t' Phi y_t for a game with an exact potential Phi
+**   value     xbar' A ybar at the average iterate (the row player's value
+**             estimate)
 **   accept    accepted / max(t, 1)                  (samplers)
 **   mingradnorm  min of ||g_s|| over the records s <= t of this run
 **   lrmin lrmed lrmax ortherr  the method's probe (method.h); the run
@@ -75,6 +92,7 @@
 
 #include "diag.h"
 #include "method.h"
+#include "problems/game.h"
 #include "runpriv.h"
 #include "sample/stats.h"
 #include "vec.h"
@@ -117,10 +135,35 @@ static int has_simplex (const ol_problem *p, int family)
   return p->set.kind == OL_SET_SIMPLEX;
 }
 
+/* A bimatrix game on simplices: the equilibrium gaps are finite (a game
+** assembled by hand with a payoff is taken to be on its simplices; the
+** catalog's unconstrained bilinear game is not). */
 static int has_game (const ol_problem *p, int family)
 {
+  ol_game G;
   (void)family;
-  return p->kind == OL_GAME && p->payoff != NULL;
+  return ol_game_view(p, &G) &&
+    (p->set.kind == OL_SET_SIMPLEX || ol_game_of(p) == NULL);
+}
+
+/* regret, ccegap: a dynamic on a game or a product of simplices. */
+static int has_play (const ol_problem *p, int family)
+{
+  return family == OL_DYNAMIC && p->set.kind == OL_SET_SIMPLEX;
+}
+
+static int has_potential (const ol_problem *p, int family)
+{
+  const ol_game *G = ol_game_of(p);
+  (void)family;
+  return G != NULL && G->phi != NULL;
+}
+
+static int has_value (const ol_problem *p, int family)
+{
+  ol_game G;
+  (void)family;
+  return ol_game_view(p, &G);
 }
 
 static int is_sampler (const ol_problem *p, int family)
@@ -285,9 +328,44 @@ static double m_entropy (const ol_mstate *s)
   return h;
 }
 
+static double nashconv (const ol_mstate *s, const double *z)
+{
+  ol_game G;
+  if (!ol_game_view(s->p, &G) || z == NULL) return NAN;
+  return ol_game_nashconv(&G, z, s->work);
+}
+
+static double m_nashconv (const ol_mstate *s)
+{
+  return nashconv(s, s->x);
+}
+
+static double m_nashconv_avg (const ol_mstate *s)
+{
+  return nashconv(s, s->xavg);
+}
+
 static double m_exploit (const ol_mstate *s)
 {
-  return ol_game_gap(s->p, s->xavg, s->work);
+  return 0.5 * nashconv(s, s->x);
+}
+
+static double m_exploit_avg (const ol_mstate *s)
+{
+  return 0.5 * nashconv(s, s->xavg);
+}
+
+static double m_potential (const ol_mstate *s)
+{
+  const ol_game *G = ol_game_of(s->p);
+  return G != NULL ? ol_game_potential(G, s->x) : NAN;
+}
+
+static double m_value (const ol_mstate *s)
+{
+  ol_game G;
+  return ol_game_view(s->p, &G) && s->xavg != NULL
+    ? ol_game_value(&G, s->xavg) : NAN;
 }
 
 static double m_accept (const ol_mstate *s)
@@ -328,6 +406,17 @@ static double m_lrmax (const ol_mstate *s)
 static double m_ortherr (const ol_mstate *s)
 {
   return probe(s, OL_MET_ORTHERR);
+}
+
+static double m_regret (const ol_mstate *s)
+{
+  return probe(s, OL_MET_REGRET);
+}
+
+static double m_ccegap (const ol_mstate *s)
+{
+  double r = probe(s, OL_MET_REGRET);
+  return r > 0 ? r : isnan(r) ? r : 0;
 }
 
 /* Row counts of the matrices x stacks (mblocks, or one of mrows rows);
@@ -734,8 +823,22 @@ int ol_metric_unavail (int id, const ol_problem *p, const ol_method_type *m,
     return ol_err_set(e, OL_EINVAL, "entropy needs a simplex constraint "
                       "(%s has none)", p->name);
   case OL_MET_EXPLOIT:
-    return ol_err_set(e, OL_EINVAL, "exploitability needs a game with a "
-                      "payoff matrix (%s is not one)", p->name);
+  case OL_MET_EXPLOIT_AVG:
+  case OL_MET_NASHCONV:
+  case OL_MET_NASHCONV_AVG:
+    return ol_err_set(e, OL_EINVAL, "%s needs a bimatrix game on simplices "
+                      "(%s is %s)", name, p->name, p->kind == OL_GAME
+                      ? "unconstrained" : "not one");
+  case OL_MET_REGRET:
+  case OL_MET_CCEGAP:
+    return ol_err_set(e, OL_EINVAL, "%s needs a game dynamic on simplices "
+                      "(%s on %s)", name, mn, p->name);
+  case OL_MET_POTENTIAL:
+    return ol_err_set(e, OL_EINVAL, "potential needs a game with an exact "
+                      "potential (%s has none)", p->name);
+  case OL_MET_VALUE:
+    return ol_err_set(e, OL_EINVAL, "value needs a bimatrix game (%s is not "
+                      "one)", p->name);
   case OL_MET_ACCEPT:
     return ol_err_set(e, OL_EINVAL, "accept: %s is not a sampler", mn);
   case OL_MET_LRMIN:
@@ -805,6 +908,20 @@ static double m_divergences (const ol_mstate *s)
 #define AV_KKT always
 #define AV_ENTROPY has_simplex
 #define AV_EXPLOIT has_game
+#define AV_NASHCONV has_game
+#define AV_NASHCONV_AVG has_game
+#define AV_EXPLOIT_AVG has_game
+#define AV_REGRET has_play
+#define AV_CCEGAP has_play
+#define AV_POTENTIAL has_potential
+#define AV_VALUE has_value
+#define EV_NASHCONV m_nashconv
+#define EV_NASHCONV_AVG m_nashconv_avg
+#define EV_EXPLOIT_AVG m_exploit_avg
+#define EV_REGRET m_regret
+#define EV_CCEGAP m_ccegap
+#define EV_POTENTIAL m_potential
+#define EV_VALUE m_value
 #define AV_ACCEPT is_sampler
 #define AV_MINGRADNORM always
 #define AV_LRMIN by_probe
@@ -847,6 +964,9 @@ static double m_divergences (const ol_mstate *s)
 #define EV_EXPLOIT m_exploit
 #define EV_ACCEPT m_accept
 
+/* Metric sets are OL_MBIT() bits of an unsigned. */
+_Static_assert(OL_NMETRICS <= 32, "more metrics than bits in a metric set");
+
 const ol_metric_type ol_metric_types[OL_NMETRICS] = {
 #define OL_METRIC(id, name, doc) {name, doc, AV_##id, EV_##id},
   OL_METRIC_LIST
@@ -868,7 +988,8 @@ int ol_metric_find (const char *name)
 **               nucnorm when matrix-shaped; probe metrics (lr*, ortherr)
 **               only when asked for;
 **   samplers    loss gradnorm accept dist;
-**   dynamics    loss exploitability entropy kkt. */
+**   dynamics    loss exploitability exploitability_avg regret entropy
+**               potential value kkt. */
 unsigned ol_metric_defaults (const ol_problem *p, int family)
 {
   unsigned want, have = 0;
@@ -880,7 +1001,9 @@ unsigned ol_metric_defaults (const ol_problem *p, int family)
     break;
   case OL_DYNAMIC:
     want = OL_MBIT(OL_MET_LOSS) | OL_MBIT(OL_MET_EXPLOIT) |
-      OL_MBIT(OL_MET_ENTROPY) | OL_MBIT(OL_MET_KKT);
+      OL_MBIT(OL_MET_EXPLOIT_AVG) | OL_MBIT(OL_MET_REGRET) |
+      OL_MBIT(OL_MET_ENTROPY) | OL_MBIT(OL_MET_POTENTIAL) |
+      OL_MBIT(OL_MET_VALUE) | OL_MBIT(OL_MET_KKT);
     break;
   default:
     want = OL_MBIT(OL_MET_LOSS) | OL_MBIT(OL_MET_GRADNORM) |

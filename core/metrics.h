@@ -18,8 +18,8 @@
   OL_METRIC(DIST, "dist", "||x_t - x*||_2 (needs a known x*)") \
   OL_METRIC(SUBOPT, "subopt", "f(x_t) - f* (needs a known f*)") \
   OL_METRIC(KKT, "kkt", "KKT gap: gradnorm unconstrained; ||x - P(x - grad f)|| on a box; Frank-Wolfe gap sum_i (<g_i,x_i> - min_a g_ia) on simplices") \
-  OL_METRIC(ENTROPY, "entropy", "Shannon entropy -sum p log p of each simplex block of x_t, summed") \
-  OL_METRIC(EXPLOIT, "exploitability", "duality gap of the average strategy: max_i (A ybar)_i - min_j (A'xbar)_j") \
+  OL_METRIC(ENTROPY, "entropy", "Shannon entropy -sum p log p of each simplex block (each player's strategy) of x_t, summed over the blocks") \
+  OL_METRIC(EXPLOIT, "exploitability", "NashConv / 2 of the last iterate (OpenSpiel's exploitability, NashConv / num_players, of two-player constant-sum games; kept as NashConv / 2 for general-sum ones)") \
   OL_METRIC(ACCEPT, "accept", "acceptance rate of a sampler: accepted proposals / steps") \
   OL_METRIC(MINGRADNORM, "mingradnorm", "min over recorded s <= t of ||grad f(x_s)||") \
   OL_METRIC(LRMIN, "lrmin", "effective learning rate of an adaptive method, min over coordinates") \
@@ -36,7 +36,14 @@
   OL_METRIC(RHAT, "rhat", "max over coordinates of the rank-normalised split-R-hat of this run's kept post-warmup draws (its two halves); the same 10% rule") \
   OL_METRIC(MEANERR, "meanerr", "||m - mu||_2: mean m of the kept post-warmup draws against the target's known mean mu") \
   OL_METRIC(KL, "kl", "KL(N(m, S) || N(mu, Sigma)) of the Gaussian fit of the kept draws (mean m, covariance S with divisor k - 1) to the target's known mean and covariance") \
-  OL_METRIC(W2, "w2", "2-Wasserstein distance of the Gaussian fit N(m, S) of the kept draws to N(mu, Sigma): sqrt(||m - mu||^2 + tr(S + Sigma - 2 (Sigma^1/2 S Sigma^1/2)^1/2))")
+  OL_METRIC(W2, "w2", "2-Wasserstein distance of the Gaussian fit N(m, S) of the kept draws to N(mu, Sigma): sqrt(||m - mu||^2 + tr(S + Sigma - 2 (Sigma^1/2 S Sigma^1/2)^1/2))") \
+  OL_METRIC(NASHCONV, "nashconv", "NashConv of the last iterate: sum over the players of the best-response gain max_a u_i(a, x_-i) - u_i(x)") \
+  OL_METRIC(NASHCONV_AVG, "nashconv_avg", "NashConv of the average iterate (the method's average: uniform, or linear / quadratic weights)") \
+  OL_METRIC(EXPLOIT_AVG, "exploitability_avg", "NashConv / 2 of the average iterate") \
+  OL_METRIC(REGRET, "regret", "max over players of external regret / T: (max_a sum_t u_i(a, x_-i,t) - sum_t u_i(x_t)) / T over the T strategies played") \
+  OL_METRIC(CCEGAP, "ccegap", "CCE gap of the empirical joint distribution of play (1/T) sum_t x_t (x) y_t: max(0, regret)") \
+  OL_METRIC(POTENTIAL, "potential", "x_t' Phi y_t, an exact potential Phi of the game (potential and identical-interest games)") \
+  OL_METRIC(VALUE, "value", "row player's value estimate: xbar' A ybar at the average iterate")
 
 enum {
 #define OL_METRIC(id, name, doc) OL_MET_##id,

@@ -431,20 +431,29 @@ int main (void)
     s.n = 6;
     s.xavg = (double[]){1, 0, 0, 0, 1, 0};   /* rock vs paper */
     /* A y = column 2 = (-1, 0, 1): max 1; A'x = row 1 = (0, -1, 1): min -1 */
-    is_near(eval(OL_MET_EXPLOIT, &s), 2, 0,
-            "metrics: exploitability of (rock, paper) in RPS is 2");
+    /* NashConv = the duality gap 2; exploitability = NashConv / 2
+    ** (OpenSpiel's two-player convention, issue 12) */
+    is_near(eval(OL_MET_NASHCONV_AVG, &s), 2, 0,
+            "metrics: nashconv_avg of (rock, paper) in RPS is 2");
+    is_near(eval(OL_MET_EXPLOIT_AVG, &s), 1, 0,
+            "metrics: exploitability_avg of (rock, paper) is NashConv / 2");
+    s.x = s.xavg;
+    is_near(eval(OL_MET_EXPLOIT, &s), 1, 0,
+            "metrics: exploitability is of the last iterate, NashConv / 2");
     s.xavg = (double[]){0.5, 0.5, 0, 1.0 / 3, 1.0 / 3, 1.0 / 3};
     /* A y = 0 for uniform y: max 0; A'x = (0.5, -0.5, 0): min -0.5 */
-    is_near(eval(OL_MET_EXPLOIT, &s), 0.5, 1e-15,
-            "metrics: exploitability uses the average iterate (0.5)");
+    is_near(eval(OL_MET_NASHCONV_AVG, &s), 0.5, 1e-15,
+            "metrics: nashconv_avg uses the average iterate (0.5)");
     /* kkt of a game is the gap of the last iterate: g = (-A y, A'x) */
     s.x = (double[]){1, 0, 0, 0, 1, 0};
     s.g = (double[]){1, 0, -1, 0, -1, 1};
     is_near(eval(OL_MET_KKT, &s), 2, 0,
             "metrics: kkt of a game equals the last iterate's duality gap");
     ok(ol_metric_defaults(game, OL_DYNAMIC) ==
-       (B(LOSS) | B(EXPLOIT) | B(ENTROPY) | B(KKT)),
-       "metrics: dynamic defaults are loss exploitability entropy kkt");
+       (B(LOSS) | B(EXPLOIT) | B(EXPLOIT_AVG) | B(REGRET) | B(ENTROPY) |
+        B(VALUE) | B(KKT)),
+       "metrics: dynamic defaults are loss exploitability "
+       "exploitability_avg regret entropy value kkt");
     free(game->payoff);
     game->payoff = NULL;
     ok(!ol_metric_types[OL_MET_EXPLOIT].avail(game, OL_DYNAMIC),
