@@ -13,16 +13,18 @@
 ** oracle call.  Alternating (alternate = 1): block i uses the utilities at
 ** the profile where blocks < i already moved (player 2 responds to player
 ** 1's new strategy), one oracle call per block.  The first step plays the
-** given x0.  The method keeps c->xavg itself: the uniform average of the
-** strategies played, x_0 .. x_t after step t.  Games, and objectives over
-** a product of simplices (u = -grad f).
+** given x0.  The average (games/play.h) is of the strategies played,
+** x_0 .. x_t after step t, with weights avg = uniform, linear (t + 1) or
+** quadratic ((t + 1)^2); the regret metric counts the profiles x_t.
+** Games, and objectives over a product of simplices (u = -grad f).
 */
 #include <math.h>
 
-#include "method.h"
+#include "play.h"
 #include "vec.h"
 
 typedef struct rmplus_state {
+  ol_play play;     /* first: averaging, regret (play.h) */
   int alternate;
   double *Q;        /* cumulative clipped regrets, n */
   double *g;        /* oracle output, n */
@@ -33,26 +35,23 @@ static const ol_param rmplus_params[] = {
   {"alternate", OL_P_BOOL, 0, 0, 1,
    "false: simultaneous updates; true: alternating (player 2 sees "
    "player 1's new strategy)", NULL},
+  {"avg", OL_P_ENUM, OL_AVG_UNIFORM, 0, 0, OL_AVG_DOC, OL_AVG_CHOICES},
 };
 
 static int rmplus_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 {
   rmplus_state *s = st;
-  const ol_set *set = &c->p->set;
-  int b, sum = 0;
+  int rc;
   s->alternate = par[0] != 0;
-  if (set->kind != OL_SET_SIMPLEX)
+  if (c->p->set.kind != OL_SET_SIMPLEX)
     return ol_err_set(e, OL_EINVAL,
                       "rmplus needs a product of simplices (a game)");
-  for (b = 0; b < set->nblocks; b++) sum += set->blocks[b];
-  if (sum != c->n)
-    return ol_err_set(e, OL_EINVAL, "rmplus: simplex blocks sum to %d, "
-                      "dimension is %d", sum, c->n);
+  if ((rc = ol_play_init(&s->play, c, (int)par[1], "rmplus", e)) != OL_OK)
+    return rc;
   if ((s->Q = ol_vec_new(c->n, e)) == NULL
       || (s->g = ol_vec_new(c->n, e)) == NULL
       || (s->z = ol_vec_new(c->n, e)) == NULL)
     return OL_ENOMEM;
-  if (c->xavg != NULL) ol_vec_copy(c->x, c->xavg, c->n);
   return OL_OK;
 }
 
@@ -77,26 +76,23 @@ static void rmplus_block (double *Q, const double *g, double *x, int k)
 static int rmplus_step (void *st, ol_ctx *c, ol_err *e)
 {
   rmplus_state *s = st;
-  const ol_set *set = &c->p->set;
-  double *x = c->x, w;
+  const ol_play *pl = &s->play;
+  double *x = c->x;
   int b, off, rc, n = c->n;
-  /* (1) average of the strategies played: x_t joins x_0 .. x_{t-1} */
-  if (c->xavg != NULL && c->t > 0) {
-    w = 1.0 / (double)(c->t + 1);
-    for (b = 0; b < n; b++) c->xavg[b] += w * (x[b] - c->xavg[b]);
-  }
+  /* (1) the utilities at x_t; x_t joins the average and the regrets */
+  if ((rc = ol_ctx_grad(c, x, NULL, s->g, e)) != OL_OK) return rc;
+  ol_play_observe(&s->play, c, x, s->g);
   /* (2) regret-matching+ updates, block by block */
   if (!s->alternate) {
-    if ((rc = ol_ctx_grad(c, x, NULL, s->g, e)) != OL_OK) return rc;
-    for (b = 0, off = 0; b < set->nblocks; off += set->blocks[b++])
-      rmplus_block(s->Q + off, s->g + off, x + off, set->blocks[b]);
+    for (b = 0, off = 0; b < pl->nb; off += pl->blk[b++])
+      rmplus_block(s->Q + off, s->g + off, x + off, pl->blk[b]);
     return OL_OK;
   }
   ol_vec_copy(x, s->z, n);
-  for (b = 0, off = 0; b < set->nblocks; off += set->blocks[b++]) {
-    rc = ol_ctx_grad(c, b == 0 ? x : s->z, NULL, s->g, e);
-    if (rc != OL_OK) return rc;
-    rmplus_block(s->Q + off, s->g + off, s->z + off, set->blocks[b]);
+  for (b = 0, off = 0; b < pl->nb; off += pl->blk[b++]) {
+    if (b > 0 && (rc = ol_ctx_grad(c, s->z, NULL, s->g, e)) != OL_OK)
+      return rc;
+    rmplus_block(s->Q + off, s->g + off, s->z + off, pl->blk[b]);
   }
   ol_vec_copy(s->z, x, n);
   return OL_OK;
@@ -105,6 +101,7 @@ static int rmplus_step (void *st, ol_ctx *c, ol_err *e)
 static void rmplus_fini (void *st)
 {
   rmplus_state *s = st;
+  ol_play_fini(&s->play);
   ol_vec_free(s->Q);
   ol_vec_free(s->g);
   ol_vec_free(s->z);
@@ -118,5 +115,5 @@ const ol_method_type ol_game_rmplus = {
   rmplus_params, (int)(sizeof rmplus_params / sizeof rmplus_params[0]),
   sizeof(rmplus_state), OL_M_NEEDSET | OL_M_OWNAVG,
   OL_KIND(OL_GAME) | OL_KIND(OL_OBJECTIVE),
-  rmplus_init, rmplus_step, rmplus_fini, NULL, 0u
+  rmplus_init, rmplus_step, rmplus_fini, ol_play_probe, OL_PROBES_PLAY
 };

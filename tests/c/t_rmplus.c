@@ -2,7 +2,7 @@
 ** tests/c/t_rmplus.c -- regret matching+ through the run engine.
 **
 ** The first iterate on rock-paper-scissors, computed by hand; the average
-** strategy of the first steps; exploitability of the average below 1e-2
+** strategy of the first steps; NashConv of the average below 1e-2
 ** within 20000 steps (simultaneous and alternating), checked with a duality
 ** gap computed here from the payoff; convergence of the last iterate to
 ** the pure saddle point of a dominance-solvable 2 x 2 game; RM+ on an
@@ -40,11 +40,13 @@ static ol_run *mkrun (const ol_problem *p, int alternate, long iters,
                       ol_err *e)
 {
   ol_run_opts o;
-  double par[1];
+  double par[2];
   par[0] = alternate;
+  par[1] = 0;   /* avg = "uniform" */
   ol_run_opts_default(&o);
   o.iters = iters;
-  o.metrics = OL_MBIT(OL_MET_LOSS) | OL_MBIT(OL_MET_EXPLOIT);
+  o.metrics = OL_MBIT(OL_MET_LOSS) | OL_MBIT(OL_MET_NASHCONV_AVG) |
+    OL_MBIT(OL_MET_EXPLOIT_AVG);
   return ol_run_new(p, ol_method_find("rmplus"), par, &o, e);
 }
 
@@ -95,10 +97,12 @@ static void test_rps (void)
      "rmplus: average after 2 steps = (z0 + z1) / 2 (strategies played)");
   ol_run_advance(r, 20000);
   g = gap(A, 3, 3, ol_run_xavg(r));
-  ok(g < 1e-2, "rmplus: exploitability of the average < 1e-2 on rps "
+  ok(g < 1e-2, "rmplus: NashConv of the average < 1e-2 on rps "
      "after 20000 steps (%.3g)", g);
-  is_near(ol_run_last(r, OL_MET_EXPLOIT), g, 1e-12,
-          "rmplus: the exploitability metric agrees with the gap by hand");
+  is_near(ol_run_last(r, OL_MET_NASHCONV_AVG), g, 1e-12,
+          "rmplus: the nashconv_avg metric agrees with the gap by hand");
+  is_near(ol_run_last(r, OL_MET_EXPLOIT_AVG), g / 2, 1e-12,
+          "rmplus: exploitability_avg is half of it (OpenSpiel)");
   ok(ol_run_reason(r) == OL_STOP_BUDGET && ol_run_iter(r) == 20000,
      "rmplus: 20000 steps, stopped by budget");
   ol_run_free(r);
@@ -115,7 +119,7 @@ static void test_rps (void)
        "rmplus: alternating first iterate by hand: y1 = (1.3, 0, .3) / 1.6");
     ol_run_advance(r, 20000);
     g = gap(A, 3, 3, ol_run_xavg(r));
-    ok(g < 1e-2, "rmplus: alternating, exploitability of the average "
+    ok(g < 1e-2, "rmplus: alternating, NashConv of the average "
        "< 1e-2 after 20000 steps (%.3g)", g);
     ol_run_free(r);
   }
@@ -166,7 +170,7 @@ static void test_objective (void)
   ol_run *r;
   double x0[4] = {0.7, 0.1, 0.1, 0.1}, want[4] = {.25, .25, .25, .25};
   ol_run_opts o;
-  double par[1] = {0};
+  double par[2] = {0, 0};
   int i;
   memset(v, 0, sizeof v);
   for (i = 0; i < t->nparams; i++) v[i].num = t->params[i].def;

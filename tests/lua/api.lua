@@ -90,10 +90,10 @@ t.errors("sample.hmc: delta = 1 is out of range (0, 1)", sample.hmc,
          {delta = 1})
 t.ok(pcall(optim.clipsgd, {c = math.huge}),
      "clipsgd: c = inf (no clipping) is still accepted")
-t.is(tostring(game.rmplus{alternate = true}), "rmplus{alternate=true}",
-     "rmplus: alternate takes true")
-t.is(tostring(game.rmplus{alternate = 1}), "rmplus{alternate=true}",
-     "rmplus: alternate takes 1 as before")
+t.is(tostring(game.rmplus{alternate = true}),
+     "rmplus{alternate=true, avg=uniform}", "rmplus: alternate takes true")
+t.is(tostring(game.rmplus{alternate = 1}),
+     "rmplus{alternate=true, avg=uniform}", "rmplus: alternate takes 1 as before")
 t.errors("game.rmplus: alternate = 2 is not a boolean", game.rmplus,
          {alternate = 2})
 t.errors("problem.gauss2d: unknown parameter 'noise' (valid: mu1, mu2, s1, "

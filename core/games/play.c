@@ -1,0 +1,93 @@
+/*
+** core/games/play.c -- the averaging and regret accounting shared by the
+** game dynamics (see play.h).
+*/
+#include <math.h>
+#include <stdlib.h>
+
+#include "play.h"
+#include "vec.h"
+
+int ol_play_init (ol_play *pl, ol_ctx *c, int avg, const char *who,
+                  ol_err *e)
+{
+  const ol_problem *p = c->p;
+  int b, sum = 0;
+  pl->avg = avg;
+  pl->T = 0;
+  pl->wsum = 0;
+  pl->U = NULL;
+  if (p->set.kind == OL_SET_SIMPLEX) {
+    pl->simplex = 1;
+    pl->nb = p->set.nblocks;
+    for (b = 0; b < pl->nb; b++) sum += pl->blk[b] = p->set.blocks[b];
+  }
+  else if (p->kind == OL_GAME && p->rows > 0 && p->cols > 0) {
+    pl->simplex = 0;
+    pl->nb = 2;
+    sum = (pl->blk[0] = p->rows) + (pl->blk[1] = p->cols);
+  }
+  else
+    return ol_err_set(e, OL_EINVAL, "%s needs a game or a product of "
+                      "simplices", who);
+  if (sum != c->n)
+    return ol_err_set(e, OL_EINVAL, "%s: blocks sum to %d, dimension is %d",
+                      who, sum, c->n);
+  for (b = 0; b < pl->nb; b++) pl->S[b] = 0;
+  if (pl->simplex && (pl->U = ol_vec_new(c->n, e)) == NULL)
+    return OL_ENOMEM;
+  if (c->xavg != NULL) ol_vec_copy(c->x, c->xavg, c->n);
+  return OL_OK;
+}
+
+void ol_play_fini (ol_play *pl)
+{
+  ol_vec_free(pl->U);
+  pl->U = NULL;
+}
+
+void ol_play_observe (ol_play *pl, ol_ctx *c, const double *z,
+                      const double *g)
+{
+  int b, i, off, n = c->n;
+  double w, t1 = (double)(pl->T + 1);
+  /* (1) utilities u = -g: U += u, S_i += <u_i, z_i> */
+  if (pl->U != NULL)
+    for (b = 0, off = 0; b < pl->nb; off += pl->blk[b++]) {
+      double s = 0;
+      for (i = off; i < off + pl->blk[b]; i++) {
+        pl->U[i] -= g[i];
+        s -= g[i] * z[i];
+      }
+      pl->S[b] += s;
+    }
+  pl->T++;
+  /* (2) weighted average: xavg += (w / sum w) (z - xavg) */
+  w = pl->avg == OL_AVG_LINEAR ? t1 : pl->avg == OL_AVG_QUADRATIC ? t1 * t1
+    : 1.0;
+  pl->wsum += w;
+  if (c->xavg != NULL) {
+    double f = w / pl->wsum;
+    for (i = 0; i < n; i++) c->xavg[i] += f * (z[i] - c->xavg[i]);
+  }
+}
+
+double ol_play_regret (const ol_play *pl)
+{
+  double worst = -INFINITY;
+  int b, i, off;
+  if (pl->U == NULL || pl->T == 0) return NAN;
+  for (b = 0, off = 0; b < pl->nb; off += pl->blk[b++]) {
+    double hi = -INFINITY;
+    for (i = off; i < off + pl->blk[b]; i++)
+      if (pl->U[i] > hi) hi = pl->U[i];
+    if (hi - pl->S[b] > worst) worst = hi - pl->S[b];
+  }
+  return worst / (double)pl->T;
+}
+
+double ol_play_probe (const void *st, int metric, const ol_ctx *c)
+{
+  (void)c;
+  return metric == OL_MET_REGRET ? ol_play_regret(st) : NAN;
+}

@@ -1,0 +1,81 @@
+/*
+** core/games/play.h -- what every game dynamic keeps besides its own
+** update: the players' blocks, the average of the strategies played
+** (uniform, linear or quadratic weights) and the regret accounting behind
+** the regret and ccegap metrics.
+**
+** A dynamic's state struct starts with an ol_play (first member), so that
+** ol_play_probe can serve as its probe.  Each step calls ol_play_observe
+** once with the strategy profile z_t it plays at that step (c->x at the
+** start of the step) and the oracle's g at z_t (g = minus each player's
+** utility vector, problem.h), before it moves c->x.  Then, after T steps:
+**   c->xavg  = sum_t w_t z_t / sum_t w_t,  w_t = 1, t + 1 or (t + 1)^2
+**              (uniform, linear, quadratic; t = 0 .. T-1)
+**   U_i      = sum_t u_i,t              (cumulative utility vector)
+**   S_i      = sum_t <u_i,t, z_i,t>     (cumulative payoff)
+**   regret   = max_i (max_a U_ia - S_i) / T
+** Blocks: the simplices of p->set, or for an unconstrained game the two
+** players (p->rows, p->cols), where no regret is defined (NaN).  The
+** arrays are allocated by ol_play_init and freed by ol_play_fini.
+*/
+#ifndef OL_PLAY_H
+#define OL_PLAY_H
+
+#include "method.h"
+
+enum { OL_AVG_UNIFORM, OL_AVG_LINEAR, OL_AVG_QUADRATIC };
+#define OL_AVG_CHOICES "uniform|linear|quadratic"
+#define OL_AVG_DOC "weights of the average strategy: 1, t or t^2 for the " \
+  "t-th strategy played (Tammelin et al. 2015; Brown & Sandholm 2019)"
+
+typedef struct ol_play {
+  int nb;                       /* players (blocks) */
+  int blk[OL_MAXBLOCKS];        /* their sizes */
+  int simplex;                  /* strategies on simplices (regret defined) */
+  int avg;                      /* OL_AVG_* */
+  double *U;                    /* n: cumulative utilities, or NULL */
+  double S[OL_MAXBLOCKS];       /* cumulative payoffs */
+  double wsum;                  /* sum of the averaging weights */
+  long T;                       /* observations */
+} ol_play;
+
+#define OL_PROBES_PLAY OL_MBIT(OL_MET_REGRET)
+
+/* Set pl up for the run in c (its blocks from the problem), averaging
+** kind avg; xavg := x0.  OL_EINVAL naming who when the problem has
+** neither simplices nor two players; OL_ENOMEM. */
+int ol_play_init (ol_play *pl, ol_ctx *c, int avg, const char *who,
+                  ol_err *e);
+void ol_play_fini (ol_play *pl);
+/* Account for the profile z (n entries) played at this step with oracle
+** output g at z, and fold z into c->xavg. */
+void ol_play_observe (ol_play *pl, ol_ctx *c, const double *z,
+                      const double *g);
+/* The largest average external regret (NaN before the first step or
+** without simplices). */
+double ol_play_regret (const ol_play *pl);
+/* A probe for a state that starts with an ol_play: OL_MET_REGRET. */
+double ol_play_probe (const void *st, int metric, const ol_ctx *c);
+
+/* Offset of block b. */
+static inline int ol_play_off (const ol_play *pl, int b)
+{
+  int i, off = 0;
+  for (i = 0; i < b; i++) off += pl->blk[i];
+  return off;
+}
+
+/* Index of the largest of u[0 .. k) (the first on ties). */
+static inline int ol_play_argmax (const double *u, int k)
+{
+  int a, best = 0;
+  for (a = 1; a < k; a++)
+    if (u[a] > u[best]) best = a;
+  return best;
+}
+
+/* The Hedge step on one block of k entries (mwu.c, shared with omwu.c):
+** L += eta d, then x = softmax(L), and L shifted to maximum 0. */
+void ol_mwu_block (double *L, const double *d, double eta, double *x, int k);
+
+#endif

@@ -1,0 +1,88 @@
+/*
+** core/games/prmplus.c -- predictive regret matching+ in self-play
+** (Farina, Kroer & Sandholm 2021, "Faster game solving via predictive
+** Blackwell approachability: connecting regret matching and mirror
+** descent", AAAI, Algorithm 2 with the prediction m_t = r_{t-1}).
+**
+** On a product of simplices, every block (player) i, one oracle call per
+** step (simultaneous), u_i = -g_i at the profile played x_t:
+**
+**   r_i = u_i - <u_i, x_i> 1                 (instantaneous regret)
+**   Q_i <- [Q_i + r_i]^+                      (as RM+)
+**   x_i <- [Q_i + r_i]^+ / sum [Q_i + r_i]^+  (the next play adds the
+**                                              prediction r_i; uniform if 0)
+**
+** The first step plays x0.  Averaging (avg) and the regret metric as in
+** games/play.h.
+*/
+#include "play.h"
+#include "vec.h"
+
+typedef struct prmplus_state {
+  ol_play play;     /* first: averaging, regret (play.h) */
+  double *Q;        /* cumulative clipped regrets, n */
+  double *g;        /* oracle output, n */
+} prmplus_state;
+
+static const ol_param prmplus_params[] = {
+  {"avg", OL_P_ENUM, OL_AVG_UNIFORM, 0, 0, OL_AVG_DOC, OL_AVG_CHOICES},
+};
+
+static int prmplus_init (void *st, const double *par, ol_ctx *c, ol_err *e)
+{
+  prmplus_state *s = st;
+  int rc;
+  if (c->p->set.kind != OL_SET_SIMPLEX)
+    return ol_err_set(e, OL_EINVAL, "prmplus needs a product of simplices");
+  if ((rc = ol_play_init(&s->play, c, (int)par[0], "prmplus", e)) != OL_OK)
+    return rc;
+  if ((s->Q = ol_vec_new(c->n, e)) == NULL
+      || (s->g = ol_vec_new(c->n, e)) == NULL)
+    return OL_ENOMEM;
+  return OL_OK;
+}
+
+static int prmplus_step (void *st, ol_ctx *c, ol_err *e)
+{
+  prmplus_state *s = st;
+  const ol_play *pl = &s->play;
+  double *x = c->x;
+  int b, a, off, rc;
+  if ((rc = ol_ctx_grad(c, x, NULL, s->g, e)) != OL_OK) return rc;
+  ol_play_observe(&s->play, c, x, s->g);
+  for (b = 0, off = 0; b < pl->nb; off += pl->blk[b++]) {
+    int k = pl->blk[b];
+    double *Q = s->Q + off, *g = s->g + off, *xb = x + off, ux = 0, sum = 0;
+    /* (1) r = u - <u, x> */
+    for (a = 0; a < k; a++) ux -= g[a] * xb[a];
+    /* (2) Q <- [Q + r]^+; the next play is [Q + r]^+ with the new Q */
+    for (a = 0; a < k; a++) {
+      double r = -g[a] - ux, q = Q[a] + r, z;
+      Q[a] = q > 0 ? q : 0;
+      z = Q[a] + r;
+      xb[a] = z > 0 ? z : 0;
+      sum += xb[a];
+    }
+    /* (3) normalise */
+    for (a = 0; a < k; a++) xb[a] = sum > 0 ? xb[a] / sum : 1.0 / k;
+  }
+  return OL_OK;
+}
+
+static void prmplus_fini (void *st)
+{
+  prmplus_state *s = st;
+  ol_play_fini(&s->play);
+  ol_vec_free(s->Q);
+  ol_vec_free(s->g);
+  s->Q = s->g = NULL;
+}
+
+const ol_method_type ol_game_prmplus = {
+  "prmplus", OL_DYNAMIC,
+  "predictive regret matching+ self-play on a product of simplices",
+  "Farina, Kroer & Sandholm 2021",
+  prmplus_params, (int)(sizeof prmplus_params / sizeof prmplus_params[0]),
+  sizeof(prmplus_state), OL_M_NEEDSET | OL_M_OWNAVG, OL_KIND(OL_GAME),
+  prmplus_init, prmplus_step, prmplus_fini, ol_play_probe, OL_PROBES_PLAY
+};
