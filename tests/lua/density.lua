@@ -222,9 +222,11 @@ do
 end
 
 -- (8) the STAN benchmark's Lua densities (tests/bench/stan_densities.lua)
--- compute posteriors.lua's log density: at 20 random points per
--- posterior (each coordinate at its reference mean + N(0, 1.5) reference
--- sds, seed SEED) U = -logp to 1e-12 relative, g = -grad logp to 1e-12
+-- compute posteriors.lua's log density: at 30 random points per
+-- posterior (each coordinate at its reference mean + N(0, 1) times 1.5
+-- reference sds, 10 of them 8 sds; for garch 4 more with log alpha0 =
+-- +-25, where its product of v_t is flushed often; seed SEED) U = -logp
+-- to 1e-12 relative, g = -grad logp to 1e-12
 -- of 1 + max |grad|, g against central differences (h = 1e-5 (1 + |q_i|),
 -- to 1e-5 (1 + max |g|)), the value without g the same, and p:eval
 -- through the bridge the same numbers.  Skipped when the posteriordb
@@ -250,9 +252,11 @@ do
                              x0 = post.init}
       local ru = post.ref_unconstrained
       local worst = {f = 0, g = 0, fd = 0, nog = 0, eval = 0}
-      for _ = 1, 20 do
+      for k = 1, short == "garch" and 34 or 30 do
         local q, g = {}, {}
-        for i = 1, n do q[i] = ru.mean[i] + 1.5 * ru.sd[i] * gauss() end
+        local w = k <= 20 and 1.5 or 8
+        for i = 1, n do q[i] = ru.mean[i] + w * ru.sd[i] * gauss() end
+        if k > 30 then q[2] = k % 2 == 0 and 25 or -25 end
         local lp, gr = post.logp_grad(q)
         local U = fdf(q, g)
         local gmax = 0
