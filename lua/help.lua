@@ -138,8 +138,9 @@ local function problem_help (info, obj)
   elseif info.kind == "game" then
     out("also accepted: x0 = {...} (start: both players' mixed strategies)")
   else
-    out("also accepted: x0 = {...} (start), set = \"simplex\" | "
-        .. "{lo = ..., hi = ...}, l1 = lambda (adds lambda ||x||_1),")
+    out("also accepted: x0 = {...} (start), set = {box = {lo, hi}} | "
+        .. "{simplex = {k1, k2, ...}} | {l1ball = r} | {l2ball = r},")
+    out("  l1 = lambda (adds lambda ||x||_1),")
     out("  noise = {kind = \"gauss\" | \"aniso\" | \"student\" | "
         .. "\"asym\" | \"batch\" | \"none\", sigma =, nu =, batch =,")
     out("           order = \"replace\" | \"shuffle\" | \"once\" | "
@@ -259,7 +260,8 @@ problem.new{n = , f = , grad = , fdf = , ...} -- a problem from Lua functions
           or return a table of n rows of n numbers; must be symmetric
   x0      default start (zeros), xstar, fstar: known solution and value
   name    shown in summaries ("lua"), kind = "objective" | "density"
-  set     "simplex" | {lo = ..., hi = ...};  noise = {kind = "gauss", sigma = s}
+  set     {box = {lo, hi}} | {simplex = {k1, ...}} | {l1ball = r} | {l2ball = r}
+          ("simplex", {lo =, hi =} too);  noise = {kind = "gauss", sigma = s}
 Without grad or fdf, gradients are central finite differences; without
 hess, second-order methods (newton, cubic) difference the gradient:
 h_i = eps^(1/3) max(1, |x_i|), 2n gradient calls, counted in r.ngev.
