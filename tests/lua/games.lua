@@ -1,0 +1,182 @@
+-- tests/lua/games.lua -- the games, dynamics and game metrics of issue 12
+-- through the Lua interface: constructors and their errors, payoffs given
+-- as tables, x0 as the joint strategy, r.x and r.xavg, and the metrics
+-- against values computed here in Lua from the payoff tables (NashConv,
+-- exploitability = NashConv / 2, value, potential, regret).  No
+-- randomness but matrixgame's seeded random games (seed printed).
+local t = dofile("tests/lib/tap.lua")
+t.diag("seed 5 (random games)")
+
+-- NashConv of z = (x, y) by loops: max (Ay) - x'Ay + max (B'x) - x'By.
+local function nashconv (A, B, z)
+  local m, k = #A, #A[1]
+  local hi1, hi2, v1, v2 = -math.huge, -math.huge, 0, 0
+  for i = 1, m do
+    local s = 0
+    for j = 1, k do s = s + A[i][j] * z[m + j] end
+    hi1 = math.max(hi1, s)
+    v1 = v1 + z[i] * s
+  end
+  for j = 1, k do
+    local s = 0
+    for i = 1, m do s = s + B[i][j] * z[i] end
+    hi2 = math.max(hi2, s)
+    v2 = v2 + z[m + j] * s
+  end
+  return hi1 - v1 + hi2 - v2
+end
+
+local function value (A, z)
+  local m, s = #A, 0
+  for i = 1, m do
+    for j = 1, #A[1] do s = s + z[i] * A[i][j] * z[m + j] end
+  end
+  return s
+end
+
+local function neg (A)
+  local B = {}
+  for i = 1, #A do
+    B[i] = {}
+    for j = 1, #A[1] do B[i][j] = -A[i][j] end
+  end
+  return B
+end
+
+-- (1) the built-ins: kind, size, a known equilibrium
+local builtins = {
+  rps = 6, biasedrps = 6, pennies = 4, shapley = 6, coordination = 4,
+  climbing = 6, prisoners = 4, bilinear = 4, matrixgame = 6,
+}
+for name, n in pairs(builtins) do
+  local p = problem[name]{}
+  t.ok(p.kind == "game" and p.n == n, "games: problem." .. name
+       .. "{} is a game of n = " .. n)
+end
+t.ok(problem.prisoners{}.xstar[2] == 1 and problem.prisoners{}.fstar == 1,
+     "games: prisoners' equilibrium is (defect, defect), value 1")
+t.near(problem.biasedrps{}.xstar[2], 10 / 16, 1e-15,
+       "games: biasedrps' equilibrium puts 10/16 on paper")
+t.is(problem.bilinear{simplex = false}.fstar, 0,
+     "games: the unconstrained bilinear game has value 0")
+
+-- (2) payoffs as tables, general-sum, errors
+local PD, PDB = {{3, 0}, {5, 1}}, {{3, 5}, {0, 1}}
+local pd = problem.matrixgame{A = PD, B = PDB, x0 = {0.5, 0.5, 0.9, 0.1}}
+t.is(pd.x0[3], 0.9, "games: x0 is the joint strategy (player 1, then 2)")
+t.errors("B is 1 x 1 but A is 1 x 2", problem.matrixgame,
+         {A = {{1, 2}}, B = {{1}}})
+t.errors("not an exact potential", problem.matrixgame,
+         {A = PD, B = PDB, potential = {{0, 0}, {0, 1}}})
+t.errors("unknown parameter 'C'", problem.matrixgame, {A = PD, C = PD})
+t.errors("kind = 'mixed' is not one of zerosum|general",
+         problem.matrixgame, {kind = "mixed"})
+local g1 = problem.matrixgame{m = 3, n = 4, seed = 5, kind = "general"}
+local g2 = problem.matrixgame{m = 3, n = 4, seed = 5, kind = "general"}
+local r1 = run(g1, game.rm{}, {iters = 50})
+local r2 = run(g2, game.rm{}, {iters = 50})
+t.is(r1.x[1], r2.x[1], "games: a seeded random game is the same game twice")
+t.is(g1.n, 7, "games: a random 3 x 4 game has n = 7")
+
+-- (3) dynamics: registered, help, parameter checks
+for _, d in ipairs{"rm", "rmplus", "prmplus", "mwu", "omwu", "gda", "eg",
+                   "ogda", "fp", "br"} do
+  t.ok(game[d] ~= nil and tostring(game[d]{}):find(d, 1, true) == 1,
+       "games: game." .. d .. "{} exists")
+end
+t.errors("lr = 0 is out of range", game.mwu, {lr = 0})
+t.errors("avg = 'cubic' is not one of uniform|linear|quadratic", game.rm,
+         {avg = "cubic"})
+do
+  local tmp, old = os.tmpname(), io.output()
+  io.output(tmp)
+  local okh = pcall(help, game.omwu)
+  io.output():close()
+  io.output(old)
+  local fh = assert(io.open(tmp))
+  local h = fh:read("a")
+  fh:close()
+  os.remove(tmp)
+  t.ok(okh and h:find("Daskalakis & Panageas 2019", 1, true)
+       and h:find("lr    0.1      (0, inf)", 1, true),
+       "games: help(game.omwu) gives the reference and lr's range")
+end
+
+-- (4) metrics against the tables, on the prisoner's dilemma (general-sum)
+local r = run(pd, game.mwu{lr = 0.05}, {iters = 200, metrics = {
+  "nashconv", "exploitability", "nashconv_avg", "exploitability_avg",
+  "regret", "ccegap", "potential", "value"}})
+local nc = nashconv(PD, PDB, r.x)
+t.near(r:last("nashconv"), nc, 1e-12, "games: nashconv of r.x, computed "
+       .. "from the tables (" .. string.format("%.4g", nc) .. ")")
+t.near(r:last("exploitability"), nc / 2, 1e-12,
+       "games: exploitability = nashconv / 2 (OpenSpiel's two-player "
+       .. "exploitability)")
+t.near(r:last("nashconv_avg"), nashconv(PD, PDB, r.xavg), 1e-12,
+       "games: nashconv_avg is of r.xavg")
+t.near(r:last("exploitability_avg"), nashconv(PD, PDB, r.xavg) / 2, 1e-12,
+       "games: exploitability_avg = nashconv_avg / 2")
+t.near(r:last("value"), value(PD, r.xavg), 1e-12,
+       "games: value = xbar' A ybar")
+local PHI = {{3, 5}, {5, 6}}
+t.near(r:last("potential"), value(PHI, r.x), 1e-12,
+       "games: potential = x' Phi y with Phi = [3 5; 5 6]")
+t.ok(r:last("ccegap") == math.max(0, r:last("regret")),
+     "games: ccegap = max(0, regret)")
+local rr = run(problem.rps{}, game.rm{}, {iters = 1, metrics = {"regret"}})
+-- one step of RM from x0: regret_i = max_a u_ia - <u_i, x_i>
+local x0 = problem.rps{}.x0
+local A = {{0, -1, 1}, {1, 0, -1}, {-1, 1, 0}}
+local B = neg(A)
+local worst = -math.huge
+for pl = 1, 2 do
+  local hi, ux = -math.huge, 0
+  for a = 1, 3 do
+    local u = 0
+    for b = 1, 3 do
+      u = u + (pl == 1 and A[a][b] * x0[3 + b] or B[b][a] * x0[b])
+    end
+    hi = math.max(hi, u)
+    ux = ux + u * x0[(pl - 1) * 3 + a]
+  end
+  worst = math.max(worst, hi - ux)
+end
+t.near(rr:last("regret"), worst, 1e-15,
+       "games: regret after one step is the larger best-response gain at x0")
+t.errors("nashconv needs a bimatrix game on simplices", run,
+         problem.bilinear{simplex = false}, game.eg{},
+         {iters = 1, metrics = {"nashconv"}})
+
+-- (5) the dynamics' claims, shortly, through Lua
+local o = run(problem.pennies{}, game.omwu{lr = 0.1}, {iters = 20000})
+local m = run(problem.pennies{}, game.mwu{lr = 0.1}, {iters = 20000})
+local MP = {{1, -1}, {-1, 1}}
+t.ok(nashconv(MP, neg(MP), o.x) < 1e-6 and nashconv(MP, neg(MP), m.x) > 0.5,
+     string.format("games: pennies, last iterate: omwu NashConv %.3g < 1e-6, "
+                   .. "mwu %.3g > 0.5", nashconv(MP, neg(MP), o.x),
+                   nashconv(MP, neg(MP), m.x)))
+t.ok(nashconv(MP, neg(MP), m.xavg) < 0.05,
+     "games: mwu's average converges all the same ("
+     .. string.format("%.3g", nashconv(MP, neg(MP), m.xavg)) .. ")")
+local b = run(problem.climbing{}, game.br{}, {iters = 100,
+  metrics = {"nashconv", "potential"}})
+t.is(b.reason, "converged", "games: br on climbing converges")
+t.ok(b:last("nashconv") == 0 and b:min("potential") >= value(
+       {{11, -30, 0}, {-30, 7, 6}, {0, 0, 5}}, problem.climbing{}.x0) - 1e-12,
+     "games: at a pure equilibrium, potential never below its start")
+local bl = problem.bilinear{simplex = false}
+local gd = run(bl, game.gda{lr = 0.1}, {iters = 500, metrics = {"dist"}})
+local eg = run(bl, game.eg{lr = 0.1}, {iters = 30000, metrics = {"dist"}})
+local og = run(bl, game.ogda{lr = 0.1}, {iters = 30000, metrics = {"dist"}})
+t.ok(gd:last("dist") > 2 * gd:series("dist")[1], "games: gda spirals out "
+     .. "on the unconstrained bilinear game (dist " .. string.format("%.3g",
+     gd:last("dist")) .. ")")
+t.ok(eg:last("dist") < 1e-6 and og:last("dist") < 1e-6,
+     string.format("games: eg and ogda converge (dist %.3g, %.3g < 1e-6)",
+                   eg:last("dist"), og:last("dist")))
+local f = run(problem.shapley{}, game.fp{}, {iters = 10000,
+                                            metrics = {"nashconv_avg"}})
+t.ok(f:last("nashconv_avg") > 0.05, "games: fp on shapley: NashConv of the "
+     .. "empirical play " .. string.format("%.3g", f:last("nashconv_avg"))
+     .. " > 0.05 after 10^4 steps")
+t.done()
