@@ -170,6 +170,21 @@ static void test_simplex_bisect (ol_rng *r)
   }
   is_int(bad, 0, "sets: the simplex projection agrees with bisection on tau "
          "to 1e-12 (blocks 3, 5)");
+  /* a point of the simplex up to rounding is left as it is: tiny entries
+  ** of an interior iterate do not become 0 */
+  {
+    double y[3] = {1e-200, 0.7, 0.3}, z[3];
+    sx.nblocks = 1;
+    sx.blocks[0] = 3;
+    for (i = 0; i < 3; i++) z[i] = y[i];
+    ol_set_project(&sx, z, 3, work);
+    ok(z[0] == 1e-200 && z[1] == 0.7 && z[2] == 0.3,
+       "sets: a simplex point with an entry 1e-200 is its own projection");
+    y[1] = 0.7 + 1e-3;
+    ol_set_project(&sx, y, 3, work);
+    ok(y[0] == 0 && fabs(y[1] + y[2] - 1) <= 1e-15,
+       "sets: off the simplex by 1e-3, the projection shifts and clips");
+  }
 }
 
 /* The oracle: brute force over vertices, and <g, v> <= <g, y> for random
