@@ -151,4 +151,12 @@ t.errors("md needs a product of simplices (set = {simplex = {...}}) or a "
 t.errors("optim.md: decay = 'exp' is not one of none|sqrt", optim.md,
          {decay = "exp"})
 
+-- (6) RM+ is already an optimizer over products of simplices (game.rmplus
+-- on an objective: utilities u = -grad f; the RM+ eps-KKT paper's use)
+local rr = run(qp, game.rmplus{}, opts{iters = 2000, metrics = {"kkt"},
+                                      x0 = {0.25, 0.25, 0.25, 0.25}})
+t.ok(rr:last("kkt") <= 1e-8, string.format("rmplus: kkt %.3g <= 1e-8 on "
+     .. "the simplex QP after 2000 steps", rr:last("kkt")))
+near(rr.x, xs, 1e-6, "rmplus: x = x* of the KKT conditions")
+
 t.done()
