@@ -18,6 +18,7 @@
 ** or, with linesearch = true, gamma_t minimising the quadratic through
 ** f(x_t), <g_t, d_t> and f(x_t + gamma_max d_t) on [0, gamma_max]: exact
 ** on a quadratic f; on other f the step is halved until f does not rise.
+** The run's step-size schedule is not used: the step rule is FW's own.
 **
 ** Away / pairwise (polytopes: box, simplices, l1 ball).  The iterate is
 ** kept as convex weights w over the polytope's vertices, a product of
