@@ -992,6 +992,15 @@ static int grid_at (const ol_problem *p, const double *win, int ca, int cb,
   return 0;
 }
 
+int pn_grid (const ol_problem *p, const double *win, int ca, int cb, int nx,
+             int ny, pn_cache *c)
+{
+  if (p == NULL || !pn_has_landscape(p) || ca == cb || ca < 0 || cb < 0
+      || ca >= p->n || cb >= p->n || nx < 1 || ny < 1)
+    return -1;
+  return grid_at(p, win, ca, cb, nx, ny, c);
+}
+
 int pn_landscape_grid (const pn_runs *rs, int nx, int ny, pn_cache *c)
 {
   const ol_problem *p;
@@ -1164,30 +1173,35 @@ static void snap_axis (double *lo, double *hi)
   }
 }
 
-int pn_cloud (const pn_runs *rs, int kind, const pn_out *o, pn_cache *c,
-              char *title, size_t tsize)
+int pn_cloud_contours (const pn_runs *rs, int kind, char *title,
+                       size_t tsize)
 {
-  int pw = o->w - YLAB, ph = o->h - 1, px0 = o->x + YLAB, k, r, col;
-  int below = 0, pass, any = 0, ca, cb, contours = 0;
-  double win[4] = {INFINITY, -INFINITY, INFINITY, -INFINITY};
   const ol_problem *p = rs->n > 0 ? ol_run_problem(rs->runs[0]) : NULL;
-  legend lg;
-  pn_pts pt;
-  long i, ndiv = 0;
+  int ca, cb, contours;
   pn_coords(kind, &ca, &cb);
   /* contours of log p on a 2-D target, of its slice for chosen coordinates
   ** of a larger one (the default x1, x2 of a larger target shows none: a
   ** slice is not the marginal the cloud is of) */
-  if (c != NULL && p != NULL && pn_has_landscape(p) && ca < p->n && cb < p->n
-      && (p->n == 2 || kind != PN_CLOUD))
-    contours = 1;
-  snprintf(title, tsize, "cloud x%d,x%d%s", ca + 1, cb + 1, !contours ? ""
-           : p->n == 2 ? (p->kind == OL_DENSITY ? " over log p contours"
-                          : " over f contours")
-           : (p->kind == OL_DENSITY ? " over a log p slice"
-              : " over an f slice"));
-  if (pw < 4 || ph < 2) return -1;
-  /* (1) window: the points' extent, padded, in whole nice steps */
+  contours = p != NULL && pn_has_landscape(p) && ca < p->n && cb < p->n
+    && (p->n == 2 || kind != PN_CLOUD);
+  if (title != NULL)
+    snprintf(title, tsize, "cloud x%d,x%d%s", ca + 1, cb + 1, !contours ? ""
+             : p->n == 2 ? (p->kind == OL_DENSITY ? " over log p contours"
+                            : " over f contours")
+             : (p->kind == OL_DENSITY ? " over a log p slice"
+                : " over an f slice"));
+  return contours;
+}
+
+int pn_cloud_window (const pn_runs *rs, int kind, double win[4])
+{
+  int k, ca, cb, any = 0;
+  pn_pts pt;
+  long i;
+  pn_coords(kind, &ca, &cb);
+  win[0] = win[2] = INFINITY;
+  win[1] = win[3] = -INFINITY;
+  /* the points' extent, padded, in whole nice steps */
   for (k = 0; k < rs->n; k++) {
     if (!pn_points(rs->runs[k], &pt) || pt.dim <= ca || pt.dim <= cb)
       continue;
@@ -1199,15 +1213,35 @@ int pn_cloud (const pn_runs *rs, int kind, const pn_out *o, pn_cache *c,
       if (q[ca] > win[1]) win[1] = q[ca];
       if (q[cb] < win[2]) win[2] = q[cb];
       if (q[cb] > win[3]) win[3] = q[cb];
-      ndiv += pn_pts_divergent(&pt, i);
     }
   }
-  if (!any) {
+  if (!any) return -1;
+  snap_axis(&win[0], &win[1]);
+  snap_axis(&win[2], &win[3]);
+  return 0;
+}
+
+int pn_cloud (const pn_runs *rs, int kind, const pn_out *o, pn_cache *c,
+              char *title, size_t tsize)
+{
+  int pw = o->w - YLAB, ph = o->h - 1, px0 = o->x + YLAB, k, r, col;
+  int below = 0, pass, ca, cb, contours;
+  double win[4];
+  const ol_problem *p = rs->n > 0 ? ol_run_problem(rs->runs[0]) : NULL;
+  legend lg;
+  pn_pts pt;
+  long i, ndiv = 0;
+  pn_coords(kind, &ca, &cb);
+  contours = pn_cloud_contours(rs, kind, title, tsize) && c != NULL;
+  if (pw < 4 || ph < 2) return -1;
+  /* (1) window, and the divergent draws for the legend */
+  if (pn_cloud_window(rs, kind, win) != 0) {
     puts_at(o, o->y, o->x + 1, "no draws yet", o->w - 1, PN_AXIS);
     return -1;
   }
-  snap_axis(&win[0], &win[1]);
-  snap_axis(&win[2], &win[3]);
+  for (k = 0; k < rs->n; k++)
+    if (pn_points(rs->runs[k], &pt) && pt.dim > ca && pt.dim > cb)
+      for (i = 0; i < pt.n; i++) ndiv += pn_pts_divergent(&pt, i);
   memset(&lg, 0, sizeof lg);
   for (k = 0; k < rs->n && k < MAXLEG; k++)
     leg_add(&lg, rs->labels[k], NULL, DOT, cv_marker(k), k);

@@ -242,6 +242,15 @@ void pn_trace (const pn_runs *rs, int kind, pn_axes *ax, const pn_out *o,
 ** c's budget has not finished yet is left out for that frame. */
 int pn_cloud (const pn_runs *rs, int kind, const pn_out *o, pn_cache *c,
               char *title, size_t tsize);
+/* Pieces of the cloud shared with the SVG renderer: its window (0, or -1
+** when no point is drawable yet); whether it shows contours (1) and its
+** title; the grid of p over win in coordinates (ca, cb), nx x ny cells,
+** levels in c->lev (row 0 the bottom), with pn_landscape_grid's returns. */
+int pn_cloud_window (const pn_runs *rs, int kind, double win[4]);
+int pn_cloud_contours (const pn_runs *rs, int kind, char *title,
+                       size_t tsize);
+int pn_grid (const ol_problem *p, const double *win, int ca, int cb, int nx,
+             int ny, pn_cache *c);
 
 /* -- pooled diagnostics of chains shown together --------------------------- */
 

@@ -198,7 +198,7 @@ static void svg_line (pl_buf *f, const pl_plot *pl, int full, box b)
     int open = pool != NULL ? pn_src_pool(&s, kind, pool)
       : pn_src_open(&s, full, xa, pl->rs.runs[k]);
     pl_buf_addf(f, "<path class=\"series\" stroke=\"%s\" d=\"",
-                palette[k % NPAL]);
+                pool != NULL ? "#333333" : palette[k % NPAL]);
     if (open && s.n > 4000) step = s.n / 2000;
     for (i = 0; open && ax.ys.valid && i < s.n; i += (int)step) {
       double y = pn_src_y(&s, i), xp = cv_scale_pos(&xs, pn_src_x(&s, i));
@@ -341,40 +341,53 @@ static void svg_landscape (pl_buf *f, const pl_plot *pl, box b)
   pn_cache_fini(&c);
 }
 
+/* Contour cells of a cloud: where the level of the grid of the density
+** over win changes to the right or above, a light grey cell under the
+** dots (nx x ny cells). */
+static void svg_contours (pl_buf *f, const pl_plot *pl, int kind, box b,
+                          const double *win)
+{
+  enum { NX = 96, NY = 64 };
+  pn_cache c;
+  int ca, cb, r, col;
+  double cw = b.w / NX, ch = b.h / NY;
+  memset(&c, 0, sizeof c);
+  pn_coords(kind, &ca, &cb);
+  if (pn_grid(ol_run_problem(pl->rs.runs[0]), win, ca, cb, NX, NY, &c) == 0) {
+    pl_buf_adds(f, "<g class=\"contours\" fill=\"#c8c8c8\">\n");
+    for (r = 0; r < NY; r++)
+      for (col = 0; col < NX; col++) {
+        int l = c.lev[r * NX + col];
+        int lr = col + 1 < NX ? c.lev[r * NX + col + 1] : l;
+        int lu = r + 1 < NY ? c.lev[(r + 1) * NX + col] : l;
+        if (l < 0 || (lr == l && lu == l)) continue;
+        pl_buf_addf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+                    "height=\"%.2f\"/>\n", b.x + col * cw,
+                    b.y + b.h - (r + 1) * ch, cw, ch);
+      }
+    pl_buf_adds(f, "</g>\n");
+  }
+  pn_cache_fini(&c);
+}
+
 static void svg_cloud (pl_buf *f, const pl_plot *pl, int kind, box b)
 {
-  int ca, cb;
-  char t[48];
-  double win[4] = {INFINITY, -INFINITY, INFINITY, -INFINITY};
-  int k;
+  int ca, cb, k, contours;
+  char t[64];
+  double win[4];
   long i;
   pn_pts pt;
   pn_coords(kind, &ca, &cb);
-  snprintf(t, sizeof t, "cloud x%d,x%d", ca + 1, cb + 1);
+  contours = pn_cloud_contours(&pl->rs, kind, t, sizeof t);
   pl_buf_adds(f, "<g class=\"panel\" data-kind=\"cloud\">\n");
   title(f, b, t);
-  for (k = 0; k < pl->rs.n; k++) {
-    if (!pn_points(pl->rs.runs[k], &pt) || pt.dim <= (ca > cb ? ca : cb)) continue;
-    for (i = 0; i < pt.n; i++) {
-      const double *q = pt.x + i * pt.stride;
-      if (!isfinite(q[ca]) || !isfinite(q[cb])) continue;
-      if (q[ca] < win[0]) win[0] = q[ca];
-      if (q[ca] > win[1]) win[1] = q[ca];
-      if (q[cb] < win[2]) win[2] = q[cb];
-      if (q[cb] > win[3]) win[3] = q[cb];
-    }
+  /* the text cloud's window (whole nice steps), [-1, 1] without points */
+  if (pn_cloud_window(&pl->rs, kind, win) != 0) {
+    win[0] = win[2] = -1;
+    win[1] = win[3] = 1;
+    contours = 0;
   }
-  for (k = 0; k < 4; k += 2) {
-    double d = win[k + 1] - win[k];
-    if (!isfinite(d)) {
-      win[k] = -1;
-      win[k + 1] = 1;
-      continue;
-    }
-    if (!(d > 0)) d = fabs(win[k]) > 0 ? fabs(win[k]) : 1;
-    win[k] -= 0.05 * d;
-    win[k + 1] += 0.05 * d;
-  }
+  if (contours) svg_contours(f, pl, kind, b, win);
   winaxes(f, b, win);
   for (k = 0; k < pl->rs.n; k++) {
     long step = 1;

@@ -269,4 +269,24 @@ f:plot{text = true, watch = {"trace:1", "cloud:2,1"}}
        tostring(nd)))
 end
 
+-- the SVG figure: contours under the cloud, a red cross per divergent
+-- draw on the trace and the cloud, the pooled R-hat panel
+do
+  local f = run(problem.funnel{}, sample.nuts{}, opts{iters = 500, chains = 4,
+                                                     seed = 3})
+  local nd = f:stats().divergences
+  local svg = os.tmpname() .. ".svg"
+  f:plot{file = svg, watch = {"trace:1", "cloud:2,1", "rhat"}}
+  local doc = assert(io.open(svg)):read("a")
+  os.remove(svg)
+  local crosses = select(2, doc:gsub('class="divergent"', ""))
+  t.ok(nd > 0 and crosses > 0 and crosses <= 2 * nd,
+       string.format("svg: %d divergent crosses for %d divergent draws "
+                     .. "(trace and cloud)", crosses, nd))
+  t.ok(doc:find('class="contours"', 1, true)
+       and doc:find("cloud x2,x1 over a log p slice", 1, true)
+       and doc:find("rhat, chains pooled", 1, true),
+       "svg: the chosen cloud over a slice's contours, the pooled R-hat")
+end
+
 t.done()
