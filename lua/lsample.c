@@ -17,6 +17,10 @@
 ** ol_run_draws: the statistics of the step, then x).  Summaries use the
 ** first S draws of every chain, S the fewest any chain kept, with the
 ** definitions of core/diag.h (Vehtari et al. 2021).
+**
+** Panels: chains watch the family's defaults plus the pooled R-hat
+** (core/plot draws one curve for a chain set); x:running() returns that
+** curve's points, the last of which is x:summary()'s worst R-hat / ESS.
 */
 #include <math.h>
 #include <stdarg.h>

@@ -14,7 +14,11 @@
 ** log10(f - min + eps) (ramp ' .:-=+*#%@', low to high), trajectories on
 ** top (braille lines in the run's colour, or ASCII letters a, b, c, ...
 ** per run), the current point as a filled circle (ASCII: A, B, C, ...).
-** Cloud: the sampler draws in x1, x2 as dots.  Simplex: barycentric
+** Cloud: the sampler draws in two coordinates as dots, over the contours
+** of log p (cells where the landscape's level changes) for a 2-D target or
+** chosen coordinates.  Trace and cloud mark divergent draws in role
+** PN_DIVERGENT.  A chain set's rhat and ess panels draw one pooled curve
+** (pn_pool_update, ol_diag_worst) in the title colour.  Simplex: barycentric
 ** (p1, p2, p3) -> (p2 + p3/2, p3 sqrt(3)/2) in a triangle with vertices
 ** labelled 1, 2, 3, one path per run and player.
 ** Legends of the last three sit in a plot corner whose canvas cells are
@@ -779,7 +783,8 @@ static void line_panel (const pn_runs *rs, int full, pn_axes *ax,
     for (col = 0; col < pw; col++) {
       int s;
       unsigned u = cv_cell(o->cv, col, row, &s);
-      if (u != 0) o->put(o->ud, o->y + row, px + col, u, cv_marker(s), s);
+      if (u != 0) o->put(o->ud, o->y + row, px + col, u, cv_marker(s),
+                         pool != NULL ? PN_TITLE : s);
     }
   for (col = 0; col < pw && col < 1024; col++)
     if (floor_s[col] >= 0)
