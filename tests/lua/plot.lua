@@ -302,12 +302,14 @@ do
     "plot: a game's default panels are exploitability, entropy, simplex")
   t.is(titles([[run(problem.gauss2d{}, sample.nuts{}, {iters=100,
     progress=false}):plot{text=true}]]),
-    "accept; trace x1; landscape x1,x2",
-    "plot: a 2-D sampler's default panels are accept, trace, landscape")
+    "accept; trace x1; cloud x1,x2 over log p contours; stepsize",
+    "plot: a 2-D adapting sampler's default panels are accept, trace, "
+    .. "the cloud over log p contours, step size")
   t.is(titles([[run(problem.gaussian{n=5}, sample.rwmh{}, {iters=100,
     progress=false}):plot{text=true}]]),
-    "accept; trace x1; cloud x1,x2",
-    "plot: a 5-D sampler's default panels are accept, trace, the cloud")
+    "accept; trace x1; cloud x1,x2; stepsize",
+    "plot: a 5-D sampler's default panels are accept, trace, the cloud "
+    .. "(no contours: a slice is not the marginal), step size")
   t.is(titles([[run(problem.rosenbrock{n=2}, optim.adam{}, {iters=100,
     progress=false}):plot{text=true}]]),
     "loss; gradnorm; landscape x1,x2",

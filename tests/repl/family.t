@@ -25,7 +25,7 @@ tm_wait "$P"
 tm_line "s = run(problem.gauss2d{}, sample.nuts{}, {iters = $LIVE_ITERS})"
 has 'accept'; ok $? "family: a sampler watches its acceptance"
 has 'trace x1'; ok $? "family: a sampler shows the x1 trace"
-has 'landscape x1,x2'; ok $? "family: a 2-D sampler shows the draws on the landscape"
+has 'cloud x1,x2 over log p contours'; ok $? "family: a 2-D sampler shows the draws over the density's contours"
 tm_keys q
 tm_wait "$P"
 
