@@ -43,7 +43,8 @@ local o = run(p, game.ogda{lr = lr}, {iters = T, metrics = {"dist"}})
 local d0, gT = span(g, 0)
 local growth = (gT / d0) ^ (1 / g.iter)
 print(string.format("gda simultaneous: ||z - z*|| %.3g -> %.3g in %d steps, "
-                    .. "%.5f per step (asymptotic rate sqrt(1 + lr^2 s_max^2) = %.5f)",
+                    .. "%.5f per step (asymptotic rate sqrt(1 + lr^2 "
+                    .. "s_max^2) = %.5f)",
                     d0, gT, g.iter, growth, math.sqrt(1 + (lr * smax) ^ 2)))
 local _, aT, alo, ahi = span(a, 500)
 print(string.format("gda alternating: ||z - z*|| between %.3g and %.3g over "

@@ -62,10 +62,9 @@ void ol_mwu_block (double *L, const double *d, double eta, double *x, int k)
     if (L[a] > hi) hi = L[a];
   }
   /* (2) exponentiate relative to the maximum, normalise */
-  for (a = 0; a < k; a++) {
-    L[a] -= hi;
-    sum += x[a] = exp(L[a]);
-  }
+  for (a = 0; a < k; a++) L[a] -= hi;
+  ol_play_exp(L, x, k);
+  for (a = 0; a < k; a++) sum += x[a];
   sum = 1 / sum;
   for (a = 0; a < k; a++) x[a] *= sum;
 }

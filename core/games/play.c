@@ -3,7 +3,9 @@
 ** game dynamics (see play.h).
 */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "play.h"
 #include "vec.h"
@@ -90,4 +92,48 @@ double ol_play_probe (const void *st, int metric, const ol_ctx *c)
 {
   (void)c;
   return metric == OL_MET_REGRET ? ol_play_regret(st) : NAN;
+}
+
+void ol_play_exp (const double *restrict a, double *restrict y, int n)
+{
+  static const double log2e = 1.4426950408889634074;
+  static const double ln2hi = 6.93147180369123816490e-01;
+  static const double ln2lo = 1.90821492927058770002e-10;
+  static const double shift = 0x1.8p52;   /* adding it rounds to integer */
+  int i;
+  /* (1) one branch-free pass the compiler vectorizes (a clamp or a test
+  ** inside it keeps GCC from vectorizing under -ftrapping-math) */
+  for (i = 0; i < n; i++) {
+    double v = a[i], kf, r, q, b, sc;
+    uint64_t bits;
+    /* a = k ln 2 + r, k = round(a / ln 2), |r| <= ln 2 / 2 (ln 2 in two
+    ** parts, the high one with trailing zeros so k ln2hi is exact) */
+    kf = (v * log2e + shift) - shift;
+    r = (v - kf * ln2hi) - kf * ln2lo;
+    /* exp(r) = sum_{j <= 13} r^j / j! by Horner */
+    q = 1.0 / 6227020800.0;
+    q = q * r + 1.0 / 479001600.0;
+    q = q * r + 1.0 / 39916800.0;
+    q = q * r + 1.0 / 3628800.0;
+    q = q * r + 1.0 / 362880.0;
+    q = q * r + 1.0 / 40320.0;
+    q = q * r + 1.0 / 5040.0;
+    q = q * r + 1.0 / 720.0;
+    q = q * r + 1.0 / 120.0;
+    q = q * r + 1.0 / 24.0;
+    q = q * r + 1.0 / 6.0;
+    q = q * r + 0.5;
+    q = q * r + 1.0;
+    q = q * r + 1.0;
+    /* 2^k: k + 1023 sits in the low bits of 2^52 + k + 1023; shifted into
+    ** the exponent field (a normal number for k >= -1022) */
+    b = kf + (0x1p52 + 1023.0);
+    memcpy(&bits, &b, sizeof bits);
+    bits <<= 52;
+    memcpy(&sc, &bits, sizeof sc);
+    y[i] = q * sc;
+  }
+  /* (2) below -708 (k < -1021, where the bits above are garbage): 0 */
+  for (i = 0; i < n; i++)
+    if (a[i] < -708) y[i] = 0;
 }

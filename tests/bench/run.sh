@@ -79,3 +79,9 @@ awk '
     printf "W5 lbfgs: %.2fx the C floor estimate (nfev f+g + nit two-loops)\n", ms["engine"] / ms["floor"]
     if (sp > 0) printf "W5 lbfgs: %.1fx faster than scipy L-BFGS-B (target >= 5x)\n", sp / ms["engine"]
   }' "$out"
+
+echo "== W7: a game step (mwu) on a 100 x 100 matrix game vs two dgemv, one core (OPENBLAS_NUM_THREADS=1)"
+OPENBLAS_NUM_THREADS=1 tests/bench/w7 100000 7 100 | tee "$out"
+awk '
+  $1 == "W7" && $3 == "ns" { ns[$2] = $4 }
+  END { printf "W7 mwu step: %.2fx the two-dgemv floor (target <= 1.5x)\n", ns["engine"] / ns["floor"] }' "$out"

@@ -7,7 +7,8 @@
 ** has NashConv 0 and the stated value), potentials found where they exist
 ** (and checked by deviations), matrixgame's A/B/potential keys and its
 ** seeded random games.  Metrics: nashconv, exploitability = nashconv / 2,
-** regret and ccegap against the iterates, value, the weighted averages.
+** regret and ccegap against the iterates, value, the weighted averages;
+** the vectorized exp of the Hedge family against libm.
 ** Dynamics (issue 12, "Correctness"), fixed starts, no randomness:
 **   - rm, rmplus, prmplus on every zero-sum built-in from an
 **     off-equilibrium start: NashConv of the average <= 3 max|A| / sqrt(T)
@@ -21,12 +22,14 @@
 **   - on the unconstrained bilinear game simultaneous gda's distance to
 **     the equilibrium never decreases, eg and ogda end within 1e-6 of it.
 */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "olt.h"
+#include "games/play.h"
 #include "problems/game.h"
 #include "tap.h"
 #include "vec.h"
@@ -423,6 +426,29 @@ static void test_regret (void)
     }
 }
 
+/* ol_play_exp against libm's exp on [-708, 0], at its edges and beyond. */
+static void test_exp (ol_rng *r)
+{
+  enum { N = 100000 };
+  static double a[N], y[N];
+  double worst = 0, sp[6] = {0, -708, -708.5, -INFINITY, NAN, -1e-300};
+  double sy[6];
+  int i;
+  for (i = 0; i < N; i++)
+    a[i] = i < N / 2 ? -708.0 * i / (N / 2) : -ol_rng_exp(r) * 3;
+  ol_play_exp(a, y, N);
+  for (i = 0; i < N; i++)
+    worst = fmax(worst, fabs(y[i] - exp(a[i])) / exp(a[i]));
+  ok(worst <= 4 * DBL_EPSILON, "play: ol_play_exp within 4 ulp of exp on "
+     "[-708, 0] (grid and random points; max relative error %.2g = %.2f "
+     "eps)", worst, worst / DBL_EPSILON);
+  ol_play_exp(sp, sy, 6);
+  ok(sy[0] == 1 && fabs(sy[1] - exp(-708)) <= 4 * DBL_EPSILON * exp(-708)
+     && sy[2] == 0 && sy[3] == 0 && isnan(sy[4]) && sy[5] == 1,
+     "play: exp(0) = 1, exp(-708) as libm, 0 below -708 and at -inf, NaN "
+     "stays NaN");
+}
+
 /* == dynamics ============================================================ */
 
 /* A run of meth on prob ("bilinear0": the unconstrained bilinear game)
@@ -611,6 +637,7 @@ int main (void)
   test_matrixgame();
   test_metrics(&r);
   test_regret();
+  test_exp(&r);
   test_regret_family();
   test_omwu();
   test_fp_shapley();
