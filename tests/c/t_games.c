@@ -516,6 +516,33 @@ static void test_regret_family (void)
     }
 }
 
+/* The same bound on a seeded random zero-sum game (value unknown). */
+static void test_regret_random (void)
+{
+  static const char *const ms[] = {"rm", "rmplus", "prmplus"};
+  const long T = 10000;
+  int j;
+  for (j = 0; j < 3; j++) {
+    ol_err e;
+    ol_problem *p = olt_problem("matrixgame", &e, "m", 5.0, "n", 7.0,
+                                "seed", 3.0, (char *)NULL);
+    double par[8], nc, bound, work[12];
+    const ol_method_type *m = olt_method(ms[j], par, (char *)NULL);
+    ol_run_opts o = olt_opts(T, 0, OL_MBIT(OL_MET_NASHCONV_AVG));
+    ol_run *r = p != NULL ? olt_go(p, m, par, &o) : NULL;
+    if (!ok(r != NULL, "%s on matrixgame{m=5, n=7, seed=3}", ms[j])) {
+      ol_problem_free(p);
+      continue;
+    }
+    bound = 3 * ol_game_of(p)->amax / sqrt((double)T);
+    nc = ol_game_gap(p, ol_run_xavg(r), work);
+    ok(nc <= bound, "%s on matrixgame{m=5, n=7, seed=3}: duality gap of the "
+       "average %.3g <= 3 max|A| / sqrt(T) = %.3g", ms[j], nc, bound);
+    ol_run_free(r);
+    ol_problem_free(p);
+  }
+}
+
 static void test_omwu (void)
 {
   static const char *const gs[] = {"rps", "pennies"};
@@ -639,6 +666,7 @@ int main (void)
   test_regret();
   test_exp(&r);
   test_regret_family();
+  test_regret_random();
   test_omwu();
   test_fp_shapley();
   test_br();
