@@ -18,6 +18,7 @@
 #include "lexp.h"
 #include "lprint.h"
 #include "plotpanel.h"
+#include "problems/game.h"
 
 static const char *const optkeys[] = {
   "iters", "tol", "time", "seed", "stream", "x0", "metrics", "watch", "cap",
@@ -806,8 +807,8 @@ static const luaL_Reg run_methods[] = {
   {NULL, NULL}
 };
 
-/* Fields: iter, reason, message, seed, x, xavg, budget, nfev, ngev, nhev,
-** seconds, label, method, problem; then the methods above. */
+/* Fields: iter, reason, message, seed, x, xavg, value, budget, nfev,
+** ngev, nhev, seconds, label, method, problem; then the methods above. */
 static int run_index (lua_State *L)
 {
   lrun *b = olua_checkrun(L, 1);
@@ -829,6 +830,15 @@ static int run_index (lua_State *L)
   else if (strcmp(k, "xavg") == 0) {
     if (ol_run_xavg(r) != NULL)
       olua_pushvec(L, ol_run_xavg(r), ol_run_n(r));
+    else lua_pushnil(L);
+  }
+  else if (strcmp(k, "value") == 0) {
+    /* a game's value estimate: the row player's payoff x'Ay at the
+    ** average strategies (the last ones when the method keeps none) */
+    ol_game G;
+    if (ol_game_view(ol_run_problem(r), &G))
+      lua_pushnumber(L, ol_game_value(&G, ol_run_xavg(r) != NULL
+                                      ? ol_run_xavg(r) : ol_run_x(r)));
     else lua_pushnil(L);
   }
   else if (strcmp(k, "budget") == 0) lua_pushinteger(L, ol_run_budget(r));
@@ -877,7 +887,7 @@ static void setfields (lua_State *L)
 {
   static const char *const nums[] = {
     "iter", "seed", "budget", "nfev", "ngev", "nhev", "mfev", "mgev",
-    "seconds", NULL
+    "seconds", "value", NULL
   };
   static const char *const strs[] = {"reason", "message", "label", NULL};
   const luaL_Reg *m;

@@ -108,7 +108,10 @@ int pn_log_prone (int m)
 {
   return m == OL_MET_LOSS || m == OL_MET_GRADNORM || m == OL_MET_KKT
     || m == OL_MET_SUBOPT || m == OL_MET_DIST || m == OL_MET_EXPLOIT
-    || m == OL_MET_MINGRADNORM || m == OL_MET_BIAS || m == OL_MET_VARIANCE;
+    || m == OL_MET_MINGRADNORM || m == OL_MET_BIAS || m == OL_MET_VARIANCE
+    || m == OL_MET_NASHCONV || m == OL_MET_NASHCONV_AVG
+    || m == OL_MET_EXPLOIT_AVG || m == OL_MET_REGRET || m == OL_MET_CCEGAP
+    || m == OL_MET_MEANERR || m == OL_MET_KL || m == OL_MET_W2;
 }
 
 void pn_axes_init (pn_axes *a, int xaxis, int xlog)
@@ -132,6 +135,9 @@ int pn_defaults (const ol_problem *p, int family, unsigned rec, int *out,
     return n;
   }
   if (family == OL_DYNAMIC || (p != NULL && p->kind == OL_GAME)) {
+    /* the average's gap is what no-regret dynamics drive to 0; the last
+    ** iterate's is what optimistic ones do (and plain ones do not) */
+    if (rec & OL_MBIT(OL_MET_EXPLOIT_AVG)) ADD(OL_MET_EXPLOIT_AVG);
     if (rec & OL_MBIT(OL_MET_EXPLOIT)) ADD(OL_MET_EXPLOIT);
     if (rec & OL_MBIT(OL_MET_ENTROPY)) ADD(OL_MET_ENTROPY);
   } else {

@@ -179,4 +179,17 @@ local f = run(problem.shapley{}, game.fp{}, {iters = 10000,
 t.ok(f:last("nashconv_avg") > 0.05, "games: fp on shapley: NashConv of the "
      .. "empirical play " .. string.format("%.3g", f:last("nashconv_avg"))
      .. " > 0.05 after 10^4 steps")
+-- r.value: x'Ay at the average strategies, the value metric's last value
+do
+  local T = 10000
+  local g = run(problem.bilinear{}, game.rmplus{}, {iters = T, seed = 1,
+                progress = false, view = false})
+  local bound = 3 * 2 / math.sqrt(T)          -- max|A| = 2
+  t.near(g.value, -0.2, bound, "games: r.value of rmplus on bilinear within "
+         .. "3 max|A|/sqrt(T) of the game's value -1/5")
+  t.is(g.value, g:last("value"), "games: r.value is the value metric's last")
+  local o = run(problem.rosenbrock{n = 2}, optim.gd{}, {iters = 3,
+                progress = false, view = false})
+  t.is(o.value, nil, "games: r.value is nil for an optimizer's run")
+end
 t.done()

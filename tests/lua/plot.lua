@@ -291,15 +291,16 @@ do
     local ls = textplot(body)
     local got = {}
     for _, l in ipairs(ls) do
-      local name = l:match("^%+%-%- ([%w ,]+)")
+      local name = l:match("^%+%-%- ([%w_ ,]+)")
       if name then got[#got + 1] = name:gsub("%s+$", "") end
     end
     return table.concat(got, "; ")
   end
   t.is(titles([[run(problem.rps{}, game.rmplus{}, {iters=100,
     progress=false}):plot{text=true}]]),
-    "exploitability; entropy; simplex",
-    "plot: a game's default panels are exploitability, entropy, simplex")
+    "exploitability_avg; exploitability; entropy; simplex",
+    "plot: a game's default panels are the average's and the last "
+    .. "iterate's exploitability, entropy, simplex")
   t.is(titles([[run(problem.gauss2d{}, sample.nuts{}, {iters=100,
     progress=false}):plot{text=true}]]),
     "accept; trace x1; cloud x1,x2 over log p contours; stepsize",

@@ -9,13 +9,14 @@ cd "$(dirname "$0")/../.." || exit 1
 
 P='^>( |$)'
 # titles: the panel titles on the screen, in order, one a line
-titles () { tm_screen | perl -CS -ne 'while (/[\x{250C}]\x{2500}+ (?:\* )?([a-z][a-z0-9 ,()]*?)(?: \[[^]]*\])? \x{2500}/g) { print "$1\n" }'; }
+titles () { tm_screen | perl -CS -ne 'while (/[\x{250C}]\x{2500}+ (?:\* )?([a-z][a-z0-9_ ,()]*?)(?: \[[^]]*\])? \x{2500}/g) { print "$1\n" }'; }
 has () { tm_until "titles | grep -qx '$1'"; }
 
 tm_start
 tm_wait "$P"
 tm_line "g = run(problem.rps{}, game.rmplus{}, {iters = $LIVE_ITERS})"
-has 'exploitability'; ok $? "family: a game watches exploitability"
+has 'exploitability_avg'; ok $? "family: a game watches the average's exploitability"
+has 'exploitability'; ok $? "family: ... and the last iterate's"
 has 'entropy'; ok $? "family: a game watches entropy"
 has 'simplex (one path per player)'; ok $? "family: a game shows the simplex"
 ! titles | grep -qx 'loss'; ok $? "family: a game has no loss panel"

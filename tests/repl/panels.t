@@ -73,9 +73,10 @@ ok $? "panels: the simplex names the players' marks (P1 ● P2 ◆)"
 tm_until "s=\$(simp | grep -v 'rmplus\|P1'); echo \"\$s\" | grep -q '●' \
   && echo \"\$s\" | grep -q '◆'"
 ok $? "panels: player 1's disc and player 2's diamond are both drawn"
-# the simplex takes focus (Tab, Tab: after exploitability and entropy)
-# and zooms alone (z), like a metric panel
-tm_keys Tab Tab
+# the simplex takes focus (Tab x3: after the average's and the last
+# iterate's exploitability and entropy) and zooms alone (z), like a
+# metric panel
+tm_keys Tab Tab Tab
 tm_wait '\* simplex'; ok $? "panels: Tab focuses the simplex panel (* simplex)"
 tm_keys z
 tm_until "s=\$(tm_screen); echo \"\$s\" | grep -q '\* simplex' \
