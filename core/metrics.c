@@ -307,6 +307,8 @@ static double m_kkt (const ol_mstate *s)
       off += k;
     }
     return acc;
+  case OL_SET_L1BALL: case OL_SET_L2BALL:
+    return kkt_composite(s);         /* ||x - P(x - g)|| */
   default:
     return ol_vec_nrm2(g, n);
   }

@@ -17,7 +17,7 @@
   OL_METRIC(GRADNORM, "gradnorm", "||grad f(x_t)||_2 of the true gradient, also when the method sees a noisy one") \
   OL_METRIC(DIST, "dist", "||x_t - x*||_2 (needs a known x*)") \
   OL_METRIC(SUBOPT, "subopt", "f(x_t) - f* (needs a known f*)") \
-  OL_METRIC(KKT, "kkt", "KKT gap: gradnorm unconstrained; ||x - P(x - grad f)|| on a box; Frank-Wolfe gap sum_i (<g_i,x_i> - min_a g_ia) on simplices") \
+  OL_METRIC(KKT, "kkt", "KKT gap: gradnorm unconstrained; ||x - P(x - grad f)|| on a box or a ball; Frank-Wolfe gap sum_i (<g_i,x_i> - min_a g_ia) on simplices") \
   OL_METRIC(ENTROPY, "entropy", "Shannon entropy -sum p log p of each simplex block (each player's strategy) of x_t, summed over the blocks") \
   OL_METRIC(EXPLOIT, "exploitability", "NashConv / 2 of the last iterate (OpenSpiel's exploitability, NashConv / num_players, of two-player constant-sum games; kept as NashConv / 2 for general-sum ones)") \
   OL_METRIC(ACCEPT, "accept", "acceptance rate of a sampler: accepted proposals / steps") \

@@ -159,4 +159,19 @@ t.ok(rr:last("kkt") <= 1e-8, string.format("rmplus: kkt %.3g <= 1e-8 on "
      .. "the simplex QP after 2000 steps", rr:last("kkt")))
 near(rr.x, xs, 1e-6, "rmplus: x = x* of the KKT conditions")
 
+-- kkt on the balls is ||x - P(x - g)||: 0 at the constrained optimum,
+-- not ||g||.  f = 1/2 ||x - c||^2 with c outside the ball: x* = P(c)
+for _, b in ipairs({{l2ball = 1}, {l1ball = 1}}) do
+  local name = next(b)
+  local q = problem.new{n = 2, x0 = {0, 0}, set = b,
+    f = function (x) return 0.5 * ((x[1] - 3)^2 + (x[2] - 1)^2) end,
+    grad = function (x, g) g[1] = x[1] - 3; g[2] = x[2] - 1 end}
+  local rb = run(q, optim.pgd{lr = 0.5}, {iters = 200, tol = 0,
+                 metrics = {"kkt", "gradnorm"}, progress = false,
+                 view = false})
+  t.ok(rb:last("kkt") <= 1e-12 and rb:last("gradnorm") > 1,
+       string.format("kkt on %s: %.3g at x* while |g| = %.3g", name,
+                     rb:last("kkt"), rb:last("gradnorm")))
+end
+
 t.done()
