@@ -68,7 +68,7 @@ typedef struct ol_method_type {
   double (*probe) (const void *st, int metric, const ol_ctx *c);
   /* OL_MBIT() set of the metrics probe defines (from the first step on:
   ** before it the probe may give NAN); 0 without a probe. */
-  unsigned probes;
+  ol_mset probes;
 } ol_method_type;
 
 #define OL_PROBES_LR (OL_MBIT(OL_MET_LRMIN) | OL_MBIT(OL_MET_LRMED) | \

@@ -735,7 +735,7 @@ static double m_w2 (const ol_mstate *s)
 
 /* The cache's block after nucnorm's: head, mean, C, and with kl or w2
 ** Sinv, Sroot, then the scratch A, B, lam. */
-static int dcache_init (ol_mmem *mm, const ol_problem *p, unsigned metrics,
+static int dcache_init (ol_mmem *mm, const ol_problem *p, ol_mset metrics,
                         ol_err *e)
 {
   size_t n = (size_t)p->n, nn = n * n, nuc = nuc_size(mm, p), h = dc_head();
@@ -767,7 +767,7 @@ static int dcache_init (ol_mmem *mm, const ol_problem *p, unsigned metrics,
   return OL_OK;
 }
 
-int ol_mmem_init (ol_mmem *mm, const ol_problem *p, unsigned metrics,
+int ol_mmem_init (ol_mmem *mm, const ol_problem *p, ol_mset metrics,
                   ol_err *e)
 {
   int rows[4], nb, b, n = p->n, k = p->mcols;
@@ -966,8 +966,8 @@ static double m_divergences (const ol_mstate *s)
 #define EV_EXPLOIT m_exploit
 #define EV_ACCEPT m_accept
 
-/* Metric sets are OL_MBIT() bits of an unsigned. */
-_Static_assert(OL_NMETRICS <= 32, "more metrics than bits in a metric set");
+/* Metric sets are OL_MBIT() bits of an ol_mset. */
+_Static_assert(OL_NMETRICS < 64, "more metrics than bits in a metric set");
 
 const ol_metric_type ol_metric_types[OL_NMETRICS] = {
 #define OL_METRIC(id, name, doc) {name, doc, AV_##id, EV_##id},
@@ -992,9 +992,9 @@ int ol_metric_find (const char *name)
 **   samplers    loss gradnorm accept dist;
 **   dynamics    loss exploitability exploitability_avg regret entropy
 **               potential value kkt. */
-unsigned ol_metric_defaults (const ol_problem *p, int family)
+ol_mset ol_metric_defaults (const ol_problem *p, int family)
 {
-  unsigned want, have = 0;
+  ol_mset want, have = 0;
   int i;
   switch (family) {
   case OL_SAMPLER:

@@ -52,7 +52,10 @@ enum {
   OL_NMETRICS
 };
 
-#define OL_MBIT(m) (1u << (m))
+/* A set of metrics: bit OL_MBIT(id) for each (64 bits: OL_NMETRICS must
+** stay below 64, checked below). */
+typedef uint64_t ol_mset;
+#define OL_MBIT(m) ((ol_mset)1 << (m))
 
 /* What a metric sees: the state at the recorded time. */
 typedef struct ol_mstate {
@@ -84,6 +87,6 @@ typedef struct ol_metric_type {
 extern const ol_metric_type ol_metric_types[OL_NMETRICS];
 int ol_metric_find (const char *name);   /* id or -1 */
 /* Default set recorded for a problem kind and method family. */
-unsigned ol_metric_defaults (const ol_problem *p, int family);
+ol_mset ol_metric_defaults (const ol_problem *p, int family);
 
 #endif

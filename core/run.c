@@ -961,7 +961,7 @@ long ol_run_ngev (const ol_run *r) { return r->c.ngev; }
 long ol_run_nhev (const ol_run *r) { return r->c.nhev; }
 long ol_run_mfev (const ol_run *r) { return r->orc.mfev; }
 long ol_run_mgev (const ol_run *r) { return r->orc.mgev; }
-unsigned ol_run_metrics (const ol_run *r) { return r->metrics; }
+ol_mset ol_run_metrics (const ol_run *r) { return r->metrics; }
 int ol_run_len (const ol_run *r) { return r->len; }
 const long *ol_run_times (const ol_run *r) { return r->times; }
 const double *ol_run_evals (const ol_run *r) { return r->evals; }

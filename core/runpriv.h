@@ -52,7 +52,7 @@ typedef struct ol_mmem {
 /* metrics.c: allocate what the metrics in 'metrics' (OL_MBIT set) need
 ** (OL_ENOMEM / OL_ENUMERIC with e set); free it (copes with a partial
 ** init and a zeroed struct). */
-int ol_mmem_init (ol_mmem *mm, const ol_problem *p, unsigned metrics,
+int ol_mmem_init (ol_mmem *mm, const ol_problem *p, ol_mset metrics,
                   ol_err *e);
 void ol_mmem_free (ol_mmem *mm);
 /* metrics.c: OL_EINVAL with a message naming metric id and why it is not
@@ -86,7 +86,7 @@ struct ol_run {
   double seconds;             /* accumulated stepping wall time */
   double slice0;              /* clock at the start of the current slice */
   int inslice;                /* inside ol_run_advance (see above) */
-  unsigned metrics;           /* OL_MBIT set recorded */
+  ol_mset metrics;            /* OL_MBIT set recorded */
   int cap, len, offgrid, tdim;
   int alloc, ucap, lgl;       /* capacity; U and log2 L of the history */
   long stride, next_rec;

@@ -94,7 +94,7 @@ typedef struct lrun {
   int xaxis;            /* PN_X_* (core/plot/plotpanel.h): the plots' x axis */
   int nwatch;
   int watch[OL_NMETRICS];
-  unsigned dropped;     /* metrics asked for that the method does not
+  ol_mset dropped;     /* metrics asked for that the method does not
                            define (a race, lenient) */
   int chain;            /* k of a sampler's chains (lsample.c), or 0 */
 } lrun;
@@ -104,8 +104,8 @@ void olua_pushrunlabel (lua_State *L, const lrun *b);
 /* Parsed options of run / race / start. */
 typedef struct ropts {
   ol_run_opts o;
-  unsigned metrics;      /* given metric set (0: defaults) */
-  unsigned watchbits;
+  ol_mset metrics;       /* given metric set (0: defaults) */
+  ol_mset watchbits;
   int nwatch;
   int watch[OL_NMETRICS];
   int useview, progress;

@@ -131,7 +131,7 @@ int olua_run_tostring (lua_State *L)
   const ol_run *r = b->r;
   luaL_Buffer bf;
   char buf[256], num[32];
-  unsigned rec;
+  ol_mset rec;
   int i, k = 0;
   if (r == NULL) {
     lua_pushliteral(L, "run (closed)");

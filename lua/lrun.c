@@ -49,10 +49,10 @@ static int unknownmetric (lua_State *L, const char *who, const char *name)
 ** NULL), count in *nids.  With ids (watch lists) the panel names
 ** "landscape" and "simplex" are accepted too (ids PN_LANDSCAPE, PN_SIMPLEX,
 ** no bit). */
-static unsigned readmetrics (lua_State *L, int idx, const char *who,
+static ol_mset readmetrics (lua_State *L, int idx, const char *who,
                              const char *key, int *ids, int *nids)
 {
-  unsigned bits = 0;
+  ol_mset bits = 0;
   lua_Integer i, n;
   int k = 0, j;
   if (!lua_istable(L, idx))
@@ -305,7 +305,7 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
   lmethod *mb = olua_checkmethod(L, midx);
   ol_run_opts o = ro->o;
   ol_err e;
-  unsigned rec, dropped = 0;
+  ol_mset rec, dropped = 0;
   double par[64];
   int i;
   lrun *b;
@@ -333,7 +333,7 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
   /* a race watches a metric for the methods that define it */
   if (ro->lenient)
     for (i = 0; i < OL_NMETRICS; i++) {
-      unsigned bit = OL_MBIT(i);
+      ol_mset bit = OL_MBIT(i);
       int probe = i >= OL_MET_LRMIN && i <= OL_MET_ORTHERR;
       if ((o.metrics & bit) &&
           (!ol_metric_types[i].avail(pb->p, mb->t->family) ||
@@ -473,7 +473,7 @@ static int run_run (lua_State *L)
 static void racenotes (lua_State *L, lrun **boxes, int n, int rt,
                        const ropts *ro)
 {
-  unsigned all = ~0u, any = 0;
+  ol_mset all = ~(ol_mset)0, any = 0;
   int i, k, nn = 0;
   for (i = 0; i < n; i++) {
     all &= boxes[i]->dropped;
@@ -583,7 +583,7 @@ static int run_continue (lua_State *L)
 static const char *pushrecorded (lua_State *L, const ol_run *r)
 {
   luaL_Buffer bf;
-  unsigned rec = ol_run_metrics(r);
+  ol_mset rec = ol_run_metrics(r);
   int i, k = 0;
   luaL_buffinit(L, &bf);
   for (i = 0; i < OL_NMETRICS; i++)
@@ -688,7 +688,7 @@ static int run_min (lua_State *L)
 static int run_metrics (lua_State *L)
 {
   lrun *b = olua_checkrun(L, 1);
-  unsigned rec = ol_run_metrics(b->r);
+  ol_mset rec = ol_run_metrics(b->r);
   int i, k = 0;
   lua_newtable(L);
   for (i = 0; i < OL_NMETRICS; i++)
@@ -715,7 +715,7 @@ static void addnum (luaL_Buffer *bf, double v)
 static void pushcsv (lua_State *L, const ol_run *r)
 {
   luaL_Buffer bf;
-  unsigned rec = ol_run_metrics(r);
+  ol_mset rec = ol_run_metrics(r);
   const double *ser[OL_NMETRICS];
   const long *t = ol_run_times(r);
   int n = ol_run_len(r), i, j, ns = 0, dim = 0;

@@ -122,7 +122,7 @@ void pn_axes_init (pn_axes *a, int xaxis, int xlog)
   a->ymode = PN_YAUTO;
 }
 
-int pn_defaults (const ol_problem *p, int family, unsigned rec, int *out,
+int pn_defaults (const ol_problem *p, int family, ol_mset rec, int *out,
                  int max)
 {
   int n = 0, i;

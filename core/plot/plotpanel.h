@@ -127,7 +127,7 @@ int pn_log_prone (int metric);
 ** and entropy (the simplex is added beside them by the views when the game
 ** has 3-action blocks); any other recorded metrics when none of those is.
 ** At most max kinds into out; returns the count. */
-int pn_defaults (const ol_problem *p, int family, unsigned recorded,
+int pn_defaults (const ol_problem *p, int family, ol_mset recorded,
                  int *out, int max);
 
 /* 1 when the runs can show panel kind (a metric recorded by one run, the

@@ -455,7 +455,7 @@ static void test_exp (ol_rng *r)
 /* A run of meth on prob ("bilinear0": the unconstrained bilinear game)
 ** with budget T, advanced by 'adv' steps. */
 static ol_run *go2 (const char *prob, const char *meth, long T, long adv,
-                    unsigned metrics, const char *key, double val)
+                    ol_mset metrics, const char *key, double val)
 {
   ol_err e;
   ol_problem *p = strcmp(prob, "bilinear0") == 0
@@ -473,7 +473,7 @@ static ol_run *go2 (const char *prob, const char *meth, long T, long adv,
 }
 
 static ol_run *go (const char *prob, const char *meth, long T,
-                   unsigned metrics, const char *key, double val)
+                   ol_mset metrics, const char *key, double val)
 {
   return go2(prob, meth, T, T, metrics, key, val);
 }

@@ -118,7 +118,7 @@ static const ol_method_type probed = {
   OL_PROBES_LR
 };
 
-static ol_run *go (ol_problem *p, const ol_method_type *m, unsigned metrics,
+static ol_run *go (ol_problem *p, const ol_method_type *m, ol_mset metrics,
                    ol_err *e)
 {
   ol_run_opts o;

@@ -164,7 +164,7 @@ static void test_first_iterates (void)
 
 /* Run m with par on p for iters steps (tol: stop rule) and report. */
 static ol_run *go (const ol_problem *p, const char *name, const double *par,
-                   long iters, double tol, unsigned metrics)
+                   long iters, double tol, ol_mset metrics)
 {
   ol_run_opts o = olt_opts(iters, tol, metrics);
   return olt_go(p, ol_method_find(name), par, &o);
@@ -174,7 +174,7 @@ static void test_convergence (void)
 {
   ol_err e;
   ol_problem *p = olt_quadratic(10, 100, 1);
-  unsigned mets = OL_MBIT(OL_MET_LOSS) | OL_MBIT(OL_MET_GRADNORM)
+  ol_mset mets = OL_MBIT(OL_MET_LOSS) | OL_MBIT(OL_MET_GRADNORM)
                   | OL_MBIT(OL_MET_DIST);
   double par[8], k = 100, sk = 10;
   ol_run *r;

@@ -137,7 +137,7 @@ static void test_defaults (void)
 {
   int w[8], n, i;
   char got[128] = "";
-  unsigned rec = OL_MBIT(OL_MET_LOSS) | OL_MBIT(OL_MET_GRADNORM)
+  ol_mset rec = OL_MBIT(OL_MET_LOSS) | OL_MBIT(OL_MET_GRADNORM)
     | OL_MBIT(OL_MET_ACCEPT) | OL_MBIT(OL_MET_EXPLOIT)
     | OL_MBIT(OL_MET_ENTROPY);
   n = pn_defaults(NULL, OL_DYNAMIC, rec, w, 8);

@@ -75,7 +75,7 @@ static const ol_method_type ista = {
 #define B_(m) OL_MBIT(OL_MET_##m)
 
 static ol_run *at (ol_problem *p, const ol_method_type *m, double *x0,
-                   unsigned metrics, ol_err *e)
+                   ol_mset metrics, ol_err *e)
 {
   ol_run_opts o;
   ol_run_opts_default(&o);

@@ -106,7 +106,7 @@ static ol_problem *target (void)
   return p;
 }
 
-static const unsigned MET = OL_MBIT(OL_MET_ESS) | OL_MBIT(OL_MET_RHAT) |
+static const ol_mset MET = OL_MBIT(OL_MET_ESS) | OL_MBIT(OL_MET_RHAT) |
   OL_MBIT(OL_MET_MEANERR) | OL_MBIT(OL_MET_KL) | OL_MBIT(OL_MET_W2);
 
 /* NUTS with warmup 500 and iters post-warmup steps keeping at most cap

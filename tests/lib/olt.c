@@ -85,7 +85,7 @@ const ol_method_type *olt_method (const char *name, double *par, ...)
 
 /* == runs ================================================================ */
 
-ol_run_opts olt_opts (long iters, double tol, unsigned metrics)
+ol_run_opts olt_opts (long iters, double tol, ol_mset metrics)
 {
   ol_run_opts o;
   ol_run_opts_default(&o);

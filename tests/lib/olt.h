@@ -37,7 +37,7 @@ const ol_method_type *olt_method (const char *name, double *par, ...);
 /* == runs ================================================================ */
 
 /* Default run options but for iters, tol and metrics. */
-ol_run_opts olt_opts (long iters, double tol, unsigned metrics);
+ol_run_opts olt_opts (long iters, double tol, ol_mset metrics);
 
 /* A new run of m with par on p (o NULL: defaults); NULL (diag()ed) on
 ** failure. */
