@@ -7,6 +7,7 @@
 ** method sees (ol_ctx_*) in core/oracle.c.
 */
 #include "method.h"
+#include "problems/kuhn.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -50,6 +51,16 @@ int ol_method_check (const ol_method_type *m, const ol_problem *p,
   if ((m->flags & OL_M_NEEDSUM) && (p->nsum < 1 || p->fdfi == NULL))
     return ol_err_set(e, OL_EINVAL, "%s needs a finite-sum problem "
                       "(components f_i); %s has none", m->name, p->name);
+  if (m->family == OL_DYNAMIC && (m->flags & OL_M_TREE) && !ol_kuhn_is(p))
+    return ol_err_set(e, OL_EINVAL, "%s needs an extensive-form game (a "
+                      "game tree: problem.kuhn{}); %s is not one: use a "
+                      "normal-form dynamic (game.rm, game.rmplus, ...)",
+                      m->name, p->name);
+  if (m->family == OL_DYNAMIC && !(m->flags & OL_M_TREE) && ol_kuhn_is(p))
+    return ol_err_set(e, OL_EINVAL, "%s plays normal-form games; %s is an "
+                      "extensive-form game (behavioural strategies on a "
+                      "tree): use game.cfr or game.cfrplus", m->name,
+                      p->name);
   if (m->family == OL_DYNAMIC && p->kind != OL_GAME &&
       p->set.kind != OL_SET_SIMPLEX)
     return ol_err_set(e, OL_EINVAL, "%s needs a game or a problem over "

@@ -45,6 +45,8 @@ enum { OL_OPTIM, OL_SAMPLER, OL_DYNAMIC };   /* method families */
                                Metropolis-Hastings accept / reject
                                decisions (each step one), so acceptance 0
                                or 1 means a badly chosen step size */
+#define OL_M_TREE     64u   /* an extensive-form dynamic: runs on a game
+                               tree (problems/kuhn.h) and only there */
 
 #define OL_KIND(k) (1u << (k))   /* bit for a problem kind in 'kinds' */
 

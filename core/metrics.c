@@ -17,7 +17,9 @@
 **   nashconv  of z = x_t in a bimatrix game on simplices (problems/game.h):
 **             sum over the two players of max_a u_i(a, z_-i) - u_i(z),
 **             u_1 = A y, u_2 = B'x (OpenSpiel's nash_conv); in a zero-sum
-**             game the duality gap max (A y) - min (A'x)
+**             game the duality gap max (A y) - min (A'x); for Kuhn poker
+**             (problems/kuhn.h) the same sum with best responses by tree
+**             walk over behavioural strategies
 **   exploitability  nashconv / 2 (OpenSpiel's exploitability for two
 **             players: "NashConv / num_players"; for a zero-sum game the
 **             mean of the two players' best-response gains)
@@ -31,7 +33,8 @@
 **             Mas-Colell 2000)
 **   potential x_t' Phi y_t for a game with an exact potential Phi
 **   value     xbar' A ybar at the average iterate (the row player's value
-**             estimate)
+**             estimate); Kuhn poker: player 1's expected payoff at the
+**             average behavioural strategies (tree walk)
 **   accept    accepted / max(t, 1)                  (samplers)
 **   mingradnorm  min of ||g_s|| over the records s <= t of this run
 **   lrmin lrmed lrmax ortherr  the method's probe (method.h); the run
@@ -93,6 +96,7 @@
 #include "diag.h"
 #include "method.h"
 #include "problems/game.h"
+#include "problems/kuhn.h"
 #include "runpriv.h"
 #include "sample/stats.h"
 #include "vec.h"
@@ -142,8 +146,8 @@ static int has_game (const ol_problem *p, int family)
 {
   ol_game G;
   (void)family;
-  return ol_game_view(p, &G) &&
-    (p->set.kind == OL_SET_SIMPLEX || ol_game_of(p) == NULL);
+  return ol_kuhn_is(p) || (ol_game_view(p, &G) &&
+    (p->set.kind == OL_SET_SIMPLEX || ol_game_of(p) == NULL));
 }
 
 /* regret, ccegap: a dynamic on a game or a product of simplices. */
@@ -163,7 +167,7 @@ static int has_value (const ol_problem *p, int family)
 {
   ol_game G;
   (void)family;
-  return ol_game_view(p, &G);
+  return ol_kuhn_is(p) || ol_game_view(p, &G);
 }
 
 static int is_sampler (const ol_problem *p, int family)
@@ -333,6 +337,7 @@ static double m_entropy (const ol_mstate *s)
 static double nashconv (const ol_mstate *s, const double *z)
 {
   ol_game G;
+  if (z != NULL && ol_kuhn_is(s->p)) return ol_kuhn_nashconv(z);
   if (!ol_game_view(s->p, &G) || z == NULL) return NAN;
   return ol_game_nashconv(&G, z, s->work);
 }
@@ -366,6 +371,7 @@ static double m_potential (const ol_mstate *s)
 static double m_value (const ol_mstate *s)
 {
   ol_game G;
+  if (ol_kuhn_is(s->p) && s->xavg != NULL) return ol_kuhn_value(s->xavg);
   return ol_game_view(s->p, &G) && s->xavg != NULL
     ? ol_game_value(&G, s->xavg) : NAN;
 }

@@ -137,3 +137,38 @@ void ol_play_exp (const double *restrict a, double *restrict y, int n)
   for (i = 0; i < n; i++)
     if (a[i] < -708) y[i] = 0;
 }
+
+void ol_tree_regret (double *R, const double *cfv, const double *x, int lo,
+                     int hi, int plus)
+{
+  int I, a;
+  for (I = lo; I < hi; I++) {
+    double v = (1 - x[I]) * cfv[2 * I] + x[I] * cfv[2 * I + 1];
+    for (a = 0; a < 2; a++) {
+      R[2 * I + a] += cfv[2 * I + a] - v;
+      if (plus && R[2 * I + a] < 0) R[2 * I + a] = 0;
+    }
+  }
+}
+
+void ol_tree_match (const double *R, double *x, int lo, int hi)
+{
+  int I;
+  for (I = lo; I < hi; I++) {
+    double r0 = R[2 * I] > 0 ? R[2 * I] : 0;
+    double r1 = R[2 * I + 1] > 0 ? R[2 * I + 1] : 0;
+    x[I] = r0 + r1 > 0 ? r1 / (r0 + r1) : 0.5;
+  }
+}
+
+void ol_tree_average (double *S, const double *reach, const double *x,
+                      double w, int lo, int hi, double *xavg)
+{
+  int I;
+  for (I = lo; I < hi; I++) {
+    S[2 * I] += w * reach[I] * (1 - x[I]);
+    S[2 * I + 1] += w * reach[I] * x[I];
+    if (xavg != NULL && S[2 * I] + S[2 * I + 1] > 0)
+      xavg[I] = S[2 * I + 1] / (S[2 * I] + S[2 * I + 1]);
+  }
+}

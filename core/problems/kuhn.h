@@ -1,0 +1,53 @@
+/*
+** core/problems/kuhn.h -- Kuhn poker (Kuhn 1950, "A simplified two-person
+** poker", Contributions to the Theory of Games I) as an explicit game
+** tree: the tree walk shared by problems/kuhn.c, the extensive-form
+** dynamics (games/cfr.c, games/cfrplus.c) and the metrics.
+**
+** Three cards J < Q < K, one to each player (6 equally likely deals),
+** ante 1 each, one bet of 1.  Player 1 checks (pass) or bets; after a
+** check player 2 checks (showdown for 1) or bets, and player 1 then folds
+** or calls (showdown for 2); after a bet player 2 folds or calls.
+** Twelve information sets, six per player; coordinate I of the joint
+** behavioural strategy x (n = 12, each in [0, 1]) is the probability of
+** the aggressive action (bet or call) there, card c = 0 (J), 1 (Q), 2 (K):
+**   x[c]      player 1, first move:           P(bet)
+**   x[3 + c]  player 1, after check and bet:  P(call)
+**   x[6 + c]  player 2, after a check:        P(bet)
+**   x[9 + c]  player 2, after a bet:          P(call)
+** Player 1 owns x[0..5], player 2 x[6..11]; payoffs are player 1's
+** (zero-sum).  The equilibria form one family (Kuhn 1950), alpha in
+** [0, 1/3]:
+**   x = (alpha, 0, 3 alpha,  0, alpha + 1/3, 1,  1/3, 0, 1,  0, 1/3, 1)
+** and the value of the game for player 1 is -1/18.
+*/
+#ifndef OL_KUHN_H
+#define OL_KUHN_H
+
+#include "problem.h"
+
+#define OL_KUHN_N 12   /* information sets = coordinates */
+
+/* 1 when p is the Kuhn poker problem (its oracle is the tree walk). */
+int ol_kuhn_is (const ol_problem *p);
+/* The player (0 or 1) acting at information set I. */
+static inline int ol_kuhn_player (int I) { return I < 6 ? 0 : 1; }
+
+/* Expected payoff of player 1 under the profile x (12 entries). */
+double ol_kuhn_value (const double *x);
+/* One walk of the tree at x.  For every information set I, with i its
+** player: cfv[2I + a] = sum over the histories h in I of (chance times
+** the opponent's reach of h) times i's expected payoff after action a
+** (a = 0 pass/fold, 1 bet/call) -- the counterfactual values of Zinkevich
+** et al. 2007, eq. (7)-(8) unnormalised -- and reach[I] = i's own
+** probability of reaching I (the same for every h in I: perfect recall).
+** Returns the value for player 1. */
+double ol_kuhn_walk (const double *x, double *cfv, double *reach);
+/* Player i's (0 or 1) best-response payoff against the other player's
+** part of x, by a walk per depth (deepest information sets first). */
+double ol_kuhn_brvalue (const double *x, int i);
+/* NashConv: the sum over both players of the best-response gain, zero
+** exactly at an equilibrium; OpenSpiel's exploitability is half of it. */
+double ol_kuhn_nashconv (const double *x);
+
+#endif
