@@ -372,6 +372,8 @@ void ol_problem_free (ol_problem *p)
   free(p->set.lo);
   free(p->set.hi);
   free(p->noise.chol);
+  free(p->con.kind);
+  free(p->con.fd);
   if (p->free_ud != NULL) p->free_ud(p->ud);
   free(p);
 }
@@ -640,5 +642,54 @@ int ol_problem_set_fstar (ol_problem *p, double fstar, ol_err *e)
   if (isinf(fstar))
     return ol_err_set(e, OL_EINVAL, "fstar = %g is not finite", fstar);
   p->fstar = fstar;
+  return OL_OK;
+}
+
+int ol_problem_set_constraints (ol_problem *p, int m, const int *kind,
+                                const int *hasgrad, ol_con_fn fn, void *ud,
+                                ol_err *e)
+{
+  int i, meq = 0, *k2, *fd2;
+  if (refuse_frozen(p, e) != OL_OK) return OL_EINVAL;
+  if (m == 0) {
+    free(p->con.kind);
+    free(p->con.fd);
+    memset(&p->con, 0, sizeof p->con);
+    return OL_OK;
+  }
+  if (p->kind != OL_OBJECTIVE)
+    return ol_err_set(e, OL_EINVAL, "constraints apply to an objective "
+                      "only");
+  if (m < 0 || m > OL_MAXCON)
+    return ol_err_set(e, OL_EINVAL, "constraints: %d of them (expected "
+                      "0..%d)", m, OL_MAXCON);
+  if (kind == NULL || fn == NULL)
+    return ol_err_set(e, OL_EINVAL, "constraints: no kinds or no oracle");
+  for (i = 0; i < m; i++) {
+    if (kind[i] != OL_CON_EQ && kind[i] != OL_CON_INEQ)
+      return ol_err_set(e, OL_EINVAL, "constraints[%d]: kind %d is "
+                        "neither eq nor ineq", i + 1, kind[i]);
+    meq += kind[i] == OL_CON_EQ;
+  }
+  k2 = malloc((size_t)m * sizeof *k2);
+  fd2 = malloc((size_t)m * sizeof *fd2);
+  if (k2 == NULL || fd2 == NULL) {
+    free(k2);
+    free(fd2);
+    return ol_err_set(e, OL_ENOMEM, "out of memory (%d constraints)", m);
+  }
+  for (i = 0; i < m; i++) {
+    k2[i] = kind[i];
+    fd2[i] = hasgrad == NULL || !hasgrad[i];
+  }
+  free(p->con.kind);
+  free(p->con.fd);
+  p->con.m = m;
+  p->con.meq = meq;
+  p->con.mineq = m - meq;
+  p->con.kind = k2;
+  p->con.fd = fd2;
+  p->con.fn = fn;
+  p->con.ud = ud;
   return OL_OK;
 }

@@ -161,6 +161,27 @@ typedef struct ol_noise {
 typedef int (*ol_fdfi_fn) (void *ud, long i, const double *x, double *f,
                            double *g, ol_err *e);
 
+/* General constraints (core/constr.c), objectives only: m functions c_i
+** of x, each an equality c_i(x) = 0 or an inequality c_i(x) >= 0 (SciPy's
+** convention), numbered 0..m-1 in the order given.  The callback stores
+** c_i(x) in *c (when c is not NULL) and grad c_i(x) in g (n entries, when
+** g is not NULL); it is asked for a gradient only for constraints with
+** fd[i] == 0 (the others get central differences, ol_problem_ceval).
+** OL_OK or a code with e set (a Lua callback: OL_ECALLBACK with its
+** traceback).  Must not keep x. */
+enum { OL_CON_EQ, OL_CON_INEQ };
+#define OL_MAXCON 1000
+typedef int (*ol_con_fn) (void *ud, int i, const double *x, double *c,
+                          double *g, ol_err *e);
+typedef struct ol_constr {
+  int m, meq, mineq;         /* counts: m = meq + mineq (0: none) */
+  int *kind;                 /* m entries, OL_CON_* (owned) */
+  int *fd;                   /* m entries: 1 = gradient by differences */
+  ol_con_fn fn;              /* NULL when m == 0 */
+  void *ud;                  /* borrowed: lives as long as the problem
+                                (a binding passes its oracle's ud) */
+} ol_constr;
+
 typedef struct ol_problem {
   char name[32];             /* "rosenbrock", "lua", ... */
   int kind;                  /* OL_OBJECTIVE, OL_DENSITY, OL_GAME */
@@ -200,6 +221,7 @@ typedef struct ol_problem {
                                 of interest are ol_problem_constrain(p, u)
                                 (see the end of this file); NULL for every
                                 other problem */
+  ol_constr con;             /* general constraints (m = 0: none) */
   int frozen;                /* a run was made on it: the setters refuse
                                 (the one field ol_run_new writes) */
 } ol_problem;
@@ -303,6 +325,16 @@ int ol_problem_set_name (ol_problem *p, const char *name, ol_err *e);
 ** optimal value (NAN: unknown); finite when known. */
 int ol_problem_set_xstar (ol_problem *p, const double *x, int n, ol_err *e);
 int ol_problem_set_fstar (ol_problem *p, double fstar, ol_err *e);
+
+/* General constraints: m (1..OL_MAXCON) constraints of kinds kind[i]
+** (OL_CON_EQ, OL_CON_INEQ), hasgrad[i] != 0 when fn gives the gradient
+** of constraint i (else central differences), evaluated by fn(ud, ...)
+** (see ol_constr above; ud is borrowed for the problem's life).  Only
+** for objectives; m = 0 removes them.  Bounds lower <= x <= upper are
+** the box set (ol_problem_set_set). */
+int ol_problem_set_constraints (ol_problem *p, int m, const int *kind,
+                                const int *hasgrad, ol_con_fn fn, void *ud,
+                                ol_err *e);
 
 /* Shared allocation helper for create functions: zeroed n doubles,
 ** NULL with e set on failure. */

@@ -976,14 +976,186 @@ static int userkeys (lua_State *L, const char *who,
   return (int)nn;
 }
 
+/* == general constraints (issue 12) ======================================
+** problem.new{..., constraints = {{kind = "ineq", c = f, grad = g}, ...},
+** lower = , upper = }: kind "eq" (c(x) = 0) or "ineq" (c(x) >= 0, SciPy's
+** convention); grad(x, g) fills g (or returns a table) and is optional
+** (the core differences c then).  The functions are kept, as {c = ...,
+** grad = ...} per constraint, in the anchor table's "constraints" field
+** (the box's user value, which Z holds at Z_THREADS), and called in the
+** callback threads as f is, with the same checks of what they return. */
+
+/* Push constraint i's {c, grad} table of b onto T. */
+static void conspec (lproblem *b, lua_State *T, int i)
+{
+  lua_pushvalue(b->Z, Z_THREADS);
+  lua_xmove(b->Z, T, 1);
+  lua_getfield(T, -1, "constraints");
+  lua_rawgeti(T, -1, i + 1);
+  lua_replace(T, -3);
+  lua_pop(T, 1);
+}
+
+static int con_at (lproblem *b, lua_State *T, int i, const double *x,
+                   double *c, double *g, ol_err *e)
+{
+  int j, n = b->n, st;
+  char name[48];
+  for (j = 0; j < n; j++) {
+    lua_pushnumber(T, x[j]);
+    lua_rawseti(T, S_X, j + 1);
+  }
+  if (c != NULL) {
+    snprintf(name, sizeof name, "constraints[%d].c", i + 1);
+    conspec(b, T, i);
+    lua_getfield(T, -1, "c");
+    lua_remove(T, -2);
+    lua_pushvalue(T, S_X);
+    if ((st = tcall(T, 1, e)) != OL_OK) return st;
+    st = tvalue(T, name, c, e);
+    lua_settop(T, S_TOP);
+    if (st != OL_OK) return st;
+  }
+  if (g != NULL) {
+    snprintf(name, sizeof name, "constraints[%d].grad", i + 1);
+    tclear(T, S_G, n);
+    conspec(b, T, i);
+    lua_getfield(T, -1, "grad");
+    lua_remove(T, -2);
+    lua_pushvalue(T, S_X);
+    lua_pushvalue(T, S_G);
+    if ((st = tcall(T, 2, e)) != OL_OK) return st;
+    return tgrad(T, name, S_TOP + 1, n, g, e);
+  }
+  return OL_OK;
+}
+
+/* The constraint oracle of a Lua problem (ol_con_fn): ud is its box. */
+static int lua_con (void *ud, int i, const double *x, double *c, double *g,
+                    ol_err *e)
+{
+  lproblem *b = ud;
+  lua_State *T = tenter(b, e), *prev = b->S->cb;
+  int st;
+  if (T == NULL) return OL_ECALLBACK;
+  b->S->cb = T;
+  st = con_at(b, T, i, x, c, g, e);
+  b->S->cb = prev;
+  if (--b->depth == 0) b->overflow = 0;
+  return st;
+}
+
+static double *readbound (lua_State *L, const char *who, const char *key,
+                          int n);
+
+/* The constraints, lower and upper keys of the argument table at 1 for
+** the problem in box b (at index 2, its anchor table at 3). */
+static void readconstraints (lua_State *L, const char *who, lproblem *b)
+{
+  ol_err e;
+  int top = lua_gettop(L), m, i, n = b->n;
+  double *lo, *hi;
+  for (i = 0; b->p->kind != OL_OBJECTIVE && i < 3; i++) {
+    static const char *const ck[] = {"constraints", "lower", "upper"};
+    if (lua_getfield(L, 1, ck[i]) != LUA_TNIL)
+      luaL_error(L, "%s: %s applies to an objective only", who, ck[i]);
+    lua_pop(L, 1);
+  }
+  lo = readbound(L, who, "lower", n);
+  hi = readbound(L, who, "upper", n);
+  if (lo != NULL || hi != NULL) {
+    ol_set s;
+    double *inf;
+    if (lua_getfield(L, 1, "set") != LUA_TNIL)
+      luaL_error(L, "%s: lower and upper are a box: give them or set, "
+                 "not both", who);
+    lua_pop(L, 1);
+    inf = lua_newuserdatauv(L, (size_t)n * sizeof *inf, 0);
+    memset(&s, 0, sizeof s);
+    s.kind = OL_SET_BOX;
+    s.lo = lo != NULL ? lo : inf;
+    s.hi = hi != NULL ? hi : inf;
+    for (i = 0; i < n; i++) inf[i] = lo != NULL ? HUGE_VAL : -HUGE_VAL;
+    if (ol_problem_set_set(b->p, &s, &e) != OL_OK) seterror(L, who, &e);
+  }
+  lua_settop(L, top);
+  if (lua_getfield(L, 1, "constraints") == LUA_TNIL) {
+    lua_settop(L, top);
+    return;
+  }
+  if (!lua_istable(L, -1))
+    luaL_error(L, "%s: constraints must be a table of constraints "
+               "({kind = \"ineq\", c = function (x) ... end}, ...), got a "
+               "%s", who, luaL_typename(L, -1));
+  m = (int)lua_rawlen(L, -1);
+  if (m < 1 || m > OL_MAXCON)
+    luaL_error(L, "%s: constraints has %d entries (expected 1..%d)", who,
+               m, OL_MAXCON);
+  {
+    int *kind = lua_newuserdatauv(L, 2 * (size_t)m * sizeof *kind, 0);
+    int *hasg = kind + m, ct = top + 1;
+    lua_createtable(L, m, 0);                       /* normalized specs */
+    for (i = 1; i <= m; i++) {
+      const char *ks;
+      int sp;
+      if (lua_rawgeti(L, ct, i) != LUA_TTABLE)
+        luaL_error(L, "%s: constraints[%d] must be a table {kind = "
+                   "\"eq\" or \"ineq\", c = , grad = }, got a %s", who, i,
+                   luaL_typename(L, -1));
+      sp = lua_gettop(L);
+      lua_pushnil(L);
+      while (lua_next(L, sp) != 0) {
+        const char *k = lua_type(L, -2) == LUA_TSTRING
+                          ? lua_tostring(L, -2) : NULL;
+        if (k == NULL || (strcmp(k, "kind") != 0 && strcmp(k, "c") != 0 &&
+                          strcmp(k, "grad") != 0))
+          luaL_error(L, "%s: constraints[%d]: unknown key '%s' (valid: "
+                     "kind, c, grad)", who, i,
+                     k != NULL ? k : luaL_typename(L, -2));
+        lua_pop(L, 1);
+      }
+      lua_getfield(L, sp, "kind");
+      ks = lua_tostring(L, -1);
+      if (ks != NULL && strcmp(ks, "eq") == 0) kind[i - 1] = OL_CON_EQ;
+      else if (ks != NULL && strcmp(ks, "ineq") == 0)
+        kind[i - 1] = OL_CON_INEQ;
+      else
+        luaL_error(L, "%s: constraints[%d].kind must be \"eq\" or "
+                   "\"ineq\" (c(x) >= 0)", who, i);
+      lua_pop(L, 1);
+      lua_createtable(L, 0, 2);
+      if (lua_getfield(L, sp, "c") != LUA_TFUNCTION)
+        luaL_error(L, "%s: constraints[%d].c must be a function, got a %s",
+                   who, i, luaL_typename(L, -1));
+      lua_setfield(L, -2, "c");
+      lua_getfield(L, sp, "grad");
+      if (!lua_isnil(L, -1) && !lua_isfunction(L, -1))
+        luaL_error(L, "%s: constraints[%d].grad must be a function, got a "
+                   "%s", who, i, luaL_typename(L, -1));
+      hasg[i - 1] = !lua_isnil(L, -1);
+      lua_setfield(L, -2, "grad");
+      lua_rawseti(L, -3, i);
+      lua_pop(L, 1);
+    }
+    lua_getiuservalue(L, 2, 1);                     /* the anchor */
+    lua_insert(L, -2);
+    lua_setfield(L, -2, "constraints");
+    if (ol_problem_set_constraints(b->p, m, kind, hasg, lua_con, b, &e)
+        != OL_OK)
+      seterror(L, who, &e);
+  }
+  lua_settop(L, top);
+}
+
 /* problem.new{n=, f=, grad=, fdf=, hess=, x0=, xstar=, fstar=, name=,
-** kind=, set=, noise=, l1=} -> a problem whose oracles call the Lua
-** functions (lua_fdf, and lua_hess as p->hess when hess is given). */
+** kind=, set=, noise=, l1=, constraints=, lower=, upper=} -> a problem
+** whose oracles call the Lua functions (lua_fdf, and lua_hess as p->hess
+** when hess is given; lua_con for the constraints). */
 static int problem_new (lua_State *L)
 {
   static const char *const keys[] = {
     "n", "f", "grad", "fdf", "hess", "x0", "xstar", "fstar", "name", "kind",
-    "set", "noise", "l1", NULL
+    "set", "noise", "l1", "constraints", "lower", "upper", NULL
   };
   const char *who = "problem.new";
   lproblem *b;
@@ -1074,6 +1246,7 @@ static int problem_new (lua_State *L)
     lua_pop(L, 1);
   }
   generic(L, who, b->p);
+  readconstraints(L, who, b);
   return 1;
 }
 
