@@ -13,6 +13,14 @@
 **             l1 > 0: ||x - P(S_l1(x - g))||, the prox-gradient mapping
 **             with unit step (S the soft threshold, P the projection on
 **             the set, identity without one)
+**             general constraints (p->con.m > 0): IPOPT's overall NLP
+**             error (Waechter & Biegler 2006, eqs. (5)-(6); constr.h)
+**             with the method's multipliers, NaN for a method that keeps
+**             none (all but auglag)
+**   stationarity feasibility complementarity  its three parts
+**             (constr.h, ol_constr_kkt): dual infeasibility, primal
+**             infeasibility, complementarity; feasibility needs no
+**             multipliers
 **   entropy   sum over simplex blocks of -sum_a p_a log p_a, 0 log 0 = 0
 **   nashconv  of z = x_t in a bimatrix game on simplices (problems/game.h):
 **             sum over the two players of max_a u_i(a, z_-i) - u_i(z),
@@ -93,6 +101,7 @@
 */
 #include "metrics.h"
 
+#include "constr.h"
 #include "diag.h"
 #include "method.h"
 #include "problems/game.h"
@@ -168,6 +177,12 @@ static int has_value (const ol_problem *p, int family)
   ol_game G;
   (void)family;
   return ol_kuhn_is(p) || ol_game_view(p, &G);
+}
+
+static int has_constraints (const ol_problem *p, int family)
+{
+  (void)family;
+  return p->con.m > 0;
 }
 
 static int is_sampler (const ol_problem *p, int family)
@@ -282,12 +297,44 @@ static double kkt_composite (const ol_mstate *s)
   return sqrt(acc);
 }
 
+/* IPOPT's error and its parts (constr.h) with the method's multipliers;
+** part 0 err, 1 stat, 2 feas, 3 comp.  NAN on an oracle error. */
+static double kkt_general (const ol_mstate *s, int part)
+{
+  ol_kkt k;
+  ol_err e;
+  const double *lam = ol_constr_lambda(s->m, s->st);
+  double *w = malloc(3 * (size_t)s->n * sizeof *w), v;
+  if (w == NULL) return NAN;
+  if (ol_constr_kkt(s->p, s->x, s->g, lam, &k, w, &e) != OL_OK) v = NAN;
+  else v = part == 0 ? k.err : part == 1 ? k.stat : part == 2 ? k.feas
+                                                               : k.comp;
+  free(w);
+  return v;
+}
+
+static double m_stationarity (const ol_mstate *s)
+{
+  return kkt_general(s, 1);
+}
+
+static double m_feasibility (const ol_mstate *s)
+{
+  return kkt_general(s, 2);
+}
+
+static double m_complementarity (const ol_mstate *s)
+{
+  return kkt_general(s, 3);
+}
+
 static double m_kkt (const ol_mstate *s)
 {
   const ol_set *set = &s->p->set;
   const double *x = s->x, *g = s->g;
   double acc = 0;
   int i, b, off, n = s->n;
+  if (s->p->con.m > 0) return kkt_general(s, 0);
   if (s->p->l1 > 0) return kkt_composite(s);
   switch (set->kind) {
   case OL_SET_BOX:
@@ -923,6 +970,12 @@ static double m_divergences (const ol_mstate *s)
 #define AV_CCEGAP has_play
 #define AV_POTENTIAL has_potential
 #define AV_VALUE has_value
+#define AV_STATIONARITY has_constraints
+#define AV_FEASIBILITY has_constraints
+#define AV_COMPLEMENTARITY has_constraints
+#define EV_STATIONARITY m_stationarity
+#define EV_FEASIBILITY m_feasibility
+#define EV_COMPLEMENTARITY m_complementarity
 #define EV_NASHCONV m_nashconv
 #define EV_NASHCONV_AVG m_nashconv_avg
 #define EV_EXPLOIT_AVG m_exploit_avg
@@ -993,6 +1046,8 @@ int ol_metric_find (const char *name)
 /* Defaults by family, restricted to what p makes available:
 **   optimizers  loss gradnorm dist subopt mingradnorm, plus kkt entropy
 **               when constrained, kkt support when composite (l1 > 0),
+**               kkt stationarity feasibility complementarity with
+**               general constraints,
 **               nucnorm when matrix-shaped; probe metrics (lr*, ortherr)
 **               only when asked for;
 **   samplers    loss gradnorm accept dist;
@@ -1020,6 +1075,9 @@ ol_mset ol_metric_defaults (const ol_problem *p, int family)
     if (p->set.kind != OL_SET_NONE)
       want |= OL_MBIT(OL_MET_KKT) | OL_MBIT(OL_MET_ENTROPY);
     if (p->l1 > 0) want |= OL_MBIT(OL_MET_KKT) | OL_MBIT(OL_MET_SUPPORT);
+    if (p->con.m > 0)
+      want |= OL_MBIT(OL_MET_KKT) | OL_MBIT(OL_MET_STATIONARITY) |
+        OL_MBIT(OL_MET_FEASIBILITY) | OL_MBIT(OL_MET_COMPLEMENTARITY);
     if (p->mrows > 0) want |= OL_MBIT(OL_MET_NUCNORM);
     break;
   }

@@ -17,7 +17,7 @@
   OL_METRIC(GRADNORM, "gradnorm", "||grad f(x_t)||_2 of the true gradient, also when the method sees a noisy one") \
   OL_METRIC(DIST, "dist", "||x_t - x*||_2 (needs a known x*)") \
   OL_METRIC(SUBOPT, "subopt", "f(x_t) - f* (needs a known f*)") \
-  OL_METRIC(KKT, "kkt", "KKT gap: gradnorm unconstrained; ||x - P(x - grad f)|| on a box or a ball; Frank-Wolfe gap sum_i (<g_i,x_i> - min_a g_ia) on simplices") \
+  OL_METRIC(KKT, "kkt", "KKT gap: with general constraints IPOPT's overall NLP error max(stationarity / s_d, feasibility, complementarity / s_c) (Waechter & Biegler 2006, eqs. 5-6); else gradnorm unconstrained; ||x - P(x - grad f)|| on a box or a ball; Frank-Wolfe gap sum_i (<g_i,x_i> - min_a g_ia) on simplices") \
   OL_METRIC(ENTROPY, "entropy", "Shannon entropy -sum p log p of each simplex block (each player's strategy) of x_t, summed over the blocks") \
   OL_METRIC(EXPLOIT, "exploitability", "NashConv / 2 of the last iterate (OpenSpiel's exploitability, NashConv / num_players, of two-player constant-sum games; kept as NashConv / 2 for general-sum ones)") \
   OL_METRIC(ACCEPT, "accept", "acceptance rate of a sampler: accepted proposals / steps") \
@@ -43,7 +43,10 @@
   OL_METRIC(REGRET, "regret", "max over players of external regret / T: (max_a sum_t u_i(a, x_-i,t) - sum_t u_i(x_t)) / T over the T strategies played") \
   OL_METRIC(CCEGAP, "ccegap", "CCE gap of the empirical joint distribution of play (1/T) sum_t x_t (x) y_t: max(0, regret)") \
   OL_METRIC(POTENTIAL, "potential", "x_t' Phi y_t, an exact potential Phi of the game (potential and identical-interest games)") \
-  OL_METRIC(VALUE, "value", "row player's value estimate: xbar' A ybar at the average iterate")
+  OL_METRIC(VALUE, "value", "row player's value estimate: xbar' A ybar at the average iterate") \
+  OL_METRIC(STATIONARITY, "stationarity", "general constraints: ||grad f - sum_i lambda_i grad c_i - z_l + z_u||_inf with the method's multipliers (auglag), z chosen optimally (IPOPT's dual infeasibility)") \
+  OL_METRIC(FEASIBILITY, "feasibility", "general constraints: max of |c_i| (eq), max(0, -c_i) (ineq) and the bound violations") \
+  OL_METRIC(COMPLEMENTARITY, "complementarity", "general constraints: max of |lambda_i c_i| (ineq) and z_l (x - lo), z_u (hi - x) on the bounds")
 
 enum {
 #define OL_METRIC(id, name, doc) OL_MET_##id,

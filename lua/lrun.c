@@ -18,6 +18,7 @@
 #include "lexp.h"
 #include "lprint.h"
 #include "plotpanel.h"
+#include "constr.h"
 #include "problems/game.h"
 
 static const char *const optkeys[] = {
@@ -807,7 +808,7 @@ static const luaL_Reg run_methods[] = {
   {NULL, NULL}
 };
 
-/* Fields: iter, reason, message, seed, x, xavg, value, budget, nfev,
+/* Fields: iter, reason, message, seed, x, xavg, value, lambda, budget, nfev,
 ** ngev, nhev, seconds, label, method, problem; then the methods above. */
 static int run_index (lua_State *L)
 {
@@ -839,6 +840,13 @@ static int run_index (lua_State *L)
     if (ol_game_view(ol_run_problem(r), &G))
       lua_pushnumber(L, ol_game_value(&G, ol_run_xavg(r) != NULL
                                       ? ol_run_xavg(r) : ol_run_x(r)));
+    else lua_pushnil(L);
+  }
+  else if (strcmp(k, "lambda") == 0) {
+    /* general constraints: the method's multipliers, in the order of the
+    ** constraints (nil when it keeps none) */
+    const double *lam = ol_constr_lambda(ol_run_method(r), ol_run_state(r));
+    if (lam != NULL) olua_pushvec(L, lam, ol_run_problem(r)->con.m);
     else lua_pushnil(L);
   }
   else if (strcmp(k, "budget") == 0) lua_pushinteger(L, ol_run_budget(r));
@@ -905,6 +913,8 @@ static void setfields (lua_State *L)
   lua_setfield(L, -2, "x");
   lua_newtable(L);
   lua_setfield(L, -2, "xavg");
+  lua_newtable(L);
+  lua_setfield(L, -2, "lambda");
   lua_pushboolean(L, 1);
   lua_setfield(L, -2, "problem");
   lua_pushboolean(L, 1);

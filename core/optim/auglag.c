@@ -1,0 +1,350 @@
+/*
+** core/optim/auglag.c -- the bound-constrained augmented Lagrangian
+** method (Nocedal & Wright 2006, Algorithm 17.4, the bound-constrained
+** formulation (17.50); Conn, Gould & Toint 1991, LANCELOT) for
+**
+**   min f(x)  s.t.  c_i(x) = 0 (i in E),  c_i(x) >= 0 (i in I),
+**                   lo <= x <= hi (the problem's box set, if any).
+**
+** Subproblem: min over the box of the augmented Lagrangian
+**   L_A(x; lambda, mu) = f(x) - sum_E lambda_i c_i + mu/2 sum_E c_i^2
+**        + sum_I (max(0, lambda_i - mu c_i)^2 - lambda_i^2) / (2 mu)
+** (N&W (17.36) for the equalities; for the inequalities Rockafellar's
+** form, N&W (17.65) minimised over the slack in closed form), whose
+** gradient is
+**   grad L_A = grad f - sum_i lhat_i grad c_i,
+**   lhat_i = lambda_i - mu c_i (E),  max(0, lambda_i - mu c_i) (I).
+** Outer update (Algorithm 17.4): when the subproblem is solved to
+** ||x - P(x - grad L_A)||_inf <= omega_k, and the violation
+**   V = max(max_E |c_i|, max_I |min(c_i, lambda_i / mu)|) <= eta_k,
+** lambda <- lhat (N&W (17.39)), eta <- eta / mu^0.9, omega <- omega / mu;
+** otherwise mu <- 10 mu, eta <- 1 / mu^0.1, omega <- 1 / mu (N&W take
+** 100; 10 keeps the subproblems better conditioned).  Start mu = mu0,
+** omega = 1 / mu0, eta = 1 / mu0^0.1, lambda = 0; floors tol (omega) and
+** ctol (eta).  The run stops as converged when both floors hold with the
+** multipliers updated.
+**
+** Inner solver: projected L-BFGS (two-metric projection, Bertsekas 1982):
+** the L-BFGS direction (N&W Algorithm 7.4, memory m) on the free
+** variables (those not at a bound that the gradient pushes against), a
+** backtracking Armijo search along the projection arc x(a) = P(x + a d),
+**   L_A(x(a)) <= L_A(x) + c1 grad L_A' (x(a) - x) + 1e-12 |L_A(x)|,
+** (the slack allows the rounding of L_A, as lbfgs.c), memory dropped at
+** every outer update.  A failed search ends the subproblem.
+**
+** One optlab iteration is one inner step (one line search), so records,
+** metrics and plots show the inner progress; an outer update happens at
+** the start of the step that finds the subproblem solved.  Multipliers:
+** ol_auglag_lambda gives lhat at the current x (r.lambda), the first-order
+** estimate that becomes lambda at the next update, so that
+** grad f - sum lhat_i grad c_i - z_l + z_u = 0 is the projected gradient
+** condition of the subproblem, and lhat_i >= 0 on I.  Counting: a
+** constraint value adds 1 to nfev, a constraint gradient (analytic, or
+** central differences, which also add their 2n values) 1 to ngev.
+*/
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "constr.h"
+#include "method.h"
+#include "vec.h"
+
+#define AL_TRIALS 60
+#define AL_FTOL 1e-12
+#define AL_SKIP 1e-10
+
+typedef struct auglag_state {
+  int n, m, mem, cnt, head;
+  double mu, mu0, omega, eta, tol, ctol, c1, mumax;
+  double *lam, *lhat, *cv, *J;      /* m, m, m, m x n */
+  double *S, *Y, *rho, *al;         /* memory */
+  double *g, *gf, *d, *xt, *gt, *gft, *lht, *cvt, *Jt, *fw;
+  double la, f;                     /* L_A, f at c->x */
+  int valid, ninner, nouter;
+} auglag_state;
+
+static const ol_param auglag_params[] = {
+  {"mu0", OL_P_REAL, 10, 1e-8, 1e12, "initial penalty mu", NULL},
+  {"tol", OL_P_REAL, 1e-10, 0, 1, "stationarity tolerance: ||x - P(x - "
+   "grad L_A)||_inf of the last subproblem", NULL},
+  {"ctol", OL_P_REAL, 1e-10, 0, 1, "feasibility tolerance on the "
+   "constraint violation", NULL},
+  {"m", OL_P_INT, 10, 1, 1000, "L-BFGS memory of the inner solver", NULL},
+  {"mumax", OL_P_REAL, 1e12, 1, 1e300, "largest penalty", NULL},
+};
+
+const double *ol_auglag_lambda (const void *st)
+{
+  const auglag_state *s = st;
+  return s->m > 0 ? s->lhat : NULL;
+}
+
+static int auglag_init (void *st, const double *par, ol_ctx *c, ol_err *e)
+{
+  auglag_state *s = st;
+  const ol_problem *p = c->p;
+  int n = c->n, m = p->con.m, mm;
+  double **v[] = {&s->g, &s->gf, &s->d, &s->xt, &s->gt, &s->gft, &s->fw};
+  size_t k;
+  if (p->set.kind != OL_SET_NONE && p->set.kind != OL_SET_BOX)
+    return ol_err_set(e, OL_EINVAL, "auglag handles bounds (a box set) "
+                      "and general constraints, not a %s",
+                      p->set.kind == OL_SET_SIMPLEX ? "simplex" : "ball");
+  s->n = n;
+  s->m = m;
+  s->mu0 = s->mu = par[0];
+  s->tol = par[1];
+  s->ctol = par[2];
+  s->mem = (int)par[3];
+  s->mumax = par[4];
+  s->c1 = 1e-4;
+  s->omega = 1 / s->mu;
+  s->eta = 1 / pow(s->mu, 0.1);
+  mm = m > 0 ? m : 1;
+  if ((double)s->mem * n > 1e9 || (double)mm * n > 1e9)
+    return ol_err_set(e, OL_EINVAL, "auglag: problem too large");
+  for (k = 0; k < sizeof v / sizeof v[0]; k++)
+    if ((*v[k] = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
+  if ((s->S = ol_vec_new(s->mem * n, e)) == NULL ||
+      (s->Y = ol_vec_new(s->mem * n, e)) == NULL ||
+      (s->rho = ol_vec_new(s->mem, e)) == NULL ||
+      (s->al = ol_vec_new(s->mem, e)) == NULL ||
+      (s->lam = ol_vec_new(mm, e)) == NULL ||
+      (s->lhat = ol_vec_new(mm, e)) == NULL ||
+      (s->lht = ol_vec_new(mm, e)) == NULL ||
+      (s->cv = ol_vec_new(mm, e)) == NULL ||
+      (s->cvt = ol_vec_new(mm, e)) == NULL ||
+      (s->J = ol_vec_new(mm * n, e)) == NULL ||
+      (s->Jt = ol_vec_new(mm * n, e)) == NULL)
+    return OL_ENOMEM;
+  return OL_OK;
+}
+
+/* L_A and its gradient at x into *la, g; f, grad f into *f, gf; the
+** constraint values, Jacobian rows and lhat into cv, J, lh. */
+static int al_eval (auglag_state *s, ol_ctx *c, const double *x, double *la,
+                    double *g, double *f, double *gf, double *cv, double *J,
+                    double *lh, ol_err *e)
+{
+  const ol_problem *p = c->p;
+  int i, j, n = s->n, rc;
+  double v;
+  if ((rc = ol_ctx_grad(c, x, f, gf, e)) != OL_OK) return rc;
+  v = *f;
+  memcpy(g, gf, (size_t)n * sizeof *g);
+  for (i = 0; i < s->m; i++) {
+    double *Ji = J + (size_t)i * n, li = s->lam[i], ci;
+    rc = ol_problem_ceval(p, i, x, &cv[i], Ji, s->fw, &c->nfev, &c->ngev,
+                          e);
+    if (rc != OL_OK) return rc;
+    ci = cv[i];
+    if (p->con.kind[i] == OL_CON_EQ) {
+      lh[i] = li - s->mu * ci;
+      v += -li * ci + 0.5 * s->mu * ci * ci;
+    } else {
+      double t = li - s->mu * ci;
+      lh[i] = t > 0 ? t : 0;
+      v += (lh[i] * lh[i] - li * li) / (2 * s->mu);
+    }
+    for (j = 0; j < n; j++) g[j] -= lh[i] * Ji[j];
+  }
+  *la = v;
+  if (!isfinite(v) || !ol_allfinite(g, n))
+    return ol_err_set(e, OL_EDOM, "auglag: non-finite augmented "
+                      "Lagrangian");
+  return OL_OK;
+}
+
+static void box (const ol_problem *p, int j, double *lo, double *hi)
+{
+  *lo = -INFINITY;
+  *hi = INFINITY;
+  if (p->set.kind == OL_SET_BOX) {
+    *lo = p->set.lo[j];
+    *hi = p->set.hi[j];
+  }
+}
+
+/* ||x - P(x - g)||_inf */
+static double pgnorm (const ol_problem *p, const double *x, const double *g,
+                      int n)
+{
+  double r = 0, lo, hi, y;
+  int j;
+  for (j = 0; j < n; j++) {
+    box(p, j, &lo, &hi);
+    y = x[j] - g[j];
+    y = y < lo ? lo : y > hi ? hi : y;
+    r = fmax(r, fabs(x[j] - y));
+  }
+  return r;
+}
+
+static double violation (const auglag_state *s, const ol_problem *p)
+{
+  double v = 0;
+  int i;
+  for (i = 0; i < s->m; i++)
+    v = fmax(v, p->con.kind[i] == OL_CON_EQ ? fabs(s->cv[i])
+             : fabs(fmin(s->cv[i], s->lam[i] / s->mu)));
+  return v;
+}
+
+/* At bound j with the gradient pushing outwards (held fixed). */
+static int held (const ol_problem *p, const double *x, const double *g, int j)
+{
+  double lo, hi;
+  box(p, j, &lo, &hi);
+  return (x[j] <= lo && g[j] > 0) || (x[j] >= hi && g[j] < 0);
+}
+
+static int refresh (auglag_state *s, ol_ctx *c, ol_err *e)
+{
+  int rc = al_eval(s, c, c->x, &s->la, s->g, &s->f, s->gf, s->cv, s->J,
+                   s->lhat, e);
+  s->valid = rc == OL_OK;
+  return rc;
+}
+
+static int auglag_step (void *st, ol_ctx *c, ol_err *e)
+{
+  auglag_state *s = st;
+  const ol_problem *p = c->p;
+  int n = s->n, i, j, k, rc, ok = 0, mm = s->mem;
+  double pg, gd, a, dn, lat = 0, ft = 0;
+  if (!s->valid && (rc = refresh(s, c, e)) != OL_OK) return rc;
+  pg = pgnorm(p, c->x, s->g, n);
+  if (pg <= s->omega) {
+    /* (1) subproblem solved: Algorithm 17.4's outer update */
+    double V = violation(s, p);
+    if (V <= s->eta || s->m == 0) {
+      if (V <= s->ctol && pg <= s->tol) {
+        ol_ctx_converged(c, "auglag: stationary and feasible to tol, "
+                         "ctol");
+        ol_ctx_known(c, s->f, s->gf);
+        return OL_OK;
+      }
+      memcpy(s->lam, s->lhat, (size_t)s->m * sizeof *s->lam);
+      s->eta = fmax(s->eta / pow(s->mu, 0.9), s->ctol);
+      s->omega = fmax(s->omega / s->mu, s->tol);
+    } else if (s->mu < s->mumax) {
+      s->mu *= 10;
+      s->eta = fmax(1 / pow(s->mu, 0.1), s->ctol);
+      s->omega = fmax(1 / s->mu, s->tol);
+    } else {
+      s->omega = fmax(s->omega / 10, s->tol);
+    }
+    s->nouter++;
+    s->cnt = 0;
+    if ((rc = refresh(s, c, e)) != OL_OK) return rc;
+    pg = pgnorm(p, c->x, s->g, n);
+  }
+  s->ninner++;
+  /* (2) direction: two-loop recursion on the free variables */
+  for (j = 0; j < n; j++) s->d[j] = held(p, c->x, s->g, j) ? 0 : -s->g[j];
+  for (k = 0; k < s->cnt; k++) {
+    int q = (s->head - k + mm) % mm;
+    s->al[q] = s->rho[q] * ol_vec_dot(s->S + (size_t)q * n, s->d, n);
+    ol_vec_axpy(-s->al[q], s->Y + (size_t)q * n, s->d, n);
+  }
+  if (s->cnt > 0) {
+    double *sn = s->S + (size_t)s->head * n, *yn = s->Y + (size_t)s->head * n;
+    ol_vec_scal(ol_vec_dot(sn, yn, n) / ol_vec_dot(yn, yn, n), s->d, n);
+  }
+  for (k = s->cnt - 1; k >= 0; k--) {
+    int q = (s->head - k + mm) % mm;
+    double b = s->rho[q] * ol_vec_dot(s->Y + (size_t)q * n, s->d, n);
+    ol_vec_axpy(s->al[q] - b, s->S + (size_t)q * n, s->d, n);
+  }
+  for (j = 0; j < n; j++)
+    if (held(p, c->x, s->g, j)) s->d[j] = 0;
+  gd = ol_vec_dot(s->g, s->d, n);
+  if (!(gd < 0)) {
+    for (j = 0; j < n; j++)
+      s->d[j] = held(p, c->x, s->g, j) ? 0 : -s->g[j];
+    s->cnt = 0;
+    gd = ol_vec_dot(s->g, s->d, n);
+  }
+  dn = 0;
+  for (j = 0; j < n; j++) dn = fmax(dn, fabs(s->d[j]));
+  a = s->cnt == 0 && dn > 0 ? fmin(1, 1 / dn) : 1;
+  a *= c->sched;
+  /* (3) backtracking along the projection arc */
+  for (i = 0; i < AL_TRIALS && gd < 0; i++, a *= 0.5) {
+    double dec = 0;
+    for (j = 0; j < n; j++) s->xt[j] = c->x[j] + a * s->d[j];
+    ol_ctx_project(c, s->xt);
+    for (j = 0; j < n; j++) dec += s->g[j] * (s->xt[j] - c->x[j]);
+    if (memcmp(s->xt, c->x, (size_t)n * sizeof *s->xt) == 0) break;
+    rc = al_eval(s, c, s->xt, &lat, s->gt, &ft, s->gft, s->cvt, s->Jt,
+                 s->lht, e);
+    if (rc == OL_EDOM) continue;
+    if (rc != OL_OK) return rc;
+    if (lat <= s->la + s->c1 * dec + AL_FTOL * fabs(s->la)) {
+      ok = 1;
+      break;
+    }
+  }
+  if (!ok) {
+    /* (4) no decrease: the subproblem is solved as far as it can be */
+    s->omega = pg > s->omega ? pg : s->omega;
+    s->cnt = 0;
+    ol_ctx_known(c, s->f, s->gf);
+    return OL_OK;
+  }
+  /* (5) memory pair, accept */
+  {
+    double *sn, *yn, sy, ss, yy;
+    int h = (s->head + 1) % mm;
+    sn = s->S + (size_t)h * n;
+    yn = s->Y + (size_t)h * n;
+    for (j = 0; j < n; j++) {
+      sn[j] = s->xt[j] - c->x[j];
+      yn[j] = s->gt[j] - s->g[j];
+    }
+    sy = ol_vec_dot(sn, yn, n);
+    ss = ol_vec_dot(sn, sn, n);
+    yy = ol_vec_dot(yn, yn, n);
+    if (sy > AL_SKIP * sqrt(ss * yy)) {
+      s->head = h;
+      s->rho[h] = 1 / sy;
+      if (s->cnt < mm) s->cnt++;
+    }
+  }
+  memcpy(c->x, s->xt, (size_t)n * sizeof *c->x);
+  memcpy(s->g, s->gt, (size_t)n * sizeof *s->g);
+  memcpy(s->gf, s->gft, (size_t)n * sizeof *s->g);
+  memcpy(s->cv, s->cvt, (size_t)s->m * sizeof *s->cv);
+  memcpy(s->J, s->Jt, (size_t)s->m * n * sizeof *s->J);
+  memcpy(s->lhat, s->lht, (size_t)s->m * sizeof *s->lhat);
+  s->la = lat;
+  s->f = ft;
+  ol_ctx_known(c, s->f, s->gf);
+  return OL_OK;
+}
+
+static void auglag_fini (void *st)
+{
+  auglag_state *s = st;
+  double **v[] = {&s->g, &s->gf, &s->d, &s->xt, &s->gt, &s->gft, &s->fw,
+                  &s->S, &s->Y, &s->rho, &s->al, &s->lam, &s->lhat,
+                  &s->lht, &s->cv, &s->cvt, &s->J, &s->Jt};
+  size_t k;
+  for (k = 0; k < sizeof v / sizeof v[0]; k++) {
+    ol_vec_free(*v[k]);
+    *v[k] = NULL;
+  }
+}
+
+const ol_method_type ol_optim_auglag = {
+  "auglag", OL_OPTIM,
+  "augmented Lagrangian for c(x) = 0, c(x) >= 0 and bounds; projected "
+  "L-BFGS inner solver (one iteration = one inner step)",
+  "Nocedal & Wright 2006, Algorithm 17.4 and (17.50); Conn, Gould & "
+  "Toint 1991",
+  auglag_params, (int)(sizeof auglag_params / sizeof auglag_params[0]),
+  sizeof(auglag_state), 0u,
+  OL_KIND(OL_OBJECTIVE),
+  auglag_init, auglag_step, auglag_fini, NULL, 0u
+};
