@@ -40,7 +40,10 @@
 ** grad f - sum lhat_i grad c_i - z_l + z_u = 0 is the projected gradient
 ** condition of the subproblem, and lhat_i >= 0 on I.  Counting: a
 ** constraint value adds 1 to nfev, a constraint gradient (analytic, or
-** central differences, which also add their 2n values) 1 to ngev.
+** central differences, which also add their 2n values) 1 to ngev.  With
+** gradient noise the tests above see noisy gradients: the run never
+** stops as converged then (it ends by its budget or tolerance).  A
+** composite problem (l1 > 0) fails at its first step.
 */
 #include <float.h>
 #include <math.h>
@@ -213,13 +216,17 @@ static int auglag_step (void *st, ol_ctx *c, ol_err *e)
   const ol_problem *p = c->p;
   int n = s->n, i, j, k, rc, ok = 0, mm = s->mem;
   double pg, gd, a, dn, lat = 0, ft = 0;
+  if (p->l1 > 0)
+    return ol_err_set(e, OL_EINVAL, "auglag: the l1 term of a composite "
+                      "problem is not smooth (use ista or fista)");
   if (!s->valid && (rc = refresh(s, c, e)) != OL_OK) return rc;
   pg = pgnorm(p, c->x, s->g, n);
   if (pg <= s->omega) {
     /* (1) subproblem solved: Algorithm 17.4's outer update */
     double V = violation(s, p);
     if (V <= s->eta || s->m == 0) {
-      if (V <= s->ctol && pg <= s->tol) {
+      if (V <= s->ctol && pg <= s->tol &&
+          p->noise.kind == OL_NOISE_NONE) {
         ol_ctx_converged(c, "auglag: stationary and feasible to tol, "
                          "ctol");
         ol_ctx_known(c, s->f, s->gf);

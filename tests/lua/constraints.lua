@@ -49,7 +49,8 @@ local function hs071 (fd)
       g[3] = x[1] * x[4] + 1; g[4] = x[1] * (x[1] + x[2] + x[3])
     end,
     constraints = {
-      {kind = "ineq", c = function (x) return x[1] * x[2] * x[3] * x[4] - 25 end,
+      {kind = "ineq",
+       c = function (x) return x[1] * x[2] * x[3] * x[4] - 25 end,
        grad = not fd and function (x, g)
          g[1] = x[2] * x[3] * x[4]; g[2] = x[1] * x[3] * x[4]
          g[3] = x[1] * x[2] * x[4]; g[4] = x[1] * x[2] * x[3]
@@ -150,7 +151,8 @@ do
   local have = {}
   for _, m in ipairs(r:metrics()) do have[m] = true end
   t.ok(have.kkt and have.stationarity and have.feasibility
-       and have.complementarity, "constrained problems record kkt and its parts")
+       and have.complementarity,
+       "constrained problems record kkt and its parts")
 end
 
 -- without multipliers (gd) kkt is unknown, feasibility is still defined;
