@@ -91,8 +91,11 @@ int ol_constr_kkt (const ol_problem *p, const double *x, const double *g,
     if (x[j] < lo) feas = fmax(feas, lo - x[j]);
     if (x[j] > hi) feas = fmax(feas, x[j] - hi);
     if (lambda == NULL) continue;
-    if (isfinite(lo) && r[j] > 0) zl = r[j];
-    if (isfinite(hi) && r[j] < 0) zu = -r[j];
+    /* z balances the two residuals of coordinate j: with gap d to the
+    ** bound r pushes against, z = |r| / (1 + d) makes both |r| - z and
+    ** z d equal |r| d / (1 + d) */
+    if (isfinite(lo) && r[j] > 0) zl = r[j] / (1 + fmax(0, x[j] - lo));
+    if (isfinite(hi) && r[j] < 0) zu = -r[j] / (1 + fmax(0, hi - x[j]));
     res = r[j] - zl + zu;
     stat = fmax(stat, fabs(res));
     if (zl > 0) comp = fmax(comp, zl * fabs(x[j] - lo));

@@ -31,10 +31,13 @@ int ol_problem_ceval (const ol_problem *p, int i, const double *x,
                       long *ngrad, ol_err *e);
 
 /* The parts of IPOPT's overall NLP error E_0 at (x, lambda, z), eq. (5)
-** with mu = 0, the bound multipliers z chosen optimally for the given
-** lambda: with r = grad f - sum_i lambda_i grad c_i, z_l,i = max(0, r_i)
-** where lo_i is finite, z_u,i = max(0, -r_i) where hi_i is finite (0
-** otherwise), so
+** with mu = 0, the bound multipliers z fitted to the given lambda: with
+** r = grad f - sum_i lambda_i grad c_i, z_l,i = r_i / (1 + x_i - lo_i)
+** where r_i > 0 and lo_i is finite, z_u,i = -r_i / (1 + hi_i - x_i)
+** where r_i < 0 and hi_i is finite, 0 otherwise (the z that makes the
+** coordinate's stationarity and complementarity residuals equal, both
+** |r_i| d / (1 + d) at gap d: 0 on an active bound, |r_i| far from
+** one), so
 **   stat = ||r - z_l + z_u||_inf                (dual infeasibility)
 **   feas = max(max_E |c_i|, max_I max(0, -c_i), bound violation)
 **   comp = max(max_I |lambda_i c_i|, max_j z_l,j (x_j - lo_j),

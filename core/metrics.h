@@ -44,7 +44,7 @@
   OL_METRIC(CCEGAP, "ccegap", "CCE gap of the empirical joint distribution of play (1/T) sum_t x_t (x) y_t: max(0, regret)") \
   OL_METRIC(POTENTIAL, "potential", "x_t' Phi y_t, an exact potential Phi of the game (potential and identical-interest games)") \
   OL_METRIC(VALUE, "value", "row player's value estimate: xbar' A ybar at the average iterate") \
-  OL_METRIC(STATIONARITY, "stationarity", "general constraints: ||grad f - sum_i lambda_i grad c_i - z_l + z_u||_inf with the method's multipliers (auglag), z chosen optimally (IPOPT's dual infeasibility)") \
+  OL_METRIC(STATIONARITY, "stationarity", "general constraints: ||grad f - sum_i lambda_i grad c_i - z_l + z_u||_inf with the method's multipliers (auglag), z_j = |r_j| / (1 + gap to the bound r pushes against) (IPOPT's dual infeasibility)") \
   OL_METRIC(FEASIBILITY, "feasibility", "general constraints: max of |c_i| (eq), max(0, -c_i) (ineq) and the bound violations") \
   OL_METRIC(COMPLEMENTARITY, "complementarity", "general constraints: max of |lambda_i c_i| (ineq) and z_l (x - lo), z_u (hi - x) on the bounds")
 

@@ -153,8 +153,7 @@ static void test_kkt (void)
   /* x = (2, 2, 2, 2): c1 = 16 - 25 = -9 (violated by 9), c2 = 16 - 40 =
   ** -24; feasibility max(9, 24) = 24; complementarity at least
   ** |lambda_1 c1| = 0.5 * 9 = 4.5 (the bound terms z_l,j (x_j - 1) =
-  ** r_j where r_j > 0 may be larger: every coordinate is bounded, so z
-  ** absorbs all of r and stat is 0, the residual moving to comp) */
+  ** r_j / 2 where r_j > 0 may be larger) */
   x[0] = x[1] = x[2] = x[3] = 2;
   hs071_fdf(NULL, x, NULL, g, &e);
   {
