@@ -140,6 +140,13 @@ int pn_defaults (const ol_problem *p, int family, ol_mset rec, int *out,
     if (rec & OL_MBIT(OL_MET_EXPLOIT_AVG)) ADD(OL_MET_EXPLOIT_AVG);
     if (rec & OL_MBIT(OL_MET_EXPLOIT)) ADD(OL_MET_EXPLOIT);
     if (rec & OL_MBIT(OL_MET_ENTROPY)) ADD(OL_MET_ENTROPY);
+  } else if (p != NULL && p->con.m > 0) {
+    /* general constraints: the loss and the three parts of the KKT
+    ** error (||grad f|| is not what goes to 0 at a constrained optimum) */
+    static const int kk[] = {OL_MET_LOSS, OL_MET_STATIONARITY,
+                             OL_MET_FEASIBILITY, OL_MET_COMPLEMENTARITY};
+    for (i = 0; i < 4; i++)
+      if (rec & OL_MBIT(kk[i])) ADD(kk[i]);
   } else {
     if (rec & OL_MBIT(OL_MET_LOSS)) ADD(OL_MET_LOSS);
     if (rec & OL_MBIT(OL_MET_GRADNORM)) ADD(OL_MET_GRADNORM);
