@@ -13,7 +13,8 @@
 -- grad f(x*) = lambda grad c(x*), worked by hand: grad f(x*) = (-2/9,
 -- -2/9, -4/9), grad c = (-1, -1, -2)), HS021 (f* = -99.96 at (2, 0), its
 -- constraint inactive there: lambda = 0, the bound x1 >= 2 active) and
--- HS006 (an equality, f* = 0 at (1, 1); grad f(x*) = 0 so lambda = 0).
+-- HS006 (an equality, f* = 0 at (1, 1); grad f(x*) = 0 so lambda = 0);
+-- and HS035 with an added inequality inactive at x* (lambda_2 = 0).
 -- Tolerances: f within 1e-6 relative (1e-6 absolute for f* = 0), x and
 -- lambda within 1e-6 (HS071's published x and lambda: 2e-6, they are
 -- given to 7-8 digits), kkt (IPOPT's scaled error) <= 1e-8.
@@ -102,6 +103,24 @@ local function hs006 ()
     x0 = {-1.2, 1}}
 end
 
+-- HS035 with a second, inactive inequality x1 + x2 + x3 <= 10 (2.56 at
+-- x*): the same optimum, its multiplier 0
+local function hs035b ()
+  local p = hs035()
+  return problem.new{n = 3, name = "hs035b",
+    f = function (x) return p:eval(x) end,
+    grad = function (x, g)
+      local _, gr = p:eval(x)
+      for i = 1, 3 do g[i] = gr[i] end
+    end,
+    constraints = {
+      {kind = "ineq", c = function (x) return 3 - x[1] - x[2] - 2 * x[3] end,
+       grad = function (x, g) g[1] = -1; g[2] = -1; g[3] = -2 end},
+      {kind = "ineq", c = function (x) return 10 - x[1] - x[2] - x[3] end},
+    },
+    lower = 0, x0 = {0.5, 0.5, 0.5}}
+end
+
 local cases = {
   {"HS071", hs071(), 17.0140173, {1, 4.7429994, 3.8211503, 1.3794082},
    {0.55229366, -0.16146857}, 2e-6},
@@ -111,6 +130,8 @@ local cases = {
   {"HS035, FD constraint gradient", hs035(true), 1 / 9, {4 / 3, 7 / 9, 4 / 9},
    {2 / 9}, 1e-6},
   {"HS021 (inactive constraint)", hs021(), -99.96, {2, 0}, {0}, 1e-6},
+  {"HS035 + an inactive inequality", hs035b(), 1 / 9, {4 / 3, 7 / 9, 4 / 9},
+   {2 / 9, 0}, 1e-6},
   {"HS006 (equality)", hs006(), 0, {1, 1}, {0}, 1e-6},
 }
 
