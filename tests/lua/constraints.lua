@@ -164,6 +164,16 @@ do
        b.nfev .. " > " .. a.nfev .. ")")
 end
 
+-- from an infeasible start (both constraints violated: c1 = -9, c2 = -24)
+do
+  local r = run(hs071(), optim.auglag{}, opts{iters = 20000,
+                                             x0 = {2, 2, 2, 2}})
+  relnear(r:last("loss"), 17.0140173, 1e-6, "HS071 from (2, 2, 2, 2): f*")
+  vnear(r.lambda, {0.55229366, -0.16146857}, 2e-6,
+        "HS071 from (2, 2, 2, 2): lambda")
+  t.ok(r:last("kkt") <= 1e-8, "HS071 from (2, 2, 2, 2): kkt <= 1e-8")
+end
+
 -- lambda_i >= 0 for inequalities along the way; the metrics are the
 -- default ones of a constrained problem
 do
