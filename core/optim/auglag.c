@@ -36,7 +36,8 @@
 ** metrics and plots show the inner progress; an outer update happens at
 ** the start of the step that finds the subproblem solved.  Multipliers:
 ** ol_auglag_lambda gives lhat at the current x (r.lambda), the first-order
-** estimate that becomes lambda at the next update, so that
+** estimate that becomes lambda at the next update (0 before the first
+** step, which evaluates it), so that
 ** grad f - sum lhat_i grad c_i - z_l + z_u = 0 is the projected gradient
 ** condition of the subproblem, and lhat_i >= 0 on I.  Counting: a
 ** constraint value adds 1 to nfev, a constraint gradient (analytic, or
