@@ -132,15 +132,19 @@ static void test_saddle (void)
   ** pure saddle point (row 2, column 2), value 2 */
   static const double A[4] = {3, 1, 4, 2};
   static const double want[4] = {0, 1, 0, 1};
+  const ol_problem_type *t = ol_problem_type_find("matrixgame");
   ol_err e;
-  ol_pval v[1];
+  ol_pval v[16];
   ol_problem *p;
   ol_run *r;
+  int i;
+  /* every parameter at its default (the constructor reads them all) */
   memset(v, 0, sizeof v);
+  for (i = 0; i < t->nparams && i < 16; i++) v[i].num = t->params[i].def;
   v[0].arr = A;
   v[0].rows = 2;
   v[0].cols = 2;
-  p = ol_problem_new(ol_problem_type_find("matrixgame"), v, &e);
+  p = ol_problem_new(t, v, &e);
   if (!ok(p != NULL, "rmplus: 2 x 2 matrixgame")) return;
   r = mkrun(p, 0, 2000, &e);
   if (r != NULL) {
