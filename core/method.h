@@ -47,6 +47,9 @@ enum { OL_OPTIM, OL_SAMPLER, OL_DYNAMIC };   /* method families */
                                or 1 means a badly chosen step size */
 #define OL_M_TREE     64u   /* an extensive-form dynamic: runs on a game
                                tree (problems/kuhn.h) and only there */
+#define OL_M_CONSTR  128u   /* handles general constraints c(x) = 0,
+                               c(x) >= 0 (problem.h's con): the others
+                               refuse a problem that has them */
 
 #define OL_KIND(k) (1u << (k))   /* bit for a problem kind in 'kinds' */
 

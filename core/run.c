@@ -389,7 +389,7 @@ static void keep_draw (ol_run *r, long accepted0)
 static double tol_measure (ol_run *r)
 {
   ol_mstate s;
-  if (r->p->set.kind == OL_SET_NONE && !(r->p->l1 > 0))
+  if (r->p->set.kind == OL_SET_NONE && !(r->p->l1 > 0) && r->p->con.m == 0)
     return ol_vec_nrm2(r->orc.g, r->n);
   fill_state(r, &s);
   return ol_metric_types[OL_MET_KKT].eval(&s);
@@ -448,7 +448,8 @@ static int check_fg (ol_run *r)
   }
   if (!optim) return OL_STOP_NONE;
   if (r->p->noise.kind == OL_NOISE_NONE || r->usetol) {
-    int plain = r->p->set.kind == OL_SET_NONE && !(r->p->l1 > 0);
+    int plain = r->p->set.kind == OL_SET_NONE && !(r->p->l1 > 0)
+                && r->p->con.m == 0;
     double m = tol_measure(r);
     if (o->tol > 0 && m <= o->tol)
       return stop_msg(r, OL_STOP_TOL, "%s %.3g <= tol %g",

@@ -262,6 +262,11 @@ problem.new{n = , f = , grad = , fdf = , ...} -- a problem from Lua functions
   name    shown in summaries ("lua"), kind = "objective" | "density"
   set     {box = {lo, hi}} | {simplex = {k1, ...}} | {l1ball = r} | {l2ball = r}
           ("simplex", {lo =, hi =} too);  noise = {kind = "gauss", sigma = s}
+  constraints  {{kind = "ineq" | "eq", c = function (x) return v end,
+          grad = function (x, g) ... end}, ...}: c(x) >= 0 or c(x) = 0
+          (grad optional: finite differences); lower, upper: bounds.
+          Solved by optim.auglag (multipliers in r.lambda; metrics kkt,
+          stationarity, feasibility, complementarity); other methods refuse
 Without grad or fdf, gradients are central finite differences; without
 hess, second-order methods (newton, cubic) difference the gradient:
 h_i = eps^(1/3) max(1, |x_i|), 2n gradient calls, counted in r.ngev.

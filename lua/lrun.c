@@ -20,6 +20,7 @@
 #include "plotpanel.h"
 #include "constr.h"
 #include "problems/game.h"
+#include "problems/kuhn.h"
 
 static const char *const optkeys[] = {
   "iters", "tol", "time", "seed", "stream", "x0", "metrics", "watch", "cap",
@@ -837,9 +838,10 @@ static int run_index (lua_State *L)
     /* a game's value estimate: the row player's payoff x'Ay at the
     ** average strategies (the last ones when the method keeps none) */
     ol_game G;
-    if (ol_game_view(ol_run_problem(r), &G))
-      lua_pushnumber(L, ol_game_value(&G, ol_run_xavg(r) != NULL
-                                      ? ol_run_xavg(r) : ol_run_x(r)));
+    const double *z = ol_run_xavg(r) != NULL ? ol_run_xavg(r) : ol_run_x(r);
+    if (ol_kuhn_is(ol_run_problem(r))) lua_pushnumber(L, ol_kuhn_value(z));
+    else if (ol_game_view(ol_run_problem(r), &G))
+      lua_pushnumber(L, ol_game_value(&G, z));
     else lua_pushnil(L);
   }
   else if (strcmp(k, "lambda") == 0) {

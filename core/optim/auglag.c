@@ -352,7 +352,7 @@ const ol_method_type ol_optim_auglag = {
   "Nocedal & Wright 2006, Algorithm 17.4 and (17.50); Conn, Gould & "
   "Toint 1991",
   auglag_params, (int)(sizeof auglag_params / sizeof auglag_params[0]),
-  sizeof(auglag_state), 0u,
+  sizeof(auglag_state), OL_M_CONSTR,
   OL_KIND(OL_OBJECTIVE),
   auglag_init, auglag_step, auglag_fini, NULL, 0u
 };

@@ -111,7 +111,9 @@ int pn_log_prone (int m)
     || m == OL_MET_MINGRADNORM || m == OL_MET_BIAS || m == OL_MET_VARIANCE
     || m == OL_MET_NASHCONV || m == OL_MET_NASHCONV_AVG
     || m == OL_MET_EXPLOIT_AVG || m == OL_MET_REGRET || m == OL_MET_CCEGAP
-    || m == OL_MET_MEANERR || m == OL_MET_KL || m == OL_MET_W2;
+    || m == OL_MET_MEANERR || m == OL_MET_KL || m == OL_MET_W2
+    || m == OL_MET_STATIONARITY || m == OL_MET_FEASIBILITY
+    || m == OL_MET_COMPLEMENTARITY;
 }
 
 void pn_axes_init (pn_axes *a, int xaxis, int xlog)

@@ -186,13 +186,13 @@ do
        "constrained problems record kkt and its parts")
 end
 
--- without multipliers (gd) kkt is unknown, feasibility is still defined;
--- r.lambda is nil
+-- a method without constraint handling (gd) refuses a constrained
+-- problem instead of ignoring its constraints; r.lambda is nil for it
 do
-  local r = run(hs035(), optim.gd{lr = 0.01}, opts{iters = 3})
+  t.errors("gd ignores general constraints; hs035 has 1", run, hs035(),
+           optim.gd{lr = 0.01}, opts{iters = 3})
+  local r = run(problem.rosenbrock{n = 2}, optim.gd{lr = 0.01}, opts{iters = 3})
   t.ok(r.lambda == nil, "gd keeps no multipliers: r.lambda is nil")
-  t.ok(r:last("kkt") ~= r:last("kkt"), "gd: kkt is NaN")
-  t.ok(r:last("feasibility") >= 0, "gd: feasibility is defined")
 end
 
 -- no constraints: kkt keeps its meaning (the box projection)
@@ -239,6 +239,25 @@ do
   local msg2 = ok2 and (r2.message or "") or tostring(r2)
   t.ok(msg2:find("constraints%[1%]%.grad returned a string") ~= nil,
        "a constraint gradient's bad result is named: " .. msg2)
+end
+
+-- min x^2 s.t. x >= 1 from x0 = 0, where grad f = 0: the run must not call
+-- that stationary (the KKT error, not |grad f|, is the stopping measure),
+-- and a method without constraint handling refuses the problem
+do
+  local q = problem.new{n = 1, x0 = {0}, f = function (x) return x[1]^2 end,
+    grad = function (x, g) g[1] = 2 * x[1] end,
+    constraints = {{kind = "ineq", c = function (x) return x[1] - 1 end,
+                    grad = function (x, g) g[1] = 1 end}}}
+  local r = run(q, optim.auglag{}, {iters = 2000, progress = false,
+                                    view = false})
+  t.ok(r.iter > 0 and math.abs(r.x[1] - 1) < 1e-8
+       and math.abs(r.lambda[1] - 2) < 1e-6,
+       string.format("auglag: x >= 1 from a stationary infeasible start "
+                     .. "reaches x* = 1, lambda = 2 (iter %d, x %.12g, "
+                     .. "lambda %.12g)", r.iter, r.x[1], r.lambda[1]))
+  t.errors("gd ignores general constraints.*use optim.auglag", run, q,
+           optim.gd{}, {iters = 10, progress = false})
 end
 
 t.done()

@@ -93,4 +93,12 @@ t.errors("needs an extensive-form game", function ()
   run(problem.rps{}, game.cfr{}, {iters = 10, progress = false,
                                   view = false})
 end)
+-- r.value on Kuhn: player 1's value at the average strategy, the value
+-- metric's last value, near -1/18 after CFR+
+do
+  local k = run(problem.kuhn{}, game.cfrplus{}, {iters = 3000,
+                progress = false, view = false})
+  t.is(k.value, k:last("value"), "kuhn: r.value is the value metric's last")
+  t.near(k.value, -1 / 18, 1e-3, "kuhn: r.value within 1e-3 of -1/18")
+end
 t.done()
