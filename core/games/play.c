@@ -48,6 +48,28 @@ void ol_play_fini (ol_play *pl)
   pl->U = NULL;
 }
 
+int ol_regret_init (ol_regret *s, ol_ctx *c, int avg, const char *who,
+                    ol_err *e)
+{
+  int rc;
+  if (c->p->set.kind != OL_SET_SIMPLEX)
+    return ol_err_set(e, OL_EINVAL, "%s needs a product of simplices", who);
+  if ((rc = ol_play_init(&s->play, c, avg, who, e)) != OL_OK) return rc;
+  if ((s->R = ol_vec_new(c->n, e)) == NULL
+      || (s->g = ol_vec_new(c->n, e)) == NULL)
+    return OL_ENOMEM;
+  return OL_OK;
+}
+
+void ol_regret_fini (void *st)
+{
+  ol_regret *s = st;
+  ol_play_fini(&s->play);
+  ol_vec_free(s->R);
+  ol_vec_free(s->g);
+  s->R = s->g = NULL;
+}
+
 void ol_play_observe (ol_play *pl, ol_ctx *c, const double *z,
                       const double *g)
 {

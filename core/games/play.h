@@ -47,6 +47,20 @@ typedef struct ol_play {
 int ol_play_init (ol_play *pl, ol_ctx *c, int avg, const char *who,
                   ol_err *e);
 void ol_play_fini (ol_play *pl);
+
+/* The state of the regret-matching dynamics (rm, prmplus): the play
+** record, a regret vector R and the oracle's output g (n entries each). */
+typedef struct ol_regret {
+  ol_play play;     /* first */
+  double *R;
+  double *g;
+} ol_regret;
+/* Set s up on a product of simplices (OL_EINVAL naming who otherwise),
+** averaging kind avg. */
+int ol_regret_init (ol_regret *s, ol_ctx *c, int avg, const char *who,
+                    ol_err *e);
+/* A method's fini for a state that starts with an ol_regret. */
+void ol_regret_fini (void *st);
 /* Account for the profile z (n entries) played at this step with oracle
 ** output g at z, and fold z into c->xavg. */
 void ol_play_observe (ol_play *pl, ol_ctx *c, const double *z,

@@ -18,11 +18,7 @@
 #include "play.h"
 #include "vec.h"
 
-typedef struct prmplus_state {
-  ol_play play;     /* first: averaging, regret (play.h) */
-  double *Q;        /* cumulative clipped regrets, n */
-  double *g;        /* oracle output, n */
-} prmplus_state;
+typedef ol_regret prmplus_state;   /* R: the clipped regrets Q above */
 
 static const ol_param prmplus_params[] = {
   {"avg", OL_P_ENUM, OL_AVG_UNIFORM, 0, 0, OL_AVG_DOC, OL_AVG_CHOICES},
@@ -30,16 +26,7 @@ static const ol_param prmplus_params[] = {
 
 static int prmplus_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 {
-  prmplus_state *s = st;
-  int rc;
-  if (c->p->set.kind != OL_SET_SIMPLEX)
-    return ol_err_set(e, OL_EINVAL, "prmplus needs a product of simplices");
-  if ((rc = ol_play_init(&s->play, c, (int)par[0], "prmplus", e)) != OL_OK)
-    return rc;
-  if ((s->Q = ol_vec_new(c->n, e)) == NULL
-      || (s->g = ol_vec_new(c->n, e)) == NULL)
-    return OL_ENOMEM;
-  return OL_OK;
+  return ol_regret_init(st, c, (int)par[0], "prmplus", e);
 }
 
 static int prmplus_step (void *st, ol_ctx *c, ol_err *e)
@@ -52,7 +39,7 @@ static int prmplus_step (void *st, ol_ctx *c, ol_err *e)
   ol_play_observe(&s->play, c, x, s->g);
   for (b = 0, off = 0; b < pl->nb; off += pl->blk[b++]) {
     int k = pl->blk[b];
-    double *Q = s->Q + off, *g = s->g + off, *xb = x + off, ux = 0, sum = 0;
+    double *Q = s->R + off, *g = s->g + off, *xb = x + off, ux = 0, sum = 0;
     /* (1) r = u - <u, x> */
     for (a = 0; a < k; a++) ux -= g[a] * xb[a];
     /* (2) Q <- [Q + r]^+; the next play is [Q + r]^+ with the new Q */
@@ -69,20 +56,11 @@ static int prmplus_step (void *st, ol_ctx *c, ol_err *e)
   return OL_OK;
 }
 
-static void prmplus_fini (void *st)
-{
-  prmplus_state *s = st;
-  ol_play_fini(&s->play);
-  ol_vec_free(s->Q);
-  ol_vec_free(s->g);
-  s->Q = s->g = NULL;
-}
-
 const ol_method_type ol_game_prmplus = {
   "prmplus", OL_DYNAMIC,
   "predictive regret matching+ self-play on a product of simplices",
   "Farina, Kroer & Sandholm 2021",
   prmplus_params, (int)(sizeof prmplus_params / sizeof prmplus_params[0]),
   sizeof(prmplus_state), OL_M_NEEDSET | OL_M_OWNAVG, OL_KIND(OL_GAME),
-  prmplus_init, prmplus_step, prmplus_fini, ol_play_probe, OL_PROBES_PLAY
+  prmplus_init, prmplus_step, ol_regret_fini, ol_play_probe, OL_PROBES_PLAY
 };

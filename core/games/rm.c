@@ -18,11 +18,7 @@
 #include "play.h"
 #include "vec.h"
 
-typedef struct rm_state {
-  ol_play play;     /* first: averaging, regret (play.h) */
-  double *R;        /* cumulative regrets, n */
-  double *g;        /* oracle output, n */
-} rm_state;
+typedef ol_regret rm_state;   /* R: cumulative regrets */
 
 static const ol_param rm_params[] = {
   {"avg", OL_P_ENUM, OL_AVG_UNIFORM, 0, 0, OL_AVG_DOC, OL_AVG_CHOICES},
@@ -30,16 +26,7 @@ static const ol_param rm_params[] = {
 
 static int rm_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 {
-  rm_state *s = st;
-  int rc;
-  if (c->p->set.kind != OL_SET_SIMPLEX)
-    return ol_err_set(e, OL_EINVAL, "rm needs a product of simplices");
-  if ((rc = ol_play_init(&s->play, c, (int)par[0], "rm", e)) != OL_OK)
-    return rc;
-  if ((s->R = ol_vec_new(c->n, e)) == NULL
-      || (s->g = ol_vec_new(c->n, e)) == NULL)
-    return OL_ENOMEM;
-  return OL_OK;
+  return ol_regret_init(st, c, (int)par[0], "rm", e);
 }
 
 static int rm_step (void *st, ol_ctx *c, ol_err *e)
@@ -67,20 +54,11 @@ static int rm_step (void *st, ol_ctx *c, ol_err *e)
   return OL_OK;
 }
 
-static void rm_fini (void *st)
-{
-  rm_state *s = st;
-  ol_play_fini(&s->play);
-  ol_vec_free(s->R);
-  ol_vec_free(s->g);
-  s->R = s->g = NULL;
-}
-
 const ol_method_type ol_game_rm = {
   "rm", OL_DYNAMIC,
   "regret matching self-play on a product of simplices",
   "Hart & Mas-Colell 2000",
   rm_params, (int)(sizeof rm_params / sizeof rm_params[0]),
   sizeof(rm_state), OL_M_NEEDSET | OL_M_OWNAVG, OL_KIND(OL_GAME),
-  rm_init, rm_step, rm_fini, ol_play_probe, OL_PROBES_PLAY
+  rm_init, rm_step, ol_regret_fini, ol_play_probe, OL_PROBES_PLAY
 };
