@@ -27,12 +27,7 @@
 #include "play.h"
 #include "problems/kuhn.h"
 
-typedef struct cfr_state {
-  int alternate, avg;
-  double R[2 * OL_KUHN_N];    /* cumulative counterfactual regrets */
-  double S[2 * OL_KUHN_N];    /* reach-weighted strategy sums */
-  double cfv[2 * OL_KUHN_N], reach[OL_KUHN_N];
-} cfr_state;
+typedef ol_cfr cfr_state;
 
 static const ol_param cfr_params[] = {
   {"alternate", OL_P_BOOL, 0, 0, 1,
@@ -43,52 +38,7 @@ static const ol_param cfr_params[] = {
 
 static int cfr_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 {
-  cfr_state *s = st;
-  if (!ol_kuhn_is(c->p) || c->n != OL_KUHN_N)
-    return ol_err_set(e, OL_EINVAL, "cfr needs an extensive-form game "
-                      "(problem.kuhn{})");
-  s->alternate = par[0] != 0;
-  s->avg = (int)par[1];
-  memset(s->R, 0, sizeof s->R);
-  memset(s->S, 0, sizeof s->S);
-  if (c->xavg != NULL) memcpy(c->xavg, c->x, sizeof *c->x * OL_KUHN_N);
-  return OL_OK;
-}
-
-/* The averaging weight of step t (0-based). */
-static double cfr_weight (int avg, long t)
-{
-  double t1 = (double)(t + 1);
-  return avg == OL_AVG_LINEAR ? t1 : avg == OL_AVG_QUADRATIC ? t1 * t1 : 1;
-}
-
-static int cfr_step (void *st, ol_ctx *c, ol_err *e)
-{
-  cfr_state *s = st;
-  double w = cfr_weight(s->avg, c->t);
-  int i;
-  (void)e;
-  for (i = 0; i < 2; i++) {
-    int lo = 6 * i, hi = lo + 6;
-    /* (1) counterfactual values and reaches at the current profile (both
-    ** players' from one walk when simultaneous) */
-    if (i == 0 || s->alternate) {
-      ol_kuhn_walk(c->x, s->cfv, s->reach);
-      c->ngev++;
-    }
-    /* (2) the average strategy, (3) regrets */
-    ol_tree_average(s->S, s->reach, c->x, w, lo, hi, c->xavg);
-    ol_tree_regret(s->R, s->cfv, c->x, lo, hi, 0);
-    /* (4) regret matching (player 1 at once when alternating) */
-    if (s->alternate) ol_tree_match(s->R, c->x, lo, hi);
-  }
-  if (!s->alternate) ol_tree_match(s->R, c->x, 0, OL_KUHN_N);
-  return OL_OK;
-}
-
-static void cfr_fini (void *st)
-{
-  (void)st;
+  return ol_cfr_init(st, par, 0, c, "cfr", e);
 }
 
 const ol_method_type ol_game_cfr = {
@@ -97,5 +47,5 @@ const ol_method_type ol_game_cfr = {
   "Zinkevich, Johanson, Bowling & Piccione 2007, eq. (4)-(8)",
   cfr_params, (int)(sizeof cfr_params / sizeof cfr_params[0]),
   sizeof(cfr_state), OL_M_OWNAVG | OL_M_TREE, OL_KIND(OL_GAME),
-  cfr_init, cfr_step, cfr_fini, NULL, 0
+  cfr_init, ol_cfr_step, NULL, NULL, 0
 };

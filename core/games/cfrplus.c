@@ -23,12 +23,7 @@
 #include "play.h"
 #include "problems/kuhn.h"
 
-typedef struct cfrplus_state {
-  int alternate, avg;
-  double Q[2 * OL_KUHN_N];    /* clipped cumulative regrets */
-  double S[2 * OL_KUHN_N];    /* weighted strategy sums */
-  double cfv[2 * OL_KUHN_N], reach[OL_KUHN_N];
-} cfrplus_state;
+typedef ol_cfr cfrplus_state;
 
 static const ol_param cfrplus_params[] = {
   {"alternate", OL_P_BOOL, 1, 0, 1,
@@ -39,45 +34,7 @@ static const ol_param cfrplus_params[] = {
 
 static int cfrplus_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 {
-  cfrplus_state *s = st;
-  if (!ol_kuhn_is(c->p) || c->n != OL_KUHN_N)
-    return ol_err_set(e, OL_EINVAL, "cfrplus needs an extensive-form game "
-                      "(problem.kuhn{})");
-  s->alternate = par[0] != 0;
-  s->avg = (int)par[1];
-  memset(s->Q, 0, sizeof s->Q);
-  memset(s->S, 0, sizeof s->S);
-  if (c->xavg != NULL) memcpy(c->xavg, c->x, sizeof *c->x * OL_KUHN_N);
-  return OL_OK;
-}
-
-static int cfrplus_step (void *st, ol_ctx *c, ol_err *e)
-{
-  cfrplus_state *s = st;
-  double t1 = (double)(c->t + 1);
-  double w = s->avg == OL_AVG_LINEAR ? t1 : s->avg == OL_AVG_QUADRATIC
-    ? t1 * t1 : 1;
-  int i;
-  (void)e;
-  for (i = 0; i < 2; i++) {
-    int lo = 6 * i, hi = lo + 6;
-    /* (1) counterfactual values at the current profile */
-    if (i == 0 || s->alternate) {
-      ol_kuhn_walk(c->x, s->cfv, s->reach);
-      c->ngev++;
-    }
-    /* (2) average, (3) regret matching+ */
-    ol_tree_average(s->S, s->reach, c->x, w, lo, hi, c->xavg);
-    ol_tree_regret(s->Q, s->cfv, c->x, lo, hi, 1);
-    if (s->alternate) ol_tree_match(s->Q, c->x, lo, hi);
-  }
-  if (!s->alternate) ol_tree_match(s->Q, c->x, 0, OL_KUHN_N);
-  return OL_OK;
-}
-
-static void cfrplus_fini (void *st)
-{
-  (void)st;
+  return ol_cfr_init(st, par, 1, c, "cfrplus", e);
 }
 
 const ol_method_type ol_game_cfrplus = {
@@ -87,5 +44,5 @@ const ol_method_type ol_game_cfrplus = {
   "Tammelin 2014; Tammelin, Burch, Johanson & Bowling 2015",
   cfrplus_params, (int)(sizeof cfrplus_params / sizeof cfrplus_params[0]),
   sizeof(cfrplus_state), OL_M_OWNAVG | OL_M_TREE, OL_KIND(OL_GAME),
-  cfrplus_init, cfrplus_step, cfrplus_fini, NULL, 0
+  cfrplus_init, ol_cfr_step, NULL, NULL, 0
 };

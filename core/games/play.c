@@ -194,3 +194,44 @@ void ol_tree_average (double *S, const double *reach, const double *x,
       xavg[I] = S[2 * I + 1] / (S[2 * I] + S[2 * I + 1]);
   }
 }
+
+int ol_cfr_init (ol_cfr *s, const double *par, int plus, ol_ctx *c,
+                 const char *who, ol_err *e)
+{
+  if (!ol_kuhn_is(c->p) || c->n != OL_KUHN_N)
+    return ol_err_set(e, OL_EINVAL, "%s needs an extensive-form game "
+                      "(problem.kuhn{})", who);
+  s->alternate = par[0] != 0;
+  s->avg = (int)par[1];
+  s->plus = plus;
+  memset(s->R, 0, sizeof s->R);
+  memset(s->S, 0, sizeof s->S);
+  if (c->xavg != NULL) memcpy(c->xavg, c->x, sizeof *c->x * OL_KUHN_N);
+  return OL_OK;
+}
+
+int ol_cfr_step (void *st, ol_ctx *c, ol_err *e)
+{
+  ol_cfr *s = st;
+  double t1 = (double)(c->t + 1);
+  double w = s->avg == OL_AVG_LINEAR ? t1
+    : s->avg == OL_AVG_QUADRATIC ? t1 * t1 : 1;
+  int i;
+  (void)e;
+  for (i = 0; i < 2; i++) {
+    int lo = 6 * i, hi = lo + 6;
+    /* (1) counterfactual values and reaches at the current profile (both
+    ** players' from one walk when simultaneous) */
+    if (i == 0 || s->alternate) {
+      ol_kuhn_walk(c->x, s->cfv, s->reach);
+      c->ngev++;
+    }
+    /* (2) the average strategy, (3) regrets (clipped for CFR+) */
+    ol_tree_average(s->S, s->reach, c->x, w, lo, hi, c->xavg);
+    ol_tree_regret(s->R, s->cfv, c->x, lo, hi, s->plus);
+    /* (4) regret matching (player 1 at once when alternating) */
+    if (s->alternate) ol_tree_match(s->R, c->x, lo, hi);
+  }
+  if (!s->alternate) ol_tree_match(s->R, c->x, 0, OL_KUHN_N);
+  return OL_OK;
+}

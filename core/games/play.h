@@ -22,6 +22,7 @@
 #define OL_PLAY_H
 
 #include "method.h"
+#include "problems/kuhn.h"
 
 enum { OL_AVG_UNIFORM, OL_AVG_LINEAR, OL_AVG_QUADRATIC };
 #define OL_AVG_CHOICES "uniform|linear|quadratic"
@@ -118,6 +119,23 @@ void ol_tree_regret (double *R, const double *cfv, const double *x, int lo,
 void ol_tree_match (const double *R, double *x, int lo, int hi);
 void ol_tree_average (double *S, const double *reach, const double *x,
                       double w, int lo, int hi, double *xavg);
+
+/* The state of CFR on a game tree (cfr.c, cfrplus.c): plus = 1 clips the
+** cumulative regrets at 0 after each update (regret matching+). */
+typedef struct ol_cfr {
+  int alternate, avg, plus;
+  double R[2 * OL_KUHN_N];    /* cumulative counterfactual regrets */
+  double S[2 * OL_KUHN_N];    /* weighted strategy sums */
+  double cfv[2 * OL_KUHN_N], reach[OL_KUHN_N];
+} ol_cfr;
+/* par = {alternate, avg}; OL_EINVAL naming who unless c's problem is a
+** game tree. */
+int ol_cfr_init (ol_cfr *s, const double *par, int plus, ol_ctx *c,
+                 const char *who, ol_err *e);
+/* One step, for player 1 then 2: counterfactual values at the current
+** profile (one walk per player when alternating, one for both when
+** simultaneous), the average, the regrets, regret matching. */
+int ol_cfr_step (void *st, ol_ctx *c, ol_err *e);
 
 /* The Hedge step on one block of k entries (mwu.c, shared with omwu.c):
 ** L += eta d, then x = softmax(L), and L shifted to maximum 0. */
