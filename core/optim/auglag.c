@@ -52,6 +52,7 @@
 
 #include "constr.h"
 #include "method.h"
+#include "lmem.h"
 #include "vec.h"
 
 #define AL_TRIALS 60
@@ -59,10 +60,10 @@
 #define AL_SKIP 1e-10
 
 typedef struct auglag_state {
-  int n, m, mem, cnt, head;
+  int n, m, mem;
+  ol_lmem L;                        /* the inner L-BFGS pairs (lmem.h) */
   double mu, mu0, omega, eta, tol, ctol, c1, mumax;
   double *lam, *lhat, *cv, *J;      /* m, m, m, m x n */
-  double *S, *Y, *rho, *al;         /* memory */
   double *g, *gf, *d, *xt, *gt, *gft, *lht, *cvt, *Jt, *fw;
   double la, f;                     /* L_A, f at c->x */
   int valid, ninner, nouter;
@@ -110,10 +111,7 @@ static int auglag_init (void *st, const double *par, ol_ctx *c, ol_err *e)
     return ol_err_set(e, OL_EINVAL, "auglag: problem too large");
   for (k = 0; k < sizeof v / sizeof v[0]; k++)
     if ((*v[k] = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
-  if ((s->S = ol_vec_new(s->mem * n, e)) == NULL ||
-      (s->Y = ol_vec_new(s->mem * n, e)) == NULL ||
-      (s->rho = ol_vec_new(s->mem, e)) == NULL ||
-      (s->al = ol_vec_new(s->mem, e)) == NULL ||
+  if (ol_lmem_init(&s->L, s->mem, n, e) != OL_OK ||
       (s->lam = ol_vec_new(mm, e)) == NULL ||
       (s->lhat = ol_vec_new(mm, e)) == NULL ||
       (s->lht = ol_vec_new(mm, e)) == NULL ||
@@ -215,7 +213,7 @@ static int auglag_step (void *st, ol_ctx *c, ol_err *e)
 {
   auglag_state *s = st;
   const ol_problem *p = c->p;
-  int n = s->n, i, j, k, rc, ok = 0, mm = s->mem;
+  int n = s->n, i, j, rc, ok = 0;
   double pg, gd, a, dn, lat = 0, ft = 0;
   if (p->l1 > 0)
     return ol_err_set(e, OL_EINVAL, "auglag: the l1 term of a composite "
@@ -244,39 +242,26 @@ static int auglag_step (void *st, ol_ctx *c, ol_err *e)
       s->omega = fmax(s->omega / 10, s->tol);
     }
     s->nouter++;
-    s->cnt = 0;
+    s->L.cnt = 0;
     if ((rc = refresh(s, c, e)) != OL_OK) return rc;
     pg = pgnorm(p, c->x, s->g, n);
   }
   s->ninner++;
   /* (2) direction: two-loop recursion on the free variables */
   for (j = 0; j < n; j++) s->d[j] = held(p, c->x, s->g, j) ? 0 : -s->g[j];
-  for (k = 0; k < s->cnt; k++) {
-    int q = (s->head - k + mm) % mm;
-    s->al[q] = s->rho[q] * ol_vec_dot(s->S + (size_t)q * n, s->d, n);
-    ol_vec_axpy(-s->al[q], s->Y + (size_t)q * n, s->d, n);
-  }
-  if (s->cnt > 0) {
-    double *sn = s->S + (size_t)s->head * n, *yn = s->Y + (size_t)s->head * n;
-    ol_vec_scal(ol_vec_dot(sn, yn, n) / ol_vec_dot(yn, yn, n), s->d, n);
-  }
-  for (k = s->cnt - 1; k >= 0; k--) {
-    int q = (s->head - k + mm) % mm;
-    double b = s->rho[q] * ol_vec_dot(s->Y + (size_t)q * n, s->d, n);
-    ol_vec_axpy(s->al[q] - b, s->S + (size_t)q * n, s->d, n);
-  }
+  ol_lmem_apply(&s->L, s->d, n);
   for (j = 0; j < n; j++)
     if (held(p, c->x, s->g, j)) s->d[j] = 0;
   gd = ol_vec_dot(s->g, s->d, n);
   if (!(gd < 0)) {
     for (j = 0; j < n; j++)
       s->d[j] = held(p, c->x, s->g, j) ? 0 : -s->g[j];
-    s->cnt = 0;
+    s->L.cnt = 0;
     gd = ol_vec_dot(s->g, s->d, n);
   }
   dn = 0;
   for (j = 0; j < n; j++) dn = fmax(dn, fabs(s->d[j]));
-  a = s->cnt == 0 && dn > 0 ? fmin(1, 1 / dn) : 1;
+  a = s->L.cnt == 0 && dn > 0 ? fmin(1, 1 / dn) : 1;
   a *= c->sched;
   /* (3) backtracking along the projection arc */
   for (i = 0; i < AL_TRIALS && gd < 0; i++, a *= 0.5) {
@@ -297,28 +282,18 @@ static int auglag_step (void *st, ol_ctx *c, ol_err *e)
   if (!ok) {
     /* (4) no decrease: the subproblem is solved as far as it can be */
     s->omega = pg > s->omega ? pg : s->omega;
-    s->cnt = 0;
+    s->L.cnt = 0;
     ol_ctx_known(c, s->f, s->gf);
     return OL_OK;
   }
   /* (5) memory pair, accept */
   {
-    double *sn, *yn, sy, ss, yy;
-    int h = (s->head + 1) % mm;
-    sn = s->S + (size_t)h * n;
-    yn = s->Y + (size_t)h * n;
+    double *sn = ol_lmem_snext(&s->L, n), *yn = ol_lmem_ynext(&s->L, n);
     for (j = 0; j < n; j++) {
       sn[j] = s->xt[j] - c->x[j];
       yn[j] = s->gt[j] - s->g[j];
     }
-    sy = ol_vec_dot(sn, yn, n);
-    ss = ol_vec_dot(sn, sn, n);
-    yy = ol_vec_dot(yn, yn, n);
-    if (sy > AL_SKIP * sqrt(ss * yy)) {
-      s->head = h;
-      s->rho[h] = 1 / sy;
-      if (s->cnt < mm) s->cnt++;
-    }
+    ol_lmem_push(&s->L, n, AL_SKIP);
   }
   memcpy(c->x, s->xt, (size_t)n * sizeof *c->x);
   memcpy(s->g, s->gt, (size_t)n * sizeof *s->g);
@@ -336,13 +311,14 @@ static void auglag_fini (void *st)
 {
   auglag_state *s = st;
   double **v[] = {&s->g, &s->gf, &s->d, &s->xt, &s->gt, &s->gft, &s->fw,
-                  &s->S, &s->Y, &s->rho, &s->al, &s->lam, &s->lhat,
+                  &s->lam, &s->lhat,
                   &s->lht, &s->cv, &s->cvt, &s->J, &s->Jt};
   size_t k;
   for (k = 0; k < sizeof v / sizeof v[0]; k++) {
     ol_vec_free(*v[k]);
     *v[k] = NULL;
   }
+  ol_lmem_fini(&s->L);
 }
 
 const ol_method_type ol_optim_auglag = {

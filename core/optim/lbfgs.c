@@ -54,6 +54,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lmem.h"
 #include "method.h"
 #include "vec.h"
 
@@ -63,10 +64,8 @@
 #define LBFGS_FTOL 1e-12
 
 typedef struct lbfgs_state {
-  int m, cnt, head;     /* memory size, pairs held, newest slot */
-  double c1, c2, gamma;
-  double *S, *Y;        /* m x n each, ring buffers */
-  double *rho, *al;     /* m each */
+  ol_lmem L;            /* the pairs (lmem.h) */
+  double c1, c2;
   double *xk, *g, *d, *xt, *gt;
   double *glo;          /* gradient at the zoom's lo point */
   double f;             /* f(xk); g = grad f(xk) when valid */
@@ -86,19 +85,16 @@ static int lbfgs_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 {
   lbfgs_state *s = st;
   int n = c->n;
-  s->m = (int)par[0];
+  int m = (int)par[0];
   s->c1 = par[1];
   s->c2 = par[2];
   if (!(s->c1 < s->c2))
     return ol_err_set(e, OL_EINVAL, "lbfgs needs c1 < c2 (c1 = %g, c2 = "
                       "%g)", s->c1, s->c2);
-  if ((double)s->m * n > 1e9)
+  if ((double)m * n > 1e9)
     return ol_err_set(e, OL_EINVAL, "lbfgs: m * n = %g is too large",
-                      (double)s->m * n);
-  if ((s->S = ol_vec_new(s->m * n, e)) == NULL) return OL_ENOMEM;
-  if ((s->Y = ol_vec_new(s->m * n, e)) == NULL) return OL_ENOMEM;
-  if ((s->rho = ol_vec_new(s->m, e)) == NULL) return OL_ENOMEM;
-  if ((s->al = ol_vec_new(s->m, e)) == NULL) return OL_ENOMEM;
+                      (double)m * n);
+  if (ol_lmem_init(&s->L, m, n, e) != OL_OK) return OL_ENOMEM;
   if ((s->xk = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
   if ((s->g = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
   if ((s->d = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
@@ -108,23 +104,12 @@ static int lbfgs_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   return OL_OK;
 }
 
-/* d = -H g by the two-loop recursion (N&W Algorithm 7.4). */
+/* d = -H g by the two-loop recursion (lmem.h). */
 static void lbfgs_twoloop (lbfgs_state *s, int n)
 {
-  double *d = s->d;
-  int i, k, m = s->m;
-  for (i = 0; i < n; i++) d[i] = -s->g[i];
-  for (k = 0; k < s->cnt; k++) {
-    int j = (s->head - k + m) % m;
-    s->al[j] = s->rho[j] * ol_vec_dot(s->S + (size_t)j * n, d, n);
-    ol_vec_axpy(-s->al[j], s->Y + (size_t)j * n, d, n);
-  }
-  ol_vec_scal(s->gamma, d, n);
-  for (k = s->cnt - 1; k >= 0; k--) {
-    int j = (s->head - k + m) % m;
-    double b = s->rho[j] * ol_vec_dot(s->Y + (size_t)j * n, d, n);
-    ol_vec_axpy(s->al[j] - b, s->S + (size_t)j * n, d, n);
-  }
+  int i;
+  for (i = 0; i < n; i++) s->d[i] = -s->g[i];
+  ol_lmem_apply(&s->L, s->d, n);
 }
 
 /* phi(a) = f(x + a d) and phi'(a) = grad f(x + a d)'d into *fa, *da, with
@@ -241,7 +226,7 @@ static int lbfgs_search (lbfgs_state *s, ol_ctx *c, double d0, double a0,
 static int lbfgs_step (void *st, ol_ctx *c, ol_err *e)
 {
   lbfgs_state *s = st;
-  double *x = c->x, gn, d0, a0, fnew, sy, yy, ss;
+  double *x = c->x, gn, d0, a0, fnew;
   int i, n = c->n, rc, found;
   double *sv, *yv;
   /* (1) f and g at x: kept from the last step unless x was moved */
@@ -249,7 +234,7 @@ static int lbfgs_step (void *st, ol_ctx *c, ol_err *e)
     if ((rc = ol_ctx_grad(c, x, &s->f, s->g, e)) != OL_OK) return rc;
     ol_vec_copy(x, s->xk, n);
     s->valid = 1;
-    s->cnt = 0;
+    s->L.cnt = 0;
   }
   gn = ol_vec_nrm2(s->g, n);
   if (gn == 0) {
@@ -259,10 +244,10 @@ static int lbfgs_step (void *st, ol_ctx *c, ol_err *e)
   }
   for (;;) {
     /* (2) direction: two-loop, or steepest descent on an empty memory */
-    if (s->cnt > 0) lbfgs_twoloop(s, n);
-    d0 = s->cnt > 0 ? ol_vec_dot(s->g, s->d, n) : 0;
+    if (s->L.cnt > 0) lbfgs_twoloop(s, n);
+    d0 = s->L.cnt > 0 ? ol_vec_dot(s->g, s->d, n) : 0;
     if (!(d0 < 0)) {
-      s->cnt = 0;
+      s->L.cnt = 0;
       for (i = 0; i < n; i++) s->d[i] = -s->g[i];
       d0 = -gn * gn;
     }
@@ -272,12 +257,12 @@ static int lbfgs_step (void *st, ol_ctx *c, ol_err *e)
                        "underflows)");
       return OL_OK;
     }
-    a0 = (s->cnt > 0 ? 1 : 1 / gn) * c->sched;
+    a0 = (s->L.cnt > 0 ? 1 : 1 / gn) * c->sched;
     /* (3) strong-Wolfe line search; on failure retry once along -g */
     if ((rc = lbfgs_search(s, c, d0, a0, &fnew, &found, e)) != OL_OK)
       return rc;
     if (found) break;
-    if (s->cnt == 0 && ol_ctx_fp_stationary(c, s->xk, s->f, s->g)) {
+    if (s->L.cnt == 0 && ol_ctx_fp_stationary(c, s->xk, s->f, s->g)) {
       char why[160];
       snprintf(why, sizeof why, "no further decrease in floating point "
                "(f = %.3g, |g| = %.3g)", s->f, gn);
@@ -285,29 +270,20 @@ static int lbfgs_step (void *st, ol_ctx *c, ol_err *e)
       ol_ctx_converged(c, why);
       return OL_OK;
     }
-    if (s->cnt == 0)
+    if (s->L.cnt == 0)
       return ol_err_set(e, OL_ENUMERIC, "lbfgs: line search failed (no "
                         "strong-Wolfe point in %d trials, also along -g; "
                         "f = %g, |g| = %g)", LBFGS_TRIALS, s->f, gn);
-    s->cnt = 0;
+    s->L.cnt = 0;
   }
   /* (4) new pair s = xt - xk, y = gt - g in the next ring slot */
-  i = (s->head + 1) % s->m;
-  sv = s->S + (size_t)i * n;
-  yv = s->Y + (size_t)i * n;
+  sv = ol_lmem_snext(&s->L, n);
+  yv = ol_lmem_ynext(&s->L, n);
   for (i = 0; i < n; i++) {
     sv[i] = s->xt[i] - s->xk[i];
     yv[i] = s->gt[i] - s->g[i];
   }
-  sy = ol_vec_dot(sv, yv, n);
-  yy = ol_vec_dot(yv, yv, n);
-  ss = ol_vec_dot(sv, sv, n);
-  if (sy > LBFGS_SKIP * sqrt(ss * yy)) {
-    s->head = (s->head + 1) % s->m;
-    s->rho[s->head] = 1 / sy;
-    s->gamma = sy / yy;
-    if (s->cnt < s->m) s->cnt++;
-  }
+  ol_lmem_push(&s->L, n, LBFGS_SKIP);
   /* (5) move; keep f, g at the new point */
   ol_vec_copy(s->xt, x, n);
   ol_vec_copy(s->xt, s->xk, n);
@@ -321,16 +297,13 @@ static void lbfgs_fini (void *st)
 {
   lbfgs_state *s = st;
   ol_vec_free(s->glo);
-  ol_vec_free(s->S);
-  ol_vec_free(s->Y);
-  ol_vec_free(s->rho);
-  ol_vec_free(s->al);
+  ol_lmem_fini(&s->L);
   ol_vec_free(s->xk);
   ol_vec_free(s->g);
   ol_vec_free(s->d);
   ol_vec_free(s->xt);
   ol_vec_free(s->gt);
-  s->S = s->Y = s->rho = s->al = s->xk = s->g = s->d = s->xt = s->gt = NULL;
+  s->xk = s->g = s->d = s->xt = s->gt = NULL;
   s->glo = NULL;
 }
 
