@@ -192,4 +192,26 @@ do
                 progress = false, view = false})
   t.is(o.value, nil, "games: r.value is nil for an optimizer's run")
 end
+-- Exp3 / Exp3-IX with bandit feedback on RPS (seed 3): the average's
+-- NashConv falls with T like 1/sqrt(T) up to logs, and the run is seeded
+for _, ix in ipairs({true, false}) do
+  local function go (T, seed)
+    return run(problem.rps{}, game.exp3{ix = ix}, {iters = T, seed = seed,
+               progress = false, view = false, metrics = {"nashconv_avg"}})
+  end
+  local a, b = go(1000, 3), go(100000, 3)
+  local na, nb = a:last("nashconv_avg"), b:last("nashconv_avg")
+  t.ok(nb < 0.1 and nb < na / 5, string.format("games: exp3 (ix = %s) "
+       .. "NashConv of the average %.3g at T = 1e3 -> %.3g at 1e5 (< 0.1 "
+       .. "and 5x lower)", tostring(ix), na, nb))
+  local c, d = go(1000, 3), go(1000, 4)
+  t.ok(c.x[1] == a.x[1] and c.x[4] == a.x[4] and d.x[1] ~= a.x[1],
+       "games: exp3 (ix = " .. tostring(ix) .. ") is reproducible from its "
+       .. "seed and differs across seeds")
+end
+t.errors("exp3 needs a game (lua is an objective)", run,
+         problem.new{n = 3, set = {simplex = {3}}, x0 = {1/3, 1/3, 1/3},
+                     f = function (x) return x[1] end,
+                     grad = function (x, g) g[1], g[2], g[3] = 1, 0, 0 end},
+         game.exp3{}, {iters = 5, progress = false})
 t.done()
