@@ -61,6 +61,16 @@ tm_wait "$P"
 tm_line 'print("r=" .. r.reason)'
 tm_wait '^r=stopped$'; ok $? "pace: q stops a paced run"
 
+# race takes the same options: its runs open paused, n steps all of them
+tm_line 'rc = race(problem.quadratic{n=4}, {optim.gd{lr=0.1}, optim.adam{lr=0.1}}, {iters=500, paused=true, speed=3})'
+tm_wait 'iter 0/500  paused  speed 3/frame'; ok $? "pace: race with paused=true, speed=3 opens paused at 3/frame"
+tm_keys n
+tm_wait 'iter 1/500  paused'; ok $? "pace: n steps the race by one"
+tm_keys q
+tm_wait "$P"
+tm_line 'print("rc=" .. rc[1].iter .. " " .. rc[2].iter)'
+tm_wait '^rc=1 1$'; ok $? "pace: each run of the race took exactly that one step"
+
 # A background job is paced the same way while the dashboard shows it,
 # and opens paused with paused=true.
 tm_line 's = start(problem.rosenbrock{n=2}, optim.adam{}, {iters=2000})'
