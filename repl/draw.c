@@ -145,7 +145,9 @@ void dr_panel_draw (dr_panel *p, const dr_runs *rs, int y, int x, int h,
     /* (1) the axes' display state follows the panel's settings; the
     ** ranges stay stable from frame to frame */
     p->ax.xaxis = PN_XKIND(rs->xaxis);
-    p->ax.xlog = p->xlog ^ PN_XLOGGED(rs->xaxis);   /* option, key */
+    /* option or the metric's default, flipped by the key */
+    p->ax.xlog = p->xlog ^ (PN_XLOGGED(rs->xaxis)
+                            || pn_xlog_prone(p->metric));
     p->ax.ymode = p->ymode;
     p->ax.stable = 1;
     p->ax.pool = &p->pool;          /* here, not at init: panels move */

@@ -116,6 +116,13 @@ int pn_log_prone (int m)
     || m == OL_MET_COMPLEMENTARITY;
 }
 
+int pn_xlog_prone (int m)
+{
+  return m == OL_MET_REGRET || m == OL_MET_CCEGAP || m == OL_MET_NASHCONV
+    || m == OL_MET_NASHCONV_AVG || m == OL_MET_EXPLOIT
+    || m == OL_MET_EXPLOIT_AVG;
+}
+
 void pn_axes_init (pn_axes *a, int xaxis, int xlog)
 {
   memset(a, 0, sizeof *a);

@@ -117,6 +117,11 @@ int pn_cloud_kind (int a, int b);
 
 /* 1 when a metric reads best on a log axis (decaying, positive). */
 int pn_log_prone (int metric);
+/* 1 when a metric reads best against log x by default: a game's regret
+** and equilibrium gaps, whose rate claims (~ T^-1/2, ~ 1/T) are
+** straight lines on log-log axes.  The xlog option and the x key act on
+** top of it (the key flips what is shown). */
+int pn_xlog_prone (int metric);
 
 /* The panels a run of a method of family (OL_OPTIM, OL_SAMPLER,
 ** OL_DYNAMIC) on p watches by default, given the recorded metric set:

@@ -118,6 +118,7 @@ static void svg_line (pl_buf *f, const pl_plot *pl, int full, box b)
   int kind = pn_base(full), coord, ns = pl->rs.n;
   int k, i, log, nt, xa = kind == PN_TRACE ? PN_X_ITER : pl->xaxis;
   const char *unit = NULL;
+  int xlog = pl->xlog || pn_xlog_prone(kind);
   pn_pool *pool = NULL;
   pn_coords(full, &coord, NULL);
   if (pn_pooled(&pl->rs, kind)) {
@@ -129,7 +130,7 @@ static void svg_line (pl_buf *f, const pl_plot *pl, int full, box b)
       ns = 1;
     }
   }
-  pn_axes_init(&ax, xa, pl->xlog);
+  pn_axes_init(&ax, xa, xlog);
   if (pool != NULL) pn_scan_pool(pool, kind, &e);
   else pn_scan(&pl->rs, full, xa, &e);
   log = pn_ylog(kind, PN_YAUTO, &e);
@@ -138,9 +139,9 @@ static void svg_line (pl_buf *f, const pl_plot *pl, int full, box b)
     else cv_scale_fit(&ax.ys, 0, e.min, e.max);
   }
   xs.valid = 1;
-  xs.log = pl->xlog;
+  xs.log = xlog;
   if (!(e.xmax > 0)) e.xmax = xa == PN_X_TIME ? 1e-3 : 1;
-  if (pl->xlog) {
+  if (xlog) {
     xs.lo = xa == PN_X_ITER || !(e.xminpos < INFINITY) ? 0
       : floor(log10(e.xminpos) + 1e-9);
     xs.hi = ceil(log10(e.xmax) - 1e-9);
@@ -154,10 +155,10 @@ static void svg_line (pl_buf *f, const pl_plot *pl, int full, box b)
     unit = pl_timeunit(xs.log ? pow(10, xs.hi) : xs.hi, &per);
   if (kind == PN_TRACE)
     snprintf(t, sizeof t, "trace x%d [%s%s]", coord + 1, log ? "log" : "lin",
-             pl->xlog ? ", log x" : "");
+             xlog ? ", log x" : "");
   else
     snprintf(t, sizeof t, "%s%s [%s%s]", pn_name(kind), pool != NULL
-             ? ", chains pooled" : "", log ? "log" : "lin", pl->xlog
+             ? ", chains pooled" : "", log ? "log" : "lin", xlog
              ? ", log x" : "");
   pl_buf_addf(f, "<g class=\"panel\" data-kind=\"%s\">\n", pn_name(kind));
   title(f, b, t);
@@ -183,7 +184,7 @@ static void svg_line (pl_buf *f, const pl_plot *pl, int full, box b)
                 lab[i]);
   }
   if (unit != NULL)
-    snprintf(xt, sizeof xt, "time [%s]%s", unit, pl->xlog ? " (log)" : "");
+    snprintf(xt, sizeof xt, "time [%s]%s", unit, xlog ? " (log)" : "");
   else pn_xtitle(kind, &ax, xt, sizeof xt);
   pl_buf_addf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"xlabel\">", b.x + b.w,
               b.y + b.h + 28);

@@ -77,7 +77,7 @@ static void panel (const pl_plot *pl, int kind, const pn_out *o,
 {
   pn_axes ax;
   char x[64];
-  pn_axes_init(&ax, pl->xaxis, pl->xlog);
+  pn_axes_init(&ax, pl->xaxis, pl->xlog || pn_xlog_prone(kind));
   xt[0] = '\0';
   if (kind == PN_LANDSCAPE) pn_landscape(&pl->rs, o, cache, title, tsize);
   else if (kind == PN_SIMPLEX) pn_simplex(&pl->rs, o, title, tsize);

@@ -224,6 +224,33 @@ r:plot{text=true, watch={"loss"}, xlog=true}
   end)
 end
 
+-- (3e') a game's regret and gap panels are on log x by default (their
+-- rate claims are log-log lines); entropy and an optimizer's loss are not
+do
+  local ls = textplot([[
+local g = run(problem.rps{}, game.rmplus{}, {iters=1000, progress=false})
+g:plot{text=true, watch={"exploitability_avg", "regret", "entropy"}}
+]])
+  local titles = {}
+  for _, l in ipairs(ls) do
+    local name, mode = l:match("^%+%-%- ([%w_]+) %[([^]]*)%]")
+    if name then titles[name] = mode end
+  end
+  t.ok(titles.exploitability_avg and titles.exploitability_avg:find("log x",
+       1, true) and titles.regret and titles.regret:find("log x", 1, true),
+       "plot: a game's exploitability_avg and regret panels are log x by "
+       .. "default")
+  t.ok(titles.entropy and not titles.entropy:find("log x", 1, true),
+       "plot: entropy stays on a linear x")
+  local lo = textplot([[
+local r = run(problem.rosenbrock{n=2}, optim.adam{}, {iters=100,
+  progress=false})
+r:plot{text=true, watch={"loss"}}
+]])
+  t.ok(not lo[1]:find("log x", 1, true), "plot: a loss panel stays on "
+       .. "linear x")
+end
+
 -- (3f) SVG ticks: one notation per axis; a time axis in one unit
 do
   local function axes (doc)

@@ -18,6 +18,8 @@ tm_line "g = run(problem.rps{}, game.rmplus{}, {iters = $LIVE_ITERS})"
 has 'exploitability_avg'; ok $? "family: a game watches the average's exploitability"
 has 'exploitability'; ok $? "family: ... and the last iterate's"
 has 'entropy'; ok $? "family: a game watches entropy"
+tm_until "tm_screen | grep -q 'exploitability_avg \\[[a-z]*, log x\\]'"
+ok $? "family: the game's gap panel is on log x by default"
 has 'simplex (one path per player)'; ok $? "family: a game shows the simplex"
 ! titles | grep -qx 'loss'; ok $? "family: a game has no loss panel"
 tm_keys q
