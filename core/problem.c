@@ -185,7 +185,7 @@ static int check (const ol_problem *p, ol_err *e)
   case OL_SET_L2BALL:
     if (!(p->set.radius > 0) || !isfinite(p->set.radius))
       return ol_err_set(e, OL_EINVAL, "%s: ball radius r = %g is out of "
-                        "range (0, inf)", p->name, p->set.radius);
+                        "range (0, inf)", p->name, ol_shown(p->set.radius));
     break;
   default:
     return ol_err_set(e, OL_EINVAL, "%s: unknown set kind %d", p->name,
@@ -210,10 +210,11 @@ static int check_extra (const ol_problem *p, ol_err *e)
   if (nz->kind != OL_NOISE_NONE && nz->kind != OL_NOISE_BATCH &&
       (!(nz->sigma >= 0) || isinf(nz->sigma)))
     return ol_err_set(e, OL_EINVAL, "%s: noise sigma = %g is out of range "
-                      "[0, inf)", p->name, nz->sigma);
+                      "[0, inf)", p->name, ol_shown(nz->sigma));
   if (nz->kind == OL_NOISE_STUDENT && (!(nz->nu > 0) || isinf(nz->nu)))
     return ol_err_set(e, OL_EINVAL, "%s: noise nu = %g is out of range "
-                      "(0, inf) (student noise)", p->name, nz->nu);
+                      "(0, inf) (student noise)", p->name,
+                      ol_shown(nz->nu));
   if (nz->kind == OL_NOISE_ANISO) {
     if (nz->batch < 1)
       return ol_err_set(e, OL_EINVAL, "%s: noise batch = %d is out of range "
@@ -236,7 +237,7 @@ static int check_extra (const ol_problem *p, ol_err *e)
   }
   if (!(p->l1 >= 0) || isinf(p->l1))
     return ol_err_set(e, OL_EINVAL, "%s: l1 = %g is out of range [0, inf)",
-                      p->name, p->l1);
+                      p->name, ol_shown(p->l1));
   if (p->mrows != 0 || p->mcols != 0) {
     if (p->mrows < 1 || p->mcols < 1 ||
         (long)p->mrows * p->mcols != (long)p->n)
@@ -552,7 +553,7 @@ int ol_problem_set_set (ol_problem *p, const ol_set *s, ol_err *e)
     if (!(s->radius > 0) || !isfinite(s->radius))
       return ol_err_set(e, OL_EINVAL, "set: %s radius r = %g is out of "
                         "range (0, inf)", s->kind == OL_SET_L1BALL
-                        ? "l1ball" : "l2ball", s->radius);
+                        ? "l1ball" : "l2ball", ol_shown(s->radius));
     ns.radius = s->radius;
     break;
   default:

@@ -191,4 +191,29 @@ do
   end
 end
 
+-- a NaN given to the new set, constraint and game keys is refused with
+-- "nan" in the message (never "-nan"), and a NaN or failing constraint
+-- stops an auglag run with that reason instead of crashing
+for _, spec in ipairs({{set = {l2ball = 0/0}}, {set = {l1ball = 0/0}},
+                       {l1 = 0/0}, {noise = {sigma = 0/0}}}) do
+  spec.n = 2
+  local ok, msg = pcall(problem.quadratic, spec)
+  t.ok(not ok and msg:find("= nan is out of range", 1, true)
+       and not msg:find("-nan", 1, true), "misuse: NaN refused: " .. msg)
+end
+do
+  local p = problem.new{n = 2, f = function (x) return x[1] end,
+    constraints = {{kind = "ineq", c = function () return 0/0 end}}}
+  local r = run(p, optim.auglag{}, {iters = 5, progress = false})
+  t.is(r.reason, "non-finite", "misuse: a NaN constraint stops auglag "
+       .. "(non-finite)")
+  local q = problem.new{n = 2, f = function (x) return 0 end,
+    constraints = {{kind = "eq", c = function () error("boom") end}}}
+  local r2 = run(q, optim.auglag{}, {iters = 3, progress = false})
+  t.ok(r2.reason == "callback error" and r2.message:find("boom", 1, true),
+       "misuse: a failing constraint stops auglag with its message")
+  local ok, msg = pcall(problem.matrixgame, {A = {{0/0}}})
+  t.ok(not ok and msg:find("non-finite", 1, true),
+       "misuse: a NaN payoff is refused")
+end
 t.done()
