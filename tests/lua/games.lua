@@ -80,7 +80,7 @@ t.is(g1.n, 7, "games: a random 3 x 4 game has n = 7")
 
 -- (3) dynamics: registered, help, parameter checks
 for _, d in ipairs{"rm", "rmplus", "prmplus", "mwu", "omwu", "gda", "eg",
-                   "ogda", "fp", "br"} do
+                   "ogda", "fp", "br", "pg"} do
   t.ok(game[d] ~= nil and tostring(game[d]{}):find(d, 1, true) == 1,
        "games: game." .. d .. "{} exists")
 end
