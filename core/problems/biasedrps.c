@@ -25,7 +25,7 @@ static int biasedrps_create (ol_problem *p, const ol_pval *v, ol_err *e)
 {
   (void)v;
   return ol_game_builtin(p, "biasedrps", brps_A, NULL, 3, 3, NULL,
-                         brps_xstar, 0, e);
+                         brps_xstar, 1, 0, e);
 }
 
 const ol_problem_type ol_problem_biasedrps = {

@@ -38,7 +38,7 @@ static int bilinear_create (ol_problem *p, const ol_pval *v, ol_err *e)
   int simplex = v[0].num != 0, rc;
   rc = ol_game_builtin(p, "bilinear", bl_A, NULL, 2, 2,
                        simplex ? bl_x0s : bl_x0u,
-                       simplex ? bl_xstars : bl_xstaru,
+                       simplex ? bl_xstars : bl_xstaru, 1,
                        simplex ? -0.2 : 0, e);
   if (rc != OL_OK) return rc;
   if (!simplex) {

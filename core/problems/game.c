@@ -41,6 +41,7 @@ static void game_free (void *ud)
   if (G == NULL) return;
   free(G->B);
   free(G->phi);
+  free(G->eq);
   free(G);
 }
 
@@ -235,17 +236,40 @@ int ol_game_setup (ol_problem *p, const double *A, int rows, int cols,
 
 int ol_game_builtin (ol_problem *p, const char *name, const double *A,
                      const double *B, int rows, int cols, const double *x0,
-                     const double *xstar, double fstar, ol_err *e)
+                     const double *eq, int neq, double fstar, ol_err *e)
 {
   int rc = ol_game_setup2(p, A, B, rows, cols, e), n = rows + cols;
+  ol_game *G = p->ud;
+  size_t sz = sizeof *eq * (size_t)n * (size_t)(neq > 0 ? neq : 0);
   if (rc != OL_OK) return rc;
   if (x0 != NULL) memcpy(p->x0, x0, sizeof *x0 * (size_t)n);
-  if (xstar != NULL) {
+  if (neq > 0) {
+    if ((G->eq = malloc(sz)) == NULL)
+      return ol_err_set(e, OL_ENOMEM, "out of memory");
+    memcpy(G->eq, eq, sz);
+    G->neq = neq;
+  }
+  if (neq == 1) {
     if ((p->xstar = ol_problem_alloc(n, e)) == NULL) return OL_ENOMEM;
-    memcpy(p->xstar, xstar, sizeof *xstar * (size_t)n);
+    memcpy(p->xstar, eq, sizeof *eq * (size_t)n);
   }
   p->fstar = fstar;
   snprintf(p->name, sizeof p->name, "%s", name);
   snprintf(p->desc, sizeof p->desc, "%s{}", name);
   return OL_OK;
+}
+
+int ol_game_equilibria (const ol_problem *p, const double **eq)
+{
+  const ol_game *G = ol_game_of(p);
+  *eq = NULL;
+  if (G != NULL && G->neq > 0) {
+    *eq = G->eq;
+    return G->neq;
+  }
+  if (p != NULL && p->kind == OL_GAME && p->xstar != NULL) {
+    *eq = p->xstar;
+    return 1;
+  }
+  return 0;
 }

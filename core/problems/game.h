@@ -31,6 +31,8 @@ typedef struct ol_game {
   double *phi;       /* an exact potential, rows x cols (owned), or NULL */
   int zerosum;       /* B = -A exactly */
   double amax;       /* max |A_ij|, |B_ij|: the payoff scale */
+  int neq;           /* known equilibria: neq joint strategies of */
+  double *eq;        /*   rows + cols entries each (owned), or NULL */
 } ol_game;
 
 /* Fill p as the game with payoffs A and B (rows x cols, row-major, both
@@ -50,12 +52,19 @@ int ol_game_setup (ol_problem *p, const double *A, int rows, int cols,
 int ol_game_set_potential (ol_problem *p, const double *phi, ol_err *e);
 
 /* A built-in game: ol_game_setup2, then the name (desc "name{}"), the
-** start x0 (n = rows + cols entries, NULL: uniform), a known equilibrium
-** xstar (NULL: none, e.g. several) and the row player's value fstar there
-** (NAN: unknown). */
+** start x0 (n = rows + cols entries, NULL: uniform), the neq known
+** equilibria eq (neq rows of n, copied; those stated in the game's file
+** header, checked in tests/c/t_games.c), and the row player's value
+** fstar at the first (NAN: unknown or several values).  With exactly one
+** equilibrium it is also p->xstar. */
 int ol_game_builtin (ol_problem *p, const char *name, const double *A,
                      const double *B, int rows, int cols, const double *x0,
-                     const double *xstar, double fstar, ol_err *e);
+                     const double *eq, int neq, double fstar, ol_err *e);
+
+/* The known equilibria of p: its game's list (*eq: neq rows of p->n,
+** borrowed from p), else x* for a game problem that knows it (1 row),
+** else 0 (*eq NULL). */
+int ol_game_equilibria (const ol_problem *p, const double **eq);
 
 /* The game of p, or NULL when p's oracle is not a bimatrix game's. */
 const ol_game *ol_game_of (const ol_problem *p);

@@ -16,8 +16,8 @@ static const double mp_xstar[4] = {0.5, 0.5, 0.5, 0.5};
 static int pennies_create (ol_problem *p, const ol_pval *v, ol_err *e)
 {
   (void)v;
-  return ol_game_builtin(p, "pennies", mp_A, NULL, 2, 2, mp_x0, mp_xstar, 0,
-                         e);
+  return ol_game_builtin(p, "pennies", mp_A, NULL, 2, 2, mp_x0, mp_xstar, 1,
+                         0, e);
 }
 
 const ol_problem_type ol_problem_pennies = {

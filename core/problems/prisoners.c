@@ -20,7 +20,7 @@ static int prisoners_create (ol_problem *p, const ol_pval *v, ol_err *e)
 {
   (void)v;
   return ol_game_builtin(p, "prisoners", pd_A, pd_B, 2, 2, pd_x0, pd_xstar,
-                         1, e);
+                         1, 1, e);
 }
 
 const ol_problem_type ol_problem_prisoners = {

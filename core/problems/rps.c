@@ -23,8 +23,8 @@ static const double rps_xstar[6] = {1.0 / 3, 1.0 / 3, 1.0 / 3,
 static int rps_create (ol_problem *p, const ol_pval *v, ol_err *e)
 {
   (void)v;
-  return ol_game_builtin(p, "rps", rps_A, NULL, 3, 3, rps_x0, rps_xstar, 0,
-                         e);
+  return ol_game_builtin(p, "rps", rps_A, NULL, 3, 3, rps_x0, rps_xstar, 1,
+                         0, e);
 }
 
 const ol_problem_type ol_problem_rps = {

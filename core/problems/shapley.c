@@ -22,7 +22,7 @@ static int shapley_create (ol_problem *p, const ol_pval *v, ol_err *e)
 {
   (void)v;
   return ol_game_builtin(p, "shapley", sh_A, sh_B, 3, 3, sh_x0, sh_xstar,
-                         1.0 / 3, e);
+                         1, 1.0 / 3, e);
 }
 
 const ol_problem_type ol_problem_shapley = {

@@ -4,7 +4,10 @@
 ** payoff tables (by loops, independent of core/problems/game.c).
 **
 ** Problems: every built-in's payoffs, oracle and stated equilibria (each
-** has NashConv 0 and the stated value), potentials found where they exist
+** has NashConv 0 and the stated value; the problem's list of known
+** equilibria is exactly them, climbing's mixed (5/16, 0, 11/16) included,
+** and the unconstrained bilinear game's x* = 0 has a zero gradient),
+** potentials found where they exist
 ** (and checked by deviations), matrixgame's A/B/potential keys and its
 ** seeded random games.  Metrics: nashconv, exploitability = nashconv / 2,
 ** regret and ccegap against the iterates, value, the weighted averages;
@@ -60,8 +63,9 @@ static const table tables[] = {
   {"coordination", 2, 2, {2, 0, 0, 1}, {2, 0, 0, 1}, 0, 1, 3,
    {{1, 0, 1, 0}, {0, 1, 0, 1}, {1. / 3, 2. / 3, 1. / 3, 2. / 3}}, 2},
   {"climbing", 3, 3, {11, -30, 0, -30, 7, 6, 0, 0, 5},
-   {11, -30, 0, -30, 7, 6, 0, 0, 5}, 0, 1, 2,
-   {{1, 0, 0, 1, 0, 0}, {0, 1, 0, 0, 1, 0}}, 11},
+   {11, -30, 0, -30, 7, 6, 0, 0, 5}, 0, 1, 3,
+   {{1, 0, 0, 1, 0, 0}, {0, 1, 0, 0, 1, 0},
+    {5. / 16, 0, 11. / 16, 5. / 16, 0, 11. / 16}}, 11},
   {"prisoners", 2, 2, {3, 0, 5, 1}, {3, 5, 0, 1}, 0, 1, 1,
    {{0, 1, 0, 1}}, 1},
 };
@@ -173,6 +177,21 @@ static void test_builtins (ol_rng *r)
     for (q = 0; q < t->neq; q++) worst = fmax(worst, nc_loops(t, t->eq[q]));
     ok(worst <= 1e-14 * (1 + amax(t)), "%s: the %d stated equilibria have "
        "NashConv 0 (max %.2g)", t->name, t->neq, worst);
+    /* the problem's list of known equilibria: the stated ones, in order,
+    ** each with ol_game_nashconv 0 */
+    {
+      const double *eq = NULL;
+      int neq = ol_game_equilibria(p, &eq), same = neq == t->neq;
+      double w[6], gap = 0;
+      for (q = 0; same && q < neq; q++) {
+        for (i = 0; i < n; i++)
+          if (fabs(eq[q * n + i] - t->eq[q][i]) > 1e-15) same = 0;
+        gap = fmax(gap, fabs(ol_game_nashconv(G, eq + q * n, w)));
+      }
+      ok(same && gap <= 1e-14 * (1 + amax(t)), "%s: p's %d known equilibria "
+         "are the stated ones, ol_game_nashconv 0 at each (max %.2g)",
+         t->name, neq, gap);
+    }
     if (p->xstar != NULL)
       ok(nc_loops(t, p->xstar) <= 1e-14 * (1 + amax(t))
          && fabs(value_loops(t, p->xstar) - p->fstar) <= 1e-15
@@ -209,7 +228,6 @@ static void test_builtins (ol_rng *r)
          "deviator's gain, max error %.2g)", t->name, dmax);
     }
     else ok(G->phi == NULL, "%s: no exact potential", t->name);
-    (void)n;
     ol_problem_free(p);
   }
 }
@@ -452,6 +470,31 @@ static void test_exp (ol_rng *r)
 
 /* == dynamics ============================================================ */
 
+/* The unconstrained bilinear game knows one equilibrium, z* = 0, where
+** both players' gradients vanish (M invertible); a hand-assembled game
+** knows none. */
+static void test_equilibria_free (void)
+{
+  ol_err e;
+  ol_problem *p = olt_problem("bilinear", &e, "simplex", 0.0, (char *)NULL);
+  const double *eq = NULL;
+  double g[4], f, gn = 0;
+  int neq, i;
+  if (!ok(p != NULL, "bilinear{simplex=false}")) return;
+  neq = ol_game_equilibria(p, &eq);
+  if (neq == 1) {
+    p->fdf(p->ud, eq, &f, g, &e);
+    for (i = 0; i < 4; i++) gn = fmax(gn, fabs(g[i]) + fabs(eq[i]));
+  }
+  ok(neq == 1 && gn == 0, "bilinear{simplex=false}: one known equilibrium, "
+     "z* = 0 with gradient 0 (|z*| + |g| = %g)", gn);
+  ol_problem_free(p);
+  p = olt_problem("matrixgame", &e, "m", 2.0, "n", 2.0, (char *)NULL);
+  ok(p != NULL && ol_game_equilibria(p, &eq) == 0 && eq == NULL,
+     "matrixgame: a random game lists no known equilibrium");
+  ol_problem_free(p);
+}
+
 /* A run of meth on prob ("bilinear0": the unconstrained bilinear game)
 ** with budget T, advanced by 'adv' steps. */
 static ol_run *go2 (const char *prob, const char *meth, long T, long adv,
@@ -489,7 +532,7 @@ static void test_regret_family (void)
 {
   static const char *const zs[] = {"rps", "biasedrps", "pennies",
                                    "bilinear"};
-  static const char *const ms[] = {"rm", "rmplus", "prmplus"};
+  static const char *const ms[] = {"rm", "game.rmplus", "prmplus"};
   const long T = 10000;
   int i, j;
   for (i = 0; i < 4; i++)
@@ -520,7 +563,7 @@ static void test_regret_family (void)
 /* The same bound on a seeded random zero-sum game (value unknown). */
 static void test_regret_random (void)
 {
-  static const char *const ms[] = {"rm", "rmplus", "prmplus"};
+  static const char *const ms[] = {"rm", "game.rmplus", "prmplus"};
   const long T = 10000;
   int j;
   for (j = 0; j < 3; j++) {
@@ -662,6 +705,7 @@ int main (void)
   ol_rng_seed(&r, 12, 0);
   diag("seed 12 (random profiles)");
   test_builtins(&r);
+  test_equilibria_free();
   test_matrixgame();
   test_metrics(&r);
   test_regret();
