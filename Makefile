@@ -45,7 +45,12 @@ LUA_O    = $(LUA_SRC:.c=.o)
 REPL_O   = $(REPL_SRC:.c=.o)
 LUA_LIB  = $(wildcard lua/*.lua)
 CTESTS   = $(patsubst %.c,%.t,$(wildcard tests/c/t_*.c))
-BENCHES  = $(patsubst %.c,%,$(wildcard tests/bench/*.c))
+# tests/bench/ipopt (IPOPT against sqp) is built only when IPOPT's
+# development package (coinor-libipopt-dev) is installed.
+IPOPT_CFLAGS := $(shell $(PKG) --cflags ipopt 2>/dev/null)
+IPOPT_LIBS := $(shell $(PKG) --libs ipopt 2>/dev/null)
+BENCHES  = $(filter-out tests/bench/ipopt,$(patsubst %.c,%,$(wildcard tests/bench/*.c))) \
+           $(if $(IPOPT_LIBS),tests/bench/ipopt)
 
 all: optlab
 
@@ -230,11 +235,15 @@ fuzz: deps
 tests/bench/%: tests/bench/%.c core/liboptlab.a
 	$(CC) $(CFLAGS) $(LA_CFLAGS) -o $@ $< core/liboptlab.a $(LA_LIBS) $(LDFLAGS)
 
+tests/bench/ipopt: tests/bench/ipopt.c core/liboptlab.a
+	$(CC) $(CFLAGS) $(LA_CFLAGS) $(IPOPT_CFLAGS) -o $@ $< core/liboptlab.a \
+	  $(IPOPT_LIBS) $(LA_LIBS) $(LDFLAGS)
+
 bench: all $(BENCHES)
 	sh tests/bench/run.sh
 
 clean:
 	rm -f optlab core/liboptlab.a $(CORE_O) $(LUA_O) $(REPL_O) lua/lualib.inc \
-	  tests/lib/tap.o tests/lib/olt.o tests/c/*.t $(BENCHES)
+	  tests/lib/tap.o tests/lib/olt.o tests/c/*.t $(BENCHES) tests/bench/ipopt
 
 .PHONY: all run deps check lint mancheck sanitize valgrind fuzz bench clean

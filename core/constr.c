@@ -12,6 +12,7 @@
 #include <string.h>
 
 extern const ol_method_type ol_optim_auglag;
+extern const ol_method_type ol_optim_sqp;
 
 int ol_problem_ceval (const ol_problem *p, int i, const double *x,
                       double *c, double *g, double *work, long *nval,
@@ -118,5 +119,6 @@ int ol_constr_kkt (const ol_problem *p, const double *x, const double *g,
 const double *ol_constr_lambda (const ol_method_type *m, const void *st)
 {
   if (m == &ol_optim_auglag && st != NULL) return ol_auglag_lambda(st);
+  if (m == &ol_optim_sqp && st != NULL) return ol_sqp_lambda(st);
   return NULL;
 }

@@ -60,10 +60,11 @@ int ol_constr_kkt (const ol_problem *p, const double *x, const double *g,
 
 /* The multipliers a method keeps (m = p->con.m entries, in the order of
 ** the constraints), or NULL when method m keeps none (every method but
-** auglag).  st is the method's state. */
+** auglag and sqp).  st is the method's state. */
 const double *ol_constr_lambda (const struct ol_method_type *m,
                                 const void *st);
-/* auglag's (core/optim/auglag.c). */
+/* auglag's (core/optim/auglag.c) and sqp's (core/optim/sqp.c). */
 const double *ol_auglag_lambda (const void *st);
+const double *ol_sqp_lambda (const void *st);
 
 #endif

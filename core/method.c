@@ -40,7 +40,8 @@ int ol_method_check (const ol_method_type *m, const ol_problem *p,
   }
   if (p->con.m > 0 && !(m->flags & OL_M_CONSTR))
     return ol_err_set(e, OL_EINVAL, "%s ignores general constraints; %s "
-                      "has %d (constraints = {...}): use optim.auglag",
+                      "has %d (constraints = {...}): use optim.auglag or "
+                      "optim.sqp",
                       m->name, p->name, p->con.m);
   if ((m->flags & OL_M_NEEDSET) && p->set.kind == OL_SET_NONE)
     return ol_err_set(e, OL_EINVAL, "%s needs a constrained problem (set); "

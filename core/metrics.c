@@ -16,7 +16,7 @@
 **             general constraints (p->con.m > 0): IPOPT's overall NLP
 **             error (Waechter & Biegler 2006, eqs. (5)-(6); constr.h)
 **             with the method's multipliers, NaN for a method that keeps
-**             none (all but auglag)
+**             none (all but auglag and sqp)
 **   stationarity feasibility complementarity  its three parts
 **             (constr.h, ol_constr_kkt): dual infeasibility, primal
 **             infeasibility, complementarity; feasibility needs no

@@ -85,3 +85,11 @@ OPENBLAS_NUM_THREADS=1 tests/bench/w7 100000 7 100 | tee "$out"
 awk '
   $1 == "W7" && $3 == "ns" { ns[$2] = $4 }
   END { printf "W7 mwu step: %.2fx the two-dgemv floor (target <= 1.5x)\n", ns["engine"] / ns["floor"] }' "$out"
+
+echo "== HS: IPOPT against optim.sqp on Hock-Schittkowski problems, one core (OPENBLAS_NUM_THREADS=1)"
+if [ -x tests/bench/ipopt ]; then
+  OPENBLAS_NUM_THREADS=1 tests/bench/ipopt 21
+else
+  echo "HS skipped: IPOPT's development package is not installed" \
+    "(apt-get install coinor-libipopt-dev, then make bench)"
+fi

@@ -136,22 +136,85 @@ local cases = {
 }
 
 local runs = {}
-for _, cs in ipairs(cases) do
-  local name, p, fstar, xstar, lam, tol = table.unpack(cs)
-  local r = run(p, optim.auglag{}, opts{iters = 20000})
-  runs[name] = r
-  t.is(r.reason, "converged", name .. ": auglag converges")
-  relnear(r:last("loss"), fstar, 1e-6, name .. ": f*")
-  vnear(r.x, xstar, tol, name .. ": x*")
-  vnear(r.lambda, lam, tol, name .. ": lambda")
-  t.ok(r:last("kkt") <= 1e-8, string.format("%s: kkt %.3g <= 1e-8", name,
-                                             r:last("kkt")))
-  t.ok(r:last("feasibility") <= 1e-8 and r:last("stationarity") <= 1e-8
-       and r:last("complementarity") <= 1e-8,
-       string.format("%s: stationarity %.3g, feasibility %.3g, "
-                     .. "complementarity %.3g <= 1e-8", name,
-                     r:last("stationarity"), r:last("feasibility"),
-                     r:last("complementarity")))
+for _, method in ipairs{"auglag", "sqp"} do
+  for _, cs in ipairs(cases) do
+    local name, p, fstar, xstar, lam, tol = table.unpack(cs)
+    local r = run(p, optim[method]{}, opts{iters = 20000})
+    if method == "auglag" then runs[name] = r end
+    name = method .. ", " .. name
+    t.is(r.reason, "converged", name .. ": converges")
+    relnear(r:last("loss"), fstar, 1e-6, name .. ": f*")
+    vnear(r.x, xstar, tol, name .. ": x*")
+    vnear(r.lambda, lam, tol, name .. ": lambda")
+    t.ok(r:last("kkt") <= 1e-8, string.format("%s: kkt %.3g <= 1e-8", name,
+                                               r:last("kkt")))
+    t.ok(r:last("feasibility") <= 1e-8 and r:last("stationarity") <= 1e-8
+         and r:last("complementarity") <= 1e-8,
+         string.format("%s: stationarity %.3g, feasibility %.3g, "
+                       .. "complementarity %.3g <= 1e-8", name,
+                       r:last("stationarity"), r:last("feasibility"),
+                       r:last("complementarity")))
+  end
+end
+
+-- the built-in Hock-Schittkowski set (problem.hs): both solvers reach the
+-- published f* within 1e-6 relative (|f*| < 1: absolute) and x* within
+-- 1e-6 (HS071: the collection's 8 digits, 2e-6) with kkt <= 1e-8, and
+-- their multipliers agree to 1e-6: two methods that share no code but the
+-- KKT error
+for _, k in ipairs{6, 10, 14, 21, 28, 35, 39, 40, 43, 71, 76} do
+  local p = problem.hs{number = k}
+  local ra = run(p, optim.auglag{}, opts{iters = 20000})
+  local rs = run(p, optim.sqp{}, opts{iters = 500})
+  for _, r in ipairs{ra, rs} do
+    local name = string.format("hs%03d, %s", k, r == ra and "auglag" or "sqp")
+    t.is(r.reason, "converged", name .. ": converges")
+    local f = r:last("loss")
+    t.ok(math.abs(f - p.fstar) <= 1e-6 * math.max(1, math.abs(p.fstar)),
+         string.format("%s: f %.12g vs f* %.12g", name, f, p.fstar))
+    vnear(r.x, p.xstar, k == 71 and 2e-6 or 1e-6, name .. ": x*")
+    t.ok(r:last("kkt") <= 1e-8, string.format("%s: kkt %.3g <= 1e-8", name,
+                                               r:last("kkt")))
+  end
+  vnear(rs.lambda, ra.lambda, 1e-6,
+        string.format("hs%03d: sqp's multipliers = auglag's", k))
+end
+t.errors("hs: no problem number 7 here %(the numbers are 6, 10, 14",
+         problem.hs, {number = 7})
+
+-- sqp's QP on degenerate input: a duplicated equality (dependent rows:
+-- the multipliers split, their sum is the true one, 1 for min |x|^2 on
+-- x1 + x2 = 1); bounds only (x* = (2, 0), the projection of (3, -1));
+-- no constraints (a quasi-Newton method: Rosenbrock's (1, 1)); and an
+-- infeasible equality x1^2 + 1 = 0, which ends with a numerical-failure
+-- reason naming the violation instead of running on
+do
+  local lin = function (x) return x[1] + x[2] - 1 end
+  local p = problem.new{n = 2, f = function (x) return x[1]^2 + x[2]^2 end,
+                        constraints = {{kind = "eq", c = lin},
+                                       {kind = "eq", c = lin}}}
+  local r = run(p, optim.sqp{}, opts{iters = 100})
+  t.is(r.reason, "converged", "sqp, duplicated equality: converges")
+  vnear(r.x, {0.5, 0.5}, 1e-8, "sqp, duplicated equality: x*")
+  t.near(r.lambda[1] + r.lambda[2], 1, 1e-8,
+       "sqp, duplicated equality: the multipliers sum to 1")
+  p = problem.new{n = 2, f = function (x) return (x[1] - 3)^2 + (x[2] + 1)^2 end,
+                  lower = {0, 0}, upper = {2, 2}, x0 = {1, 1}}
+  r = run(p, optim.sqp{}, opts{iters = 100})
+  vnear(r.x, {2, 0}, 1e-12, "sqp, bounds only: x* = (2, 0)")
+  t.ok(r:last("kkt") <= 1e-8, "sqp, bounds only: kkt <= 1e-8")
+  r = run(problem.rosenbrock{n = 2}, optim.sqp{}, opts{iters = 1000})
+  t.is(r.reason, "converged", "sqp, no constraints: converges")
+  vnear(r.x, {1, 1}, 1e-6, "sqp, no constraints: Rosenbrock's (1, 1)")
+  p = problem.new{n = 2, f = function (x) return x[1]^2 + x[2]^2 end,
+                  x0 = {0.5, 0.5},
+                  constraints = {{kind = "eq",
+                                  c = function (x) return x[1]^2 + 1 end}}}
+  r = run(p, optim.sqp{}, opts{iters = 100})
+  t.is(r.reason, "numerical failure", "sqp, infeasible: stops by failure")
+  t.ok(tostring(r.message):find("constraints are violated by", 1, true),
+       "sqp, infeasible: the message says the constraints are violated ("
+       .. tostring(r.message) .. ")")
 end
 
 -- FD constraint gradients against analytic ones: the same iterates up to

@@ -1,0 +1,602 @@
+/*
+** core/optim/sqp.c -- line-search SQP with a quasi-Newton Hessian of the
+** Lagrangian and a dense dual active-set QP solver, for small dense
+** problems (Nocedal & Wright 2006, Algorithm 18.3) of the form
+**
+**   min f(x)  s.t.  c_i(x) = 0 (i in E),  c_i(x) >= 0 (i in I),
+**                   lo <= x <= hi  (the problem's box set, if any).
+**
+** One optlab iteration is one SQP iteration:
+** (1) Stop when IPOPT's optimality error (constr.h, ol_constr_kkt) at x
+**     with the current multipliers lambda is <= tol.
+** (2) QP subproblem (N&W (18.11)):
+**       min_d  g'd + 1/2 d'Bd
+**       s.t.   c_i + grad c_i'd = 0 (E),  c_i + grad c_i'd >= 0 (I),
+**              lo - x <= d <= hi - x,
+**     solved by the dual method of Goldfarb & Idnani (1983, "A
+**     numerically stable dual method for solving strictly convex
+**     quadratic programs", Math. Program. 27, the algorithm of sec. 3),
+**     which starts from the unconstrained minimiser -B^{-1} g and adds
+**     violated constraints one at a time, dropping those whose multiplier
+**     would turn negative; each step solves the KKT system of the active
+**     set through the Cholesky factor of B and the Schur complement
+**     N'B^{-1}N (LAPACK dpotrf/dpotrs/dposv).  Its multipliers are
+**     lambda_hat.  When the linearised constraints are inconsistent (the
+**     dual becomes unbounded), they are relaxed as Powell (1978, "A fast
+**     algorithm for nonlinearly constrained optimization calculations",
+**     LNM 630) proposed: c_E -> (1 - theta) c_E, c_I -> c_I - theta
+**     min(c_I, 0), for theta = 0.5, 0.9, 0.99, 1 (at theta = 1, d = 0 is
+**     feasible).
+** (3) Merit: the l1 penalty phi(x) = f(x) + mu v(x), v(x) = sum_E |c_i| +
+**     sum_I max(0, -c_i) (N&W (15.24)), mu = max(mu, 1.1
+**     ||lambda_hat||_inf + 1e-8) so that d is a descent direction (N&W
+**     Theorem 18.2); the model decrease D = g'd + mu (v_lin(d) - v(x)),
+**     v_lin the violation of the linearisation.
+** (4) Backtracking: alpha = 1, 1/2, ... until phi(x + alpha d) <= phi(x) +
+**     eta alpha D (eta = 1e-4); when the full step is rejected, first the
+**     second-order correction (N&W (18.51)): the QP again with c replaced
+**     by c(x + d) - J d, its step tried once at alpha = 1.
+** (5) lambda <- lambda + alpha (lambda_hat - lambda) (Algorithm 18.3).
+** (6) Powell's damped BFGS update of B with s = x+ - x and y = grad_x
+**     L(x+, lambda+) - grad_x L(x, lambda+) (N&W Procedure 18.2); B0 = I,
+**     scaled once by y'y / s'y after the first step (N&W (6.20)).
+**
+** Multipliers (r.lambda): lambda, so that grad f - sum lambda_i grad c_i
+** - z_l + z_u = 0 at a solution, lambda_i >= 0 on I; the bound multipliers
+** z are the QP's, not kept (the kkt metric fits them, constr.h).  Costs:
+** per iteration one gradient of f and of each constraint at the accepted
+** point, one value of f and of every constraint per trial point.  The QP
+** is O(K (n + q)^3) for K constraint rows (general plus finite bounds) and
+** q active ones: meant for n up to a few hundred.  Noise makes the KKT
+** test fail; the run then ends by its budget.
+*/
+#include <float.h>
+#include <lapacke.h>
+#include <math.h>
+#include <string.h>
+
+#include "constr.h"
+#include "method.h"
+#include "vec.h"
+
+#define SQP_TRIALS 40
+#define SQP_ETA 1e-4
+
+typedef struct sqp_state {
+  int n, m, K;               /* K = m + finite bounds */
+  double tol, mu;
+  double *B, *Lc;            /* n x n, column-major: B and its Cholesky */
+  double *g, *gt, *cv, *cvt, *J, *Jt;   /* at x and at the trial point */
+  double *lam, *lamq;        /* m: multipliers, the QP's */
+  double *d, *dsoc, *xt, *sv, *yv, *w;  /* n each */
+  double *kw;                /* 3n: ol_constr_kkt's work */
+  double f, ft;
+  /* the QP: K rows a_k'd >= b_k (or = b_k), the active set */
+  double *A, *b, *u, *N, *BN, *S, *z, *r, *bz;   /* bz: the added row */
+  int *row_con, *eq, *act, *alist, *skip;
+  int valid, fails, scaled;
+} sqp_state;
+
+static const ol_param sqp_params[] = {
+  {"tol", OL_P_REAL, 1e-9, 0, 1, "stop when IPOPT's optimality error "
+   "(the kkt metric) is at most tol", NULL},
+};
+
+const double *ol_sqp_lambda (const void *st)
+{
+  const sqp_state *s = st;
+  return s->m > 0 ? s->lam : NULL;
+}
+
+static double norminf (const double *x, int n)
+{
+  double r = 0;
+  int j;
+  for (j = 0; j < n; j++) r = fmax(r, fabs(x[j]));
+  return r;
+}
+
+static void box (const ol_problem *p, int j, double *lo, double *hi)
+{
+  *lo = -INFINITY;
+  *hi = INFINITY;
+  if (p->set.kind == OL_SET_BOX) {
+    *lo = p->set.lo[j];
+    *hi = p->set.hi[j];
+  }
+}
+
+static int sqp_init (void *st, const double *par, ol_ctx *c, ol_err *e)
+{
+  sqp_state *s = st;
+  const ol_problem *p = c->p;
+  int n = c->n, m = p->con.m, K = m, j, mm;
+  double lo, hi;
+  double **v[] = {&s->g, &s->gt, &s->d, &s->dsoc, &s->xt, &s->sv, &s->yv,
+                  &s->w, &s->z, &s->bz};
+  size_t k;
+  if (p->set.kind != OL_SET_NONE && p->set.kind != OL_SET_BOX)
+    return ol_err_set(e, OL_EINVAL, "sqp handles bounds (a box set) and "
+                      "general constraints, not a %s",
+                      p->set.kind == OL_SET_SIMPLEX ? "simplex" : "ball");
+  if (n > 2000)
+    return ol_err_set(e, OL_EINVAL, "sqp is dense: n = %d is above its "
+                      "limit 2000 (use auglag)", n);
+  for (j = 0; j < n; j++) {
+    box(p, j, &lo, &hi);
+    K += isfinite(lo) + isfinite(hi);
+  }
+  s->n = n;
+  s->m = m;
+  s->K = K;
+  s->tol = par[0];
+  s->mu = 0;
+  mm = m > 0 ? m : 1;
+  for (k = 0; k < sizeof v / sizeof v[0]; k++)
+    if ((*v[k] = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
+  if ((s->B = ol_vec_new(n * n, e)) == NULL ||
+      (s->Lc = ol_vec_new(n * n, e)) == NULL ||
+      (s->kw = ol_vec_new(3 * n, e)) == NULL ||
+      (s->cv = ol_vec_new(mm, e)) == NULL ||
+      (s->cvt = ol_vec_new(mm, e)) == NULL ||
+      (s->lam = ol_vec_new(mm, e)) == NULL ||
+      (s->lamq = ol_vec_new(mm, e)) == NULL ||
+      (s->J = ol_vec_new(mm * n, e)) == NULL ||
+      (s->Jt = ol_vec_new(mm * n, e)) == NULL ||
+      (s->A = ol_vec_new((K > 0 ? K : 1) * n, e)) == NULL ||
+      (s->b = ol_vec_new(K > 0 ? K : 1, e)) == NULL ||
+      (s->u = ol_vec_new(K > 0 ? K : 1, e)) == NULL ||
+      (s->r = ol_vec_new(K > 0 ? K : 1, e)) == NULL ||
+      (s->N = ol_vec_new((K > 0 ? K : 1) * n, e)) == NULL ||
+      (s->BN = ol_vec_new((K > 0 ? K : 1) * n, e)) == NULL ||
+      (s->S = ol_vec_new((K > 0 ? K : 1) * (K > 0 ? K : 1), e)) == NULL)
+    return OL_ENOMEM;
+  s->row_con = malloc(sizeof *s->row_con * (size_t)(5 * (K > 0 ? K : 1)));
+  if (s->row_con == NULL) return ol_err_set(e, OL_ENOMEM, "out of memory");
+  s->eq = s->row_con + (K > 0 ? K : 1);
+  s->act = s->eq + (K > 0 ? K : 1);
+  s->alist = s->act + (K > 0 ? K : 1);
+  s->skip = s->alist + (K > 0 ? K : 1);
+  for (j = 0; j < n; j++) s->B[j * n + j] = 1;
+  return OL_OK;
+}
+
+/* f, grad f, c, J at x (grad: with gradients; else values only). */
+static int evaluate (sqp_state *s, ol_ctx *c, const double *x, double *f,
+                     double *g, double *cv, double *J, ol_err *e)
+{
+  const ol_problem *p = c->p;
+  int i, rc;
+  rc = g != NULL ? ol_ctx_grad(c, x, f, g, e) : ol_ctx_value(c, x, f, e);
+  if (rc != OL_OK) return rc;
+  for (i = 0; i < s->m; i++) {
+    rc = ol_problem_ceval(p, i, x, &cv[i],
+                          J != NULL ? J + (size_t)i * s->n : NULL, s->w,
+                          &c->nfev, &c->ngev, e);
+    if (rc != OL_OK) return rc;
+  }
+  return OL_OK;
+}
+
+/* sum_E |c_i| + sum_I max(0, -c_i) */
+static double violation (const ol_problem *p, const double *cv, int m)
+{
+  double v = 0;
+  int i;
+  for (i = 0; i < m; i++)
+    v += p->con.kind[i] == OL_CON_EQ ? fabs(cv[i]) : fmax(0, -cv[i]);
+  return v;
+}
+
+/* -- the QP (Goldfarb & Idnani 1983) -------------------------------- */
+
+/* The rows of the QP at x for constraint values cv (m), relaxed by
+** theta: general constraints first, then the finite bounds. */
+static void qp_rows (sqp_state *s, const ol_problem *p, const double *x,
+                     const double *cv, double theta)
+{
+  int n = s->n, i, j, k = 0;
+  double lo, hi;
+  memset(s->A, 0, (size_t)s->K * n * sizeof *s->A);
+  for (i = 0; i < s->m; i++, k++) {
+    memcpy(s->A + (size_t)k * n, s->J + (size_t)i * n,
+           (size_t)n * sizeof *s->A);
+    s->eq[k] = p->con.kind[i] == OL_CON_EQ;
+    s->b[k] = s->eq[k] ? -(1 - theta) * cv[i]
+                       : -cv[i] + theta * fmin(cv[i], 0);
+    s->row_con[k] = i;
+  }
+  for (j = 0; j < n; j++) {
+    box(p, j, &lo, &hi);
+    if (isfinite(lo)) {
+      s->A[(size_t)k * n + j] = 1;
+      s->b[k] = lo - x[j];
+      s->eq[k] = 0;
+      s->row_con[k++] = -1;
+    }
+    if (isfinite(hi)) {
+      s->A[(size_t)k * n + j] = -1;
+      s->b[k] = x[j] - hi;
+      s->eq[k] = 0;
+      s->row_con[k++] = -1;
+    }
+  }
+}
+
+/* y = B^{-1} y for nrhs columns of n (the factor s->Lc). */
+static int bsolve (sqp_state *s, double *y, int nrhs)
+{
+  return LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', s->n, nrhs, s->Lc, s->n,
+                             y, s->n) == 0 ? OL_OK : OL_ENUMERIC;
+}
+
+/* Direction for adding row p (normal np, sign applied): z = B^{-1} np -
+** B^{-1} N r with N' z = 0, r the multipliers' rates (q entries).
+** np' z into *zn, np' B^{-1} np into *bnn. */
+static int qp_dir (sqp_state *s, const double *np, int q, double *zn,
+                   double *bnn, ol_err *e)
+{
+  int n = s->n, a, b;
+  memcpy(s->z, np, (size_t)n * sizeof *s->z);
+  if (bsolve(s, s->z, 1) != OL_OK) goto fail;
+  *bnn = ol_vec_dot(np, s->z, n);
+  if (q > 0) {
+    for (a = 0; a < q; a++)
+      memcpy(s->BN + (size_t)a * n, s->N + (size_t)a * n,
+             (size_t)n * sizeof *s->BN);
+    if (bsolve(s, s->BN, q) != OL_OK) goto fail;
+    for (a = 0; a < q; a++) {
+      for (b = 0; b <= a; b++)
+        s->S[a + b * q] = s->S[b + a * q] =
+          ol_vec_dot(s->N + (size_t)a * n, s->BN + (size_t)b * n, n);
+      s->r[a] = ol_vec_dot(s->BN + (size_t)a * n, np, n);
+    }
+    if (LAPACKE_dposv_work(LAPACK_COL_MAJOR, 'L', q, 1, s->S, q, s->r, q)
+        != 0)
+      goto fail;
+    for (a = 0; a < q; a++)
+      ol_vec_axpy(-s->r[a], s->BN + (size_t)a * n, s->z, n);
+  }
+  *zn = ol_vec_dot(np, s->z, n);
+  return OL_OK;
+fail:
+  return ol_err_set(e, OL_ENUMERIC, "sqp: the QP's KKT system is singular "
+                    "(dependent active constraints)");
+}
+
+static void qp_drop (sqp_state *s, int at, int *q)
+{
+  int a, n = s->n;
+  s->act[s->alist[at]] = -1;
+  for (a = at; a + 1 < *q; a++) {
+    s->alist[a] = s->alist[a + 1];
+    s->u[a] = s->u[a + 1];
+    s->act[s->alist[a]] = a;
+    memcpy(s->N + (size_t)a * n, s->N + (size_t)(a + 1) * n,
+           (size_t)n * sizeof *s->N);
+  }
+  (*q)--;
+}
+
+/* Solve the QP with the rows set by qp_rows: d and the multipliers of the
+** general constraints (lamq).  OL_OK, 1 when infeasible, or an error. */
+static int qp_solve (sqp_state *s, const double *g, double *d, ol_err *e)
+{
+  int n = s->n, K = s->K, q = 0, k, a, rc, guard = 0;
+  /* (1) unconstrained minimiser */
+  for (k = 0; k < n; k++) d[k] = -g[k];
+  if (bsolve(s, d, 1) != OL_OK)
+    return ol_err_set(e, OL_ENUMERIC, "sqp: Cholesky solve failed");
+  for (k = 0; k < K; k++) {
+    s->act[k] = -1;
+    s->skip[k] = 0;
+  }
+  for (;;) {
+    /* (2) the next row: every equality first (G-I sec. 3: they join the
+    ** active set even when satisfied), then the most violated
+    ** inequality */
+    int p = -1, sg = 1;
+    double worst = 0, sp, up = 0, dn = norminf(d, n);
+    if (++guard > 20 * (K + n) + 100)
+      return ol_err_set(e, OL_ENUMERIC, "sqp: the QP does not terminate");
+    for (k = 0; k < K; k++) {
+      const double *ak = s->A + (size_t)k * n;
+      double sk, tk;
+      if (s->act[k] >= 0 || s->skip[k]) continue;
+      if (s->eq[k]) {
+        p = k;
+        break;
+      }
+      sk = ol_vec_dot(ak, d, n) - s->b[k];
+      tk = 1e-11 * (1 + fabs(s->b[k]) + norminf(ak, n) * dn);
+      if (sk < -tk && -sk > worst) {
+        p = k;
+        worst = -sk;
+      }
+    }
+    if (p < 0) break;
+    sp = ol_vec_dot(s->A + (size_t)p * n, d, n) - s->b[p];
+    sg = sp > 0 ? -1 : 1;          /* an equality above: its negative */
+    for (k = 0; k < n; k++) s->bz[k] = sg * s->A[(size_t)p * n + k];
+    sp *= sg;
+    /* (3) step towards row p, dropping rows whose multiplier hits 0 */
+    for (;;) {
+      double zn = 0, bnn = 0, t1 = INFINITY, t2, t;
+      int kd = -1;
+      if (++guard > 20 * (K + n) + 100)
+        return ol_err_set(e, OL_ENUMERIC, "sqp: the QP does not "
+                          "terminate");
+      if ((rc = qp_dir(s, s->bz, q, &zn, &bnn, e)) != OL_OK) return rc;
+      for (a = 0; a < q; a++)
+        if (!s->eq[s->alist[a]] && s->r[a] > 0 && s->u[a] / s->r[a] < t1) {
+          t1 = s->u[a] / s->r[a];
+          kd = a;
+        }
+      if (zn <= 1e-12 * bnn) {
+        /* row p depends on the active rows */
+        if (kd < 0) {
+          if (s->eq[p] && fabs(sp) <= 1e-9 * (1 + fabs(s->b[p]))) {
+            s->skip[p] = 1;        /* a consistent, redundant equality */
+            break;
+          }
+          return 1;                /* infeasible */
+        }
+        for (a = 0; a < q; a++) s->u[a] -= t1 * s->r[a];
+        up += t1;
+        qp_drop(s, kd, &q);
+        continue;
+      }
+      t2 = -sp / zn;
+      t = t2 < t1 ? t2 : t1;
+      ol_vec_axpy(t, s->z, d, n);
+      for (a = 0; a < q; a++) s->u[a] -= t * s->r[a];
+      up += t;
+      if (t2 <= t1) {
+        /* (4) row p joins the active set */
+        s->alist[q] = p;
+        s->act[p] = q;
+        s->u[q] = up;
+        memcpy(s->N + (size_t)q * n, s->bz, (size_t)n * sizeof *s->N);
+        q++;
+        break;
+      }
+      qp_drop(s, kd, &q);
+      sp = ol_vec_dot(s->bz, d, n) - sg * s->b[p];
+    }
+  }
+  /* (5) multipliers of the general constraints, in their own sign */
+  for (k = 0; k < s->m; k++) s->lamq[k] = 0;
+  for (a = 0; a < q; a++) {
+    int row = s->alist[a];
+    double sgn = ol_vec_dot(s->N + (size_t)a * n, s->A + (size_t)row * n, n)
+                 >= 0 ? 1 : -1;
+    if (s->row_con[row] >= 0) s->lamq[s->row_con[row]] = sgn * s->u[a];
+  }
+  return OL_OK;
+}
+
+/* -- the SQP iteration ----------------------------------------------- */
+
+/* Cholesky of B into Lc; B reset to the identity if it fails. */
+static void factor (sqp_state *s)
+{
+  int n = s->n, j;
+  memcpy(s->Lc, s->B, (size_t)n * n * sizeof *s->Lc);
+  if (LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, s->Lc, n) == 0) return;
+  memset(s->B, 0, (size_t)n * n * sizeof *s->B);
+  for (j = 0; j < n; j++) s->B[j * n + j] = 1;
+  memcpy(s->Lc, s->B, (size_t)n * n * sizeof *s->Lc);
+}
+
+/* The step d and lamq from the QP at x with constraint values cv,
+** relaxed when inconsistent (Powell 1978); the theta used into *th. */
+static int subproblem (sqp_state *s, const ol_problem *p, const double *x,
+                       const double *cv, double *d, double *th, ol_err *e)
+{
+  static const double thetas[] = {0, 0.5, 0.9, 0.99, 1};
+  size_t k;
+  int rc = 1;
+  for (k = 0; k < sizeof thetas / sizeof thetas[0] && rc == 1; k++) {
+    qp_rows(s, p, x, cv, thetas[k]);
+    rc = qp_solve(s, s->g, d, e);
+    *th = thetas[k];
+  }
+  if (rc == 1)
+    return ol_err_set(e, OL_ENUMERIC, "sqp: the relaxed QP is infeasible "
+                      "(inconsistent bounds?)");
+  return rc;
+}
+
+/* violation of the linearisation c + J d */
+static double vlin (const sqp_state *s, const ol_problem *p, const double *d)
+{
+  double v = 0;
+  int i;
+  for (i = 0; i < s->m; i++) {
+    double ci = s->cv[i] + ol_vec_dot(s->J + (size_t)i * s->n, d, s->n);
+    v += p->con.kind[i] == OL_CON_EQ ? fabs(ci) : fmax(0, -ci);
+  }
+  return v;
+}
+
+/* Powell's damped BFGS update (N&W Procedure 18.2) with s->sv, s->yv. */
+static void bfgs (sqp_state *s)
+{
+  int n = s->n, i, j;
+  double *Bs = s->w, sBs, sy, th, sr;
+  sy = ol_vec_dot(s->sv, s->yv, n);
+  if (!s->scaled && sy > 0) {
+    /* (6.20): B0 = (y'y / s'y) I before the first update */
+    double sc = ol_vec_dot(s->yv, s->yv, n) / sy;
+    memset(s->B, 0, (size_t)n * n * sizeof *s->B);
+    for (j = 0; j < n; j++) s->B[j * n + j] = sc;
+    s->scaled = 1;
+  }
+  for (i = 0; i < n; i++) {
+    Bs[i] = 0;
+    for (j = 0; j < n; j++) Bs[i] += s->B[j * n + i] * s->sv[j];
+  }
+  sBs = ol_vec_dot(s->sv, Bs, n);
+  if (!(sBs > 0) || !isfinite(sBs)) return;
+  th = sy >= 0.2 * sBs ? 1 : 0.8 * sBs / (sBs - sy);
+  for (i = 0; i < n; i++) s->yv[i] = th * s->yv[i] + (1 - th) * Bs[i];
+  sr = ol_vec_dot(s->sv, s->yv, n);
+  if (!(sr > 0) || !isfinite(sr)) return;
+  for (j = 0; j < n; j++)
+    for (i = 0; i < n; i++)
+      s->B[j * n + i] += -Bs[i] * Bs[j] / sBs + s->yv[i] * s->yv[j] / sr;
+}
+
+static int sqp_step (void *st, ol_ctx *c, ol_err *e)
+{
+  sqp_state *s = st;
+  const ol_problem *p = c->p;
+  int n = s->n, m = s->m, i, j, rc, ok = 0, soc = 0;
+  double th, D, phi, phit = 0, a = 1, v, lmax = 0;
+  ol_kkt k;
+  if (p->l1 > 0)
+    return ol_err_set(e, OL_EINVAL, "sqp: the l1 term of a composite "
+                      "problem is not smooth (use ista or fista)");
+  if (!s->valid) {
+    ol_ctx_project(c, c->x);
+    rc = evaluate(s, c, c->x, &s->f, s->g, s->cv, s->J, e);
+    if (rc != OL_OK) return rc;
+    s->valid = 1;
+  }
+  /* (1) IPOPT's optimality error with the current multipliers */
+  if (p->noise.kind == OL_NOISE_NONE) {
+    if ((rc = ol_constr_kkt(p, c->x, s->g, s->lam, &k, s->kw, e)) != OL_OK)
+      return rc;
+    if (k.err <= s->tol) {
+      ol_ctx_converged(c, "sqp: optimality error (kkt) <= tol");
+      ol_ctx_known(c, s->f, s->g);
+      return OL_OK;
+    }
+  }
+  /* (2) the QP */
+  factor(s);
+  if ((rc = subproblem(s, p, c->x, s->cv, s->d, &th, e)) != OL_OK)
+    return rc;
+  /* (3) merit penalty and model decrease */
+  for (i = 0; i < m; i++) lmax = fmax(lmax, fabs(s->lamq[i]));
+  s->mu = fmax(s->mu, 1.1 * lmax + 1e-8);
+  v = violation(p, s->cv, m);
+  phi = s->f + s->mu * v;
+  D = ol_vec_dot(s->g, s->d, n) + s->mu * (vlin(s, p, s->d) - v);
+  if (norminf(s->d, n) <= 4 * DBL_EPSILON * (1 + norminf(c->x, n))) {
+    /* a KKT point of the QP at x: take its multipliers */
+    memcpy(s->lam, s->lamq, (size_t)m * sizeof *s->lam);
+    if (th > 0)
+      return ol_err_set(e, OL_ENUMERIC, "sqp: stuck at an infeasible "
+                        "point (the linearised constraints are "
+                        "inconsistent)");
+    rc = ol_constr_kkt(p, c->x, s->g, s->lam, &k, s->kw, e);
+    if (rc != OL_OK) return rc;
+    ol_ctx_converged(c, k.err <= s->tol
+                     ? "sqp: optimality error (kkt) <= tol"
+                     : "sqp: the QP step is below rounding (kkt above "
+                       "tol: the tolerance is below what the problem's "
+                       "rounding allows)");
+    ol_ctx_known(c, s->f, s->g);
+    return OL_OK;
+  }
+  /* (4) backtracking on phi, with one second-order correction */
+  for (j = 0; j < SQP_TRIALS; j++) {
+    const double *dd = soc ? s->dsoc : s->d;
+    double aa = soc ? 1 : a;
+    for (i = 0; i < n; i++) s->xt[i] = c->x[i] + aa * dd[i];
+    ol_ctx_project(c, s->xt);
+    rc = evaluate(s, c, s->xt, &s->ft, NULL, s->cvt, NULL, e);
+    if (rc == OL_EDOM) phit = INFINITY;
+    else if (rc != OL_OK) return rc;
+    else phit = s->ft + s->mu * violation(p, s->cvt, m);
+    if (phit <= phi + SQP_ETA * aa * D + 4 * DBL_EPSILON * fabs(phi)) {
+      ok = 1;
+      a = aa;
+      break;
+    }
+    if (j == 0 && m > 0 && !soc) {
+      /* N&W (18.51): the QP with c(x + d) - J d */
+      double thc, *cs = s->yv;
+      for (i = 0; i < m; i++)
+        cs[i] = s->cvt[i] - ol_vec_dot(s->J + (size_t)i * n, s->d, n);
+      if (subproblem(s, p, c->x, cs, s->dsoc, &thc, e) == OL_OK
+          && thc == 0) {
+        soc = 1;
+        j--;                       /* the correction is one extra trial */
+        continue;
+      }
+      /* restore the QP of d (its multipliers) */
+      if ((rc = subproblem(s, p, c->x, s->cv, s->dsoc, &th, e)) != OL_OK)
+        return rc;
+    }
+    if (soc) {
+      soc = 0;
+      if ((rc = subproblem(s, p, c->x, s->cv, s->dsoc, &th, e)) != OL_OK)
+        return rc;
+    }
+    a *= 0.5;
+  }
+  if (!ok) {
+    if (++s->fails >= 2)
+      return ol_err_set(e, OL_ENUMERIC, "sqp: line search failed (no "
+                        "decrease of the l1 merit along the QP step); the "
+                        "constraints are violated by %g here%s", v,
+                        v > 0 ? " (infeasible, or a start far from "
+                        "feasible points?)" : "");
+    /* start the Hessian afresh once */
+    memset(s->B, 0, (size_t)n * n * sizeof *s->B);
+    for (i = 0; i < n; i++) s->B[i * n + i] = 1;
+    s->scaled = 0;
+    ol_ctx_known(c, s->f, s->g);
+    return OL_OK;
+  }
+  s->fails = 0;
+  /* (5) the accepted point: gradients, multipliers */
+  for (i = 0; i < n; i++) s->sv[i] = s->xt[i] - c->x[i];
+  rc = evaluate(s, c, s->xt, &s->ft, s->gt, s->cvt, s->Jt, e);
+  if (rc != OL_OK) return rc;
+  for (i = 0; i < m; i++) s->lam[i] += a * (s->lamq[i] - s->lam[i]);
+  /* (6) y = grad L(x+, lam) - grad L(x, lam) */
+  for (j = 0; j < n; j++) s->yv[j] = s->gt[j] - s->g[j];
+  for (i = 0; i < m; i++)
+    for (j = 0; j < n; j++)
+      s->yv[j] -= s->lam[i] * (s->Jt[(size_t)i * n + j]
+                               - s->J[(size_t)i * n + j]);
+  bfgs(s);
+  memcpy(c->x, s->xt, (size_t)n * sizeof *c->x);
+  memcpy(s->g, s->gt, (size_t)n * sizeof *s->g);
+  memcpy(s->cv, s->cvt, (size_t)m * sizeof *s->cv);
+  memcpy(s->J, s->Jt, (size_t)m * n * sizeof *s->J);
+  s->f = s->ft;
+  ol_ctx_known(c, s->f, s->g);
+  return OL_OK;
+}
+
+static void sqp_fini (void *st)
+{
+  sqp_state *s = st;
+  double **v[] = {&s->g, &s->gt, &s->d, &s->dsoc, &s->xt, &s->sv, &s->yv,
+                  &s->w, &s->z, &s->bz, &s->B, &s->Lc, &s->kw, &s->cv, &s->cvt,
+                  &s->lam, &s->lamq, &s->J, &s->Jt, &s->A, &s->b, &s->u,
+                  &s->r, &s->N, &s->BN, &s->S};
+  size_t k;
+  for (k = 0; k < sizeof v / sizeof v[0]; k++) {
+    ol_vec_free(*v[k]);
+    *v[k] = NULL;
+  }
+  free(s->row_con);
+  s->row_con = NULL;
+}
+
+const ol_method_type ol_optim_sqp = {
+  "sqp", OL_OPTIM,
+  "line-search SQP: damped-BFGS Lagrangian Hessian, dense dual active-set "
+  "QP (Goldfarb-Idnani), l1 merit with second-order correction",
+  "Nocedal & Wright 2006, Algorithm 18.3; Goldfarb & Idnani 1983; Powell "
+  "1978",
+  sqp_params, (int)(sizeof sqp_params / sizeof sqp_params[0]),
+  sizeof(sqp_state), OL_M_CONSTR,
+  OL_KIND(OL_OBJECTIVE),
+  sqp_init, sqp_step, sqp_fini, NULL, 0u
+};
