@@ -5,10 +5,11 @@
 ** the help overlay are the view model's (repl/model.c).
 **
 ** Output goes through screen.c's put helpers (colour roles, ASCII
-** fallbacks).  Glyphs: in a UTF-8 screen with colours, braille series and
-** box-drawing borders; otherwise ASCII markers per run ('.', '*', 'o',
-** '+', 'x', ...) and '+', '-', '|' borders, so every byte is ASCII under
-** --ascii or LANG=C.
+** fallbacks); a game's equilibrium stars (PN_NASH) are bold in the
+** terminal's own foreground colour, which no series uses.  Glyphs: in a
+** UTF-8 screen with colours, braille series and box-drawing borders;
+** otherwise ASCII markers per run ('.', '*', 'o', '+', 'x', ...) and '+',
+** '-', '|' borders, so every byte is ASCII under --ascii or LANG=C.
 **
 ** Panel layout (inside the border) is plotpanel.c's: y tick labels, the
 ** plot, the x axis and its tick labels, the legend below them (never over
@@ -93,6 +94,8 @@ void dr_put (void *ud, int y, int x, unsigned u, char ascii, int role)
   else if (role == PN_DIVERGENT) screen_putc(y, x, u, ascii, SC_WARN,
                                              SA_BOLD);
   else if (role == PN_HEAT) screen_putc(y, x, u, ascii, SC_AXIS, SA_DIM);
+  else if (role == PN_NASH) screen_putc(y, x, u, ascii, SC_DEFAULT,
+                                        SA_BOLD);
   else screen_putc(y, x, u, ascii, role == PN_TITLE ? SC_TITLE : SC_AXIS,
                    role == PN_TITLE ? SA_BOLD : 0);
 }

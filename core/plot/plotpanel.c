@@ -34,11 +34,13 @@
 #include "method.h"
 #include "ol.h"
 #include "plotpanel.h"
+#include "problems/game.h"
 
 #define YLAB 7
 #define MAXTICKS 16
 #define MAXLEG 64
 #define EDGE 125         /* canvas series ids 125..127: triangle edges */
+#define NASHID 124       /* canvas series id of an equilibrium's dot */
 #define DOT 0x25CF       /* filled circle */
 #define CONTOUR 0x00B7   /* middle dot */
 
@@ -193,7 +195,7 @@ int pn_available (const pn_runs *rs, int kind, char *why, size_t wsize)
   }
   if (kind == PN_SIMPLEX && pn_simplex_blocks(p, first, 1) == 0) {
     snprintf(why, wsize, "no simplex for %s (needs 3-action simplex "
-             "blocks)", p->desc);
+             "blocks or two 2-action players)", p->desc);
     return 0;
   }
   if (kind == PN_CLOUD && p->n < 2) {
@@ -1451,10 +1453,21 @@ int pn_pool_update (pn_pool *pl, const pn_runs *rs, double budget)
 
 /* -- simplex -------------------------------------------------------------- */
 
+int pn_square (const ol_problem *p)
+{
+  return p != NULL && p->set.kind == OL_SET_SIMPLEX && p->set.nblocks == 2
+    && p->set.blocks[0] == 2 && p->set.blocks[1] == 2 && p->n == 4;
+}
+
 int pn_simplex_blocks (const ol_problem *p, int *first, int max)
 {
   int b, at = 0, n = 0, dim;
   if (p == NULL || p->set.kind != OL_SET_SIMPLEX) return 0;
+  if (pn_square(p)) {
+    if (max > 0) first[n++] = 0;
+    if (max > 1) first[n++] = 2;
+    return n;
+  }
   dim = p->n < 8 ? p->n : 8;
   for (b = 0; b < p->set.nblocks; b++) {
     if (p->set.blocks[b] == 3 && at + 3 <= dim && n < max) first[n++] = at;
@@ -1488,6 +1501,161 @@ static void tri_dot (const tri *t, double u, double v, int *px, int *py)
   *py = (int)lround(t->oy - v * t->s / t->a);
 }
 
+/* The screen cell of dot (qx, qy) of o's canvas, h x w cells drawn with
+** its cell (0, 0) at (y0, x0). */
+static void dot_cell (const pn_out *o, int y0, int x0, int h, int w, int qx,
+                      int qy, int *cy, int *cx)
+{
+  *cy = y0 + qy / (cv_doth(o->cv) / h);
+  *cx = x0 + qx / (cv_dotw(o->cv) / w);
+}
+
+static int cell_used (int used[][2], int nused, int cy, int cx)
+{
+  int j;
+  for (j = 0; j < nused; j++)
+    if (used[j][0] == cy && used[j][1] == cx) return 1;
+  return 0;
+}
+
+/* A cell (cy, *cx) not in used[0 .. *nused): moved right past used ones,
+** or left when that would pass column xhi, then added. */
+static void free_cell (int used[][2], int *nused, int cy, int *cx, int xhi)
+{
+  int x = *cx;
+  while (cell_used(used, *nused, cy, x)) x++;
+  if (x > xhi) {
+    x = *cx;
+    while (cell_used(used, *nused, cy, x)) x--;
+  }
+  *cx = x;
+  if (*nused < MAXLEG) {
+    used[*nused][0] = cy;
+    used[(*nused)++][1] = *cx;
+  }
+}
+
+/* The unit square of a game of two 2-action players: x1 = player 1's
+** probability of its first action across, y1 = player 2's up, one path
+** per run through (z_1, z_3), the known equilibria starred. */
+#define SQLAB 4
+static int square (const pn_runs *rs, const pn_out *o, char *title,
+                   size_t tsize)
+{
+  const ol_problem *p = ol_run_problem(rs->runs[0]);
+  const double *eq = NULL;
+  int neq = ol_game_equilibria(p, &eq), px0 = o->x + SQLAB;
+  int pw = o->w - SQLAB - 1, ph = o->h - 1, cw, chh, below = 0, pass, k;
+  int q, r, col, dw = 0, dh = 0, used[MAXLEG][2], nused = 0, cy, cx;
+  legend lg;
+  snprintf(title, tsize, "unit square x1,y1 (players' P(action 1))");
+  if (pw < 8 || ph < 4) return -1;
+  memset(&lg, 0, sizeof lg);
+  for (k = 0; k < rs->n && k < MAXLEG - 1; k++)
+    leg_add(&lg, rs->labels[k], NULL, DOT, (char)('a' + k % 26), k);
+  if (neq > 0) leg_add(&lg, "Nash", NULL, PN_NASHMARK, '*', PN_NASH);
+#define SQX(a) ((int)lround((a) * (dw - 1)))
+#define SQY(b) ((int)lround((1 - (b)) * (dh - 1)))
+  for (pass = 0; pass < 2; pass++) {
+    int rows, ncols, colw;
+    /* (1) inside the frame: the equilibria's dots (so the legend keeps
+    ** off them), then each run's path */
+    cw = pw - 2;
+    chh = ph - 2;
+    if (cv_init(o->cv, cw, chh, o->utf8 ? CV_BRAILLE : CV_ASCII) != 0)
+      return -1;
+    dw = cv_dotw(o->cv);
+    dh = cv_doth(o->cv);
+    for (q = 0; q < neq; q++)
+      cv_dot(o->cv, SQX(eq[4 * q]), SQY(eq[4 * q + 2]), NASHID);
+    for (k = 0; k < rs->n; k++) {
+      int dim = 0, len = ol_run_len(rs->runs[k]), i, have = 0, lx = 0;
+      int ly = 0;
+      const double *x = ol_run_traj(rs->runs[k], &dim);
+      if (x == NULL || dim < 4) continue;
+      for (i = 0; i < len; i++) {
+        const double *z = x + (size_t)i * dim;
+        int qx, qy;
+        if (!isfinite(z[0]) || !isfinite(z[2])) {
+          have = 0;
+          continue;
+        }
+        qx = SQX(z[0]);
+        qy = SQY(z[2]);
+        if (!have) cv_dot(o->cv, qx, qy, k);
+        else cv_line(o->cv, lx, ly, qx, qy, k);
+        have = 1;
+        lx = qx;
+        ly = qy;
+      }
+    }
+    /* (2) the legend: an empty corner inside the frame, else below */
+    if (below || pass == 1
+        || leg_corner(o, &lg, o->cv, o->y + 1, px0 + 1, chh, cw))
+      break;
+    rows = leg_layout(&lg, o->w - 1, ph / 2, &ncols, &colw);
+    if (rows == 0 || ph - rows < 4) break;
+    ph -= rows;
+    below = rows;
+  }
+  /* (3) the frame, then the canvas (an equilibrium's cell is left to its
+  ** star) */
+  for (col = 1; col < pw - 1; col++) {
+    o->put(o->ud, o->y, px0 + col, 0x2500, '-', PN_AXIS);
+    o->put(o->ud, o->y + ph - 1, px0 + col, 0x2500, '-', PN_AXIS);
+  }
+  for (r = 1; r < ph - 1; r++) {
+    o->put(o->ud, o->y + r, px0, 0x2502, '|', PN_AXIS);
+    o->put(o->ud, o->y + r, px0 + pw - 1, 0x2502, '|', PN_AXIS);
+  }
+  o->put(o->ud, o->y, px0, 0x250C, '+', PN_AXIS);
+  o->put(o->ud, o->y, px0 + pw - 1, 0x2510, '+', PN_AXIS);
+  o->put(o->ud, o->y + ph - 1, px0, 0x2514, '+', PN_AXIS);
+  o->put(o->ud, o->y + ph - 1, px0 + pw - 1, 0x2518, '+', PN_AXIS);
+  for (r = 0; r < chh; r++)
+    for (col = 0; col < cw; col++) {
+      int s;
+      unsigned u = cv_cell(o->cv, col, r, &s);
+      if (u == 0 || s == NASHID) continue;
+      o->put(o->ud, o->y + 1 + r, px0 + 1 + col, o->utf8 ? u
+             : (unsigned)('a' + s % 26), (char)('a' + s % 26), s);
+    }
+  /* (4) current points, off the equilibria's cells, then the stars */
+  for (q = 0; q < neq; q++) {
+    dot_cell(o, o->y + 1, px0 + 1, chh, cw, SQX(eq[4 * q]),
+             SQY(eq[4 * q + 2]), &cy, &cx);
+    if (nused < MAXLEG) {
+      used[nused][0] = cy;
+      used[nused++][1] = cx;
+    }
+  }
+  for (k = 0; k < rs->n; k++) {
+    const double *z = ol_run_x(rs->runs[k]);
+    if (!isfinite(z[0]) || !isfinite(z[2])) continue;
+    dot_cell(o, o->y + 1, px0 + 1, chh, cw, SQX(z[0]), SQY(z[2]), &cy,
+             &cx);
+    free_cell(used, &nused, cy, &cx, px0 + pw - 2);
+    o->put(o->ud, cy, cx, DOT, (char)('A' + k % 26), k);
+  }
+  for (q = 0; q < neq; q++) {
+    dot_cell(o, o->y + 1, px0 + 1, chh, cw, SQX(eq[4 * q]),
+             SQY(eq[4 * q + 2]), &cy, &cx);
+    o->put(o->ud, cy, cx, PN_NASHMARK, '*', PN_NASH);
+  }
+#undef SQX
+#undef SQY
+  /* (5) axes: 0 and 1 at the inside's edges, the names x1 and y1 */
+  puts_at(o, o->y + 1, px0 - 2, "1", 1, PN_AXIS);
+  puts_at(o, o->y + ph - 2, px0 - 2, "0", 1, PN_AXIS);
+  puts_at(o, o->y + ph / 2, px0 - 3, "y1", 2, PN_AXIS);
+  blank(o, o->y + ph, o->x, o->w);
+  puts_at(o, o->y + ph, px0 + 1, "0", 1, PN_AXIS);
+  puts_at(o, o->y + ph, px0 + pw / 2 - 1, "x1", 2, PN_AXIS);
+  puts_at(o, o->y + ph, px0 + pw - 2, "1", 1, PN_AXIS);
+  if (below) leg_below2d(o, &lg, ph, below);
+  return 0;
+}
+
 int pn_simplex (const pn_runs *rs, const pn_out *o, char *title,
                 size_t tsize)
 {
@@ -1495,16 +1663,19 @@ int pn_simplex (const pn_runs *rs, const pn_out *o, char *title,
   int first[OL_MAXBLOCKS], nb = pn_simplex_blocks(p, first, OL_MAXBLOCKS);
   int pw = o->w - 4, ph = o->h, dw, dh, k, b, r, col, v1x, v1y, v2x, v2y;
   int v3x, v3y, cw, chh, nleg = 0, px0 = o->x + 2, below = 0, pass;
-  int used[MAXLEG][2], nused = 0;
-  double h3 = 0.5 * sqrt(3.0);
+  int used[MAXLEG][2], nused = 0, neq, q, cy, cx;
+  double h3 = 0.5 * sqrt(3.0), u, v;
+  const double *eq = NULL;
   tri t;
   char leg[MAXLEG][48];
   legend lg;
+  if (p != NULL && pn_square(p)) return square(rs, o, title, tsize);
+  neq = ol_game_equilibria(p, &eq);
   snprintf(title, tsize, "simplex%s", nb > 1 ? " (one path per player)"
            : "");
   if (nb == 0) {
-    puts_at(o, o->y, o->x + 1, "no simplex: needs 3-action simplex blocks",
-            o->w - 1, PN_AXIS);
+    puts_at(o, o->y, o->x + 1, "no simplex: needs 3-action simplex blocks "
+            "or two 2-action players", o->w - 1, PN_AXIS);
     return -1;
   }
   if (pw < 6 || ph < 3) return -1;
@@ -1521,6 +1692,7 @@ int pn_simplex (const pn_runs *rs, const pn_out *o, char *title,
               (char)('A' + (k * nb + b) % 26), k * nb + b);
       nleg++;
     }
+  if (neq > 0) leg_add(&lg, "Nash", NULL, PN_NASHMARK, '*', PN_NASH);
   if (nb > 1)
     snprintf(lg.extra, sizeof lg.extra, o->utf8 ? "P1 \xe2\x97\x8f  P2 "
              "\xe2\x97\x86%s" : "P1 A  P2 B%s", nb > 2 ? (o->utf8 ? "  P3 "
@@ -1544,7 +1716,15 @@ int pn_simplex (const pn_runs *rs, const pn_out *o, char *title,
     cv_line(o->cv, v1x, v1y, v3x, v3y, EDGE);
     cv_line(o->cv, v2x, v2y, v3x, v3y, EDGE + 1);
     cv_line(o->cv, v1x, v1y, v2x, v2y, EDGE + 2);
-    /* (2) each run's and player's path */
+    /* (2) every equilibrium's point of each player (so the legend keeps
+    ** off them), then each run's and player's path */
+    for (q = 0; q < neq; q++)
+      for (b = 0; b < nb; b++) {
+        int qx, qy;
+        pn_bary(eq + (size_t)q * p->n + first[b], &u, &v);
+        tri_dot(&t, u, v, &qx, &qy);
+        cv_dot(o->cv, qx, qy, NASHID);
+      }
     for (k = 0; k < rs->n; k++) {
       int dim = 0, len = ol_run_len(rs->runs[k]), i;
       const double *x = ol_run_traj(rs->runs[k], &dim);
@@ -1553,14 +1733,13 @@ int pn_simplex (const pn_runs *rs, const pn_out *o, char *title,
         int lx = 0, ly = 0, have = 0, s = k * nb + b;
         if (first[b] + 3 > dim) continue;
         for (i = 0; i < len; i++) {
-          double u, v;
           int qx, qy;
-          const double *q = x + (size_t)i * dim + first[b];
-          if (!isfinite(q[0]) || !isfinite(q[1]) || !isfinite(q[2])) {
+          const double *z = x + (size_t)i * dim + first[b];
+          if (!isfinite(z[0]) || !isfinite(z[1]) || !isfinite(z[2])) {
             have = 0;
             continue;
           }
-          pn_bary(q, &u, &v);
+          pn_bary(z, &u, &v);
           tri_dot(&t, u, v, &qx, &qy);
           if (!have) cv_dot(o->cv, qx, qy, s);
           else cv_line(o->cv, lx, ly, qx, qy, s);
@@ -1572,41 +1751,50 @@ int pn_simplex (const pn_runs *rs, const pn_out *o, char *title,
     }
     if (!leg_place2d(o, &lg, px0, &ph, pw, &below) || pass == 1) break;
   }
-  /* (3) canvas out: edges in the axis colour, paths in their own */
+  /* (3) canvas out: edges in the axis colour, paths in their own (an
+  ** equilibrium's cell is left to its star) */
   for (r = 0; r < ph; r++)
     for (col = 0; col < pw; col++) {
       int s;
-      unsigned u = cv_cell(o->cv, col, r, &s);
-      if (u == 0) continue;
+      unsigned c = cv_cell(o->cv, col, r, &s);
+      if (c == 0 || s == NASHID) continue;
       if (!o->utf8)
-        u = (unsigned char)(s >= EDGE ? "/\\_"[s - EDGE] : 'a' + s % 26);
+        c = (unsigned char)(s >= EDGE ? "/\\_"[s - EDGE] : 'a' + s % 26);
       if (s >= EDGE)
-        o->put(o->ud, o->y + r, px0 + col, u, "/\\_"[s - EDGE], PN_AXIS);
+        o->put(o->ud, o->y + r, px0 + col, c, "/\\_"[s - EDGE], PN_AXIS);
       else
-        o->put(o->ud, o->y + r, px0 + col, u, (char)('a' + s % 26), s);
+        o->put(o->ud, o->y + r, px0 + col, c, (char)('a' + s % 26), s);
     }
-  /* (4) current points: each player its own shape; a later player's mark
-  ** that would cover an earlier one moves one cell right */
+  /* (4) current points: each player its own shape; one that would cover
+  ** an equilibrium's star or an earlier player's mark moves one cell
+  ** right; then the stars */
+  for (q = 0; q < neq; q++)
+    for (b = 0; b < nb && nused < MAXLEG; b++) {
+      int qx, qy;
+      pn_bary(eq + (size_t)q * p->n + first[b], &u, &v);
+      tri_dot(&t, u, v, &qx, &qy);
+      dot_cell(o, o->y, px0, ph, pw, qx, qy, &used[nused][0],
+               &used[nused][1]);
+      nused++;
+    }
   for (k = 0; k < rs->n; k++)
     for (b = 0; b < nb; b++) {
-      const double *q = ol_run_x(rs->runs[k]) + first[b];
-      double u, v;
-      int qx, qy, s = k * nb + b, cy, cx, j;
-      if (!isfinite(q[0]) || !isfinite(q[1]) || !isfinite(q[2])) continue;
-      pn_bary(q, &u, &v);
+      const double *z = ol_run_x(rs->runs[k]) + first[b];
+      int qx, qy, s = k * nb + b;
+      if (!isfinite(z[0]) || !isfinite(z[1]) || !isfinite(z[2])) continue;
+      pn_bary(z, &u, &v);
       tri_dot(&t, u, v, &qx, &qy);
-      cy = o->y + qy / chh;
-      cx = px0 + qx / cw;
-      for (j = 0; j < nused; j++)
-        if (used[j][0] == cy && used[j][1] == cx) {
-          cx++;
-          j = -1;
-        }
-      if (nused < MAXLEG) {
-        used[nused][0] = cy;
-        used[nused++][1] = cx;
-      }
+      dot_cell(o, o->y, px0, ph, pw, qx, qy, &cy, &cx);
+      free_cell(used, &nused, cy, &cx, px0 + pw - 1);
       o->put(o->ud, cy, cx, pn_player_mark(b), (char)('A' + s % 26), s);
+    }
+  for (q = 0; q < neq; q++)
+    for (b = 0; b < nb; b++) {
+      int qx, qy;
+      pn_bary(eq + (size_t)q * p->n + first[b], &u, &v);
+      tri_dot(&t, u, v, &qx, &qy);
+      dot_cell(o, o->y, px0, ph, pw, qx, qy, &cy, &cx);
+      o->put(o->ud, cy, cx, PN_NASHMARK, '*', PN_NASH);
     }
   o->put(o->ud, o->y + v1y / chh, o->x + 1 + v1x / cw, '1', '1', PN_TITLE);
   o->put(o->ud, o->y + v2y / chh, o->x + 3 + v2x / cw, '2', '2', PN_TITLE);

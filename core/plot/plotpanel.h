@@ -4,7 +4,9 @@
 ** (lua/ through core/plot/textplot.c) share them: a metric panel (axes,
 ** ticks, one line per run, legend), a coordinate trace, the sample cloud,
 ** the landscape (heat map of f with the trajectories on top) and the
-** simplex (triangle with each player's strategy path).
+** simplex (triangle with each player's strategy path; for a game of two
+** 2-action players the unit square of their joint strategy), with the
+** game's known equilibria starred.
 **
 ** Plain C under the core's rules: no curses, no Lua, no printing.  Panel
 ** kinds extend the metric ids: watch lists hold OL_MET_* ids or one of
@@ -47,9 +49,13 @@ enum {
   PN_NKINDS = PN_CLOUDJ + PN_MAXCLOUD * PN_MAXCLOUD
 };
 /* Roles: PN_DIVERGENT marks a divergent transition (U+00D7 / 'X', drawn
-** in a warning colour by the views). */
-enum { PN_AXIS = -1, PN_TITLE = -2, PN_HEAT = -3, PN_DIVERGENT = -4 };
+** in a warning colour by the views); PN_NASH a known equilibrium of a game
+** on the simplex panel (PN_NASHMARK U+2605 / '*', in a colour of its own,
+** legend entry "Nash"). */
+enum { PN_AXIS = -1, PN_TITLE = -2, PN_HEAT = -3, PN_DIVERGENT = -4,
+       PN_NASH = -5 };
 #define PN_DIVMARK 0x00D7
+#define PN_NASHMARK 0x2605
 /* Y axis mode of a metric panel: log for decaying positive metrics. */
 enum { PN_YAUTO, PN_YLOG, PN_YLIN };
 
@@ -130,7 +136,8 @@ int pn_xlog_prone (int metric);
 ** when it is recorded (lua/lrun.c records it for a sampler that adapts;
 ** lua/lsample.c adds rhat for several chains); game dynamics exploitability
 ** and entropy (the simplex is added beside them by the views when the game
-** has 3-action blocks); any other recorded metrics when none of those is.
+** has 3-action blocks or is 2 x 2, pn_simplex_blocks); any other recorded
+** metrics when none of those is.
 ** At most max kinds into out; returns the count. */
 int pn_defaults (const ol_problem *p, int family, ol_mset recorded,
                  int *out, int max);
@@ -193,8 +200,14 @@ int pn_landscape (const pn_runs *rs, const pn_out *o, pn_cache *c,
 
 /* -- simplex -------------------------------------------------------------- */
 
-/* Number of 3-action simplex blocks of p whose coordinates are all in
-** the recorded trajectory (dim = min(n, 8)); 0 when none. */
+/* 1 when p's strategies are two 2-action simplex blocks (n = 4: pennies,
+** coordination, prisoners, a 2 x 2 matrixgame): the simplex panel shows
+** the unit square (x1, y1) = (z_1, z_3) instead of triangles. */
+int pn_square (const ol_problem *p);
+/* The blocks the simplex panel shows, their first coordinates into first
+** (at most max): the 3-action simplex blocks of p whose coordinates are
+** all in the recorded trajectory (dim = min(n, 8)), or for a pn_square
+** problem both blocks (0 and 2); 0 when none. */
 int pn_simplex_blocks (const ol_problem *p, int *first, int max);
 /* Barycentric (p1, p2, p3) -> unit-triangle coordinates: vertex 1 at
 ** (0, 0), 2 at (1, 0), 3 at (1/2, sqrt(3)/2). */
@@ -204,7 +217,14 @@ void pn_bary (const double *p, double *u, double *v);
 unsigned pn_player_mark (int b);
 /* The triangle with every run's and player's path, each player's current
 ** point in its own shape and colour (a later player's mark moved one
-** cell aside when it would cover an earlier one), a "P1 ● P2 ◆" key. */
+** cell aside when it would cover an earlier one), a "P1 ● P2 ◆" key.
+** Every known equilibrium of the game (ol_game_equilibria) is a star
+** PN_NASHMARK in role PN_NASH at each player's strategy, drawn last (a
+** current point on its cell moves aside), with a legend entry "Nash".
+** For a pn_square problem: the unit square instead, framed, x1 (player
+** 1's probability of its first action) across and y1 (player 2's) up, 0
+** and 1 at the edges, one path and one current point (a disc) per run,
+** the equilibria starred at (x1, y1); title "unit square x1,y1 ...". */
 int pn_simplex (const pn_runs *rs, const pn_out *o, char *title,
                 size_t tsize);
 
@@ -338,7 +358,8 @@ const char *pn_xtitle (int kind, const pn_axes *ax, char *buf, size_t size);
 
 /* The panel added by default beside the watched metrics when none of them
 ** is a 2-D panel: PN_LANDSCAPE for a 2-D objective or density, PN_SIMPLEX
-** for a game over 3-action simplices (trajectory recorded), else -1. */
+** for a game over 3-action simplices or of two 2-action players (the unit
+** square; trajectory recorded), else -1. */
 int pn_auto_panel (const pn_runs *rs);
 
 /* The points of one run on a line panel of kind (a metric, or PN_TRACE:

@@ -8,7 +8,9 @@
 ** Ticks: one notation per axis (pl_ticksci), the x axis of seconds in ms,
 ** s or min (pl_timeunit).  Log axes: values a log y axis cannot show (<= 0,
 ** below PN_TINY) are triangles on the bottom edge (class "floor"), and
-** a log x axis starts at 1.
+** a log x axis starts at 1.  The simplex panel stars a game's known
+** equilibria (class "nash", keyed "Nash" beside the panel's title) and is
+** the unit square (x1, y1) for two 2-action players (data-view="square").
 */
 #include <math.h>
 #include <stdio.h>
@@ -17,6 +19,7 @@
 
 #include "ol.h"
 #include "plot.h"
+#include "problems/game.h"
 
 static const char *const palette[] = {
   "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
@@ -416,12 +419,94 @@ static void svg_cloud (pl_buf *f, const pl_plot *pl, int kind, box b)
   pl_buf_adds(f, "</g>\n");
 }
 
+/* A five-pointed star centred at (x, y): a known equilibrium. */
+static void nashmark (pl_buf *f, double x, double y)
+{
+  const double pi = 3.14159265358979323846;
+  int i;
+  pl_buf_adds(f, "<path class=\"nash\" d=\"");
+  for (i = 0; i < 10; i++) {
+    double a = pi / 2 + i * pi / 5, r = i % 2 ? 2.7 : 6.5;
+    pl_buf_addf(f, "%s%.2f %.2f ", i ? "L" : "M", x + r * cos(a),
+                y - r * sin(a));
+  }
+  pl_buf_adds(f, "z\"/>\n");
+}
+
+/* The key of the stars, right of the panel's title (outside the plot). */
+static void nashkey (pl_buf *f, box b)
+{
+  nashmark(f, b.x + b.w - 34, b.y - 12);
+  pl_buf_addf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"note\">Nash</text>\n",
+              b.x + b.w - 26, b.y - 8);
+}
+
+/* The unit square of a game of two 2-action players (pn_square): x1 =
+** z_1 across, y1 = z_3 up, one path per run, its current point a disc,
+** the known equilibria starred. */
+static void svg_square (pl_buf *f, const pl_plot *pl, box b)
+{
+  const ol_problem *p = ol_run_problem(pl->rs.runs[0]);
+  const double *eq = NULL;
+  int neq = ol_game_equilibria(p, &eq), k, i, q;
+  double s = b.w < b.h ? b.w : b.h, ox = b.x + (b.w - s) / 2;
+  double oy = b.y + (b.h - s) / 2;
+#define SX(a) (ox + (a) * s)
+#define SY(c) (oy + (1 - (c)) * s)
+  pl_buf_adds(f, "<g class=\"panel\" data-kind=\"simplex\" "
+              "data-view=\"square\">\n");
+  pl_buf_addf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"title\">unit square "
+              "x1,y1 (players' P(action 1))</text>\n", b.x, b.y - 8);
+  if (neq > 0) nashkey(f, b);
+  pl_buf_addf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+              "height=\"%.1f\" class=\"frame\"/>\n", ox, oy, s, s);
+  pl_buf_addf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"xtick\">0</text>"
+              "<text x=\"%.1f\" y=\"%.1f\" class=\"xtick\">x1</text>"
+              "<text x=\"%.1f\" y=\"%.1f\" class=\"xtick\">1</text>\n",
+              SX(0), SY(0) + 14, SX(0.5), SY(0) + 14, SX(1), SY(0) + 14);
+  pl_buf_addf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"ytick\">0</text>"
+              "<text x=\"%.1f\" y=\"%.1f\" class=\"ytick\">y1</text>"
+              "<text x=\"%.1f\" y=\"%.1f\" class=\"ytick\">1</text>\n",
+              SX(0) - 5, SY(0) + 4, SX(0) - 5, SY(0.5) + 4, SX(0) - 5,
+              SY(1) + 4);
+  for (k = 0; k < pl->rs.n; k++) {
+    int dim = 0, len = ol_run_len(pl->rs.runs[k]), have = 0;
+    const double *x = ol_run_traj(pl->rs.runs[k], &dim), *z;
+    pl_buf_addf(f, "<path class=\"series\" stroke=\"%s\" d=\"",
+                palette[k % NPAL]);
+    for (i = 0; x != NULL && dim >= 4 && i < len; i++) {
+      z = x + (size_t)i * dim;
+      if (!isfinite(z[0]) || !isfinite(z[2])) {
+        have = 0;
+        continue;
+      }
+      pl_buf_addf(f, "%s%.2f %.2f ", have ? "L" : "M", SX(z[0]), SY(z[2]));
+      have = 1;
+    }
+    pl_buf_adds(f, "\"/>\n");
+    z = ol_run_x(pl->rs.runs[k]);
+    if (isfinite(z[0]) && isfinite(z[2]))
+      pl_buf_addf(f, "<circle class=\"p1\" cx=\"%.2f\" cy=\"%.2f\" r=\"4\" "
+                  "fill=\"%s\"/>\n", SX(z[0]), SY(z[2]), palette[k % NPAL]);
+  }
+  for (q = 0; q < neq; q++) nashmark(f, SX(eq[4 * q]), SY(eq[4 * q + 2]));
+  pl_buf_adds(f, "</g>\n");
+#undef SX
+#undef SY
+}
+
 static void svg_simplex (pl_buf *f, const pl_plot *pl, box b)
 {
   const ol_problem *p = ol_run_problem(pl->rs.runs[0]);
   int first[OL_MAXBLOCKS], nb = pn_simplex_blocks(p, first, OL_MAXBLOCKS);
   double h3 = 0.5 * sqrt(3.0), s = b.w, ox, oy, u, v;
-  int k, bl, i;
+  const double *eq = NULL;
+  int k, bl, i, e, neq;
+  if (pn_square(p)) {
+    svg_square(f, pl, b);
+    return;
+  }
+  neq = ol_game_equilibria(p, &eq);
   if (b.h / h3 < s) s = b.h / h3;
   ox = b.x + (b.w - s) / 2;
   oy = b.y + b.h - (b.h - s * h3) / 2;
@@ -480,6 +565,13 @@ static void svg_simplex (pl_buf *f, const pl_plot *pl, box b)
       pl_buf_addc(f, '\n');
     }
   }
+  /* the known equilibria: a star at each player's strategy */
+  if (neq > 0) nashkey(f, b);
+  for (e = 0; e < neq; e++)
+    for (bl = 0; bl < nb; bl++) {
+      pn_bary(eq + (size_t)e * p->n + first[bl], &u, &v);
+      nashmark(f, TX(u), TY(v));
+    }
   pl_buf_adds(f, "</g>\n");
 #undef TX
 #undef TY
@@ -516,6 +608,7 @@ int pl_svg (const pl_plot *pl, int width, int height, pl_buf *f)
               ".ytick{text-anchor:end}\n.ylabel{text-anchor:end}\n"
               ".xtick{text-anchor:middle}\n"
               ".xlabel{text-anchor:end}\n.note{font-size:10px}\n"
+              ".nash{fill:#111;stroke:#fff;stroke-width:0.8}\n"
               "</style>\n<rect width=\"100%%\" height=\"100%%\" "
               "fill=\"white\"/>\n", width, height, width, height);
   /* (1) title and legend: one swatch and label per run, above the panels */

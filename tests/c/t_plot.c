@@ -8,11 +8,16 @@
 ** a sampler's defaults, and the pooled running R-hat / ESS of a chain set
 ** (pn_pool_update) against core/diag.c's ol_diag_worst on the same kept
 ** draws, point by point, with its schedule (every 10% more draws, the end)
-** and its budget.
+** and its budget.  The game panels: a 2 x 2 game's unit square (frame,
+** axis names, pn_auto_panel picks it) with every known equilibrium's
+** star at the cell its (x1, y1) maps to inside the frame (coordination's
+** three, pennies' one) and a "Nash" legend entry; rps's star at the
+** triangle's centroid.
 */
 #include "diag.h"
 #include "olt.h"
 #include "plot.h"
+#include "problems/game.h"
 #include "tap.h"
 
 #include <math.h>
@@ -240,6 +245,167 @@ static void test_panel (void)
 }
 
 
+/* -- game panels ----------------------------------------------------------- */
+
+static void drop_game (ol_run *r)
+{
+  const ol_problem *p = ol_run_problem(r);
+  ol_run_free(r);
+  ol_problem_free((ol_problem *)p);
+}
+
+/* A run of mwu on game name for T steps with the trajectory kept. */
+static ol_run *game_run (const char *name, long T)
+{
+  ol_err e;
+  ol_problem *p = olt_problem(name, &e, (char *)NULL);
+  double par[4];
+  const ol_method_type *m = olt_method("mwu", par, (char *)NULL);
+  ol_run_opts o = olt_opts(T, 0, OL_MBIT(OL_MET_NASHCONV));
+  ol_run *r;
+  if (p == NULL || m == NULL) return NULL;
+  o.record_x = 1;
+  r = olt_go(p, m, par, &o);
+  if (r == NULL) ol_problem_free(p);
+  return r;
+}
+
+static void draw_game (ol_run *r, cv_canvas *cv, char *title, size_t tsize)
+{
+  const char *labels[1] = {"mwu"};
+  ol_run *runs[1];
+  pn_runs rs;
+  pn_out out;
+  runs[0] = r;
+  rs.n = 1;
+  rs.runs = runs;
+  rs.labels = labels;
+  out.put = gput;
+  out.ud = NULL;
+  out.y = 0;
+  out.x = 0;
+  out.h = GH;
+  out.w = GW;
+  out.utf8 = 0;
+  out.cv = cv;
+  gclear();
+  pn_simplex(&rs, &out, title, tsize);
+}
+
+static void test_square (void)
+{
+  static const char *const games[] = {"coordination", "pennies"};
+  int gi;
+  cv_canvas cv;
+  memset(&cv, 0, sizeof cv);
+  for (gi = 0; gi < 2; gi++) {
+    ol_run *r = game_run(games[gi], 40);
+    const ol_problem *p = r != NULL ? ol_run_problem(r) : NULL;
+    const double *eq = NULL;
+    char title[96];
+    int neq, y, x, ty = -1, tx = -1, by = -1, rx = -1, q, hit = 0, stars = 0;
+    int legend = 0;
+    if (!ok(r != NULL, "square: mwu on %s", games[gi])) continue;
+    neq = ol_game_equilibria(p, &eq);
+    draw_game(r, &cv, title, sizeof title);
+    ok(pn_square(p) && strncmp(title, "unit square x1,y1", 17) == 0,
+       "square: %s (2 x 2) is drawn as the unit square (%s)", games[gi],
+       title);
+    /* (1) the frame: top-left '+' with '-' right and '|' below, and the
+    ** opposite corners */
+    for (y = 0; y < GH - 1 && ty < 0; y++)
+      for (x = 0; x < GW - 1; x++)
+        if (grid[y][x] == '+' && grid[y][x + 1] == '-'
+            && grid[y + 1][x] == '|') {
+          ty = y;
+          tx = x;
+          break;
+        }
+    for (x = tx + 1; ty >= 0 && x < GW; x++)
+      if (grid[ty][x] == '+') {
+        rx = x;
+        break;
+      }
+    for (y = ty + 1; ty >= 0 && y < GH; y++)
+      if (grid[y][tx] == '+') {
+        by = y;
+        break;
+      }
+    if (!ok(ty >= 0 && rx > tx + 4 && by > ty + 3, "square: %s has a frame "
+            "(rows %d..%d, columns %d..%d)", games[gi], ty, by, tx, rx)) {
+      drop_game(r);
+      continue;
+    }
+    ok(strstr(grid[by + 1], "x1") != NULL
+       && strstr(grid[(ty + by) / 2], "y1") != NULL
+       && grid[ty + 1][tx - 2] == '1' && grid[by - 1][tx - 2] == '0',
+       "square: %s names its axes x1 (below), y1 (left), 0 and 1 at the "
+       "inside's edges", games[gi]);
+    /* (2) a star at the cell each equilibrium's (x1, y1) maps to: 0 at the
+    ** first inner column / last inner row, 1 at the last / first */
+    for (q = 0; q < neq; q++) {
+      int cw = rx - tx - 1, ch = by - ty - 1;
+      int col = tx + 1 + (int)lround(eq[4 * q] * (cw - 1));
+      int row = ty + 1 + (int)lround((1 - eq[4 * q + 2]) * (ch - 1));
+      hit += grid[row][col] == '*';
+      diag("%s: equilibrium (%.3g, %.3g) -> cell (%d, %d): '%c'", games[gi],
+           eq[4 * q], eq[4 * q + 2], row, col, grid[row][col]);
+    }
+    for (y = ty + 1; y < by; y++)
+      for (x = tx + 1; x < rx && strstr(grid[y], "Nash") == NULL; x++)
+        stars += grid[y][x] == '*';
+    for (y = 0; y < GH; y++)
+      if (strstr(grid[y], "* Nash") != NULL) legend = 1;
+    ok(neq == (gi == 0 ? 3 : 1) && hit == neq && stars == neq,
+       "square: %s's %d known equilibria are stars at their cells (%d of %d "
+       "in place, %d stars inside, legend rows aside)", games[gi], neq, hit,
+       neq, stars);
+    ok(legend, "square: %s's legend has the entry '* Nash'", games[gi]);
+    drop_game(r);
+  }
+  cv_fini(&cv);
+}
+
+static void test_nash_simplex (void)
+{
+  ol_run *r = game_run("rps", 40);
+  cv_canvas cv;
+  char title[96];
+  int y, x, sy = -1, sx = -1, n = 0, y1 = -1, x1 = -1, x2 = -1, y3 = -1;
+  double my, mx;
+  memset(&cv, 0, sizeof cv);
+  if (!ok(r != NULL, "simplex: mwu on rps")) return;
+  draw_game(r, &cv, title, sizeof title);
+  /* the vertex labels 1 (bottom left), 2 (bottom right), 3 (top) and the
+  ** star, outside the legend's rows */
+  for (y = 0; y < GH; y++)
+    for (x = 0; x < GW; x++) {
+      char c = grid[y][x];
+      if (strstr(grid[y], "Nash") != NULL || strstr(grid[y], "mwu") != NULL
+          || strstr(grid[y], "P1") != NULL)
+        continue;
+      if (c == '1' && grid[y][x + 1] == '_') {
+        y1 = y;
+        x1 = x;
+      }
+      if (c == '2' && x > 0 && grid[y][x - 1] == '_') x2 = x;
+      if (c == '3') y3 = y;
+      if (c == '*') {
+        sy = y;
+        sx = x;
+        n++;
+      }
+    }
+  mx = 0.5 * (x1 + x2);
+  my = y1 - (y1 - y3) / 3.0;
+  ok(n == 1 && fabs(sx - mx) <= 1.5 && fabs(sy - my) <= 1,
+     "simplex: rps's equilibrium (both players uniform) is one star at the "
+     "centroid (cell (%d, %d), centroid (%.1f, %.1f) from the vertex labels)",
+     sy, sx, my, mx);
+  drop_game(r);
+  cv_fini(&cv);
+}
+
 static void test_names (void)
 {
   int a, b, w[8], n;
@@ -370,5 +536,7 @@ int main (void)
   test_panel();
   test_names();
   test_pool();
+  test_square();
+  test_nash_simplex();
   return done();
 }
