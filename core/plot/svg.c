@@ -419,12 +419,13 @@ static void svg_cloud (pl_buf *f, const pl_plot *pl, int kind, box b)
   pl_buf_adds(f, "</g>\n");
 }
 
-/* A five-pointed star centred at (x, y): a known equilibrium. */
-static void nashmark (pl_buf *f, double x, double y)
+/* A five-pointed star centred at (x, y): a known equilibrium (class
+** "nash"), or the legend's key to them (key = 1: class "nash key"). */
+static void nashmark (pl_buf *f, double x, double y, int key)
 {
   const double pi = 3.14159265358979323846;
   int i;
-  pl_buf_adds(f, "<path class=\"nash\" d=\"");
+  pl_buf_addf(f, "<path class=\"nash%s\" d=\"", key ? " key" : "");
   for (i = 0; i < 10; i++) {
     double a = pi / 2 + i * pi / 5, r = i % 2 ? 2.7 : 6.5;
     pl_buf_addf(f, "%s%.2f %.2f ", i ? "L" : "M", x + r * cos(a),
@@ -436,7 +437,7 @@ static void nashmark (pl_buf *f, double x, double y)
 /* The key of the stars, right of the panel's title (outside the plot). */
 static void nashkey (pl_buf *f, box b)
 {
-  nashmark(f, b.x + b.w - 34, b.y - 12);
+  nashmark(f, b.x + b.w - 34, b.y - 12, 1);
   pl_buf_addf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"note\">Nash</text>\n",
               b.x + b.w - 26, b.y - 8);
 }
@@ -489,7 +490,7 @@ static void svg_square (pl_buf *f, const pl_plot *pl, box b)
       pl_buf_addf(f, "<circle class=\"p1\" cx=\"%.2f\" cy=\"%.2f\" r=\"4\" "
                   "fill=\"%s\"/>\n", SX(z[0]), SY(z[2]), palette[k % NPAL]);
   }
-  for (q = 0; q < neq; q++) nashmark(f, SX(eq[4 * q]), SY(eq[4 * q + 2]));
+  for (q = 0; q < neq; q++) nashmark(f, SX(eq[4 * q]), SY(eq[4 * q + 2]), 0);
   pl_buf_adds(f, "</g>\n");
 #undef SX
 #undef SY
@@ -570,7 +571,7 @@ static void svg_simplex (pl_buf *f, const pl_plot *pl, box b)
   for (e = 0; e < neq; e++)
     for (bl = 0; bl < nb; bl++) {
       pn_bary(eq + (size_t)e * p->n + first[bl], &u, &v);
-      nashmark(f, TX(u), TY(v));
+      nashmark(f, TX(u), TY(v), 0);
     }
   pl_buf_adds(f, "</g>\n");
 #undef TX

@@ -2,8 +2,10 @@
 -- through the Lua interface: constructors and their errors, payoffs given
 -- as tables, x0 as the joint strategy, r.x and r.xavg, and the metrics
 -- against values computed here in Lua from the payoff tables (NashConv,
--- exploitability = NashConv / 2, value, potential, regret).  No
--- randomness but matrixgame's seeded random games (seed printed).
+-- exploitability = NashConv / 2, value, potential, regret); the simplex
+-- panel of a 2 x 2 game as the unit square with the known equilibria
+-- starred, in the text plot and in SVG.  No randomness but matrixgame's
+-- seeded random games (seed printed).
 local t = dofile("tests/lib/tap.lua")
 t.diag("seed 5 (random games)")
 
@@ -214,4 +216,48 @@ t.errors("exp3 needs a game (lua is an objective)", run,
                      f = function (x) return x[1] end,
                      grad = function (x, g) g[1], g[2], g[3] = 1, 0, 0 end},
          game.exp3{}, {iters = 5, progress = false})
+-- (n) views: a 2 x 2 game's simplex panel is the unit square, the known
+-- equilibria starred (text and SVG); a 3 x 3 game keeps the triangle
+do
+  local function count (s, pat)
+    local n = 0
+    for _ in s:gmatch(pat) do n = n + 1 end
+    return n
+  end
+  local function svg (r)
+    local f = os.tmpname()
+    r:plot{file = f, watch = {"simplex"}}
+    local h = assert(io.open(f))
+    local s = h:read("a")
+    h:close()
+    os.remove(f)
+    return s
+  end
+  local co = run(problem.coordination{}, game.pg{}, {iters = 200,
+                 progress = false, view = false})
+  -- the text plot goes to standard output: from a child optlab, UTF-8
+  local p = io.popen("LANG=C.UTF-8 LC_ALL= ./optlab -e 'run(problem."
+                     .. "coordination{}, game.pg{}, {iters = 200, progress "
+                     .. "= false, view = false}):plot{text = true, watch = "
+                     .. "{\"simplex\"}, width = 60, height = 20}'")
+  local tx = p:read("a")
+  p:close()
+  t.ok(tx:find("unit square x1,y1", 1, true) and count(tx, "★") == 4
+       and tx:find("★ Nash", 1, true),
+       "games: coordination's text plot is the unit square with its three "
+       .. "equilibria starred and a '★ Nash' key")
+  local sv = svg(co)
+  t.ok(sv:find('data-view="square"', 1, true)
+       and count(sv, 'class="nash"') == 3 and sv:find(">Nash<", 1, true),
+       "games: coordination's SVG is the square with three stars and a key")
+  local rp = run(problem.rps{}, game.mwu{}, {iters = 200, progress = false,
+                 view = false})
+  sv = svg(rp)
+  t.ok(not sv:find('data-view="square"', 1, true)
+       and sv:find(">simplex<", 1, true)
+       and count(sv, 'class="nash"') == 2,
+       "games: rps's SVG keeps the triangle, its equilibrium starred at "
+       .. "each player's strategy (2 stars)")
+end
+
 t.done()
