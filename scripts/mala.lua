@@ -15,7 +15,7 @@ local p = problem.gauss2d{mu1 = 1, mu2 = -1, s1 = 1, s2 = 0.5, rho = 0.5}
 local seed = 3
 print("claim: MALA leaves a correlated 2-D Gaussian invariant: both sample "
       .. "means are within 4 batch-means standard errors of the true mean")
-local r = run(p, sample.mala{h = h},
+local r = run(p, sample.mala{h = h, warmup = 0},
               {iters = T, seed = seed, record_x = true, cap = T + 1,
                watch = {"accept"}})
 local xs = r:traj()

@@ -31,7 +31,7 @@ print(string.format("claim: at step h = %g, ULA's variance is 1/(a(1 - ah/2)) "
                     .. "= %.4f, not the target's %.4f; MALA's is the target's",
                     h, ulath, 1 / a))
 local vu, seu = var_of(sample.ula{h = h})
-local vm, sem = var_of(sample.mala{h = h})
+local vm, sem = var_of(sample.mala{h = h, warmup = 0})
 print(string.format("ula   variance %.4f +- %.4f   (theory %.4f)", vu, seu,
                     ulath))
 print(string.format("mala  variance %.4f +- %.4f   (target %.4f)", vm, sem,

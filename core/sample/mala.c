@@ -71,7 +71,7 @@ typedef struct mala_state {
 
 static const ol_param mala_params[] = {
   {"h", OL_P_REAL, 0.1, OL_GT0, OL_FINITE, "step size (> 0)", NULL},
-  {"warmup", OL_P_INT, 0, 0, 1e12,
+  {"warmup", OL_P_INT, 1000, 0, 1e12,
    "adaptation steps (step size, metric); their draws are warmup", NULL},
   {"delta", OL_P_REAL, 0.574, OL_GT0, 0.9999999999999999,
    "target acceptance rate of the warmup", NULL},

@@ -922,12 +922,15 @@ static void test_accessors (const ol_problem *p)
   drv_fini(&d);
   m = ol_method_find("mala");
   olt_params(m, par, (char *)NULL);
+  ok(par[1] == 1000, "stats: mala's default warmup is Stan's 1000 (%g)",
+     par[1]);
+  olt_params(m, par, "warmup", 0.0, (char *)NULL);
   if (drv_init(&d, p, m, par, NULL, 0) != OL_OK) return;
   drv_step(&d);
   ok(ol_sampler_stats(m, d.st, &s) == OL_OK && s.iter == 1 &&
      s.stepsize == par[0] && ol_sampler_metric(m, d.st) != NULL &&
-     ol_sampler_warmup(m, d.st) == 0, "stats: mala keeps statistics "
-     "(1 step of h = %g) and a metric; no warmup by default", s.stepsize);
+     ol_sampler_warmup(m, d.st) == 0, "stats: mala with warmup = 0 keeps "
+     "statistics (1 step of h = %g, fixed) and a metric", s.stepsize);
   drv_fini(&d);
   ok(ol_sampler_stats(ol_method_find("ula"), NULL, &s) == OL_EINVAL,
      "stats: no state, no statistics");

@@ -72,7 +72,7 @@ t.ok(vals[8] == draws[3][17][1] and vals[9] == draws[3][17][2],
 for _, fn in ipairs(files) do os.remove(fn) end
 
 -- (3) warnings in words: a sampler that has not mixed
-local bad = run(problem.gauss2d{}, sample.mala{h = 1e-4},
+local bad = run(problem.gauss2d{}, sample.mala{h = 1e-4, warmup = 0},
                 opts{iters = 2000, chains = 2, seed = SEED})
 local btxt = tostring(bad)
 t.ok(btxt:find("\nwarning: R%-hat") and btxt:find("\nwarning: the effective"),

@@ -167,11 +167,11 @@ end
 -- (9) a MALA run whose acceptance is 0 or 1 says so
 do
   local opts = {iters = 2000, progress = false}
-  local hot = tostring(run(p, sample.mala{h = 1e6}, opts))
+  local hot = tostring(run(p, sample.mala{h = 1e6, warmup = 0}, opts))
   t.ok(hot:find("note: acceptance 0 over 2000 steps", 1, true)
        and hot:find("h is too large", 1, true),
        "misuse: mala h = 1e6: print(r) notes acceptance 0")
-  local cold = tostring(run(p, sample.mala{h = 1e-300}, opts))
+  local cold = tostring(run(p, sample.mala{h = 1e-300, warmup = 0}, opts))
   t.ok(cold:find("note: acceptance 1 over 2000 steps", 1, true)
        and cold:find("h is probably too small", 1, true),
        "misuse: mala h = 1e-300: print(r) notes acceptance 1")
@@ -179,10 +179,10 @@ do
   t.ok(not fine:find("note: acceptance", 1, true),
        "misuse: mala h = 0.1 has no acceptance note")
   local h = assert(io.popen(BIN .. " --no-tui -e 'run(problem.quadratic{n=2},"
-                            .. " sample.mala{h=1e6}, {iters=100})' 2>&1"))
+                            .. " sample.mala{h=1e6, warmup=0}, {iters=100})' 2>&1"))
   local out = h:read("a")
   h:close()
-  t.ok(out:find("mala h=1e+06: note: acceptance 0 over 100 steps", 1, true),
+  t.ok(out:find("mala h=1e+06 warmup=0: note: acceptance 0 over 100 steps", 1, true),
        "misuse: ... and run says so on stderr")
   if sample.ula then
     local u = tostring(run(p, sample.ula{}, opts))

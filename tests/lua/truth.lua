@@ -40,7 +40,7 @@ section("evaluations", function ()
     if g then g[1] = x[1]; g[2] = x[2] end
     return 0.5 * (x[1]^2 + x[2]^2)
   end}
-  local r = run(p, sample.mala{h = 0.5}, opts{iters = 10000})
+  local r = run(p, sample.mala{h = 0.5, warmup = 0}, opts{iters = 10000})
   t.ok(n <= 10002, "mala: 10000 steps call the density at most 10002 times ("
        .. n .. "; main called it 16597 times)")
   t.is(r.nfev, n, "mala: r.nfev is the number of calls")
