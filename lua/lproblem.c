@@ -855,6 +855,48 @@ static int notapplicable (lua_State *L, const char *who, const char *key,
   return olua_unknownkey(L, who, "parameter", key, names);
 }
 
+
+/* matrixgame{u = function (i, j) return a, b end, m =, n =}: the payoffs
+** tabulated from a Lua function of the pure actions (i, j), 1-based,
+** returning the row player's a and the column player's b (b absent:
+** zero-sum, b = -a), into v[0] (A) and v[1] (B); the buffers are anchored
+** in the table at index anchors.  The function is at index fi. */
+static void tabulate_u (lua_State *L, int fi, const char *who, ol_pval *v,
+                        int m, int n, int anchors)
+{
+  double *A = lua_newuserdatauv(L, (size_t)2 * m * n * sizeof(double), 0);
+  double *B = A + (size_t)m * n;
+  int i, j, zerosum = 1;
+  lua_rawsetp(L, anchors, A);
+  for (i = 0; i < m; i++)
+    for (j = 0; j < n; j++) {
+      lua_pushvalue(L, fi);
+      lua_pushinteger(L, i + 1);
+      lua_pushinteger(L, j + 1);
+      lua_call(L, 2, 2);         /* an error in u propagates as it is */
+      if (!lua_isnumber(L, -2) || !(lua_isnil(L, -1) || lua_isnumber(L, -1)))
+        luaL_error(L, "%s: u(%d, %d) returned %s, %s; expected one or two "
+                   "numbers (the row player's payoff, then the column "
+                   "player's)", who, i + 1, j + 1, luaL_typename(L, -2),
+                   luaL_typename(L, -1));
+      A[(size_t)i * n + j] = lua_tonumber(L, -2);
+      if (!lua_isnil(L, -1)) zerosum = 0;
+      B[(size_t)i * n + j] = lua_isnil(L, -1) ? -lua_tonumber(L, -2)
+                                              : lua_tonumber(L, -1);
+      if (!isfinite(A[(size_t)i * n + j]) || !isfinite(B[(size_t)i * n + j]))
+        luaL_error(L, "%s: u(%d, %d) is not finite", who, i + 1, j + 1);
+      lua_pop(L, 2);
+    }
+  v[0].arr = A;
+  v[0].rows = m;
+  v[0].cols = n;
+  if (!zerosum) {
+    v[1].arr = B;
+    v[1].rows = m;
+    v[1].cols = n;
+  }
+}
+
 /* problem.<type>{...}: upvalue 1 is the ol_problem_type. */
 static int problem_make (lua_State *L)
 {
@@ -886,6 +928,14 @@ static int problem_make (lua_State *L)
     int k;
     if (lua_type(L, -2) != LUA_TSTRING)
       return luaL_error(L, "%s: parameter names must be strings", who);
+    if (strcmp(t->name, "matrixgame") == 0
+        && strcmp(lua_tostring(L, -2), "u") == 0) {
+      if (!lua_isfunction(L, -1))
+        return luaL_error(L, "%s: u must be a function (i, j) returning "
+                          "the payoffs, got a %s", who, luaL_typename(L, -1));
+      lua_pop(L, 1);
+      continue;
+    }
     if (isgeneric(lua_tostring(L, -2))) {
       if (!appliesto(t->kind, lua_tostring(L, -2)))
         return notapplicable(L, who, lua_tostring(L, -2), t);
@@ -937,6 +987,14 @@ static int problem_make (lua_State *L)
     else olua_readparam(L, -1, who, pd, &v[k].num);
     lua_pop(L, 1);
   }
+  if (strcmp(t->name, "matrixgame") == 0
+      && lua_getfield(L, 1, "u") == LUA_TFUNCTION) {
+    if (v[0].arr != NULL || v[1].arr != NULL || v[2].arr != NULL)
+      return luaL_error(L, "%s: give the payoffs as u or as A, B, "
+                        "potential, not both", who);
+    tabulate_u(L, lua_gettop(L), who, v, (int)v[3].num, (int)v[4].num, 3);
+  }
+  lua_settop(L, 3);
   b = newbox(L);
   b->p = ol_problem_new(t, v, &e);
   if (b->p == NULL) return luaL_error(L, "%s: %s", who, e.msg);

@@ -23,14 +23,17 @@
 
 static const ol_param matrixgame_params[] = {
   {"A", OL_P_MATRIX, 0, 0, 0,
-   "row player's payoff (rows x cols); absent: a random game", NULL},
+   "row player's payoff (rows x cols); absent: a random game (from Lua "
+   "also u = function (i, j) return a, b end, over m x n)", NULL},
   {"B", OL_P_MATRIX, 0, 0, 0,
    "column player's payoff (rows x cols); absent: zero-sum, B = -A", NULL},
   {"potential", OL_P_MATRIX, 0, 0, 0,
    "an exact potential (checked); alone: the game A = B = potential",
    NULL},
-  {"m", OL_P_INT, 3, 1, 1000, "random game: row player's actions", NULL},
-  {"n", OL_P_INT, 3, 1, 1000, "random game: column player's actions", NULL},
+  {"m", OL_P_INT, 3, 1, 1000, "random game or u: row player's actions",
+   NULL},
+  {"n", OL_P_INT, 3, 1, 1000, "random game or u: column player's actions",
+   NULL},
   {"seed", OL_P_INT, 1, 0, 1e9, "random game: seed", NULL},
   {"kind", OL_P_ENUM, 0, 0, 0,
    "random game: zerosum (B = -A) or general (B drawn too)",
