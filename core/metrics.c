@@ -125,8 +125,10 @@ static int always (const ol_problem *p, int family)
 
 static int has_xstar (const ol_problem *p, int family)
 {
+  const double *eq;
   (void)family;
-  return p->xstar != NULL;
+  return p->xstar != NULL
+         || (p->kind == OL_GAME && ol_game_equilibria(p, &eq) > 0);
 }
 
 static int has_fstar (const ol_problem *p, int family)
@@ -231,8 +233,18 @@ static double m_gradnorm (const ol_mstate *s)
   return ol_vec_nrm2(s->g, s->n);
 }
 
+/* A game: the distance to the nearest of its known equilibria (the set's
+** distance when the list is the whole set, as for the built-ins). */
 static double m_dist (const ol_mstate *s)
 {
+  const double *eq;
+  int k, neq;
+  double d = INFINITY;
+  if (s->p->kind == OL_GAME && (neq = ol_game_equilibria(s->p, &eq)) > 0) {
+    for (k = 0; k < neq; k++)
+      d = fmin(d, ol_vec_dist(s->x, eq + (size_t)k * s->n, s->n));
+    return d;
+  }
   if (s->p->xstar == NULL) return NAN;
   return ol_vec_dist(s->x, s->p->xstar, s->n);
 }

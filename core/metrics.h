@@ -15,7 +15,7 @@
 #define OL_METRIC_LIST \
   OL_METRIC(LOSS, "loss", "f(x_t): objective value (potential -log p + c for densities, x'Ay for games)") \
   OL_METRIC(GRADNORM, "gradnorm", "||grad f(x_t)||_2 of the true gradient, also when the method sees a noisy one") \
-  OL_METRIC(DIST, "dist", "||x_t - x*||_2 (needs a known x*)") \
+  OL_METRIC(DIST, "dist", "||x_t - x*||_2 (needs a known x*); a game: the distance to the nearest of its known equilibria") \
   OL_METRIC(SUBOPT, "subopt", "f(x_t) - f* (needs a known f*)") \
   OL_METRIC(KKT, "kkt", "KKT gap: with general constraints IPOPT's overall NLP error max(stationarity / s_d, feasibility, complementarity / s_c) (Waechter & Biegler 2006, eqs. 5-6); else gradnorm unconstrained; ||x - P(x - grad f)|| on a box or a ball; Frank-Wolfe gap sum_i (<g_i,x_i> - min_a g_ia) on simplices") \
   OL_METRIC(ENTROPY, "entropy", "Shannon entropy -sum p log p of each simplex block (each player's strategy) of x_t, summed over the blocks") \

@@ -260,4 +260,26 @@ do
        .. "each player's strategy (2 stars)")
 end
 
+-- dist of a game: the distance to the nearest known equilibrium;
+-- coordination A = B = [2 0; 0 1] has (1, 0 | 1, 0), (0, 1 | 0, 1) and the
+-- mixed (1/3, 2/3 | 1/3, 2/3) (each best response indifferent at y1 = 1/3)
+do
+  local eqs = {{1, 0, 1, 0}, {0, 1, 0, 1}, {1 / 3, 2 / 3, 1 / 3, 2 / 3}}
+  for _, x0 in ipairs{{0.4, 0.6, 0.3, 0.7}, {0.9, 0.1, 0.2, 0.8},
+                      {0.1, 0.9, 0.15, 0.85}} do
+    local r = run(problem.coordination{x0 = x0}, game.mwu{lr = 0.05},
+                  {iters = 3, progress = false, view = false,
+                   watch = {"dist"}})
+    local best = math.huge
+    for _, e in ipairs(eqs) do
+      local d = 0
+      for i = 1, 4 do d = d + (r.x[i] - e[i])^2 end
+      best = math.min(best, math.sqrt(d))
+    end
+    t.near(r:last("dist"), best, 1e-14, string.format(
+      "coordination from (%g, %g | %g, %g): dist is the distance to the "
+      .. "nearest of its three equilibria", x0[1], x0[2], x0[3], x0[4]))
+  end
+end
+
 t.done()
