@@ -82,6 +82,8 @@ typedef struct ol_method_type {
 
 /* Registry: every method of every family, NULL-ended, in list order. */
 extern const ol_method_type *const ol_methods[];
+/* By name, bare ("rmplus": the first in that order) or with its family as
+** in Lua ("optim.rmplus", "game.rmplus"); NULL when there is none. */
 const ol_method_type *ol_method_find (const char *name);
 /* OL_OK when method m can run on problem p, else OL_EINVAL with a message
 ** ("pgd needs a constrained problem", "mala needs an objective or density"). */

@@ -44,13 +44,24 @@ const ol_problem_type *const ol_problem_types[] = {
   NULL
 };
 
-/* The registered method called name, or NULL (also for name == NULL). */
+/* The registered method called name, or NULL (also for name == NULL).
+** A name may carry its family as in Lua ("optim.rmplus", "game.rmplus"):
+** two families may use one name, and a bare name finds the first in
+** registry order (optimizers, samplers, dynamics). */
 const ol_method_type *ol_method_find (const char *name)
 {
-  int i;
+  static const char *const fam[] = {"optim.", "sample.", "game."};
+  int i, f = -1;
   if (name == NULL) return NULL;
+  for (i = 0; i < 3 && f < 0; i++)
+    if (strncmp(name, fam[i], strlen(fam[i])) == 0) {
+      f = i == 0 ? OL_OPTIM : i == 1 ? OL_SAMPLER : OL_DYNAMIC;
+      name += strlen(fam[i]);
+    }
   for (i = 0; ol_methods[i] != NULL; i++)
-    if (strcmp(ol_methods[i]->name, name) == 0) return ol_methods[i];
+    if (strcmp(ol_methods[i]->name, name) == 0
+        && (f < 0 || ol_methods[i]->family == f))
+      return ol_methods[i];
   return NULL;
 }
 

@@ -47,7 +47,7 @@ static ol_run *mkrun (const ol_problem *p, int alternate, long iters,
   o.iters = iters;
   o.metrics = OL_MBIT(OL_MET_LOSS) | OL_MBIT(OL_MET_NASHCONV_AVG) |
     OL_MBIT(OL_MET_EXPLOIT_AVG);
-  return ol_run_new(p, ol_method_find("rmplus"), par, &o, e);
+  return ol_run_new(p, ol_method_find("game.rmplus"), par, &o, e);
 }
 
 static int near (const double *x, const double *want, int n, double tol)
@@ -181,7 +181,7 @@ static void test_objective (void)
   v[0].num = 4;
   v[1].num = 1;
   p = ol_problem_new(t, v, &e);
-  r = ol_run_new(p, ol_method_find("rmplus"), par, NULL, &e);
+  r = ol_run_new(p, ol_method_find("game.rmplus"), par, NULL, &e);
   ok(r == NULL && e.code == OL_EINVAL,
      "rmplus: refused without a simplex (%s)", e.msg);
   ol_run_free(r);
@@ -191,7 +191,7 @@ static void test_objective (void)
   ol_run_opts_default(&o);
   o.iters = 5000;
   o.x0 = x0;
-  r = ol_run_new(p, ol_method_find("rmplus"), par, &o, &e);
+  r = ol_run_new(p, ol_method_find("game.rmplus"), par, &o, &e);
   ok(r != NULL, "rmplus: accepted on an objective over a simplex (%s)",
      r ? "" : e.msg);
   if (r != NULL) ol_run_advance(r, 5000);
