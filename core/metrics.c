@@ -33,7 +33,8 @@
 **             mean of the two players' best-response gains)
 **   nashconv_avg exploitability_avg  the same at the average iterate
 **             (c->xavg: the method's average when it keeps one)
-**   regret ccegap  the dynamic's probe (games/play.h): max over players of
+**   regret ccegap  the dynamic's probe (games/play.h; regret also
+**             optim.rmplus's, its blocks the players): max over players of
 **             (max_a sum_t u_i(a, z_-i,t) - sum_t u_i(z_t)) / T over the T
 **             strategies played; ccegap = max(0, regret), the CCE gap of
 **             the empirical joint distribution (1/T) sum_t x_t (x) y_t,
@@ -165,6 +166,14 @@ static int has_game (const ol_problem *p, int family)
 static int has_play (const ol_problem *p, int family)
 {
   return family == OL_DYNAMIC && p->set.kind == OL_SET_SIMPLEX;
+}
+
+/* regret: as has_play, or an optimizer on a set that keeps the account
+** (optim.rmplus; the run checks the method's probes). */
+static int has_regret (const ol_problem *p, int family)
+{
+  return has_play(p, family) ||
+    (family == OL_OPTIM && p->set.kind != OL_SET_NONE);
 }
 
 static int has_potential (const ol_problem *p, int family)
@@ -897,6 +906,8 @@ int ol_metric_unavail (int id, const ol_problem *p, const ol_method_type *m,
                       "(%s is %s)", name, p->name, p->kind == OL_GAME
                       ? "unconstrained" : "not one");
   case OL_MET_REGRET:
+    return ol_err_set(e, OL_EINVAL, "regret needs a game dynamic on "
+                      "simplices or optim.rmplus (%s on %s)", mn, p->name);
   case OL_MET_CCEGAP:
     return ol_err_set(e, OL_EINVAL, "%s needs a game dynamic on simplices "
                       "(%s on %s)", name, mn, p->name);
@@ -978,7 +989,7 @@ static double m_divergences (const ol_mstate *s)
 #define AV_NASHCONV has_game
 #define AV_NASHCONV_AVG has_game
 #define AV_EXPLOIT_AVG has_game
-#define AV_REGRET has_play
+#define AV_REGRET has_regret
 #define AV_CCEGAP has_play
 #define AV_POTENTIAL has_potential
 #define AV_VALUE has_value

@@ -25,8 +25,9 @@
 **
 ** Metrics: a set given in the options must be available for the problem
 ** and the method, or ol_run_new fails naming the metric and why; probe
-** metrics (lr*, ortherr) are available when the method declares them
-** (m->probes), and are NAN until its first step defines them.  The
+** metrics (lr*, ortherr; regret of an optimizer) are available when the
+** method declares them (m->probes), and are NAN until its first step
+** defines them.  The
 ** oracle state (cache, minibatch order: core/oracle.c) and the metrics'
 ** memory live in the run (runpriv.h) and are allocated here, never in a
 ** step.  Composite problems (l1 > 0) stop
@@ -865,6 +866,11 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
       ol_metric_unavail(i, p, m, e);
       goto fail;
     }
+  if ((r->metrics & OL_MBIT(OL_MET_REGRET)) && m->family == OL_OPTIM &&
+      (m->probe == NULL || !(m->probes & OL_MBIT(OL_MET_REGRET)))) {
+    ol_metric_unavail(OL_MET_REGRET, p, m, e);
+    goto fail;
+  }
   if ((r->metrics & (OL_MBIT(OL_MET_BIAS) | OL_MBIT(OL_MET_VARIANCE))) &&
       make_shadow(r, o, e) != OL_OK)
     goto fail;

@@ -90,7 +90,8 @@ static void test_registry (void)
   ok(ol_method_find("nope") == NULL && ol_problem_type_find("nope") == NULL
      && ol_method_find(NULL) == NULL, "registry: unknown names give NULL");
   ok(ol_method_find("mala")->family == OL_SAMPLER
-     && ol_method_find("rmplus")->family == OL_DYNAMIC
+     && ol_method_find("game.rmplus")->family == OL_DYNAMIC
+     && ol_method_find("optim.rmplus")->family == OL_OPTIM
      && ol_method_find("adam")->family == OL_OPTIM,
      "registry: families as listed");
   bad = 0;

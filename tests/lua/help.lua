@@ -57,9 +57,9 @@ t.ok(has(e, "no game dynamic 'rmplsu' -- did you mean rmplus?"),
 e = msg(function () return problem.rosenbrok{} end)
 t.ok(has(e, "no problem 'rosenbrok' -- did you mean rosenbrock?"),
      "problem.rosenbrok{}: " .. e)
-e = msg(function () return optim.rmplus{} end)
-t.ok(has(e, "no optimizer 'rmplus' -- game.rmplus is a game dynamic"),
-     "optim.rmplus: names the family it is in: " .. e)
+e = msg(function () return optim.nuts{} end)
+t.ok(has(e, "no optimizer 'nuts' -- sample.nuts is a sampler"),
+     "optim.nuts: names the family it is in: " .. e)
 e = msg(function () return optim.zzzzzz{} end)
 t.ok(has(e, "no optimizer 'zzzzzz' (optimizers: adabound, ") and has(e, " gd,"),
      "no close name: the valid ones are listed")

@@ -1,7 +1,7 @@
 -- tests/lua/sets.lua -- constraint sets from Lua (set = {box = {lo, hi}},
 -- {simplex = {3, 3}}, {l1ball = r}, {l2ball = r}, and the older "simplex"
 -- and {lo =, hi =}), their messages, and the methods over them: optim.fw
--- (standard, away, pairwise) and optim.md.
+-- (standard, away, pairwise), optim.md and optim.rmplus.
 --
 -- Truth: on f(x) = 1/2 ||x - c||^2 one pgd step with lr = 1 from any x0 is
 -- x1 = P(c), the Euclidean projection, checked against closed forms worked
@@ -158,6 +158,41 @@ local rr = run(qp, game.rmplus{}, opts{iters = 2000, metrics = {"kkt"},
 t.ok(rr:last("kkt") <= 1e-8, string.format("rmplus: kkt %.3g <= 1e-8 on "
      .. "the simplex QP after 2000 steps", rr:last("kkt")))
 near(rr.x, xs, 1e-6, "rmplus: x = x* of the KKT conditions")
+
+-- (7) optim.rmplus, the same rule as an optimizer: the last iterate is x*
+-- with its zeros exact, the regret metric is its own account (a game
+-- dynamic's otherwise), the average obeys f(xbar) - f* <= regret (one
+-- block; convexity), alternation costs one gradient per block
+local ro = run(qp, optim.rmplus{}, opts{iters = 2000, x0 = {0.25, 0.25,
+                                         0.25, 0.25}, metrics = {"kkt",
+                                         "regret"}})
+t.ok(ro:last("kkt") <= 1e-14 and ro.x[4] == 0, string.format(
+     "optim.rmplus: kkt %.3g <= 1e-14, x_4 = %g exactly 0", ro:last("kkt"),
+     ro.x[4]))
+near(ro.x, xs, 1e-14, "optim.rmplus: x = x* of the KKT conditions")
+t.ok(ro:last("regret") >= 0 and ro:last("regret") <= 1e-2, string.format(
+     "optim.rmplus: regret %.3g in [0, 1e-2] at T = 2000", ro:last("regret")))
+local ra = run(qp, optim.rmplus{avg = "uniform"}, opts{iters = 500,
+               metrics = {"loss", "regret"}})
+t.ok(ra:last("loss") - fstar <= ra:last("regret"), string.format(
+     "optim.rmplus avg = uniform: f(xbar) - f* = %.3g <= regret %.3g",
+     ra:last("loss") - fstar, ra:last("regret")))
+local q2 = quad({0.8, 0.5, 0.3, 0.9, -0.2, 0.1}, {simplex = {3, 3}},
+                {1, 0, 0, 0, 0, 1}, {1, 2, 3, 1, 2, 3})
+local r1 = run(q2, optim.rmplus{}, opts{iters = 20})
+local r2 = run(q2, optim.rmplus{alternate = true}, opts{iters = 20})
+t.ok(r1.ngev == r1.iter and r2.ngev == 2 * r2.iter, string.format(
+     "optim.rmplus: %d gradients in %d steps, %d in %d alternating over 2 "
+     .. "blocks", r1.ngev, r1.iter, r2.ngev, r2.iter))
+near(r2.x, r1.x, 1e-14, "optim.rmplus: a separable f: alternating = "
+     .. "simultaneous")
+t.errors("rmplus needs a product of simplices (set = {simplex = {...}}) or "
+         .. "a bounded box; quadratic's set is l2ball 1 (use fw or pgd)", run,
+         mk({l2ball = 1}), optim.rmplus{}, opts{iters = 1, x0 = {0, 0}})
+t.errors("regret needs a game dynamic on simplices or optim.rmplus (pgd on",
+         run, qp, optim.pgd{}, opts{iters = 1, metrics = {"regret"}})
+t.errors("optim.rmplus: avg = 'quadratic' is not one of none|uniform|linear",
+         optim.rmplus, {avg = "quadratic"})
 
 -- kkt on the balls is ||x - P(x - g)||: 0 at the constrained optimum,
 -- not ||g||.  f = 1/2 ||x - c||^2 with c outside the ball: x* = P(c)
