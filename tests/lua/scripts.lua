@@ -25,7 +25,8 @@ local args = {
   momentum = "1000", rps = "20000", mala = "20000 0.5", mala_ula = "0.5",
   heavyball_noise = "4", reddi = "30000 3 0", dog = "1000 0.1 5",
   newton = "1.5 30", shuffle = "20 0.5", restart = "1e4 20000",
-  heavytail = "400 500 1", muon = "1000 0.03",
+  heavytail = "400 500 1", muon = "1000 0.03", rmplus_kkt = "20 1 2000",
+  potential_cce = "5 100000",
 }
 
 -- Every script, run once; output(name) gives its output and exit code.
@@ -406,6 +407,65 @@ do
   t.ok(eps.diag and eps.dense and eps.dense > 2 * eps.diag, "scripts: "
        .. "dense_metric: dense step size " .. tostring(eps.dense)
        .. " > 2x the diagonal's " .. tostring(eps.diag))
+end
+
+-- rmplus_kkt: on the Motzkin-Straus QP of G(20, 1/2), seed 1, RM+ reaches
+-- kkt <= 1e-8 within 100 steps; the measured exponent p (T ~ eps^-p) is at
+-- most 2, the bounded-regret rate (the run shows about 0.1: linear
+-- convergence); the cumulative regret does not grow between half the run
+-- and its end; the end point is the uniform point of a maximal clique
+-- with f = -(1 - 1/(2k)) to 1e-12; fw's standard step is still above
+-- 1e-5 after the 2000 steps.
+do
+  local out = output("rmplus_kkt")
+  local t8 = num(out:match("1e%-08: (%d+)"))
+  local p = num(out:match("exponent p = (%S+)"))
+  local rh, re = out:match("T %* regret: (%S+) at T = %d+, (%S+) at")
+  local k = num(out:match("%(size (%d+)%), a maximal clique"))
+  local f, fc = out:match("; f = (%S+), %-%(1 %- 1/%(2k%)%) = (%S+);")
+  local fwk = num(out:match("fw %(step 2/%(t%+2%)%) after 2000 steps: kkt "
+                            .. "(%S+),"))
+  t.ok(t8 and t8 <= 100, "scripts: rmplus_kkt: kkt <= 1e-8 at step "
+       .. tostring(t8) .. " <= 100")
+  t.ok(p and p <= 2 and p < 0.5, "scripts: rmplus_kkt: exponent "
+       .. tostring(p) .. " <= 2 (bounded regret), < 0.5 measured")
+  t.ok(num(rh) and num(re) and num(re) <= num(rh) * (1 + 1e-9) + 1e-12,
+       "scripts: rmplus_kkt: cumulative regret " .. tostring(rh) .. " then "
+       .. tostring(re) .. " (bounded)")
+  t.ok(k and k >= 2 and num(f) and math.abs(num(f) - num(fc)) <= 1e-12
+       and math.abs(num(fc) + 1 - 1 / (2 * k)) <= 1e-12,
+       "scripts: rmplus_kkt: a maximal " .. tostring(k) .. "-clique, f = "
+       .. tostring(f) .. " = -(1 - 1/(2k))")
+  t.ok(fwk and fwk > 1e-5, "scripts: rmplus_kkt: fw's standard step still "
+       .. "at kkt " .. tostring(fwk) .. " > 1e-5 after 2000 steps")
+end
+
+-- potential_cce: on the 5 x 5 chain potential game RM's ccegap is <= 1e-2
+-- by T = 1000 while its NashConv is still >= 0.5 there and first falls
+-- to 1e-2 at least 10x later; that Nash time grows >= 5x per added action
+-- (K = 3, 4, 5), while ccegap's stays below 1000 steps; RM+ reaches
+-- NashConv <= 1e-2 within 100 steps at every K.
+do
+  local out = output("potential_cce")
+  local tc, nc = out:match("rm: ccegap <= 1e%-2 at T = (%d+), where "
+                           .. "NashConv = (%S+)")
+  tc, nc = num(tc), num(nc)
+  t.ok(tc and tc <= 1000 and nc and nc >= 0.5, "scripts: potential_cce: "
+       .. "ccegap <= 1e-2 at T = " .. tostring(tc) .. " <= 1000, NashConv "
+       .. tostring(nc) .. " >= 0.5 there")
+  local prev, ok, rows = nil, true, 0
+  for k, a, b, c in out:gmatch("K = (%d+): first step with NashConv "
+                               .. "<= 1e%-2: rm (%d+), rmplus (%d+); with "
+                               .. "ccegap <= 1e%-2: rm (%d+)") do
+    rows = rows + 1
+    a, b, c = num(a), num(b), num(c)
+    if b > 100 or c > 1000 or (prev and a < 5 * prev) then ok = false end
+    if num(k) == 5 and not (tc and a >= 10 * tc) then ok = false end
+    prev = a
+  end
+  t.ok(rows == 3 and ok, "scripts: potential_cce: rm's Nash time grows >= "
+       .. "5x per action and is >= 10x its CCE time at K = 5; rmplus "
+       .. "<= 100 steps (" .. rows .. " sizes)")
 end
 
 t.done()
