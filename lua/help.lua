@@ -515,7 +515,16 @@ function help (x)
       if f.fam == x then return family_help(f) end
     end
     local info = find(core.methods, x)
-    if info then return method_help(info) end
+    if info then
+      -- a name two families share (optim.rmplus, game.rmplus): both
+      for _, m in ipairs(core.methods) do
+        if m.name == x then
+          if m ~= info then out("") end
+          method_help(m)
+        end
+      end
+      return
+    end
     info = find(core.problems, x)
     if info then return problem_help(info) end
     if x == "new" or x == "density" then return out("%s", docs[x]) end
