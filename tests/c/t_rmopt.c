@@ -62,15 +62,7 @@ static double fval (const quad *q, const double *x)
 
 static ol_problem *mkprob (quad *q, const ol_set *s, const double *x0)
 {
-  ol_err e;
-  ol_problem *p = ol_problem_custom(q->n, quad_fdf, 0, q, NULL, &e);
-  if (p == NULL || ol_problem_set_set(p, s, &e) != OL_OK
-      || (x0 != NULL && ol_problem_set_x0(p, x0, q->n, &e) != OL_OK)) {
-    diag("mkprob: %s", e.msg);
-    ol_problem_free(p);
-    return NULL;
-  }
-  return p;
+  return olt_setproblem(q->n, quad_fdf, q, s, x0);
 }
 
 static ol_set simplex (int nb, int k)

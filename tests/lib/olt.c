@@ -268,3 +268,17 @@ void olt_derivs (const char *label, const ol_problem *p, ol_rng *r,
        "(rel err %.2g)", label, eh);
   free(x);
 }
+
+ol_problem *olt_setproblem (int n, ol_fdf_fn fdf, void *ud, const ol_set *s,
+                            const double *x0)
+{
+  ol_err e;
+  ol_problem *p = ol_problem_custom(n, fdf, 0, ud, NULL, &e);
+  if (p == NULL || ol_problem_set_set(p, s, &e) != OL_OK
+      || (x0 != NULL && ol_problem_set_x0(p, x0, n, &e) != OL_OK)) {
+    diag("olt_setproblem: %s", e.msg);
+    ol_problem_free(p);
+    return NULL;
+  }
+  return p;
+}

@@ -85,4 +85,10 @@ double olt_hesserr (const ol_problem *p, const double *x);
 void olt_derivs (const char *label, const ol_problem *p, ol_rng *r,
                  double scale);
 
+/* A custom problem of dimension n with oracle fdf(ud, ...) (ud borrowed)
+** over set s, starting at x0 (NULL: the default); NULL, diag()ed, on
+** failure. */
+ol_problem *olt_setproblem (int n, ol_fdf_fn fdf, void *ud, const ol_set *s,
+                            const double *x0);
+
 #endif
