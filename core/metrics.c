@@ -489,6 +489,16 @@ static double m_regret (const ol_mstate *s)
   return probe(s, OL_MET_REGRET);
 }
 
+static double m_regret1 (const ol_mstate *s)
+{
+  return probe(s, OL_MET_REGRET1);
+}
+
+static double m_regret2 (const ol_mstate *s)
+{
+  return probe(s, OL_MET_REGRET2);
+}
+
 static double m_ccegap (const ol_mstate *s)
 {
   double r = probe(s, OL_MET_REGRET);
@@ -909,6 +919,8 @@ int ol_metric_unavail (int id, const ol_problem *p, const ol_method_type *m,
     return ol_err_set(e, OL_EINVAL, "regret needs a game dynamic on "
                       "simplices or optim.rmplus (%s on %s)", mn, p->name);
   case OL_MET_CCEGAP:
+  case OL_MET_REGRET1:
+  case OL_MET_REGRET2:
     return ol_err_set(e, OL_EINVAL, "%s needs a game dynamic on simplices "
                       "(%s on %s)", name, mn, p->name);
   case OL_MET_POTENTIAL:
@@ -991,6 +1003,8 @@ static double m_divergences (const ol_mstate *s)
 #define AV_EXPLOIT_AVG has_game
 #define AV_REGRET has_regret
 #define AV_CCEGAP has_play
+#define AV_REGRET1 has_play
+#define AV_REGRET2 has_play
 #define AV_POTENTIAL has_potential
 #define AV_VALUE has_value
 #define AV_STATIONARITY has_constraints
@@ -1004,6 +1018,8 @@ static double m_divergences (const ol_mstate *s)
 #define EV_EXPLOIT_AVG m_exploit_avg
 #define EV_REGRET m_regret
 #define EV_CCEGAP m_ccegap
+#define EV_REGRET1 m_regret1
+#define EV_REGRET2 m_regret2
 #define EV_POTENTIAL m_potential
 #define EV_VALUE m_value
 #define AV_ACCEPT is_sampler

@@ -46,7 +46,9 @@
   OL_METRIC(VALUE, "value", "row player's value estimate: xbar' A ybar at the average iterate") \
   OL_METRIC(STATIONARITY, "stationarity", "general constraints: ||grad f - sum_i lambda_i grad c_i - z_l + z_u||_inf with the method's multipliers (auglag), z_j = |r_j| / (1 + gap to the bound r pushes against) (IPOPT's dual infeasibility)") \
   OL_METRIC(FEASIBILITY, "feasibility", "general constraints: max of |c_i| (eq), max(0, -c_i) (ineq) and the bound violations") \
-  OL_METRIC(COMPLEMENTARITY, "complementarity", "general constraints: max of |lambda_i c_i| (ineq) and z_l (x - lo), z_u (hi - x) on the bounds")
+  OL_METRIC(COMPLEMENTARITY, "complementarity", "general constraints: max of |lambda_i c_i| (ineq) and z_l (x - lo), z_u (hi - x) on the bounds") \
+  OL_METRIC(REGRET1, "regret1", "player 1's external regret / T: (max_a sum_t u_1(a, x_2,t) - sum_t u_1(x_t)) / T (regret is the larger of the two)") \
+  OL_METRIC(REGRET2, "regret2", "player 2's external regret / T, as regret1")
 
 enum {
 #define OL_METRIC(id, name, doc) OL_MET_##id,

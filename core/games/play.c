@@ -110,9 +110,23 @@ double ol_play_regret (const ol_play *pl)
   return worst / (double)pl->T;
 }
 
+/* Player b's external regret / T (b = 0, 1), NaN when there is none. */
+static double block_regret (const ol_play *pl, int b)
+{
+  double hi = -INFINITY;
+  int i, off = 0, k;
+  if (pl->U == NULL || pl->T == 0 || b >= pl->nb) return NAN;
+  for (k = 0; k < b; k++) off += pl->blk[k];
+  for (i = off; i < off + pl->blk[b]; i++)
+    if (pl->U[i] > hi) hi = pl->U[i];
+  return (hi - pl->S[b]) / (double)pl->T;
+}
+
 double ol_play_probe (const void *st, int metric, const ol_ctx *c)
 {
   (void)c;
+  if (metric == OL_MET_REGRET1) return block_regret(st, 0);
+  if (metric == OL_MET_REGRET2) return block_regret(st, 1);
   return metric == OL_MET_REGRET ? ol_play_regret(st) : NAN;
 }
 

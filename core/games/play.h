@@ -40,7 +40,8 @@ typedef struct ol_play {
   long T;                       /* observations */
 } ol_play;
 
-#define OL_PROBES_PLAY OL_MBIT(OL_MET_REGRET)
+#define OL_PROBES_PLAY (OL_MBIT(OL_MET_REGRET) | OL_MBIT(OL_MET_REGRET1) | \
+                        OL_MBIT(OL_MET_REGRET2))
 
 /* Set pl up for the run in c (its blocks from the problem), averaging
 ** kind avg; xavg := x0.  OL_EINVAL naming who when the problem has
@@ -69,7 +70,8 @@ void ol_play_observe (ol_play *pl, ol_ctx *c, const double *z,
 /* The largest average external regret (NaN before the first step or
 ** without simplices). */
 double ol_play_regret (const ol_play *pl);
-/* A probe for a state that starts with an ol_play: OL_MET_REGRET. */
+/* A probe for a state that starts with an ol_play: OL_MET_REGRET, and
+** REGRET1 / REGRET2 (each player's). */
 double ol_play_probe (const void *st, int metric, const ol_ctx *c);
 
 /* Offset of block b. */

@@ -282,4 +282,48 @@ do
   end
 end
 
+-- regret1 and regret2: each player's external regret / T, computed here
+-- from the strategies played (x0, then the first step's x1) on rps with
+-- mwu; regret is the larger of the two
+do
+  local A = {{0, -1, 1}, {1, 0, -1}, {-1, 1, 0}}
+  local q = {progress = false, view = false,
+             watch = {"regret", "regret1", "regret2"}}
+  local function played (z)
+    return {z[1], z[2], z[3]}, {z[4], z[5], z[6]}
+  end
+  local function add (U1, U2, S, z)
+    local x, y = played(z)
+    for a = 1, 3 do
+      for b = 1, 3 do
+        U1[a] = U1[a] + A[a][b] * y[b]
+        U2[a] = U2[a] - x[b] * A[b][a]
+      end
+    end
+    local v = 0
+    for a = 1, 3 do for b = 1, 3 do v = v + x[a] * A[a][b] * y[b] end end
+    S[1], S[2] = S[1] + v, S[2] - v
+  end
+  local p = problem.rps{}
+  local r1 = run(p, game.mwu{lr = 0.1}, {iters = 1, progress = false,
+                                         view = false})
+  local zs = {p.x0, r1.x}
+  for T = 1, 2 do
+    local U1, U2, S = {0, 0, 0}, {0, 0, 0}, {0, 0}
+    for k = 1, T do add(U1, U2, S, zs[k]) end
+    local w1 = (math.max(U1[1], U1[2], U1[3]) - S[1]) / T
+    local w2 = (math.max(U2[1], U2[2], U2[3]) - S[2]) / T
+    local r = run(p, game.mwu{lr = 0.1}, (function ()
+      local o = {iters = T}
+      for k, v in pairs(q) do o[k] = v end
+      return o end)())
+    t.near(r:last("regret1"), w1, 1e-14, "rps, mwu, T = " .. T
+           .. ": regret1 = player 1's external regret / T")
+    t.near(r:last("regret2"), w2, 1e-14, "rps, mwu, T = " .. T
+           .. ": regret2 = player 2's")
+    t.is(r:last("regret"), math.max(r:last("regret1"), r:last("regret2")),
+         "rps, mwu, T = " .. T .. ": regret is the larger")
+  end
+end
+
 t.done()
