@@ -1091,7 +1091,8 @@ int ol_metric_find (const char *name)
 **               only when asked for;
 **   samplers    loss gradnorm accept dist;
 **   dynamics    loss exploitability exploitability_avg regret entropy
-**               potential value kkt. */
+**               potential value kkt (not on Kuhn poker, whose x is
+**               behavioural strategies). */
 ol_mset ol_metric_defaults (const ol_problem *p, int family)
 {
   ol_mset want, have = 0;
@@ -1106,6 +1107,9 @@ ol_mset ol_metric_defaults (const ol_problem *p, int family)
       OL_MBIT(OL_MET_EXPLOIT_AVG) | OL_MBIT(OL_MET_REGRET) |
       OL_MBIT(OL_MET_ENTROPY) | OL_MBIT(OL_MET_POTENTIAL) |
       OL_MBIT(OL_MET_VALUE) | OL_MBIT(OL_MET_KKT);
+    /* Kuhn's x is behavioural strategies per information set: the
+    ** simplex-gap kkt of its oracle is no equilibrium measure there */
+    if (ol_kuhn_is(p)) want &= ~OL_MBIT(OL_MET_KKT);
     break;
   default:
     want = OL_MBIT(OL_MET_LOSS) | OL_MBIT(OL_MET_GRADNORM) |
