@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "lbind.h"
+#include "problems/game.h"
 
 /* Fixed slots of a callback thread's stack; the template thread Z has
 ** the first five, then the table anchoring the threads. */
@@ -1526,7 +1527,8 @@ static void pushnoise (lua_State *L, const ol_noise *nz)
 }
 
 /* p.n, p.name, p.kind, p.desc, p.x0, p.xstar, p.fstar (nil if unknown),
-** p.l1, p.noise, and the methods. */
+** p.equilibria (a game's known equilibria, joint strategies; {} when none
+** is known), p.l1, p.noise, and the methods. */
 static int problem_index (lua_State *L)
 {
   const char *k = luaL_checkstring(L, 2);
@@ -1554,6 +1556,15 @@ static int problem_index (lua_State *L)
   else if (strcmp(k, "fstar") == 0) {
     if (isnan(p->fstar)) lua_pushnil(L);
     else lua_pushnumber(L, p->fstar);
+  }
+  else if (strcmp(k, "equilibria") == 0 && p->kind == OL_GAME) {
+    const double *eq;
+    int neq = ol_game_equilibria(p, &eq), q;
+    lua_createtable(L, neq, 0);
+    for (q = 0; q < neq; q++) {
+      olua_pushvec(L, eq + (size_t)q * p->n, p->n);
+      lua_rawseti(L, -2, q + 1);
+    }
   }
   else if (strcmp(k, "l1") == 0) lua_pushnumber(L, p->l1);
   else if (strcmp(k, "noise") == 0) pushnoise(L, &p->noise);

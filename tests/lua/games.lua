@@ -265,6 +265,14 @@ end
 -- mixed (1/3, 2/3 | 1/3, 2/3) (each best response indifferent at y1 = 1/3)
 do
   local eqs = {{1, 0, 1, 0}, {0, 1, 0, 1}, {1 / 3, 2 / 3, 1 / 3, 2 / 3}}
+  local got = problem.coordination{}.equilibria
+  local same = #got == 3
+  for k = 1, 3 do
+    for i = 1, 4 do same = same and math.abs(got[k][i] - eqs[k][i]) < 1e-15 end
+  end
+  t.ok(same, "coordination's p.equilibria lists its three equilibria")
+  t.is(#problem.matrixgame{}.equilibria, 0,
+       "a random matrixgame's p.equilibria is empty (none known)")
   for _, x0 in ipairs{{0.4, 0.6, 0.3, 0.7}, {0.9, 0.1, 0.2, 0.8},
                       {0.1, 0.9, 0.15, 0.85}} do
     local r = run(problem.coordination{x0 = x0}, game.mwu{lr = 0.05},
