@@ -33,7 +33,9 @@
 #include "rng.h"
 #include "oracle.h"
 
-enum { OL_OPTIM, OL_SAMPLER, OL_DYNAMIC };   /* method families */
+/* method families; Lua tables optim, sample, game, vi, diffusion, rl */
+enum { OL_OPTIM, OL_SAMPLER, OL_DYNAMIC, OL_VI, OL_DIFFUSION, OL_RL,
+       OL_NFAMILY };
 
 /* flags */
 #define OL_M_NEEDSET   1u   /* requires a constraint set (pgd) */
@@ -56,7 +58,7 @@ enum { OL_OPTIM, OL_SAMPLER, OL_DYNAMIC };   /* method families */
 
 typedef struct ol_method_type {
   const char *name;          /* Lua name: optim.<name>{...} */
-  int family;                /* OL_OPTIM, OL_SAMPLER, OL_DYNAMIC */
+  int family;                /* OL_OPTIM ... OL_RL */
   const char *doc;           /* one line */
   const char *ref;           /* paper, year (and equation) */
   const ol_param *params;
@@ -85,6 +87,10 @@ extern const ol_method_type *const ol_methods[];
 /* By name, bare ("rmplus": the first in that order) or with its family as
 ** in Lua ("optim.rmplus", "game.rmplus"); NULL when there is none. */
 const ol_method_type *ol_method_find (const char *name);
+/* The metrics a run of m on p records by default: ol_metric_defaults of
+** m's family, plus, for the families from OL_VI on, every metric m's
+** probe defines (their ELBO, KL, policy gap, ...). */
+ol_mset ol_method_metrics (const ol_problem *p, const ol_method_type *m);
 /* OL_OK when method m can run on problem p, else OL_EINVAL with a message
 ** ("pgd needs a constrained problem", "mala needs an objective or density"). */
 int ol_method_check (const ol_method_type *m, const ol_problem *p, ol_err *e);

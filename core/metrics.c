@@ -210,6 +210,12 @@ static int by_probe (const ol_problem *p, int family)
   return 1;
 }
 
+/* Metric i exists only as some method's probe (avail by_probe). */
+int ol_metric_byprobe (int i)
+{
+  return i >= 0 && i < OL_NMETRICS && ol_metric_types[i].avail == by_probe;
+}
+
 static int has_matrix (const ol_problem *p, int family)
 {
   (void)family;
@@ -1092,7 +1098,9 @@ int ol_metric_find (const char *name)
 **   samplers    loss gradnorm accept dist;
 **   dynamics    loss exploitability exploitability_avg regret entropy
 **               potential value kkt (not on Kuhn poker, whose x is
-**               behavioural strategies). */
+**               behavioural strategies);
+**   vi, diffusion, rl  none here: their methods' probes
+**               (ol_method_metrics, method.h). */
 ol_mset ol_metric_defaults (const ol_problem *p, int family)
 {
   ol_mset want, have = 0;
@@ -1101,6 +1109,11 @@ ol_mset ol_metric_defaults (const ol_problem *p, int family)
   case OL_SAMPLER:
     want = OL_MBIT(OL_MET_LOSS) | OL_MBIT(OL_MET_GRADNORM) |
       OL_MBIT(OL_MET_ACCEPT) | OL_MBIT(OL_MET_DIST);
+    break;
+  case OL_VI:
+  case OL_DIFFUSION:
+  case OL_RL:
+    want = 0;                  /* their methods' own (ol_method_metrics) */
     break;
   case OL_DYNAMIC:
     want = OL_MBIT(OL_MET_LOSS) | OL_MBIT(OL_MET_EXPLOIT) |
@@ -1128,4 +1141,11 @@ ol_mset ol_metric_defaults (const ol_problem *p, int family)
     if ((want & OL_MBIT(i)) && ol_metric_types[i].avail(p, family))
       have |= OL_MBIT(i);
   return have;
+}
+
+ol_mset ol_method_metrics (const ol_problem *p, const ol_method_type *m)
+{
+  ol_mset d = ol_metric_defaults(p, m->family);
+  if (m->family >= OL_VI) d |= m->probes;
+  return d;
 }

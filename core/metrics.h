@@ -91,6 +91,9 @@ typedef struct ol_metric_type {
 
 extern const ol_metric_type ol_metric_types[OL_NMETRICS];
 int ol_metric_find (const char *name);   /* id or -1 */
+/* 1 when metric i exists only as a method's probe (method.h: probe,
+** probes); a method that probes any metric gives its own value of it. */
+int ol_metric_byprobe (int i);
 /* Default set recorded for a problem kind and method family. */
 ol_mset ol_metric_defaults (const ol_problem *p, int family);
 

@@ -2,9 +2,11 @@
 ** core/registry.c -- the method and problem-type registries.
 **
 ** Built from the list headers with X-macros, so registering a method or a
-** built-in problem is one line in core/{optim,sample,games,problems}/list.h
-** plus its own file.  Order: optimizers, samplers, game dynamics, each in
-** list order.  Both tables are const and NULL-ended.
+** built-in problem is one line in
+** core/{optim,sample,games,vi,diffusion,rl,problems}/list.h plus its own
+** file.  Order: optimizers, samplers, game dynamics, variational methods,
+** diffusion samplers, RL methods, each in list order.  Both tables are
+** const and NULL-ended.
 */
 #include <string.h>
 
@@ -14,26 +16,44 @@
 #define OL_OPTIM(n) extern const ol_method_type ol_optim_##n;
 #define OL_SAMPLER(n) extern const ol_method_type ol_sample_##n;
 #define OL_DYNAMIC(n) extern const ol_method_type ol_game_##n;
+#define OL_VI(n) extern const ol_method_type ol_vi_##n;
+#define OL_DIFFUSION(n) extern const ol_method_type ol_diffusion_##n;
+#define OL_RL(n) extern const ol_method_type ol_rl_##n;
 #define OL_PROBLEM(n) extern const ol_problem_type ol_problem_##n;
 #include "optim/list.h"
 #include "sample/list.h"
 #include "games/list.h"
+#include "vi/list.h"
+#include "diffusion/list.h"
+#include "rl/list.h"
 #include "problems/list.h"
 #undef OL_OPTIM
 #undef OL_SAMPLER
 #undef OL_DYNAMIC
+#undef OL_VI
+#undef OL_DIFFUSION
+#undef OL_RL
 #undef OL_PROBLEM
 
 const ol_method_type *const ol_methods[] = {
 #define OL_OPTIM(n) &ol_optim_##n,
 #define OL_SAMPLER(n) &ol_sample_##n,
 #define OL_DYNAMIC(n) &ol_game_##n,
+#define OL_VI(n) &ol_vi_##n,
+#define OL_DIFFUSION(n) &ol_diffusion_##n,
+#define OL_RL(n) &ol_rl_##n,
 #include "optim/list.h"
 #include "sample/list.h"
 #include "games/list.h"
+#include "vi/list.h"
+#include "diffusion/list.h"
+#include "rl/list.h"
 #undef OL_OPTIM
 #undef OL_SAMPLER
 #undef OL_DYNAMIC
+#undef OL_VI
+#undef OL_DIFFUSION
+#undef OL_RL
   NULL
 };
 
@@ -50,12 +70,13 @@ const ol_problem_type *const ol_problem_types[] = {
 ** registry order (optimizers, samplers, dynamics). */
 const ol_method_type *ol_method_find (const char *name)
 {
-  static const char *const fam[] = {"optim.", "sample.", "game."};
+  static const char *const fam[OL_NFAMILY] = {"optim.", "sample.", "game.",
+                                              "vi.", "diffusion.", "rl."};
   int i, f = -1;
   if (name == NULL) return NULL;
-  for (i = 0; i < 3 && f < 0; i++)
+  for (i = 0; i < OL_NFAMILY && f < 0; i++)
     if (strncmp(name, fam[i], strlen(fam[i])) == 0) {
-      f = i == 0 ? OL_OPTIM : i == 1 ? OL_SAMPLER : OL_DYNAMIC;
+      f = i;              /* the prefixes are in family order */
       name += strlen(fam[i]);
     }
   for (i = 0; ol_methods[i] != NULL; i++)

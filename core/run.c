@@ -269,6 +269,12 @@ static void restride (ol_run *r, long t)
   r->len = j;
 }
 
+/* Method m defines metric i itself (its probe and probes set). */
+static int probed (const ol_method_type *m, int i)
+{
+  return m->probe != NULL && (m->probes & OL_MBIT(i)) != 0;
+}
+
 /* Record the metrics at the current t; the cache must be valid at x.  A
 ** second record at the same t overwrites the first. */
 static void record (ol_run *r)
@@ -294,7 +300,10 @@ static void record (ol_run *r)
   fill_state(r, &s);
   for (i = 0; i < OL_NMETRICS; i++)
     if (r->vals[i] != NULL) {
-      double v = ol_metric_types[i].eval(&s);
+      /* a method's own value of a metric comes first (a VI family's
+      ** entropy is its Gaussian's, not the simplex one) */
+      double v = probed(r->m, i) ? r->m->probe(r->st, i, &r->c)
+                                 : ol_metric_types[i].eval(&s);
       r->vals[i][k] = v;
       if (isfinite(v) && !(v >= r->vmin[i])) r->vmin[i] = v;
     }
@@ -747,12 +756,12 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
     return NULL;
   if (o->metrics != 0)
     for (i = 0; i < OL_NMETRICS; i++)
-      if ((o->metrics & OL_MBIT(i)) &&
+      if ((o->metrics & OL_MBIT(i)) && !probed(m, i) &&
           !ol_metric_types[i].avail(p, m->family)) {
         ol_metric_unavail(i, p, m, e);
         return NULL;
       }
-  if (o->stop_metric >= 0 &&
+  if (o->stop_metric >= 0 && !probed(m, o->stop_metric) &&
       !ol_metric_types[o->stop_metric].avail(p, m->family)) {
     ol_metric_unavail(o->stop_metric, p, m, e);
     return NULL;
@@ -795,7 +804,7 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
   r->ucap = o->cap / 2;
   for (r->lgl = 1; (2L << r->lgl) <= o->cap / 64; r->lgl++) {}
   r->stride = 1;
-  r->metrics = (o->metrics ? o->metrics : ol_metric_defaults(p, m->family));
+  r->metrics = (o->metrics ? o->metrics : ol_method_metrics(p, m));
   r->metrics &= OL_MBIT(OL_NMETRICS) - 1;
   r->mem.mingrad = INFINITY;
   for (i = 0; i < OL_NMETRICS; i++) r->vmin[i] = NAN;
@@ -860,9 +869,9 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
   rc = m->init(r->st, r->par, &r->c, e);
   if (rc != OL_OK) goto fail;
   /* (5) probe metrics need a method that defines them */
-  for (i = OL_MET_LRMIN; i <= OL_MET_ORTHERR; i++)
-    if ((r->metrics & OL_MBIT(i)) &&
-        (m->probe == NULL || !(m->probes & OL_MBIT(i)))) {
+  for (i = 0; i < OL_NMETRICS; i++)
+    if ((r->metrics & OL_MBIT(i)) && ol_metric_byprobe(i) &&
+        !probed(m, i)) {
       ol_metric_unavail(i, p, m, e);
       goto fail;
     }

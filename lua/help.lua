@@ -161,6 +161,11 @@ local families = {
   {tab = sample, fam = "sample", what = "sampler", plural = "samplers"},
   {tab = game, fam = "game", what = "game dynamic",
    plural = "game dynamics"},
+  {tab = vi, fam = "vi", what = "variational method",
+   plural = "variational methods"},
+  {tab = diffusion, fam = "diffusion", what = "diffusion sampler",
+   plural = "diffusion samplers"},
+  {tab = rl, fam = "rl", what = "RL method", plural = "RL methods"},
 }
 local familyof = {}
 for _, f in ipairs(families) do familyof[f.tab] = f end

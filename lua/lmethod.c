@@ -14,11 +14,12 @@
 
 #include "lbind.h"
 
-static const char *const famname[] = {"optim", "sample", "game"};
+static const char *const famname[OL_NFAMILY] = {"optim", "sample", "game",
+                                                "vi", "diffusion", "rl"};
 
 static const char *familyname (int f)
 {
-  return f >= 0 && f <= OL_DYNAMIC ? famname[f] : "method";
+  return f >= 0 && f < OL_NFAMILY ? famname[f] : "method";
 }
 
 /* The method at arg; a constructor passed by mistake (optim.adam for
@@ -186,7 +187,7 @@ void olua_openmethod (lua_State *L)
   lua_pop(L, 1);
   lua_newtable(L);                             /* core.methods */
   lua_getfield(L, core, "ctors");
-  for (f = OL_OPTIM; f <= OL_DYNAMIC; f++) {
+  for (f = OL_OPTIM; f < OL_NFAMILY; f++) {
     lua_newtable(L);
     lua_setglobal(L, famname[f]);
   }

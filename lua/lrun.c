@@ -324,7 +324,7 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
   lua_pushvalue(L, midx);
   lua_setiuservalue(L, -2, 2);
   o.metrics = (ro->metrics ? ro->metrics
-               : ol_metric_defaults(pb->p, mb->t->family)) | ro->watchbits;
+               : ol_method_metrics(pb->p, mb->t)) | ro->watchbits;
   /* record x when a landscape or simplex panel can show it */
   if (o.record_x < 0) {
     int first[1];
@@ -344,7 +344,7 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
         dropped |= bit;
       }
     }
-  if (o.metrics == 0) o.metrics = ol_metric_defaults(pb->p, mb->t->family);
+  if (o.metrics == 0) o.metrics = ol_method_metrics(pb->p, mb->t);
   /* a sampler: its warmup (the option, else the method's own), then iters
   ** kept draws */
   if (mb->t->family == OL_SAMPLER) {

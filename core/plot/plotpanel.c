@@ -151,6 +151,9 @@ int pn_defaults (const ol_problem *p, int family, ol_mset rec, int *out,
     if (rec & OL_MBIT(OL_MET_EXPLOIT_AVG)) ADD(OL_MET_EXPLOIT_AVG);
     if (rec & OL_MBIT(OL_MET_EXPLOIT)) ADD(OL_MET_EXPLOIT);
     if (rec & OL_MBIT(OL_MET_ENTROPY)) ADD(OL_MET_ENTROPY);
+  } else if (family >= OL_VI) {
+    /* variational, diffusion and RL methods: the metrics their probes
+    ** define, in metric order (below) */
   } else if (p != NULL && p->con.m > 0) {
     /* general constraints: the loss and the three parts of the KKT
     ** error (||grad f|| is not what goes to 0 at a constrained optimum) */

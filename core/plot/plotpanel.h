@@ -136,8 +136,9 @@ int pn_xlog_prone (int metric);
 ** when it is recorded (lua/lrun.c records it for a sampler that adapts;
 ** lua/lsample.c adds rhat for several chains); game dynamics exploitability
 ** and entropy (the simplex is added beside them by the views when the game
-** has 3-action blocks or is 2 x 2, pn_simplex_blocks); any other recorded
-** metrics when none of those is.
+** has 3-action blocks or is 2 x 2, pn_simplex_blocks); for variational,
+** diffusion and RL methods (OL_VI on) their recorded metrics in metric
+** order; any other recorded metrics when none of those is.
 ** At most max kinds into out; returns the count. */
 int pn_defaults (const ol_problem *p, int family, ol_mset recorded,
                  int *out, int max);
