@@ -2,7 +2,9 @@
 ** core/method.c -- which methods can run on which problems.
 **
 ** ol_method_check matches a method's family, accepted problem kinds and
-** flags against a problem, and says what is missing.  The registry
+** flags against a problem, and says what is missing; ol_method_result
+** hands a family's named results (a variational mean, diffusion samples)
+** to the binding.  The registry
 ** (ol_methods, ol_method_find) is in core/registry.c; the oracles a
 ** method sees (ol_ctx_*) in core/oracle.c.
 */
@@ -73,3 +75,16 @@ int ol_method_check (const ol_method_type *m, const ol_problem *p,
   return OL_OK;
 }
 
+
+int ol_method_result (const ol_method_type *m, const void *st,
+                      const char *name, const double **v, int *rows,
+                      int *cols)
+{
+  *v = NULL;
+  *rows = *cols = 0;
+  if (m == NULL || st == NULL || name == NULL) return 0;
+  if (m->family == OL_VI) return ol_vi_result(m, st, name, v, rows, cols);
+  if (m->family == OL_DIFFUSION)
+    return ol_diffusion_result(m, st, name, v, rows, cols);
+  return 0;
+}

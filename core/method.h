@@ -91,6 +91,20 @@ const ol_method_type *ol_method_find (const char *name);
 ** m's family, plus, for the families from OL_VI on, every metric m's
 ** probe defines (their ELBO, KL, policy gap, ...). */
 ol_mset ol_method_metrics (const ol_problem *p, const ol_method_type *m);
+
+/* A named result of method m's state st beyond x (Lua: r.<name>, and
+** r:samples() for "samples"): *rows x *cols doubles, row-major, borrowed
+** from st until its next step; 1 when m has it, else 0.  Answered by the
+** family's own function: ol_vi_result (core/vi/result.c), ol_diffusion_result
+** (core/diffusion/result.c). */
+int ol_method_result (const ol_method_type *m, const void *st,
+                      const char *name, const double **v, int *rows,
+                      int *cols);
+int ol_vi_result (const ol_method_type *m, const void *st, const char *name,
+                  const double **v, int *rows, int *cols);
+int ol_diffusion_result (const ol_method_type *m, const void *st,
+                         const char *name, const double **v, int *rows,
+                         int *cols);
 /* OL_OK when method m can run on problem p, else OL_EINVAL with a message
 ** ("pgd needs a constrained problem", "mala needs an objective or density"). */
 int ol_method_check (const ol_method_type *m, const ol_problem *p, ol_err *e);

@@ -795,7 +795,44 @@ static int run_gc (lua_State *L)
   return 0;
 }
 
+/* rows x cols doubles: a vector when rows == 1, else a list of rows. */
+static void pushrows (lua_State *L, const double *v, int rows, int cols)
+{
+  int i;
+  if (rows == 1) {
+    olua_pushvec(L, v, cols);
+    return;
+  }
+  lua_createtable(L, rows, 0);
+  for (i = 0; i < rows; i++) {
+    olua_pushvec(L, v + (size_t)i * cols, cols);
+    lua_rawseti(L, -2, i + 1);
+  }
+}
+
+/* r:samples(): a diffusion sampler's particles, a list of rows of n. */
+static int run_samples (lua_State *L)
+{
+  lrun *b = olua_checkrun(L, 1);
+  const double *v;
+  int rows, cols;
+  if (!ol_method_result(ol_run_method(b->r), ol_run_state(b->r), "samples",
+                        &v, &rows, &cols))
+    return luaL_error(L, "run:samples: %s keeps no samples (a diffusion "
+                      "sampler's particles; a sampler's draws are "
+                      "r:draws())", ol_run_method(b->r)->name);
+  if (rows == 1) {                     /* one particle is still a list */
+    lua_createtable(L, 1, 0);
+    olua_pushvec(L, v, cols);
+    lua_rawseti(L, -2, 1);
+    return 1;
+  }
+  pushrows(L, v, rows, cols);
+  return 1;
+}
+
 static const luaL_Reg run_methods[] = {
+  {"samples", run_samples},
   {"series", run_series},
   {"last", run_last},
   {"min", run_min},
@@ -868,6 +905,16 @@ static int run_index (lua_State *L)
   else if (strcmp(k, "method") == 0) lua_getiuservalue(L, 1, 2);
   else {
     const luaL_Reg *m;
+    const double *v;
+    int rows, cols;
+    /* a family's named result (a variational mean, ...): a vector for one
+    ** row, else a list of rows */
+    if (strcmp(k, "samples") != 0 &&
+        ol_method_result(ol_run_method(r), ol_run_state(r), k, &v, &rows,
+                         &cols)) {
+      pushrows(L, v, rows, cols);
+      return 1;
+    }
     for (m = run_methods; m->name != NULL; m++)
       if (strcmp(m->name, k) == 0) {
         lua_pushcfunction(L, m->func);
