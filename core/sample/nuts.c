@@ -126,12 +126,10 @@ static double logaddexp (double a, double b)
 ** cost more than the products. */
 typedef double nuts_v4 __attribute__((vector_size(32)));
 
-static inline nuts_v4 ld4 (const double *x)
-{
-  nuts_v4 v;
-  memcpy(&v, x, sizeof v);
-  return v;
-}
+/* Four doubles at x into v (a macro: a function returning a vector type
+** has an ABI that depends on -mavx, which gcc -Wpsabi rejects for builds
+** without ARCH, as make valgrind's). */
+#define LD4(v, x) memcpy(&(v), (x), sizeof(nuts_v4))
 
 static int no_uturn (const double *ps_minus, const double *ps_plus,
                      const double *r, const double *extra, int n)
@@ -140,10 +138,16 @@ static int no_uturn (const double *ps_minus, const double *ps_plus,
   double sa, sb;
   int i, m = n - n % 4;
   for (i = 0; i < m; i += 4) {
-    nuts_v4 v = ld4(r + i);
-    if (extra != NULL) v += ld4(extra + i);
-    a += ld4(ps_minus + i) * v;
-    b += ld4(ps_plus + i) * v;
+    nuts_v4 v, w, pm, pp;
+    LD4(v, r + i);
+    if (extra != NULL) {
+      LD4(w, extra + i);
+      v += w;
+    }
+    LD4(pm, ps_minus + i);
+    LD4(pp, ps_plus + i);
+    a += pm * v;
+    b += pp * v;
   }
   sa = (a[0] + a[1]) + (a[2] + a[3]);
   sb = (b[0] + b[1]) + (b[2] + b[3]);
