@@ -8,7 +8,8 @@
 -- and filling its gradient into g in place (the same log density as
 -- posteriors.lua's logp_grad: tests/lua/density.lua), sampled by
 -- sample.nuts{} at its defaults (warmup 1000,
--- delta 0.8, diagonal metric), 4 chains of 1000 kept draws, one core,
+-- delta 0.8, diagonal metric: Stan's defaults), and again with metric =
+-- "dense", 4 chains of 1000 kept draws, one core,
 -- for seeds 1..reps; measured, as the peer script measures Stan:
 --   min bulk-ESS over the coordinates (pooled over the 4 chains),
 --   gradient evaluations of all chains, warmup included (Stan's leapfrog
@@ -59,19 +60,26 @@ for _, post in ipairs(P) do
   local n, short = post.dim, post.name:match("^([^-]+)")
   local p = problem.new{n = n, kind = "density", x0 = post.init,
                         fdf = D[short](post.data)}
-  local kg, ps, es, gs, ts = {}, {}, {}, {}, {}
-  for seed = 1, reps do
-    local t0 = os.clock()
-    local c = run(p, sample.nuts{}, {iters = 1000, chains = 4, seed = seed,
-                                     progress = false})
-    local secs = os.clock() - t0
-    local s, ess, grads = c:summary(), math.huge, 0
-    for j = 1, n do ess = math.min(ess, s[j].ess_bulk) end
-    for k = 1, #c do grads = grads + c[k].ngev end
-    es[seed], gs[seed], ts[seed] = ess, grads, secs
-    kg[seed], ps[seed] = 1000 * ess / grads, ess / secs
+  -- min bulk-ESS per 1000 gradients and per second (medians over the
+  -- seeds) of sample.nuts{metric = metric}, and the medians of min
+  -- bulk-ESS, gradients and seconds
+  local function measure (metric)
+    local kg, ps, es, gs, ts = {}, {}, {}, {}, {}
+    for seed = 1, reps do
+      local t0 = os.clock()
+      local c = run(p, sample.nuts{metric = metric},
+                    {iters = 1000, chains = 4, seed = seed, progress = false})
+      local secs = os.clock() - t0
+      local s, ess, grads = c:summary(), math.huge, 0
+      for j = 1, n do ess = math.min(ess, s[j].ess_bulk) end
+      for k = 1, #c do grads = grads + c[k].ngev end
+      es[seed], gs[seed], ts[seed] = ess, grads, secs
+      kg[seed], ps[seed] = 1000 * ess / grads, ess / secs
+    end
+    return median(kg), median(ps), median(es), median(gs), median(ts)
   end
-  local m_kg, m_ps = median(kg), median(ps)
+  local m_kg, m_ps, e_med, g_med, t_med = measure("diag")
+  local d_kg, d_ps = measure("dense")
   -- where a gradient's time goes: the density's own Lua (fdf called from
   -- a Lua loop at the posterior's reference mean, less an empty call; the
   -- least of 5 timings of 0.05 s, as shared cores make single timings
@@ -99,7 +107,7 @@ for _, post in ipairs(P) do
     for i = 1, n do gg[i] = -gr[i] end
     return -lp
   end, calls) - empty
-  local pergrad = median(ts) / median(gs)
+  local pergrad = t_med / g_med
   print(string.format("STAN %-13s per gradient %.2f us: the density's Lua "
                       .. "%.2f us (the reference's logp_grad with a copy: "
                       .. "%.2f us), the bridge and NUTS %.2f us", short,
@@ -107,8 +115,8 @@ for _, post in ipairs(P) do
                       1e6 * (pergrad - body)))
   print(string.format("STAN %-13s optlab: min bulk-ESS %.0f, gradients %.0f, "
                       .. "%.3f s; min bulk-ESS per 1000 gradients %.2f, per "
-                      .. "second %.0f (medians of %d)", short, median(es),
-                      median(gs), median(ts), m_kg, m_ps, reps))
+                      .. "second %.0f (medians of %d)", short, e_med,
+                      g_med, t_med, m_kg, m_ps, reps))
   local st = stan[short]
   if st and st.per_kgrad and st.per_s then
     print(string.format("STAN %-13s Stan (recorded): per 1000 gradients "
@@ -116,6 +124,12 @@ for _, post in ipairs(P) do
                         .. "per gradient %.2fx (target >= 0.8), ESS per "
                         .. "second %.2fx (target >= 1)", short, st.per_kgrad,
                         st.per_s, m_kg / st.per_kgrad, m_ps / st.per_s))
+    -- Stan's baseline is its default diagonal metric; optlab's dense one
+    -- (metric = "dense", also estimated in the warmup windows) beside it
+    print(string.format("STAN %-13s optlab metric = dense: per 1000 "
+                        .. "gradients %.2f, per second %.0f; ratios to "
+                        .. "Stan's defaults %.2fx, %.2fx", short, d_kg,
+                        d_ps, d_kg / st.per_kgrad, d_ps / st.per_s))
   else
     print(string.format("STAN %-13s no recorded Stan figures in %s/results/"
                         .. "stan.txt", short, peers))
