@@ -505,6 +505,21 @@ static double m_regret2 (const ol_mstate *s)
   return probe(s, OL_MET_REGRET2);
 }
 
+static double m_elbo (const ol_mstate *s)
+{
+  return probe(s, OL_MET_ELBO);
+}
+
+static double m_elbo_se (const ol_mstate *s)
+{
+  return probe(s, OL_MET_ELBO_SE);
+}
+
+static double m_gradvar (const ol_mstate *s)
+{
+  return probe(s, OL_MET_GRADVAR);
+}
+
 static double m_ccegap (const ol_mstate *s)
 {
   double r = probe(s, OL_MET_REGRET);
@@ -945,6 +960,11 @@ int ol_metric_unavail (int id, const ol_problem *p, const ol_method_type *m,
   case OL_MET_ORTHERR:
     return ol_err_set(e, OL_EINVAL, "ortherr: %s has no orthogonalisation "
                       "error (Muon-type methods only)", mn);
+  case OL_MET_ELBO:
+  case OL_MET_ELBO_SE:
+  case OL_MET_GRADVAR:
+    return ol_err_set(e, OL_EINVAL, "%s: %s is not a variational method "
+                      "(vi.meanfield, vi.fullrank)", name, mn);
   case OL_MET_NUCNORM:
     return ol_err_set(e, OL_EINVAL, "nucnorm needs a matrix-shaped problem "
                       "(%s is a plain vector)", p->name);
@@ -1026,6 +1046,12 @@ static double m_divergences (const ol_mstate *s)
 #define EV_CCEGAP m_ccegap
 #define EV_REGRET1 m_regret1
 #define EV_REGRET2 m_regret2
+#define AV_ELBO by_probe
+#define AV_ELBO_SE by_probe
+#define AV_GRADVAR by_probe
+#define EV_ELBO m_elbo
+#define EV_ELBO_SE m_elbo_se
+#define EV_GRADVAR m_gradvar
 #define EV_POTENTIAL m_potential
 #define EV_VALUE m_value
 #define AV_ACCEPT is_sampler

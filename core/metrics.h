@@ -48,7 +48,10 @@
   OL_METRIC(FEASIBILITY, "feasibility", "general constraints: max of |c_i| (eq), max(0, -c_i) (ineq) and the bound violations") \
   OL_METRIC(COMPLEMENTARITY, "complementarity", "general constraints: max of |lambda_i c_i| (ineq) and z_l (x - lo), z_u (hi - x) on the bounds") \
   OL_METRIC(REGRET1, "regret1", "player 1's external regret / T: (max_a sum_t u_1(a, x_2,t) - sum_t u_1(x_t)) / T (regret is the larger of the two)") \
-  OL_METRIC(REGRET2, "regret2", "player 2's external regret / T, as regret1")
+  OL_METRIC(REGRET2, "regret2", "player 2's external regret / T, as regret1") \
+  OL_METRIC(ELBO, "elbo", "variational methods: Monte Carlo ELBO E_q[-U(z)] + H(q) at the current q over the method's fresh draws (evals; the ELBO of exp(-U), so log Z - KL(q || p))") \
+  OL_METRIC(ELBO_SE, "elbo_se", "variational methods: standard error of elbo, sd of -U(z_k) over the fresh draws / sqrt(evals)") \
+  OL_METRIC(GRADVAR, "gradvar", "variational methods: E||g||^2 of the one-draw ELBO gradient estimator (all parameters) at the current q, the mean over the fresh draws")
 
 enum {
 #define OL_METRIC(id, name, doc) OL_MET_##id,

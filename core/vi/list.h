@@ -4,3 +4,5 @@
 ** core/vi/<name>.c (Lua: vi.<name>{...}).  Order here is the order
 ** of help() and the man page.
 */
+OL_VI(meanfield)
+OL_VI(fullrank)

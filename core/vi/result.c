@@ -1,13 +1,15 @@
 /*
-** core/vi/result.c -- the named results of variational methods: r.mean (n), r.cov (n x n)
-** (method.h, ol_method_result); not a method.  0 for every name until a
-** method of the family defines one.
+** core/vi/result.c -- the named results of variational methods (method.h,
+** ol_method_result): r.mean (n), r.cov (n x n, a list of rows; C C' of
+** the current q) and r:samples() (the last step's evals fresh draws from
+** q, a list of rows); not a method.  Every vi method's state is an ol_vi
+** (core/vi/vi.h), answered by ol_vi_named.
 */
-#include "method.h"
+#include "vi.h"
 
 int ol_vi_result (const ol_method_type *m, const void *st, const char *name,
                   const double **v, int *rows, int *cols)
 {
-  (void)m; (void)st; (void)name; (void)v; (void)rows; (void)cols;
-  return 0;
+  if (m == NULL || m->family != OL_VI) return 0;
+  return ol_vi_named(st, name, v, rows, cols);
 }

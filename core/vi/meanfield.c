@@ -1,0 +1,34 @@
+/*
+** core/vi/meanfield.c -- mean-field Gaussian black-box variational
+** inference (Kucukelbir et al. 2017, ADVI, Section 2.5: q = prod_i
+** N(m_i, exp(2 omega_i)), omega = log sd; the reparameterization gradient
+** of Titsias & Lazaro-Gredilla 2014; stl = true: Roeder, Wu & Duvenaud
+** 2017, eq. 8).
+**
+** q = N(m, C C') with C = diag(exp(omega)); one draw eps ~ N(0, I),
+** z = m + C eps, h = grad U(z) (stl: h = grad U(z) - eps / exp(omega)):
+**
+**   g_m = h,   g_omega_i = h_i eps_i exp(omega_i) - 1   (stl: no - 1)
+**
+** averaged over samples draws, then Adam or SGD on (m, omega) with
+** lr sched_t.  The step, its metrics and results are core/vi/vi.c's; at
+** the optimum of a Gaussian target N(mu, Sigma) m = mu and
+** exp(2 omega_i) = 1 / (Sigma^-1)_ii, the shrunken variances.
+*/
+#include "vi.h"
+
+static int meanfield_init (void *st, const double *par, ol_ctx *c,
+                           ol_err *e)
+{
+  return ol_vi_init(st, 1, par, c, e);
+}
+
+const ol_method_type ol_vi_meanfield = {
+  "meanfield", OL_VI,
+  "mean-field Gaussian BBVI: reparameterization gradient of the ELBO, "
+  "q = N(m, diag(exp(2 omega))), Adam or SGD",
+  "Kucukelbir et al. 2017 (ADVI, Sec. 2.5); Titsias & Lazaro-Gredilla 2014; "
+  "Roeder et al. 2017 (stl, eq. 8)",
+  ol_vi_params, OL_VI_NPARAMS, sizeof(ol_vi), 0u, OL_KIND(OL_DENSITY),
+  meanfield_init, ol_vi_step, ol_vi_fini, ol_vi_probe, OL_PROBES_VI
+};

@@ -1,0 +1,384 @@
+/*
+** core/vi/vi.c -- black-box variational inference with the
+** reparameterization gradient for a Gaussian family, shared by
+** vi.meanfield and vi.fullrank (their files give only the family).
+**
+** References: Kucukelbir, Tran, Ranganath, Gelman & Blei 2017, "Automatic
+** differentiation variational inference", JMLR 18 (ADVI: eq. 7 the ELBO
+** on the unconstrained scale, Section 2.5 the Monte Carlo gradients with
+** mean-field omega = log sd and full-rank L); Titsias & Lazaro-Gredilla
+** 2014, "Doubly stochastic variational Bayes for non-conjugate inference",
+** ICML (Algorithm 1: z = m + C eps with C lower triangular, the gradient
+** of the entropy log|C| exact); Roeder, Wu & Duvenaud 2017, "Sticking the
+** landing", NeurIPS (eq. 8: the path derivative, dropping the score term
+** of log q).
+**
+** Target p(z) ~ exp(-U(z)) on the oracle's scale (a bounded density's u:
+** the Jacobian is inside U); q = N(m, C C'), C = diag(exp(omega)) +
+** (strictly lower part, full-rank only).  Loss L = E_q[U(z)] - H(q),
+** H(q) = n/2 (1 + log 2 pi) + sum_i omega_i, minimised over theta
+** (vi.h's layout).  One draw eps ~ N(0, I), z = m + C eps, gU = grad U(z):
+**
+**   plain   h = gU,            d/d omega_i = h_i eps_i C_ii - 1
+**   stl     h = gU - C^-T eps, d/d omega_i = h_i eps_i C_ii
+**           (grad_z log q(z) = -C^-T eps, with q's parameters held fixed)
+**   both    d/dm = h,   d/dC_ij = h_i eps_j  (j < i, full-rank)
+**
+** Both are unbiased for grad L: E[C^-T eps eps'] = C^-T, whose lower
+** triangle is diag(1 / C_ii).  stl's estimate is 0 when q = p.  The step
+** averages M = samples draws into g and moves theta by
+**   adam  Kingma & Ba 2015, Algorithm 1, on theta with lr_t = lr sched_t
+**   sgd   theta -= lr sched_t g
+** then c->x = m.
+**
+** Metrics (probe), at the parameters after the step (and at the start):
+** K = evals fresh draws z_k at frozen theta, each one more gradient
+** evaluation, counted (ngev) like the step's own:
+**   elbo     mean_k(-U(z_k)) + H(q), elbo_se sd_k(-U(z_k)) / sqrt(K)
+**            (NaN for K < 2); the ELBO of exp(-U), log Z - KL(q || p)
+**   gradvar  mean_k ||g_k||^2, g_k the one-draw estimator above (stl or
+**            not, as the method runs) over all np parameters
+**   entropy  H(q), exact
+**   kl       KL(q || p) in closed form when the target is Gaussian, else
+**            NaN: the density has a known mean mu and covariance Sigma, no
+**            transform, and its gradient is P (z - mu), P = Sigma^-1, to
+**            1e-8 at two random points z (two gradient evaluations at init,
+**            counted).  KL = 1/2 (tr(P S) + (mu - m)' P (mu - m) - n +
+**            log det Sigma - log det S), S = C C'.
+** With evals = 0 there are no fresh draws and elbo, elbo_se and gradvar
+** are NaN (what a timing of the bare step wants).
+*/
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vi.h"
+#include "vec.h"
+
+#define LOG2PI 1.8378770664093454836
+
+const ol_param ol_vi_params[OL_VI_NPARAMS] = {
+  {"lr", OL_P_REAL, 0.01, 0, OL_FINITE, "step size of the inner optimizer "
+   "(Adam's alpha or SGD's), times the run's schedule", NULL},
+  {"optimizer", OL_P_ENUM, 0, 0, 1, "inner optimizer on the variational "
+   "parameters", "adam|sgd"},
+  {"samples", OL_P_INT, 1, 1, 1e6, "Monte Carlo draws per step (M)", NULL},
+  {"stl", OL_P_BOOL, 0, 0, 1, "sticking-the-landing path gradient "
+   "(Roeder et al. 2017) instead of the exact entropy gradient", NULL},
+  {"beta1", OL_P_REAL, 0.9, 0, 0.9999999999999999,
+   "Adam: decay of the first moment, in [0, 1)", NULL},
+  {"beta2", OL_P_REAL, 0.999, 0, 0.9999999999999999,
+   "Adam: decay of the second moment, in [0, 1)", NULL},
+  {"eps", OL_P_REAL, 1e-8, 0, OL_FINITE, "Adam: added to sqrt(vhat)", NULL},
+  {"sd0", OL_P_REAL, 1, OL_GT0, OL_FINITE, "initial scale: C = sd0 I (m "
+   "starts at x0)", NULL},
+  {"evals", OL_P_INT, 10, 0, 1e5, "fresh draws after each step for elbo, "
+   "elbo_se, gradvar and r:samples() (0: none)", NULL},
+};
+
+/* Offset of row i of the packed C in theta (full-rank). */
+static inline size_t rowoff (int n, int i)
+{
+  return (size_t)n + (size_t)i * (i + 1) / 2;
+}
+
+/* d_i = C_ii = exp(omega_i) from theta. */
+static void diag_from_theta (ol_vi *s)
+{
+  int i, n = s->n;
+  for (i = 0; i < n; i++)
+    s->d[i] = exp(s->diag ? s->theta[n + i] : s->theta[rowoff(n, i) + i]);
+}
+
+double ol_vi_entropy (const ol_vi *s)
+{
+  int i, n = s->n;
+  double h = 0.5 * n * (1 + LOG2PI);
+  for (i = 0; i < n; i++)
+    h += s->diag ? s->theta[n + i] : s->theta[rowoff(n, i) + i];
+  return h;
+}
+
+int ol_vi_draw (ol_vi *s, ol_ctx *c, double *g, double *u, ol_err *e)
+{
+  int i, j, n = s->n, rc;
+  const double *m = s->theta, *d = s->d;
+  double *eps = s->eps, *z = s->z, *gz = s->gz, *w = s->w;
+  double one = s->stl ? 0 : 1;
+  /* (1) z = m + C eps */
+  ol_rng_normals(c->rng, eps, n);
+  if (s->diag)
+    for (i = 0; i < n; i++) z[i] = m[i] + d[i] * eps[i];
+  else
+    for (i = 0; i < n; i++) {
+      const double *L = s->theta + rowoff(n, i);
+      double a = m[i] + d[i] * eps[i];
+      for (j = 0; j < i; j++) a += L[j] * eps[j];
+      z[i] = a;
+    }
+  /* (2) U(z), grad U(z) */
+  if ((rc = ol_ctx_grad(c, z, u, gz, e)) != OL_OK) return rc;
+  /* (3) stl: h = gU - w, w = C^-T eps by back substitution (C' upper
+  ** triangular: w_k = r_k / C_kk, then r_j -= C_kj w_k for j < k) */
+  if (s->stl) {
+    if (s->diag)
+      for (i = 0; i < n; i++) w[i] = eps[i] / d[i];
+    else {
+      ol_vec_copy(eps, w, n);
+      for (i = n - 1; i >= 0; i--) {
+        const double *L = s->theta + rowoff(n, i);
+        double wi = w[i] / d[i];
+        w[i] = wi;
+        for (j = 0; j < i; j++) w[j] -= L[j] * wi;
+      }
+    }
+    for (i = 0; i < n; i++) gz[i] -= w[i];
+  }
+  /* (4) the gradient in theta's layout, h = gz */
+  for (i = 0; i < n; i++) g[i] = gz[i];
+  if (s->diag)
+    for (i = 0; i < n; i++) g[n + i] = gz[i] * eps[i] * d[i] - one;
+  else
+    for (i = 0; i < n; i++) {
+      double *gl = g + rowoff(n, i), hi = gz[i];
+      for (j = 0; j < i; j++) gl[j] = hi * eps[j];
+      gl[i] = hi * eps[i] * d[i] - one;
+    }
+  return OL_OK;
+}
+
+/* The fresh draws at the current theta: elbo, elbo_se, gradvar, Z. */
+static int evaluate (ol_vi *s, ol_ctx *c, ol_err *e)
+{
+  int k, K = s->evals, n = s->n, rc;
+  double su = 0, suu = 0, sg = 0, h = 0;
+  s->elbo = s->elbo_se = s->gradvar = NAN;
+  if (K == 0) return OL_OK;
+  for (k = 0; k < K; k++) {
+    double u;
+    if ((rc = ol_vi_draw(s, c, s->g1, &u, e)) != OL_OK) return rc;
+    ol_vec_copy(s->z, s->Z + (size_t)k * n, n);
+    /* running sums about the first value (shifted: no cancellation) */
+    if (k == 0) h = u;
+    su += u - h;
+    suu += (u - h) * (u - h);
+    sg += ol_vec_dot(s->g1, s->g1, s->np);
+  }
+  s->elbo = -(h + su / K) + ol_vi_entropy(s);
+  if (K >= 2)
+    s->elbo_se = sqrt(fmax(0, (suu - su * su / K) / (K - 1)) / K);
+  s->gradvar = sg / K;
+  return OL_OK;
+}
+
+/* Is the target Gaussian with the known mean and covariance?  P, mu and
+** log det Sigma into s when it is (see the header). */
+static int gauss_target (ol_vi *s, ol_ctx *c, ol_err *e)
+{
+  const ol_problem *p = c->p;
+  int i, j, k, n = s->n, rc;
+  lapack_int info;
+  double ld = 0;
+  if (p->kind != OL_DENSITY || p->mean == NULL || p->cov == NULL ||
+      p->xform != NULL)
+    return OL_OK;
+  if ((s->P = ol_vec_new(n * n, e)) == NULL ||
+      (s->mu = ol_vec_new(n, e)) == NULL)
+    return OL_ENOMEM;
+  ol_vec_copy(p->cov, s->P, n * n);
+  ol_vec_copy(p->mean, s->mu, n);
+  if (LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', n, s->P, n) != 0) return OL_OK;
+  for (i = 0; i < n; i++) ld += 2 * log(s->P[(size_t)i * n + i]);
+  if ((info = LAPACKE_dpotri(LAPACK_ROW_MAJOR, 'L', n, s->P, n)) != 0)
+    return OL_OK;
+  for (i = 0; i < n; i++)
+    for (j = i + 1; j < n; j++)
+      s->P[(size_t)i * n + j] = s->P[(size_t)j * n + i];
+  s->logdetS = ld;
+  /* grad U(z) = P (z - mu) at two random points? */
+  for (k = 0; k < 2; k++) {
+    double gmax = 0, err = 0;
+    ol_rng_normals(c->rng, s->eps, n);
+    for (i = 0; i < n; i++) s->z[i] = s->mu[i] + s->eps[i];
+    if ((rc = ol_ctx_grad(c, s->z, NULL, s->gz, e)) != OL_OK) return rc;
+    for (i = 0; i < n; i++) {
+      double a = 0;
+      for (j = 0; j < n; j++) a += s->P[(size_t)i * n + j] * s->eps[j];
+      gmax = fmax(gmax, fabs(a));
+      err = fmax(err, fabs(a - s->gz[i]));
+    }
+    if (!(err <= 1e-8 * (1 + gmax))) return OL_OK;
+  }
+  s->gauss = 1;
+  return OL_OK;
+}
+
+int ol_vi_init (void *st, int diag, const double *par, ol_ctx *c,
+                ol_err *e)
+{
+  ol_vi *s = st;
+  int i, n = c->n, rc;
+  double **v[] = {&s->theta, &s->g, &s->g1, &s->am, &s->av};
+  double **w[] = {&s->d, &s->eps, &s->z, &s->gz, &s->w};
+  size_t k;
+  s->n = n;
+  s->diag = diag;
+  s->np = diag ? 2 * n : n + n * (n + 1) / 2;
+  s->lr = par[0];
+  s->opt = (int)par[1];
+  s->samples = (int)par[2];
+  s->stl = par[3] != 0;
+  s->beta1 = par[4];
+  s->beta2 = par[5];
+  s->aeps = par[6];
+  s->sd0 = par[7];
+  s->evals = (int)par[8];
+  s->b1t = s->b2t = 1;
+  s->elbo = s->elbo_se = s->gradvar = NAN;
+  for (k = 0; k < sizeof v / sizeof v[0]; k++)
+    if ((*v[k] = ol_vec_new(s->np, e)) == NULL) return OL_ENOMEM;
+  for (k = 0; k < sizeof w / sizeof w[0]; k++)
+    if ((*w[k] = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
+  if ((s->cov = ol_vec_new(n * n, e)) == NULL) return OL_ENOMEM;
+  if (s->evals > 0 && (s->Z = ol_vec_new(s->evals * n, e)) == NULL)
+    return OL_ENOMEM;
+  /* theta: m = x0, C = sd0 I (omega = log sd0, off-diagonal 0) */
+  memset(s->theta, 0, sizeof(double) * (size_t)s->np);
+  memset(s->am, 0, sizeof(double) * (size_t)s->np);
+  memset(s->av, 0, sizeof(double) * (size_t)s->np);
+  ol_vec_copy(c->x, s->theta, n);
+  for (i = 0; i < n; i++)
+    s->theta[diag ? (size_t)n + i : rowoff(n, i) + i] = log(s->sd0);
+  diag_from_theta(s);
+  if ((rc = gauss_target(s, c, e)) != OL_OK) return rc;
+  return evaluate(s, c, e);
+}
+
+int ol_vi_step (void *st, ol_ctx *c, ol_err *e)
+{
+  ol_vi *s = st;
+  int i, k, np = s->np, M = s->samples, rc;
+  double *g = s->g, *th = s->theta, lr = s->lr * c->sched;
+  /* (1) g = the mean of M one-draw gradients */
+  for (k = 0; k < M; k++) {
+    double u;
+    if ((rc = ol_vi_draw(s, c, k == 0 ? g : s->g1, &u, e)) != OL_OK)
+      return rc;
+    if (k > 0) for (i = 0; i < np; i++) g[i] += s->g1[i];
+  }
+  if (M > 1) for (i = 0; i < np; i++) g[i] /= M;
+  /* (2) move theta */
+  if (s->opt == 0) {
+    double b1 = s->beta1, b2 = s->beta2, a, r;
+    s->b1t *= b1;
+    s->b2t *= b2;
+    a = lr / (1 - s->b1t);
+    r = 1 / sqrt(1 - s->b2t);
+    for (i = 0; i < np; i++) {
+      double mi = b1 * s->am[i] + (1 - b1) * g[i];
+      double vi = b2 * s->av[i] + (1 - b2) * g[i] * g[i];
+      s->am[i] = mi;
+      s->av[i] = vi;
+      th[i] -= a * mi / (sqrt(vi) * r + s->aeps);
+    }
+  }
+  else
+    for (i = 0; i < np; i++) th[i] -= lr * g[i];
+  /* (3) the new q: c->x = m, then the metrics' fresh draws */
+  diag_from_theta(s);
+  ol_vec_copy(th, c->x, s->n);
+  return evaluate(s, c, e);
+}
+
+/* S = C C' into s->cov (n x n, both triangles). */
+static void vi_cov (const ol_vi *s)
+{
+  int a, b, k, n = s->n;
+  double *S = s->cov;
+  if (s->diag) {
+    memset(S, 0, sizeof(double) * (size_t)n * n);
+    for (a = 0; a < n; a++) S[(size_t)a * n + a] = s->d[a] * s->d[a];
+    return;
+  }
+  for (a = 0; a < n; a++) {
+    const double *La = s->theta + rowoff(n, a);
+    for (b = 0; b <= a; b++) {
+      const double *Lb = s->theta + rowoff(n, b);
+      double t = 0;
+      for (k = 0; k < b; k++) t += La[k] * Lb[k];
+      t += b == a ? s->d[a] * s->d[a] : La[b] * s->d[b];
+      S[(size_t)a * n + b] = S[(size_t)b * n + a] = t;
+    }
+  }
+}
+
+/* KL(q || p) for the Gaussian target (header). */
+static double vi_kl (const ol_vi *s)
+{
+  int a, b, n = s->n;
+  double tr = 0, q = 0, ldq = 0;
+  const double *P = s->P, *S = s->cov;
+  vi_cov(s);
+  for (a = 0; a < n; a++) {
+    double ra = s->mu[a] - s->theta[a];
+    ldq += 2 * log(s->d[a]);
+    for (b = 0; b < n; b++) {
+      double pab = P[(size_t)a * n + b];
+      tr += pab * S[(size_t)a * n + b];
+      q += ra * pab * (s->mu[b] - s->theta[b]);
+    }
+  }
+  return 0.5 * (tr + q - n + s->logdetS - ldq);
+}
+
+double ol_vi_probe (const void *st, int metric, const ol_ctx *c)
+{
+  const ol_vi *s = st;
+  (void)c;
+  switch (metric) {
+  case OL_MET_ELBO: return s->elbo;
+  case OL_MET_ELBO_SE: return s->elbo_se;
+  case OL_MET_GRADVAR: return s->gradvar;
+  case OL_MET_ENTROPY: return ol_vi_entropy(s);
+  case OL_MET_KL: return s->gauss ? vi_kl(s) : NAN;
+  default: return NAN;
+  }
+}
+
+/* The named results (core/vi/result.c): mean, cov, samples. */
+int ol_vi_named (const ol_vi *s, const char *name, const double **v,
+                 int *rows, int *cols)
+{
+  if (strcmp(name, "mean") == 0) {
+    *v = s->theta;
+    *rows = 1;
+    *cols = s->n;
+    return 1;
+  }
+  if (strcmp(name, "cov") == 0) {
+    vi_cov(s);
+    *v = s->cov;
+    *rows = *cols = s->n;
+    return 1;
+  }
+  if (strcmp(name, "samples") == 0 && s->evals > 0) {
+    *v = s->Z;
+    *rows = s->evals;
+    *cols = s->n;
+    return 1;
+  }
+  return 0;
+}
+
+void ol_vi_fini (void *st)
+{
+  ol_vi *s = st;
+  double **v[] = {&s->theta, &s->g, &s->g1, &s->am, &s->av, &s->d, &s->eps,
+                  &s->z, &s->gz, &s->w, &s->Z, &s->cov, &s->P, &s->mu};
+  size_t k;
+  for (k = 0; k < sizeof v / sizeof v[0]; k++) {
+    ol_vec_free(*v[k]);
+    *v[k] = NULL;
+  }
+}
