@@ -68,6 +68,7 @@ int ol_method_check (const ol_method_type *m, const ol_problem *p,
                       "extensive-form game (behavioural strategies on a "
                       "tree): use game.cfr or game.cfrplus", m->name,
                       p->name);
+  if (m->family == OL_DIFFUSION) return ol_diffusion_check(m, p, e);
   if (m->family == OL_DYNAMIC && p->kind != OL_GAME &&
       p->set.kind != OL_SET_SIMPLEX)
     return ol_err_set(e, OL_EINVAL, "%s needs a game or a problem over "

@@ -105,6 +105,11 @@ int ol_vi_result (const ol_method_type *m, const void *st, const char *name,
 int ol_diffusion_result (const ol_method_type *m, const void *st,
                          const char *name, const double **v, int *rows,
                          int *cols);
+/* The diffusion family's own test of its targets (core/diffusion/result.c:
+** problem.gmm for the samplers with an exact score, problem.tokens for
+** masked), called by ol_method_check. */
+int ol_diffusion_check (const ol_method_type *m, const ol_problem *p,
+                        ol_err *e);
 /* OL_OK when method m can run on problem p, else OL_EINVAL with a message
 ** ("pgd needs a constrained problem", "mala needs an objective or density"). */
 int ol_method_check (const ol_method_type *m, const ol_problem *p, ol_err *e);

@@ -920,6 +920,11 @@ int ol_metric_unavail (int id, const ol_problem *p, const ol_method_type *m,
   const char *name = id >= 0 && id < OL_NMETRICS ? ol_metric_types[id].name
     : "?", *mn = m != NULL ? m->name : "this method";
   switch (id) {
+  case OL_MET_TV:
+  case OL_MET_MODEWEIGHTS:
+    return ol_err_set(e, OL_EINVAL, "%s: %s is not a diffusion sampler on "
+                      "a mixture (diffusion.ddpm, ddim, pfode, sde on "
+                      "problem.gmm)", name, mn);
   case OL_MET_DIST:
     return ol_err_set(e, OL_EINVAL, "dist needs a known minimiser x* (%s "
                       "has none)", p->name);
@@ -999,6 +1004,13 @@ int ol_metric_unavail (int id, const ol_problem *p, const ol_method_type *m,
 }
 
 /* Sampler statistics (core/sample/stats.h) of the last step. */
+/* diffusion samplers' own metrics (core/diffusion/diffuse.c) */
+static double m_tv (const ol_mstate *s) { return probe(s, OL_MET_TV); }
+static double m_modeweights (const ol_mstate *s)
+{
+  return probe(s, OL_MET_MODEWEIGHTS);
+}
+
 static double m_stepsize (const ol_mstate *s)
 {
   ol_sampler_stat st;
@@ -1095,6 +1107,11 @@ static double m_divergences (const ol_mstate *s)
 #define EV_ENTROPY m_entropy
 #define EV_EXPLOIT m_exploit
 #define EV_ACCEPT m_accept
+
+#define AV_TV by_probe
+#define AV_MODEWEIGHTS by_probe
+#define EV_TV m_tv
+#define EV_MODEWEIGHTS m_modeweights
 
 /* Metric sets are OL_MBIT() bits of an ol_mset. */
 _Static_assert(OL_NMETRICS < 64, "more metrics than bits in a metric set");

@@ -51,7 +51,9 @@
   OL_METRIC(REGRET2, "regret2", "player 2's external regret / T, as regret1") \
   OL_METRIC(ELBO, "elbo", "variational methods: Monte Carlo ELBO E_q[-U(z)] + H(q) at the current q over the method's fresh draws (evals; the ELBO of exp(-U), so log Z - KL(q || p))") \
   OL_METRIC(ELBO_SE, "elbo_se", "variational methods: standard error of elbo, sd of -U(z_k) over the fresh draws / sqrt(evals)") \
-  OL_METRIC(GRADVAR, "gradvar", "variational methods: E||g||^2 of the one-draw ELBO gradient estimator (all parameters) at the current q, the mean over the fresh draws")
+  OL_METRIC(GRADVAR, "gradvar", "variational methods: E||g||^2 of the one-draw ELBO gradient estimator (all parameters) at the current q, the mean over the fresh draws") \
+  OL_METRIC(TV, "tv", "diffusion samplers: total variation 1/2 sum_b |q_b - p_b| between the particles' histogram q on a grid (1-D or 2-D) and the target's exact bin masses p (the grid of kl)") \
+  OL_METRIC(MODEWEIGHTS, "modeweights", "diffusion samplers: max_k |r_k - w_k|, r_k the particles' mean responsibility w_k N_k(x) / p(x) of mixture component k (E r_k = w_k under the target)")
 
 enum {
 #define OL_METRIC(id, name, doc) OL_MET_##id,

@@ -115,6 +115,7 @@ typedef struct ropts {
   int chains;            /* samplers: independent chains (1) */
   long warmup;           /* samplers: warmup steps (-1: the method's) */
   long maxdraws;         /* samplers: draws kept per chain (100000) */
+  long samples;          /* diffusion: particles (0: the method's own) */
 } ropts;
 
 /* Parse the options table at idx (may be none/nil) for who; may leave

@@ -26,7 +26,8 @@ static const char *const optkeys[] = {
   "iters", "tol", "time", "seed", "stream", "x0", "metrics", "watch", "cap",
   "record_x", "schedule", "progress", "view", "xaxis", "xlog", "average",
   "f_abstol", "f_reltol", "x_abstol", "x_reltol", "xlimit", "flimit",
-  "stop_below", "chains", "warmup", "max_draws", "speed", "paused", NULL
+  "stop_below", "chains", "warmup", "max_draws", "speed", "paused",
+  "samples", NULL
 };
 
 
@@ -237,6 +238,9 @@ void olua_readopts (lua_State *L, int idx, const char *who, ropts *ro)
   if (lua_getfield(L, idx, "max_draws") != LUA_TNIL)
     ro->maxdraws = (long)getint(L, -1, who, "max_draws", 2);
   lua_pop(L, 3);
+  if (lua_getfield(L, idx, "samples") != LUA_TNIL)
+    ro->samples = (long)getint(L, -1, who, "samples", 1);
+  lua_pop(L, 1);
   if (lua_getfield(L, idx, "stop_below") != LUA_TNIL) {
     /* stop_below = {metric = value}: one metric */
     int t = lua_gettop(L), cnt = 0;
@@ -361,8 +365,22 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
     o.iters += o.warmup;
     o.draws = ro->maxdraws * (long)(OL_DRAW_COLS + pb->p->n);
   }
+  /* a diffusion sampler's particles: the option sets its samples */
+  if (ro->samples > 0) {
+    int np = mb->t->nparams;
+    if (mb->t->family != OL_SAMPLER)
+      for (i = 0; i < np && i < 64; i++) par[i] = mb->par[i];
+    for (i = 0; i < np && strcmp(mb->t->params[i].name, "samples"); i++) {}
+    if (i == np)
+      luaL_error(L, "%s: samples is the number of a diffusion sampler's "
+                 "particles; %s has none", who, mb->t->name);
+    if (ol_param_check(&mb->t->params[i], (double)ro->samples, &e) != OL_OK)
+      luaL_error(L, "%s: samples: %s", who, e.msg);
+    par[i] = (double)ro->samples;
+  }
   olua_problem_ref(pb);                /* given back by run_gc */
-  b->r = ol_run_new(pb->p, mb->t, mb->t->family == OL_SAMPLER ? par : mb->par, &o, &e);
+  b->r = ol_run_new(pb->p, mb->t, mb->t->family == OL_SAMPLER ||
+                    ro->samples > 0 ? par : mb->par, &o, &e);
   if (b->r == NULL) {
     olua_problem_unref(pb);
     luaL_error(L, "%s: %s", who, e.msg);

@@ -4,3 +4,8 @@
 ** core/diffusion/<name>.c (Lua: diffusion.<name>{...}).  Order here is the order
 ** of help() and the man page.
 */
+OL_DIFFUSION(ddpm)
+OL_DIFFUSION(ddim)
+OL_DIFFUSION(pfode)
+OL_DIFFUSION(sde)
+OL_DIFFUSION(masked)
