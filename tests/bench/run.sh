@@ -93,3 +93,6 @@ else
   echo "HS skipped: IPOPT's development package is not installed" \
     "(apt-get install coinor-libipopt-dev, then make bench)"
 fi
+
+echo "== VI: one BBVI step (vi.fullrank, d = 100, 10 draws, Adam) on a dense Gaussian vs the same arithmetic in C, one core (OPENBLAS_NUM_THREADS=1)"
+OPENBLAS_NUM_THREADS=1 tests/bench/vi 2000 5
