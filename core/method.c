@@ -10,6 +10,7 @@
 */
 #include "method.h"
 #include "problems/kuhn.h"
+#include "rl/mdp.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -68,6 +69,16 @@ int ol_method_check (const ol_method_type *m, const ol_problem *p,
                       "extensive-form game (behavioural strategies on a "
                       "tree): use game.cfr or game.cfrplus", m->name,
                       p->name);
+  if (m->family == OL_RL && ol_mdp_of(p) == NULL)
+    return ol_err_set(e, OL_EINVAL, "rl.%s needs an MDP problem "
+                      "(problem.stopping, problem.inventory, problem.rlvr); "
+                      "%s is not one", m->name, p->name);
+  /* the group-sampling methods (they report pass1) need 0/1 rewards */
+  if (m->family == OL_RL && (m->probes & OL_MBIT(OL_MET_PASS1)) &&
+      !ol_mdp_of(p)->binary)
+    return ol_err_set(e, OL_EINVAL, "rl.%s needs a verifiable-reward toy "
+                      "(problem.rlvr); %s is not one: use rl.pg or "
+                      "rl.dynpg", m->name, p->name);
   if (m->family == OL_DIFFUSION) return ol_diffusion_check(m, p, e);
   if (m->family == OL_DYNAMIC && p->kind != OL_GAME &&
       p->set.kind != OL_SET_SIMPLEX)

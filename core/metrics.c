@@ -520,6 +520,26 @@ static double m_gradvar (const ol_mstate *s)
   return probe(s, OL_MET_GRADVAR);
 }
 
+/* RL methods' own metrics (core/rl/probe.c) */
+static double m_gap (const ol_mstate *s) { return probe(s, OL_MET_GAP); }
+static double m_dentropy_pred (const ol_mstate *s)
+{
+  return probe(s, OL_MET_DENTROPY_PRED);
+}
+static double m_dentropy (const ol_mstate *s)
+{
+  return probe(s, OL_MET_DENTROPY);
+}
+static double m_zeroadv (const ol_mstate *s)
+{
+  return probe(s, OL_MET_ZEROADV);
+}
+static double m_zeroadv_pred (const ol_mstate *s)
+{
+  return probe(s, OL_MET_ZEROADV_PRED);
+}
+static double m_pass1 (const ol_mstate *s) { return probe(s, OL_MET_PASS1); }
+
 static double m_ccegap (const ol_mstate *s)
 {
   double r = probe(s, OL_MET_REGRET);
@@ -970,6 +990,17 @@ int ol_metric_unavail (int id, const ol_problem *p, const ol_method_type *m,
   case OL_MET_GRADVAR:
     return ol_err_set(e, OL_EINVAL, "%s: %s is not a variational method "
                       "(vi.meanfield, vi.fullrank)", name, mn);
+  case OL_MET_GAP:
+  case OL_MET_DENTROPY_PRED:
+  case OL_MET_DENTROPY:
+    return ol_err_set(e, OL_EINVAL, "%s: %s is not an RL method on an MDP "
+                      "(rl.pg, rl.dynpg, rl.grpo, rl.qae; optimizers "
+                      "have subopt = V* - V^pi)", name, mn);
+  case OL_MET_ZEROADV:
+  case OL_MET_ZEROADV_PRED:
+  case OL_MET_PASS1:
+    return ol_err_set(e, OL_EINVAL, "%s: %s is not a group-sampling RL "
+                      "method (rl.grpo, rl.qae on problem.rlvr)", name, mn);
   case OL_MET_NUCNORM:
     return ol_err_set(e, OL_EINVAL, "nucnorm needs a matrix-shaped problem "
                       "(%s is a plain vector)", p->name);
@@ -1064,6 +1095,18 @@ static double m_divergences (const ol_mstate *s)
 #define EV_ELBO m_elbo
 #define EV_ELBO_SE m_elbo_se
 #define EV_GRADVAR m_gradvar
+#define AV_GAP by_probe
+#define AV_DENTROPY_PRED by_probe
+#define AV_DENTROPY by_probe
+#define AV_ZEROADV by_probe
+#define AV_ZEROADV_PRED by_probe
+#define AV_PASS1 by_probe
+#define EV_GAP m_gap
+#define EV_DENTROPY_PRED m_dentropy_pred
+#define EV_DENTROPY m_dentropy
+#define EV_ZEROADV m_zeroadv
+#define EV_ZEROADV_PRED m_zeroadv_pred
+#define EV_PASS1 m_pass1
 #define EV_POTENTIAL m_potential
 #define EV_VALUE m_value
 #define AV_ACCEPT is_sampler

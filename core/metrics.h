@@ -52,6 +52,12 @@
   OL_METRIC(ELBO, "elbo", "variational methods: Monte Carlo ELBO E_q[-U(z)] + H(q) at the current q over the method's fresh draws (evals; the ELBO of exp(-U), so log Z - KL(q || p))") \
   OL_METRIC(ELBO_SE, "elbo_se", "variational methods: standard error of elbo, sd of -U(z_k) over the fresh draws / sqrt(evals)") \
   OL_METRIC(GRADVAR, "gradvar", "variational methods: E||g||^2 of the one-draw ELBO gradient estimator (all parameters) at the current q, the mean over the fresh draws") \
+  OL_METRIC(GAP, "gap", "RL methods: V* - V^pi of the softmax policy of x_t, exact (backward induction and policy evaluation, core/rl/mdp.h)") \
+  OL_METRIC(DENTROPY_PRED, "dentropy_pred", "RL methods: first-order predicted change of entropy by the last step, the average over decision points of -Cov_pi(log pi, dz) (dz its logit change)") \
+  OL_METRIC(DENTROPY, "dentropy", "RL methods: actual change of entropy (the average over decision points) by the last step") \
+  OL_METRIC(ZEROADV, "zeroadv", "group-sampling RL methods: fraction of the last batch's responses whose advantage is exactly 0") \
+  OL_METRIC(ZEROADV_PRED, "zeroadv_pred", "group-sampling RL methods: expected zeroadv at the policy of the last step, E over k ~ Bin(G, p_q) of the zero fraction of a group with k successes, averaged over queries") \
+  OL_METRIC(PASS1, "pass1", "RLVR: mean over queries of pass@1, the policy's probability of a correct response") \
   OL_METRIC(TV, "tv", "diffusion samplers: total variation 1/2 sum_b |q_b - p_b| between the particles' histogram q on a grid (1-D or 2-D) and the target's exact bin masses p (the grid of kl)") \
   OL_METRIC(MODEWEIGHTS, "modeweights", "diffusion samplers: max_k |r_k - w_k|, r_k the particles' mean responsibility w_k N_k(x) / p(x) of mixture component k (E r_k = w_k under the target)")
 

@@ -4,3 +4,7 @@
 ** core/rl/<name>.c (Lua: rl.<name>{...}).  Order here is the order
 ** of help() and the man page.
 */
+OL_RL(pg)
+OL_RL(dynpg)
+OL_RL(grpo)
+OL_RL(qae)
