@@ -1,0 +1,69 @@
+-- tests/lua/diffusion.lua -- the diffusion samplers through the binary:
+-- problem.gmm and problem.tokens, the run option samples, r:samples(),
+-- the default metrics, and the numbers of the demos
+-- scripts/diffusion_steps.lua and scripts/masked_mi.lua.
+--
+-- Truth: masked's KL is exact (0 for mi = 0 to 1e-12, mi at T = 1); the
+-- gmm samplers' checks against closed forms are in tests/c/t_diffusion.c;
+-- here the demos' claims: TV at 100 steps below half of TV at 5 steps for
+-- DDIM and DDPM with the exact score, and above it by 0.02 with
+-- score_error 0.5 (seed 11 in the script); KL * T <= mi, rising with mi.
+local t = dofile("tests/lib/tap.lua")
+local SEED = 5
+t.diag("seed " .. SEED)
+
+local p = problem.gmm{means = {{-2, 0}, {2, 0}}, weights = {1, 3},
+                      covs = {{0.5}, {0.25}}}
+local r = run(p, diffusion.ddpm{steps = 50}, {samples = 300, seed = SEED,
+                                               progress = false,
+                                               view = false})
+local s = r:samples()
+t.ok(#s == 300 and #s[1] == 2, "ddpm: samples = 300 gives r:samples() of "
+     .. "300 rows of 2 (" .. #s .. ")")
+t.ok(r:last("kl") ~= nil and r:last("tv") ~= nil and r:last("modeweights")
+     ~= nil, "ddpm: records kl, tv, modeweights by default")
+local shares = r.shares
+t.ok(#shares == 2 and math.abs(shares[1] + shares[2] - 1) < 1e-12,
+     "ddpm: r.shares sums to 1 (" .. shares[1] .. " + " .. shares[2] .. ")")
+t.ok(not pcall(run, problem.mixture{}, diffusion.sde{}, {progress = false,
+                                                       view = false}),
+     "sde: refuses problem.mixture (not a gmm)")
+t.ok(not pcall(run, p, optim.gd{}, {samples = 10, progress = false,
+                                    view = false}),
+     "samples: refused for a method without particles")
+
+local z = problem.tokens{L = 3, V = 4, mi = 0}
+local rz = run(z, diffusion.masked{steps = 2}, {progress = false,
+                                                view = false})
+t.ok(math.abs(rz:last("kl")) <= 1e-12, "masked: KL = 0 for independent "
+     .. "tokens (" .. rz:last("kl") .. ")")
+local q = problem.tokens{L = 3, V = 4, mi = 0.7}
+local r1 = run(q, diffusion.masked{steps = 1}, {progress = false,
+                                                view = false})
+t.ok(math.abs(r1:last("kl") - 0.7) < 1e-10, "masked: KL = mi at T = 1 ("
+     .. r1:last("kl") .. ")")
+
+-- the demos' numbers (their prints silenced)
+local pr = print
+print = function () end
+arg = {}
+local ds = dofile("scripts/diffusion_steps.lua")
+local mm = dofile("scripts/masked_mi.lua")
+print = pr
+for _, k in ipairs{"ddim", "ddpm"} do
+  local e, n = ds[k].exact, ds[k].noisy
+  t.ok(e[5] < 0.5 * e[1], string.format("diffusion_steps: %s's TV falls "
+       .. "from %.3f (5 steps) to %.3f (100)", k, e[1], e[5]))
+  t.ok(n[5] > e[5] + 0.02, string.format("diffusion_steps: %s's floor with "
+       .. "score_error 0.5 is %.3f > %.3f + 0.02", k, n[5], e[5]))
+end
+local good = true
+for i = 2, #mm do
+  for T = 1, 3 do
+    good = good and mm[i][T] * T <= ({0, 0.1, 0.5, 1})[i] + 1e-9
+      and mm[i][T] > mm[i - 1][T]
+  end
+end
+t.ok(good and mm[1][3] == 0, "masked_mi: KL * T <= mi and rising with mi, "
+     .. "KL = 0 for mi = 0")
+t.done()
