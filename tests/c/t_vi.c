@@ -109,7 +109,7 @@ static int start (fixture *f, const ol_problem *p, int diag_, int stl,
   par[7] = sd0;
   par[8] = evals;
   ol_rng_seed(&f->rng, SEED, (uint64_t)(2 * diag_ + stl));
-  memcpy(f->x, x0, sizeof f->x);
+  memcpy(f->x, x0, sizeof(double) * (size_t)p->n);   /* n <= N */
   f->c.p = p;
   f->c.n = p->n;
   f->c.x = f->x;
