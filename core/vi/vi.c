@@ -47,6 +47,10 @@
 **            log det Sigma - log det S), S = C C'.
 ** With evals = 0 there are no fresh draws and elbo, elbo_se and gradvar
 ** are NaN (what a timing of the bare step wants).
+**
+** Failure: an oracle error at a draw (a non-finite U or gradient at z,
+** OL_EDOM, or a failing Lua density) ends the step with that error, so
+** the run stops saying why; a draw is never skipped (that would bias g).
 */
 #include <lapacke.h>
 #include <math.h>
