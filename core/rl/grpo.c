@@ -36,7 +36,7 @@ static const ol_param grpo_params[] = {
    "logits", NULL},
   {"G", OL_P_INT, 8, 1, 4096, "responses sampled per query (group size)",
    NULL},
-  {"scale", OL_P_ENUM, 0, 0, 0, "advantages divided by the group's sd "
+  {"scale", OL_P_ENUM, 0, 0, 1, "advantages divided by the group's sd "
    "(GRPO) or not (Dr. GRPO)", "std|none"},
 };
 

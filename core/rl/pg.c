@@ -39,7 +39,7 @@ typedef struct pg_state {
 static const ol_param pg_params[] = {
   {"lr", OL_P_REAL, 1, OL_GT0, OL_FINITE, "step size of the ascent on the "
    "logits", NULL},
-  {"estimator", OL_P_ENUM, 0, 0, 0, "exact policy gradient, or the "
+  {"estimator", OL_P_ENUM, 0, 0, 1, "exact policy gradient, or the "
    "REINFORCE estimate from sampled episodes", "exact|reinforce"},
   {"samples", OL_P_INT, 16, 1, 1e6, "episodes per REINFORCE estimate",
    NULL},

@@ -43,7 +43,7 @@ static const ol_param qae_params[] = {
    NULL},
   {"K", OL_P_REAL, 0.6, OL_GT0, 0.9999999999999999, "quantile of the "
    "group's rewards taken as baseline", NULL},
-  {"scale", OL_P_ENUM, 1, 0, 0, "advantages divided by the group's sd or "
+  {"scale", OL_P_ENUM, 1, 0, 1, "advantages divided by the group's sd or "
    "not", "std|none"},
 };
 
