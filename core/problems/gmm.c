@@ -71,27 +71,41 @@ double ol_gmm_eval (const ol_gmm *G, const double *lv, double s,
   int k, i, j, n = G->n, K = G->K;
   double *y = work, *z = work + n, *l = work + 2 * n, *v = l + K;
   double lmax = -INFINITY, sum = 0, lp;
-  /* (1) per component: z = U_k' (x - s mu_k), its scaled copy v_k, l_k */
-  for (k = 0; k < K; k++) {
-    const double *mu = G->mu + (size_t)k * n;
-    const double *U = G->U + (size_t)k * n * n, *iv = lv + (size_t)k * n;
-    double q = 0;
-    for (i = 0; i < n; i++) y[i] = x[i] - s * mu[i];
-    for (j = 0; j < n; j++) {
-      double a = 0;
-      for (i = 0; i < n; i++) a += U[(size_t)i * n + j] * y[i];
-      z[j] = a * iv[j];
-      q += a * z[j];
+  /* (1) per component: z = U_k' (x - s mu_k), its scaled copy v_k, l_k
+  ** (the plane written out: the same operations in the same order) */
+  if (n == 2)
+    for (k = 0; k < K; k++) {
+      const double *mu = G->mu + 2 * k, *U = G->U + 4 * k, *iv = lv + 2 * k;
+      double y0 = x[0] - s * mu[0], y1 = x[1] - s * mu[1];
+      double a0 = U[0] * y0 + U[2] * y1, a1 = U[1] * y0 + U[3] * y1;
+      double z0 = a0 * iv[0], z1 = a1 * iv[1];
+      double q = a0 * z0 + a1 * z1;
+      v[2 * k] = U[0] * z0 + U[1] * z1;
+      v[2 * k + 1] = U[2] * z0 + U[3] * z1;
+      l[k] = lv[2 * K + k] - 0.5 * q;
+      if (l[k] > lmax) lmax = l[k];
     }
-    if (score != NULL)
-      for (i = 0; i < n; i++) {
+  else
+    for (k = 0; k < K; k++) {
+      const double *mu = G->mu + (size_t)k * n;
+      const double *U = G->U + (size_t)k * n * n, *iv = lv + (size_t)k * n;
+      double q = 0;
+      for (i = 0; i < n; i++) y[i] = x[i] - s * mu[i];
+      for (j = 0; j < n; j++) {
         double a = 0;
-        for (j = 0; j < n; j++) a += U[(size_t)i * n + j] * z[j];
-        v[(size_t)k * n + i] = a;              /* Cov_k^-1 (x - s mu_k) */
+        for (i = 0; i < n; i++) a += U[(size_t)i * n + j] * y[i];
+        z[j] = a * iv[j];
+        q += a * z[j];
       }
-    l[k] = lv[(size_t)K * n + k] - 0.5 * q;
-    if (l[k] > lmax) lmax = l[k];
-  }
+      if (score != NULL)
+        for (i = 0; i < n; i++) {
+          double a = 0;
+          for (j = 0; j < n; j++) a += U[(size_t)i * n + j] * z[j];
+          v[(size_t)k * n + i] = a;              /* Cov_k^-1 (x - s mu_k) */
+        }
+      l[k] = lv[(size_t)K * n + k] - 0.5 * q;
+      if (l[k] > lmax) lmax = l[k];
+    }
   /* (2) log-sum-exp, responsibilities, score = -sum_k r_k v_k */
   for (k = 0; k < K; k++) sum += exp(l[k] - lmax);
   lp = lmax + log(sum);

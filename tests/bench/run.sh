@@ -96,3 +96,6 @@ fi
 
 echo "== VI: one BBVI step (vi.fullrank, d = 100, 10 draws, Adam) on a dense Gaussian vs the same arithmetic in C, one core (OPENBLAS_NUM_THREADS=1)"
 OPENBLAS_NUM_THREADS=1 tests/bench/vi 2000 5
+
+echo "== DIFF: one DDPM step per particle (diffusion.ddpm, exact score) on the 2-D 8-mode gmm, 10^4 particles, vs the same arithmetic in C, one core"
+OPENBLAS_NUM_THREADS=1 tests/bench/diffusion 10000 100 5
