@@ -18,6 +18,7 @@
 ** reference code instead bias-corrects and drops 1/sqrt(t).  eps (from the
 ** reference code) guards v = 0.  Constant beta1 (the paper's experiments).
 ** The schedule multiplies the clipped rate, i.e. lr and both bounds.
+** The band and the clipped rate are envelope.h's (shared with amsbound).
 **
 ** Probe (lrmin / lrmed / lrmax): min / median / max over coordinates of
 ** eta_t of the last step (the multiplier of m_t); the median of an even
@@ -60,24 +61,6 @@ static int adabound_init (void *st, const double *par, ol_ctx *c,
   return ol_adam_vecs_new(c->n, e, &s->g, &s->m, &s->v, &s->w, (double **)NULL);
 }
 
-/* Bounds eta_l(t), eta_u(t) for step t >= 1. */
-static void bounds (const adabound_state *s, double t, double *lo,
-                    double *hi)
-{
-  *lo = s->final_lr * (1 - 1 / (s->gamma * t + 1));
-  *hi = s->gamma > 0 ? s->final_lr * (1 + 1 / (s->gamma * t)) : INFINITY;
-}
-
-/* eta_t for one coordinate: clip(lr / (sqrt(v) + eps), lo, hi) * k. */
-static double rate (const adabound_state *s, double v, double lo, double hi,
-                    double k)
-{
-  double r = s->lr / (sqrt(v) + s->eps);
-  if (r < lo) r = lo;
-  if (r > hi) r = hi;
-  return r * k;
-}
-
 static int adabound_step (void *st, ol_ctx *c, ol_err *e)
 {
   adabound_state *s = st;
@@ -87,14 +70,14 @@ static int adabound_step (void *st, ol_ctx *c, ol_err *e)
   /* (1) stochastic gradient at x_t */
   if ((rc = ol_ctx_grad(c, x, NULL, g, e)) != OL_OK) return rc;
   /* (2) the band [eta_l(t), eta_u(t)] and the factor sched / sqrt(t) */
-  bounds(s, t, &lo, &hi);
+  ol_bound_band(s->final_lr, s->gamma, t, &lo, &hi);
   k = c->sched / sqrt(t);
   /* (3) moments, clipped rate, move */
   for (i = 0; i < n; i++) {
     double gi = g[i];
     m[i] = b1 * m[i] + (1 - b1) * gi;
     v[i] = b2 * v[i] + (1 - b2) * gi * gi;
-    x[i] -= rate(s, v[i], lo, hi, k) * m[i];
+    x[i] -= ol_bound_rate(s->lr, s->eps, v[i], lo, hi, k) * m[i];
   }
   return OL_OK;
 }
@@ -111,9 +94,10 @@ static double adabound_probe (const void *st, int metric, const ol_ctx *c)
   double t = (double)c->t, lo, hi, k;
   int i;
   if (c->t < 1 || s->w == NULL) return NAN;
-  bounds(s, t, &lo, &hi);
+  ol_bound_band(s->final_lr, s->gamma, t, &lo, &hi);
   k = c->sched / sqrt(t);
-  for (i = 0; i < c->n; i++) s->w[i] = rate(s, s->v[i], lo, hi, k);
+  for (i = 0; i < c->n; i++)
+    s->w[i] = ol_bound_rate(s->lr, s->eps, s->v[i], lo, hi, k);
   return ol_envelope(s->w, c->n, metric);
 }
 
