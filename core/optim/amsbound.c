@@ -1,0 +1,117 @@
+/*
+** core/optim/amsbound.c -- AMSBound (Luo, Xiong, Liu & Sun 2019, ICLR,
+** "Adaptive gradient methods with dynamic bound of learning rate",
+** Algorithm 3): AdaBound's clipping applied to AMSGrad's running maximum
+** of the second moment.
+**
+**   m_t = beta1 m_{t-1} + (1 - beta1) g_t
+**   v_t = beta2 v_{t-1} + (1 - beta2) g_t^2
+**   vhat_t = max(vhat_{t-1}, v_t)
+**   etahat_t = clip(lr / (sqrt(vhat_t) + eps), eta_l(t), eta_u(t))
+**   eta_t = sched_t etahat_t / sqrt(t)
+**   x_{t+1} = x_t - eta_t m_t                      (componentwise)
+**   eta_l(t) = final_lr (1 - 1 / (gamma t + 1))
+**   eta_u(t) = final_lr (1 + 1 / (gamma t))        (+inf when gamma = 0)
+**
+** Form implemented: the paper's Algorithm 3 as optim.adabound implements
+** its Algorithm 2 (no bias correction, the 1/sqrt(t) scaling, the bound
+** functions of the authors' reference code with final_lr and gamma; see
+** core/optim/adabound.c), with vhat in place of v.  The band and the
+** clipped rate are envelope.h's, shared with adabound.  eps guards vhat =
+** 0.  Constant beta1.  eta_t lies in sched_t [eta_l(t), eta_u(t)] /
+** sqrt(t) at every step.
+**
+** Probe (lrmin / lrmed / lrmax): min / median / max over coordinates of
+** eta_t of the last step (the multiplier of m_t); the median of an even
+** count is the mean of the two middle values; NAN before the first step.
+*/
+#include <math.h>
+
+#include "adamfam.h"
+#include "envelope.h"
+#include "method.h"
+#include "metrics.h"
+
+typedef struct amsbound_state {
+  double lr, final_lr, gamma, beta1, beta2, eps;
+  double *g, *m, *v, *vhat;
+  double *w;        /* probe scratch (multipliers, reordered) */
+} amsbound_state;
+
+static const ol_param amsbound_params[] = {
+  {"lr", OL_P_REAL, 1e-3, 0, INFINITY, "adaptive step size (alpha)", NULL},
+  {"final_lr", OL_P_REAL, 0.1, 0, INFINITY,
+   "SGD step size both bounds converge to", NULL},
+  {"gamma", OL_P_REAL, 1e-3, 0, INFINITY,
+   "convergence speed of the bounds", NULL},
+  OL_ADAM_P_BETA1,
+  OL_ADAM_P_BETA2,
+  OL_ADAM_P_EPS,
+};
+
+static int amsbound_init (void *st, const double *par, ol_ctx *c,
+                          ol_err *e)
+{
+  amsbound_state *s = st;
+  s->lr = par[0];
+  s->final_lr = par[1];
+  s->gamma = par[2];
+  s->beta1 = par[3];
+  s->beta2 = par[4];
+  s->eps = par[5];
+  return ol_adam_vecs_new(c->n, e, &s->g, &s->m, &s->v, &s->vhat, &s->w,
+                          (double **)NULL);
+}
+
+static int amsbound_step (void *st, ol_ctx *c, ol_err *e)
+{
+  amsbound_state *s = st;
+  double b1 = s->beta1, b2 = s->beta2, t = (double)(c->t + 1), lo, hi, k;
+  double *x = c->x, *g = s->g, *m = s->m, *v = s->v, *vh = s->vhat;
+  int i, n = c->n, rc;
+  /* (1) stochastic gradient at x_t */
+  if ((rc = ol_ctx_grad(c, x, NULL, g, e)) != OL_OK) return rc;
+  /* (2) the band [eta_l(t), eta_u(t)] and the factor sched / sqrt(t) */
+  ol_bound_band(s->final_lr, s->gamma, t, &lo, &hi);
+  k = c->sched / sqrt(t);
+  /* (3) moments, running max of v, clipped rate, move */
+  for (i = 0; i < n; i++) {
+    double gi = g[i];
+    m[i] = b1 * m[i] + (1 - b1) * gi;
+    v[i] = b2 * v[i] + (1 - b2) * gi * gi;
+    if (v[i] > vh[i]) vh[i] = v[i];
+    x[i] -= ol_bound_rate(s->lr, s->eps, vh[i], lo, hi, k) * m[i];
+  }
+  return OL_OK;
+}
+
+static void amsbound_fini (void *st)
+{
+  amsbound_state *s = st;
+  ol_adam_vecs_free(&s->g, &s->m, &s->v, &s->vhat, &s->w, (double **)NULL);
+}
+
+static double amsbound_probe (const void *st, int metric, const ol_ctx *c)
+{
+  const amsbound_state *s = st;
+  double t = (double)c->t, lo, hi, k;
+  int i;
+  if (c->t < 1 || s->w == NULL) return NAN;
+  ol_bound_band(s->final_lr, s->gamma, t, &lo, &hi);
+  k = c->sched / sqrt(t);
+  for (i = 0; i < c->n; i++)
+    s->w[i] = ol_bound_rate(s->lr, s->eps, s->vhat[i], lo, hi, k);
+  return ol_envelope(s->w, c->n, metric);
+}
+
+const ol_method_type ol_optim_amsbound = {
+  "amsbound", OL_OPTIM,
+  "AMSBound: AMSGrad's rates (max second moment) clipped to AdaBound's band",
+  "Luo, Xiong, Liu & Sun 2019, Algorithm 3",
+  amsbound_params,
+  (int)(sizeof amsbound_params / sizeof amsbound_params[0]),
+  sizeof(amsbound_state), 0u,
+  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  amsbound_init, amsbound_step, amsbound_fini, amsbound_probe,
+  OL_PROBES_LR
+};
