@@ -53,14 +53,23 @@ static const int nlisted_problems = 0
 #define OL_OPTIM(n) +1
 #define OL_SAMPLER(n) +1
 #define OL_DYNAMIC(n) +1
+#define OL_VI(n) +1
+#define OL_DIFFUSION(n) +1
+#define OL_RL(n) +1
 static const int nlisted_methods = 0
 #include "optim/list.h"
 #include "sample/list.h"
 #include "games/list.h"
+#include "vi/list.h"
+#include "diffusion/list.h"
+#include "rl/list.h"
   ;
 #undef OL_OPTIM
 #undef OL_SAMPLER
 #undef OL_DYNAMIC
+#undef OL_VI
+#undef OL_DIFFUSION
+#undef OL_RL
 
 static void test_registry (void)
 {
