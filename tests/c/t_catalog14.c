@@ -433,7 +433,8 @@ static void test_shampoo (void)
     dev = fmax(dev, fabs(A[a] - PL[a] * PR[0]) / PL[0]);
   for (a = 0; good && a < N * N; a++)
     dev = fmax(dev, fabs(B[a] - PR[a] * PL[0]) / PR[0]);
-  ok(good && asym(M, A) <= 1e-13 * fabs(A[0]) && asym(N, B) <= 1e-13 * fabs(B[0]),
+  ok(good && asym(M, A) <= 1e-13 * fabs(A[0])
+     && asym(N, B) <= 1e-13 * fabs(B[0]),
      "shampoo: L^-1/4 and R^-1/4 read back from the steps are symmetric "
      "(asym %.2g, %.2g)", asym(M, A), asym(N, B));
   ok(good && chol_pd(M, A) && chol_pd(N, B) && A[0] > 0,
