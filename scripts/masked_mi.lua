@@ -44,6 +44,7 @@ end
 print(string.format("verdict: %s (KL = %g for mi = 0; KL*T / mi in "
                     .. "[%.3f, %.3f] for mi in 0.1 .. 1 and T = 1 .. 3 "
                     .. "(1 at T = 1; linear only roughly: smaller mi gain "
-                    .. "more from extra rounds), KL falling with T)", ok and "holds" or "does not hold",
+                    .. "more from extra rounds), KL falling with T; no "
+                    .. "seed: the KL is exact)", ok and "holds" or "does not hold",
                     res[1][3], lo, hi))
 return res
