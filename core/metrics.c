@@ -490,6 +490,12 @@ static double m_ortherr (const ol_mstate *s)
   return probe(s, OL_MET_ORTHERR);
 }
 
+/* private methods' privacy spent (core/optim/dpsgd.c) */
+static double m_epsilon (const ol_mstate *s)
+{
+  return probe(s, OL_MET_EPSILON);
+}
+
 static double m_regret (const ol_mstate *s)
 {
   return probe(s, OL_MET_REGRET);
@@ -977,6 +983,9 @@ int ol_metric_unavail (int id, const ol_problem *p, const ol_method_type *m,
                       "one)", p->name);
   case OL_MET_ACCEPT:
     return ol_err_set(e, OL_EINVAL, "accept: %s is not a sampler", mn);
+  case OL_MET_EPSILON:
+    return ol_err_set(e, OL_EINVAL, "epsilon: %s is not a private method "
+                      "(optim.dpsgd)", mn);
   case OL_MET_LRMIN:
   case OL_MET_LRMED:
   case OL_MET_LRMAX:
@@ -1140,6 +1149,8 @@ static double m_divergences (const ol_mstate *s)
 #define EV_LRMED m_lrmed
 #define EV_LRMAX m_lrmax
 #define EV_ORTHERR m_ortherr
+#define AV_EPSILON by_probe
+#define EV_EPSILON m_epsilon
 #define EV_NUCNORM m_nucnorm
 #define EV_SUPPORT m_support
 #define EV_LOSS m_loss

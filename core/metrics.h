@@ -59,7 +59,8 @@
   OL_METRIC(ZEROADV_PRED, "zeroadv_pred", "group-sampling RL methods: expected zeroadv at the policy of the last step, E over k ~ Bin(G, p_q) of the zero fraction of a group with k successes, averaged over queries") \
   OL_METRIC(PASS1, "pass1", "RLVR: mean over queries of pass@1, the policy's probability of a correct response") \
   OL_METRIC(TV, "tv", "diffusion samplers: total variation 1/2 sum_b |q_b - p_b| between the particles' histogram q on a grid (1-D or 2-D) and the target's exact bin masses p (the grid of kl)") \
-  OL_METRIC(MODEWEIGHTS, "modeweights", "diffusion samplers: max_k |r_k - w_k|, r_k the particles' mean responsibility w_k N_k(x) / p(x) of mixture component k (E r_k = w_k under the target)")
+  OL_METRIC(MODEWEIGHTS, "modeweights", "diffusion samplers: max_k |r_k - w_k|, r_k the particles' mean responsibility w_k N_k(x) / p(x) of mixture component k (E r_k = w_k under the target)") \
+  OL_METRIC(EPSILON, "epsilon", "private methods: epsilon of the (epsilon, delta)-DP spent by the steps so far at the method's delta (dpsgd: RDP accountant of the Poisson-sampled Gaussian mechanism, core/optim/rdp.h)")
 
 enum {
 #define OL_METRIC(id, name, doc) OL_MET_##id,
