@@ -9,10 +9,16 @@
 **     diffusion.masked's exact KL is 0 to 1e-12 for independent tokens
 **     (mi = 0) at every T, equals mi for T = 1 (the product of the
 **     marginals) and is 0 for T = L (the chain rule);
-**   - every sampler (ddpm, ddim eta = 0.5, pfode Euler and Heun, sde) on a
-**     2-D 8-mode ring with unequal weights, 500 steps, 4000 particles
-**     (seed 7): each component's share within 3 standard errors of w_k,
-**     and kl falls from 5 steps to 500;
+**   - every sampler (ddpm, ddim eta = 0.5, pfode Euler and Heun, sde; and
+**     ddpm, pfode Heun, sde on the cosine and VE schedules) on a 2-D
+**     8-mode ring with unequal weights, 300 steps, 3000 particles (seed
+**     7): each component's share within 3 standard errors of w_k, kl
+**     falls from 5 steps to 300, w2 within 3 sqrt(tr Sigma / N) (the
+**     sampling error of the particles' mean);
+**   - the kNN entropy of a Gaussian's particles within 3 sd of the exact
+**     1/2 log det(2 pi e S);
+**   - the injected score error's bias and mean square, eps b / sqrt 2 and
+**     eps^2, within 4 standard errors;
 **   - pfode Euler = ddim eta = 0 and ddpm = ddim eta = 1 particle for
 **     particle (same seed) to 1e-9: the identities of diffuse.h;
 **   - the samplers refuse a target other than a gmm, masked one other
@@ -29,6 +35,8 @@
 #include "tap.h"
 
 #define SEED 7
+#define NSTEPS 300
+#define NPART 3000
 #define PI 3.14159265358979323846
 
 static ol_problem *mkgmm (int K, const double *w, const double *mu,
@@ -179,13 +187,15 @@ typedef struct samp {
   const char *name;
   const char *key;
   double val;
+  int sched;        /* OL_DFS_LINEAR, OL_DFS_COSINE, OL_DFS_VE */
 } samp;
 
 static ol_run *mkrun (ol_problem *p, const samp *s, int steps, int N)
 {
   double par[16];
   const ol_method_type *m = olt_method(s->name, par, "steps", (double)steps,
-                                       "samples", (double)N, s->key, s->val,
+                                       "samples", (double)N, "schedule",
+                                       (double)s->sched, s->key, s->val,
                                        (char *)NULL);
   ol_run_opts o = olt_opts(steps + 10, 0, 0);
   ol_run *r;
@@ -197,9 +207,14 @@ static ol_run *mkrun (ol_problem *p, const samp *s, int steps, int N)
 
 static void test_samplers (void)
 {
-  static const samp ss[] = {{"ddpm", NULL, 0}, {"ddim", "eta", 0.5},
-                            {"pfode", "solver", 0}, {"pfode", "solver", 1},
-                            {"sde", NULL, 0}};
+  static const samp ss[] = {
+    {"ddpm", NULL, 0, OL_DFS_LINEAR}, {"ddim", "eta", 0.5, OL_DFS_LINEAR},
+    {"pfode", "solver", 0, OL_DFS_LINEAR}, {"pfode", "solver", 1,
+                                            OL_DFS_LINEAR},
+    {"sde", NULL, 0, OL_DFS_LINEAR}, {"ddpm", NULL, 0, OL_DFS_COSINE},
+    {"ddpm", NULL, 0, OL_DFS_VE}, {"pfode", "solver", 1, OL_DFS_COSINE},
+    {"pfode", "solver", 1, OL_DFS_VE}, {"sde", NULL, 0, OL_DFS_VE}};
+  static const char *const sname[] = {"linear", "cosine", "ve"};
   double w[8] = {1, 2, 3, 2, 1, 1, 2, 4};
   ol_problem *p = olt_problem("gmm", NULL, (char *)NULL);
   ol_pval v[3];
@@ -212,13 +227,18 @@ static void test_samplers (void)
   p = ol_problem_new(ol_problem_type_find("gmm"), v, &e);
   diag("samplers: seed %d", SEED);
   for (i = 0; i < sizeof ss / sizeof ss[0]; i++) {
-    char lab[32] = "";
-    ol_run *r = mkrun(p, &ss[i], 500, 4000), *r5 = mkrun(p, &ss[i], 5, 4000);
+    char lab[48] = "";
+    ol_run *r = mkrun(p, &ss[i], NSTEPS, NPART);
+    ol_run *r5 = mkrun(p, &ss[i], 5, NPART);
     const double *sh, *se;
     int rows, cols, good = 1;
     double worst = 0, kl, kl5;
-    if (ss[i].key != NULL)
+    if (ss[i].key != NULL && strcmp(ss[i].key, "solver") == 0)
+      snprintf(lab, sizeof lab, " %s", ss[i].val == 0 ? "euler" : "heun");
+    else if (ss[i].key != NULL)
       snprintf(lab, sizeof lab, " %s=%g", ss[i].key, ss[i].val);
+    snprintf(lab + strlen(lab), sizeof lab - strlen(lab), " %s",
+             sname[ss[i].sched]);
     if (r == NULL || r5 == NULL) { ok(0, "%s: runs", ss[i].name); continue; }
     ok(ol_run_reason(r) == OL_STOP_CONVERGED, "%s%s: stops after its "
        "steps (%s)", ss[i].name, lab, ol_run_message(r));
@@ -231,19 +251,27 @@ static void test_samplers (void)
       if (!(z <= 3)) good = 0;
       worst = fmax(worst, z);
     }
-    ok(good, "%s%s: every mode weight within 3 standard errors with 500 "
-       "steps (worst %.2f se)", ss[i].name, lab, worst);
+    ok(good, "%s%s: every mode weight within 3 standard errors with %d "
+       "steps (worst %.2f se)", ss[i].name, lab, NSTEPS, worst);
     kl = ol_run_last(r, OL_MET_KL);
     kl5 = ol_run_last(r5, OL_MET_KL);
-    ok(kl < kl5, "%s%s: kl falls with the steps (5: %.4f, 500: %.4f)",
-       ss[i].name, lab, kl5, kl);
+    ok(kl < kl5, "%s%s: kl falls with the steps (5: %.4f, %d: %.4f)",
+       ss[i].name, lab, kl5, NSTEPS, kl);
+    /* W2 of the Gaussian fit: its sampling error is about
+    ** sqrt(tr Sigma / N) (the mean's) */
+    {
+      double w2 = ol_run_last(r, OL_MET_W2), tr = p->cov[0] + p->cov[3];
+      ok(w2 < 3 * sqrt(tr / NPART), "%s%s: w2 %.4f below 3 sqrt(tr Sigma "
+         "/ N) = %.4f", ss[i].name, lab, w2, 3 * sqrt(tr / NPART));
+    }
     ol_run_free(r);
     ol_run_free(r5);
   }
   /* identities: pfode euler = ddim 0, ddpm = ddim 1 */
   {
-    static const samp a[2][2] = {{{"pfode", "solver", 0}, {"ddim", "eta", 0}},
-                                 {{"ddpm", NULL, 0}, {"ddim", "eta", 1}}};
+    static const samp a[2][2] = {
+      {{"pfode", "solver", 0, OL_DFS_LINEAR}, {"ddim", "eta", 0, OL_DFS_LINEAR}},
+      {{"ddpm", NULL, 0, OL_DFS_LINEAR}, {"ddim", "eta", 1, OL_DFS_LINEAR}}};
     int q;
     for (q = 0; q < 2; q++) {
       ol_run *r1 = mkrun(p, &a[q][0], 20, 200), *r2 = mkrun(p, &a[q][1], 20,
@@ -262,6 +290,69 @@ static void test_samplers (void)
       ol_run_free(r2);
     }
   }
+  ol_problem_free(p);
+}
+
+/* Kozachenko-Leonenko entropy of a sampler's particles: one Gaussian
+** N(mu, S), H = 1/2 log det(2 pi e S); the estimator's sd is about
+** n sqrt(psi'(1) / N) = 2 sqrt(1.645 / N). */
+static void test_entropy (void)
+{
+  double mu[2] = {1, 2}, S[4] = {2, 0.5, 0.5, 1}, w[1] = {1}, H, Hx, sd;
+  ol_problem *p = mkgmm(1, w, mu, S, 4);
+  samp s = {"ddpm", NULL, 0, OL_DFS_LINEAR};
+  ol_run *r = mkrun(p, &s, NSTEPS, NPART);
+  H = ol_run_last(r, OL_MET_ENTROPY);
+  Hx = 0.5 * log(pow(2 * PI * exp(1), 2) * (S[0] * S[3] - S[1] * S[2]));
+  sd = 2 * sqrt(1.645 / NPART);
+  ok(fabs(H - Hx) < 3 * sd, "entropy: the kNN estimate %.4f of a Gaussian's "
+     "particles is within 3 sd (%.3f) of 1/2 log det(2 pi e S) = %.4f", H,
+     sd, Hx);
+  ol_run_free(r);
+  ol_problem_free(p);
+}
+
+/* The injected score error: mean eps b / sqrt 2 (b = 1 / sqrt n),
+** E ||s^ - s||^2 = eps^2, each within 4 standard errors of M draws. */
+static void test_score_error (void)
+{
+  enum { M = 20000 };
+  double w[2] = {1, 1}, mu[4] = {-1, 0, 1, 0}, S[2] = {1, 0.5};
+  ol_problem *p = mkgmm(2, w, mu, S, 1);
+  ol_dfs D;
+  ol_rng rng;
+  double lv[6], work[16], sc[2], ex[2], x[2] = {0.3, -0.2}, bias[2];
+  double m[2] = {0, 0}, m2 = 0, v2 = 0, eps = 0.7, want, se;
+  int i, j;
+  memset(&D, 0, sizeof D);
+  D.G = ol_gmm_of(p);
+  D.n = 2;
+  D.eps = eps;
+  D.work = work;
+  D.bias = bias;
+  bias[0] = bias[1] = 1 / sqrt(2.0);
+  ol_rng_seed(&rng, SEED, 0);
+  ol_gmm_level(D.G, 0.8, 0.5, lv);
+  ol_gmm_eval(D.G, lv, 0.8, x, ex, NULL, work);
+  for (i = 0; i < M; i++) {
+    double q = 0;
+    ol_dfs_score(&D, lv, 0.8, x, sc, &rng);
+    for (j = 0; j < 2; j++) {
+      double d = sc[j] - ex[j];
+      m[j] += d / M;
+      q += d * d;
+    }
+    m2 += q / M;
+    v2 += q * q / M;
+  }
+  want = eps / sqrt(2.0) / sqrt(2.0);     /* eps / sqrt 2 times b_j */
+  se = eps / sqrt(2.0) / sqrt(2.0) / sqrt((double)M);   /* sd of xi_j */
+  ok(fabs(m[0] - want) < 4 * se && fabs(m[1] - want) < 4 * se,
+     "score_error: the bias is eps b / sqrt 2 = %.4f per coordinate (%.4f, "
+     "%.4f)", want, m[0], m[1]);
+  se = sqrt((v2 - m2 * m2) / M);
+  ok(fabs(m2 - eps * eps) < 4 * se, "score_error: E ||s^ - s||^2 = eps^2 "
+     "= %.4f (%.4f, se %.4f)", eps * eps, m2, se);
   ol_problem_free(p);
 }
 
@@ -287,6 +378,8 @@ int main (void)
   test_gmm();
   test_tokens();
   test_samplers();
+  test_entropy();
+  test_score_error();
   test_refuse();
   return done();
 }
