@@ -3,7 +3,8 @@
 -- the default metrics, and the numbers of the demos
 -- scripts/diffusion_steps.lua and scripts/masked_mi.lua.
 --
--- Truth: masked's KL is exact (0 for mi = 0 to 1e-12, mi at T = 1); the
+-- Truth: in 1-D ddpm's kl and tv at 200 steps below their sampling
+-- floors (stated below) and above them at 3 steps; masked's KL is exact (0 for mi = 0 to 1e-12, mi at T = 1); the
 -- gmm samplers' checks against closed forms are in tests/c/t_diffusion.c;
 -- here the demos' claims: TV at 100 steps below half of TV at 5 steps for
 -- DDIM and DDPM with the exact score, and above it by 0.02 with
@@ -31,6 +32,28 @@ t.ok(not pcall(run, problem.mixture{}, diffusion.sde{}, {progress = false,
 t.ok(not pcall(run, p, optim.gd{}, {samples = 10, progress = false,
                                     view = false}),
      "samples: refused for a method without particles")
+
+-- 1-D: the grid of 64 bins; the plug-in kl's bias is about (occupied
+-- bins - 1) / 2N < 0.008 here, tv's sampling error about 0.03
+local p1 = problem.gmm{means = {{-2}, {2}}, weights = {1, 3},
+                       covs = {{0.3}, {0.5}}}
+local function at (k)
+  return run(p1, diffusion.ddpm{steps = k}, {samples = 4000, seed = SEED,
+                                            progress = false, view = false})
+end
+local r200, r3 = at(200), at(3)
+t.ok(r200:last("kl") < 0.02 and r200:last("tv") < 0.06,
+     string.format("ddpm 1-D: kl %.4f < 0.02, tv %.4f < 0.06 at 200 steps",
+                   r200:last("kl"), r200:last("tv")))
+t.ok(r3:last("kl") > r200:last("kl") and r3:last("tv") > r200:last("tv"),
+     string.format("ddpm 1-D: kl %.4f, tv %.4f at 3 steps, above", r3:last("kl"),
+                   r3:last("tv")))
+local p3 = problem.gmm{means = {{0, 0, 0}, {3, 3, 3}}}
+local r3d = run(p3, diffusion.sde{steps = 20}, {samples = 200, seed = SEED,
+                                                 progress = false,
+                                                 view = false})
+t.ok(r3d:last("kl") ~= r3d:last("kl") and r3d:last("w2") == r3d:last("w2"),
+     "sde 3-D: kl is NaN above 2-D (no grid), w2 is defined")
 
 local z = problem.tokens{L = 3, V = 4, mi = 0}
 local rz = run(z, diffusion.masked{steps = 2}, {progress = false,
