@@ -340,10 +340,12 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
   if (ro->lenient)
     for (i = 0; i < OL_NMETRICS; i++) {
       ol_mset bit = OL_MBIT(i);
-      int probe = i >= OL_MET_LRMIN && i <= OL_MET_ORTHERR;
-      if ((o.metrics & bit) &&
+      /* the method's own value of a metric counts (a diffusion sampler's
+      ** kl and entropy, a variational Gaussian's) */
+      int own = mb->t->probe != NULL && (mb->t->probes & bit) != 0;
+      if ((o.metrics & bit) && !own &&
           (!ol_metric_types[i].avail(pb->p, mb->t->family) ||
-           (probe && (mb->t->probe == NULL || !(mb->t->probes & bit))))) {
+           ol_metric_byprobe(i))) {
         o.metrics &= ~bit;
         dropped |= bit;
       }

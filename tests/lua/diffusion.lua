@@ -55,6 +55,14 @@ local r3d = run(p3, diffusion.sde{steps = 20}, {samples = 200, seed = SEED,
 t.ok(r3d:last("kl") ~= r3d:last("kl") and r3d:last("w2") == r3d:last("w2"),
      "sde 3-D: kl is NaN above 2-D (no grid), w2 is defined")
 
+-- a race keeps each sampler's own metrics (kl, entropy are probes)
+local rs = race(problem.gmm{}, {diffusion.ddpm{steps = 10},
+                                diffusion.ddim{steps = 10}},
+                {samples = 200, seed = SEED, progress = false, view = false})
+t.ok(rs[1]:last("kl") > 0 and rs[2]:last("entropy") == rs[2]:last("entropy")
+     and #rs[2]:samples() == 200, "race: ddpm and ddim record their kl and "
+     .. "entropy, samples = 200 each")
+
 local z = problem.tokens{L = 3, V = 4, mi = 0}
 local rz = run(z, diffusion.masked{steps = 2}, {progress = false,
                                                 view = false})
