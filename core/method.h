@@ -33,9 +33,10 @@
 #include "rng.h"
 #include "oracle.h"
 
-/* method families; Lua tables optim, sample, game, vi, diffusion, rl */
+/* method families; Lua tables optim, sample, game, vi, diffusion, rl,
+** dist */
 enum { OL_OPTIM, OL_SAMPLER, OL_DYNAMIC, OL_VI, OL_DIFFUSION, OL_RL,
-       OL_NFAMILY };
+       OL_DIST, OL_NFAMILY };
 
 /* flags */
 #define OL_M_NEEDSET   1u   /* requires a constraint set (pgd) */
@@ -58,7 +59,7 @@ enum { OL_OPTIM, OL_SAMPLER, OL_DYNAMIC, OL_VI, OL_DIFFUSION, OL_RL,
 
 typedef struct ol_method_type {
   const char *name;          /* Lua name: optim.<name>{...} */
-  int family;                /* OL_OPTIM ... OL_RL */
+  int family;                /* OL_OPTIM ... OL_DIST */
   const char *doc;           /* one line */
   const char *ref;           /* paper, year (and equation) */
   const ol_param *params;

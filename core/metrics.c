@@ -496,6 +496,37 @@ static double m_epsilon (const ol_mstate *s)
   return probe(s, OL_MET_EPSILON);
 }
 
+/* distributed and bilevel methods' own accounts (core/dist/, bilevel) */
+static double m_consensus (const ol_mstate *s)
+{
+  return probe(s, OL_MET_CONSENSUS);
+}
+
+static double m_drift (const ol_mstate *s)
+{
+  return probe(s, OL_MET_DRIFT);
+}
+
+static double m_bits (const ol_mstate *s)
+{
+  return probe(s, OL_MET_BITS);
+}
+
+static double m_compress_err (const ol_mstate *s)
+{
+  return probe(s, OL_MET_COMPRESS_ERR);
+}
+
+static double m_rounds (const ol_mstate *s)
+{
+  return probe(s, OL_MET_ROUNDS);
+}
+
+static double m_hypergrad_err (const ol_mstate *s)
+{
+  return probe(s, OL_MET_HYPERGRAD_ERR);
+}
+
 static double m_regret (const ol_mstate *s)
 {
   return probe(s, OL_MET_REGRET);
@@ -1151,6 +1182,18 @@ static double m_divergences (const ol_mstate *s)
 #define EV_ORTHERR m_ortherr
 #define AV_EPSILON by_probe
 #define EV_EPSILON m_epsilon
+#define AV_CONSENSUS by_probe
+#define EV_CONSENSUS m_consensus
+#define AV_DRIFT by_probe
+#define EV_DRIFT m_drift
+#define AV_BITS by_probe
+#define EV_BITS m_bits
+#define AV_COMPRESS_ERR by_probe
+#define EV_COMPRESS_ERR m_compress_err
+#define AV_ROUNDS by_probe
+#define EV_ROUNDS m_rounds
+#define AV_HYPERGRAD_ERR by_probe
+#define EV_HYPERGRAD_ERR m_hypergrad_err
 #define EV_NUCNORM m_nucnorm
 #define EV_SUPPORT m_support
 #define EV_LOSS m_loss

@@ -60,7 +60,13 @@
   OL_METRIC(PASS1, "pass1", "RLVR: mean over queries of pass@1, the policy's probability of a correct response") \
   OL_METRIC(TV, "tv", "diffusion samplers: total variation 1/2 sum_b |q_b - p_b| between the particles' histogram q on a grid (1-D or 2-D) and the target's exact bin masses p (the grid of kl)") \
   OL_METRIC(MODEWEIGHTS, "modeweights", "diffusion samplers: max_k |r_k - w_k|, r_k the particles' mean responsibility w_k N_k(x) / p(x) of mixture component k (E r_k = w_k under the target)") \
-  OL_METRIC(EPSILON, "epsilon", "private methods: epsilon of the (epsilon, delta)-DP spent by the steps so far at the method's delta (dpsgd: RDP accountant of the Poisson-sampled Gaussian mechanism, core/optim/rdp.h)")
+  OL_METRIC(EPSILON, "epsilon", "private methods: epsilon of the (epsilon, delta)-DP spent by the steps so far at the method's delta (dpsgd: RDP accountant of the Poisson-sampled Gaussian mechanism, core/optim/rdp.h)") \
+  OL_METRIC(CONSENSUS, "consensus", "distributed methods: (1/n) sum_w ||x_w - xbar||^2, the workers' mean squared distance to their average") \
+  OL_METRIC(DRIFT, "drift", "federated methods: client drift, (1/n) sum_w ||x_w - x||^2 of the clients' local iterates after their local steps from the server's x") \
+  OL_METRIC(BITS, "bits", "distributed methods: bits sent by the workers so far (cumulative; per compressor, documented with each); an x axis (xaxis = \"bits\")") \
+  OL_METRIC(COMPRESS_ERR, "compress_err", "compressed methods: ||C(v) - v||^2 / ||v||^2 of the last compressed vectors") \
+  OL_METRIC(ROUNDS, "rounds", "distributed methods: communication rounds so far (an x axis: xaxis = \"rounds\")") \
+  OL_METRIC(HYPERGRAD_ERR, "hypergrad_err", "bilevel methods: ||hypergradient estimate - exact hypergradient|| where the exact one is known")
 
 enum {
 #define OL_METRIC(id, name, doc) OL_MET_##id,

@@ -17,6 +17,7 @@
 ** core/registry.c.
 */
 #include "problem.h"
+#include "rng.h"
 
 #include "vec.h"
 
@@ -375,6 +376,8 @@ void ol_problem_free (ol_problem *p)
   free(p->noise.chol);
   free(p->con.kind);
   free(p->con.fd);
+  free(p->workers.start);
+  free(p->workers.perm);
   if (p->free_ud != NULL) p->free_ud(p->ud);
   free(p);
 }
@@ -693,4 +696,142 @@ int ol_problem_set_constraints (ol_problem *p, int m, const int *kind,
   p->con.fn = fn;
   p->con.ud = ud;
   return OL_OK;
+}
+
+/* == workers (problem.h) ==================================================== */
+
+static int check_workers (ol_problem *p, int n, double h, double part,
+                          ol_err *e)
+{
+  if (refuse_frozen(p, e) != OL_OK) return OL_EINVAL;
+  if (p->nsum < 1 || p->fdfi == NULL)
+    return ol_err_set(e, OL_EINVAL, "workers: %s is not a finite sum "
+                      "(components f_i to split)", p->name);
+  if (n < 1 || n > p->nsum)
+    return ol_err_set(e, OL_EINVAL, "workers: n = %d is out of range [1, "
+                      "%ld] (the components of %s)", n, p->nsum, p->name);
+  if (!(h >= 0 && h <= 1))
+    return ol_err_set(e, OL_EINVAL, "workers: heterogeneity = %g is out "
+                      "of range [0, 1]", h);
+  if (!(part > 0 && part <= 1))
+    return ol_err_set(e, OL_EINVAL, "workers: participation = %g is out "
+                      "of range (0, 1]", part);
+  return OL_OK;
+}
+
+static int set_split (ol_problem *p, int n, double h, double part,
+                      long *start, long *perm)
+{
+  free(p->workers.start);
+  free(p->workers.perm);
+  p->workers.n = n;
+  p->workers.heterogeneity = h;
+  p->workers.participation = part;
+  p->workers.start = start;
+  p->workers.perm = perm;
+  return OL_OK;
+}
+
+int ol_problem_set_shards (ol_problem *p, int n, const long *start,
+                           double heterogeneity, double participation,
+                           ol_err *e)
+{
+  long *st, *perm, i;
+  int w;
+  if (check_workers(p, n, heterogeneity, participation, e) != OL_OK)
+    return OL_EINVAL;
+  if (start == NULL || start[0] != 0 || start[n] != p->nsum)
+    return ol_err_set(e, OL_EINVAL, "workers: shards must run from 0 to "
+                      "%ld", p->nsum);
+  for (w = 0; w < n; w++)
+    if (start[w + 1] <= start[w])
+      return ol_err_set(e, OL_EINVAL, "workers: shard %d is empty or out "
+                        "of order", w + 1);
+  st = malloc(sizeof *st * (size_t)(n + 1));
+  perm = malloc(sizeof *perm * (size_t)p->nsum);
+  if (st == NULL || perm == NULL) {
+    free(st);
+    free(perm);
+    return ol_err_set(e, OL_ENOMEM, "out of memory");
+  }
+  memcpy(st, start, sizeof *st * (size_t)(n + 1));
+  for (i = 0; i < p->nsum; i++) perm[i] = i;
+  return set_split(p, n, heterogeneity, participation, st, perm);
+}
+
+typedef struct wkey {
+  double k;
+  long i;
+} wkey;
+
+static int wkey_cmp (const void *a, const void *b)
+{
+  const wkey *x = a, *y = b;
+  if (x->k != y->k) return x->k < y->k ? -1 : 1;
+  return (x->i > y->i) - (x->i < y->i);
+}
+
+int ol_problem_set_workers (ol_problem *p, int n, double heterogeneity,
+                            double participation, uint64_t seed, ol_err *e)
+{
+  long N, i, *st = NULL, *perm = NULL;
+  int w, d, j, rc = OL_OK;
+  double *u = NULL, *g = NULL, mean = 0, var = 0, sd;
+  wkey *key = NULL;
+  ol_rng rng;
+  if (check_workers(p, n, heterogeneity, participation, e) != OL_OK)
+    return OL_EINVAL;
+  N = p->nsum;
+  d = p->n;
+  u = malloc(sizeof *u * (size_t)d);
+  g = malloc(sizeof *g * (size_t)d);
+  key = malloc(sizeof *key * (size_t)N);
+  st = malloc(sizeof *st * (size_t)(n + 1));
+  perm = malloc(sizeof *perm * (size_t)N);
+  if (u == NULL || g == NULL || key == NULL || st == NULL || perm == NULL) {
+    rc = ol_err_set(e, OL_ENOMEM, "out of memory");
+    goto done;
+  }
+  /* (1) the direction u and each component's pull along it at x0 */
+  ol_rng_seed(&rng, seed, 0);
+  for (j = 0; j < d; j++) u[j] = ol_rng_normal(&rng);
+  for (i = 0; i < N; i++) {
+    double f, z = 0;
+    if ((i & 0xfff) == 0 && ol_interrupted()) {
+      rc = ol_err_set(e, OL_EINTR, "workers: interrupted");
+      goto done;
+    }
+    if ((rc = p->fdfi(p->ud, i, p->x0, &f, g, e)) != OL_OK) goto done;
+    for (j = 0; j < d; j++) z += g[j] * u[j];
+    if (!isfinite(z)) {
+      rc = ol_err_set(e, OL_EDOM, "workers: component %ld's gradient at "
+                      "x0 is not finite", i + 1);
+      goto done;
+    }
+    key[i].k = z;
+    key[i].i = i;
+    mean += z;
+  }
+  /* (2) keys: standardised pull, mixed with noise by heterogeneity */
+  mean /= (double)N;
+  for (i = 0; i < N; i++) var += (key[i].k - mean) * (key[i].k - mean);
+  sd = sqrt(var / (double)N);
+  for (i = 0; i < N; i++) {
+    double z = sd > 0 ? (key[i].k - mean) / sd : 0;
+    key[i].k = heterogeneity * z
+               + (1 - heterogeneity) * ol_rng_normal(&rng);
+  }
+  qsort(key, (size_t)N, sizeof *key, wkey_cmp);
+  for (i = 0; i < N; i++) perm[i] = key[i].i;
+  /* (3) contiguous shards of near-equal size */
+  for (w = 0; w <= n; w++) st[w] = (long)((double)N * w / n);
+  rc = set_split(p, n, heterogeneity, participation, st, perm);
+  st = perm = NULL;
+done:
+  free(u);
+  free(g);
+  free(key);
+  free(st);
+  free(perm);
+  return rc;
 }

@@ -182,6 +182,18 @@ typedef struct ol_constr {
                                 (a binding passes its oracle's ud) */
 } ol_constr;
 
+/* A finite sum's components split among workers (distributed methods,
+** core/dist/): worker w holds the components perm[start[w]] ..
+** perm[start[w + 1] - 1]; a fraction participation of the workers takes
+** part in each round.  n = 0: no split. */
+typedef struct ol_workers {
+  int n;                     /* workers */
+  double heterogeneity;      /* as set (ol_problem_set_workers) */
+  double participation;      /* (0, 1] */
+  long *start;               /* n + 1 offsets into perm (owned) */
+  long *perm;                /* nsum component indices (owned) */
+} ol_workers;
+
 typedef struct ol_problem {
   char name[32];             /* "rosenbrock", "lua", ... */
   int kind;                  /* OL_OBJECTIVE, OL_DENSITY, OL_GAME */
@@ -222,6 +234,7 @@ typedef struct ol_problem {
                                 (see the end of this file); NULL for every
                                 other problem */
   ol_constr con;             /* general constraints (m = 0: none) */
+  ol_workers workers;        /* the components' workers (n = 0: none) */
   int frozen;                /* a run was made on it: the setters refuse
                                 (the one field ol_run_new writes) */
 } ol_problem;
@@ -335,6 +348,24 @@ int ol_problem_set_fstar (ol_problem *p, double fstar, ol_err *e);
 int ol_problem_set_constraints (ol_problem *p, int m, const int *kind,
                                 const int *hasgrad, ol_con_fn fn, void *ud,
                                 ol_err *e);
+
+/* Split the finite sum of p (p->nsum components, p->fdfi) among n
+** workers (1 <= n <= nsum), in contiguous shards of the order of the key
+**   k_i = h z_i + (1 - h) xi_i,
+** z_i the standardised projection of grad f_i(x0) on a random direction
+** u, xi_i standard normal (u and xi drawn from seed): heterogeneity h = 0
+** shuffles the components at random, h = 1 sorts them by the direction
+** their gradients pull x0 (workers whose optima lie apart).  participation
+** in (0, 1] is the fraction of the workers in each round.  The oracle is
+** called nsum times. */
+int ol_problem_set_workers (ol_problem *p, int n, double heterogeneity,
+                            double participation, uint64_t seed, ol_err *e);
+/* The same with the shards given: worker w holds components
+** [start[w], start[w + 1]) in index order (a built-in whose clients are
+** its components, e.g. fedquad); start has n + 1 entries, 0 to nsum. */
+int ol_problem_set_shards (ol_problem *p, int n, const long *start,
+                           double heterogeneity, double participation,
+                           ol_err *e);
 
 /* Shared allocation helper for create functions: zeroed n doubles,
 ** NULL with e set on failure. */

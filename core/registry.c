@@ -3,9 +3,10 @@
 **
 ** Built from the list headers with X-macros, so registering a method or a
 ** built-in problem is one line in
-** core/{optim,sample,games,vi,diffusion,rl,problems}/list.h plus its own
+** core/{optim,sample,games,vi,diffusion,rl,dist,problems}/list.h plus its own
 ** file.  Order: optimizers, samplers, game dynamics, variational methods,
-** diffusion samplers, RL methods, each in list order.  Both tables are
+** diffusion samplers, RL methods, distributed methods, each in list
+** order.  Both tables are
 ** const and NULL-ended.
 */
 #include <string.h>
@@ -19,6 +20,7 @@
 #define OL_VI(n) extern const ol_method_type ol_vi_##n;
 #define OL_DIFFUSION(n) extern const ol_method_type ol_diffusion_##n;
 #define OL_RL(n) extern const ol_method_type ol_rl_##n;
+#define OL_DIST(n) extern const ol_method_type ol_dist_##n;
 #define OL_PROBLEM(n) extern const ol_problem_type ol_problem_##n;
 #include "optim/list.h"
 #include "sample/list.h"
@@ -26,6 +28,7 @@
 #include "vi/list.h"
 #include "diffusion/list.h"
 #include "rl/list.h"
+#include "dist/list.h"
 #include "problems/list.h"
 #undef OL_OPTIM
 #undef OL_SAMPLER
@@ -33,6 +36,7 @@
 #undef OL_VI
 #undef OL_DIFFUSION
 #undef OL_RL
+#undef OL_DIST
 #undef OL_PROBLEM
 
 const ol_method_type *const ol_methods[] = {
@@ -42,18 +46,21 @@ const ol_method_type *const ol_methods[] = {
 #define OL_VI(n) &ol_vi_##n,
 #define OL_DIFFUSION(n) &ol_diffusion_##n,
 #define OL_RL(n) &ol_rl_##n,
+#define OL_DIST(n) &ol_dist_##n,
 #include "optim/list.h"
 #include "sample/list.h"
 #include "games/list.h"
 #include "vi/list.h"
 #include "diffusion/list.h"
 #include "rl/list.h"
+#include "dist/list.h"
 #undef OL_OPTIM
 #undef OL_SAMPLER
 #undef OL_DYNAMIC
 #undef OL_VI
 #undef OL_DIFFUSION
 #undef OL_RL
+#undef OL_DIST
   NULL
 };
 
@@ -71,7 +78,8 @@ const ol_problem_type *const ol_problem_types[] = {
 const ol_method_type *ol_method_find (const char *name)
 {
   static const char *const fam[OL_NFAMILY] = {"optim.", "sample.", "game.",
-                                              "vi.", "diffusion.", "rl."};
+                                              "vi.", "diffusion.", "rl.",
+                                              "dist."};
   int i, f = -1;
   if (name == NULL) return NULL;
   for (i = 0; i < OL_NFAMILY && f < 0; i++)

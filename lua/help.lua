@@ -166,6 +166,8 @@ local families = {
   {tab = diffusion, fam = "diffusion", what = "diffusion sampler",
    plural = "diffusion samplers"},
   {tab = rl, fam = "rl", what = "RL method", plural = "RL methods"},
+  {tab = dist, fam = "dist", what = "distributed method",
+   plural = "distributed methods"},
 }
 local familyof = {}
 for _, f in ipairs(families) do familyof[f.tab] = f end
@@ -303,6 +305,16 @@ the scales; p.x0 is u; p:eval(u) -> U, grad U with U = -log p(x) -
 log |dx/du| (the potential samplers use).  logp and grad are checked as
 problem.new's f and grad are; an error names logp or grad.]]
 
+docs.workers = [[
+problem.workers(p, {n = 10, heterogeneity = 0, participation = 1, seed = 1})
+  splits the finite sum of p (its components f_i) among n workers for the
+  dist methods, and returns p: contiguous shards of the components sorted
+  by  h z_i + (1 - h) xi_i,  z_i the standardised pull of grad f_i(x0) on a
+  random direction, xi_i noise (seeded): heterogeneity 0 shuffles them, 1
+  gives each worker components whose optima lie apart; participation is
+  the fraction of workers in each round.  p.workers shows the split.
+]]
+
 docs.run = [[
 run(problem, method [, opts]) -> run   step a method on a problem
 options:
@@ -316,7 +328,8 @@ options:
              gamma = , period = }
   progress  progress lines without a view (true)   view  live view (true)
   xaxis     x of the plots: "iter" (default), "evals" (gradient
-            evaluations) or "time" (each run's stepping seconds)
+            evaluations), "time" (each run's stepping seconds), "bits"
+            (bits sent: dist methods) or "rounds" (communication rounds)
   average   keep the Polyak-Ruppert average of the iterates in r.xavg
 stop rules (0 = off; tolerance rules evaluate f and g every step):
   f_abstol  |f_t - f_t-1| <= f_abstol     f_reltol  ... <= f_reltol |f_t|
@@ -407,6 +420,9 @@ local function family_rows (fam)
     rows[#rows + 1] = {"density",
                        "a density from log p in Lua, with bounds "
                        .. "(help(problem.density))"}
+    rows[#rows + 1] = {"workers",
+                       "split a finite sum among workers for dist methods "
+                       .. "(help(problem.workers))"}
   else
     for _, m in ipairs(core.methods) do
       if m.family == fam then rows[#rows + 1] = {m.name, m.doc} end
@@ -480,6 +496,7 @@ function help (x)
     local info = core.ctors[x]
     if info == "problem.new" then return out("%s", docs.new) end
     if info == "problem.density" then return out("%s", docs.density) end
+    if info == "problem.workers" then return out("%s", docs.workers) end
     if type(info) == "table" then
       if info.family == "problem" then return problem_help(info) end
       return method_help(info)
@@ -532,7 +549,9 @@ function help (x)
     end
     info = find(core.problems, x)
     if info then return problem_help(info) end
-    if x == "new" or x == "density" then return out("%s", docs[x]) end
+    if x == "new" or x == "density" or x == "workers" then
+      return out("%s", docs[x])
+    end
     if docs[x] then return out("%s", docs[x]) end
     if core.fdocs[x] then return out("%s", core.fdocs[x]) end
     if x:find("^[%a_][%w_]*$") and rawget(G, x) ~= nil

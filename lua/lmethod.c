@@ -15,7 +15,8 @@
 #include "lbind.h"
 
 static const char *const famname[OL_NFAMILY] = {"optim", "sample", "game",
-                                                "vi", "diffusion", "rl"};
+                                                "vi", "diffusion", "rl",
+                                                "dist"};
 
 static const char *familyname (int f)
 {

@@ -96,7 +96,8 @@ static int l_blas_threads (lua_State *L)
 int luaopen_optlab (lua_State *L)
 {
   static const char *const globals[] = {
-    "problem", "optim", "sample", "game", "vi", "diffusion", "rl", "run",
+    "problem", "optim", "sample", "game", "vi", "diffusion", "rl", "dist",
+    "run",
     "race", "help", "pretty",
     "metrics", "start", "jobs", "blas_threads", NULL
   };

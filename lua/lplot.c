@@ -10,7 +10,8 @@
 ** game), width, height (SVG: pixels of the whole figure, default 900 x 320
 ** per row of panels; text: columns, default 80, and rows per panel,
 ** default 16), text = true (text even with a file name: not both), xaxis
-** ("iter", "evals", "time"; default: the first run's xaxis option) and
+** ("iter", "evals", "time", "bits", "rounds"; default: the first run's
+** xaxis option) and
 ** xlog (log x axis, default false) for the metric and trace panels.
 */
 #include <ctype.h>

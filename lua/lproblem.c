@@ -1332,6 +1332,49 @@ static double *readbound (lua_State *L, const char *who, const char *key,
   return v;
 }
 
+
+/* problem.workers(p, {n =, heterogeneity =, participation =, seed =}):
+** split the finite sum of p among n workers (core: ol_problem_set_workers)
+** and return p. */
+static int problem_workers (lua_State *L)
+{
+  static const ol_param wp[] = {
+    {"n", OL_P_INT, 10, 1, 1e8, "workers", NULL},
+    {"heterogeneity", OL_P_REAL, 0, 0, 1, "0: components shuffled at "
+     "random; 1: sorted by the pull of their gradients at x0", NULL},
+    {"participation", OL_P_REAL, 1, OL_GT0, 1, "fraction of the workers "
+     "in each round", NULL},
+    {"seed", OL_P_INT, 1, 0, 9007199254740992.0, "seed of the split",
+     NULL},
+  };
+  const int np = (int)(sizeof wp / sizeof wp[0]);
+  double v[4];
+  lproblem *b = olua_checkproblem(L, 1);
+  ol_err e;
+  int k;
+  for (k = 0; k < np; k++) v[k] = wp[k].def;
+  if (!lua_isnoneornil(L, 2)) {
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lua_pushnil(L);
+    while (lua_next(L, 2) != 0) {
+      if (lua_type(L, -2) != LUA_TSTRING)
+        return luaL_error(L, "problem.workers: option names must be "
+                          "strings");
+      k = ol_param_find(wp, np, lua_tostring(L, -2));
+      if (k < 0)
+        return olua_unknownparam(L, "problem.workers",
+                                 lua_tostring(L, -2), wp, np);
+      olua_readparam(L, -1, "problem.workers", &wp[k], &v[k]);
+      lua_pop(L, 1);
+    }
+  }
+  if (ol_problem_set_workers(b->p, (int)v[0], v[1], v[2], (uint64_t)v[3],
+                             &e) != OL_OK)
+    return luaL_error(L, "problem.%s", e.msg);   /* "workers: ..." */
+  lua_settop(L, 1);
+  return 1;
+}
+
 /* problem.density{n=, logp=, grad=, x0=, lower=, upper=, name=} -> a
 ** density from Lua functions with the sign users write: logp(x) returns
 ** log p(x) up to a constant, grad(x, g) fills g with grad log p (without
@@ -1528,7 +1571,8 @@ static void pushnoise (lua_State *L, const ol_noise *nz)
 
 /* p.n, p.name, p.kind, p.desc, p.x0, p.xstar, p.fstar (nil if unknown),
 ** p.equilibria (a game's known equilibria, joint strategies; {} when none
-** is known), p.l1, p.noise, and the methods. */
+** is known), p.workers (the split: n, heterogeneity, participation, sizes;
+** nil when none), p.l1, p.noise, and the methods. */
 static int problem_index (lua_State *L)
 {
   const char *k = luaL_checkstring(L, 2);
@@ -1565,6 +1609,22 @@ static int problem_index (lua_State *L)
       olua_pushvec(L, eq + (size_t)q * p->n, p->n);
       lua_rawseti(L, -2, q + 1);
     }
+  }
+  else if (strcmp(k, "workers") == 0 && p->workers.n > 0) {
+    int w;
+    lua_createtable(L, 0, 4);
+    lua_pushinteger(L, p->workers.n);
+    lua_setfield(L, -2, "n");
+    lua_pushnumber(L, p->workers.heterogeneity);
+    lua_setfield(L, -2, "heterogeneity");
+    lua_pushnumber(L, p->workers.participation);
+    lua_setfield(L, -2, "participation");
+    lua_createtable(L, p->workers.n, 0);
+    for (w = 0; w < p->workers.n; w++) {
+      lua_pushinteger(L, p->workers.start[w + 1] - p->workers.start[w]);
+      lua_rawseti(L, -2, w + 1);
+    }
+    lua_setfield(L, -2, "sizes");
   }
   else if (strcmp(k, "l1") == 0) lua_pushnumber(L, p->l1);
   else if (strcmp(k, "noise") == 0) pushnoise(L, &p->noise);
@@ -1663,6 +1723,11 @@ void olua_openproblem (lua_State *L)
   lua_pushvalue(L, -1);
   lua_setfield(L, core + 1, "density");
   lua_pushliteral(L, "problem.density");
+  lua_rawset(L, core + 3);
+  lua_pushcfunction(L, problem_workers);
+  lua_pushvalue(L, -1);
+  lua_setfield(L, core + 1, "workers");
+  lua_pushliteral(L, "problem.workers");
   lua_rawset(L, core + 3);
   lua_pop(L, 1);
   lua_setfield(L, core, "problems");

@@ -396,6 +396,9 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
   b->dropped = dropped;
   b->xaxis = ro->xaxis;
   rec = ol_run_metrics(b->r);
+  if (PN_XKIND(b->xaxis) == PN_X_BITS && !(rec & OL_MBIT(OL_MET_BITS)))
+    luaL_error(L, "%s: xaxis = \"bits\" needs a method that counts the bits "
+               "it sends (a dist method; %s does not)", who, mb->t->name);
   if (ro->nwatch > 0) {
     b->nwatch = ro->nwatch;
     memcpy(b->watch, ro->watch, sizeof b->watch);

@@ -151,7 +151,7 @@ int pn_defaults (const ol_problem *p, int family, ol_mset rec, int *out,
     if (rec & OL_MBIT(OL_MET_EXPLOIT_AVG)) ADD(OL_MET_EXPLOIT_AVG);
     if (rec & OL_MBIT(OL_MET_EXPLOIT)) ADD(OL_MET_EXPLOIT);
     if (rec & OL_MBIT(OL_MET_ENTROPY)) ADD(OL_MET_ENTROPY);
-  } else if (family >= OL_VI) {
+  } else if (family >= OL_VI && family != OL_DIST) {
     /* variational, diffusion and RL methods: the metrics their probes
     ** define, in metric order (below) */
   } else if (p != NULL && p->con.m > 0) {
@@ -1811,9 +1811,11 @@ int pn_simplex (const pn_runs *rs, const pn_out *o, char *title,
 
 /* -- x axis --------------------------------------------------------------- */
 
-static const char *const xnames[PN_NXAXES] = {"iter", "evals", "time"};
+static const char *const xnames[PN_NXAXES] = {"iter", "evals", "time",
+                                              "bits", "rounds"};
 static const char *const xlabels[PN_NXAXES] = {
-  "iteration", "gradient evaluations", "seconds"
+  "iteration", "gradient evaluations", "seconds", "bits sent",
+  "communication rounds"
 };
 
 const char *pn_xaxis_name (int xaxis)
@@ -1836,8 +1838,13 @@ int pn_xaxis_find (const char *name)
 
 double pn_xat (const ol_run *r, int xaxis, int i)
 {
+  const double *s;
   if (xaxis == PN_X_EVALS) return ol_run_evals(r)[i];
   if (xaxis == PN_X_TIME) return ol_run_secs(r)[i];
+  if (xaxis == PN_X_BITS)
+    return (s = ol_run_series(r, OL_MET_BITS)) != NULL ? s[i] : NAN;
+  if (xaxis == PN_X_ROUNDS && (s = ol_run_series(r, OL_MET_ROUNDS)) != NULL)
+    return s[i];
   return (double)ol_run_times(r)[i];
 }
 

@@ -320,17 +320,21 @@ int pn_pool_update (pn_pool *pl, const pn_runs *rs, double budget);
 /* -- x axis --------------------------------------------------------------- */
 
 /* What metric series are plotted against (the xaxis option): iterations
-** (ol_run_times), gradient evaluations (ol_run_evals) or stepping seconds
-** (ol_run_secs, each run its own clock). */
-enum { PN_X_ITER, PN_X_EVALS, PN_X_TIME, PN_NXAXES };
+** (ol_run_times), gradient evaluations (ol_run_evals), stepping seconds
+** (ol_run_secs, each run its own clock), bits sent (the recorded series of
+** the bits metric: distributed methods) or communication rounds (the
+** rounds metric's series, iterations when it is not recorded). */
+enum { PN_X_ITER, PN_X_EVALS, PN_X_TIME, PN_X_BITS, PN_X_ROUNDS,
+       PN_NXAXES };
 /* A log x axis travels with the xaxis value as a flag (the run option
 ** xlog = true): PN_XKIND(v) is the axis kind, PN_XLOGGED(v) the flag. */
 #define PN_X_LOG 0x100
 #define PN_XKIND(v) ((v) & 0xff)
 #define PN_XLOGGED(v) (((v) & PN_X_LOG) != 0)
 
-/* Option name ("iter", "evals", "time") and axis label ("iteration",
-** "gradient evaluations", "seconds") of xaxis; NULL if out of range. */
+/* Option name ("iter", "evals", "time", "bits", "rounds") and axis label
+** ("iteration", "gradient evaluations", "seconds", "bits sent",
+** "communication rounds") of xaxis; NULL if out of range. */
 const char *pn_xaxis_name (int xaxis);
 const char *pn_xaxis_label (int xaxis);
 /* Kind of an option name, -1 if unknown. */

@@ -56,6 +56,7 @@ static const int nlisted_problems = 0
 #define OL_VI(n) +1
 #define OL_DIFFUSION(n) +1
 #define OL_RL(n) +1
+#define OL_DIST(n) +1
 static const int nlisted_methods = 0
 #include "optim/list.h"
 #include "sample/list.h"
@@ -63,6 +64,7 @@ static const int nlisted_methods = 0
 #include "vi/list.h"
 #include "diffusion/list.h"
 #include "rl/list.h"
+#include "dist/list.h"
   ;
 #undef OL_OPTIM
 #undef OL_SAMPLER
@@ -70,6 +72,7 @@ static const int nlisted_methods = 0
 #undef OL_VI
 #undef OL_DIFFUSION
 #undef OL_RL
+#undef OL_DIST
 
 static void test_registry (void)
 {
