@@ -1,0 +1,102 @@
+/*
+** core/dist/dist.c -- the helpers the distributed methods share (dist.h):
+** the workers' split, a round's participants, per-worker streams, a
+** worker's local gradient and the consensus error.
+*/
+#include <math.h>
+#include <stdlib.h>
+
+#include "dist.h"
+
+int ol_dist_split_init (ol_dist_split *s, const ol_problem *p, int dflt,
+                        const char *who, ol_err *e)
+{
+  long N = p->nsum, i, *own;
+  int w;
+  if (N < 1 || p->fdfi == NULL)
+    return ol_err_set(e, OL_EINVAL, "%s needs a finite sum (components "
+                      "f_i to give its workers)", who);
+  if (p->workers.n > 0) {
+    s->n = p->workers.n;
+    s->participation = p->workers.participation;
+    s->start = p->workers.start;
+    s->idx = p->workers.perm;
+    return OL_OK;
+  }
+  if (dflt < 1 || dflt > N)
+    return ol_err_set(e, OL_EINVAL, "%s: workers = %d is out of range "
+                      "[1, %ld] (the components of %s)", who, dflt, N,
+                      p->name);
+  if ((own = malloc(sizeof *own * (size_t)(N + dflt + 1))) == NULL)
+    return ol_err_set(e, OL_ENOMEM, "out of memory");
+  for (i = 0; i < N; i++) own[i] = i;
+  for (w = 0; w <= dflt; w++) own[N + w] = (long)((double)N * w / dflt);
+  s->own = own;
+  s->n = dflt;
+  s->participation = 1;
+  s->idx = own;
+  s->start = own + N;
+  return OL_OK;
+}
+
+void ol_dist_split_fini (ol_dist_split *s)
+{
+  free(s->own);
+  s->own = NULL;
+}
+
+int ol_dist_nsample (const ol_dist_split *s)
+{
+  int m = (int)floor(s->participation * s->n + 0.5);
+  return m < 1 ? 1 : m > s->n ? s->n : m;
+}
+
+int ol_dist_sample (const ol_dist_split *s, ol_rng *r, int *who)
+{
+  int m = ol_dist_nsample(s), n = s->n, w, k = 0;
+  if (m == n) {
+    for (w = 0; w < n; w++) who[w] = w;
+    return n;
+  }
+  /* Algorithm S: take w with probability (m - k) / (n - w) */
+  for (w = 0; w < n && k < m; w++)
+    if ((double)(n - w) * ol_rng_uniform(r) < (double)(m - k)) who[k++] = w;
+  return m;
+}
+
+void ol_dist_streams (ol_rng *rw, int n, ol_rng *parent)
+{
+  uint64_t seed = ol_rng_u64(parent);
+  int w;
+  for (w = 0; w < n; w++) ol_rng_seed(&rw[w], seed, (uint64_t)w + 1);
+}
+
+int ol_dist_grad (ol_ctx *c, const ol_dist_split *s, int w, const double *x,
+                  int batch, ol_rng *r, double *g, double *tmp, ol_err *e)
+{
+  long lo = s->start[w], m = ol_dist_size(s, w), k, cnt;
+  int j, n = c->n, rc;
+  double inv;
+  cnt = batch <= 0 || batch >= m ? m : batch;
+  for (j = 0; j < n; j++) g[j] = 0;
+  for (k = 0; k < cnt; k++) {
+    long i = cnt == m ? s->idx[lo + k] : s->idx[lo + ol_rng_below(r, m)];
+    if ((rc = ol_ctx_gradi(c, i, x, NULL, tmp, e)) != OL_OK) return rc;
+    for (j = 0; j < n; j++) g[j] += tmp[j];
+  }
+  inv = 1 / (double)cnt;
+  for (j = 0; j < n; j++) g[j] *= inv;
+  return OL_OK;
+}
+
+double ol_dist_consensus (const double *X, int m, int n, const double *xbar)
+{
+  double sum = 0;
+  int w, j;
+  for (w = 0; w < m; w++)
+    for (j = 0; j < n; j++) {
+      double d = X[(size_t)w * n + j] - xbar[j];
+      sum += d * d;
+    }
+  return m > 0 ? sum / m : 0;
+}

@@ -1,0 +1,77 @@
+/*
+** core/dist/dist.h -- what the distributed methods (core/dist/) share:
+** the workers of a run, seeded sampling of a round's participants,
+** per-worker random streams, a worker's local (minibatch) gradient and
+** the consensus error of the workers' iterates.
+**
+** The split.  A dist method runs on a finite sum f = (1/N) sum_i f_i
+** (p->nsum, p->fdfi; flag OL_M_NEEDSUM).  ol_dist_split_init takes the
+** problem's workers (p->workers, problem.workers in Lua) when it has
+** them; else it splits the N components in index order into `dflt`
+** contiguous shards of near-equal size (start[w] = floor(N w / dflt)),
+** participation 1 -- each method documents where its default count comes
+** from (e.g. its `workers` parameter).  Worker w then holds the
+** components idx[start[w]] .. idx[start[w + 1] - 1].
+**
+** Randomness.  Every draw comes from c->rng or from streams seeded from
+** it, so a run is reproducible from its seed: ol_dist_streams draws one
+** seed from c->rng and gives worker w the stream (seed, w + 1) of
+** core/rng.h; ol_dist_sample draws a round's participants from the
+** generator it is handed (a method passes c->rng).
+**
+** This API is used by several method files; keep it small and stable.
+*/
+#ifndef OL_DIST_H
+#define OL_DIST_H
+
+#include "method.h"
+
+typedef struct ol_dist_split {
+  int n;                     /* workers, >= 1 */
+  double participation;      /* (0, 1]: fraction of workers per round */
+  const long *start;         /* n + 1 offsets into idx (borrowed or own) */
+  const long *idx;           /* N component indices (borrowed or own) */
+  long *own;                 /* the default split's storage, or NULL */
+} ol_dist_split;
+
+/* Fill s for problem p: p->workers when set (borrowed: the problem
+** outlives the run), else dflt contiguous shards (1 <= dflt <= N, owned)
+** with participation 1.  OL_EINVAL ("<who> needs a finite sum ...", dflt
+** out of range) or OL_ENOMEM with e set; ol_dist_split_fini frees what it
+** allocated, also after a failure (s zeroed before). */
+int ol_dist_split_init (ol_dist_split *s, const ol_problem *p, int dflt,
+                        const char *who, ol_err *e);
+void ol_dist_split_fini (ol_dist_split *s);
+
+/* Number of components of worker w. */
+static inline long ol_dist_size (const ol_dist_split *s, int w)
+{
+  return s->start[w + 1] - s->start[w];
+}
+
+/* Participants per round: m = max(1, round(participation n)). */
+int ol_dist_nsample (const ol_dist_split *s);
+/* Draw m = ol_dist_nsample(s) distinct workers uniformly from r into
+** who[0, m), in increasing order (selection sampling, Knuth's Algorithm
+** S: at most n uniforms).  With participation 1 all workers 0..n-1 in
+** order and no draw.  Returns m. */
+int ol_dist_sample (const ol_dist_split *s, ol_rng *r, int *who);
+
+/* Seed n per-worker generators rw[0, n): one u64 seed from parent, then
+** rw[w] = stream (seed, w + 1). */
+void ol_dist_streams (ol_rng *rw, int n, ol_rng *parent);
+
+/* Local gradient of worker w at x into g (c->n entries): the mean of the
+** component gradients grad f_i(x) over
+**   batch <= 0 or batch >= its size: the whole shard, in shard order;
+**   else: batch components drawn uniformly with replacement from r.
+** Each component gradient through ol_ctx_gradi (counted, noise free);
+** tmp holds c->n doubles.  OL_OK or the oracle's code with e set. */
+int ol_dist_grad (ol_ctx *c, const ol_dist_split *s, int w, const double *x,
+                  int batch, ol_rng *r, double *g, double *tmp, ol_err *e);
+
+/* Consensus error (1/m) sum_w ||X_w - xbar||^2 of m iterates X (m rows
+** of n, row-major) around xbar (n). */
+double ol_dist_consensus (const double *X, int m, int n, const double *xbar);
+
+#endif
