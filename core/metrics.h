@@ -18,7 +18,7 @@
   OL_METRIC(DIST, "dist", "||x_t - x*||_2 (needs a known x*); a game: the distance to the nearest of its known equilibria") \
   OL_METRIC(SUBOPT, "subopt", "f(x_t) - f* (needs a known f*)") \
   OL_METRIC(KKT, "kkt", "KKT gap: with general constraints IPOPT's overall NLP error max(stationarity / s_d, feasibility, complementarity / s_c) (Waechter & Biegler 2006, eqs. 5-6); else gradnorm unconstrained; ||x - P(x - grad f)|| on a box or a ball; Frank-Wolfe gap sum_i (<g_i,x_i> - min_a g_ia) on simplices") \
-  OL_METRIC(ENTROPY, "entropy", "Shannon entropy -sum p log p of each simplex block (each player's strategy) of x_t, summed over the blocks") \
+  OL_METRIC(ENTROPY, "entropy", "Shannon entropy -sum p log p of each simplex block (each player's strategy) of x_t, summed over the blocks; a method's own where it defines one: a variational Gaussian's (exact), diffusion particles' (Kozachenko-Leonenko), an RL policy's (averaged over decision points)") \
   OL_METRIC(EXPLOIT, "exploitability", "NashConv / 2 of the last iterate (OpenSpiel's exploitability, NashConv / num_players, of two-player constant-sum games; kept as NashConv / 2 for general-sum ones)") \
   OL_METRIC(ACCEPT, "accept", "acceptance rate of a sampler: accepted proposals / steps") \
   OL_METRIC(MINGRADNORM, "mingradnorm", "min over recorded s <= t of ||grad f(x_s)||") \
@@ -35,7 +35,7 @@
   OL_METRIC(ESS, "ess", "min over coordinates of the bulk-ESS (Vehtari et al. 2021, core/diag.c) of this run's kept post-warmup draws; recomputed when they grew by 10% since the last computation, else that value") \
   OL_METRIC(RHAT, "rhat", "max over coordinates of the rank-normalised split-R-hat of this run's kept post-warmup draws (its two halves); the same 10% rule") \
   OL_METRIC(MEANERR, "meanerr", "||m - mu||_2: mean m of the kept post-warmup draws against the target's known mean mu") \
-  OL_METRIC(KL, "kl", "KL(N(m, S) || N(mu, Sigma)) of the Gaussian fit of the kept draws (mean m, covariance S with divisor k - 1) to the target's known mean and covariance") \
+  OL_METRIC(KL, "kl", "samplers: KL(N(m, S) || N(mu, Sigma)) of the Gaussian fit of the kept draws (mean m, covariance S with divisor k - 1) to the target's known mean and covariance; vi: KL(q || p) exact for a Gaussian target; diffusion: KL of the particles' histogram to the target's bin masses (masked: exact by enumeration)") \
   OL_METRIC(W2, "w2", "2-Wasserstein distance of the Gaussian fit N(m, S) of the kept draws to N(mu, Sigma): sqrt(||m - mu||^2 + tr(S + Sigma - 2 (Sigma^1/2 S Sigma^1/2)^1/2))") \
   OL_METRIC(NASHCONV, "nashconv", "NashConv of the last iterate: sum over the players of the best-response gain max_a u_i(a, x_-i) - u_i(x)") \
   OL_METRIC(NASHCONV_AVG, "nashconv_avg", "NashConv of the average iterate (the method's average: uniform, or linear / quadratic weights)") \
