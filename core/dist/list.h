@@ -5,3 +5,6 @@
 ** the object ol_dist_<name> defined in core/dist/<name>.c (Lua:
 ** dist.<name>{...}).  Order here is the order of help() and the man page.
 */
+OL_DIST(fedavg)
+OL_DIST(scaffold)
+OL_DIST(asgd)

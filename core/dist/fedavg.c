@@ -1,0 +1,195 @@
+/*
+** core/dist/fedavg.c -- federated averaging, with server momentum and
+** client-level momentum.
+**
+** McMahan, Moore, Ramage, Hampson & Aguera y Arcas 2017,
+** "Communication-efficient learning of deep networks from decentralized
+** data", AISTATS, Algorithm 1 (FederatedAveraging), with the server step
+** size on the averaged update of Reddi et al. 2021 ("Adaptive federated
+** optimization", ICLR, Algorithm 1 with a plain server step), the server
+** momentum of Hsu, Qi & Brown 2019 ("Measuring the effects of non-identical
+** data distribution for federated visual classification", FedAvgM), and
+** the client-level momentum of Xu, Wang, Wang & Yao 2021 (FedCM) that
+** Cheng, Huang, Wu & Yuan 2024 ("Momentum benefits non-IID federated
+** learning simply and provably", ICLR) analyse as FedAvg-M: each local
+** direction mixes the local gradient with the last round's global one.
+**
+** One run iteration is one round r.  The participants S (ol_dist_sample:
+** a fraction p->workers.participation of the workers, drawn from the
+** run's generator; all of them by default) each start from the server's
+** x and take K local steps, a = lr * schedule:
+**   d = beta g_w(y) + (1 - beta) G      (beta = 1: d = g_w(y), plain FedAvg)
+**   y <- y - a d                        (K times; y_w its end)
+** g_w the mean gradient over batch components of client w's shard drawn
+** with replacement (batch = 0: the whole shard), all drawn from the run's
+** generator client by client, step by step.  Then the server, with
+** ybar = (1/|S|) sum_{w in S} y_w and the pseudo-gradient D = x - ybar:
+**   v <- momentum v + D,  x <- x - server_lr v     (v_0 = 0)
+**   G <- D / (a K)                                  (G_0 = 0)
+** With momentum = 0 and server_lr = 1 the server takes x <- ybar as it
+** is, so K = 1 on one worker is minibatch SGD bit for bit (gd with noise
+** {kind = "batch", order = "replace"}).
+**
+** Heterogeneity bias: on quadratic clients FedAvg's fixed point with K > 1
+** is not x* (problems/fedquad.h gives it); server momentum does not move
+** the fixed point (D = 0 there whatever v), client momentum makes it the
+** fixed point of FedAvg at local step beta lr, so the bias shrinks with
+** beta but stays for a constant beta > 0.  SCAFFOLD (scaffold.c) removes
+** it.
+**
+** Workers: p->workers when set (problem.workers, fedquad's clients), else
+** the `workers` parameter's contiguous shards, full participation
+** (dist.h).  Probes: drift (1/|S|) sum ||y_w - x||^2, consensus
+** (1/|S|) sum ||y_w - ybar||^2, rounds; the last local iterates y_w are
+** kept per worker.
+*/
+#include <math.h>
+#include <stdlib.h>
+
+#include "dist.h"
+#include "vec.h"
+
+typedef struct fedavg_state {
+  ol_dist_split sp;
+  int K, batch;
+  double lr, slr, mom, beta;
+  int *who;         /* participants, sp.n */
+  double *Y;        /* sp.n x n: each worker's last local iterate */
+  double *g, *tmp, *d, *ybar, *v, *G;   /* n each */
+  double drift, cons;
+  long rounds;
+} fedavg_state;
+
+static const ol_param fedavg_params[] = {
+  {"K", OL_P_INT, 5, 1, 1e6, "local steps per round", NULL},
+  {"lr", OL_P_REAL, 0.05, OL_GT0, OL_FINITE, "local step size", NULL},
+  {"server_lr", OL_P_REAL, 1, OL_GT0, OL_FINITE, "server step size on the "
+   "averaged update", NULL},
+  {"momentum", OL_P_REAL, 0, 0, 0.9999999999999999, "server momentum "
+   "(FedAvgM, Hsu et al. 2019)", NULL},
+  {"beta", OL_P_REAL, 1, OL_GT0, 1, "client-level momentum: local direction "
+   "beta g + (1 - beta) G_prev (1: none; FedCM, Cheng et al. 2024)", NULL},
+  {"batch", OL_P_INT, 0, 0, 1e9, "components per local gradient, drawn "
+   "with replacement (0: the whole shard)", NULL},
+  {"workers", OL_P_INT, 10, 1, 1e6, "workers of the default split when "
+   "the problem has none", NULL},
+};
+
+static int fedavg_init (void *st, const double *par, ol_ctx *c, ol_err *e)
+{
+  fedavg_state *s = st;
+  int rc, n = c->n, w;
+  s->K = (int)par[0];
+  s->lr = par[1];
+  s->slr = par[2];
+  s->mom = par[3];
+  s->beta = par[4];
+  s->batch = (int)par[5];
+  s->drift = s->cons = NAN;
+  if ((rc = ol_dist_split_init(&s->sp, c->p, (int)par[6], "fedavg", e))
+      != OL_OK)
+    return rc;
+  s->who = malloc(sizeof *s->who * (size_t)s->sp.n);
+  s->Y = malloc(sizeof *s->Y * (size_t)s->sp.n * n);
+  if (s->who == NULL || s->Y == NULL)
+    return ol_err_set(e, OL_ENOMEM, "out of memory");
+  if ((s->g = ol_vec_new(n, e)) == NULL || (s->tmp = ol_vec_new(n, e)) == NULL
+      || (s->d = ol_vec_new(n, e)) == NULL
+      || (s->ybar = ol_vec_new(n, e)) == NULL
+      || (s->v = ol_vec_new(n, e)) == NULL
+      || (s->G = ol_vec_new(n, e)) == NULL)
+    return OL_ENOMEM;
+  for (w = 0; w < s->sp.n; w++)
+    ol_vec_copy(c->x, s->Y + (size_t)w * n, n);
+  return OL_OK;
+}
+
+static int fedavg_step (void *st, ol_ctx *c, ol_err *e)
+{
+  fedavg_state *s = st;
+  int n = c->n, m, i, j, k, rc;
+  double a = s->lr * c->sched, *x = c->x, inv, drift = 0, cons = 0;
+  /* (1) the round's participants */
+  m = ol_dist_sample(&s->sp, c->rng, s->who);
+  for (j = 0; j < n; j++) s->ybar[j] = 0;
+  /* (2) each one's K local steps from x */
+  for (i = 0; i < m; i++) {
+    double *y = s->Y + (size_t)s->who[i] * n, *d = s->g;
+    ol_vec_copy(x, y, n);
+    for (k = 0; k < s->K; k++) {
+      rc = ol_dist_grad(c, &s->sp, s->who[i], y, s->batch, c->rng, s->g,
+                        s->tmp, e);
+      if (rc != OL_OK) return rc;
+      if (s->beta < 1) {
+        d = s->d;
+        for (j = 0; j < n; j++)
+          d[j] = s->beta * s->g[j] + (1 - s->beta) * s->G[j];
+      }
+      for (j = 0; j < n; j++) y[j] -= a * d[j];
+    }
+    for (j = 0; j < n; j++) {
+      double t = y[j] - x[j];
+      s->ybar[j] += y[j];
+      drift += t * t;
+    }
+  }
+  inv = 1 / (double)m;
+  for (j = 0; j < n; j++) s->ybar[j] *= inv;
+  for (i = 0; i < m; i++) {
+    const double *y = s->Y + (size_t)s->who[i] * n;
+    for (j = 0; j < n; j++) {
+      double t = y[j] - s->ybar[j];
+      cons += t * t;
+    }
+  }
+  s->drift = drift * inv;
+  s->cons = cons * inv;
+  /* (3) the server: pseudo-gradient D = x - ybar, momentum, move */
+  for (j = 0; j < n; j++) s->G[j] = (x[j] - s->ybar[j]) / (a * s->K);
+  if (s->mom == 0 && s->slr == 1)
+    ol_vec_copy(s->ybar, x, n);
+  else
+    for (j = 0; j < n; j++) {
+      s->v[j] = s->mom * s->v[j] + (x[j] - s->ybar[j]);
+      x[j] -= s->slr * s->v[j];
+    }
+  s->rounds++;
+  return OL_OK;
+}
+
+static void fedavg_fini (void *st)
+{
+  fedavg_state *s = st;
+  ol_dist_split_fini(&s->sp);
+  free(s->who);
+  free(s->Y);
+  ol_vec_free(s->g);
+  ol_vec_free(s->tmp);
+  ol_vec_free(s->d);
+  ol_vec_free(s->ybar);
+  ol_vec_free(s->v);
+  ol_vec_free(s->G);
+  s->who = NULL;
+  s->Y = s->g = s->tmp = s->d = s->ybar = s->v = s->G = NULL;
+}
+
+static double fedavg_probe (const void *st, int metric, const ol_ctx *c)
+{
+  const fedavg_state *s = st;
+  (void)c;
+  if (metric == OL_MET_DRIFT) return s->drift;
+  if (metric == OL_MET_CONSENSUS) return s->cons;
+  if (metric == OL_MET_ROUNDS) return (double)s->rounds;
+  return NAN;
+}
+
+const ol_method_type ol_dist_fedavg = {
+  "fedavg", OL_DIST,
+  "federated averaging: K local steps per client, server averages "
+  "(momentum: FedAvgM; beta: client momentum)",
+  "McMahan et al. 2017 (Alg. 1); Hsu, Qi & Brown 2019; Cheng et al. 2024",
+  fedavg_params, (int)(sizeof fedavg_params / sizeof fedavg_params[0]),
+  sizeof(fedavg_state), OL_M_NEEDSUM, OL_KIND(OL_OBJECTIVE),
+  fedavg_init, fedavg_step, fedavg_fini, fedavg_probe,
+  OL_MBIT(OL_MET_DRIFT) | OL_MBIT(OL_MET_CONSENSUS) | OL_MBIT(OL_MET_ROUNDS)
+};
