@@ -98,5 +98,6 @@ int ol_method_result (const ol_method_type *m, const void *st,
   if (m->family == OL_VI) return ol_vi_result(m, st, name, v, rows, cols);
   if (m->family == OL_DIFFUSION)
     return ol_diffusion_result(m, st, name, v, rows, cols);
+  if (m->family == OL_DIST) return ol_dist_result(m, st, name, v, rows, cols);
   return 0;
 }

@@ -106,6 +106,11 @@ int ol_vi_result (const ol_method_type *m, const void *st, const char *name,
 int ol_diffusion_result (const ol_method_type *m, const void *st,
                          const char *name, const double **v, int *rows,
                          int *cols);
+/* core/dist/result.c: "workers", the decentralized nodes' iterates (rows
+** = nodes, cols = n), and "mixing", their mixing matrix. */
+int ol_dist_result (const ol_method_type *m, const void *st,
+                    const char *name, const double **v, int *rows,
+                    int *cols);
 /* The diffusion family's own test of its targets (core/diffusion/result.c:
 ** problem.gmm for the samplers with an exact score, problem.tokens for
 ** masked), called by ol_method_check. */

@@ -8,3 +8,6 @@
 OL_DIST(fedavg)
 OL_DIST(scaffold)
 OL_DIST(asgd)
+OL_DIST(dsgd)
+OL_DIST(gt)
+OL_DIST(gtnsgdm)

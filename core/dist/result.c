@@ -1,0 +1,37 @@
+/*
+** core/dist/result.c -- the named results of distributed methods
+** (method.h: ol_method_result); not a method.
+**   workers    m x n: each node's iterate (the decentralized methods,
+**              whose state begins with an ol_dec: graph.h), the rows
+**              whose average is the run's x
+**   mixing     m x m: their mixing matrix W
+*/
+#include <string.h>
+
+#include "graph.h"
+
+static int isdec (const ol_method_type *m)
+{
+  return strcmp(m->name, "dsgd") == 0 || strcmp(m->name, "gt") == 0 ||
+         strcmp(m->name, "gtnsgdm") == 0;
+}
+
+int ol_dist_result (const ol_method_type *m, const void *st,
+                    const char *name, const double **v, int *rows,
+                    int *cols)
+{
+  const ol_dec *s = st;
+  if (!isdec(m) || s->X == NULL) return 0;
+  if (strcmp(name, "workers") == 0) {
+    *v = s->X;
+    *rows = s->m;
+    *cols = s->d;
+    return 1;
+  }
+  if (strcmp(name, "mixing") == 0 && s->g.W != NULL) {
+    *v = s->g.W;
+    *rows = *cols = s->m;
+    return 1;
+  }
+  return 0;
+}
