@@ -9,6 +9,7 @@
 ** method sees (ol_ctx_*) in core/oracle.c.
 */
 #include "method.h"
+#include "problems/bilevel.h"
 #include "problems/kuhn.h"
 #include "rl/mdp.h"
 
@@ -68,6 +69,10 @@ int ol_method_check (const ol_method_type *m, const ol_problem *p,
     return ol_err_set(e, OL_EINVAL, "%s plays normal-form games; %s is an "
                       "extensive-form game (behavioural strategies on a "
                       "tree): use game.cfr or game.cfrplus", m->name,
+                      p->name);
+  if ((m->flags & OL_M_BILEVEL) && ol_bilevel_of(p) == NULL)
+    return ol_err_set(e, OL_EINVAL, "%s needs a bilevel problem "
+                      "(problem.ridgehyper); %s is not one", m->name,
                       p->name);
   if (m->family == OL_RL && ol_mdp_of(p) == NULL)
     return ol_err_set(e, OL_EINVAL, "rl.%s needs an MDP problem "

@@ -53,6 +53,8 @@ enum { OL_OPTIM, OL_SAMPLER, OL_DYNAMIC, OL_VI, OL_DIFFUSION, OL_RL,
 #define OL_M_CONSTR  128u   /* handles general constraints c(x) = 0,
                                c(x) >= 0 (problem.h's con): the others
                                refuse a problem that has them */
+#define OL_M_BILEVEL 256u   /* runs on a bilevel problem only
+                               (problems/bilevel.h: problem.ridgehyper) */
 
 #define OL_KIND(k) (1u << (k))   /* bit for a problem kind in 'kinds' */
 

@@ -5,9 +5,11 @@
 ** the object ol_dist_<name> defined in core/dist/<name>.c (Lua:
 ** dist.<name>{...}).  Order here is the order of help() and the man page.
 */
-OL_DIST(fedavg)
-OL_DIST(scaffold)
-OL_DIST(asgd)
 OL_DIST(dsgd)
 OL_DIST(gt)
 OL_DIST(gtnsgdm)
+OL_DIST(ef14)
+OL_DIST(ef21)
+OL_DIST(fedavg)
+OL_DIST(scaffold)
+OL_DIST(asgd)

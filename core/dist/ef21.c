@@ -1,0 +1,159 @@
+/*
+** core/dist/ef21.c -- EF21, error feedback through compressed gradient
+** differences (Richtarik, Sokolov & Fatkhullin 2021, "EF21: a new,
+** simpler, theoretically better, and practically faster error feedback",
+** NeurIPS, Algorithm 1; partial participation as in EF21-PP of
+** Fatkhullin, Sokolov, Gorbunov, Li & Richtarik 2021).
+**
+** Worker w keeps an estimate g_w of its local gradient, the server their
+** weighted mean gbar = sum_w (m_w / N) g_w (m_w the shard sizes).  In each
+** round every participant w of S (dist.h) sends the compressed
+** difference, then the server steps:
+**
+**   c_w  = C(grad f_w(x) - g_w),   g_w <- g_w + c_w   (sent: c_w)
+**   gbar <- gbar + sum_{w in S} (m_w / N) c_w
+**   x    <- x - lr gbar
+**
+** The paper's order is x^{t+1} = x^t - lr g^t, then the workers' messages
+** at x^{t+1}, with g_w^0 = C(grad f_w(x^0)); here g_w starts at 0, so the
+** first round's message is that g_w^0 and the iterates are the paper's.
+** grad f_w is the shard's mean gradient (or a minibatch of `batch` from
+** the worker's own stream).  With a contractive C (topk, ssign) EF21
+** converges on heterogeneous workers at a constant lr; without
+** compression (none) it is gradient descent.  lr is scaled by the run's
+** schedule.
+**
+** Workers: p->workers when set, else the parameter workers (at most N)
+** contiguous shards, all taking part.  Per-worker streams from the run's
+** generator draw the minibatches and the compressor's randomness; the
+** participants are drawn from c->rng.  Metrics (probe): bits, the uplink
+** bits sum_rounds |S| bits(C) (compress.h; the broadcast of x not
+** counted); compress_err, sum_S ||c_w - v_w||^2 / sum_S ||v_w||^2, v_w =
+** grad f_w(x) - g_w, of the last round (0 when every v_w = 0); rounds.
+*/
+#include <math.h>
+#include <stdlib.h>
+
+#include "compress.h"
+#include "dist.h"
+#include "vec.h"
+
+typedef struct ef21_state {
+  double lr;
+  int batch;
+  double N;              /* components over all workers */
+  ol_dist_split sp;
+  ol_compress cp;
+  ol_rng *rw;            /* per-worker streams (sp.n) */
+  int *who;              /* the round's participants (sp.n) */
+  double *G;             /* sp.n x n gradient estimates g_w */
+  double *gbar, *v, *d, *tmp;   /* n each */
+  double bits, cerr;
+  long rounds;
+} ef21_state;
+
+static const ol_param ef21_params[] = {
+  {"lr", OL_P_REAL, 0.1, OL_GT0, OL_FINITE, "step size", NULL},
+  OL_COMPRESS_PARAMS(OL_CMP_TOPK),
+  {"workers", OL_P_INT, 10, 1, 1e6, "workers when the problem has none "
+   "(problem.workers): contiguous shards, at most N", NULL},
+  {"batch", OL_P_INT, 0, 0, 1e9, "local minibatch per worker (0: its "
+   "whole shard)", NULL},
+};
+
+static int ef21_init (void *st, const double *par, ol_ctx *c, ol_err *e)
+{
+  ef21_state *s = st;
+  int n = c->n, nw, rc;
+  s->lr = par[0];
+  s->batch = (int)par[6];
+  s->cerr = NAN;
+  nw = (int)fmin(par[5], (double)c->p->nsum);
+  if ((rc = ol_dist_split_init(&s->sp, c->p, nw, "ef21", e)) != OL_OK)
+    return rc;
+  if ((rc = ol_compress_init(&s->cp, par + 1, n, "ef21", e)) != OL_OK)
+    return rc;
+  nw = s->sp.n;
+  s->N = (double)(s->sp.start[nw] - s->sp.start[0]);
+  s->rw = malloc(sizeof *s->rw * (size_t)nw);
+  s->who = malloc(sizeof *s->who * (size_t)nw);
+  if (s->rw == NULL || s->who == NULL)
+    return ol_err_set(e, OL_ENOMEM, "ef21: out of memory (%d workers)", nw);
+  if ((s->G = ol_vec_new(nw * n, e)) == NULL
+      || (s->gbar = ol_vec_new(n, e)) == NULL
+      || (s->v = ol_vec_new(n, e)) == NULL
+      || (s->d = ol_vec_new(n, e)) == NULL
+      || (s->tmp = ol_vec_new(n, e)) == NULL)
+    return OL_ENOMEM;
+  ol_dist_streams(s->rw, nw, c->rng);
+  return OL_OK;
+}
+
+static int ef21_step (void *st, ol_ctx *c, ol_err *e)
+{
+  ef21_state *s = st;
+  int n = c->n, m, k, w, rc;
+  double num = 0, den = 0;
+  /* (1) the round's participants */
+  m = ol_dist_sample(&s->sp, c->rng, s->who);
+  for (k = 0; k < m; k++) {
+    double *gw;
+    w = s->who[k];
+    gw = s->G + (size_t)w * n;
+    /* (2) the local gradient's change since the estimate */
+    if ((rc = ol_dist_grad(c, &s->sp, w, c->x, s->batch, &s->rw[w], s->v,
+                           s->tmp, e)) != OL_OK)
+      return rc;
+    ol_vec_axpy(-1, gw, s->v, n);
+    /* (3) compressed, added to the worker's and the server's estimates */
+    num += ol_compress_apply(&s->cp, s->v, s->d, &s->rw[w]);
+    den += ol_vec_dot(s->v, s->v, n);
+    ol_vec_axpy(1, s->d, gw, n);
+    ol_vec_axpy((double)ol_dist_size(&s->sp, w) / s->N, s->d, s->gbar, n);
+  }
+  /* (4) the server's step and the accounts */
+  ol_vec_axpy(-s->lr * c->sched, s->gbar, c->x, n);
+  s->bits += (double)m * s->cp.bits;
+  s->cerr = den > 0 ? num / den : 0;
+  s->rounds++;
+  return OL_OK;
+}
+
+static void ef21_fini (void *st)
+{
+  ef21_state *s = st;
+  ol_dist_split_fini(&s->sp);
+  ol_compress_fini(&s->cp);
+  free(s->rw);
+  free(s->who);
+  ol_vec_free(s->G);
+  ol_vec_free(s->gbar);
+  ol_vec_free(s->v);
+  ol_vec_free(s->d);
+  ol_vec_free(s->tmp);
+  s->rw = NULL;
+  s->who = NULL;
+  s->G = s->gbar = s->v = s->d = s->tmp = NULL;
+}
+
+static double ef21_probe (const void *st, int metric, const ol_ctx *c)
+{
+  const ef21_state *s = st;
+  (void)c;
+  switch (metric) {
+  case OL_MET_BITS: return s->bits;
+  case OL_MET_COMPRESS_ERR: return s->cerr;
+  case OL_MET_ROUNDS: return (double)s->rounds;
+  default: return NAN;
+  }
+}
+
+const ol_method_type ol_dist_ef21 = {
+  "ef21", OL_DIST,
+  "EF21: workers send compressed changes of their gradient estimates",
+  "Richtarik, Sokolov & Fatkhullin 2021",
+  ef21_params, (int)(sizeof ef21_params / sizeof ef21_params[0]),
+  sizeof(ef21_state), OL_M_NEEDSUM, OL_KIND(OL_OBJECTIVE),
+  ef21_init, ef21_step, ef21_fini, ef21_probe,
+  OL_MBIT(OL_MET_BITS) | OL_MBIT(OL_MET_COMPRESS_ERR) | OL_MBIT(OL_MET_ROUNDS)
+};
