@@ -116,6 +116,8 @@ typedef struct ropts {
   long warmup;           /* samplers: warmup steps (-1: the method's) */
   long maxdraws;         /* samplers: draws kept per chain (100000) */
   long samples;          /* diffusion: particles (0: the method's own) */
+  int iters_given;       /* iters was an option (else a diffusion run's
+                            budget is its steps) */
 } ropts;
 
 /* Parse the options table at idx (may be none/nil) for who; may leave

@@ -185,8 +185,10 @@ void olua_readopts (lua_State *L, int idx, const char *who, ropts *ro)
     if (optkeys[i] == NULL) olua_unknownkey(L, who, "option", k, optkeys);
     lua_pop(L, 1);
   }
-  if (lua_getfield(L, idx, "iters") != LUA_TNIL)
+  if (lua_getfield(L, idx, "iters") != LUA_TNIL) {
     ro->o.iters = (long)getint(L, -1, who, "iters", 0);
+    ro->iters_given = 1;
+  }
   if (lua_getfield(L, idx, "tol") != LUA_TNIL)
     ro->o.tol = getnum(L, -1, who, "tol");
   if (lua_getfield(L, idx, "time") != LUA_TNIL)
@@ -379,6 +381,12 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
     if (ol_param_check(&mb->t->params[i], (double)ro->samples, &e) != OL_OK)
       luaL_error(L, "%s: samples: %s", who, e.msg);
     par[i] = (double)ro->samples;
+  }
+  /* a diffusion sampler runs its steps (iterations) unless told */
+  if (mb->t->family == OL_DIFFUSION && !ro->iters_given) {
+    int np = mb->t->nparams;
+    for (i = 0; i < np && strcmp(mb->t->params[i].name, "steps"); i++) {}
+    if (i < np) o.iters = (long)mb->par[i];
   }
   olua_problem_ref(pb);                /* given back by run_gc */
   b->r = ol_run_new(pb->p, mb->t, mb->t->family == OL_SAMPLER ||

@@ -153,7 +153,11 @@ int pn_defaults (const ol_problem *p, int family, ol_mset rec, int *out,
     if (rec & OL_MBIT(OL_MET_ENTROPY)) ADD(OL_MET_ENTROPY);
   } else if (family >= OL_VI && family != OL_DIST) {
     /* variational, diffusion and RL methods: the metrics their probes
-    ** define, in metric order (below) */
+    ** define, in metric order (below); a diffusion sampler's particles
+    ** as a cloud over the target's contours for a 2-D target */
+    for (i = 0; i < OL_NMETRICS; i++)
+      if (rec & OL_MBIT(i)) ADD(i);
+    if (family == OL_DIFFUSION && p != NULL && p->n >= 2) ADD(PN_CLOUD);
   } else if (p != NULL && p->con.m > 0) {
     /* general constraints: the loss and the three parts of the KKT
     ** error (||grad f|| is not what goes to 0 at a constrained optimum) */
@@ -484,8 +488,18 @@ int pn_points (const ol_run *r, pn_pts *pt)
 {
   long rows = 0, thin = 1, seen = 0;
   const double *d = ol_run_draws(r, &rows, &thin, &seen);
-  int dim = 0;
+  int dim = 0, prow, pcol;
   memset(pt, 0, sizeof *pt);
+  /* a diffusion sampler's particles (method.h, ol_method_result) */
+  if (ol_run_method(r)->family == OL_DIFFUSION &&
+      ol_method_result(ol_run_method(r), ol_run_state(r), "samples", &d,
+                       &prow, &pcol) && prow > 0 && pcol > 0) {
+    pt->x = d;
+    pt->n = prow;
+    pt->stride = pt->dim = pcol;
+    pt->particles = 1;
+    return 1;
+  }
   if (d != NULL && rows > 0) {
     pt->x = d + OL_DRAW_COLS;
     pt->n = rows;
@@ -513,6 +527,7 @@ int pn_pts_divergent (const pn_pts *pt, long i)
 
 double pn_pts_iter (const pn_pts *pt, long i)
 {
+  if (pt->particles) return (double)(i + 1);
   if (pt->draws) return (double)pt->warmup + (double)(i + 1) * pt->thin;
   return (double)pt->times[i];
 }
@@ -1873,6 +1888,9 @@ int pn_auto_panel (const pn_runs *rs)
   const ol_problem *p;
   int dim, first[1];
   if (rs->n < 1 || ol_run_traj(rs->runs[0], &dim) == NULL) return -1;
+  /* a diffusion sampler's x is its particles' mean: its cloud shows the
+  ** target's contours instead (pn_defaults) */
+  if (ol_run_method(rs->runs[0])->family == OL_DIFFUSION) return -1;
   p = ol_run_problem(rs->runs[0]);
   if (p->n == 2 && pn_has_landscape(p)) return PN_LANDSCAPE;
   if (p->kind == OL_GAME && pn_simplex_blocks(p, first, 1) > 0)

@@ -241,6 +241,8 @@ typedef struct pn_pts {
   long n;
   int stride, dim;
   int draws;            /* 1: sampler draws, 0: trajectory */
+  int particles;        /* 1: a diffusion sampler's particles (x of
+                           point i: its index) */
   long thin, warmup;    /* draws: every thin-th post-warmup draw */
   const long *times;    /* trajectory: iteration of each row */
 } pn_pts;
