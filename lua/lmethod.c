@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "lbind.h"
+#include "dist/compress.h"
 
 static const char *const famname[OL_NFAMILY] = {"optim", "sample", "game",
                                                 "vi", "diffusion", "rl",
@@ -83,6 +84,35 @@ void olua_pushlabel (lua_State *L, const ol_method_type *t,
   luaL_pushresult(&b);
 }
 
+/* A choice given as a table, compress = {kind = "topk", k = 2} (the
+** compressors of core/dist/compress.h): kind is the choice of parameter
+** k, each other key one of the method's own parameters (k, s, clip).
+** The table is on top of the stack. */
+static void readkind (lua_State *L, const char *who,
+                      const ol_method_type *t, int k, double *par)
+{
+  int top = lua_gettop(L), j;
+  if (lua_getfield(L, top, "kind") == LUA_TNIL)
+    luaL_error(L, "%s: %s = {...} needs kind = (%s)", who, t->params[k].name,
+               t->params[k].choices);
+  olua_readparam(L, -1, who, &t->params[k], &par[k]);
+  lua_pop(L, 1);
+  lua_pushnil(L);
+  while (lua_next(L, top) != 0) {
+    if (lua_type(L, -2) != LUA_TSTRING)
+      luaL_error(L, "%s: %s = {...}: names must be strings", who,
+                 t->params[k].name);
+    if (strcmp(lua_tostring(L, -2), "kind") != 0) {
+      j = ol_param_find(t->params, t->nparams, lua_tostring(L, -2));
+      if (j < 0 || j == k)
+        olua_unknownparam(L, who, lua_tostring(L, -2), t->params,
+                          t->nparams);
+      olua_readparam(L, -1, who, &t->params[j], &par[j]);
+    }
+    lua_pop(L, 1);
+  }
+}
+
 /* optim.<name>{key = value, ...} -> method object.  The argument may be
 ** omitted.  Upvalue 1: the ol_method_type (light userdata). */
 static int method_new (lua_State *L)
@@ -110,7 +140,9 @@ static int method_new (lua_State *L)
     k = ol_param_find(t->params, np, lua_tostring(L, -2));
     if (k < 0)
       return olua_unknownparam(L, who, lua_tostring(L, -2), t->params, np);
-    olua_readparam(L, -1, who, &t->params[k], &m->par[k]);
+    if (lua_istable(L, -1) && t->params[k].kind == OL_P_ENUM)
+      readkind(L, who, t, k, m->par);
+    else olua_readparam(L, -1, who, &t->params[k], &m->par[k]);
     lua_pop(L, 1);
   }
   return 1;
@@ -167,6 +199,73 @@ static const luaL_Reg method_meta[] = {
   {NULL, NULL}
 };
 
+/* dist.compress(v, {kind =, k =, s =, clip =, seed =, draws =}) ->
+** C(v) (a list) or, with draws = m, m independent draws C(v) (a list of
+** lists), and the bits of one message (core/dist/compress.h).  The
+** draws come from the generator seeded (seed, stream 0), seed 1 unless
+** given. */
+static int dist_compress (lua_State *L)
+{
+  static const ol_param cp_params[] = {
+    OL_COMPRESS_PARAMS(OL_CMP_NONE),
+    {"seed", OL_P_INT, 1, 0, 9007199254740992.0, "seed of the draws", NULL},
+    {"draws", OL_P_INT, 0, 0, 1e7, "draws (0: one, as a list)", NULL},
+  };
+  const int np = (int)(sizeof cp_params / sizeof cp_params[0]);
+  double par[OL_COMPRESS_NPARAMS + 2], *v, *out, bits;
+  int n, i, j, k, m;
+  ol_compress cp = {0};
+  ol_rng r;
+  ol_err e;
+  luaL_checktype(L, 1, LUA_TTABLE);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  n = (int)lua_rawlen(L, 1);
+  if (n < 1) return luaL_error(L, "dist.compress: v must be a nonempty list");
+  for (i = 0; i < np; i++) par[i] = cp_params[i].def;
+  lua_pushnil(L);
+  while (lua_next(L, 2) != 0) {
+    const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2)
+                                                      : "?";
+    k = strcmp(key, "kind") == 0 ? 0 : ol_param_find(cp_params, np, key);
+    if (k <= 0 && strcmp(key, "kind") != 0)
+      return olua_unknownparam(L, "dist.compress", key, cp_params, np);
+    olua_readparam(L, -1, "dist.compress", &cp_params[k], &par[k]);
+    lua_pop(L, 1);
+  }
+  m = (int)par[OL_COMPRESS_NPARAMS + 1];
+  /* the message and every draw in a box, so no Lua error leaks cp */
+  v = lua_newuserdatauv(L, sizeof *v * (size_t)n * (size_t)(m + 2), 0);
+  out = v + n;
+  for (i = 0; i < n; i++) {
+    lua_rawgeti(L, 1, i + 1);
+    if (!lua_isnumber(L, -1))
+      return luaL_error(L, "dist.compress: v[%d] is not a number", i + 1);
+    v[i] = lua_tonumber(L, -1);
+    lua_pop(L, 1);
+  }
+  if (ol_compress_init(&cp, par, n, "dist.compress", &e) != OL_OK) {
+    ol_compress_fini(&cp);
+    return luaL_error(L, "%s", e.msg);
+  }
+  ol_rng_seed(&r, (uint64_t)par[OL_COMPRESS_NPARAMS], 0);
+  for (j = 0; j < (m > 0 ? m : 1); j++)
+    ol_compress_apply(&cp, v, out + (size_t)j * n, &r);
+  bits = cp.bits;
+  ol_compress_fini(&cp);
+  if (m == 0) lua_createtable(L, n, 0);
+  else lua_createtable(L, m, 0);
+  for (j = 0; j < (m > 0 ? m : 1); j++) {
+    if (m > 0) lua_createtable(L, n, 0);
+    for (i = 0; i < n; i++) {
+      lua_pushnumber(L, out[(size_t)j * n + i]);
+      lua_rawseti(L, -2, i + 1);
+    }
+    if (m > 0) lua_rawseti(L, -2, j + 1);
+  }
+  lua_pushnumber(L, bits);
+  return 2;
+}
+
 /* Create the globals optim, sample and game and fill core.methods (list
 ** of info tables) and core.ctors[constructor] = info.  Core table on
 ** top of the stack. */
@@ -209,6 +308,10 @@ void olua_openmethod (lua_State *L)
     lua_setfield(L, -2, t->name);              /* family.name = fn */
     lua_pop(L, 1);
   }
+  lua_pop(L, 1);
+  lua_getglobal(L, "dist");
+  lua_pushcfunction(L, dist_compress);
+  lua_setfield(L, -2, "compress");
   lua_pop(L, 1);
   lua_setfield(L, core, "methods");
 }
