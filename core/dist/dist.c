@@ -23,10 +23,10 @@ int ol_dist_split_init (ol_dist_split *s, const ol_problem *p, int dflt,
     s->idx = p->workers.perm;
     return OL_OK;
   }
-  if (dflt < 1 || dflt > N)
-    return ol_err_set(e, OL_EINVAL, "%s: workers = %d is out of range "
-                      "[1, %ld] (the components of %s)", who, dflt, N,
-                      p->name);
+  if (dflt < 1)
+    return ol_err_set(e, OL_EINVAL, "%s: workers = %d is below 1", who,
+                      dflt);
+  if (dflt > N) dflt = (int)N;
   if ((own = malloc(sizeof *own * (size_t)(N + dflt + 1))) == NULL)
     return ol_err_set(e, OL_ENOMEM, "out of memory");
   for (i = 0; i < N; i++) own[i] = i;

@@ -7,9 +7,9 @@
 ** The split.  A dist method runs on a finite sum f = (1/N) sum_i f_i
 ** (p->nsum, p->fdfi; flag OL_M_NEEDSUM).  ol_dist_split_init takes the
 ** problem's workers (p->workers, problem.workers in Lua) when it has
-** them; else it splits the N components in index order into `dflt`
-** contiguous shards of near-equal size (start[w] = floor(N w / dflt)),
-** participation 1 -- each method documents where its default count comes
+** them; else it splits the N components in index order into
+** n = min(dflt, N) contiguous shards of near-equal size (start[w] =
+** floor(N w / n)), participation 1 -- each method documents where its default count comes
 ** from (e.g. its `workers` parameter).  Worker w then holds the
 ** components idx[start[w]] .. idx[start[w + 1] - 1].
 **
@@ -35,9 +35,9 @@ typedef struct ol_dist_split {
 } ol_dist_split;
 
 /* Fill s for problem p: p->workers when set (borrowed: the problem
-** outlives the run), else dflt contiguous shards (1 <= dflt <= N, owned)
-** with participation 1.  OL_EINVAL ("<who> needs a finite sum ...", dflt
-** out of range) or OL_ENOMEM with e set; ol_dist_split_fini frees what it
+** outlives the run), else min(dflt, N) contiguous shards (owned) with
+** participation 1.  OL_EINVAL ("<who> needs a finite sum ...", dflt < 1)
+** or OL_ENOMEM with e set; ol_dist_split_fini frees what it
 ** allocated, also after a failure (s zeroed before). */
 int ol_dist_split_init (ol_dist_split *s, const ol_problem *p, int dflt,
                         const char *who, ol_err *e);
