@@ -62,10 +62,10 @@ enum { OL_CMP_NONE, OL_CMP_TOPK, OL_CMP_RANDK, OL_CMP_SIGN, OL_CMP_SSIGN,
 ** order; def is the default kind (OL_CMP_*). */
 #define OL_COMPRESS_PARAMS(def)                                             \
   {"compress", OL_P_ENUM, (def), 0, OL_NCMP - 1, "compressor C of each "    \
-   "worker message (man: COMPRESSORS)", OL_COMPRESS_CHOICES},               \
+   "worker message (help(dist.compress))", OL_COMPRESS_CHOICES},              \
   {"k", OL_P_INT, 1, 1, 1e9, "topk, randk: coordinates kept (at most n)",   \
    NULL},                                                                   \
-  {"s", OL_P_INT, 2, 1, 1048576, "qsgd: quantization levels s", NULL},      \
+  {"s", OL_P_INT, 2, 1, 1e6, "qsgd: quantization levels s", NULL},         \
   {"clip", OL_P_REAL, INFINITY, OL_GT0, INFINITY, "terngrad: clip at clip "  \
    "times the entries' standard deviation (inf: none; the paper's 2.5)",    \
    NULL}
