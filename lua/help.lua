@@ -315,6 +315,19 @@ problem.workers(p, {n = 10, heterogeneity = 0, participation = 1, seed = 1})
   the fraction of workers in each round.  p.workers shows the split.
 ]]
 
+docs.compress = [[
+dist.compress(v, {kind = "topk", k = 1, s = 2, clip = inf, seed = 1,
+              draws = 0}) -> C(v), bits
+  the compressor of the compressed dist methods (ef14, ef21) applied to
+  the list v: kind "none", "topk" (k largest |v_i|), "randk" (k at random,
+  scaled n/k), "sign", "ssign" ((||v||_1 / n) sign v), "qsgd" (s levels)
+  or "terngrad" (clipped at clip sd when finite); with draws = m a list of
+  m seeded draws.  bits: one message's count (man optlab: Compressors).
+  A method takes the same keys: dist.ef14{compress = {kind = "topk",
+  k = 2}} or dist.ef14{compress = "topk", k = 2}.
+]]
+core.fdocs[rawget(dist, "compress")] = docs.compress
+
 docs.run = [[
 run(problem, method [, opts]) -> run   step a method on a problem
 options:
@@ -426,6 +439,10 @@ local function family_rows (fam)
   else
     for _, m in ipairs(core.methods) do
       if m.family == fam then rows[#rows + 1] = {m.name, m.doc} end
+    end
+    if fam == "dist" then
+      rows[#rows + 1] = {"compress", "a compressor's C(v) and its bits "
+                         .. "(help(dist.compress))"}
     end
   end
   return rows

@@ -5,7 +5,7 @@
 local t = dofile("tests/lib/tap.lua")
 
 local p = problem.quadratic{n = 5, cond = 10}
-local valid = "(valid: iter, evals, time)"
+local valid = "(valid: iter, evals, time, bits, rounds)"
 
 -- (1) validation
 t.errors("run: unknown xaxis 'evaluations' " .. valid, run, p, optim.gd{},
