@@ -25,7 +25,8 @@
 ** K = 1 is the single-loop variant.  Every partial oracle call counts one
 ** gradient evaluation (3K + 3 per step; the exact hypergradient of
 ** hypergrad_err is not counted); the problem's gradient noise is
-** not used (the partial oracles are exact).
+** not used (the partial oracles are exact), and like gd the method
+** ignores a constraint set or l1 term put on the problem.
 **
 ** hypergrad_err: |v - dF/dx| (2-norm) at the x where step (3) took v, with
 ** the problem's exact hypergradient (bilevel.h, hyper).  With exact inner
@@ -50,7 +51,7 @@ typedef struct bilevel_state {
 } bilevel_state;
 
 static const ol_param bilevel_params[] = {
-  {"sigma", OL_P_REAL, 1e-2, OL_GT0, INFINITY,
+  {"sigma", OL_P_REAL, 1e-2, OL_GT0, OL_FINITE,
    "penalty parameter (weight of f in sigma f + g)", NULL},
   {"lr", OL_P_REAL, 1e-2, 0, INFINITY, "upper step size", NULL},
   {"K", OL_P_INT, 20, 1, 1e9, "inner gradient steps per step (each level)",
