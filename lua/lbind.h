@@ -73,6 +73,10 @@ typedef struct lproblem {
   const char *fname;    /* f's name in callback messages: NULL ("f"), or
                            "logp" (problem.density) */
   olua_state *S;        /* the binding record: S->cb while calling back */
+  struct olua_ad *ad;   /* f traced (lua/lad.c), or how it fell back; NULL
+                           when grad or fdf was given */
+  struct olua_ad **cad; /* constraint i's trace, NULL entries when its grad
+                           was given (m entries; NULL without constraints) */
 } lproblem;
 
 /* Take and give back a use of the problem box b (see above); the last
@@ -212,6 +216,61 @@ int olua_runchains (lua_State *L, const ropts *ro, const char *title,
                     long speed, int paused);
 extern const luaL_Reg olua_sample_methods[];
 void olua_addsampletable (lua_State *L, luaL_Buffer *bf, lrun **b, int k);
+/* == lua/lad.c: tracing Lua functions into tapes (issue 15) ============== */
+
+/* The tapes of one traced function: up to OLUA_AD_CACHE, one per guard
+** pattern met, re-traced at most OLUA_AD_MAXRETRACE times; or, when the
+** function cannot be traced, why (mode OLUA_AD_FD: central differences of
+** Lua calls).  A userdata ("optlab.adcache"), kept alive by its owner (the
+** problem box's anchor table); __gc frees the tapes. */
+#define OLUA_AD_CACHE 8
+#define OLUA_AD_MAXRETRACE 100
+enum { OLUA_AD_FD, OLUA_AD_TAPE };
+typedef struct olua_ad {
+  int n, mode;
+  const char *fname;              /* "f", "logp", "constraints[i].c" */
+  struct ol_tape *tape[OLUA_AD_CACHE];
+  int ntape, cur;                 /* tapes made, the one in use */
+  long retraces;
+  double check;                   /* ad = "check": the error at x0, or NAN */
+  double tracetime;               /* seconds of the first trace */
+  double *work;                   /* 3n doubles (owned) */
+  char why[200];                  /* mode OLUA_AD_FD: the reason */
+} olua_ad;
+/* A new olua_ad for a function of n variables, pushed (mode FD, no reason
+** yet); fname names it in messages (borrowed: a literal or a string the
+** owner keeps). */
+olua_ad *olua_ad_new (lua_State *L, int n, const char *fname);
+/* Trace the function at fidx of L at x: 1 with the tape made (mode TAPE),
+** 0 with the reason in ad->why (mode FD).  Never raises. */
+int olua_ad_trace (lua_State *L, olua_ad *ad, int fidx, const double *x);
+/* Fall back to differences with why as the reason (ad = false). */
+void olua_ad_refuse (olua_ad *ad, const char *why);
+/* f and g (either may be NULL) at x: from a tape whose guards hold at x,
+** re-tracing the function at fidx of L when none does; by central
+** differences of Lua calls in mode FD (a re-trace that fails or too many
+** switch to it, with the reason).  OL_OK or OL_ECALLBACK with e set. */
+int olua_ad_eval (lua_State *L, olua_ad *ad, int fidx, const double *x,
+                  double *f, double *g, ol_err *e);
+/* The dense Hessian at x (n x n, symmetric): the tape's, or differences
+** of the difference gradient in mode FD. */
+int olua_ad_hess (lua_State *L, olua_ad *ad, int fidx, const double *x,
+                  double *H, ol_err *e);
+/* ad = "check": max_i |g_i - d_i| / max(1, max_j |d_j|), g the tape's
+** gradient and d central differences at x; kept in ad->check; NAN when an
+** evaluation failed (e set). */
+double olua_ad_checkgrad (lua_State *L, olua_ad *ad, int fidx,
+                          const double *x, ol_err *e);
+/* The summary's words: "traced (tape of N ops, K guards)" or "finite
+** differences (reason)", in buf; NULL when ad is NULL. */
+const char *olua_ad_note (const olua_ad *ad, char *buf, size_t sz);
+/* Push p.ad's table {mode, ops, guards, nodes, retraces, tapes, reason,
+** check, time}. */
+void olua_ad_pushinfo (lua_State *L, const olua_ad *ad);
+/* The tracer's metatables, math.tanh, log1p, expm1 and pow, and the
+** globals grad, hessian, hvp and tape. */
+void olua_openad (lua_State *L);
+
 /* Load the embedded lua/ *.lua chunks, each called with the core table. */
 void olua_loadembedded (lua_State *L, int core);
 

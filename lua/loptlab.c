@@ -99,7 +99,8 @@ int luaopen_optlab (lua_State *L)
     "problem", "optim", "sample", "game", "vi", "diffusion", "rl", "dist",
     "run",
     "race", "help", "pretty",
-    "metrics", "start", "jobs", "blas_threads", NULL
+    "metrics", "start", "jobs", "blas_threads", "grad", "hessian", "hvp",
+    "tape", NULL
   };
   int core, i;
   olua_getstate(L);
@@ -116,6 +117,7 @@ int luaopen_optlab (lua_State *L)
   olua_openrun(L);
   olua_openjobs(L);
   olua_opensample(L);
+  olua_openad(L);
   olua_loadembedded(L, core);
   lua_newtable(L);
   lua_pushliteral(L, OL_VERSION);

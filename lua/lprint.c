@@ -130,13 +130,20 @@ int olua_run_tostring (lua_State *L)
   lrun *b = luaL_checkudata(L, 1, OLUA_RUN);
   const ol_run *r = b->r;
   luaL_Buffer bf;
-  char buf[256], num[32];
+  char buf[256], num[32], adbuf[256];
+  const char *adnote = NULL;
   ol_mset rec;
   int i, k = 0;
   if (r == NULL) {
     lua_pushliteral(L, "run (closed)");
     return 1;
   }
+  /* how a Lua objective's gradient is had: traced, or why not (issue 15) */
+  if (lua_getiuservalue(L, 1, 1) == LUA_TUSERDATA) {
+    const lproblem *pb = luaL_testudata(L, -1, OLUA_PROBLEM);
+    if (pb != NULL) adnote = olua_ad_note(pb->ad, adbuf, sizeof adbuf);
+  }
+  lua_pop(L, 1);
   olua_pushrunhead(L, r);
   luaL_buffinit(L, &bf);
   lua_pushvalue(L, -2);
@@ -152,6 +159,10 @@ int olua_run_tostring (lua_State *L)
              ol_fmtnum(num, sizeof num, ol_run_seconds(r), 2));
   luaL_addstring(&bf, buf);
   addevals(&bf, r);
+  if (adnote != NULL) {
+    luaL_addstring(&bf, "\n  gradient: ");
+    luaL_addstring(&bf, adnote);
+  }
   rec = ol_run_metrics(r);
   for (i = 0; i < OL_NMETRICS; i++)
     if (rec & OL_MBIT(i)) {

@@ -250,6 +250,8 @@ static int fdf_at (lproblem *b, lua_State *T, const double *x, double *f,
                    double *g, ol_err *e)
 {
   int i, n = b->n, st;
+  if (b->ad != NULL && b->ad->ntape > 0)    /* traced (issue 15) */
+    return olua_ad_eval(T, b->ad, S_F, x, f, g, e);
   for (i = 0; i < n; i++) {
     lua_pushnumber(T, x[i]);
     lua_rawseti(T, S_X, i + 1);
@@ -480,6 +482,21 @@ static int lua_hess (void *ud, const double *x, double *H, ol_err *e)
   if (T == NULL) return OL_ECALLBACK;
   b->S->cb = T;
   st = hess_at(b, T, x, H, e);
+  b->S->cb = prev;
+  if (--b->depth == 0) b->overflow = 0;
+  return st;
+}
+
+/* The Hessian of a traced f: the tape's (lua/lad.c), in a callback thread
+** (a re-trace calls f there). */
+static int lua_adhess (void *ud, const double *x, double *H, ol_err *e)
+{
+  lproblem *b = ud;
+  lua_State *T = tenter(b, e), *prev = b->S->cb;
+  int st;
+  if (T == NULL) return OL_ECALLBACK;
+  b->S->cb = T;
+  st = olua_ad_hess(T, b->ad, S_F, x, H, e);
   b->S->cb = prev;
   if (--b->depth == 0) b->overflow = 0;
   return st;
@@ -1060,6 +1077,14 @@ static int con_at (lproblem *b, lua_State *T, int i, const double *x,
 {
   int j, n = b->n, st;
   char name[48];
+  if (b->cad != NULL && b->cad[i] != NULL && b->cad[i]->ntape > 0) {
+    conspec(b, T, i);                         /* traced (issue 15) */
+    lua_getfield(T, -1, "c");
+    lua_remove(T, -2);
+    st = olua_ad_eval(T, b->cad[i], lua_gettop(T), x, c, g, e);
+    lua_settop(T, S_TOP);
+    return st;
+  }
   for (j = 0; j < n; j++) {
     lua_pushnumber(T, x[j]);
     lua_rawseti(T, S_X, j + 1);
@@ -1106,6 +1131,48 @@ static int lua_con (void *ud, int i, const double *x, double *c, double *g,
 
 static double *readbound (lua_State *L, const char *who, const char *key,
                           int n);
+
+/* The ad option of the argument table at 1: 0 (ad = false), 1 (absent or
+** true: trace), 2 ("check"). */
+static int readad (lua_State *L, const char *who)
+{
+  int ty = lua_getfield(L, 1, "ad"), mode = 1;
+  if (ty == LUA_TBOOLEAN) mode = lua_toboolean(L, -1);
+  else if (ty == LUA_TSTRING && strcmp(lua_tostring(L, -1), "check") == 0)
+    mode = 2;
+  else if (ty != LUA_TNIL)
+    luaL_error(L, "%s: ad must be true, false or \"check\", got %s", who,
+               ty == LUA_TSTRING ? lua_tostring(L, -1)
+                                 : luaL_typename(L, -1));
+  lua_pop(L, 1);
+  return mode;
+}
+
+/* Trace the constraints without a gradient (hasg[i] == 0) at x0, unless
+** ad = false: each traced one gets its tape (b->cad[i]) and hasg[i] = 1,
+** so the core asks lua_con for its gradient.  The constraints' {c, grad}
+** specs are the anchor table's "constraints". */
+static void tracecons (lua_State *L, lproblem *b, int m, int *hasg)
+{
+  int i, top = lua_gettop(L);
+  if (readad(L, "problem.new") == 0) return;
+  b->cad = lua_newuserdatauv(L, (size_t)m * sizeof *b->cad, 0);
+  lua_getiuservalue(L, 2, 1);
+  lua_pushvalue(L, -2);
+  lua_setfield(L, -2, "cad");                     /* anchored */
+  lua_getfield(L, -1, "constraints");
+  for (i = 0; i < m; i++) {
+    b->cad[i] = NULL;
+    if (hasg[i]) continue;
+    b->cad[i] = olua_ad_new(L, b->n, "a constraint's c");
+    lua_rawsetp(L, top + 2, b->cad[i]);           /* anchored by pointer */
+    lua_rawgeti(L, top + 3, i + 1);
+    lua_getfield(L, -1, "c");
+    if (olua_ad_trace(L, b->cad[i], -1, b->p->x0)) hasg[i] = 1;
+    lua_pop(L, 2);
+  }
+  lua_settop(L, top);
+}
 
 /* The constraints, lower and upper keys of the argument table at 1 for
 ** the problem in box b (at index 2, its anchor table at 3). */
@@ -1199,11 +1266,65 @@ static void readconstraints (lua_State *L, const char *who, lproblem *b)
     lua_getiuservalue(L, 2, 1);                     /* the anchor */
     lua_insert(L, -2);
     lua_setfield(L, -2, "constraints");
+    tracecons(L, b, m, hasg);
     if (ol_problem_set_constraints(b->p, m, kind, hasg, lua_con, b, &e)
         != OL_OK)
       seterror(L, who, &e);
   }
   lua_settop(L, top);
+}
+
+/* Trace f of the problem.new table at 1 (box b, anchor table at anchor)
+** when it has neither grad nor fdf, at x0 (zeros when not given), unless
+** ad = false; ad = "check" prints the tape's error against central
+** differences there.  Returns 1 when f is traced (its tape in b->ad). */
+static int traceobjective (lua_State *L, const char *who, lproblem *b,
+                           int anchor)
+{
+  int mode, top = lua_gettop(L), ok, n = b->n;
+  double *x0, t0;
+  if (!b->hasf || b->hasgrad || b->hasfdf) return 0;
+  mode = readad(L, who);
+  b->ad = olua_ad_new(L, n, "f");
+  lua_setfield(L, anchor, "ad");                  /* anchored */
+  if (mode == 0) {
+    olua_ad_refuse(b->ad, "ad = false");
+    return 0;
+  }
+  if (lua_getfield(L, 1, "x0") != LUA_TNIL) x0 = readbuf(L, -1, who, "x0", n);
+  else {
+    x0 = lua_newuserdatauv(L, (size_t)n * sizeof *x0, 0);
+    memset(x0, 0, (size_t)n * sizeof *x0);
+  }
+  lua_getfield(L, 1, "f");
+  t0 = ol_now();
+  ok = olua_ad_trace(L, b->ad, -1, x0);
+  b->ad->tracetime = ol_now() - t0;
+  if (!ok) {                                   /* said once, here */
+    lua_getglobal(L, "print");
+    lua_pushfstring(L, "%s: %s cannot be traced: %s; its gradient is by "
+                    "finite differences (ad = false says so quietly)", who,
+                    b->fname != NULL ? b->fname : "f", b->ad->why);
+    lua_call(L, 1, 0);
+  }
+  if (ok && mode == 2) {
+    ol_err e;
+    double err = olua_ad_checkgrad(L, b->ad, lua_gettop(L), x0, &e);
+    char line[1200], num[32];
+    if (isnan(err))
+      snprintf(line, sizeof line, "%s: ad check: the evaluation at x0 "
+               "failed: %.1000s", who, e.msg);
+    else
+      snprintf(line, sizeof line, "%s: ad check at x0: the tape's gradient "
+               "against central differences, max error %s (relative to "
+               "max(1, |g|))%s", who, ol_fmtnum(num, sizeof num, err, 3),
+               err > 1e-5 ? ": too large, the tape may be wrong" : "");
+    lua_getglobal(L, "print");
+    lua_pushstring(L, line);
+    lua_call(L, 1, 0);
+  }
+  lua_settop(L, top);
+  return ok;
 }
 
 /* problem.new{n=, f=, grad=, fdf=, hess=, x0=, xstar=, fstar=, name=,
@@ -1214,13 +1335,13 @@ static int problem_new (lua_State *L)
 {
   static const char *const keys[] = {
     "n", "f", "grad", "fdf", "hess", "x0", "xstar", "fstar", "name", "kind",
-    "set", "noise", "l1", "constraints", "lower", "upper", NULL
+    "set", "noise", "l1", "constraints", "lower", "upper", "ad", NULL
   };
   const char *who = "problem.new";
   lproblem *b;
   lua_State *Z;
   ol_err e;
-  int n, i, kind = OL_OBJECTIVE;
+  int n, i, kind = OL_OBJECTIVE, traced;
   n = userkeys(L, who, keys);
   lua_settop(L, 1);
   lua_getfield(L, 1, "kind");
@@ -1274,11 +1395,14 @@ static int problem_new (lua_State *L)
     lua_xmove(Z, L, 1);
   }
   lua_call(L, 7, 0);
-  b->p = ol_problem_custom(n, lua_fdf, !b->hasgrad && !b->hasfdf, b, NULL,
-                           &e);
+  traced = traceobjective(L, who, b, 3);
+  b->p = ol_problem_custom(n, lua_fdf, !b->hasgrad && !b->hasfdf && !traced,
+                           b, NULL, &e);
   if (b->p == NULL) return luaL_error(L, "%s: %s", who, e.msg);
   if (ol_problem_set_kind(b->p, kind, &e) != OL_OK ||
-      (b->hashess && ol_problem_set_hess(b->p, lua_hess, &e) != OL_OK))
+      (b->hashess && ol_problem_set_hess(b->p, lua_hess, &e) != OL_OK) ||
+      (!b->hashess && traced &&
+       ol_problem_set_hess(b->p, lua_adhess, &e) != OL_OK))
     return seterror(L, who, &e);
   lua_getfield(L, 1, "name");
   if (ol_problem_set_name(b->p, lua_isnil(L, -1) ? "lua"
@@ -1386,7 +1510,7 @@ static int problem_workers (lua_State *L)
 static int problem_density (lua_State *L)
 {
   static const char *const keys[] = {
-    "n", "logp", "grad", "x0", "lower", "upper", "name", NULL
+    "n", "logp", "grad", "x0", "lower", "upper", "name", "ad", NULL
   };
   static const char *const fk[] = {"logp", "grad"};
   const char *who = "problem.density";
@@ -1424,9 +1548,14 @@ static int problem_density (lua_State *L)
   lua_setfield(L, -2, "name");
   lua_pushliteral(L, "density");
   lua_setfield(L, -2, "kind");
+  lua_getfield(L, 1, "ad");
+  lua_setfield(L, -2, "ad");
+  lua_getfield(L, 1, "x0");                  /* the trace point: x0 */
+  lua_setfield(L, -2, "x0");
   lua_call(L, 1, 1);                                   /* index 2: box */
   b = lua_touserdata(L, 2);
   b->fname = "logp";
+  if (b->ad != NULL) b->ad->fname = "logp";
   /* (3) bounds and start on the constrained scale; the wrapped density */
   lo = readbound(L, who, "lower", n);
   hi = readbound(L, who, "upper", n);
@@ -1627,6 +1756,8 @@ static int problem_index (lua_State *L)
     lua_setfield(L, -2, "sizes");
   }
   else if (strcmp(k, "l1") == 0) lua_pushnumber(L, p->l1);
+  else if (strcmp(k, "ad") == 0 && b->ad != NULL)
+    olua_ad_pushinfo(L, b->ad);
   else if (strcmp(k, "noise") == 0) pushnoise(L, &p->noise);
   else if (strcmp(k, "eval") == 0) lua_pushcfunction(L, problem_eval);
   else if (strcmp(k, "constrain") == 0)

@@ -504,9 +504,7 @@ void ol_tape_reverse (ol_tape *t, double *g)
   memset(w, 0, (size_t)t->nnodes * sizeof *w);
   w[t->out] = 1;
   while (p-- > beg) {
-    double y = w[p->dst], a;
-    if (y == 0) continue;
-    a = v[p->a];
+    double y = w[p->dst], a = v[p->a];
     switch (p->op) {
     case OL_AD_ADD: w[p->a] += y; w[p->b] += y; break;
     case OL_AD_SUB: w[p->a] += y; w[p->b] -= y; break;
