@@ -49,6 +49,12 @@ CTESTS   = $(patsubst %.c,%.t,$(wildcard tests/c/t_*.c))
 # development package (coinor-libipopt-dev) is installed.
 IPOPT_CFLAGS := $(shell $(PKG) --cflags ipopt 2>/dev/null)
 IPOPT_LIBS := $(shell $(PKG) --libs ipopt 2>/dev/null)
+# Open MPI (Debian libopenmpi-dev, pkg-config ompi-c): when it is found
+# the program is built with -DOPTLAB_MPI and linked with it, so that
+# `mpirun -np N ./optlab script.lua` splits every bulk operation over the
+# ranks (lua/ltask.c, lua/tasks.lua); the plain build does not need it.
+MPI_CFLAGS := $(shell $(PKG) --cflags ompi-c 2>/dev/null)
+MPI_LIBS := $(shell $(PKG) --libs ompi-c 2>/dev/null)
 BENCHES  = $(filter-out tests/bench/ipopt,$(patsubst %.c,%,$(wildcard tests/bench/*.c))) \
            $(if $(IPOPT_LIBS),tests/bench/ipopt)
 
@@ -58,6 +64,7 @@ all: optlab
 $(CORE_O): CFLAGS += $(LA_CFLAGS)
 $(LUA_O):  CFLAGS += $(LA_CFLAGS) $(LUA_CFLAGS) -Ilua
 $(REPL_O): CFLAGS += $(LA_CFLAGS) $(LUA_CFLAGS) $(UI_CFLAGS) -Ilua
+lua/ltask.o: CFLAGS += $(if $(MPI_LIBS),-DOPTLAB_MPI $(MPI_CFLAGS))
 
 core/liboptlab.a: $(CORE_O)
 	rm -f $@
@@ -74,7 +81,7 @@ lua/lembed.o: lua/lualib.inc
 
 optlab: $(REPL_O) $(LUA_O) core/liboptlab.a
 	$(CC) $(CFLAGS) -o $@ $(REPL_O) $(LUA_O) core/liboptlab.a \
-	  $(LUA_LIBS) $(UI_LIBS) $(LA_LIBS) $(LDFLAGS)
+	  $(LUA_LIBS) $(UI_LIBS) $(LA_LIBS) $(MPI_LIBS) $(LDFLAGS)
 
 # C unit tests link the core library alone: no Lua, no curses, no readline.
 tests/lib/tap.o: tests/lib/tap.c tests/lib/tap.h

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "lbind.h"
+#include "ltask.h"
 
 #define STATEKEY "optlab.state"
 
@@ -118,6 +119,7 @@ int luaopen_optlab (lua_State *L)
   olua_openjobs(L);
   olua_opensample(L);
   olua_openad(L);
+  olua_opentask(L);
   olua_loadembedded(L, core);
   lua_newtable(L);
   lua_pushliteral(L, OL_VERSION);

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "lexp.h"
+#include "ltask.h"
 #include "lprint.h"
 #include "plotpanel.h"
 #include "constr.h"
@@ -489,6 +490,7 @@ static int run_run (lua_State *L)
     if (olua_checkmethod(L, 2)->t->family != OL_SAMPLER)
       return luaL_error(L, "run: chains = %d needs a sampler (%s is not "
                         "one)", ro.chains, olua_checkmethod(L, 2)->t->name);
+    if (olua_task_chains(L)) return 1;
     return olua_runchains(L, &ro, olua_problemdesc(olua_checkproblem(L,
                           1)->p, title, sizeof title), speed, paused);
   }

@@ -30,6 +30,7 @@
 
 #include "lbind.h"
 #include "lexp.h"
+#include "ltask.h"
 #include "lprint.h"
 #include "diag.h"
 #include "plotpanel.h"
@@ -366,7 +367,7 @@ static int s_save_draws (lua_State *L)
     else lua_pushfstring(L, "%s_%d%s", lua_pushlstring(L, file,
                          (size_t)(dot - file)), c + 1, dot);
     if (k > 1 && dot != NULL) lua_remove(L, -2);
-    f = fopen(lua_tostring(L, -1), "w");
+    f = fopen(olua_task_quiet() ? "/dev/null" : lua_tostring(L, -1), "w");
     if (f == NULL)
       return luaL_error(L, "save_draws: cannot write %s", lua_tostring(L,
                                                                        -1));
@@ -526,32 +527,52 @@ static void addrhat (lrun *b)
   b->nwatch++;
 }
 
+/* Chain c (0-based) of run(p, sampler, opts) with opts.chains = k > 1
+** (problem at 1, method at 2), made and pushed, not stepped: stream
+** opts.stream + c, x0 the problem's (or opts.x0) for chain 0, else moved
+** by a draw uniform in [-2, 2]^n of the generator (seed, 2^40 + c), so a
+** chain is the same whether made with the others or alone (a task,
+** lua/tasks.lua).  xs: n doubles that must outlive the call. */
+lrun *olua_mkchain (lua_State *L, const ropts *ro, int c, double *xs)
+{
+  lproblem *pb = olua_checkproblem(L, 1);
+  int n = pb->p->n, i;
+  const double *x0 = ro->o.x0 != NULL ? ro->o.x0 : pb->p->x0;
+  ropts rc = *ro;
+  ol_rng g;
+  lrun *b;
+  ol_rng_seed(&g, ro->o.seed, (UINT64_C(1) << 40) + (uint64_t)c);
+  for (i = 0; i < n; i++)
+    xs[i] = x0[i] + (c == 0 ? 0 : 4 * ol_rng_uniform(&g) - 2);
+  rc.o.stream = ro->o.stream + (uint64_t)c;
+  rc.o.x0 = xs;
+  rc.x0len = n;
+  b = olua_mkrun(L, 1, 2, &rc, "run");
+  b->chain = c + 1;
+  if (ro->nwatch == 0) addrhat(b);
+  return b;
+}
+
+/* t (a table of chain runs, on top) becomes a chains object. */
+void olua_setchains (lua_State *L)
+{
+  luaL_setmetatable(L, OLUA_CHAINS);
+}
+
 /* run(p, sampler, opts) with opts.chains = k > 1 (problem at 1, method at
 ** 2): the chains object, stepped to the end. */
 int olua_runchains (lua_State *L, const ropts *ro, const char *title,
                     long speed, int paused)
 {
   lproblem *pb = olua_checkproblem(L, 1);
-  int k = ro->chains, n = pb->p->n, c, i, rt;
+  int k = ro->chains, n = pb->p->n, c, rt;
   lrun **boxes = lua_newuserdatauv(L, (size_t)k * sizeof *boxes, 0);
   double *xs = lua_newuserdatauv(L, (size_t)k * (size_t)n * sizeof *xs, 0);
-  const double *x0 = ro->o.x0 != NULL ? ro->o.x0 : pb->p->x0;
-  ol_rng g;
   lua_createtable(L, k, 0);
   rt = lua_gettop(L);
   luaL_setmetatable(L, OLUA_CHAINS);
   for (c = 0; c < k; c++) {
-    ropts rc = *ro;
-    ol_rng_seed(&g, ro->o.seed, (UINT64_C(1) << 40) + (uint64_t)c);
-    for (i = 0; i < n; i++)
-      xs[(size_t)c * n + i] = x0[i] + (c == 0 ? 0
-                                       : 4 * ol_rng_uniform(&g) - 2);
-    rc.o.stream = ro->o.stream + (uint64_t)c;
-    rc.o.x0 = xs + (size_t)c * n;
-    rc.x0len = n;
-    boxes[c] = olua_mkrun(L, 1, 2, &rc, "run");
-    boxes[c]->chain = c + 1;
-    if (ro->nwatch == 0) addrhat(boxes[c]);
+    boxes[c] = olua_mkchain(L, ro, c, xs + (size_t)c * n);
     lua_rawseti(L, rt, c + 1);
   }
   olua_exp_drive(L, boxes, k, title, ro->useview, ro->progress, speed,

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "lbind.h"
+#include "ltask.h"
 
 /* Push s, cut to OLUA_ECHOMAX bytes with "..." when longer: how error
 ** messages echo what they were given.  Returns the pushed string. */
@@ -64,7 +65,9 @@ int olua_unknownkey (lua_State *L, const char *who, const char *what,
 }
 
 /* The file name at idx; raises when it is not a string or holds a NUL
-** (which would cut the name the file is opened by). */
+** (which would cut the name the file is opened by).  "/dev/null" in a
+** process that writes nothing (an MPI rank > 0, a --tasks slice:
+** olua_task_quiet), so a script's saves are made once, by rank 0. */
 const char *olua_checkfilename (lua_State *L, int idx, const char *who)
 {
   size_t len;
@@ -76,7 +79,7 @@ const char *olua_checkfilename (lua_State *L, int idx, const char *who)
   s = lua_tolstring(L, idx, &len);
   if (strlen(s) != len)
     luaL_error(L, "%s: the file name contains a NUL character", who);
-  return s;
+  return olua_task_quiet() ? "/dev/null" : s;
 }
 
 int olua_saveresult (lua_State *L, int ok, const char *fname)

@@ -157,6 +157,10 @@ Repeats.__tostring = function (self)
     lines[2] = fmt("  interrupted: %d of %d runs finished", self.R,
                    self.asked)
   end
+  for _, m in ipairs(self.missing or {}) do
+    lines[#lines + 1] = fmt("  missing: task %d (%s): %s", m.task, m.desc,
+                            m.error)
+  end
   local rows = {{"metric", "min", "10%", "median", "90%", "max", "R"}}
   for _, m in ipairs(self:metrics()) do
     local v = sorted(self:values(m))
@@ -190,19 +194,38 @@ function repeats (problem, method, opts, R)
               math.maxinteger), 2)
   end
   local o = headless(who, opts, {stream = true})
+  -- task i: stream i - 1 (lua/tasks.lua: one process, slices or ranks)
+  local function opts_of (i)
+    local c = {}
+    for k, v in pairs(o) do c[k] = v end
+    c.stream = i - 1
+    return c
+  end
+  local results, missing, stopped = core.bulk{
+    who = who, n = R,
+    run = function (i) return run(problem, method, opts_of(i)) end,
+    make = function (i) return core.task_mkrun(problem, method, opts_of(i)) end,
+    desc = function (i)
+      return fmt("seed %d, stream %d", o.seed or 1, i - 1)
+    end}
   local runs = {}
-  local stopped = upto_interrupt(function ()
-    for k = 0, R - 1 do
-      o.stream = k
-      local r = run(problem, method, o)
-      if r.reason == "interrupted" then error("interrupted!", 0) end
-      runs[k + 1] = r
-    end
-  end)
+  for i = 1, R do
+    local r = results[i]
+    if r and r.reason ~= "interrupted" then runs[#runs + 1] = r end
+  end
   if #runs == 0 then
+    if not stopped and missing[1] then
+      error(fmt("%s: every task failed; task 1 (%s): %s", who,
+                missing[1].desc, missing[1].error), 2)
+    end
     error(fmt("%s: interrupted before the first run finished", who), 2)
   end
+  local failed = {}
+  for _, m in ipairs(missing) do
+    if not m.error:find("^not run") then failed[#failed + 1] = m end
+  end
   return setmetatable({runs = runs, R = #runs, seed = runs[1].seed,
+                       missing = failed[1] and failed or nil,
                        interrupted = stopped or nil,
                        asked = stopped and R or nil}, Repeats)
 end
@@ -249,13 +272,17 @@ Sweep.__tostring = function (self)
     lines[2] = fmt("  interrupted: %d of %d configurations finished",
                    self.finished, self.asked)
   end
+  for _, m in ipairs(self.missing or {}) do
+    lines[#lines + 1] = fmt("  missing: configuration %d (%s): %s", m.task,
+                            m.desc, m.error)
+  end
   local head = {"#"}
   for _, k in ipairs(self.names) do head[#head + 1] = k end
   head[#head + 1] = "reason"
   for _, m in ipairs(metrics) do head[#head + 1] = m end
   local rows = {head}
   for i, r in ipairs(self.runs) do
-    local row = {tostring(i)}
+    local row = {tostring(self.tasks[i])}
     for _, k in ipairs(self.names) do
       row[#row + 1] = showval(self.configs[i][k])
     end
@@ -305,19 +332,14 @@ function sweep (problem, ctor, grid, opts)
   end
   sort(names)
   local o = headless(who, opts)
-  -- cartesian product, the first name (in sorted order) varying slowest
-  local configs, runs = {}, {}
-  local cur = {}
-  local asked = 1
-  for _, k in ipairs(names) do asked = asked * #grid[k] end
+  -- cartesian product, the first name (in sorted order) varying slowest:
+  -- configuration i is task i (lua/tasks.lua)
+  local configs, cur = {}, {}
   local function build (d)
     if d > #names then
       local c = {}
       for k, v in pairs(cur) do c[k] = v end
-      local r = run(problem, ctor(c), o)
       configs[#configs + 1] = c
-      runs[#runs + 1] = r
-      if r.reason == "interrupted" then error("interrupted!", 0) end
       return
     end
     for _, v in ipairs(grid[names[d]]) do
@@ -325,14 +347,46 @@ function sweep (problem, ctor, grid, opts)
       build(d + 1)
     end
   end
+  build(1)
+  local asked = #configs
+  local function desc (i)
+    local kv = {}
+    for _, k in ipairs(names) do
+      kv[#kv + 1] = k .. " = " .. showval(configs[i][k])
+    end
+    return concat(kv, ", ")
+  end
+  local results, missing, stopped = core.bulk{
+    who = who, n = asked,
+    run = function (i) return run(problem, ctor(configs[i]), o) end,
+    make = function (i)
+      return core.task_mkrun(problem, ctor(configs[i]), o)
+    end,
+    desc = desc}
   -- an interrupted run keeps its row (reason "interrupted")
-  local stopped = upto_interrupt(function () build(1) end)
+  local runs, kept, tasks = {}, {}, {}
+  for i = 1, asked do
+    if results[i] then
+      runs[#runs + 1] = results[i]
+      kept[#kept + 1] = configs[i]
+      tasks[#tasks + 1] = i
+    end
+  end
   if #runs == 0 then
+    if not stopped and missing[1] then
+      error(fmt("%s: every task failed; task 1 (%s): %s", who,
+                missing[1].desc, missing[1].error), 2)
+    end
     error(fmt("%s: interrupted before the first run finished", who), 2)
+  end
+  local failed = {}
+  for _, m in ipairs(missing) do
+    if not m.error:find("^not run") then failed[#failed + 1] = m end
   end
   local finished = #runs
   if runs[#runs].reason == "interrupted" then finished = finished - 1 end
-  return setmetatable({configs = configs, runs = runs, names = names,
+  return setmetatable({configs = kept, runs = runs, names = names,
+                       tasks = tasks, missing = failed[1] and failed or nil,
                        method = info.family .. "." .. info.name,
                        interrupted = stopped or nil,
                        finished = stopped and finished or nil,

@@ -31,6 +31,7 @@
 
 #include "repl.h"
 #include "log.h"
+#include "ltask.h"
 
 static const char *progname = "optlab";
 static lua_State *globalL = NULL;
@@ -45,6 +46,9 @@ static const char usage_text[] =
   "  -v         write a debug log to $OPTLAB_LOG or ./optlab.log\n"
   "  --no-tui   never open the live view (progress lines instead)\n"
   "  --ascii    no braille or Unicode in the live view\n"
+  "  --tasks K/N --dir DIR  compute slice K of N of every bulk operation\n"
+  "             (repeats, sweep, chains) into DIR, print nothing\n"
+  "  --gather DIR  read every bulk operation's results from DIR\n"
   "  --version  show version information\n"
   "  --help     show this help\n"
   "  --         stop handling options\n"
@@ -205,7 +209,25 @@ typedef struct cli {
   int script;            /* index of the script in argv (argc: none) */
   int stdin_script;      /* "-" */
   int version, help;
+  int task_k, task_n;    /* --tasks K/N (0/0: none) */
+  const char *task_dir;  /* --dir DIR */
+  const char *gather;    /* --gather DIR */
 } cli;
+
+/* "K/N" with 1 <= K <= N -> 0, else -1. */
+static int slicearg (const char *a, int *k, int *n)
+{
+  char *end;
+  long kk = strtol(a, &end, 10), nn;
+  if (end == a || *end != '/') return -1;
+  a = end + 1;
+  nn = strtol(a, &end, 10);
+  if (end == a || *end != '\0' || kk < 1 || nn < kk || nn > 1000000)
+    return -1;
+  *k = (int)kk;
+  *n = (int)nn;
+  return 0;
+}
 
 /* Returns 0, or -1 with a message for a bad option at argv[*bad]. */
 static int collectargs (char **argv, int argc, cli *c, int *bad)
@@ -240,6 +262,17 @@ static int collectargs (char **argv, int argc, cli *c, int *bad)
     else if (strcmp(a, "--no-tui") == 0) c->o.notui = 1;
     else if (strcmp(a, "--ascii") == 0) c->o.ascii = 1;
     else if (strcmp(a, "--version") == 0) c->version = 1;
+    else if (strcmp(a, "--tasks") == 0 || strcmp(a, "--dir") == 0 ||
+             strcmp(a, "--gather") == 0) {
+      if (i + 1 >= argc || (a[2] == 't' &&
+          slicearg(argv[i + 1], &c->task_k, &c->task_n) != 0)) {
+        *bad = i;
+        return -1;
+      }
+      if (a[2] == 'd') c->task_dir = argv[i + 1];
+      if (a[2] == 'g') c->gather = argv[i + 1];
+      i++;
+    }
     else if (strcmp(a, "--help") == 0) c->help = 1;
     else {
       *bad = i;
@@ -275,6 +308,11 @@ static int pmain (lua_State *L)
   if (collectargs(argv, argc, &c, &bad) != 0) {
     if (strcmp(argv[bad], "-e") == 0)
       fprintf(stderr, "%s: '-e' needs an argument\n", progname);
+    else if (strcmp(argv[bad], "--tasks") == 0)
+      fprintf(stderr, "%s: '--tasks' needs K/N with 1 <= K <= N\n",
+              progname);
+    else if (strncmp(argv[bad], "--", 2) == 0 && bad + 1 >= argc)
+      fprintf(stderr, "%s: '%s' needs a directory\n", progname, argv[bad]);
     else fprintf(stderr, "%s: unrecognized option '%s'\n", progname,
                  argv[bad]);
     fputs(usage_text, stderr);
@@ -290,6 +328,22 @@ static int pmain (lua_State *L)
     lua_pushboolean(L, 1);
     return 1;
   }
+  /* bulk operations in slices (--tasks K/N --dir DIR) or read back
+  ** (--gather DIR): lua/tasks.lua */
+  if ((c.task_n > 0) != (c.task_dir != NULL) ||
+      (c.task_n > 0 && c.gather != NULL)) {
+    message("give --tasks K/N with --dir DIR, or --gather DIR alone");
+    return 0;
+  }
+  if (c.task_n > 0 || c.gather != NULL) {
+    char msg[160];
+    if (olua_task_config(c.task_k, c.task_n, c.task_n > 0 ? c.task_dir
+                         : c.gather, msg, sizeof msg) != 0) {
+      message(msg);
+      return 0;
+    }
+    c.o.notui = 1;
+  }
   /* One BLAS thread unless the user asked otherwise: on the small
   ** problems optlab mostly runs, OpenBLAS's threads cost more than they
   ** give (help(blas_threads)). */
@@ -304,6 +358,7 @@ static int pmain (lua_State *L)
   lua_register(L, "print", l_print);
   luaL_requiref(L, "optlab", luaopen_optlab, 1);
   lua_pop(L, 1);
+  olua_task_publish(L);
   olua_setintr(L, &intrflag);
   cbthread = olua_cbthread(L);
   ol_intr = &intrflag;                 /* long core builds poll it too */
@@ -335,7 +390,14 @@ static int pmain (lua_State *L)
 int main (int argc, char **argv)
 {
   int status, result;
-  lua_State *L = luaL_newstate();
+  char msg[160];
+  lua_State *L;
+  /* under mpirun, MPI first (it may take its own arguments) */
+  if (olua_task_init(&argc, &argv, msg, sizeof msg) != 0) {
+    message(msg);
+    return EXIT_FAILURE;
+  }
+  L = luaL_newstate();
   if (L == NULL) {
     message("cannot create state: not enough memory");
     return EXIT_FAILURE;
@@ -349,5 +411,6 @@ int main (int argc, char **argv)
   repl_report(L, status);
   lua_close(L);
   repl_log_close();
+  olua_task_fini(!(result && status == LUA_OK));
   return (result && status == LUA_OK) ? EXIT_SUCCESS : EXIT_FAILURE;
 }

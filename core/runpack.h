@@ -1,0 +1,35 @@
+/*
+** core/runpack.h -- a run's results as bytes: what a finished run
+** recorded, packed so that it can travel between processes (MPI ranks)
+** or through files (scheduler task slices), and restored into a fresh
+** run of the same problem, method and options.
+**
+** Packed: the counters (iterations, evaluations, accepted proposals),
+** the stop reason and message, the stepping seconds, x and the average
+** iterate, the whole recorded history (times, evaluations, seconds, every
+** recorded metric, the trajectory), the smallest value of each metric,
+** the kept draws of a sampler and the history-dependent metric memory.
+** Not packed: the method's own state (its moments, a variational mean
+** or a sampler's adaptation), so a restored run reads like the original
+** (series, csv, draws, summaries) but is not to be continued.
+** The bytes are in the machine's own byte order and sizes: every process
+** of a job runs the same build on the same architecture.
+*/
+#ifndef OL_RUNPACK_H
+#define OL_RUNPACK_H
+
+#include <stddef.h>
+
+#include "run.h"
+
+/* The packed results of r: a malloc'd buffer of *len bytes that the
+** caller frees; NULL with e set (OL_ENOMEM) on failure. */
+void *ol_run_pack (const ol_run *r, size_t *len, ol_err *e);
+/* Restore into r (made by ol_run_new with the problem, method and options
+** of the packed run, not stepped) the results packed in buf[0, len).
+** OL_EINVAL with e set when the bytes are not a packed run of r's shape
+** (dimension, recorded metrics); OL_ENOMEM when the history cannot grow.
+** On failure r is left as it was or with a partial history. */
+int ol_run_unpack (ol_run *r, const void *buf, size_t len, ol_err *e);
+
+#endif

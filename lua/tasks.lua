@@ -1,0 +1,331 @@
+-- lua/tasks.lua -- bulk operations as lists of independent tasks.
+--
+-- core.bulk(spec) runs tasks 1..spec.n, each a run object fixed by its
+-- index alone (its seed and rng stream are chosen by the caller from the
+-- index, never from the rank or the number of ranks), in the process's
+-- task mode (lua/ltask.c):
+--   one      every task here, in order (today's behaviour);
+--   slice    --tasks K/N --dir DIR: tasks i with (i - 1) mod N = K - 1
+--            computed and written to DIR/op<j>-<i>.task (j counts the
+--            script's bulk operations); when every task of operation j is
+--            in DIR the operation returns them all and the script goes on,
+--            otherwise the process stops there (exit status 0), so a
+--            script whose later operations depend on earlier ones runs as
+--            a chain of job arrays;
+--   gather   --gather DIR: every task read back from DIR;
+--   mpi      mpirun -np N: rank 0 hands out task indices (each rank asks
+--            for two ahead, then one per result, so uneven tasks balance),
+--            computes tasks itself between messages, collects the packed
+--            results, and broadcasts them all; every rank restores the
+--            same run objects, so the script goes on in step and prints
+--            (rank 0 only) what one process would.
+-- spec = {who = "repeats", n = R, run = function (i) -> run stepped,
+--         make = function (i) -> the same run made, not stepped (to
+--         restore into), desc = function (i) -> "seed 1, stream 4"}.
+-- Returns results, missing, interrupted: results[i] the run of task i or
+-- nil; missing = {{task = i, desc = ..., error = msg}, ...} in task order
+-- (a task that raised, one not run because of Ctrl-C, one absent from
+-- DIR); interrupted true after Ctrl-C.  Loaded by lua/lembed.c with the
+-- other library files.
+local core = ...
+
+local error, ipairs, pcall, tonumber, tostring, type = error, ipairs,
+  pcall, tonumber, tostring, type
+local io, math, os, string, table = io, math, os, string, table
+local fmt, concat, spack, sunpack = string.format, table.concat,
+  string.pack, string.unpack
+
+local mode, mk, mn, mdir = core.task_mode()
+local rank = mode == "mpi" and mk or 0
+local size = mode == "mpi" and mn or 1
+local opcount = 0
+local open = io.open
+
+-- A process that writes nothing (a rank > 0, a slice) opens every file
+-- for writing on /dev/null (C writers: olua_checkfilename).
+if rank > 0 or mode == "slice" then
+  io.open = function (name, m, ...)
+    if type(m) == "string" and m:find("[wa+]") then
+      return open("/dev/null", m, ...)
+    end
+    return open(name, m, ...)
+  end
+end
+
+local function isintr (err)
+  return type(err) == "string" and err:find("interrupted!", 1, true) ~= nil
+end
+
+-- Task i computed here: "ok", run; "error", message; "intr", run or nil.
+local function compute (spec, i)
+  local ok, r = pcall(spec.run, i)
+  if not ok then
+    if isintr(r) then return "intr" end
+    return "error", (tostring(r):gsub("^lua/[%w_]+%.lua:%d+: ", ""))
+  end
+  if r.reason == "interrupted" then return "intr", r end
+  return "ok", r
+end
+
+-- A result as bytes: a status letter, then the packed run or the message.
+local function encode (status, v)
+  if status == "ok" then return "o" .. core.task_pack(v) end
+  if status == "error" then return "e" .. v end
+  return "s"
+end
+
+-- Restore task i from its bytes into results / missing.
+local function decode (spec, i, bytes, results, missing)
+  local k = bytes:sub(1, 1)
+  if k == "o" then
+    local r = spec.make(i)
+    core.task_unpack(r, bytes:sub(2))
+    results[i] = r
+  elseif k == "e" then
+    missing[#missing + 1] = {task = i, error = bytes:sub(2)}
+  else
+    missing[#missing + 1] = {task = i, error = "not run (interrupted)"}
+  end
+end
+
+local function finish (spec, results, missing, stopped)
+  table.sort(missing, function (a, b) return a.task < b.task end)
+  for _, m in ipairs(missing) do
+    m.desc = spec.desc(m.task)
+    if rank == 0 and mode ~= "slice" then
+      io.stderr:write(fmt("optlab: %s: task %d of %d (%s) %s\n", spec.who,
+                          m.task, spec.n, m.desc, m.error:find("^not run")
+                          and m.error or "failed: " .. m.error))
+    end
+  end
+  return results, missing, stopped or nil
+end
+
+-- == one process ===============================================================
+
+local function bulk_one (spec)
+  local results, missing = {}, {}
+  for i = 1, spec.n do
+    local st, v = compute(spec, i)
+    if st == "ok" then results[i] = v
+    elseif st == "error" then missing[#missing + 1] = {task = i, error = v}
+    else
+      results[i] = v
+      for k = i + (v and 1 or 0), spec.n do
+        missing[#missing + 1] = {task = k, error = "not run (interrupted)"}
+      end
+      return finish(spec, results, missing, true)
+    end
+  end
+  return finish(spec, results, missing)
+end
+
+-- == slices and gathering ========================================================
+
+local function taskfile (j, i)
+  return fmt("%s/op%d-%d.task", mdir, j, i)
+end
+
+local function header (spec, j, i)
+  return fmt("optlab task 1: %s #%d, task %d of %d (%s)\n", spec.who, j, i,
+             spec.n, spec.desc(i))
+end
+
+-- The bytes of task i of operation j in DIR, or nil, why.
+local function readtask (spec, j, i)
+  local f = open(taskfile(j, i), "rb")
+  if not f then return nil, "no result in " .. mdir end
+  local s = f:read("a")
+  f:close()
+  local h = header(spec, j, i)
+  if s:sub(1, #h) ~= h then
+    return nil, fmt("%s holds another task (%s)", taskfile(j, i),
+                    (s:match("^[^\n]*") or ""))
+  end
+  return s:sub(#h + 1)
+end
+
+local function bulk_files (spec)
+  opcount = opcount + 1
+  local j = opcount
+  local results, missing, have = {}, {}, 0
+  if mode == "slice" then
+    for i = mk, spec.n, mn do
+      if not readtask(spec, j, i) then
+        local st, v = compute(spec, i)
+        if st == "intr" then error("interrupted!", 0) end
+        local tmp = taskfile(j, i) .. ".tmp"
+        local f, msg = open(tmp, "wb")
+        if not f then error(fmt("%s: %s", spec.who, msg), 0) end
+        f:write(header(spec, j, i), encode(st, v))
+        f:close()
+        os.rename(tmp, taskfile(j, i))
+      end
+    end
+  end
+  local bytes, why = {}, {}
+  for i = 1, spec.n do
+    bytes[i], why[i] = readtask(spec, j, i)
+    if bytes[i] then have = have + 1 end
+  end
+  if mode == "slice" and have < spec.n then
+    io.stderr:write(fmt("optlab: tasks %d/%d: %s #%d: this slice's tasks "
+                        .. "are in %s (%d of %d there); the script goes on "
+                        .. "once every slice has run\n", mk, mn, spec.who, j,
+                        mdir, have, spec.n))
+    io.stderr:flush()
+    os.exit(0, true)
+  end
+  for i = 1, spec.n do
+    if bytes[i] then decode(spec, i, bytes[i], results, missing)
+    else missing[#missing + 1] = {task = i, error = why[i]} end
+  end
+  return finish(spec, results, missing)
+end
+
+-- == Open MPI ====================================================================
+
+local REQ, RES, TASK = 1, 2, 3
+local AHEAD = 2                     -- task indices a worker holds ahead
+
+local function worker (spec)
+  local send, recv = core.task_send, core.task_recv
+  for _ = 1, AHEAD do send(0, REQ, "") end
+  local out, queue, stop = AHEAD, {}, false
+  while true do
+    while out > 0 and (#queue == 0 or core.task_probe()) do
+      local _, _, s = recv()
+      out = out - 1
+      local i = math.tointeger(tonumber(s))
+      if i == -2 then stop = true
+      elseif i > 0 then queue[#queue + 1] = i end
+    end
+    if #queue == 0 and out == 0 then break end
+    if #queue > 0 then
+      local i = table.remove(queue, 1)
+      local st, v = "intr", nil
+      if not stop then st, v = compute(spec, i) end
+      send(0, RES, spack("j", i) .. encode(st, v))
+      out = out + 1
+    end
+  end
+end
+
+local function master (spec)
+  local n, nxt, done, stopped = spec.n, 1, 0, false
+  local bytes, results = {}, {}
+  local reqs = {}
+  for w = 1, size - 1 do reqs[w] = 0 end
+  local function give (w)
+    if stopped then core.task_send(w, TASK, "-2")
+    elseif nxt <= n then
+      core.task_send(w, TASK, tostring(nxt))
+      nxt = nxt + 1
+    else core.task_send(w, TASK, "-1") end
+  end
+  local function handle ()
+    local w, tag, s = core.task_recv()
+    if tag == REQ then reqs[w] = reqs[w] + 1
+    else
+      local i, at = sunpack("j", s)
+      bytes[i] = s:sub(at)
+      done = done + 1
+      if bytes[i] == "s" then stopped = true end
+    end
+    give(w)
+  end
+  -- every task back (or, after Ctrl-C, every one handed out) and every
+  -- worker's first requests answered
+  local function allin ()
+    if done + (stopped and n - nxt + 1 or 0) < n then return false end
+    for w = 1, size - 1 do if reqs[w] < AHEAD then return false end end
+    return true
+  end
+  while not allin() do
+    local ok, err = pcall(function ()
+      while core.task_probe() do handle() end
+      if nxt <= n and not stopped then
+        local i = nxt
+        nxt = nxt + 1
+        local st, v = compute(spec, i)
+        if st == "intr" then stopped = true end
+        if st == "ok" then results[i] = v end
+        bytes[i] = st == "error" and "e" .. v or st == "ok" and "" or "s"
+        done = done + 1
+      elseif not allin() then
+        handle()
+      end
+    end)
+    if not ok then
+      if not isintr(err) then error(err, 0) end
+      stopped = true
+    end
+  end
+  -- skipped tasks: those never handed out
+  for i = nxt, n do bytes[i] = "s" end
+  return bytes, results, stopped
+end
+
+local function bulk_mpi (spec)
+  opcount = opcount + 1
+  local results, missing, blob, stopped = {}, {}, nil, false
+  if rank == 0 then
+    local bytes, mine
+    bytes, mine, stopped = master(spec)
+    local parts = {stopped and "1" or "0"}
+    for i = 1, spec.n do
+      if bytes[i] == "" then bytes[i] = encode("ok", mine[i]) end
+      parts[#parts + 1] = spack("s4", bytes[i])
+    end
+    core.task_bcast(concat(parts))
+    for i = 1, spec.n do
+      if mine[i] then
+        results[i] = mine[i]
+      else
+        decode(spec, i, bytes[i], results, missing)
+      end
+    end
+  else
+    worker(spec)
+    blob = core.task_bcast()
+    stopped = blob:sub(1, 1) == "1"
+    local at = 2
+    for i = 1, spec.n do
+      local b
+      b, at = sunpack("s4", blob, at)
+      decode(spec, i, b, results, missing)
+    end
+  end
+  return finish(spec, results, missing, stopped)
+end
+
+function core.bulk (spec)
+  if mode == "one" then return bulk_one(spec) end
+  if mode == "mpi" then return bulk_mpi(spec) end
+  return bulk_files(spec)
+end
+
+-- run(p, sampler, {chains = k, ...}) in a task mode other than one
+-- (lua/lrun.c calls it): each chain a task (lua/lsample.c's
+-- olua_mkchain fixes its start and stream by its index); every chain is
+-- needed, so a failed one raises.
+function core.chains_bulk (problem, method, opts)
+  local k = opts.chains
+  local seed, stream = opts.seed or 1, opts.stream or 0
+  local results, missing = core.bulk{
+    who = "chains", n = k,
+    run = function (i)
+      return core.task_drive(core.task_mkchain(problem, method, opts, i - 1))
+    end,
+    make = function (i)
+      return core.task_mkchain(problem, method, opts, i - 1)
+    end,
+    desc = function (i)
+      return fmt("chain %d, seed %d, stream %d", i, seed, stream + i - 1)
+    end}
+  if #missing > 0 then
+    error(fmt("run: chain %d (%s): %s", missing[1].task, missing[1].desc,
+              missing[1].error), 2)
+  end
+  return core.task_chains(results)
+end
