@@ -125,6 +125,7 @@ check: deps
 	prove -j2 tests/c/*.t
 	prove -e ./optlab --ext .lua tests/lua
 	prove tests/repl/*.t
+	prove tests/mpi/*.t
 	$(MAKE) mancheck
 
 lint:

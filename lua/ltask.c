@@ -117,6 +117,12 @@ void olua_task_publish (lua_State *L)
     lua_setfield(L, -2, "rank");
     lua_pushinteger(L, size);
     lua_setfield(L, -2, "size");
+#ifdef OPTLAB_MPI
+    lua_pushboolean(L, 1);
+#else
+    lua_pushboolean(L, 0);
+#endif
+    lua_setfield(L, -2, "mpi");
   }
   lua_pop(L, 1);
 }

@@ -14,9 +14,9 @@
 local core = ...
 
 -- What this file uses, captured at load time (see lua/help.lua).
-local error, ipairs, pairs, pcall, setmetatable, tostring, type = error,
-  ipairs, pairs, pcall, setmetatable, tostring, type
-local math, string, table, run = math, string, table, run
+local error, ipairs, pairs, select, setmetatable, tostring, type = error,
+  ipairs, pairs, select, setmetatable, tostring, type
+local io, math, string, table, run = io, math, string, table, run
 local fmt, concat, sort = string.format, table.concat, table.sort
 local typeof = core.typeof
 
@@ -107,16 +107,49 @@ local function headless (who, opts, banned)
   return o
 end
 
--- Call body(); an "interrupted!" error (Ctrl-C while Lua code between the
--- runs was executing, raised by the program's hook, or thrown below for
--- an interrupted run) ends it: returns true.  Other errors pass through.
-local function upto_interrupt (body)
-  local ok, err = pcall(body)
-  if ok then return false end
-  if type(err) == "string" and err:find("interrupted!", 1, true) then
-    return true
+-- A CSV number: every digit (%.17g), nan and inf unsigned (as race:csv).
+local function csvnum (v)
+  if v ~= v then return "nan" end
+  if v == math.huge then return "inf" end
+  if v == -math.huge then return "-inf" end
+  return fmt("%.17g", v)
+end
+
+-- Long CSV rows of runs: lead(i) (the leading cells of run i, with their
+-- commas), iter, then the metrics of the first run (nan where a run did
+-- not record one), one row per recorded time.
+local function longcsv (runs, head, lead)
+  local names = runs[1]:metrics()
+  local out = {head .. ",iter," .. concat(names, ",")}
+  for i, r in ipairs(runs) do
+    local have, cols, times = {}, {}, nil
+    for _, m in ipairs(r:metrics()) do have[m] = true end
+    for j, m in ipairs(names) do
+      if have[m] then cols[j], times = r:series(m) end
+    end
+    if not times then times = select(2, r:series(r:metrics()[1])) end
+    local l = lead(i)
+    for k = 1, #times do
+      local row = {l, times[k]}
+      for j = 1, #names do
+        row[#row + 1] = cols[j] and csvnum(cols[j][k]) or "nan"
+      end
+      out[#out + 1] = concat(row, ",")
+    end
   end
-  error(err, 0)
+  return concat(out, "\n") .. "\n"
+end
+
+-- Write text to filename: nothing, or nil, message, errno.
+local function savetext (who, text, filename)
+  if type(filename) ~= "string" then
+    error(fmt("%s: a file name expected, got a %s", who, type(filename)), 3)
+  end
+  local f, msg, code = io.open(filename, "w")
+  if not f then return nil, msg, code end
+  local ok, err, ecode = f:write(text)
+  f:close()
+  if not ok then return nil, err, ecode end
 end
 
 -- == repeats =================================================================
@@ -141,6 +174,18 @@ function Repeats.quantile (self, metric, p)
               tostring(p)), 2)
   end
   return quantile7(sorted(self:values(metric)), p)
+end
+
+-- q:csv() -> "run,stream,iter,<metrics>", one row per run and recorded
+-- time; q:save(filename) writes it.
+function Repeats.csv (self)
+  return longcsv(self.runs, "run,stream", function (i)
+    return fmt("%d,%d", i, self.streams[i])
+  end)
+end
+
+function Repeats.save (self, filename)
+  return savetext("repeats:save", self:csv(), filename)
 end
 
 -- q:metrics() -> the recorded metric names.
@@ -208,10 +253,13 @@ function repeats (problem, method, opts, R)
     desc = function (i)
       return fmt("seed %d, stream %d", o.seed or 1, i - 1)
     end}
-  local runs = {}
+  local runs, streams = {}, {}
   for i = 1, R do
     local r = results[i]
-    if r and r.reason ~= "interrupted" then runs[#runs + 1] = r end
+    if r and r.reason ~= "interrupted" then
+      runs[#runs + 1] = r
+      streams[#runs] = i - 1
+    end
   end
   if #runs == 0 then
     if not stopped and missing[1] then
@@ -225,6 +273,7 @@ function repeats (problem, method, opts, R)
     if not m.error:find("^not run") then failed[#failed + 1] = m end
   end
   return setmetatable({runs = runs, R = #runs, seed = runs[1].seed,
+                       streams = streams,
                        missing = failed[1] and failed or nil,
                        interrupted = stopped or nil,
                        asked = stopped and R or nil}, Repeats)
@@ -252,6 +301,24 @@ function Sweep.best (self, metric)
   local c = {}
   for k, v in pairs(self.configs[bi]) do c[k] = v end
   return c, self.runs[bi]
+end
+
+-- s:csv() -> "config,<parameters>,reason,iter,<metrics>", one row per
+-- configuration and recorded time; s:save(filename) writes it.
+function Sweep.csv (self)
+  return longcsv(self.runs, "config," .. concat(self.names, ",")
+                 .. ",reason", function (i)
+    local row = {tostring(self.tasks[i])}
+    for _, k in ipairs(self.names) do
+      row[#row + 1] = showval(self.configs[i][k])
+    end
+    row[#row + 1] = self.runs[i].reason
+    return concat(row, ",")
+  end)
+end
+
+function Sweep.save (self, filename)
+  return savetext("sweep:save", self:csv(), filename)
 end
 
 -- s:values(metric) -> final values, one per configuration (build order).
@@ -407,8 +474,13 @@ repeats(problem, method, opts, R) -> q   R runs on independent rng streams
                   statistics, h = (R-1)p + 1) of the final values; NaN sorts
                   after inf
   q:metrics()     recorded metric names
+  q:csv(), q:save(file)  "run,stream,iter,<metrics>", every recorded point
+  q.missing       tasks that raised: {task =, desc =, error =} (also
+                  printed); the others are kept
   print(q)        per metric: min, 10%, median, 90%, max of the final
                   values and R, with the seed
+  Each run is a task (lua/tasks.lua): under mpirun or --tasks/--gather
+  the runs are shared out and the result is the same as here.
   Ctrl-C stops every run to come: q keeps the runs that finished (q.R of
   them, q.interrupted = true); none finished is an error.
 example: q = repeats(problem.quadratic{noise = {kind = "gauss", sigma = 0.1}},
@@ -426,6 +498,9 @@ sweep(problem, ctor, grid, opts) -> s   one run per grid configuration
   s:values(m)     final values of metric m, in build order
   s:best(m)       -> config, run with the smallest final value of m (NaN
                   never wins; ties go to the first built)
+  s:csv(), s:save(file)  "config,<params>,reason,iter,<metrics>"
+  s.missing       configurations whose run raised (an out-of-range value):
+                  {task =, desc =, error =}, printed; the others are kept
   print(s)        one row per configuration: parameters, stop reason,
                   final metrics
   Ctrl-C stops every run to come: s keeps the runs made, the last one with
