@@ -74,18 +74,29 @@ void ol_dist_streams (ol_rng *rw, int n, ol_rng *parent)
 int ol_dist_grad (ol_ctx *c, const ol_dist_split *s, int w, const double *x,
                   int batch, ol_rng *r, double *g, double *tmp, ol_err *e)
 {
+  const ol_problem *p = c->p;
   long lo = s->start[w], m = ol_dist_size(s, w), k, cnt;
   int j, n = c->n, rc;
-  double inv;
+  double inv, fin = 0;
   cnt = batch <= 0 || batch >= m ? m : batch;
   for (j = 0; j < n; j++) g[j] = 0;
+  /* (1) the sum, straight from the component oracle (the indices are the
+  ** split's, in range); counted as ol_ctx_gradi counts */
   for (k = 0; k < cnt; k++) {
     long i = cnt == m ? s->idx[lo + k] : s->idx[lo + ol_rng_below(r, m)];
-    if ((rc = ol_ctx_gradi(c, i, x, NULL, tmp, e)) != OL_OK) return rc;
+    if ((rc = p->fdfi(p->ud, i, x, NULL, tmp, e)) != OL_OK) return rc;
     for (j = 0; j < n; j++) g[j] += tmp[j];
   }
+  c->ngev += cnt;
+  /* (2) the mean, checked once: a non-finite term leaves it non-finite */
   inv = 1 / (double)cnt;
-  for (j = 0; j < n; j++) g[j] *= inv;
+  for (j = 0; j < n; j++) {
+    g[j] *= inv;
+    fin += g[j] * 0;
+  }
+  if (fin != 0)
+    return ol_err_set(e, OL_EDOM, "non-finite gradient of worker %d's "
+                      "components", w + 1);
   return OL_OK;
 }
 

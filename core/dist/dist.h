@@ -65,7 +65,10 @@ void ol_dist_streams (ol_rng *rw, int n, ol_rng *parent);
 ** component gradients grad f_i(x) over
 **   batch <= 0 or batch >= its size: the whole shard, in shard order;
 **   else: batch components drawn uniformly with replacement from r.
-** Each component gradient through ol_ctx_gradi (counted, noise free);
+** Each component gradient from the problem's component oracle p->fdfi
+** (noise free), counted as ol_ctx_gradi counts (one gradient evaluation
+** each); the mean is checked finite once (OL_EDOM "non-finite gradient of
+** worker w's components" otherwise: a non-finite term or an overflow).
 ** tmp holds c->n doubles.  OL_OK or the oracle's code with e set. */
 int ol_dist_grad (ol_ctx *c, const ol_dist_split *s, int w, const double *x,
                   int batch, ol_rng *r, double *g, double *tmp, ol_err *e);

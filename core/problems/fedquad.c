@@ -72,33 +72,39 @@ static int fedquad_fdfi (void *ud, long i, const double *x, double *f,
   const double *h = q->h + (size_t)(i / q->m) * d, *c = q->c + (size_t)i * d;
   double s = 0;
   (void)e;
+  if (f == NULL) {
+    for (j = 0; j < d; j++) g[j] = h[j] * (x[j] - c[j]);
+    return OL_OK;
+  }
   for (j = 0; j < d; j++) {
     double t = x[j] - c[j], ht = h[j] * t;
     s += ht * t;
     if (g != NULL) g[j] = ht;
   }
-  if (f != NULL) *f = 0.5 * s;
+  *f = 0.5 * s;
   return OL_OK;
 }
 
-/* The sum over components, term by term. */
+/* The sum over components, term by term, client by client. */
 static int fedquad_fdf (void *ud, const double *x, double *f, double *g,
                         ol_err *e)
 {
   const fedquad *q = ud;
   long i;
-  int j, d = q->d;
+  int j, w, d = q->d;
   double s = 0;
   (void)e;
   if (g != NULL)
     for (j = 0; j < d; j++) g[j] = 0;
-  for (i = 0; i < q->N; i++) {
-    const double *h = q->h + (size_t)(i / q->m) * d;
-    const double *c = q->c + (size_t)i * d;
-    for (j = 0; j < d; j++) {
-      double ht = h[j] * (x[j] - c[j]);
-      s += ht * (x[j] - c[j]);
-      if (g != NULL) g[j] += ht;
+  for (w = 0; w < q->W; w++) {
+    const double *h = q->h + (size_t)w * d;
+    for (i = w * q->m; i < (w + 1) * q->m; i++) {
+      const double *c = q->c + (size_t)i * d;
+      for (j = 0; j < d; j++) {
+        double ht = h[j] * (x[j] - c[j]);
+        s += ht * (x[j] - c[j]);
+        if (g != NULL) g[j] += ht;
+      }
     }
   }
   if (f != NULL) *f = 0.5 * s / (double)q->N;
@@ -133,6 +139,12 @@ const double *ol_fedquad_curv (const ol_problem *p, int w)
 {
   const fedquad *q = fedquad_of(p);
   return q != NULL && w >= 0 && w < q->W ? q->h + (size_t)w * q->d : NULL;
+}
+
+const double *ol_fedquad_points (const ol_problem *p)
+{
+  const fedquad *q = fedquad_of(p);
+  return q != NULL ? q->c : NULL;
 }
 
 int ol_fedquad_fixed (const ol_problem *p, int K, double lr, double *x,

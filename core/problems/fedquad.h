@@ -20,5 +20,9 @@ int ol_fedquad_fixed (const ol_problem *p, int K, double lr, double *x,
 ** range. */
 const double *ol_fedquad_centre (const ol_problem *p, int w);
 const double *ol_fedquad_curv (const ol_problem *p, int w);
+/* The N component centres c_i (N x n, row-major; client w's are rows
+** [w m, (w + 1) m)), borrowed from p; NULL when p is not fedquad.  For
+** benchmarks that redo the arithmetic in plain C. */
+const double *ol_fedquad_points (const ol_problem *p);
 
 #endif

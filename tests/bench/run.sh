@@ -99,3 +99,6 @@ OPENBLAS_NUM_THREADS=1 tests/bench/vi 2000 5
 
 echo "== DIFF: one DDPM step per particle (diffusion.ddpm, exact score) on the 2-D 8-mode gmm, 10^4 particles, vs the same arithmetic in C, one core"
 OPENBLAS_NUM_THREADS=1 tests/bench/diffusion 10000 100 5
+
+echo "== FED: one FedAvg round (dist.fedavg, K = 5, whole shards) on fedquad, 10^5 components among 100 clients, d = 10, vs the same local steps in C, one core"
+OPENBLAS_NUM_THREADS=1 tests/bench/fed 10 5 5 10
