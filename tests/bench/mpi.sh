@@ -1,0 +1,38 @@
+#!/bin/sh
+# tests/bench/mpi.sh -- make bench, issue 16: the 2-rank speedup of a
+# 64-seed repeats of ~50 ms runs (tests/bench/mpi.lua), the bytes and
+# messages per task, and a model of the efficiency at 100 and 1000 ranks
+# for 10^5 tasks.  Skipped when optlab is built without Open MPI.
+cd "$(dirname "$0")/../.." || exit 1
+if [ "$(./optlab -e 'io.write(tostring(optlab.mpi))')" != true ]; then
+  echo "MPI skipped: optlab built without Open MPI (libopenmpi-dev)"
+  exit 0
+fi
+MPIRUN="mpirun --oversubscribe"
+[ "$(id -u)" = 0 ] && MPIRUN="$MPIRUN --allow-run-as-root"
+iters=${1:-25000}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+now () { date +%s.%N; }
+t0=$(now); ./optlab tests/bench/mpi.lua $iters >"$tmp/one"; t1=$(now)
+$MPIRUN -np 2 ./optlab tests/bench/mpi.lua $iters >"$tmp/two"; t2=$(now)
+./optlab --tasks 1/1 --dir "$tmp" tests/bench/mpi.lua $iters >/dev/null 2>&1
+cat "$tmp/one"
+bytes=$(cat "$tmp"/op1-*.task | wc -c)
+awk -v a="$t0" -v b="$t1" -v c="$t2" -v bytes="$bytes" '
+  /^MPI task/ { t = $3 }
+  END {
+    one = b - a; two = c - b; per = bytes / 64
+    printf "MPI repeats of 64 runs: one process %.2f s, mpirun -np 2 %.2f s: speedup %.2fx (target >= 1.8x; mpirun start-up included)\n", one, two, one / two
+    printf "MPI per task: %.0f bytes of packed results to rank 0 (and in the broadcast back), 2 messages (its result in, the next index out); per worker and operation 2 requests; one broadcast per operation\n", per
+    # model: N tasks of t s on P ranks; rank 0 serves one message pair per
+    # task in s0 s; the broadcast of N * per bytes costs log2(P) hops at bw
+    N = 100000; s0 = 20e-6; bw = 1e9
+    for (i = 1; i <= 2; i++) {
+      P = i == 1 ? 100 : 1000
+      comp = N * t / P; serve = N * s0; bc = N * per * log(P) / log(2) / bw
+      span = (comp > serve ? comp : serve) + bc
+      printf "MPI model, %d ranks, 10^5 tasks of %.3f s: %.0f s compute per rank, rank 0 serves %.1f s, broadcast %.1f s: efficiency %.0f%%\n", P, t, comp, serve, bc, 100 * comp / span
+    }
+    printf "MPI model: rank 0 is the bottleneck once (P - 1) s0 > t, P > %.0f ranks at s0 = 20 us per message pair (assumed; Lua handling and a small MPI message) -- then batch k tasks per message (P > k t / s0) or give each rank a contiguous slice of indices; the broadcast of results, %.0f bytes per task, dominates before that for short runs\n", t / s0, per
+  }' "$tmp/one"
