@@ -40,6 +40,7 @@
 enum { ASGD_FIXED, ASGD_HETERO, ASGD_RANDOM };
 
 typedef struct asgd_state {
+  ol_dist_view view;   /* first: the workers' iterates (dist.h) */
   ol_dist_split sp;
   int batch, speeds;
   double lr, spread;
@@ -104,6 +105,9 @@ static int asgd_init (void *st, const double *par, ol_ctx *c, ol_err *e)
     ol_vec_copy(c->x, s->X + (size_t)w * n, n);
     s->due[w] = asgd_job(s, w);
   }
+  s->view.X = s->X;
+  s->view.m = N;
+  s->view.d = n;
   return OL_OK;
 }
 
@@ -136,6 +140,7 @@ static void asgd_fini (void *st)
   ol_dist_split_fini(&s->sp);
   free(s->rw);
   free(s->X);
+  s->view.X = NULL;
   free(s->due);
   free(s->tau);
   free(s->ver);

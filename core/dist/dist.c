@@ -5,6 +5,7 @@
 */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "dist.h"
 
@@ -110,4 +111,19 @@ double ol_dist_consensus (const double *X, int m, int n, const double *xbar)
       sum += d * d;
     }
   return m > 0 ? sum / m : 0;
+}
+
+int ol_dist_fedresult (const ol_method_type *m, const void *st,
+                       const char *name, const double **v, int *rows,
+                       int *cols)
+{
+  const ol_dist_view *s = st;
+  if (strcmp(m->name, "fedavg") != 0 && strcmp(m->name, "scaffold") != 0 &&
+      strcmp(m->name, "asgd") != 0)
+    return 0;
+  if (strcmp(name, "workers") != 0 || s->X == NULL) return 0;
+  *v = s->X;
+  *rows = s->m;
+  *cols = s->d;
+  return 1;
 }

@@ -73,6 +73,21 @@ void ol_dist_streams (ol_rng *rw, int n, ol_rng *parent);
 int ol_dist_grad (ol_ctx *c, const ol_dist_split *s, int w, const double *x,
                   int batch, ol_rng *r, double *g, double *tmp, ol_err *e);
 
+/* The workers' iterates of a federated or asynchronous method, the first
+** member of fedavg's, scaffold's and asgd's states: X holds m rows of d
+** (owned by the state; fedavg, scaffold: each worker's last local iterate,
+** asgd: each worker's copy of x), NULL before init. */
+typedef struct ol_dist_view {
+  double *X;
+  int m, d;
+} ol_dist_view;
+/* The named result "workers" (method.h, ol_method_result) of those three
+** methods: X as m x d; 1 when m is one of them and has it, else 0.  For
+** core/dist/result.c to answer with. */
+int ol_dist_fedresult (const ol_method_type *m, const void *st,
+                       const char *name, const double **v, int *rows,
+                       int *cols);
+
 /* Consensus error (1/m) sum_w ||X_w - xbar||^2 of m iterates X (m rows
 ** of n, row-major) around xbar (n). */
 double ol_dist_consensus (const double *X, int m, int n, const double *xbar);

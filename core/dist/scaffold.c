@@ -34,6 +34,7 @@
 #include "vec.h"
 
 typedef struct scaffold_state {
+  ol_dist_view view;   /* first: the workers' iterates (dist.h) */
   ol_dist_split sp;
   int K, batch;
   double lr, slr, mom;
@@ -87,6 +88,9 @@ static int scaffold_init (void *st, const double *par, ol_ctx *c, ol_err *e)
     return OL_ENOMEM;
   for (w = 0; w < s->sp.n; w++)
     ol_vec_copy(c->x, s->Y + (size_t)w * n, n);
+  s->view.X = s->Y;
+  s->view.m = s->sp.n;
+  s->view.d = n;
   return OL_OK;
 }
 
@@ -145,6 +149,7 @@ static void scaffold_fini (void *st)
   ol_dist_split_fini(&s->sp);
   free(s->who);
   free(s->Y);
+  s->view.X = NULL;
   free(s->C);
   ol_vec_free(s->cs);
   ol_vec_free(s->g);

@@ -32,6 +32,7 @@
 #include "rng.h"
 #include "tap.h"
 #include "problems/fedquad.h"
+#include "dist/dist.h"
 
 #define PI 3.14159265358979323846
 
@@ -302,6 +303,37 @@ static void test_asgd (void)
   ol_problem_free(p);
 }
 
+/* (7) the workers' iterates for the workers panel: their mean is x */
+static void test_view (void)
+{
+  ol_problem *p = olt_problem("fedquad", NULL, "n", 2.0, "workers", 4.0,
+                              (char *)NULL);
+  static const char *const k[] = {"K", "lr"};
+  const double v[] = {5, 0.1};
+  const double *X = NULL;
+  double mean[2] = {0, 0};
+  int rows = 0, cols = 0, w;
+  ol_run *a;
+  if (p == NULL) return;
+  a = go3(p, "fedavg", 7, k, v, 2);
+  if (a == NULL) return;
+  ok(ol_dist_fedresult(ol_run_method(a), ol_run_state(a), "workers", &X,
+                       &rows, &cols) == 1 && rows == 4 && cols == 2,
+     "fedavg: its result workers is 4 x 2 (%d x %d)", rows, cols);
+  for (w = 0; X != NULL && w < 4; w++) {
+    mean[0] += X[2 * w] / 4;
+    mean[1] += X[2 * w + 1] / 4;
+  }
+  ok(X != NULL && fabs(mean[0] - ol_run_x(a)[0]) < 1e-15 &&
+     fabs(mean[1] - ol_run_x(a)[1]) < 1e-15 && X[0] != X[2],
+     "fedavg: the workers' last local iterates average to x, and differ");
+  ok(ol_dist_fedresult(ol_method_find("optim.gd"), ol_run_state(a),
+                       "workers", &X, &rows, &cols) == 0,
+     "ol_dist_fedresult answers only for fedavg, scaffold and asgd");
+  ol_run_free(a);
+  ol_problem_free(p);
+}
+
 static void test_refuse (void)
 {
   ol_problem *p = olt_problem("rosenbrock", NULL, (char *)NULL);
@@ -323,6 +355,7 @@ int main (void)
   test_bias();
   test_partial();
   test_asgd();
+  test_view();
   test_refuse();
   return done();
 }
