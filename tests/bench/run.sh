@@ -20,6 +20,19 @@ awk '
     printf "W1 of which         : %.1f ns the objective'"'"'s own Lua arithmetic, %.1f ns the binding (call, marshalling)\n", ns["luabody"], ns["lua"] - ns["engine"] - ns["luabody"]
   }' "$out"
 
+echo "== AD: traced Lua objectives (issue 15): W1 with a Lua f and no gradient; 1000-D extended Rosenbrock, traced vs the C gradient; one core"
+tests/bench/w1 1000000 7 | tee "$out"
+./optlab --no-tui tests/bench/ad.lua 1000000 5 | tee -a "$out"
+awk '
+  $1 == "W1" { ns[$2] = $4 }
+  $1 == "AD1000" && $3 == "us" { r[$2] = $8 }
+  $1 == "ADTRACE" { tr[$2] = sprintf("trace %s us (tracer %s us), tape of %s ops, %s guards", $4, $7, $9, $11) }
+  END {
+    printf "AD W1 traced Lua f  : %.2fx the C floor (target <= 2x)\n", ns["ad"] / ns["floor"]
+    printf "AD 1000-D gradient  : %.2fx the C gradient per gd step, %.2fx per p:eval (target <= 3x)\n", r["step"], r["eval"]
+    printf "AD tracing          : W1 %s; 1000-D %s\n", tr["W1"], tr["AD1000"]
+  }' "$out"
+
 echo "== DASH: a background job with the dashboard in tmux vs headless"
 bash tests/bench/dash.sh
 
