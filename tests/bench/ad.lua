@@ -19,8 +19,11 @@
 --     p.ad.time) and the tape's size from the summary ("gradient: traced
 --     (tape of N ops, K guards)"), for W1 and AD1000:
 --       "ADTRACE <case> us <trace> ad.time us <t> ops <N> guards <K>".
--- The finals of (1) are printed so they can be set beside W1's floor's
--- (the traced gradient is the same arithmetic to rounding).
+-- The finals of (1) are printed beside W1's floor's: the traced gradient
+-- is the C one to rounding (within 1 ulp of the larger component near
+-- x*, where 100 (y - x^2) cancels), but Adam's normalised steps amplify
+-- such differences over 10^6 steps, so the finals agree only to ~1e-5;
+-- AD1000's gd, which does not normalise, ends on the C run's x exactly.
 -- usage: optlab --no-tui tests/bench/ad.lua [steps] [reps]
 local N = tonumber(arg and arg[1]) or 1000000
 local reps = tonumber(arg and arg[2]) or 5
