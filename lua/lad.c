@@ -7,11 +7,15 @@
 ** ("optlab.tracer") whose arithmetic metamethods record each operation
 ** into the tape and return a new tracer (or a plain number when the
 ** result is a constant, so constants fold in Lua too).  During the trace
-** the function's _ENV upvalue is a proxy of its environment in which
-** math.* are tracer-aware (exp, log, sqrt, sin, cos, tan, atan, tanh,
-** abs, max, min, floor, ceil, pow, log1p, expm1), type(t) is "number",
-** and tostring, tonumber and writes to globals are refused; the proxy's
-** __index is the real environment, and the real one is put back after.
+** the fields of the global math table are tracer-aware versions (exp,
+** log, sqrt, sin, cos, tan, atan, tanh, abs, max, min, floor, ceil, pow,
+** log1p, expm1, type; put back after), so helpers of other chunks are
+** traced too, and the function's _ENV upvalue is a proxy of its
+** environment in which type(t) is "number" and tostring, tonumber and
+** writes to globals are refused (its __index is the real environment,
+** put back after).  A math function captured in a local before the trace
+** (local exp = math.exp) is the plain one: it refuses a tracer, and the
+** function falls back as below.
 ** Piecewise operations record guards: a comparison of tracers (__lt,
 ** __le, __eq: Lua 5.4 calls them when an operand is a userdata; t == 0
 ** with a number is plainly false and never reaches the tracer), abs
@@ -45,6 +49,7 @@
 #define TRACER "optlab.tracer"
 #define ADCACHE "optlab.adcache"
 #define ADSTATE "optlab.adstate"
+#define ADMATH "optlab.admath"
 #define PI 3.14159265358979323846
 
 /* The trace in progress (one per Lua state; upvalue 1 of the tracer's
@@ -248,8 +253,10 @@ static int m_log (lua_State *L)
 {
   adstate *st = getst(L);
   int a, k;
-  if (isnum(L, 1) && lua_isnoneornil(L, 2)) {
-    lua_pushnumber(L, log(lua_tonumber(L, 1)));
+  if (isnum(L, 1) && (lua_isnoneornil(L, 2) || isnum(L, 2))) {
+    double x = lua_tonumber(L, 1), b = luaL_optnumber(L, 2, 0);
+    lua_pushnumber(L, lua_isnoneornil(L, 2) ? log(x) : b == 2 ? log2(x)
+                   : b == 10 ? log10(x) : log(x) / log(b));
     return 1;
   }
   a = tonode(L, st, 1);
@@ -409,9 +416,8 @@ static int e_newindex (lua_State *L)
 
 /* == tracing ============================================================= */
 
-/* Push the tracing math table (its __index is the real math table at
-** idx), with upvalue st (at stidx). */
-static void pushmath (lua_State *L, int stidx, int realmath)
+/* Push the tracing math functions (a table; upvalue st at stidx). */
+static void pushmath (lua_State *L, int stidx)
 {
   static const struct { const char *name; int op; } un[] = {
     {"exp", OL_AD_EXP}, {"sqrt", OL_AD_SQRT}, {"sin", OL_AD_SIN},
@@ -439,25 +445,58 @@ static void pushmath (lua_State *L, int stidx, int realmath)
   SETF("pow", m_pow, 0);
   SETF("type", e_mathtype, 0);
 #undef SETF
-  lua_createtable(L, 0, 1);
-  lua_pushvalue(L, realmath);
-  lua_setfield(L, -2, "__index");
-  lua_setmetatable(L, -2);
 }
 
-/* Push the proxy of the environment at env: math, tostring, tonumber and
-** type replaced; reads fall through to env; writes refuse. */
+/* Swap the fields of the global math table with those of the tracing
+** table at tm (both ways: called once before the trace, once after), so
+** that math.exp is tracer-aware wherever the traced code looks it up (in
+** f, or in a helper of another chunk); saved (a table) holds the
+** originals, false for an absent one. */
+static void swapmath (lua_State *L, int tm, int saved, int before)
+{
+  int m;
+  lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
+  if (lua_getfield(L, -1, "math") != LUA_TTABLE) {
+    lua_pop(L, 2);
+    return;
+  }
+  m = lua_gettop(L);
+  lua_pushnil(L);
+  while (lua_next(L, tm) != 0) {
+    lua_pop(L, 1);                                 /* key on top */
+    if (before) {
+      lua_pushvalue(L, -1);
+      if (lua_rawget(L, m) == LUA_TNIL) {
+        lua_pop(L, 1);
+        lua_pushboolean(L, 0);
+      }
+      lua_pushvalue(L, -2);
+      lua_insert(L, -2);
+      lua_rawset(L, saved);                        /* saved[k] = math[k] */
+      lua_pushvalue(L, -1);
+      lua_pushvalue(L, -1);
+      lua_rawget(L, tm);
+      lua_rawset(L, m);                            /* math[k] = tm[k] */
+    }
+    else {
+      lua_pushvalue(L, -1);
+      lua_pushvalue(L, -1);
+      lua_rawget(L, saved);
+      if (lua_type(L, -1) == LUA_TBOOLEAN) {
+        lua_pop(L, 1);
+        lua_pushnil(L);
+      }
+      lua_rawset(L, m);                            /* math[k] = saved[k] */
+    }
+  }
+  lua_pop(L, 2);
+}
+
+/* Push the proxy of the environment at env: tostring, tonumber and type
+** replaced; reads fall through to env; writes refuse. */
 static void pushproxy (lua_State *L, int stidx, int env)
 {
   lua_createtable(L, 0, 4);
-  if (lua_type(L, env) == LUA_TTABLE || lua_type(L, env) == LUA_TUSERDATA) {
-    lua_getfield(L, env, "math");
-    if (lua_istable(L, -1)) {
-      pushmath(L, stidx, lua_gettop(L));
-      lua_setfield(L, -3, "math");
-    }
-    lua_pop(L, 1);
-  }
   lua_pushvalue(L, stidx);
   lua_pushcclosure(L, e_tostring, 1);
   lua_setfield(L, -2, "tostring");
@@ -491,7 +530,7 @@ static ol_tape *trace (lua_State *L, int fidx, int n, const double *x,
   adstate *st;
   ol_tape *t;
   ol_err e;
-  int top, stidx, envup = 0, nup = 0, i, rc, out = -1;
+  int top, stidx, envup = 0, nup = 0, i, rc, out = -1, tm;
   const char *name;
   fidx = lua_absindex(L, fidx);
   if (!lua_checkstack(L, 64)) {
@@ -526,6 +565,10 @@ static ol_tape *trace (lua_State *L, int fidx, int n, const double *x,
     pushproxy(L, stidx, stidx + envup);
     lua_setupvalue(L, fidx, envup);
   }
+  lua_getfield(L, LUA_REGISTRYINDEX, ADMATH);        /* tm */
+  tm = lua_gettop(L);
+  lua_newtable(L);                                   /* saved */
+  swapmath(L, tm, tm + 1, 1);
   /* (2) f(x) with x a table of tracers */
   lua_pushvalue(L, fidx);
   lua_createtable(L, n, 0);
@@ -552,6 +595,7 @@ static ol_tape *trace (lua_State *L, int fidx, int n, const double *x,
   }
   lua_pop(L, 1);
   st->t = NULL;
+  swapmath(L, tm, tm + 1, 0);
   /* (4) the environment back; upvalues it wrote put back too */
   if (envup > 0) {
     lua_pushvalue(L, stidx + envup);
@@ -1087,6 +1131,8 @@ void olua_openad (lua_State *L)
   lua_pushvalue(L, sti);
   luaL_setfuncs(L, one, 1);
   lua_pop(L, 1);
+  pushmath(L, sti);
+  lua_setfield(L, LUA_REGISTRYINDEX, ADMATH);
   /* (2) the cache's */
   luaL_newmetatable(L, ADCACHE);
   lua_pushcfunction(L, adcache_gc);
