@@ -41,6 +41,7 @@
 #define MAXLEG 64
 #define EDGE 125         /* canvas series ids 125..127: triangle edges */
 #define NASHID 124       /* canvas series id of an equilibrium's dot */
+#define PATHID 123       /* canvas series id of the workers' average path */
 #define DOT 0x25CF       /* filled circle */
 #define CONTOUR 0x00B7   /* middle dot */
 
@@ -53,6 +54,7 @@ const char *pn_name (int kind)
   if (kind == PN_SIMPLEX) return "simplex";
   if (kind == PN_TRACE) return "trace";
   if (kind == PN_CLOUD) return "cloud";
+  if (kind == PN_WORKERS) return "workers";
   return NULL;
 }
 
@@ -169,6 +171,9 @@ int pn_defaults (const ol_problem *p, int family, ol_mset rec, int *out,
     if (rec & OL_MBIT(OL_MET_LOSS)) ADD(OL_MET_LOSS);
     if (rec & OL_MBIT(OL_MET_GRADNORM)) ADD(OL_MET_GRADNORM);
   }
+  /* decentralized methods: how far their nodes are from agreeing */
+  if (family == OL_DIST && (rec & OL_MBIT(OL_MET_CONSENSUS)))
+    ADD(OL_MET_CONSENSUS);
   if (n == 0)
     for (i = 0; i < OL_NMETRICS; i++)
       if (rec & OL_MBIT(i)) ADD(i);
@@ -207,6 +212,13 @@ int pn_available (const pn_runs *rs, int kind, char *why, size_t wsize)
   }
   if (kind == PN_CLOUD && p->n < 2) {
     snprintf(why, wsize, "no cloud for %s (needs n >= 2)", p->desc);
+    return 0;
+  }
+  if (kind == PN_WORKERS) {
+    for (k = 0; k < rs->n; k++)
+      if (pn_workers_of(rs->runs[k], &dim) != NULL) return 1;
+    snprintf(why, wsize, "no workers' iterates (needs a decentralized run: "
+             "dist.dsgd, dist.gt, dist.gtnsgdm, on n >= 2)");
     return 0;
   }
   if ((kind == PN_TRACE || kind == PN_CLOUD)
@@ -1357,6 +1369,150 @@ int pn_cloud (const pn_runs *rs, int kind, const pn_out *o, pn_cache *c,
   return 0;
 }
 
+/* -- workers -------------------------------------------------------------- */
+
+const double *pn_workers_of (const ol_run *r, int *m)
+{
+  const double *v;
+  int rows, cols;
+  *m = 0;
+  if (!ol_method_result(ol_run_method(r), ol_run_state(r), "workers", &v,
+                        &rows, &cols) || cols < 2 || rows < 1)
+    return NULL;
+  *m = rows;
+  return v;
+}
+
+int pn_workers_window (const pn_runs *rs, double win[4])
+{
+  int k, w, m, n, any = 0;
+  win[0] = win[2] = INFINITY;
+  win[1] = win[3] = -INFINITY;
+  for (k = 0; k < rs->n; k++) {
+    const double *X = pn_workers_of(rs->runs[k], &m), *tr;
+    int len = ol_run_len(rs->runs[k]), dim = 0, t;
+    n = ol_run_n(rs->runs[k]);
+    tr = X != NULL ? ol_run_traj(rs->runs[k], &dim) : NULL;
+    if (tr == NULL || dim < 2) len = 0;
+    for (w = 0, t = 0; X != NULL && w <= m + len; w++) {
+      /* the m nodes, the average, then the average's recorded path */
+      const double *q = w < m ? X + (size_t)w * n : w == m
+        ? ol_run_x(rs->runs[k]) : tr + (size_t)(t++) * dim;
+      if (!isfinite(q[0]) || !isfinite(q[1])) continue;
+      any = 1;
+      if (w == m) {           /* and the start: the scale of the run */
+        const double *x0 = ol_run_problem(rs->runs[k])->x0;
+        win[0] = fmin(win[0], x0[0]);
+        win[1] = fmax(win[1], x0[0]);
+        win[2] = fmin(win[2], x0[1]);
+        win[3] = fmax(win[3], x0[1]);
+      }
+      win[0] = fmin(win[0], q[0]);
+      win[1] = fmax(win[1], q[0]);
+      win[2] = fmin(win[2], q[1]);
+      win[3] = fmax(win[3], q[1]);
+    }
+  }
+  if (!any) return -1;
+  snap_axis(&win[0], &win[1]);
+  snap_axis(&win[2], &win[3]);
+  return 0;
+}
+
+void pn_workers_title (const pn_runs *rs, char *title, size_t tsize)
+{
+  int k, m, total = 0;
+  double cons = NAN;
+  for (k = 0; k < rs->n; k++)
+    if (pn_workers_of(rs->runs[k], &m) != NULL) total += m;
+  if (rs->n > 0 && (ol_run_metrics(rs->runs[0]) & OL_MBIT(OL_MET_CONSENSUS)))
+    cons = ol_run_last(rs->runs[0], OL_MET_CONSENSUS);
+  if (isfinite(cons))
+    snprintf(title, tsize, "workers x1,x2: %d nodes, consensus %.2e", total,
+             cons);
+  else snprintf(title, tsize, "workers x1,x2: %d nodes", total);
+}
+
+int pn_workers (const pn_runs *rs, const pn_out *o, char *title,
+                size_t tsize)
+{
+  int pw = o->w - YLAB, ph = o->h - 1, px0 = o->x + YLAB, k, w, m = 0, n;
+  int below = 0, pass, total = 0;
+  double win[4];
+  char lab[32];
+  legend lg;
+  pn_workers_title(rs, title, tsize);
+  for (k = 0; k < rs->n; k++)
+    if (pn_workers_of(rs->runs[k], &m) != NULL) total += m;
+  if (pw < 4 || ph < 2) return -1;
+  if (pn_workers_window(rs, win) != 0) {
+    puts_at(o, o->y, o->x + 1, "no workers' iterates", o->w - 1, PN_AXIS);
+    return -1;
+  }
+  memset(&lg, 0, sizeof lg);
+  snprintf(lab, sizeof lab, "workers (%d)", total);
+  leg_add(&lg, lab, NULL, PN_WORKMARK, cv_marker(0), 0);
+  leg_add(&lg, "average", NULL, PN_AVGMARK, '+', PN_TITLE);
+  /* (1) the nodes as canvas dots (so the legend finds an empty corner);
+  ** (2) the legend's place */
+  for (pass = 0; pass < 2; pass++) {
+    if (cv_init(o->cv, pw, ph, o->utf8 ? CV_BRAILLE : CV_ASCII) != 0)
+      return -1;
+    for (k = 0; k < rs->n; k++) {
+      const double *X = pn_workers_of(rs->runs[k], &m), *tr;
+      int len = ol_run_len(rs->runs[k]), dim = 0, t, lx = 0, ly = 0, qx, qy;
+      n = ol_run_n(rs->runs[k]);
+      tr = X != NULL ? ol_run_traj(rs->runs[k], &dim) : NULL;
+      for (t = 0; tr != NULL && dim >= 2 && t < len; t++) {
+        if (!isfinite(tr[t * dim]) || !isfinite(tr[t * dim + 1])) continue;
+        todot(o->cv, win, tr[t * dim], tr[t * dim + 1], &qx, &qy);
+        if (t == 0) cv_dot(o->cv, qx, qy, PATHID);
+        else cv_line(o->cv, lx, ly, qx, qy, PATHID);
+        lx = qx;
+        ly = qy;
+      }
+      for (w = 0; X != NULL && w <= m; w++) {
+        const double *q = w < m ? X + (size_t)w * n : ol_run_x(rs->runs[k]);
+        if (!isfinite(q[0]) || !isfinite(q[1])) continue;
+        todot(o->cv, win, q[0], q[1], &qx, &qy);
+        cv_dot(o->cv, qx, qy, w % PATHID);
+      }
+    }
+    if (!leg_place2d(o, &lg, px0, &ph, pw, &below) || pass == 1) break;
+  }
+  /* (3) the average's path, faint, under the marks */
+  for (k = 0; k < ph; k++)
+    for (w = 0; w < pw; w++) {
+      int sid;
+      unsigned u = cv_cell(o->cv, w, k, &sid);
+      if (u != 0 && sid == PATHID)
+        o->put(o->ud, o->y + k, px0 + w, o->utf8 ? u : '.', '.', PN_AXIS);
+    }
+  if (below) leg_below2d(o, &lg, ph, below);
+  else leg_corner(o, &lg, o->cv, o->y, px0, ph, pw);
+  /* (4) a mark per node in its colour, then the averages on top */
+  for (pass = 0; pass < 2; pass++)
+    for (k = 0; k < rs->n; k++) {
+      const double *X = pn_workers_of(rs->runs[k], &m);
+      n = ol_run_n(rs->runs[k]);
+      for (w = pass == 0 ? 0 : m; X != NULL && w < (pass == 0 ? m : m + 1);
+           w++) {
+        const double *q = w < m ? X + (size_t)w * n : ol_run_x(rs->runs[k]);
+        int qx, qy;
+        if (!isfinite(q[0]) || !isfinite(q[1])) continue;
+        todot(o->cv, win, q[0], q[1], &qx, &qy);
+        if (w < m)
+          o->put(o->ud, o->y + qy / (cv_doth(o->cv) / ph), px0 + qx /
+                 (cv_dotw(o->cv) / pw), PN_WORKMARK, cv_marker(w), w);
+        else
+          o->put(o->ud, o->y + qy / (cv_doth(o->cv) / ph), px0 + qx /
+                 (cv_dotw(o->cv) / pw), PN_AVGMARK, '+', PN_TITLE);
+      }
+    }
+  win_axes(o, win, px0, ph, pw);
+  return 0;
+}
+
 /* -- pooled diagnostics ---------------------------------------------------- */
 
 int pn_chainset (const pn_runs *rs)
@@ -1892,6 +2048,9 @@ int pn_auto_panel (const pn_runs *rs)
   ** target's contours instead (pn_defaults) */
   if (ol_run_method(rs->runs[0])->family == OL_DIFFUSION) return -1;
   p = ol_run_problem(rs->runs[0]);
+  /* a 2-D decentralized run: its nodes around their average */
+  if (p->n == 2 && pn_workers_of(rs->runs[0], &dim) != NULL)
+    return PN_WORKERS;
   if (p->n == 2 && pn_has_landscape(p)) return PN_LANDSCAPE;
   if (p->kind == OL_GAME && pn_simplex_blocks(p, first, 1) > 0)
     return PN_SIMPLEX;

@@ -44,7 +44,8 @@
 #define PN_MAXTRACE 64
 #define PN_MAXCLOUD 16
 enum {
-  PN_LANDSCAPE = OL_NMETRICS, PN_SIMPLEX, PN_TRACE, PN_CLOUD, PN_TRACEJ,
+  PN_LANDSCAPE = OL_NMETRICS, PN_SIMPLEX, PN_TRACE, PN_CLOUD, PN_WORKERS,
+  PN_TRACEJ,
   PN_CLOUDJ = PN_TRACEJ + PN_MAXTRACE,
   PN_NKINDS = PN_CLOUDJ + PN_MAXCLOUD * PN_MAXCLOUD
 };
@@ -138,7 +139,8 @@ int pn_xlog_prone (int metric);
 ** and entropy (the simplex is added beside them by the views when the game
 ** has 3-action blocks or is 2 x 2, pn_simplex_blocks); for variational,
 ** diffusion and RL methods (OL_VI on) their recorded metrics in metric
-** order; any other recorded metrics when none of those is.
+** order; distributed methods loss, gradnorm, then consensus when
+** recorded; any other recorded metrics when none of those is.
 ** At most max kinds into out; returns the count. */
 int pn_defaults (const ol_problem *p, int family, ol_mset recorded,
                  int *out, int max);
@@ -227,6 +229,37 @@ unsigned pn_player_mark (int b);
 ** and 1 at the edges, one path and one current point (a disc) per run,
 ** the equilibria starred at (x1, y1); title "unit square x1,y1 ...". */
 int pn_simplex (const pn_runs *rs, const pn_out *o, char *title,
+                size_t tsize);
+
+/* -- workers -------------------------------------------------------------- */
+
+/* A distributed run's nodes (PN_WORKERS, "workers"): each node's current
+** iterate (x1, x2) as a mark PN_WORKMARK (U+2022 / cv_marker(w)) in role
+** w, the worker's colour, and their average, the run's x, as PN_AVGMARK
+** (U+2295 / '+') in role PN_TITLE, drawn over them and over the
+** average's recorded path (braille / '.', role PN_AXIS), which sets the
+** scale: the marks gather on the average as the nodes agree.  Window:
+** pn_workers_window.  Legend
+** ("workers (m)", "average") in an empty corner, else below; title
+** "workers x1,x2: m nodes, consensus c" (c the first run's last recorded
+** consensus, left out when not recorded).  Nothing numerical beyond
+** scaling: the iterates are the method's named result "workers"
+** (ol_method_result). */
+#define PN_WORKMARK 0x2022
+#define PN_AVGMARK 0x2295
+/* Run r's nodes' iterates, *m rows of ol_run_n(r) (borrowed until its
+** next step); NULL when its method keeps none or n < 2. */
+const double *pn_workers_of (const ol_run *r, int *m);
+/* The extent of every run's nodes, average, the average's recorded path
+** and the problem's x0 in (x1, x2), padded and
+** widened to whole nice steps (as the cloud's window); -1 when no run has
+** nodes or none is finite. */
+int pn_workers_window (const pn_runs *rs, double win[4]);
+/* Its title (above) into title. */
+void pn_workers_title (const pn_runs *rs, char *title, size_t tsize);
+/* The panel inside o, its title into title; 0, or -1 with a message drawn
+** when there is nothing to show. */
+int pn_workers (const pn_runs *rs, const pn_out *o, char *title,
                 size_t tsize);
 
 /* -- sampler panels ------------------------------------------------------- */
@@ -364,7 +397,8 @@ void pn_metric (const pn_runs *rs, int m, pn_axes *ax, const pn_out *o,
 const char *pn_xtitle (int kind, const pn_axes *ax, char *buf, size_t size);
 
 /* The panel added by default beside the watched metrics when none of them
-** is a 2-D panel: PN_LANDSCAPE for a 2-D objective or density, PN_SIMPLEX
+** is a 2-D panel: PN_WORKERS for a 2-D run whose method keeps its nodes'
+** iterates, PN_LANDSCAPE for a 2-D objective or density, PN_SIMPLEX
 ** for a game over 3-action simplices or of two 2-action players (the unit
 ** square; trajectory recorded), else -1. */
 int pn_auto_panel (const pn_runs *rs);

@@ -419,6 +419,58 @@ static void svg_cloud (pl_buf *f, const pl_plot *pl, int kind, box b)
   pl_buf_adds(f, "</g>\n");
 }
 
+/* The nodes of a distributed run (plotpanel.h, pn_workers): a dot per
+** node in the palette's colour of its index, the average as a circled
+** cross over them and over its recorded path (grey), in the text panel's
+** window. */
+static void svg_workers (pl_buf *f, const pl_plot *pl, box b)
+{
+  char t[96];
+  double win[4];
+  int k, w, m, n;
+  pn_workers_title(&pl->rs, t, sizeof t);
+  pl_buf_adds(f, "<g class=\"panel\" data-kind=\"workers\">\n");
+  title(f, b, t);
+  if (pn_workers_window(&pl->rs, win) != 0) {
+    win[0] = win[2] = -1;
+    win[1] = win[3] = 1;
+  }
+  winaxes(f, b, win);
+  for (k = 0; k < pl->rs.n; k++) {
+    const double *X = pn_workers_of(pl->rs.runs[k], &m), *tr;
+    int dim = 0, len = ol_run_len(pl->rs.runs[k]), i, pen = 'M';
+    n = ol_run_n(pl->rs.runs[k]);
+    /* the average's recorded path, grey, under the marks */
+    tr = X != NULL ? ol_run_traj(pl->rs.runs[k], &dim) : NULL;
+    pl_buf_adds(f, "<path class=\"series\" stroke=\"#bbb\" d=\"");
+    for (i = 0; tr != NULL && dim >= 2 && i < len; i++) {
+      const double *q = tr + (size_t)i * dim;
+      if (!isfinite(q[0]) || !isfinite(q[1])) continue;
+      pl_buf_addf(f, "%c%.2f %.2f ", pen,
+                  b.x + (q[0] - win[0]) / (win[1] - win[0]) * b.w,
+                  b.y + (win[3] - q[1]) / (win[3] - win[2]) * b.h);
+      pen = 'L';
+    }
+    pl_buf_adds(f, "\"/>\n");
+    for (w = 0; X != NULL && w <= m; w++) {
+      const double *q = w < m ? X + (size_t)w * n : ol_run_x(pl->rs.runs[k]);
+      double x = b.x + (q[0] - win[0]) / (win[1] - win[0]) * b.w;
+      double y = b.y + (win[3] - q[1]) / (win[3] - win[2]) * b.h;
+      if (!isfinite(q[0]) || !isfinite(q[1])) continue;
+      if (w < m)
+        pl_buf_addf(f, "<circle class=\"worker\" cx=\"%.2f\" cy=\"%.2f\" "
+                    "r=\"3\" fill=\"%s\"/>\n", x, y, palette[w % NPAL]);
+      else
+        pl_buf_addf(f, "<g class=\"average\"><circle cx=\"%.2f\" "
+                    "cy=\"%.2f\" r=\"5\" fill=\"none\" stroke=\"#111\" "
+                    "stroke-width=\"1.4\"/><path d=\"M%.2f %.2fh10M%.2f "
+                    "%.2fv10\" stroke=\"#111\" stroke-width=\"1.4\"/></g>\n",
+                    x, y, x - 5, y, x, y - 5);
+    }
+  }
+  pl_buf_adds(f, "</g>\n");
+}
+
 /* A five-pointed star centred at (x, y): a known equilibrium (class
 ** "nash"), or the legend's key to them (key = 1: class "nash key"). */
 static void nashmark (pl_buf *f, double x, double y, int key)
@@ -644,6 +696,7 @@ int pl_svg (const pl_plot *pl, int width, int height, pl_buf *f)
     b.h = ch - 24 - 36;
     if (kind == PN_LANDSCAPE) svg_landscape(f, pl, b);
     else if (kind == PN_SIMPLEX) svg_simplex(f, pl, b);
+    else if (kind == PN_WORKERS) svg_workers(f, pl, b);
     else if (pn_base(kind) == PN_CLOUD) svg_cloud(f, pl, kind, b);
     else svg_line(f, pl, kind, b);
   }

@@ -22,6 +22,14 @@
 **     within a factor 20 of it on a ring and a torus.
 **   - Gradient tracking reaches fsquad's x* (closed form) with consensus
 **     error below 1e-20, where D-SGD stays at a bias.
+**   - The workers panel (core/plot/plotpanel.c, pn_workers): every node's
+**     mark in the cell its iterate maps to by the documented geometry
+**     (the plot right of the 7 y-label columns, rows from the top, in the
+**     window pn_workers_window gives), in its own role, the average's mark
+**     at the average's cell over them; spread apart at D-SGD's constant
+**     step, all under the average's mark once gradient tracking agrees;
+**     the SVG has one dot per node and one average; a run without nodes
+**     has no such panel and a 2-D dist run gets it by default.
 */
 #include <lapacke.h>
 #include <math.h>
@@ -30,6 +38,7 @@
 
 #include "dist/graph.h"
 #include "olt.h"
+#include "plot.h"
 #include "tap.h"
 #include "vec.h"
 
@@ -334,11 +343,171 @@ static void tracking (void)
   ol_problem_free(p);
 }
 
+/* -- the workers panel ------------------------------------------------ */
+
+#define GW 72
+#define GH 18
+#define YLABS 7   /* the 2-D panels' y label columns (plotpanel.c, YLAB) */
+static unsigned gu[GH][GW];
+static int grole[GH][GW];
+
+static void gput (void *ud, int y, int x, unsigned u, char a, int role)
+{
+  (void)ud;
+  (void)a;
+  if (y >= 0 && y < GH && x >= 0 && x < GW) {
+    gu[y][x] = u;
+    grole[y][x] = role;
+  }
+}
+
+/* draw r's workers panel; its title into title */
+static void draw_workers (ol_run *r, char *title, size_t tsize, double *win)
+{
+  static cv_canvas cv;
+  const char *labels[1] = {"run"};
+  ol_run *runs[1];
+  pn_runs rs;
+  pn_out out;
+  runs[0] = r;
+  rs.n = 1;
+  rs.runs = runs;
+  rs.labels = labels;
+  out.put = gput;
+  out.ud = NULL;
+  out.y = out.x = 0;
+  out.h = GH;
+  out.w = GW;
+  out.utf8 = 1;
+  out.cv = &cv;
+  memset(gu, 0, sizeof gu);
+  pn_workers(&rs, &out, title, tsize);
+  pn_workers_window(&rs, win);
+}
+
+/* the cell of (a, b): plot GW - YLABS wide, GH - 1 high (legend in a
+** corner) */
+static void cell_of (const double *win, double a, double b, int *y, int *x)
+{
+  int pw = GW - YLABS, ph = GH - 1;
+  *x = YLABS + (int)floor((a - win[0]) / (win[1] - win[0]) * pw);
+  *y = (int)floor((win[3] - b) / (win[3] - win[2]) * ph);
+  if (*x >= GW) *x = GW - 1;
+  if (*y >= ph) *y = ph - 1;
+}
+
+static void panel (void)
+{
+  ol_problem *p = hetero(40);
+  double par[8], win[4];
+  char title[96];
+  ol_run_opts o = olt_opts(30, 0, OL_MBIT(OL_MET_CONSENSUS));
+  const ol_method_type *m;
+  ol_run *r;
+  const double *X;
+  int w, y, x, ya, xa, good = 1, spread = 0, rows, cols;
+  if (p == NULL) return;
+  o.record_x = 1;
+  /* (1) D-SGD at a large constant step: the nodes apart */
+  m = olt_method("dsgd", par, "lr", 0.3, (char *)NULL);
+  r = olt_go(p, m, par, &o);
+  X = r != NULL ? nodes_of(r, &rows, &cols) : NULL;
+  if (X == NULL) return;
+  draw_workers(r, title, sizeof title, win);
+  ok(strstr(title, "8 nodes") != NULL && strstr(title, "consensus") != NULL,
+     "panel title: %s", title);
+  cell_of(win, ol_run_x(r)[0], ol_run_x(r)[1], &ya, &xa);
+  ok(gu[ya][xa] == PN_AVGMARK && grole[ya][xa] == PN_TITLE, "the average's "
+     "mark at its cell (%d, %d)", ya, xa);
+  for (w = 0; w < M; w++) {
+    int v, shared = 0;
+    cell_of(win, X[w * D], X[w * D + 1], &y, &x);
+    for (v = w + 1; v < M; v++) {
+      int y2, x2;
+      cell_of(win, X[v * D], X[v * D + 1], &y2, &x2);
+      shared |= y2 == y && x2 == x;
+    }
+    if (y == ya && x == xa) continue;
+    if (!shared) {
+      good = good && gu[y][x] == PN_WORKMARK && grole[y][x] == w;
+      spread++;
+    } else good = good && gu[y][x] == PN_WORKMARK;
+  }
+  ok(good, "each node's mark at its iterate's cell, in its own role");
+  ok(spread >= 5, "dsgd lr 0.3: %d nodes in cells of their own", spread);
+  {
+    int legend = 0;
+    for (y = 0; y < 3; y++)
+      for (x = 0; x < GW; x++) legend += gu[y][x] == PN_AVGMARK;
+    ok(legend >= 1 && ya >= 0, "the legend in a corner of the plot");
+  }
+  /* (2) SVG: one dot per node, one average */
+  {
+    pl_plot pl;
+    pl_buf b;
+    const char *labels[1] = {"dsgd"};
+    ol_run *runs[1];
+    const char *s;
+    int dots = 0;
+    runs[0] = r;
+    memset(&pl, 0, sizeof pl);
+    pl.rs.n = 1;
+    pl.rs.runs = runs;
+    pl.rs.labels = labels;
+    pl.npanels = 1;
+    pl.panels[0] = PN_WORKERS;
+    pl_buf_init(&b);
+    ok(pl_svg(&pl, 600, 400, &b) == 0, "svg of the workers panel");
+    for (s = b.s; (s = strstr(s, "class=\"worker\"")) != NULL; s++) dots++;
+    ok(dots == M && strstr(b.s, "class=\"average\"") != NULL, "svg: %d "
+       "node dots and the average", dots);
+    pl_buf_fini(&b);
+  }
+  /* (3) the default panel of a 2-D dist run; none without nodes */
+  {
+    ol_run *runs[1];
+    const char *labels[1] = {"x"};
+    pn_runs rs;
+    char why[160];
+    ol_run *g;
+    runs[0] = r;
+    rs.n = 1;
+    rs.runs = runs;
+    rs.labels = labels;
+    ok(pn_auto_panel(&rs) == PN_WORKERS && pn_find("workers") == PN_WORKERS
+       && pn_available(&rs, PN_WORKERS, why, sizeof why),
+       "a 2-D dsgd run shows its workers by default");
+    ol_run_opts og = olt_opts(30, 0, 0);
+    og.record_x = 1;
+    m = olt_method("gd", par, (char *)NULL);
+    runs[0] = g = olt_go(p, m, par, &og);
+    ok(g != NULL && !pn_available(&rs, PN_WORKERS, why, sizeof why) &&
+       strstr(why, "decentralized") != NULL && pn_auto_panel(&rs)
+       == PN_LANDSCAPE, "gd: no workers panel (%s)", why);
+    ol_run_free(g);
+  }
+  ol_run_free(r);
+  /* (4) gradient tracking agreed: every node under the average's mark */
+  m = olt_method("gt", par, "lr", 0.2, (char *)NULL);
+  o.iters = 2000;
+  r = olt_go(p, m, par, &o);
+  draw_workers(r, title, sizeof title, win);
+  cell_of(win, ol_run_x(r)[0], ol_run_x(r)[1], &ya, &xa);
+  spread = 0;
+  for (y = 0; y < GH; y++)
+    for (x = 0; x < GW; x++) spread += gu[y][x] == PN_WORKMARK;
+  ok(gu[ya][xa] == PN_AVGMARK && spread == 1, "gt agreed: the nodes hidden "
+     "under the average's mark (only the legend's key left: %d)", spread);
+  ol_run_free(r);
+  ol_problem_free(p);
+}
+
 int main (void)
 {
   graphs();
   firststeps();
   dsgd_consensus();
   tracking();
+  panel();
   return done();
 }
