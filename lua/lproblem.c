@@ -1283,8 +1283,8 @@ static int traceobjective (lua_State *L, const char *who, lproblem *b,
 {
   int mode, top = lua_gettop(L), ok, n = b->n;
   double *x0, t0;
+  mode = readad(L, who);                          /* checked always */
   if (!b->hasf || b->hasgrad || b->hasfdf) return 0;
-  mode = readad(L, who);
   b->ad = olua_ad_new(L, n, "f");
   lua_setfield(L, anchor, "ad");                  /* anchored */
   if (mode == 0) {
