@@ -3,8 +3,10 @@
 ** (method.h: ol_method_result); not a method.
 **   workers    m x n: each node's iterate (the decentralized methods,
 **              whose state begins with an ol_dec: graph.h), the rows
-**              whose average is the run's x
-**   mixing     m x m: their mixing matrix W
+**              whose average is the run's x; the federated and
+**              asynchronous methods' workers' iterates (dist.h,
+**              ol_dist_fedresult)
+**   mixing     m x m: the decentralized methods' mixing matrix W
 */
 #include <string.h>
 
@@ -21,7 +23,8 @@ int ol_dist_result (const ol_method_type *m, const void *st,
                     int *cols)
 {
   const ol_dec *s = st;
-  if (!isdec(m) || s->X == NULL) return 0;
+  if (!isdec(m)) return ol_dist_fedresult(m, st, name, v, rows, cols);
+  if (s->X == NULL) return 0;
   if (strcmp(name, "workers") == 0) {
     *v = s->X;
     *rows = s->m;

@@ -217,8 +217,8 @@ int pn_available (const pn_runs *rs, int kind, char *why, size_t wsize)
   if (kind == PN_WORKERS) {
     for (k = 0; k < rs->n; k++)
       if (pn_workers_of(rs->runs[k], &dim) != NULL) return 1;
-    snprintf(why, wsize, "no workers' iterates (needs a decentralized run: "
-             "dist.dsgd, dist.gt, dist.gtnsgdm, on n >= 2)");
+    snprintf(why, wsize, "no workers' iterates (needs a distributed run "
+             "that keeps them, dist.dsgd, dist.fedavg, ..., on n >= 2)");
     return 0;
   }
   if ((kind == PN_TRACE || kind == PN_CLOUD)
@@ -1428,9 +1428,9 @@ void pn_workers_title (const pn_runs *rs, char *title, size_t tsize)
   if (rs->n > 0 && (ol_run_metrics(rs->runs[0]) & OL_MBIT(OL_MET_CONSENSUS)))
     cons = ol_run_last(rs->runs[0], OL_MET_CONSENSUS);
   if (isfinite(cons))
-    snprintf(title, tsize, "workers x1,x2: %d nodes, consensus %.2e", total,
+    snprintf(title, tsize, "workers x1,x2: %d workers, consensus %.2e", total,
              cons);
-  else snprintf(title, tsize, "workers x1,x2: %d nodes", total);
+  else snprintf(title, tsize, "workers x1,x2: %d workers", total);
 }
 
 int pn_workers (const pn_runs *rs, const pn_out *o, char *title,
@@ -2048,7 +2048,7 @@ int pn_auto_panel (const pn_runs *rs)
   ** target's contours instead (pn_defaults) */
   if (ol_run_method(rs->runs[0])->family == OL_DIFFUSION) return -1;
   p = ol_run_problem(rs->runs[0]);
-  /* a 2-D decentralized run: its nodes around their average */
+  /* a 2-D distributed run: its workers around their average */
   if (p->n == 2 && pn_workers_of(rs->runs[0], &dim) != NULL)
     return PN_WORKERS;
   if (p->n == 2 && pn_has_landscape(p)) return PN_LANDSCAPE;

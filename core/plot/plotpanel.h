@@ -233,7 +233,9 @@ int pn_simplex (const pn_runs *rs, const pn_out *o, char *title,
 
 /* -- workers -------------------------------------------------------------- */
 
-/* A distributed run's nodes (PN_WORKERS, "workers"): each node's current
+/* A distributed run's nodes or workers (PN_WORKERS, "workers": the
+** decentralized methods' nodes, the federated methods' last local
+** iterates, asgd's workers' copies of x): each node's current
 ** iterate (x1, x2) as a mark PN_WORKMARK (U+2022 / cv_marker(w)) in role
 ** w, the worker's colour, and their average, the run's x, as PN_AVGMARK
 ** (U+2295 / '+') in role PN_TITLE, drawn over them and over the
@@ -241,7 +243,7 @@ int pn_simplex (const pn_runs *rs, const pn_out *o, char *title,
 ** scale: the marks gather on the average as the nodes agree.  Window:
 ** pn_workers_window.  Legend
 ** ("workers (m)", "average") in an empty corner, else below; title
-** "workers x1,x2: m nodes, consensus c" (c the first run's last recorded
+** "workers x1,x2: m workers, consensus c" (c the first run's last recorded
 ** consensus, left out when not recorded).  Nothing numerical beyond
 ** scaling: the iterates are the method's named result "workers"
 ** (ol_method_result). */

@@ -414,7 +414,7 @@ static void panel (void)
   X = r != NULL ? nodes_of(r, &rows, &cols) : NULL;
   if (X == NULL) return;
   draw_workers(r, title, sizeof title, win);
-  ok(strstr(title, "8 nodes") != NULL && strstr(title, "consensus") != NULL,
+  ok(strstr(title, "8 workers") != NULL && strstr(title, "consensus") != NULL,
      "panel title: %s", title);
   cell_of(win, ol_run_x(r)[0], ol_run_x(r)[1], &ya, &xa);
   ok(gu[ya][xa] == PN_AVGMARK && grole[ya][xa] == PN_TITLE, "the average's "
@@ -482,7 +482,7 @@ static void panel (void)
     m = olt_method("gd", par, (char *)NULL);
     runs[0] = g = olt_go(p, m, par, &og);
     ok(g != NULL && !pn_available(&rs, PN_WORKERS, why, sizeof why) &&
-       strstr(why, "decentralized") != NULL && pn_auto_panel(&rs)
+       strstr(why, "distributed") != NULL && pn_auto_panel(&rs)
        == PN_LANDSCAPE, "gd: no workers panel (%s)", why);
     ol_run_free(g);
   }
