@@ -274,9 +274,12 @@ problem.new{n = , f = , grad = , fdf = , ...} -- a problem from Lua functions
           (grad optional: finite differences); lower, upper: bounds.
           Solved by optim.auglag (multipliers in r.lambda; metrics kkt,
           stationarity, feasibility, complementarity); other methods refuse
-Without grad or fdf, gradients are central finite differences; without
-hess, second-order methods (newton, cubic) difference the gradient:
-h_i = eps^(1/3) max(1, |x_i|), 2n gradient calls, counted in r.ngev.
+Without grad or fdf, f is traced at x0 into a tape (help(grad)): exact
+gradients and Hessians in C, no Lua call per step while its branches hold
+(ad = false: central finite differences; ad = "check": print the tape's
+error against them at x0; p.ad: mode, ops, guards, traces, reason).  An
+f that cannot be traced gets central differences, and so does hess when
+missing: h_i = eps^(1/3) max(1, |x_i|), 2n gradient calls, in r.ngev.
 g and H are cleared to nil before each call, and what comes back is
 checked: every entry set to a number, nothing beyond n, or else an error
 naming the callback (write g[i] = ..., not g = {...}, which only rebinds
@@ -327,6 +330,29 @@ dist.compress(v, {kind = "topk", k = 1, s = 2, clip = inf, seed = 1,
   k = 2}} or dist.ef14{compress = "topk", k = 2}.
 ]]
 core.fdocs[rawget(dist, "compress")] = docs.compress
+
+docs.ad = [[
+grad(f, x) -> g; hessian(f, x) -> H; hvp(f, x, v) -> H v; tape(f, x)
+f is traced at x: called once with tracers, whose arithmetic and math.*
+(exp, log, sqrt, sin, cos, tan, atan, tanh, abs, max, min, floor, ceil,
+pow, log1p, expm1) are recorded into a tape in C, then swept: forward for
+f, reverse for g, forward over reverse for H v, n of those for H.
+Comparisons, abs, max, min and floor record guards: the tape holds the
+branch taken at x.  When f cannot be traced (tostring or tonumber of
+x[i], a C function that needs numbers, a write to a global or an
+upvalue), grad, hessian and hvp fall back to central differences and
+return the reason as a second result.  tape(f, x) prints the tape: its
+nodes, ops, guards and output (tape(f, x, true) returns it instead).
+problem.new{f = ...} without grad traces f the same way (ad = false:
+finite differences; ad = "check": compare with them at x0); print(r)
+says "gradient: traced (tape of N ops, K guards)" or why not.
+Note t == 0 is false for a tracer t (Lua compares a userdata and a number
+without metamethods): write t <= 0 and t >= 0.]]
+for _, k in ipairs{"grad", "hessian", "hvp", "tape"} do
+  if rawget(G, k) then core.fdocs[rawget(G, k)] = docs.ad end
+end
+core.frows[#core.frows + 1] =
+  {"grad(f, x)", "exact gradient of a Lua f, traced; hessian, hvp, tape"}
 
 docs.run = [[
 run(problem, method [, opts]) -> run   step a method on a problem

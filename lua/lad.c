@@ -514,6 +514,17 @@ static void pushproxy (lua_State *L, int stidx, int env)
   lua_setmetatable(L, -2);
 }
 
+void olua_ad_notraced (lua_State *L, const char *what)
+{
+  adstate *st;
+  lua_getfield(L, LUA_REGISTRYINDEX, ADSTATE);
+  st = lua_touserdata(L, -1);
+  lua_pop(L, 1);
+  if (st != NULL && st->t != NULL)
+    refuse(L, st, "it uses %s (optlab objects act at trace time only, a "
+           "tape would not replay them)", what);
+}
+
 static adstate *pushstate (lua_State *L)
 {
   adstate *st;

@@ -246,6 +246,12 @@ olua_ad *olua_ad_new (lua_State *L, int n, const char *fname);
 int olua_ad_trace (lua_State *L, olua_ad *ad, int fidx, const double *x);
 /* Fall back to differences with why as the reason (ad = false). */
 void olua_ad_refuse (olua_ad *ad, const char *why);
+/* Raise the trace's refusal when a trace is in progress: what (a
+** problem's, a run's, a job's method) would run at trace time only, never
+** again at evaluations, so the function falls back to Lua calls.  Called
+** where Lua code reaches optlab's objects (olua_checkproblem, olua_checkrun,
+** the job checks). */
+void olua_ad_notraced (lua_State *L, const char *what);
 /* f and g (either may be NULL) at x: from a tape whose guards hold at x,
 ** re-tracing the function at fidx of L when none does; by central
 ** differences of Lua calls in mode FD (a re-trace that fails or too many

@@ -279,6 +279,7 @@ int olua_jobs_ctl (lua_State *L, int id, int op)
 
 static ljob *checkjob (lua_State *L, int arg)
 {
+  olua_ad_notraced(L, "a job");
   return luaL_checkudata(L, arg, OLUA_JOB);
 }
 

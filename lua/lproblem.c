@@ -71,6 +71,7 @@ lproblem *olua_checkproblem (lua_State *L, int arg)
   b = luaL_checkudata(L, arg, OLUA_PROBLEM);
   if (b->closed) luaL_error(L, "problem is closed");
   if (b->overflow) overflowerror(L);
+  olua_ad_notraced(L, "a problem");
   return b;
 }
 

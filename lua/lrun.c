@@ -36,6 +36,7 @@ lrun *olua_checkrun (lua_State *L, int arg)
 {
   lrun *b = luaL_checkudata(L, arg, OLUA_RUN);
   if (b->r == NULL) luaL_error(L, "attempt to use a closed run");
+  olua_ad_notraced(L, "a run");
   return b;
 }
 

@@ -41,9 +41,10 @@ local function relnear (got, want, tol, desc)
                                  desc, got, want, err, tol))
 end
 
--- HS071; fd: no constraint gradients (central differences)
+-- HS071; fd: no constraint gradients (central differences: ad = false,
+-- or they would be traced)
 local function hs071 (fd)
-  return problem.new{n = 4, name = "hs071",
+  return problem.new{n = 4, name = "hs071", ad = not fd,
     f = function (x) return x[1] * x[4] * (x[1] + x[2] + x[3]) + x[3] end,
     grad = function (x, g)
       g[1] = x[4] * (2 * x[1] + x[2] + x[3]); g[2] = x[1] * x[4]

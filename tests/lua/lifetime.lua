@@ -151,7 +151,7 @@ clean("lifetime: f calls P:eval (re-entrant)", st, out, "eval\t9.0\t6.0")
 
 st, out = child([[
 local depth = 0
-P = problem.new{n = 1, x0 = {1}, f = function (x)
+P = problem.new{n = 1, x0 = {1}, ad = false, f = function (x)
   if depth == 0 then
     depth = 1
     local r = run(P, optim.gd{lr = 0.1}, {iters = 3, progress = false})
@@ -169,7 +169,7 @@ clean("lifetime: f calls run on its own problem (re-entrant)", st, out,
 st, out = child([[
 P = problem.new{n = 1, f = function (x) P:eval({1}) return 0 end}
 print("eval", P:eval({1}))
-P2 = problem.new{n = 1, x0 = {1}, f = function (x)
+P2 = problem.new{n = 1, x0 = {1}, ad = false, f = function (x)
   local inner = run(P2, optim.gd{}, {iters = 2, progress = false})
   if inner.reason == "callback error" then msg = inner.message end
   return x[1]^2
@@ -189,7 +189,7 @@ t.ok(out:find("run\tbudget", 1, true)
 
 -- (6) a callback that steps, stops, continues or closes what runs it
 st, out = child([[
-P = problem.new{n = 1, x0 = {1}, f = function (x)
+P = problem.new{n = 1, x0 = {1}, ad = false, f = function (x)
   if j then j:step(1) end
   return x[1]^2
 end}
@@ -201,7 +201,7 @@ clean("lifetime: a job's objective steps its own job", st, out,
       "job #1 is being stepped")
 
 st, out = child([[
-P = problem.new{n = 1, x0 = {1}, f = function (x)
+P = problem.new{n = 1, x0 = {1}, ad = false, f = function (x)
   if j then j:stop() end
   return x[1]^2
 end}
@@ -213,7 +213,7 @@ clean("lifetime: a job's objective stops its own job", st, out,
       "job:stop: job #1 is being stepped")
 
 st, out = child([[
-P = problem.new{n = 1, x0 = {1}, f = function (x)
+P = problem.new{n = 1, x0 = {1}, ad = false, f = function (x)
   if j then j[2]:close() end
   return x[1]^2
 end}
@@ -225,7 +225,7 @@ clean("lifetime: a job's objective closes a sibling run", st, out,
       "job\tdone\t1")
 
 st, out = child([[
-P = problem.new{n = 1, x0 = {1}, f = function (x)
+P = problem.new{n = 1, x0 = {1}, ad = false, f = function (x)
   if r then r:close() end
   return x[1]^2
 end}
@@ -237,7 +237,7 @@ clean("lifetime: a run's objective closes its run", st, out,
       "run:close: the run is being stepped")
 
 st, out = child([[
-P = problem.new{n = 1, x0 = {1}, f = function (x)
+P = problem.new{n = 1, x0 = {1}, ad = false, f = function (x)
   if r then r:continue(5) end
   return x[1]^2
 end}

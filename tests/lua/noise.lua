@@ -48,7 +48,7 @@ t.errors("problem.quadratic: noise kind \"batch\" needs a finite-sum problem "
 t.errors("problem.new: noise kind \"aniso\": bowl: anisotropic noise needs "
          .. "a Hessian; bowl has none", problem.new,
          {n = 2, name = "bowl", f = function (x) return x[1]^2 end,
-          noise = {kind = "aniso"}})
+          ad = false, noise = {kind = "aniso"}})
 t.errors("problem.rosenbrock: noise kind \"aniso\": rosenbrock: Cholesky "
          .. "factorisation of the Hessian at x0 failed",
          problem.rosenbrock, {n = 2, x0 = {0, 1}, noise = {kind = "aniso"}})

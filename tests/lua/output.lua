@@ -37,11 +37,12 @@ t.ok(has(s, "\n  evaluations: " .. r.nfev .. " f, " .. r.ngev .. " g"),
      "evaluations: f and g counts")
 t.ok(not has(s, "finite differences"), "an analytic gradient: no FD note")
 r = run(problem.new{n = 2, f = function (x) return (x[1] - 1)^2 + x[2]^2 end,
-                    x0 = {0, 1}}, optim.gd{lr = 0.1}, opts{iters = 20})
+                    x0 = {0, 1}, ad = false}, optim.gd{lr = 0.1},
+        opts{iters = 20})
 s = tostring(r)
 t.ok(has(s, "\n  evaluations: " .. r.nfev .. " f, " .. r.ngev
             .. " g (g by finite differences)"),
-     "a problem without grad: finite differences named")
+     "a problem without grad, ad = false: finite differences named")
 -- gd with lr 0.1 on (x1 - 1)^2 + x2^2 from (0, 1): x2 = 0.8^20, x1 = 1 - x2
 -- (central differences are exact on a quadratic up to rounding, far
 -- below the 6 digits shown)
