@@ -535,4 +535,21 @@ section("ad: tape", function ()
        .. "the op count and the guard of abs")
 end)
 
+-- a function that uses an optlab object while traced (a problem's eval,
+-- a run) would act at trace time only: it falls back to Lua calls, says
+-- so, and its values are those of ad = false
+section("fallback: optlab objects", function ()
+  local Q = problem.rosenbrock{n = 2}
+  local f = function (x) local v = Q:eval({x[1], x[2]}) return v + x[1]^2 end
+  local p = problem.new{n = 2, f = f, x0 = {0.5, -0.5}}
+  local q = problem.new{n = 2, f = f, x0 = {0.5, -0.5}, ad = false}
+  t.ok(p.ad.mode ~= "tape" and tostring(p.ad.reason):find("uses a problem"),
+       "ad: an f that evaluates a problem is not traced ("
+       .. tostring(p.ad.reason) .. ")")
+  local fp, gp = p:eval({0.3, 0.2})
+  local fq, gq = q:eval({0.3, 0.2})
+  t.ok(fp == fq and gp[1] == gq[1] and gp[2] == gq[2],
+       "ad: ... and evaluates as with ad = false")
+end)
+
 t.done()
