@@ -5,6 +5,7 @@
 ** states the weights, the gap and the nodes' gradients).
 */
 #include <lapacke.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,10 @@ int ol_graph_init (ol_graph *g, int kind, int m, double p, uint64_t seed,
   double *S = NULL, *lam = NULL;
   ol_rng r;
   memset(g, 0, sizeof *g);
+  if (m < 1 || m > OL_GRAPH_MAXNODES)
+    return ol_err_set(e, OL_EINVAL, "a graph of %d nodes is out of range "
+                      "[1, %d] (split the problem among fewer workers)", m,
+                      OL_GRAPH_MAXNODES);
   g->m = m;
   g->kind = kind;
   g->draws = 1;
@@ -151,6 +156,10 @@ int ol_graph_init (ol_graph *g, int kind, int m, double p, uint64_t seed,
   }
   g->rho = m == 1 ? 0 : fmax(fabs(lam[0]), fabs(lam[m - 2]));
   g->gap = 1 - g->rho;
+  g->info[0] = g->gap;
+  g->info[1] = g->rho;
+  g->info[2] = (double)g->edges;
+  g->info[3] = g->draws;
 done:
   free(A);
   free(deg);
@@ -198,6 +207,9 @@ int ol_dec_init (ol_dec *s, const double *par, ol_ctx *c, const char *who,
     return rc;
   m = s->m = s->split.n;
   s->d = c->n;
+  if ((double)m * c->n > INT_MAX)
+    return ol_err_set(e, OL_EINVAL, "%s: %d nodes of %d coordinates are too "
+                      "many", who, m, c->n);
   if ((rc = ol_graph_init(&s->g, (int)par[0], m, par[1], (uint64_t)par[2],
                           e)) != OL_OK)
     return rc;

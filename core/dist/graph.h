@@ -40,6 +40,7 @@
 enum { OL_GRAPH_RING, OL_GRAPH_TORUS, OL_GRAPH_COMPLETE, OL_GRAPH_ER };
 #define OL_GRAPH_CHOICES "ring|torus|complete|er"
 #define OL_GRAPH_MAXDRAWS 100
+#define OL_GRAPH_MAXNODES 1024   /* W is dense and dsyev O(m^3) */
 
 typedef struct ol_graph {
   int m;             /* nodes */
@@ -52,11 +53,13 @@ typedef struct ol_graph {
   int draws;         /* Erdos-Renyi: draws until connected (else 1) */
   double rho;        /* max(|lambda_2|, |lambda_m|) */
   double gap;        /* 1 - rho */
+  double info[4];    /* gap, rho, edges, draws (the result "graph") */
 } ol_graph;
 
-/* The graph of kind on m >= 1 nodes, with its weights and spectral gap;
-** p and seed are Erdos-Renyi's (ignored otherwise).  OL_OK, OL_ENOMEM,
-** OL_EINVAL (no connected draw) or OL_ENUMERIC (dsyev failed) with e set;
+/* The graph of kind on 1 <= m <= OL_GRAPH_MAXNODES nodes, with its
+** weights and spectral gap; p and seed are Erdos-Renyi's (ignored
+** otherwise).  OL_OK, OL_ENOMEM, OL_EINVAL (m out of range, no connected
+** draw) or OL_ENUMERIC (dsyev failed) with e set;
 ** ol_graph_fini frees a partial one. */
 int ol_graph_init (ol_graph *g, int kind, int m, double p, uint64_t seed,
                    ol_err *e);
@@ -74,8 +77,9 @@ void ol_graph_mix (const ol_graph *g, const double *X, double *Y, int d);
    NULL}, \
   {"seed", OL_P_INT, 1, 0, 9007199254740992.0, "graph = \"er\": seed of " \
    "the graph", NULL}, \
-  {"workers", OL_P_INT, 4, 1, 1e5, "nodes when the problem has no " \
-   "workers (problem.workers): contiguous shares of the components", NULL}
+  {"workers", OL_P_INT, 4, 1, OL_GRAPH_MAXNODES, "nodes when the " \
+   "problem has no workers (problem.workers): contiguous shares of the " \
+   "components", NULL}
 
 /* The nodes of a decentralized method: first in its state, so that the
 ** shared probe and the workers result read any of them. */

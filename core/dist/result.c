@@ -7,6 +7,8 @@
 **              asynchronous methods' workers' iterates (dist.h,
 **              ol_dist_fedresult)
 **   mixing     m x m: the decentralized methods' mixing matrix W
+**   graph      1 x 4: its spectral gap, rho = 1 - gap, edges, draws (an
+**              Erdos-Renyi graph's draws until connected, else 1)
 */
 #include <string.h>
 
@@ -34,6 +36,12 @@ int ol_dist_result (const ol_method_type *m, const void *st,
   if (strcmp(name, "mixing") == 0 && s->g.W != NULL) {
     *v = s->g.W;
     *rows = *cols = s->m;
+    return 1;
+  }
+  if (strcmp(name, "graph") == 0 && s->g.W != NULL) {
+    *v = s->g.info;
+    *rows = 1;
+    *cols = 4;
     return 1;
   }
   return 0;

@@ -1,10 +1,11 @@
 -- tests/lua/dec.lua -- the decentralized methods through the binary:
 -- dist.dsgd, dist.gt, dist.gtnsgdm on a problem split by problem.workers,
--- their named results r.workers and r.mixing, the consensus metric, the
--- refusals, and the numbers of scripts/gt_heavytail.lua.
+-- their named results r.workers, r.mixing and r.graph, the consensus
+-- metric, the refusals, and the numbers of scripts/gt_heavytail.lua.
 --
 -- Truth: r.x is the mean of r.workers' rows; r.mixing is symmetric and
--- doubly stochastic with the ring's weights 1/3; gradient tracking on a
+-- doubly stochastic with the ring's weights 1/3, r.graph's gap the ring's
+-- closed form 1 - (1 + 2 cos(2 pi / m)) / 3; gradient tracking on a
 -- ring with exact gradients reaches fsquad's x* (closed form) to 1e-8 and
 -- consensus to 1e-16; the same seed gives the same run; the demo's claim:
 -- GT-NSGDm's 90% quantile of the final gap is below a fifth of D-SGD's,
@@ -53,6 +54,12 @@ end
 t.ok(good and math.abs(W[1][2] - 1 / 3) < 1e-15 and W[1][3] == 0,
      "dsgd: r.mixing symmetric, doubly stochastic, ring weights 1/3")
 
+local G = r.graph
+t.ok(#G == 4 and math.abs(G[1] - (1 - (1 + 2 * math.cos(2 * math.pi / 8)) / 3))
+     < 1e-12 and G[3] == 8 and G[4] == 1, string.format("dsgd: r.graph "
+     .. "gives the ring's gap %.6f = 1 - (1 + 2 cos(2 pi / 8)) / 3, 8 "
+     .. "edges, 1 draw", G[1]))
+
 -- (2) gradient tracking's exact optimum; reproducibility
 local g = run(p, dist.gt{lr = 0.2}, {iters = 3000, progress = false,
                                      view = false})
@@ -80,7 +87,12 @@ local n = run(q, dist.dsgd{workers = 5}, {iters = 3, progress = false,
               view = false})
 t.ok(#n.workers == 5, "no problem.workers: workers = 5 nodes ("
      .. #n.workers .. ")")
-local okr, msg = pcall(run, p, dist.dsgd{graph = "er", p = 0.01},
+local big = problem.fsquad{N = 2000, d = 2}
+local okr, msg = pcall(run, big, problem.workers(big, {n = 2000}) and
+                       dist.gt{}, {iters = 1, progress = false, view = false})
+t.ok(not okr and tostring(msg):find("[1, 1024]", 1, true), "2000 nodes "
+     .. "refused: " .. tostring(msg))
+okr, msg = pcall(run, p, dist.dsgd{graph = "er", p = 0.01},
                        {iters = 3, progress = false, view = false})
 t.ok(not okr and tostring(msg):find("connected"), "er at p = 0.01 refused: "
      .. tostring(msg))
