@@ -141,6 +141,7 @@ void dr_panel_draw (dr_panel *p, const dr_runs *rs, int y, int x, int h,
   }
   else if (kind == PN_SIMPLEX) pn_simplex(&prs, &o, title, sizeof title);
   else if (kind == PN_WORKERS) pn_workers(&prs, &o, title, sizeof title);
+  else if (kind == PN_MIXING) pn_mixing(&prs, &o, title, sizeof title);
   else if (base == PN_CLOUD) {
     cloudcache.budget = MAP_BUDGET;
     pn_cloud(&prs, kind, &o, &cloudcache, title, sizeof title);

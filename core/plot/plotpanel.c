@@ -55,6 +55,7 @@ const char *pn_name (int kind)
   if (kind == PN_TRACE) return "trace";
   if (kind == PN_CLOUD) return "cloud";
   if (kind == PN_WORKERS) return "workers";
+  if (kind == PN_MIXING) return "mixing";
   return NULL;
 }
 
@@ -219,6 +220,13 @@ int pn_available (const pn_runs *rs, int kind, char *why, size_t wsize)
       if (pn_workers_of(rs->runs[k], &dim) != NULL) return 1;
     snprintf(why, wsize, "no workers' iterates (needs a distributed run "
              "that keeps them, dist.dsgd, dist.fedavg, ..., on n >= 2)");
+    return 0;
+  }
+  if (kind == PN_MIXING) {
+    double gap;
+    if (pn_mixing_of(rs, &dim, &gap) != NULL) return 1;
+    snprintf(why, wsize, "no mixing matrix (needs a decentralized run: "
+             "dist.dsgd, dist.gt, dist.gtnsgdm)");
     return 0;
   }
   if ((kind == PN_TRACE || kind == PN_CLOUD)
@@ -1510,6 +1518,61 @@ int pn_workers (const pn_runs *rs, const pn_out *o, char *title,
       }
     }
   win_axes(o, win, px0, ph, pw);
+  return 0;
+}
+
+const double *pn_mixing_of (const pn_runs *rs, int *m, double *gap)
+{
+  const double *W, *g;
+  int k, rows, cols;
+  *m = 0;
+  *gap = NAN;
+  for (k = 0; k < rs->n; k++) {
+    const ol_run *r = rs->runs[k];
+    if (!ol_method_result(ol_run_method(r), ol_run_state(r), "mixing", &W,
+                          &rows, &cols) || rows != cols || rows < 1)
+      continue;
+    if (ol_method_result(ol_run_method(r), ol_run_state(r), "graph", &g,
+                         &k, &cols) && cols >= 1)
+      *gap = g[0];
+    *m = rows;
+    return W;
+  }
+  return NULL;
+}
+
+int pn_mixing (const pn_runs *rs, const pn_out *o, char *title,
+               size_t tsize)
+{
+  int m, r, c, ph, pw, cw;
+  double gap, wmax = 0;
+  const double *W = pn_mixing_of(rs, &m, &gap);
+  if (W == NULL) {
+    snprintf(title, tsize, "mixing W");
+    puts_at(o, o->y, o->x + 1, "no mixing matrix", o->w - 1, PN_AXIS);
+    return -1;
+  }
+  snprintf(title, tsize, "mixing W: %d nodes, gap %.3g", m, gap);
+  /* (1) the picture's size: a row per node, two columns, when they fit */
+  ph = m <= o->h ? m : o->h;
+  cw = 2 * m <= o->w ? 2 : 1;
+  pw = cw * m <= o->w ? cw * m : o->w;
+  for (r = 0; r < m * m; r++) wmax = fmax(wmax, W[r]);
+  if (ph < 1 || pw < 1 || !(wmax > 0)) return -1;
+  /* (2) each cell: the largest entry of its block of rows and columns */
+  for (r = 0; r < ph; r++)
+    for (c = 0; c < pw; c++) {
+      int i0 = (int)((long)r * m / ph), i1 = (int)((long)(r + 1) * m / ph);
+      int j0 = (int)((long)c * m / pw), j1 = (int)((long)(c + 1) * m / pw);
+      int i, j, lev;
+      double v = 0;
+      if (j1 == j0) j1 = j0 + 1;
+      for (i = i0; i < i1; i++)
+        for (j = j0; j < j1 && j < m; j++) v = fmax(v, W[(size_t)i * m + j]);
+      lev = v > 0 ? 1 + (int)floor(v / wmax * (PN_NLEVELS - 2) + 0.5) : 0;
+      o->put(o->ud, o->y + r, o->x + (o->w - pw) / 2 + c,
+             (unsigned char)pn_ramp[lev], pn_ramp[lev], PN_HEAT);
+    }
   return 0;
 }
 

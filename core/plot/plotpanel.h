@@ -45,7 +45,7 @@
 #define PN_MAXCLOUD 16
 enum {
   PN_LANDSCAPE = OL_NMETRICS, PN_SIMPLEX, PN_TRACE, PN_CLOUD, PN_WORKERS,
-  PN_TRACEJ,
+  PN_MIXING, PN_TRACEJ,
   PN_CLOUDJ = PN_TRACEJ + PN_MAXTRACE,
   PN_NKINDS = PN_CLOUDJ + PN_MAXCLOUD * PN_MAXCLOUD
 };
@@ -263,6 +263,20 @@ void pn_workers_title (const pn_runs *rs, char *title, size_t tsize);
 ** when there is nothing to show. */
 int pn_workers (const pn_runs *rs, const pn_out *o, char *title,
                 size_t tsize);
+
+/* A decentralized run's mixing matrix W (PN_MIXING, "mixing", the
+** method's named result "mixing", m x m) as a small picture: row i of W
+** down, column j across, one text row per node and two columns when they
+** fit, else blocks of nodes, each cell shaded by the largest W_ij of its
+** block relative to the largest entry of W (pn_ramp's levels 1..9; a
+** block of zeros blank), in role PN_HEAT; a ring is a band on the
+** diagonal with its corners lit, a complete graph an even field.  Title
+** "mixing W: m nodes, gap g" (g from the result "graph"). */
+int pn_mixing (const pn_runs *rs, const pn_out *o, char *title,
+               size_t tsize);
+/* The first run's W (*m rows of *m) and gap (NAN when unknown); NULL when
+** no run has a mixing matrix. */
+const double *pn_mixing_of (const pn_runs *rs, int *m, double *gap);
 
 /* -- sampler panels ------------------------------------------------------- */
 

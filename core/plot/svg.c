@@ -471,6 +471,40 @@ static void svg_workers (pl_buf *f, const pl_plot *pl, box b)
   pl_buf_adds(f, "</g>\n");
 }
 
+/* A decentralized run's mixing matrix (plotpanel.h, pn_mixing): one
+** square per entry, grey by W_ij relative to the largest entry (white:
+** 0), row i down, column j across. */
+static void svg_mixing (pl_buf *f, const pl_plot *pl, box b)
+{
+  int m, i, j;
+  double gap, wmax = 0, side, x0, y0;
+  const double *W = pn_mixing_of(&pl->rs, &m, &gap);
+  char t[64];
+  pl_buf_adds(f, "<g class=\"panel\" data-kind=\"mixing\">\n");
+  if (W == NULL) {
+    title(f, b, "mixing W");
+    pl_buf_adds(f, "</g>\n");
+    return;
+  }
+  snprintf(t, sizeof t, "mixing W: %d nodes, gap %.3g", m, gap);
+  title(f, b, t);
+  for (i = 0; i < m * m; i++) wmax = fmax(wmax, W[i]);
+  side = fmin(b.w, b.h) / m;
+  x0 = b.x + (b.w - side * m) / 2;
+  y0 = b.y;
+  for (i = 0; i < m && wmax > 0; i++)
+    for (j = 0; j < m; j++) {
+      int grey = (int)(255 - 215 * W[(size_t)i * m + j] / wmax + 0.5);
+      if (W[(size_t)i * m + j] <= 0) continue;
+      pl_buf_addf(f, "<rect class=\"w\" x=\"%.2f\" y=\"%.2f\" "
+                  "width=\"%.2f\" height=\"%.2f\" fill=\"rgb(%d,%d,%d)\"/>\n",
+                  x0 + j * side, y0 + i * side, side, side, grey, grey, grey);
+    }
+  pl_buf_addf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+              "class=\"frame\"/>\n", x0, y0, side * m, side * m);
+  pl_buf_adds(f, "</g>\n");
+}
+
 /* A five-pointed star centred at (x, y): a known equilibrium (class
 ** "nash"), or the legend's key to them (key = 1: class "nash key"). */
 static void nashmark (pl_buf *f, double x, double y, int key)
@@ -697,6 +731,7 @@ int pl_svg (const pl_plot *pl, int width, int height, pl_buf *f)
     if (kind == PN_LANDSCAPE) svg_landscape(f, pl, b);
     else if (kind == PN_SIMPLEX) svg_simplex(f, pl, b);
     else if (kind == PN_WORKERS) svg_workers(f, pl, b);
+    else if (kind == PN_MIXING) svg_mixing(f, pl, b);
     else if (pn_base(kind) == PN_CLOUD) svg_cloud(f, pl, kind, b);
     else svg_line(f, pl, kind, b);
   }

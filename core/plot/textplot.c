@@ -82,6 +82,7 @@ static void panel (const pl_plot *pl, int kind, const pn_out *o,
   if (kind == PN_LANDSCAPE) pn_landscape(&pl->rs, o, cache, title, tsize);
   else if (kind == PN_SIMPLEX) pn_simplex(&pl->rs, o, title, tsize);
   else if (kind == PN_WORKERS) pn_workers(&pl->rs, o, title, tsize);
+  else if (kind == PN_MIXING) pn_mixing(&pl->rs, o, title, tsize);
   else if (pn_base(kind) == PN_CLOUD)
     pn_cloud(&pl->rs, kind, o, cache, title, tsize);
   else {

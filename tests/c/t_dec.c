@@ -30,6 +30,10 @@
 **     step, all under the average's mark once gradient tracking agrees;
 **     the SVG has one dot per node and one average; a run without nodes
 **     has no such panel and a 2-D dist run gets it by default.
+**   - The mixing panel (pn_mixing): with a row and two columns per node,
+**     cell (i, j) lit exactly where W_ij > 0 (a ring: j = i, i +- 1 mod m),
+**     the complete graph's cells all at one level; the SVG has one square
+**     per nonzero entry.
 */
 #include <lapacke.h>
 #include <math.h>
@@ -502,6 +506,69 @@ static void panel (void)
   ol_problem_free(p);
 }
 
+/* (8) the mixing panel */
+static void mixing (void)
+{
+  ol_problem *p = hetero(40);
+  double par[8];
+  ol_run_opts o = olt_opts(1, 0, 0);
+  static cv_canvas cv;
+  char title[96];
+  int k;
+  if (p == NULL) return;
+  for (k = 0; k < 2; k++) {
+    const ol_method_type *m = olt_method("dsgd", par, "graph", k == 0 ? 0.0
+                                         : (double)OL_GRAPH_COMPLETE,
+                                         (char *)NULL);
+    ol_run *r = olt_go(p, m, par, &o), *runs[1];
+    const char *labels[1] = {"dsgd"};
+    pn_runs rs;
+    pn_out out;
+    int i, j, good = 1, x0 = (GW - 2 * M) / 2, lev = -1, nz = 0;
+    pl_plot pl;
+    pl_buf b;
+    const char *sv;
+    runs[0] = r;
+    rs.n = 1;
+    rs.runs = runs;
+    rs.labels = labels;
+    out.put = gput;
+    out.ud = NULL;
+    out.y = out.x = 0;
+    out.h = GH;
+    out.w = GW;
+    out.utf8 = 1;
+    out.cv = &cv;
+    memset(gu, 0, sizeof gu);
+    ok(r != NULL && pn_mixing(&rs, &out, title, sizeof title) == 0,
+       "mixing panel: %s", title);
+    for (i = 0; i < M; i++)
+      for (j = 0; j < M; j++) {
+        int edge = k == 1 || i == j || (i - j + M) % M == 1 ||
+                   (j - i + M) % M == 1;
+        unsigned a = gu[i][x0 + 2 * j], c = gu[i][x0 + 2 * j + 1];
+        good = good && a == c && (a != ' ') == edge && (a == ' ' ||
+               grole[i][x0 + 2 * j] == PN_HEAT);
+        if (k == 1) good = good && (lev < 0 || (int)a == lev);
+        lev = (int)a;
+      }
+    ok(good, "%s: cell (i, j) lit exactly where W_ij > 0%s", k == 0
+       ? "ring" : "complete", k == 1 ? ", all at one level" : "");
+    memset(&pl, 0, sizeof pl);
+    pl.rs = rs;
+    pl.npanels = 1;
+    pl.panels[0] = PN_MIXING;
+    pl_buf_init(&b);
+    pl_svg(&pl, 400, 400, &b);
+    for (sv = b.s; (sv = strstr(sv, "class=\"w\"")) != NULL; sv++) nz++;
+    ok(nz == (k == 0 ? 3 * M : M * M), "svg: %d squares, one per nonzero "
+       "W_ij", nz);
+    pl_buf_fini(&b);
+    ol_run_free(r);
+  }
+  ol_problem_free(p);
+}
+
 int main (void)
 {
   graphs();
@@ -509,5 +576,6 @@ int main (void)
   dsgd_consensus();
   tracking();
   panel();
+  mixing();
   return done();
 }
