@@ -184,16 +184,16 @@ static void firststeps (void)
   ol_problem *p = hetero(40);
   ol_graph g;
   ol_err e;
-  double G0[M * D], X1[M * D], Y[M * D], par[8], lr = 0.1, beta = 0.7;
+  double G0[M * D], X1[M * D], par[8], lr = 0.1, beta = 0.7;
   const double *x0, *v;
-  int w, j, rows, cols;
+  int w, j, k, u, rows, cols;
   const char *names[3] = {"dsgd", "gt", "gtnsgdm"};
   ol_run_opts o = olt_opts(1, 0, 0);
   if (p == NULL) return;
   x0 = p->x0;
   ol_graph_init(&g, OL_GRAPH_RING, M, 0, 0, &e);
   for (w = 0; w < M; w++) nodegrad(p, w, x0, G0 + w * D);
-  for (int k = 0; k < 3; k++) {
+  for (k = 0; k < 3; k++) {
     const ol_method_type *m = strcmp(names[k], "gtnsgdm") == 0
       ? olt_method(names[k], par, "lr", lr, "beta", beta, (char *)NULL)
       : olt_method(names[k], par, "lr", lr, (char *)NULL);
@@ -205,7 +205,7 @@ static void firststeps (void)
         double s = 0;
         if (k < 2) s = G0[w * D + j];
         else
-          for (int u = 0; u < M; u++)
+          for (u = 0; u < M; u++)
             s += g.W[w * M + u] * G0[u * D + j] /
                  hypot(G0[u * D], G0[u * D + 1]);
         X1[w * D + j] = x0[j] - lr * s;
@@ -223,7 +223,6 @@ static void firststeps (void)
     }
     ol_run_free(r);
   }
-  (void)Y;
   ol_graph_fini(&g);
   ol_problem_free(p);
 }
