@@ -317,7 +317,8 @@ static const ol_param rh_params[] = {
   {"sd", OL_P_REAL, 1, 0, 1e6, "standard deviation of the label noise",
    NULL},
   {"sigma", OL_P_REAL, 0, 0, 1e6,
-   "0: the hyper-objective F; > 0: the penalty psi_sigma instead", NULL},
+   "penalty parameter of psi_sigma, the objective for a positive sigma "
+   "(sigma = 0 keeps the hyper-objective F)", NULL},
   {"seed", OL_P_INT, 1, 0, 9007199254740992.0, "seed of the data", NULL},
 };
 

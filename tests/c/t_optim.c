@@ -269,12 +269,14 @@ static void test_convergence (void)
 ** Newton, cubic and L-BFGS on the quadratic), on the first of the
 ** candidate problems it can run on (ol_method_check): a boxed quadratic,
 ** then built-in problems for methods with special needs (a matrix-shaped
-** x, a finite sum).  An optimizer with no suitable candidate fails. */
+** x, a finite sum, a bilevel problem).  An optimizer with no suitable
+** candidate fails. */
 static void test_sweep (void)
 {
-  static const char *const extra[] = {"matlsq", "fsquad", "lowrank"};
-  ol_problem *cand[4];
-  const char *cname[4];
+  static const char *const extra[] = {"matlsq", "fsquad", "lowrank",
+                                      "ridgehyper"};
+  ol_problem *cand[5];
+  const char *cname[5];
   int nc = 0, i, j;
   ol_err e;
   cand[0] = olt_quadratic(4, 10, 1);
@@ -286,7 +288,7 @@ static void test_sweep (void)
     cand[0]->set.lo[i] = -2;
     cand[0]->set.hi[i] = 2;
   }
-  for (j = 0; j < 3; j++)
+  for (j = 0; j < 4; j++)
     if (ol_problem_type_find(extra[j]) != NULL) {
       cand[nc] = olt_problem(extra[j], &e, (char *)NULL);
       if (cand[nc] != NULL) cname[nc++] = extra[j];
