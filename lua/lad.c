@@ -541,7 +541,7 @@ static ol_tape *trace (lua_State *L, int fidx, int n, const double *x,
   adstate *st;
   ol_tape *t;
   ol_err e;
-  int top, stidx, envup = 0, nup = 0, i, rc, out = -1, tm;
+  int top, stidx, envup = 0, nup = 0, i, rc, out = -1, tm, intr = 0;
   const char *name;
   fidx = lua_absindex(L, fidx);
   if (!lua_checkstack(L, 64)) {
@@ -588,9 +588,11 @@ static ol_tape *trace (lua_State *L, int fidx, int n, const double *x,
     lua_rawseti(L, -2, i + 1);
   }
   rc = lua_pcall(L, 1, 1, 0);
-  /* (3) what it returned */
+  /* (3) what it returned; a Ctrl-C (the prompt's "interrupted!") is no
+  ** reason to fall back: it is raised again once the state is back */
   if (rc != LUA_OK) {
     const char *msg = lua_tostring(L, -1);
+    if (msg != NULL && strstr(msg, "interrupted!") != NULL) intr = 1;
     if (st->why[0] != '\0') snprintf(why, wsz, "%s", st->why);
     else snprintf(why, wsz, "it fails on traced values: %s",
                   msg != NULL ? msg : "(error object)");
@@ -626,6 +628,10 @@ static ol_tape *trace (lua_State *L, int fidx, int n, const double *x,
     lua_pop(L, 1);
   }
   lua_settop(L, top);
+  if (intr) {
+    ol_tape_free(t);
+    luaL_error(L, "interrupted!");
+  }
   if (out < 0 || ol_tape_finish(t, out, &e) != OL_OK) {
     if (out >= 0) snprintf(why, wsz, "%.180s", e.msg);
     ol_tape_free(t);

@@ -242,7 +242,8 @@ typedef struct olua_ad {
 ** owner keeps). */
 olua_ad *olua_ad_new (lua_State *L, int n, const char *fname);
 /* Trace the function at fidx of L at x: 1 with the tape made (mode TAPE),
-** 0 with the reason in ad->why (mode FD).  Never raises. */
+** 0 with the reason in ad->why (mode FD).  Raises only "interrupted!"
+** (a Ctrl-C while f runs), after putting the state back. */
 int olua_ad_trace (lua_State *L, olua_ad *ad, int fidx, const double *x);
 /* Fall back to differences with why as the reason (ad = false). */
 void olua_ad_refuse (olua_ad *ad, const char *why);

@@ -88,15 +88,25 @@ local function decode (spec, i, bytes, results, missing)
   end
 end
 
-local function finish (spec, results, missing, stopped)
+local function finish (spec, results, missing, stopped, from)
+  -- from: tasks from..n were not run (Ctrl-C), without an entry each
+  local notrun, first = from and spec.n - from + 1 or 0, from
   table.sort(missing, function (a, b) return a.task < b.task end)
   for _, m in ipairs(missing) do
     m.desc = spec.desc(m.task)
-    if rank == 0 and mode ~= "slice" then
-      io.stderr:write(fmt("optlab: %s: task %d of %d (%s) %s\n", spec.who,
-                          m.task, spec.n, m.desc, m.error:find("^not run")
-                          and m.error or "failed: " .. m.error))
+    if m.error:find("^not run") then
+      -- Ctrl-C: the tasks left are said in one line, not one each
+      notrun = notrun + 1
+      first = first and math.min(first, m.task) or m.task
+    elseif rank == 0 and mode ~= "slice" then
+      io.stderr:write(fmt("optlab: %s: task %d of %d (%s) failed: %s\n",
+                          spec.who, m.task, spec.n, m.desc, m.error))
     end
+  end
+  if notrun > 0 and rank == 0 and mode ~= "slice" then
+    io.stderr:write(fmt("optlab: %s: interrupted: %d of %d tasks not run "
+                        .. "(from task %d)\n", spec.who, notrun, spec.n,
+                        first))
   end
   return results, missing, stopped or nil
 end
@@ -111,10 +121,7 @@ local function bulk_one (spec)
     elseif st == "error" then missing[#missing + 1] = {task = i, error = v}
     else
       results[i] = v
-      for k = i + (v and 1 or 0), spec.n do
-        missing[#missing + 1] = {task = k, error = "not run (interrupted)"}
-      end
-      return finish(spec, results, missing, true)
+      return finish(spec, results, missing, true, i + (v and 1 or 0))
     end
   end
   return finish(spec, results, missing)

@@ -311,7 +311,8 @@ static int pmain (lua_State *L)
     else if (strcmp(argv[bad], "--tasks") == 0)
       fprintf(stderr, "%s: '--tasks' needs K/N with 1 <= K <= N\n",
               progname);
-    else if (strncmp(argv[bad], "--", 2) == 0 && bad + 1 >= argc)
+    else if ((strcmp(argv[bad], "--dir") == 0 ||
+              strcmp(argv[bad], "--gather") == 0) && bad + 1 >= argc)
       fprintf(stderr, "%s: '%s' needs a directory\n", progname, argv[bad]);
     else fprintf(stderr, "%s: unrecognized option '%s'\n", progname,
                  argv[bad]);

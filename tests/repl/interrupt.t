@@ -2,7 +2,8 @@
 # tests/repl/interrupt.t -- Ctrl-C returns to the prompt at once, keeping
 # what finished, from everything a statement can be busy with (issue 9,
 # items 3 and 4), driven in tmux as a person would:
-#   (a) an objective stuck in a Lua loop (`while true do end` in f);
+#   (a) an objective stuck in a Lua loop (`while true do end` in f), in a
+#       run (ad = false) and while problem.new traces it;
 #   (b) a run on rng stream 2^53 (seeding was linear in the stream);
 #   (c) building problem.quadratic{n=4096} (an O(n^3) rotation);
 #   (d) repeats and sweep (Ctrl-C stopped only their current run);
@@ -54,13 +55,24 @@ wait_file () { tm_until "[ -e '$1' ]"; }
 M="$T_TMP/in_f"
 tm_start
 tm_wait "$P"
-tm_line "r = run(problem.new{n=2, f=function(x) io.open('$M', 'w'):close() \
+tm_line "r = run(problem.new{n=2, ad=false, f=function(x) io.open('$M', 'w'):close() \
 while true do end end}, optim.gd{}, {iters=10})"
 wait_file "$M"; ok $? "interrupt: (a) the looping objective is entered"
 ctrl_c "(a) looping objective"
 tm_line 'print("reason=" .. r.reason)'
 tm_wait '^reason=interrupted$'; ok $? "interrupt: (a) the run's reason is interrupted"
 usable "(a)"
+
+# (a') the same objective traced (the default): it loops while problem.new
+# traces it; Ctrl-C there is no reason to fall back to finite differences
+rm -f "$M"
+tm_line "q = problem.new{n=2, f=function(x) io.open('$M', 'w'):close() \
+while true do end end}"
+wait_file "$M"; ok $? "interrupt: (a') the traced objective is entered"
+ctrl_c "(a') looping objective while traced"
+tm_wait 'interrupted'; ok $? "interrupt: (a') problem.new says interrupted"
+! tm_screen | grep -q 'cannot be traced'; ok $? "interrupt: (a') no finite-difference fallback"
+usable "(a')"
 
 # (b) a noisy run on stream 2^53: it cannot end by itself; the view shows
 # once seeding is done
@@ -115,7 +127,7 @@ usable "(d)"
 tm_start
 tm_wait "$P"
 t0=$(now_ms)
-tm_line "r = run(problem.new{n=2, f=function(x) local s=0 for i=1,1e6 do \
+tm_line "r = run(problem.new{n=2, ad=false, f=function(x) local s=0 for i=1,1e6 do \
 s=s+i end return x[1]^2+x[2]^2 end}, optim.gd{}, {iters=$LIVE_ITERS, tol=0, \
 x0={1,1}})"
 i=0
