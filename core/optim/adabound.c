@@ -18,7 +18,8 @@
 ** reference code instead bias-corrects and drops 1/sqrt(t).  eps (from the
 ** reference code) guards v = 0.  Constant beta1 (the paper's experiments).
 ** The schedule multiplies the clipped rate, i.e. lr and both bounds.
-** The band and the clipped rate are envelope.h's (shared with amsbound).
+** The band, the clipped rate, the probe and the lr, final_lr, gamma rows
+** are envelope.h's (shared with amsbound).
 **
 ** Probe (lrmin / lrmed / lrmax): min / median / max over coordinates of
 ** eta_t of the last step (the multiplier of m_t); the median of an even
@@ -38,11 +39,9 @@ typedef struct adabound_state {
 } adabound_state;
 
 static const ol_param adabound_params[] = {
-  {"lr", OL_P_REAL, 1e-3, 0, INFINITY, "adaptive step size (alpha)", NULL},
-  {"final_lr", OL_P_REAL, 0.1, 0, INFINITY,
-   "SGD step size both bounds converge to", NULL},
-  {"gamma", OL_P_REAL, 1e-3, 0, INFINITY,
-   "convergence speed of the bounds", NULL},
+  OL_BOUND_P_LR,
+  OL_BOUND_P_FINAL_LR,
+  OL_BOUND_P_GAMMA,
   OL_ADAM_P_BETA1,
   OL_ADAM_P_BETA2,
   {"eps", OL_P_REAL, 1e-8, 0, INFINITY, "added to sqrt(v)", NULL},
@@ -91,14 +90,9 @@ static void adabound_fini (void *st)
 static double adabound_probe (const void *st, int metric, const ol_ctx *c)
 {
   const adabound_state *s = st;
-  double t = (double)c->t, lo, hi, k;
-  int i;
   if (c->t < 1 || s->w == NULL) return NAN;
-  ol_bound_band(s->final_lr, s->gamma, t, &lo, &hi);
-  k = c->sched / sqrt(t);
-  for (i = 0; i < c->n; i++)
-    s->w[i] = ol_bound_rate(s->lr, s->eps, s->v[i], lo, hi, k);
-  return ol_envelope(s->w, c->n, metric);
+  return ol_bound_envelope(s->w, s->v, c->n, s->lr, s->eps, s->final_lr,
+                           s->gamma, (double)c->t, c->sched, metric);
 }
 
 const ol_method_type ol_optim_adabound = {

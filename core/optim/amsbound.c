@@ -16,9 +16,10 @@
 ** Form implemented: the paper's Algorithm 3 as optim.adabound implements
 ** its Algorithm 2 (no bias correction, the 1/sqrt(t) scaling, the bound
 ** functions of the authors' reference code with final_lr and gamma; see
-** core/optim/adabound.c), with vhat in place of v.  The band and the
-** clipped rate are envelope.h's, shared with adabound.  eps guards vhat =
-** 0.  Constant beta1.  eta_t lies in sched_t [eta_l(t), eta_u(t)] /
+** core/optim/adabound.c), with vhat in place of v.  The band, the
+** clipped rate, the probe and the lr, final_lr, gamma rows are
+** envelope.h's, shared with adabound.  eps guards vhat = 0.  Constant
+** beta1.  eta_t lies in sched_t [eta_l(t), eta_u(t)] /
 ** sqrt(t) at every step.
 **
 ** Probe (lrmin / lrmed / lrmax): min / median / max over coordinates of
@@ -39,11 +40,9 @@ typedef struct amsbound_state {
 } amsbound_state;
 
 static const ol_param amsbound_params[] = {
-  {"lr", OL_P_REAL, 1e-3, 0, INFINITY, "adaptive step size (alpha)", NULL},
-  {"final_lr", OL_P_REAL, 0.1, 0, INFINITY,
-   "SGD step size both bounds converge to", NULL},
-  {"gamma", OL_P_REAL, 1e-3, 0, INFINITY,
-   "convergence speed of the bounds", NULL},
+  OL_BOUND_P_LR,
+  OL_BOUND_P_FINAL_LR,
+  OL_BOUND_P_GAMMA,
   OL_ADAM_P_BETA1,
   OL_ADAM_P_BETA2,
   OL_ADAM_P_EPS,
@@ -94,14 +93,9 @@ static void amsbound_fini (void *st)
 static double amsbound_probe (const void *st, int metric, const ol_ctx *c)
 {
   const amsbound_state *s = st;
-  double t = (double)c->t, lo, hi, k;
-  int i;
   if (c->t < 1 || s->w == NULL) return NAN;
-  ol_bound_band(s->final_lr, s->gamma, t, &lo, &hi);
-  k = c->sched / sqrt(t);
-  for (i = 0; i < c->n; i++)
-    s->w[i] = ol_bound_rate(s->lr, s->eps, s->vhat[i], lo, hi, k);
-  return ol_envelope(s->w, c->n, metric);
+  return ol_bound_envelope(s->w, s->vhat, c->n, s->lr, s->eps, s->final_lr,
+                           s->gamma, (double)c->t, c->sched, metric);
 }
 
 const ol_method_type ol_optim_amsbound = {
