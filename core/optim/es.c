@@ -13,18 +13,15 @@
 ** quadratic f_sigma = f + sigma^2/2 tr(A), so it is unbiased for grad f,
 ** with covariance (g g' + ||g||^2 I) / m.  Salimans et al. ascend a
 ** reward; this descends f.  Function values only: 2m evaluations (nfev)
-** per step, no gradient calls.
+** per step, no gradient calls.  State, init and fini are zo.h's.
 */
 #include <math.h>
 
 #include "method.h"
 #include "vec.h"
+#include "zo.h"
 
-typedef struct es_state {
-  double lr, sigma;
-  int m;
-  double *u, *xp, *g;   /* direction, trial point, estimate (n each) */
-} es_state;
+typedef ol_zo_state es_state;   /* sigma kept as its mu */
 
 static const ol_param es_params[] = {
   {"lr", OL_P_REAL, 1e-3, 0, OL_FINITE, "step size", NULL},
@@ -34,46 +31,25 @@ static const ol_param es_params[] = {
    NULL},
 };
 
-static int es_init (void *st, const double *par, ol_ctx *c, ol_err *e)
-{
-  es_state *s = st;
-  s->lr = par[0];
-  s->sigma = par[1];
-  s->m = (int)par[2];
-  if ((s->u = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
-  if ((s->xp = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
-  if ((s->g = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
-  return OL_OK;
-}
-
 static int es_step (void *st, ol_ctx *c, ol_err *e)
 {
   es_state *s = st;
   int n = c->n, k, i, rc;
-  double fp, fm;
+  double fp, fm, sigma = s->mu;
   ol_vec_set(s->g, 0, n);
   for (k = 0; k < s->m; k++) {
     /* (1) a Gaussian direction and the mirrored pair of values */
     ol_rng_normals(c->rng, s->u, n);
-    for (i = 0; i < n; i++) s->xp[i] = c->x[i] + s->sigma * s->u[i];
+    for (i = 0; i < n; i++) s->xp[i] = c->x[i] + sigma * s->u[i];
     if ((rc = ol_ctx_value(c, s->xp, &fp, e)) != OL_OK) return rc;
-    for (i = 0; i < n; i++) s->xp[i] = c->x[i] - s->sigma * s->u[i];
+    for (i = 0; i < n; i++) s->xp[i] = c->x[i] - sigma * s->u[i];
     if ((rc = ol_ctx_value(c, s->xp, &fm, e)) != OL_OK) return rc;
     /* (2) accumulate (f+ - f-) u */
     ol_vec_axpy(fp - fm, s->u, s->g, n);
   }
   /* (3) move along the estimate 1/(2 sigma m) sum (f+ - f-) u */
-  ol_vec_axpy(-s->lr * c->sched / (2 * s->sigma * s->m), s->g, c->x, n);
+  ol_vec_axpy(-s->lr * c->sched / (2 * sigma * s->m), s->g, c->x, n);
   return OL_OK;
-}
-
-static void es_fini (void *st)
-{
-  es_state *s = st;
-  ol_vec_free(s->u);
-  ol_vec_free(s->xp);
-  ol_vec_free(s->g);
-  s->u = s->xp = s->g = NULL;
 }
 
 const ol_method_type ol_optim_es = {
@@ -84,5 +60,5 @@ const ol_method_type ol_optim_es = {
   es_params, (int)(sizeof es_params / sizeof es_params[0]),
   sizeof(es_state), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  es_init, es_step, es_fini, NULL, 0u
+  ol_zo_init, es_step, ol_zo_fini, NULL, 0u
 };

@@ -16,18 +16,16 @@
 ** quadratic, tests/c/t_zo.c).  Their step for smooth convex f is
 ** lr = 1/(4 (n + 4) L).
 ** Function values only: m + 1 evaluations (nfev) per step, f(x_t) once
-** (from the run's cache when it holds it).
+** (from the run's cache when it holds it).  State, init and fini are
+** zo.h's.
 */
 #include <math.h>
 
 #include "method.h"
 #include "vec.h"
+#include "zo.h"
 
-typedef struct gsmooth_state {
-  double lr, mu;
-  int m;
-  double *u, *xp, *g;   /* direction, trial point, estimate (n each) */
-} gsmooth_state;
+typedef ol_zo_state gsmooth_state;
 
 static const ol_param gsmooth_params[] = {
   {"lr", OL_P_REAL, 1e-3, 0, OL_FINITE, "step size", NULL},
@@ -36,18 +34,6 @@ static const ol_param gsmooth_params[] = {
   {"m", OL_P_INT, 1, 1, 1e6, "directions averaged per step (m + 1 "
    "evaluations)", NULL},
 };
-
-static int gsmooth_init (void *st, const double *par, ol_ctx *c, ol_err *e)
-{
-  gsmooth_state *s = st;
-  s->lr = par[0];
-  s->mu = par[1];
-  s->m = (int)par[2];
-  if ((s->u = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
-  if ((s->xp = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
-  if ((s->g = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
-  return OL_OK;
-}
 
 static int gsmooth_step (void *st, ol_ctx *c, ol_err *e)
 {
@@ -69,15 +55,6 @@ static int gsmooth_step (void *st, ol_ctx *c, ol_err *e)
   return OL_OK;
 }
 
-static void gsmooth_fini (void *st)
-{
-  gsmooth_state *s = st;
-  ol_vec_free(s->u);
-  ol_vec_free(s->xp);
-  ol_vec_free(s->g);
-  s->u = s->xp = s->g = NULL;
-}
-
 const ol_method_type ol_optim_gsmooth = {
   "gsmooth", OL_OPTIM,
   "Gaussian smoothing, forward differences: "
@@ -86,5 +63,5 @@ const ol_method_type ol_optim_gsmooth = {
   gsmooth_params, (int)(sizeof gsmooth_params / sizeof gsmooth_params[0]),
   sizeof(gsmooth_state), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  gsmooth_init, gsmooth_step, gsmooth_fini, NULL, 0u
+  ol_zo_init, gsmooth_step, ol_zo_fini, NULL, 0u
 };

@@ -15,18 +15,16 @@
 ** v), v uniform in the unit ball (Flaxman, Kalai & McMahan 2005, Lemma 1);
 ** on a quadratic f_mu = f + const, so unbiased for grad f, with per
 ** coordinate variance (n (||g||^2 + 2 g_i^2) / (n + 2) - g_i^2) / m.
-** Function values only: 2m evaluations (nfev) per step.
+** Function values only: 2m evaluations (nfev) per step.  State, init and
+** fini are zo.h's.
 */
 #include <math.h>
 
 #include "method.h"
 #include "vec.h"
+#include "zo.h"
 
-typedef struct twopoint_state {
-  double lr, mu;
-  int m;
-  double *u, *xp, *g;   /* direction, trial point, estimate (n each) */
-} twopoint_state;
+typedef ol_zo_state twopoint_state;
 
 static const ol_param twopoint_params[] = {
   {"lr", OL_P_REAL, 1e-3, 0, OL_FINITE, "step size", NULL},
@@ -35,18 +33,6 @@ static const ol_param twopoint_params[] = {
   {"m", OL_P_INT, 1, 1, 1e6, "directions averaged per step (2m "
    "evaluations)", NULL},
 };
-
-static int twopoint_init (void *st, const double *par, ol_ctx *c, ol_err *e)
-{
-  twopoint_state *s = st;
-  s->lr = par[0];
-  s->mu = par[1];
-  s->m = (int)par[2];
-  if ((s->u = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
-  if ((s->xp = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
-  if ((s->g = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
-  return OL_OK;
-}
 
 static int twopoint_step (void *st, ol_ctx *c, ol_err *e)
 {
@@ -73,15 +59,6 @@ static int twopoint_step (void *st, ol_ctx *c, ol_err *e)
   return OL_OK;
 }
 
-static void twopoint_fini (void *st)
-{
-  twopoint_state *s = st;
-  ol_vec_free(s->u);
-  ol_vec_free(s->xp);
-  ol_vec_free(s->g);
-  s->u = s->xp = s->g = NULL;
-}
-
 const ol_method_type ol_optim_twopoint = {
   "twopoint", OL_OPTIM,
   "two-point estimator on the sphere: x <- x - lr n/(2 mu) "
@@ -90,5 +67,5 @@ const ol_method_type ol_optim_twopoint = {
   twopoint_params, (int)(sizeof twopoint_params / sizeof twopoint_params[0]),
   sizeof(twopoint_state), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  twopoint_init, twopoint_step, twopoint_fini, NULL, 0u
+  ol_zo_init, twopoint_step, ol_zo_fini, NULL, 0u
 };
