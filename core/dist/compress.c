@@ -1,6 +1,7 @@
 /*
 ** core/dist/compress.c -- the compressors of compress.h: top-k, rand-k,
-** sign, scaled sign, QSGD and TernGrad, and the bits of their messages.
+** sign, scaled sign, QSGD and TernGrad, and the bits of their messages;
+** and ol_cworkers, the workers of ef14 and ef21.
 **
 ** top-k keeps a min-heap of the k best indices so far (better: larger
 ** |v_i|, then lower i), O(n log k); rand-k draws its subset by k steps of
@@ -194,4 +195,50 @@ double ol_compress_apply (ol_compress *cp, const double *v, double *out,
   }
   for (i = 0; i < n; i++) err += (out[i] - v[i]) * (out[i] - v[i]);
   return err;
+}
+
+int ol_cworkers_init (ol_cworkers *w, const double *cpar, int nw, ol_ctx *c,
+                      const char *who, ol_err *e)
+{
+  int rc;
+  w->cerr = NAN;
+  if ((rc = ol_dist_split_init(&w->sp, c->p, nw, who, e)) != OL_OK)
+    return rc;
+  if ((rc = ol_compress_init(&w->cp, cpar, c->n, who, e)) != OL_OK)
+    return rc;
+  nw = w->sp.n;
+  w->rw = malloc(sizeof *w->rw * (size_t)nw);
+  w->who = malloc(sizeof *w->who * (size_t)nw);
+  if (w->rw == NULL || w->who == NULL)
+    return ol_err_set(e, OL_ENOMEM, "%s: out of memory (%d workers)", who,
+                      nw);
+  ol_dist_streams(w->rw, nw, c->rng);
+  return OL_OK;
+}
+
+void ol_cworkers_fini (ol_cworkers *w)
+{
+  ol_dist_split_fini(&w->sp);
+  ol_compress_fini(&w->cp);
+  free(w->rw);
+  free(w->who);
+  w->rw = NULL;
+  w->who = NULL;
+}
+
+void ol_cworkers_close (ol_cworkers *w, int m, double num, double den)
+{
+  w->bits += (double)m * w->cp.bits;
+  w->cerr = den > 0 ? num / den : 0;
+  w->rounds++;
+}
+
+double ol_cworkers_probe (const ol_cworkers *w, int metric)
+{
+  switch (metric) {
+  case OL_MET_BITS: return w->bits;
+  case OL_MET_COMPRESS_ERR: return w->cerr;
+  case OL_MET_ROUNDS: return (double)w->rounds;
+  default: return NAN;
+  }
 }

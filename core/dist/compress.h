@@ -2,7 +2,9 @@
 ** core/dist/compress.h -- the compressors of the compressed distributed
 ** methods (ef14, ef21, and any dist method "where it applies"): a worker's
 ** message v in R^n becomes C(v), and each message costs a documented
-** number of bits.  Not a method: a small object a method owns.
+** number of bits.  Not a method: a small object a method owns.  Also
+** ol_cworkers, the workers' split, streams and accounts that ef14 and
+** ef21 keep alike (one place for their init, fini, round close, probe).
 **
 ** The kinds (ties in top-k go to the lower index; sign(0) = +1):
 **   none      C(v) = v                                     32 n bits
@@ -50,6 +52,7 @@
 #ifndef OL_COMPRESS_H
 #define OL_COMPRESS_H
 
+#include "dist.h"
 #include "ol.h"
 #include "rng.h"
 
@@ -100,5 +103,37 @@ double ol_compress_apply (ol_compress *cp, const double *v, double *out,
 double ol_compress_bits (int kind, int k, int s, int n);
 /* "topk", ... for OL_CMP_* */
 const char *ol_compress_name (int kind);
+
+/* The workers of a compressed method (ef14, ef21), which both keep in the
+** same way: the split, the compressor, per-worker streams (they draw the
+** minibatches and the compressor's randomness), the round's participants
+** and the accounts their probes answer with (bits: the uplink bits
+** sum_rounds |S| bits(C); compress_err: the last round's relative
+** compression error; rounds). */
+typedef struct ol_cworkers {
+  ol_dist_split sp;
+  ol_compress cp;
+  ol_rng *rw;                /* per-worker streams (sp.n; owned) */
+  int *who;                  /* the round's participants (sp.n; owned) */
+  double bits, cerr;         /* cerr NAN before the first round */
+  long rounds;
+} ol_cworkers;
+
+/* Set w up for a run of c: the split (ol_dist_split_init with default
+** count nw), the compressor for c->n coordinates from cpar[0 ..
+** OL_COMPRESS_NPARAMS), the streams (ol_dist_streams from c->rng, one
+** u64 drawn) and the participants' buffer.  OL_EINVAL or OL_ENOMEM with
+** e set ("<who>: ..."); ol_cworkers_fini frees a partial one (w zeroed
+** before). */
+int ol_cworkers_init (ol_cworkers *w, const double *cpar, int nw, ol_ctx *c,
+                      const char *who, ol_err *e);
+void ol_cworkers_fini (ol_cworkers *w);
+/* Close a round of m participants whose messages had sum_S ||C(v) - v||^2
+** = num and sum_S ||v||^2 = den: bits += m bits(C), cerr = num / den (0
+** when den = 0), rounds + 1. */
+void ol_cworkers_close (ol_cworkers *w, int m, double num, double den);
+/* The probe of those accounts: OL_MET_BITS, OL_MET_COMPRESS_ERR,
+** OL_MET_ROUNDS; NAN for any other metric. */
+double ol_cworkers_probe (const ol_cworkers *w, int metric);
 
 #endif

@@ -37,7 +37,6 @@
 ** every p_w = 0); rounds, the rounds done.
 */
 #include <math.h>
-#include <stdlib.h>
 
 #include "compress.h"
 #include "dist.h"
@@ -46,14 +45,9 @@
 typedef struct ef14_state {
   double lr;
   int feedback, batch;
-  ol_dist_split sp;
-  ol_compress cp;
-  ol_rng *rw;            /* per-worker streams (sp.n) */
-  int *who;              /* the round's participants (sp.n) */
-  double *E;             /* sp.n x n error memories */
+  ol_cworkers cw;        /* split, compressor, streams, accounts */
+  double *E;             /* cw.sp.n x n error memories */
   double *g, *p, *d, *tmp, *agg;   /* n each */
-  double bits, cerr;
-  long rounds;
 } ef14_state;
 
 static const ol_param ef14_params[] = {
@@ -74,17 +68,10 @@ static int ef14_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   s->lr = par[0];
   s->feedback = par[5] != 0;
   s->batch = (int)par[7];
-  s->cerr = NAN;
   nw = (int)fmin(par[6], (double)c->p->nsum);
-  if ((rc = ol_dist_split_init(&s->sp, c->p, nw, "ef14", e)) != OL_OK)
+  if ((rc = ol_cworkers_init(&s->cw, par + 1, nw, c, "ef14", e)) != OL_OK)
     return rc;
-  if ((rc = ol_compress_init(&s->cp, par + 1, n, "ef14", e)) != OL_OK)
-    return rc;
-  nw = s->sp.n;
-  s->rw = malloc(sizeof *s->rw * (size_t)nw);
-  s->who = malloc(sizeof *s->who * (size_t)nw);
-  if (s->rw == NULL || s->who == NULL)
-    return ol_err_set(e, OL_ENOMEM, "ef14: out of memory (%d workers)", nw);
+  nw = s->cw.sp.n;
   if ((s->E = ol_vec_new(nw * n, e)) == NULL
       || (s->g = ol_vec_new(n, e)) == NULL
       || (s->p = ol_vec_new(n, e)) == NULL
@@ -92,26 +79,26 @@ static int ef14_init (void *st, const double *par, ol_ctx *c, ol_err *e)
       || (s->tmp = ol_vec_new(n, e)) == NULL
       || (s->agg = ol_vec_new(n, e)) == NULL)
     return OL_ENOMEM;
-  ol_dist_streams(s->rw, nw, c->rng);
   return OL_OK;
 }
 
 static int ef14_step (void *st, ol_ctx *c, ol_err *e)
 {
   ef14_state *s = st;
+  ol_cworkers *cw = &s->cw;
   int n = c->n, m, k, w, rc;
   double lr = s->lr * c->sched, msum = 0, num = 0, den = 0;
   /* (1) the round's participants and their weights' total */
-  m = ol_dist_sample(&s->sp, c->rng, s->who);
-  for (k = 0; k < m; k++) msum += (double)ol_dist_size(&s->sp, s->who[k]);
+  m = ol_dist_sample(&cw->sp, c->rng, cw->who);
+  for (k = 0; k < m; k++) msum += (double)ol_dist_size(&cw->sp, cw->who[k]);
   ol_vec_set(s->agg, 0, n);
   for (k = 0; k < m; k++) {
     double *ew, a;
-    w = s->who[k];
+    w = cw->who[k];
     ew = s->E + (size_t)w * n;
-    a = (double)ol_dist_size(&s->sp, w) / msum;
+    a = (double)ol_dist_size(&cw->sp, w) / msum;
     /* (2) the local gradient at the server's x */
-    if ((rc = ol_dist_grad(c, &s->sp, w, c->x, s->batch, &s->rw[w], s->g,
+    if ((rc = ol_dist_grad(c, &cw->sp, w, c->x, s->batch, &cw->rw[w], s->g,
                            s->tmp, e)) != OL_OK)
       return rc;
     /* (3) the message: C(lr g + e) with feedback, else C(g) */
@@ -120,7 +107,7 @@ static int ef14_step (void *st, ol_ctx *c, ol_err *e)
       ol_vec_axpy(lr, s->g, s->p, n);
     }
     else ol_vec_copy(s->g, s->p, n);
-    num += ol_compress_apply(&s->cp, s->p, s->d, &s->rw[w]);
+    num += ol_compress_apply(&cw->cp, s->p, s->d, &cw->rw[w]);
     den += ol_vec_dot(s->p, s->p, n);
     /* (4) the memory keeps what was not sent */
     if (s->feedback) {
@@ -132,27 +119,20 @@ static int ef14_step (void *st, ol_ctx *c, ol_err *e)
   }
   /* (5) the server's step and the accounts */
   ol_vec_axpy(-1, s->agg, c->x, n);
-  s->bits += (double)m * s->cp.bits;
-  s->cerr = den > 0 ? num / den : 0;
-  s->rounds++;
+  ol_cworkers_close(cw, m, num, den);
   return OL_OK;
 }
 
 static void ef14_fini (void *st)
 {
   ef14_state *s = st;
-  ol_dist_split_fini(&s->sp);
-  ol_compress_fini(&s->cp);
-  free(s->rw);
-  free(s->who);
+  ol_cworkers_fini(&s->cw);
   ol_vec_free(s->E);
   ol_vec_free(s->g);
   ol_vec_free(s->p);
   ol_vec_free(s->d);
   ol_vec_free(s->tmp);
   ol_vec_free(s->agg);
-  s->rw = NULL;
-  s->who = NULL;
   s->E = s->g = s->p = s->d = s->tmp = s->agg = NULL;
 }
 
@@ -160,12 +140,7 @@ static double ef14_probe (const void *st, int metric, const ol_ctx *c)
 {
   const ef14_state *s = st;
   (void)c;
-  switch (metric) {
-  case OL_MET_BITS: return s->bits;
-  case OL_MET_COMPRESS_ERR: return s->cerr;
-  case OL_MET_ROUNDS: return (double)s->rounds;
-  default: return NAN;
-  }
+  return ol_cworkers_probe(&s->cw, metric);
 }
 
 const ol_method_type ol_dist_ef14 = {

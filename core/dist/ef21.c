@@ -32,7 +32,6 @@
 ** grad f_w(x) - g_w, of the last round (0 when every v_w = 0); rounds.
 */
 #include <math.h>
-#include <stdlib.h>
 
 #include "compress.h"
 #include "dist.h"
@@ -42,14 +41,9 @@ typedef struct ef21_state {
   double lr;
   int batch;
   double N;              /* components over all workers */
-  ol_dist_split sp;
-  ol_compress cp;
-  ol_rng *rw;            /* per-worker streams (sp.n) */
-  int *who;              /* the round's participants (sp.n) */
-  double *G;             /* sp.n x n gradient estimates g_w */
+  ol_cworkers cw;        /* split, compressor, streams, accounts */
+  double *G;             /* cw.sp.n x n gradient estimates g_w */
   double *gbar, *v, *d, *tmp;   /* n each */
-  double bits, cerr;
-  long rounds;
 } ef21_state;
 
 static const ol_param ef21_params[] = {
@@ -67,72 +61,58 @@ static int ef21_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   int n = c->n, nw, rc;
   s->lr = par[0];
   s->batch = (int)par[6];
-  s->cerr = NAN;
   nw = (int)fmin(par[5], (double)c->p->nsum);
-  if ((rc = ol_dist_split_init(&s->sp, c->p, nw, "ef21", e)) != OL_OK)
+  if ((rc = ol_cworkers_init(&s->cw, par + 1, nw, c, "ef21", e)) != OL_OK)
     return rc;
-  if ((rc = ol_compress_init(&s->cp, par + 1, n, "ef21", e)) != OL_OK)
-    return rc;
-  nw = s->sp.n;
-  s->N = (double)(s->sp.start[nw] - s->sp.start[0]);
-  s->rw = malloc(sizeof *s->rw * (size_t)nw);
-  s->who = malloc(sizeof *s->who * (size_t)nw);
-  if (s->rw == NULL || s->who == NULL)
-    return ol_err_set(e, OL_ENOMEM, "ef21: out of memory (%d workers)", nw);
+  nw = s->cw.sp.n;
+  s->N = (double)(s->cw.sp.start[nw] - s->cw.sp.start[0]);
   if ((s->G = ol_vec_new(nw * n, e)) == NULL
       || (s->gbar = ol_vec_new(n, e)) == NULL
       || (s->v = ol_vec_new(n, e)) == NULL
       || (s->d = ol_vec_new(n, e)) == NULL
       || (s->tmp = ol_vec_new(n, e)) == NULL)
     return OL_ENOMEM;
-  ol_dist_streams(s->rw, nw, c->rng);
   return OL_OK;
 }
 
 static int ef21_step (void *st, ol_ctx *c, ol_err *e)
 {
   ef21_state *s = st;
+  ol_cworkers *cw = &s->cw;
   int n = c->n, m, k, w, rc;
   double num = 0, den = 0;
   /* (1) the round's participants */
-  m = ol_dist_sample(&s->sp, c->rng, s->who);
+  m = ol_dist_sample(&cw->sp, c->rng, cw->who);
   for (k = 0; k < m; k++) {
     double *gw;
-    w = s->who[k];
+    w = cw->who[k];
     gw = s->G + (size_t)w * n;
     /* (2) the local gradient's change since the estimate */
-    if ((rc = ol_dist_grad(c, &s->sp, w, c->x, s->batch, &s->rw[w], s->v,
+    if ((rc = ol_dist_grad(c, &cw->sp, w, c->x, s->batch, &cw->rw[w], s->v,
                            s->tmp, e)) != OL_OK)
       return rc;
     ol_vec_axpy(-1, gw, s->v, n);
     /* (3) compressed, added to the worker's and the server's estimates */
-    num += ol_compress_apply(&s->cp, s->v, s->d, &s->rw[w]);
+    num += ol_compress_apply(&cw->cp, s->v, s->d, &cw->rw[w]);
     den += ol_vec_dot(s->v, s->v, n);
     ol_vec_axpy(1, s->d, gw, n);
-    ol_vec_axpy((double)ol_dist_size(&s->sp, w) / s->N, s->d, s->gbar, n);
+    ol_vec_axpy((double)ol_dist_size(&cw->sp, w) / s->N, s->d, s->gbar, n);
   }
   /* (4) the server's step and the accounts */
   ol_vec_axpy(-s->lr * c->sched, s->gbar, c->x, n);
-  s->bits += (double)m * s->cp.bits;
-  s->cerr = den > 0 ? num / den : 0;
-  s->rounds++;
+  ol_cworkers_close(cw, m, num, den);
   return OL_OK;
 }
 
 static void ef21_fini (void *st)
 {
   ef21_state *s = st;
-  ol_dist_split_fini(&s->sp);
-  ol_compress_fini(&s->cp);
-  free(s->rw);
-  free(s->who);
+  ol_cworkers_fini(&s->cw);
   ol_vec_free(s->G);
   ol_vec_free(s->gbar);
   ol_vec_free(s->v);
   ol_vec_free(s->d);
   ol_vec_free(s->tmp);
-  s->rw = NULL;
-  s->who = NULL;
   s->G = s->gbar = s->v = s->d = s->tmp = NULL;
 }
 
@@ -140,12 +120,7 @@ static double ef21_probe (const void *st, int metric, const ol_ctx *c)
 {
   const ef21_state *s = st;
   (void)c;
-  switch (metric) {
-  case OL_MET_BITS: return s->bits;
-  case OL_MET_COMPRESS_ERR: return s->cerr;
-  case OL_MET_ROUNDS: return (double)s->rounds;
-  default: return NAN;
-  }
+  return ol_cworkers_probe(&s->cw, metric);
 }
 
 const ol_method_type ol_dist_ef21 = {
