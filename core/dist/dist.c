@@ -1,13 +1,15 @@
 /*
 ** core/dist/dist.c -- the helpers the distributed methods share (dist.h):
 ** the workers' split, a round's participants, per-worker streams, a
-** worker's local gradient and the consensus error.
+** worker's local gradient, the consensus error and the federated
+** methods' rounds (ol_dist_fed).
 */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dist.h"
+#include "vec.h"
 
 int ol_dist_split_init (ol_dist_split *s, const ol_problem *p, int dflt,
                         const char *who, ol_err *e)
@@ -126,4 +128,69 @@ int ol_dist_fedresult (const ol_method_type *m, const void *st,
   *rows = s->m;
   *cols = s->d;
   return 1;
+}
+
+int ol_dist_fed_init (ol_dist_fed *f, const ol_ctx *c, int dflt,
+                      const char *who, ol_err *e)
+{
+  int rc, n = c->n, w;
+  f->drift = f->cons = NAN;
+  if ((rc = ol_dist_split_init(&f->sp, c->p, dflt, who, e)) != OL_OK)
+    return rc;
+  f->who = malloc(sizeof *f->who * (size_t)f->sp.n);
+  f->view.X = malloc(sizeof *f->view.X * (size_t)f->sp.n * n);
+  if (f->who == NULL || f->view.X == NULL)
+    return ol_err_set(e, OL_ENOMEM, "out of memory");
+  if ((f->ybar = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
+  for (w = 0; w < f->sp.n; w++)
+    ol_vec_copy(c->x, f->view.X + (size_t)w * n, n);
+  f->view.m = f->sp.n;
+  f->view.d = n;
+  return OL_OK;
+}
+
+void ol_dist_fed_fini (ol_dist_fed *f)
+{
+  ol_dist_split_fini(&f->sp);
+  free(f->who);
+  free(f->view.X);
+  ol_vec_free(f->ybar);
+  f->who = NULL;
+  f->view.X = f->ybar = NULL;
+}
+
+void ol_dist_fed_close (ol_dist_fed *f, int m, const double *x)
+{
+  int n = f->view.d, i, j;
+  double inv = 1 / (double)m, drift = 0, cons = 0;
+  /* (1) ybar and the drift from x */
+  for (j = 0; j < n; j++) f->ybar[j] = 0;
+  for (i = 0; i < m; i++) {
+    const double *y = f->view.X + (size_t)f->who[i] * n;
+    for (j = 0; j < n; j++) {
+      double t = y[j] - x[j];
+      f->ybar[j] += y[j];
+      drift += t * t;
+    }
+  }
+  for (j = 0; j < n; j++) f->ybar[j] *= inv;
+  /* (2) the spread around ybar */
+  for (i = 0; i < m; i++) {
+    const double *y = f->view.X + (size_t)f->who[i] * n;
+    for (j = 0; j < n; j++) {
+      double t = y[j] - f->ybar[j];
+      cons += t * t;
+    }
+  }
+  f->drift = drift * inv;
+  f->cons = cons * inv;
+  f->rounds++;
+}
+
+double ol_dist_fed_probe (const ol_dist_fed *f, int metric)
+{
+  if (metric == OL_MET_DRIFT) return f->drift;
+  if (metric == OL_MET_CONSENSUS) return f->cons;
+  if (metric == OL_MET_ROUNDS) return (double)f->rounds;
+  return NAN;
 }

@@ -1,8 +1,9 @@
 /*
 ** core/dist/dist.h -- what the distributed methods (core/dist/) share:
 ** the workers of a run, seeded sampling of a round's participants,
-** per-worker random streams, a worker's local (minibatch) gradient and
-** the consensus error of the workers' iterates.
+** per-worker random streams, a worker's local (minibatch) gradient, the
+** consensus error of the workers' iterates and the rounds of the
+** federated methods (ol_dist_fed: fedavg, scaffold).
 **
 ** The split.  A dist method runs on a finite sum f = (1/N) sum_i f_i
 ** (p->nsum, p->fdfi; flag OL_M_NEEDSUM).  ol_dist_split_init takes the
@@ -87,6 +88,35 @@ typedef struct ol_dist_view {
 int ol_dist_fedresult (const ol_method_type *m, const void *st,
                        const char *name, const double **v, int *rows,
                        int *cols);
+
+/* The round bookkeeping fedavg and scaffold share: the workers' last
+** local iterates (view, first, so that ol_dist_fedresult answers), the
+** split, the round's participants, and ybar, drift and consensus of the
+** round (see fedavg.c).  The method's state holds it as its first
+** member. */
+typedef struct ol_dist_fed {
+  ol_dist_view view;         /* X: sp.n x n local iterates y_w (owned) */
+  ol_dist_split sp;
+  int *who;                  /* the round's participants (sp.n; owned) */
+  double *ybar;              /* n: (1/|S|) sum_{w in S} y_w (owned) */
+  double drift, cons;        /* NAN before the first round */
+  long rounds;
+} ol_dist_fed;
+/* Set f up for a run of c: the split (ol_dist_split_init with default
+** count dflt, who naming the method), every y_w = c->x.  OL_EINVAL or
+** OL_ENOMEM with e set; ol_dist_fed_fini frees a partial one (f zeroed
+** before).  No random draws. */
+int ol_dist_fed_init (ol_dist_fed *f, const ol_ctx *c, int dflt,
+                      const char *who, ol_err *e);
+void ol_dist_fed_fini (ol_dist_fed *f);
+/* Close a round of the m participants who[0, m) whose local iterates
+** y_w (rows of view.X) are final, x the server's model before its step:
+** ybar, drift = (1/m) sum ||y_w - x||^2, cons = (1/m) sum ||y_w -
+** ybar||^2, rounds + 1.  Sums in participant, then coordinate order. */
+void ol_dist_fed_close (ol_dist_fed *f, int m, const double *x);
+/* The probe of those accounts: OL_MET_DRIFT, OL_MET_CONSENSUS,
+** OL_MET_ROUNDS; NAN for any other metric. */
+double ol_dist_fed_probe (const ol_dist_fed *f, int metric);
 
 /* Consensus error (1/m) sum_w ||X_w - xbar||^2 of m iterates X (m rows
 ** of n, row-major) around xbar (n). */

@@ -44,21 +44,15 @@
 ** kept per worker.
 */
 #include <math.h>
-#include <stdlib.h>
 
 #include "dist.h"
 #include "vec.h"
 
 typedef struct fedavg_state {
-  ol_dist_view view;   /* first: the workers' iterates (dist.h) */
-  ol_dist_split sp;
+  ol_dist_fed fed;  /* first: iterates, split, participants, ybar, probes */
   int K, batch;
   double lr, slr, mom, beta;
-  int *who;         /* participants, sp.n */
-  double *Y;        /* sp.n x n: each worker's last local iterate */
-  double *g, *tmp, *d, *ybar, *v, *G;   /* n each */
-  double drift, cons;
-  long rounds;
+  double *g, *tmp, *d, *v, *G;   /* n each */
 } fedavg_state;
 
 static const ol_param fedavg_params[] = {
@@ -79,49 +73,37 @@ static const ol_param fedavg_params[] = {
 static int fedavg_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 {
   fedavg_state *s = st;
-  int rc, n = c->n, w;
+  int rc, n = c->n;
   s->K = (int)par[0];
   s->lr = par[1];
   s->slr = par[2];
   s->mom = par[3];
   s->beta = par[4];
   s->batch = (int)par[5];
-  s->drift = s->cons = NAN;
-  if ((rc = ol_dist_split_init(&s->sp, c->p, (int)par[6], "fedavg", e))
-      != OL_OK)
+  if ((rc = ol_dist_fed_init(&s->fed, c, (int)par[6], "fedavg", e)) != OL_OK)
     return rc;
-  s->who = malloc(sizeof *s->who * (size_t)s->sp.n);
-  s->Y = malloc(sizeof *s->Y * (size_t)s->sp.n * n);
-  if (s->who == NULL || s->Y == NULL)
-    return ol_err_set(e, OL_ENOMEM, "out of memory");
   if ((s->g = ol_vec_new(n, e)) == NULL || (s->tmp = ol_vec_new(n, e)) == NULL
       || (s->d = ol_vec_new(n, e)) == NULL
-      || (s->ybar = ol_vec_new(n, e)) == NULL
       || (s->v = ol_vec_new(n, e)) == NULL
       || (s->G = ol_vec_new(n, e)) == NULL)
     return OL_ENOMEM;
-  for (w = 0; w < s->sp.n; w++)
-    ol_vec_copy(c->x, s->Y + (size_t)w * n, n);
-  s->view.X = s->Y;
-  s->view.m = s->sp.n;
-  s->view.d = n;
   return OL_OK;
 }
 
 static int fedavg_step (void *st, ol_ctx *c, ol_err *e)
 {
   fedavg_state *s = st;
+  ol_dist_fed *f = &s->fed;
   int n = c->n, m, i, j, k, rc;
-  double a = s->lr * c->sched, *x = c->x, inv, drift = 0, cons = 0;
+  double a = s->lr * c->sched, *x = c->x, *ybar = f->ybar;
   /* (1) the round's participants */
-  m = ol_dist_sample(&s->sp, c->rng, s->who);
-  for (j = 0; j < n; j++) s->ybar[j] = 0;
+  m = ol_dist_sample(&f->sp, c->rng, f->who);
   /* (2) each one's K local steps from x */
   for (i = 0; i < m; i++) {
-    double *y = s->Y + (size_t)s->who[i] * n, *d = s->g;
+    double *y = f->view.X + (size_t)f->who[i] * n, *d = s->g;
     ol_vec_copy(x, y, n);
     for (k = 0; k < s->K; k++) {
-      rc = ol_dist_grad(c, &s->sp, s->who[i], y, s->batch, c->rng, s->g,
+      rc = ol_dist_grad(c, &f->sp, f->who[i], y, s->batch, c->rng, s->g,
                         s->tmp, e);
       if (rc != OL_OK) return rc;
       if (s->beta < 1) {
@@ -131,61 +113,38 @@ static int fedavg_step (void *st, ol_ctx *c, ol_err *e)
       }
       for (j = 0; j < n; j++) y[j] -= a * d[j];
     }
-    for (j = 0; j < n; j++) {
-      double t = y[j] - x[j];
-      s->ybar[j] += y[j];
-      drift += t * t;
-    }
   }
-  inv = 1 / (double)m;
-  for (j = 0; j < n; j++) s->ybar[j] *= inv;
-  for (i = 0; i < m; i++) {
-    const double *y = s->Y + (size_t)s->who[i] * n;
-    for (j = 0; j < n; j++) {
-      double t = y[j] - s->ybar[j];
-      cons += t * t;
-    }
-  }
-  s->drift = drift * inv;
-  s->cons = cons * inv;
-  /* (3) the server: pseudo-gradient D = x - ybar, momentum, move */
-  for (j = 0; j < n; j++) s->G[j] = (x[j] - s->ybar[j]) / (a * s->K);
+  /* (3) ybar, drift, consensus (dist.h) */
+  ol_dist_fed_close(f, m, x);
+  /* (4) the server: pseudo-gradient D = x - ybar, momentum, move */
+  for (j = 0; j < n; j++) s->G[j] = (x[j] - ybar[j]) / (a * s->K);
   if (s->mom == 0 && s->slr == 1)
-    ol_vec_copy(s->ybar, x, n);
+    ol_vec_copy(ybar, x, n);
   else
     for (j = 0; j < n; j++) {
-      s->v[j] = s->mom * s->v[j] + (x[j] - s->ybar[j]);
+      s->v[j] = s->mom * s->v[j] + (x[j] - ybar[j]);
       x[j] -= s->slr * s->v[j];
     }
-  s->rounds++;
   return OL_OK;
 }
 
 static void fedavg_fini (void *st)
 {
   fedavg_state *s = st;
-  ol_dist_split_fini(&s->sp);
-  free(s->who);
-  free(s->Y);
-  s->view.X = NULL;
+  ol_dist_fed_fini(&s->fed);
   ol_vec_free(s->g);
   ol_vec_free(s->tmp);
   ol_vec_free(s->d);
-  ol_vec_free(s->ybar);
   ol_vec_free(s->v);
   ol_vec_free(s->G);
-  s->who = NULL;
-  s->Y = s->g = s->tmp = s->d = s->ybar = s->v = s->G = NULL;
+  s->g = s->tmp = s->d = s->v = s->G = NULL;
 }
 
 static double fedavg_probe (const void *st, int metric, const ol_ctx *c)
 {
   const fedavg_state *s = st;
   (void)c;
-  if (metric == OL_MET_DRIFT) return s->drift;
-  if (metric == OL_MET_CONSENSUS) return s->cons;
-  if (metric == OL_MET_ROUNDS) return (double)s->rounds;
-  return NAN;
+  return ol_dist_fed_probe(&s->fed, metric);
 }
 
 const ol_method_type ol_dist_fedavg = {

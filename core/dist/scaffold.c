@@ -34,17 +34,12 @@
 #include "vec.h"
 
 typedef struct scaffold_state {
-  ol_dist_view view;   /* first: the workers' iterates (dist.h) */
-  ol_dist_split sp;
+  ol_dist_fed fed;  /* first: iterates, split, participants, ybar, probes */
   int K, batch;
   double lr, slr, mom;
-  int *who;         /* participants, sp.n */
-  double *Y;        /* sp.n x n: each worker's last local iterate */
   double *C;        /* sp.n x n: client control variates c_w */
   double *cs;       /* n: server control variate c */
-  double *g, *tmp, *ybar, *v, *dc;   /* n each */
-  double drift, cons;
-  long rounds;
+  double *g, *tmp, *v, *dc;   /* n each */
 } scaffold_state;
 
 static const ol_param scaffold_params[] = {
@@ -63,112 +58,80 @@ static const ol_param scaffold_params[] = {
 static int scaffold_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 {
   scaffold_state *s = st;
-  int rc, n = c->n, w;
-  size_t nn;
+  int rc, n = c->n;
   s->K = (int)par[0];
   s->lr = par[1];
   s->slr = par[2];
   s->mom = par[3];
   s->batch = (int)par[4];
-  s->drift = s->cons = NAN;
-  if ((rc = ol_dist_split_init(&s->sp, c->p, (int)par[5], "scaffold", e))
+  if ((rc = ol_dist_fed_init(&s->fed, c, (int)par[5], "scaffold", e))
       != OL_OK)
     return rc;
-  nn = (size_t)s->sp.n * n;
-  s->who = malloc(sizeof *s->who * (size_t)s->sp.n);
-  s->Y = malloc(sizeof *s->Y * nn);
-  s->C = calloc(nn, sizeof *s->C);
-  if (s->who == NULL || s->Y == NULL || s->C == NULL)
+  if ((s->C = calloc((size_t)s->fed.sp.n * n, sizeof *s->C)) == NULL)
     return ol_err_set(e, OL_ENOMEM, "out of memory");
   if ((s->cs = ol_vec_new(n, e)) == NULL || (s->g = ol_vec_new(n, e)) == NULL
       || (s->tmp = ol_vec_new(n, e)) == NULL
-      || (s->ybar = ol_vec_new(n, e)) == NULL
       || (s->v = ol_vec_new(n, e)) == NULL
       || (s->dc = ol_vec_new(n, e)) == NULL)
     return OL_ENOMEM;
-  for (w = 0; w < s->sp.n; w++)
-    ol_vec_copy(c->x, s->Y + (size_t)w * n, n);
-  s->view.X = s->Y;
-  s->view.m = s->sp.n;
-  s->view.d = n;
   return OL_OK;
 }
 
 static int scaffold_step (void *st, ol_ctx *c, ol_err *e)
 {
   scaffold_state *s = st;
+  ol_dist_fed *f = &s->fed;
   int n = c->n, m, i, j, k, rc;
-  double a = s->lr * c->sched, *x = c->x, inv, drift = 0, cons = 0;
+  double a = s->lr * c->sched, *x = c->x;
   /* (1) the round's participants */
-  m = ol_dist_sample(&s->sp, c->rng, s->who);
-  for (j = 0; j < n; j++) s->ybar[j] = s->dc[j] = 0;
+  m = ol_dist_sample(&f->sp, c->rng, f->who);
+  for (j = 0; j < n; j++) s->dc[j] = 0;
   for (i = 0; i < m; i++) {
-    int w = s->who[i];
-    double *y = s->Y + (size_t)w * n, *cw = s->C + (size_t)w * n;
+    int w = f->who[i];
+    double *y = f->view.X + (size_t)w * n, *cw = s->C + (size_t)w * n;
     /* (2) K corrected local steps from x */
     ol_vec_copy(x, y, n);
     for (k = 0; k < s->K; k++) {
-      rc = ol_dist_grad(c, &s->sp, w, y, s->batch, c->rng, s->g, s->tmp, e);
+      rc = ol_dist_grad(c, &f->sp, w, y, s->batch, c->rng, s->g, s->tmp, e);
       if (rc != OL_OK) return rc;
       for (j = 0; j < n; j++) y[j] -= a * (s->g[j] - cw[j] + s->cs[j]);
     }
     /* (3) the client's new control variate (option II) */
     for (j = 0; j < n; j++) {
-      double cn = cw[j] - s->cs[j] + (x[j] - y[j]) / (s->K * a), t;
+      double cn = cw[j] - s->cs[j] + (x[j] - y[j]) / (s->K * a);
       s->dc[j] += cn - cw[j];
       cw[j] = cn;
-      t = y[j] - x[j];
-      s->ybar[j] += y[j];
-      drift += t * t;
     }
   }
-  inv = 1 / (double)m;
-  for (j = 0; j < n; j++) s->ybar[j] *= inv;
-  for (i = 0; i < m; i++) {
-    const double *y = s->Y + (size_t)s->who[i] * n;
-    for (j = 0; j < n; j++) {
-      double t = y[j] - s->ybar[j];
-      cons += t * t;
-    }
-  }
-  s->drift = drift * inv;
-  s->cons = cons * inv;
-  /* (4) the server's model and control variate */
+  /* (4) ybar, drift, consensus (dist.h) */
+  ol_dist_fed_close(f, m, x);
+  /* (5) the server's model and control variate */
   for (j = 0; j < n; j++) {
-    s->v[j] = s->mom * s->v[j] + (x[j] - s->ybar[j]);
+    s->v[j] = s->mom * s->v[j] + (x[j] - f->ybar[j]);
     x[j] -= s->slr * s->v[j];
-    s->cs[j] += s->dc[j] / s->sp.n;
+    s->cs[j] += s->dc[j] / f->sp.n;
   }
-  s->rounds++;
   return OL_OK;
 }
 
 static void scaffold_fini (void *st)
 {
   scaffold_state *s = st;
-  ol_dist_split_fini(&s->sp);
-  free(s->who);
-  free(s->Y);
-  s->view.X = NULL;
+  ol_dist_fed_fini(&s->fed);
   free(s->C);
   ol_vec_free(s->cs);
   ol_vec_free(s->g);
   ol_vec_free(s->tmp);
-  ol_vec_free(s->ybar);
   ol_vec_free(s->v);
   ol_vec_free(s->dc);
-  s->who = NULL;
-  s->Y = s->C = s->cs = s->g = s->tmp = s->ybar = s->v = s->dc = NULL;
+  s->C = s->cs = s->g = s->tmp = s->v = s->dc = NULL;
 }
 
 static double scaffold_probe (const void *st, int metric, const ol_ctx *c)
 {
   const scaffold_state *s = st;
   (void)c;
-  if (metric == OL_MET_DRIFT) return s->drift;
-  if (metric == OL_MET_CONSENSUS) return s->cons;
-  if (metric == OL_MET_ROUNDS) return (double)s->rounds;
-  return NAN;
+  return ol_dist_fed_probe(&s->fed, metric);
 }
 
 const ol_method_type ol_dist_scaffold = {
