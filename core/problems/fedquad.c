@@ -30,7 +30,8 @@
 ** Shards: client w holds components [w m, (w + 1) m) (set as the
 ** problem's workers, ol_problem_set_shards, with participation as
 ** given).  f* = f(x*) summed term by term.  x0 = (3, ..., 3).  No noise
-** by default; the Hessian (1/W) sum H_w is offered for d <= 4096.
+** by default; the Hessian (1/W) sum H_w is offered for d <= 4096.  The
+** component arithmetic is diagquad.h's (shared with fsquad).
 */
 #include <math.h>
 #include <stdio.h>
@@ -39,6 +40,7 @@
 #include "ol.h"
 #include "problem.h"
 #include "rng.h"
+#include "diagquad.h"
 #include "fedquad.h"
 
 #define FEDQUAD_MAXDENSE 4096
@@ -68,20 +70,10 @@ static int fedquad_fdfi (void *ud, long i, const double *x, double *f,
                          double *g, ol_err *e)
 {
   const fedquad *q = ud;
-  int j, d = q->d;
-  const double *h = q->h + (size_t)(i / q->m) * d, *c = q->c + (size_t)i * d;
-  double s = 0;
+  int d = q->d;
   (void)e;
-  if (f == NULL) {
-    for (j = 0; j < d; j++) g[j] = h[j] * (x[j] - c[j]);
-    return OL_OK;
-  }
-  for (j = 0; j < d; j++) {
-    double t = x[j] - c[j], ht = h[j] * t;
-    s += ht * t;
-    if (g != NULL) g[j] = ht;
-  }
-  *f = 0.5 * s;
+  ol_diagquad_fdfi(q->h + (size_t)(i / q->m) * d, q->c + (size_t)i * d, x, f,
+                   g, d);
   return OL_OK;
 }
 
@@ -98,29 +90,18 @@ static int fedquad_fdf (void *ud, const double *x, double *f, double *g,
     for (j = 0; j < d; j++) g[j] = 0;
   for (w = 0; w < q->W; w++) {
     const double *h = q->h + (size_t)w * d;
-    for (i = w * q->m; i < (w + 1) * q->m; i++) {
-      const double *c = q->c + (size_t)i * d;
-      for (j = 0; j < d; j++) {
-        double ht = h[j] * (x[j] - c[j]);
-        s += ht * (x[j] - c[j]);
-        if (g != NULL) g[j] += ht;
-      }
-    }
+    for (i = w * q->m; i < (w + 1) * q->m; i++)
+      s = ol_diagquad_add(s, h, q->c + (size_t)i * d, x, g, d);
   }
-  if (f != NULL) *f = 0.5 * s / (double)q->N;
-  if (g != NULL)
-    for (j = 0; j < d; j++) g[j] /= (double)q->N;
+  ol_diagquad_mean(s, q->N, f, g, d);
   return OL_OK;
 }
 
 static int fedquad_hess (void *ud, const double *x, double *H, ol_err *e)
 {
   const fedquad *q = ud;
-  int i, d = q->d;
-  size_t k, nn = (size_t)d * d;
   (void)x; (void)e;
-  for (k = 0; k < nn; k++) H[k] = 0;
-  for (i = 0; i < d; i++) H[(size_t)i * d + i] = q->hbar[i];
+  ol_diagquad_hess(q->hbar, q->d, H);
   return OL_OK;
 }
 

@@ -16,7 +16,8 @@
 ** Default noise: minibatches of one component drawn by random
 ** reshuffling (OL_NOISE_BATCH, batch 1, OL_ORDER_SHUFFLE), i.e. SGD
 ** without replacement; a noise = {...} key overrides it.  The Hessian is
-** offered for d <= 4096.
+** offered for d <= 4096.  The component arithmetic is diagquad.h's
+** (shared with fedquad).
 */
 #include <math.h>
 #include <stdio.h>
@@ -25,6 +26,7 @@
 #include "ol.h"
 #include "problem.h"
 #include "rng.h"
+#include "diagquad.h"
 
 #define FSQUAD_MAXDENSE 4096
 
@@ -50,16 +52,9 @@ static int fsquad_fdfi (void *ud, long i, const double *x, double *f,
                         double *g, ol_err *e)
 {
   const fsquad *q = ud;
-  int j, d = q->d;
-  const double *h = q->h + (size_t)i * d, *c = q->c + (size_t)i * d;
-  double s = 0;
+  int d = q->d;
   (void)e;
-  for (j = 0; j < d; j++) {
-    double t = x[j] - c[j], ht = h[j] * t;
-    s += ht * t;
-    if (g != NULL) g[j] = ht;
-  }
-  if (f != NULL) *f = 0.5 * s;
+  ol_diagquad_fdfi(q->h + (size_t)i * d, q->c + (size_t)i * d, x, f, g, d);
   return OL_OK;
 }
 
@@ -75,28 +70,18 @@ static int fsquad_fdf (void *ud, const double *x, double *f, double *g,
   (void)e;
   if (g != NULL)
     for (j = 0; j < d; j++) g[j] = 0;
-  for (i = 0; i < q->N; i++) {
-    const double *h = q->h + (size_t)i * d, *c = q->c + (size_t)i * d;
-    for (j = 0; j < d; j++) {
-      double ht = h[j] * (x[j] - c[j]);
-      s += ht * (x[j] - c[j]);
-      if (g != NULL) g[j] += ht;
-    }
-  }
-  if (f != NULL) *f = 0.5 * s / (double)q->N;
-  if (g != NULL)
-    for (j = 0; j < d; j++) g[j] /= (double)q->N;
+  for (i = 0; i < q->N; i++)
+    s = ol_diagquad_add(s, q->h + (size_t)i * d, q->c + (size_t)i * d, x, g,
+                        d);
+  ol_diagquad_mean(s, q->N, f, g, d);
   return OL_OK;
 }
 
 static int fsquad_hess (void *ud, const double *x, double *H, ol_err *e)
 {
   const fsquad *q = ud;
-  int i, d = q->d;
-  size_t k, nn = (size_t)d * d;
   (void)x; (void)e;
-  for (k = 0; k < nn; k++) H[k] = 0;
-  for (i = 0; i < d; i++) H[(size_t)i * d + i] = q->hbar[i];
+  ol_diagquad_hess(q->hbar, q->d, H);
   return OL_OK;
 }
 
