@@ -27,7 +27,8 @@
 ** arrays, so n is limited to FULLADA_NMAX = 1024 (init refuses larger n
 ** with OL_EINVAL: use optim.adagrad, the diagonal form).  dsyevr's info >
 ** 0 stops the run with OL_ENUMERIC.  Column-major LAPACK calls on
-** symmetric arrays: no transposed copies, no allocation in a step.
+** symmetric arrays: no transposed copies, no allocation in a step (the
+** dsyevr workspace is syevr.h's, shared with shampoo).
 */
 #include <lapacke.h>
 #include <math.h>
@@ -35,6 +36,7 @@
 #include <string.h>
 
 #include "method.h"
+#include "syevr.h"
 #include "vec.h"
 
 #define FULLADA_NMAX 1024
@@ -46,9 +48,7 @@ typedef struct fullada_state {
   double *H;        /* rows g_1..g_t (t <= n), n x n */
   double *K;        /* Gram matrix H H' (ld n), then G (n x n) */
   double *A, *Z, *w;  /* dsyevr input copy, eigenvectors, eigenvalues */
-  double *work;
-  lapack_int *iwork, *isuppz;
-  lapack_int lwork, liwork;
+  ol_syevr_ws ws;    /* dsyevr workspace (syevr.h) */
 } fullada_state;
 
 static const ol_param fullada_params[] = {
@@ -62,8 +62,6 @@ static int fullada_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   fullada_state *s = st;
   int n = c->n;
   size_t nn = (size_t)n * n;
-  double wq;
-  lapack_int iq, m;
   s->lr = par[0];
   s->delta = par[1];
   s->n = n;
@@ -81,29 +79,15 @@ static int fullada_init (void *st, const double *par, ol_ctx *c, ol_err *e)
       || (s->Z = ol_vec_new((int)nn, e)) == NULL)
     return OL_ENOMEM;
   /* (3) dsyevr workspace for the largest size, n */
-  if (LAPACKE_dsyevr_work(LAPACK_COL_MAJOR, 'V', 'A', 'L', n, s->A, n, 0, 0,
-                          0, 0, 0, &m, s->w, s->Z, n, NULL, &wq, -1, &iq, -1)
-      != 0)
-    return ol_err_set(e, OL_ENUMERIC, "fullada: dsyevr workspace query "
-                      "failed");
-  s->lwork = (lapack_int)wq;
-  s->liwork = iq;
-  s->work = malloc(sizeof(double) * (size_t)s->lwork);
-  s->iwork = malloc(sizeof(lapack_int) * (size_t)s->liwork);
-  s->isuppz = malloc(sizeof(lapack_int) * 2 * (size_t)n);
-  if (s->work == NULL || s->iwork == NULL || s->isuppz == NULL)
-    return ol_err_set(e, OL_ENOMEM, "fullada: out of memory");
-  return OL_OK;
+  return ol_syevr_ws_init(&s->ws, n, s->A, s->w, s->Z, "fullada", e);
 }
 
 /* w, Z := eigen-decomposition of the k x k matrix A (column-major, ld k;
 ** destroyed).  OL_OK or OL_ENUMERIC. */
 static int eig (fullada_state *s, int k, ol_err *e)
 {
-  lapack_int m, info;
-  info = LAPACKE_dsyevr_work(LAPACK_COL_MAJOR, 'V', 'A', 'L', k, s->A, k, 0,
-                             0, 0, 0, 0, &m, s->w, s->Z, k, s->isuppz,
-                             s->work, s->lwork, s->iwork, s->liwork);
+  lapack_int info;
+  info = ol_syevr_ws_eig(&s->ws, k, s->A, s->w, s->Z);
   if (info != 0)
     return ol_err_set(e, OL_ENUMERIC, "fullada: eigendecomposition failed "
                       "(dsyevr info %d)", (int)info);
@@ -187,11 +171,8 @@ static void fullada_fini (void *st)
   ol_vec_free(s->K);
   ol_vec_free(s->A);
   ol_vec_free(s->Z);
-  free(s->work);
-  free(s->iwork);
-  free(s->isuppz);
-  s->g = s->p = s->q = s->w = s->H = s->K = s->A = s->Z = s->work = NULL;
-  s->iwork = s->isuppz = NULL;
+  ol_syevr_ws_fini(&s->ws);
+  s->g = s->p = s->q = s->w = s->H = s->K = s->A = s->Z = NULL;
 }
 
 const ol_method_type ol_optim_fullada = {

@@ -19,7 +19,8 @@
 ** Muon's polar step as eps -> 0.  x is the problem's mrows x mcols matrix
 ** (row-major); when it stacks several matrices (mblocks) each has its own
 ** L and R.  Cost per step: O(m^2 n + m n^2) products, O(m^3 + n^3) for
-** the roots.  dsyevr's info > 0 stops the run with OL_ENUMERIC.
+** the roots.  dsyevr's info > 0 stops the run with OL_ENUMERIC.  The
+** dsyevr workspace is syevr.h's (shared with fullada).
 */
 #include <cblas.h>
 #include <lapacke.h>
@@ -29,6 +30,7 @@
 
 #include "method.h"
 #include "polar.h"
+#include "syevr.h"
 #include "vec.h"
 
 typedef struct shampoo_state {
@@ -38,9 +40,7 @@ typedef struct shampoo_state {
   double *g, *T;
   double *L[4], *R[4], *PL[4], *PR[4];   /* statistics and their roots */
   double *A, *Z, *w;                    /* dsyevr copy, vectors, values */
-  double *work;
-  lapack_int *iwork, *isuppz;
-  lapack_int lwork, liwork;
+  ol_syevr_ws ws;    /* dsyevr workspace (syevr.h) */
 } shampoo_state;
 
 static const ol_param shampoo_params[] = {
@@ -55,8 +55,6 @@ static int shampoo_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 {
   shampoo_state *s = st;
   int i, j, k, d;
-  double wq;
-  lapack_int iq, m;
   s->lr = par[0];
   s->eps = par[1];
   s->every = (long)par[2];
@@ -85,19 +83,7 @@ static int shampoo_init (void *st, const double *par, ol_ctx *c, ol_err *e)
     for (k = 0; k < n; k++) s->R[i][k * n + k] = s->eps;
   }
   /* (3) dsyevr workspace for the largest side */
-  if (LAPACKE_dsyevr_work(LAPACK_COL_MAJOR, 'V', 'A', 'L', d, s->A, d, 0, 0,
-                          0, 0, 0, &m, s->w, s->Z, d, NULL, &wq, -1, &iq, -1)
-      != 0)
-    return ol_err_set(e, OL_ENUMERIC, "shampoo: dsyevr workspace query "
-                      "failed");
-  s->lwork = (lapack_int)wq;
-  s->liwork = iq;
-  s->work = malloc(sizeof(double) * (size_t)s->lwork);
-  s->iwork = malloc(sizeof(lapack_int) * (size_t)s->liwork);
-  s->isuppz = malloc(sizeof(lapack_int) * 2 * (size_t)d);
-  if (s->work == NULL || s->iwork == NULL || s->isuppz == NULL)
-    return ol_err_set(e, OL_ENOMEM, "shampoo: out of memory");
-  return OL_OK;
+  return ol_syevr_ws_init(&s->ws, d, s->A, s->w, s->Z, "shampoo", e);
 }
 
 /* P = M^{-1/4} for the symmetric k x k M (unchanged), as Y Y' with Y = Z
@@ -105,12 +91,10 @@ static int shampoo_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 static int root4 (shampoo_state *s, int k, const double *M, double *P,
                   ol_err *e)
 {
-  lapack_int m, info;
+  lapack_int info;
   int i, j;
   memcpy(s->A, M, sizeof(double) * k * k);
-  info = LAPACKE_dsyevr_work(LAPACK_COL_MAJOR, 'V', 'A', 'L', k, s->A, k, 0,
-                             0, 0, 0, 0, &m, s->w, s->Z, k, s->isuppz,
-                             s->work, s->lwork, s->iwork, s->liwork);
+  info = ol_syevr_ws_eig(&s->ws, k, s->A, s->w, s->Z);
   if (info != 0)
     return ol_err_set(e, OL_ENUMERIC, "shampoo: eigendecomposition of a "
                       "preconditioner failed (dsyevr info %d)", (int)info);
@@ -171,11 +155,8 @@ static void shampoo_fini (void *st)
   ol_vec_free(s->A);
   ol_vec_free(s->Z);
   ol_vec_free(s->w);
-  free(s->work);
-  free(s->iwork);
-  free(s->isuppz);
-  s->g = s->T = s->A = s->Z = s->w = s->work = NULL;
-  s->iwork = s->isuppz = NULL;
+  ol_syevr_ws_fini(&s->ws);
+  s->g = s->T = s->A = s->Z = s->w = NULL;
 }
 
 const ol_method_type ol_optim_shampoo = {

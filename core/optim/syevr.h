@@ -1,0 +1,70 @@
+/*
+** core/optim/syevr.h -- the LAPACK dsyevr workspace that the optimizers
+** with symmetric eigendecompositions in their steps (fullada, shampoo)
+** share: sized once in init by dsyevr's own query for the largest order,
+** so that a step never allocates, and the column-major call ('V', 'A',
+** 'L': all eigenpairs from the lower triangle) on any smaller order.
+*/
+#ifndef OL_SYEVR_H
+#define OL_SYEVR_H
+
+#include <lapacke.h>
+#include <stdlib.h>
+
+#include "ol.h"
+
+/* Workspace for orders up to the one it was made for (owned arrays). */
+typedef struct ol_syevr_ws {
+  double *work;
+  lapack_int *iwork, *isuppz;
+  lapack_int lwork, liwork;
+} ol_syevr_ws;
+
+/* Sizes and allocates ws for orders k <= d, querying dsyevr with the
+** caller's d x d A, d-vector w and d x d Z (not touched).  OL_OK;
+** OL_ENUMERIC when the query fails, OL_ENOMEM, with e set and messages
+** starting "who: " (the arrays made stay for ol_syevr_ws_fini). */
+static inline int ol_syevr_ws_init (ol_syevr_ws *ws, int d, double *A,
+                                    double *w, double *Z, const char *who,
+                                    ol_err *e)
+{
+  double wq;
+  lapack_int iq, m;
+  if (LAPACKE_dsyevr_work(LAPACK_COL_MAJOR, 'V', 'A', 'L', d, A, d, 0, 0,
+                          0, 0, 0, &m, w, Z, d, NULL, &wq, -1, &iq, -1)
+      != 0)
+    return ol_err_set(e, OL_ENUMERIC, "%s: dsyevr workspace query failed",
+                      who);
+  ws->lwork = (lapack_int)wq;
+  ws->liwork = iq;
+  ws->work = malloc(sizeof(double) * (size_t)ws->lwork);
+  ws->iwork = malloc(sizeof(lapack_int) * (size_t)ws->liwork);
+  ws->isuppz = malloc(sizeof(lapack_int) * 2 * (size_t)d);
+  if (ws->work == NULL || ws->iwork == NULL || ws->isuppz == NULL)
+    return ol_err_set(e, OL_ENOMEM, "%s: out of memory", who);
+  return OL_OK;
+}
+
+/* w, Z := the eigenvalues (ascending) and eigenvectors of the k x k
+** symmetric A (column-major, ld k; destroyed), k no larger than ws was
+** made for.  dsyevr's info: 0 on success. */
+static inline lapack_int ol_syevr_ws_eig (ol_syevr_ws *ws, int k, double *A,
+                                          double *w, double *Z)
+{
+  lapack_int m;
+  return LAPACKE_dsyevr_work(LAPACK_COL_MAJOR, 'V', 'A', 'L', k, A, k, 0, 0,
+                             0, 0, 0, &m, w, Z, k, ws->isuppz, ws->work,
+                             ws->lwork, ws->iwork, ws->liwork);
+}
+
+/* Frees the arrays of a (possibly partly) made ws. */
+static inline void ol_syevr_ws_fini (ol_syevr_ws *ws)
+{
+  free(ws->work);
+  free(ws->iwork);
+  free(ws->isuppz);
+  ws->work = NULL;
+  ws->iwork = ws->isuppz = NULL;
+}
+
+#endif
