@@ -220,7 +220,7 @@ fuzz: deps
 	@$(call needdebs,clang-14 libclang-rt-14-dev)
 	$(call copytree,$(FZTREE))
 	$(MAKE) -C $(FZTREE) CC=$(FUZZ_CC) ARCH= STRICT= OPT="$(FUZZ_OPT)" \
-	  MYCFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" \
+	  MYCFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" MPI_LIBS= MPI_CFLAGS= \
 	  core/liboptlab.a $(LUA_O)
 	od -An -v -tx1 tests/fuzz/gen.lua \
 	  | sed 's/\([0-9a-f][0-9a-f]\)/0x\1,/g' > $(FZ)/gen.inc

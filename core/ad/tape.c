@@ -451,7 +451,9 @@ int ol_tape_finish (ol_tape *t, int k, ol_err *e)
 int ol_tape_forward (ol_tape *t, const double *x, double *f)
 {
   double *v = t->val;
-  const adins *p = t->ins, *end = t->ins + t->nins;
+  /* no arithmetic on a NULL ins (an empty tape) */
+  const adins *p = t->ins,
+              *end = t->nins > 0 ? t->ins + t->nins : t->ins;
   int i;
   for (i = 0; i < t->n; i++)
     if (t->var[i] >= 0) v[t->var[i]] = x[i];
@@ -520,6 +522,10 @@ static double dpow_a (double a, double b)
   return b == 0 ? 0 : b * pow(a, b - 1);
 }
 
+/* The reverse sweep's step: the instruction before p, if any (p is moved
+** only while it is above beg, so it never points before the array). */
+#define BACK (p > beg && (--p, 1))
+
 /* d/db of a ^ b = y log a (0 where y = 0: a = 0 with b > 0). */
 static double dpow_b (double a, double y)
 {
@@ -529,7 +535,8 @@ static double dpow_b (double a, double y)
 void ol_tape_reverse (ol_tape *t, double *g)
 {
   double *v = t->val, *w = t->adj;
-  const adins *p = t->ins + t->nins, *beg = t->ins;
+  const adins *p = t->nins > 0 ? t->ins + t->nins : t->ins,
+              *beg = t->ins;
   int i;
   memset(w, 0, (size_t)t->nnodes * sizeof *w);
   w[t->out] = 1;
@@ -540,34 +547,34 @@ void ol_tape_reverse (ol_tape *t, double *g)
     &&l_OL_AD_SQR, &&l_other, &&l_other, &&l_other, &&l_other, &&l_other,
     &&l_other, &&l_other, &&l_other, &&l_other, &&l_other
   };
-  BEGIN(p-- > beg);
+  BEGIN(BACK);
 #else
-  while (p-- > beg) switch (p->op) {
+  while (BACK) switch (p->op) {
 #endif
-  CASE(OL_AD_ADD) w[p->a] += w[p->dst]; w[p->b] += w[p->dst]; NEXT(p-- > beg);
-  CASE(OL_AD_SUB) w[p->a] += w[p->dst]; w[p->b] -= w[p->dst]; NEXT(p-- > beg);
+  CASE(OL_AD_ADD) w[p->a] += w[p->dst]; w[p->b] += w[p->dst]; NEXT(BACK);
+  CASE(OL_AD_SUB) w[p->a] += w[p->dst]; w[p->b] -= w[p->dst]; NEXT(BACK);
   CASE(OL_AD_MUL) {
     double y = w[p->dst];
     w[p->a] += y * v[p->b];
     w[p->b] += y * v[p->a];
-    NEXT(p-- > beg);
+    NEXT(BACK);
   }
   CASE(OL_AD_DIV) {
     double r = w[p->dst] / v[p->b];
     w[p->a] += r;
     w[p->b] -= r * v[p->dst];
-    NEXT(p-- > beg);
+    NEXT(BACK);
   }
   CASE(OL_AD_POW)
     w[p->a] += w[p->dst] * dpow_a(v[p->a], v[p->b]);
     w[p->b] += w[p->dst] * dpow_b(v[p->a], v[p->dst]);
-    NEXT(p-- > beg);
+    NEXT(BACK);
   CASE(OL_AD_POWC)
     w[p->a] += w[p->dst] * dpow_a(v[p->a], v[p->b]);
-    NEXT(p-- > beg);
-  CASE(OL_AD_NEG) w[p->a] -= w[p->dst]; NEXT(p-- > beg);
-  CASE(OL_AD_SQR) w[p->a] += w[p->dst] * (v[p->a] + v[p->a]); NEXT(p-- > beg);
-  OTHER w[p->a] += w[p->dst] * d1(p->op, v[p->a], v[p->dst]); NEXT(p-- > beg);
+    NEXT(BACK);
+  CASE(OL_AD_NEG) w[p->a] -= w[p->dst]; NEXT(BACK);
+  CASE(OL_AD_SQR) w[p->a] += w[p->dst] * (v[p->a] + v[p->a]); NEXT(BACK);
+  OTHER w[p->a] += w[p->dst] * d1(p->op, v[p->a], v[p->dst]); NEXT(BACK);
   }
   DONE;
   for (i = 0; i < t->n; i++) g[i] = t->var[i] >= 0 ? w[t->var[i]] : 0;
@@ -630,7 +637,8 @@ static void partials (const adins *p, const double *v, double *pa,
 void ol_tape_hvp (ol_tape *t, const double *vv, double *hv, double *g)
 {
   double *v = t->val, *d = t->dot, *w = t->adj, *wd = t->adjd;
-  const adins *p, *beg = t->ins, *end = t->ins + t->nins;
+  const adins *p, *beg = t->ins,
+              *end = t->nins > 0 ? t->ins + t->nins : t->ins;
   size_t sz = (size_t)t->nnodes * sizeof *d;
   int i;
   /* (1) tangents along vv */
@@ -646,7 +654,7 @@ void ol_tape_hvp (ol_tape *t, const double *vv, double *hv, double *g)
   memset(w, 0, sz);
   memset(wd, 0, sz);
   w[t->out] = 1;
-  for (p = end; p-- > beg;) {
+  for (p = end; BACK;) {
     double y = w[p->dst], yd = wd[p->dst], pa, pb, paa, pab, pbb, da, db;
     if (y == 0 && yd == 0) continue;
     partials(p, v, &pa, &pb, &paa, &pab, &pbb);
