@@ -400,22 +400,24 @@ function sweep (problem, ctor, grid, opts)
   sort(names)
   local o = headless(who, opts)
   -- cartesian product, the first name (in sorted order) varying slowest:
-  -- configuration i is task i (lua/tasks.lua)
-  local configs, cur = {}, {}
-  local function build (d)
-    if d > #names then
-      local c = {}
-      for k, v in pairs(cur) do c[k] = v end
-      configs[#configs + 1] = c
-      return
+  -- configuration i is task i (lua/tasks.lua), made when it is needed, so
+  -- that a grid of 10^6 points costs nothing before its first run
+  local asked = 1
+  for _, k in ipairs(names) do asked = asked * #grid[k] end
+  local function config (i)
+    local c, r = {}, i - 1
+    for d = #names, 1, -1 do
+      local vs = grid[names[d]]
+      c[names[d]] = vs[r % #vs + 1]
+      r = r // #vs
     end
-    for _, v in ipairs(grid[names[d]]) do
-      cur[names[d]] = v
-      build(d + 1)
-    end
+    return c
   end
-  build(1)
-  local asked = #configs
+  local configs = setmetatable({}, {__index = function (t, i)
+    local c = config(i)
+    t[i] = c
+    return c
+  end})
   local function desc (i)
     local kv = {}
     for _, k in ipairs(names) do
