@@ -92,6 +92,16 @@ static int l_blas_threads (lua_State *L)
   return 1;
 }
 
+/* optlab.now() -> seconds on a monotonic wall clock (core/clock.c), for
+** timing a part of a script: differences are meaningful, the origin is
+** not.  os.clock is the process's CPU time, which a blocked or spinning
+** process does not reflect. */
+static int l_now (lua_State *L)
+{
+  lua_pushnumber(L, ol_now());
+  return 1;
+}
+
 /* Open the library: globals plus the returned table 'optlab'
 ** {version, problem, optim, sample, game, run, race, help, ...}. */
 int luaopen_optlab (lua_State *L)
@@ -132,6 +142,8 @@ int luaopen_optlab (lua_State *L)
   }
   lua_getfield(L, core, "format");
   lua_setfield(L, -2, "format");
+  lua_pushcfunction(L, l_now);
+  lua_setfield(L, -2, "now");
   return 1;
 }
 

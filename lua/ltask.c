@@ -20,11 +20,28 @@
 ** core.task_pack(r) -> the packed results (core/runpack.h), a string
 ** core.task_unpack(r, s) -> r with the results of s (raises on mismatch)
 ** core.task_chains(t) -> t as a chains object
-** core.task_send(dest, tag, s), core.task_recv() -> src, tag, s,
+** core.task_send(dest, tag, s) (started, not waited for; the next send
+** or core.task_flush() waits), core.task_recv() -> src, tag, s,
 ** core.task_probe() -> whether a message waits, core.task_bcast(s) -> s
 ** (rank 0's): MPI point-to-point and broadcast, in MPI_COMM_WORLD
 ** (raise without MPI).
+** core.task_serve(n), core.task_take() -> i or nil, core.task_stop(),
+** core.task_served() -> bytes, next, stopped: rank 0's side of an
+** operation of n tasks.  A thread of rank 0 serves the other ranks (their
+** requests for task indices, their packed results) while rank 0's own
+** Lua takes indices from the same counter and computes them; the server
+** is the only thread that calls MPI until task_served joins it
+** (MPI_THREAD_SERIALIZED).  Serving from a thread, and not between rank
+** 0's own tasks, matters because a packed result is larger than MPI's
+** eager limit: its send blocks until rank 0 receives it, which between
+** tasks would leave a worker idle for up to one of rank 0's tasks.
+** The protocol, for tasks.lua's worker: a worker sends AHEAD requests
+** (tag TREQ) and one result (tag TRES: its index packed as a Lua
+** integer, then the bytes) per task; every message gets one reply (tag
+** TTASK), the next index as a decimal string, "-1" when there are none
+** left, "-2" after Ctrl-C.
 */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +52,9 @@
 
 #ifdef OPTLAB_MPI
 #include <mpi.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <time.h>
 #endif
 
 /* The core table, kept for olua_task_chains. */
@@ -50,9 +70,15 @@ int olua_task_init (int *argc, char ***argv, char *msg, size_t msglen)
 #ifdef OPTLAB_MPI
   int got;
   if (getenv("OMPI_COMM_WORLD_SIZE") == NULL) return 0;
-  if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &got)
+  if (MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &got)
       != MPI_SUCCESS) {
     snprintf(msg, msglen, "MPI_Init failed");
+    return -1;
+  }
+  if (got < MPI_THREAD_SERIALIZED) {
+    snprintf(msg, msglen, "this MPI does not allow calls from a second "
+             "thread (MPI_THREAD_SERIALIZED), which rank 0's task server "
+             "needs");
     return -1;
   }
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -223,6 +249,20 @@ static int task_chains (lua_State *L)
 }
 
 #ifdef OPTLAB_MPI
+/* The worker's send: it waits for its previous send, then starts this
+** one and returns, so that a result larger than MPI's eager limit does not
+** hold the worker until rank 0's server matches it; the string stays
+** anchored in the registry until the send is done. */
+static MPI_Request sendreq = MPI_REQUEST_NULL;
+static int sendref = LUA_NOREF;
+
+static void send_wait (lua_State *L)
+{
+  MPI_Wait(&sendreq, MPI_STATUS_IGNORE);
+  luaL_unref(L, LUA_REGISTRYINDEX, sendref);
+  sendref = LUA_NOREF;
+}
+
 static int task_send (lua_State *L)
 {
   int dest = (int)luaL_checkinteger(L, 1), tag = (int)luaL_checkinteger(L, 2);
@@ -230,7 +270,17 @@ static int task_send (lua_State *L)
   const char *s = luaL_checklstring(L, 3, &len);
   if (len > (size_t)0x7fffffff)
     return luaL_error(L, "tasks: a message of %zu bytes is too large", len);
-  MPI_Send(s, (int)len, MPI_BYTE, dest, tag, MPI_COMM_WORLD);
+  send_wait(L);
+  lua_settop(L, 3);
+  sendref = luaL_ref(L, LUA_REGISTRYINDEX);
+  MPI_Isend(s, (int)len, MPI_BYTE, dest, tag, MPI_COMM_WORLD, &sendreq);
+  return 0;
+}
+
+/* core.task_flush(): the last send done. */
+static int task_flush (lua_State *L)
+{
+  send_wait(L);
   return 0;
 }
 
@@ -281,6 +331,209 @@ static int task_bcast (lua_State *L)
   lua_pushlstring(L, buf, (size_t)len);
   return 1;
 }
+
+/* == rank 0's task server ===================================================== */
+
+enum { TREQ = 1, TRES = 2, TTASK = 3, AHEAD = 2 };
+
+static struct {
+  pthread_t th;
+  int on;                         /* a thread to join */
+  int n;
+  atomic_int next;                /* the next index to hand out, 1-based */
+  atomic_int stopped;
+  int *reqs;                      /* requests received, per rank */
+  long handed, got;               /* indices sent to workers, results back */
+  char **buf;                     /* buf[i], len[i]: task i's bytes */
+  int *len;
+} srv;
+
+/* The next index for anyone, or 0 (none left, or stopped). */
+static int srv_take (void)
+{
+  int i;
+  if (atomic_load(&srv.stopped)) return 0;
+  i = atomic_fetch_add(&srv.next, 1);
+  return i <= srv.n ? i : 0;
+}
+
+static void srv_give (int w)
+{
+  char s[24];
+  int i = atomic_load(&srv.stopped) ? -2 : srv_take();
+  if (i == 0) i = atomic_load(&srv.stopped) ? -2 : -1;
+  if (i > 0) srv.handed++;
+  snprintf(s, sizeof s, "%d", i);
+  MPI_Send(s, (int)strlen(s), MPI_BYTE, w, TTASK, MPI_COMM_WORLD);
+}
+
+/* Every worker's first requests in, and every index handed out back. */
+static int srv_done (void)
+{
+  int w;
+  if (srv.got < srv.handed) return 0;
+  for (w = 1; w < size; w++) if (srv.reqs[w] < AHEAD) return 0;
+  return 1;
+}
+
+/* A received message: a request, or task i's result (its index packed
+** as a Lua integer, string.pack("j", i), in native order, then its
+** bytes); either is answered at once. */
+static void srv_handle (int w, int tag, char *b, int len)
+{
+  if (tag == TREQ) {
+    srv.reqs[w]++;
+    free(b);
+  }
+  else {
+    lua_Integer i = 0;
+    if (len < (int)sizeof i) MPI_Abort(MPI_COMM_WORLD, 1);
+    memcpy(&i, b, sizeof i);
+    if (i < 1 || i > srv.n || srv.buf[i] != NULL)
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    memmove(b, b + sizeof i, (size_t)len - sizeof i);
+    srv.buf[i] = b;
+    srv.len[i] = len - (int)sizeof i;
+    srv.got++;
+    if (srv.len[i] == 1 && b[0] == 's') atomic_store(&srv.stopped, 1);
+  }
+  srv_give(w);
+}
+
+/* The thread.  A waiting message is matched (MPI_Improbe) and received
+** without blocking (MPI_Imrecv), so that a large result whose sender is
+** slow to progress does not hold up the others; the receives in flight
+** are tested each round.  With nothing to do it naps 1 ms: a task takes
+** milliseconds and a worker holds one ahead, so the latency is hidden,
+** and the nap keeps the thread off the core rank 0 computes on (at 100
+** us, rank 0's own tasks ran 30% slower). */
+static void *srv_main (void *arg)
+{
+  const struct timespec nap = {0, 1000000};
+  struct pend { MPI_Request rq; char *b; int len, w, tag; } *pend;
+  int npend = 0, k;
+  (void)arg;
+  pend = malloc((size_t)size * (AHEAD + 1) * sizeof *pend);
+  if (pend == NULL) MPI_Abort(MPI_COMM_WORLD, 1);
+  while (!srv_done() || npend > 0) {
+    int flag = 0, busy = 0;
+    MPI_Message m;
+    MPI_Status st;
+    MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &m, &st);
+    if (flag) {
+      struct pend *q = &pend[npend++];
+      if (npend > size * (AHEAD + 1)) MPI_Abort(MPI_COMM_WORLD, 1);
+      MPI_Get_count(&st, MPI_BYTE, &q->len);
+      q->b = malloc(q->len > 0 ? (size_t)q->len : 1);
+      if (q->b == NULL) MPI_Abort(MPI_COMM_WORLD, 1);
+      q->w = st.MPI_SOURCE;
+      q->tag = st.MPI_TAG;
+      MPI_Imrecv(q->b, q->len, MPI_BYTE, &m, &q->rq);
+      busy = 1;
+    }
+    for (k = 0; k < npend; ) {
+      int done = 0;
+      MPI_Test(&pend[k].rq, &done, MPI_STATUS_IGNORE);
+      if (done) {
+        struct pend q = pend[k];
+        pend[k] = pend[--npend];
+        srv_handle(q.w, q.tag, q.b, q.len);
+        busy = 1;
+      }
+      else k++;
+    }
+    if (!busy) nanosleep(&nap, NULL);
+  }
+  free(pend);
+  return NULL;
+}
+
+static void srv_free (void)
+{
+  int i;
+  if (srv.buf != NULL)
+    for (i = 1; i <= srv.n; i++) free(srv.buf[i]);
+  free(srv.buf);
+  free(srv.len);
+  free(srv.reqs);
+  srv.buf = NULL;
+  srv.len = NULL;
+  srv.reqs = NULL;
+}
+
+static void srv_join (void)
+{
+  if (srv.on) pthread_join(srv.th, NULL);
+  srv.on = 0;
+}
+
+static int task_serve (lua_State *L)
+{
+  lua_Integer n = luaL_checkinteger(L, 1);
+  sigset_t all, old;
+  int e;
+  luaL_argcheck(L, n >= 1 && n < 0x7fffffff, 1, "out of range");
+  if (rank != 0) return luaL_error(L, "tasks: task_serve on rank %d", rank);
+  srv_join();
+  srv_free();
+  srv.n = (int)n;
+  atomic_store(&srv.next, 1);
+  atomic_store(&srv.stopped, 0);
+  srv.handed = srv.got = 0;
+  srv.reqs = calloc((size_t)size, sizeof *srv.reqs);
+  srv.buf = calloc((size_t)n + 1, sizeof *srv.buf);
+  srv.len = calloc((size_t)n + 1, sizeof *srv.len);
+  if (srv.reqs == NULL || srv.buf == NULL || srv.len == NULL) {
+    srv_free();
+    return luaL_error(L, "tasks: out of memory for %d tasks", (int)n);
+  }
+  /* signals (Ctrl-C) stay with the main thread */
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  e = pthread_create(&srv.th, NULL, srv_main, NULL);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  if (e != 0) {
+    srv_free();
+    return luaL_error(L, "tasks: cannot start the task server (%s)",
+                      strerror(e));
+  }
+  srv.on = 1;
+  return 0;
+}
+
+static int task_take (lua_State *L)
+{
+  int i = srv.on ? srv_take() : 0;
+  if (i > 0) lua_pushinteger(L, i);
+  else lua_pushnil(L);
+  return 1;
+}
+
+static int task_stop (lua_State *L)
+{
+  (void)L;
+  atomic_store(&srv.stopped, 1);
+  return 0;
+}
+
+/* -> {i = bytes} of the tasks other ranks ran, the first index never
+** handed out, whether the operation was stopped. */
+static int task_served (lua_State *L)
+{
+  int i, next;
+  srv_join();
+  lua_createtable(L, 0, (int)srv.got);
+  for (i = 1; i <= srv.n; i++)
+    if (srv.buf != NULL && srv.buf[i] != NULL) {
+      lua_pushlstring(L, srv.buf[i], (size_t)srv.len[i]);
+      lua_rawseti(L, -2, i);
+    }
+  next = atomic_load(&srv.next);
+  lua_pushinteger(L, next <= srv.n ? next : srv.n + 1);
+  lua_pushboolean(L, atomic_load(&srv.stopped));
+  srv_free();
+  return 3;
+}
 #else
 static int nompi (lua_State *L)
 {
@@ -290,6 +543,11 @@ static int nompi (lua_State *L)
 #define task_recv nompi
 #define task_probe nompi
 #define task_bcast nompi
+#define task_flush nompi
+#define task_serve nompi
+#define task_take nompi
+#define task_stop nompi
+#define task_served nompi
 #endif
 
 void olua_opentask (lua_State *L)
@@ -306,6 +564,11 @@ void olua_opentask (lua_State *L)
     {"task_recv", task_recv},
     {"task_probe", task_probe},
     {"task_bcast", task_bcast},
+    {"task_flush", task_flush},
+    {"task_serve", task_serve},
+    {"task_take", task_take},
+    {"task_stop", task_stop},
+    {"task_served", task_served},
     {NULL, NULL}
   };
   luaL_setfuncs(L, fns, 0);

@@ -14,9 +14,9 @@
 --            a chain of job arrays;
 --   gather   --gather DIR: every task read back from DIR;
 --   mpi      mpirun -np N: rank 0 hands out task indices (each rank asks
---            for two ahead, then one per result, so uneven tasks balance),
---            computes tasks itself between messages, collects the packed
---            results, and broadcasts them all; every rank restores the
+--            for two ahead, then one per result, so uneven tasks balance)
+--            from a server thread while it computes tasks itself,
+--            collects the packed results, and broadcasts them all; every rank restores the
 --            same run objects, so the script goes on in step and prints
 --            (rank 0 only) what one process would.
 -- spec = {who = "repeats", n = R, run = function (i) -> run stepped,
@@ -29,8 +29,8 @@
 -- other library files.
 local core = ...
 
-local error, ipairs, pcall, tonumber, tostring, type = error, ipairs,
-  pcall, tonumber, tostring, type
+local error, ipairs, pairs, pcall, tonumber, tostring, type = error,
+  ipairs, pairs, pcall, tonumber, tostring, type
 local io, math, os, string, table = io, math, os, string, table
 local fmt, concat, spack, sunpack = string.format, table.concat,
   string.pack, string.unpack
@@ -192,7 +192,9 @@ end
 
 -- == Open MPI ====================================================================
 
-local REQ, RES, TASK = 1, 2, 3
+-- the protocol of rank 0's server (lua/ltask.c): AHEAD requests, then a
+-- result per task; each message answered by an index, -1 none, -2 stop
+local REQ, RES = 1, 2
 local AHEAD = 2                     -- task indices a worker holds ahead
 
 local function worker (spec)
@@ -216,61 +218,37 @@ local function worker (spec)
       out = out + 1
     end
   end
+  core.task_flush()
 end
 
+-- Rank 0: a thread of ltask.c serves the workers (indices out, results
+-- in) while this loop takes indices from the same counter and computes
+-- them; task_served joins the thread and hands over the workers' bytes.
 local function master (spec)
-  local n, nxt, done, stopped = spec.n, 1, 0, false
-  local bytes, results = {}, {}
-  local reqs = {}
-  for w = 1, size - 1 do reqs[w] = 0 end
-  local function give (w)
-    if stopped then core.task_send(w, TASK, "-2")
-    elseif nxt <= n then
-      core.task_send(w, TASK, tostring(nxt))
-      nxt = nxt + 1
-    else core.task_send(w, TASK, "-1") end
-  end
-  local function handle ()
-    local w, tag, s = core.task_recv()
-    if tag == REQ then reqs[w] = reqs[w] + 1
-    else
-      local i, at = sunpack("j", s)
-      bytes[i] = s:sub(at)
-      done = done + 1
-      if bytes[i] == "s" then stopped = true end
+  local n, results, mine = spec.n, {}, {}
+  core.task_serve(n)
+  local ok, err = pcall(function ()
+    while true do
+      local i = core.task_take()
+      if not i then break end
+      local st, v = compute(spec, i)
+      if st == "intr" then core.task_stop() end
+      if st == "ok" then results[i] = v end
+      mine[i] = st == "error" and "e" .. v or st == "ok" and "" or "s"
     end
-    give(w)
-  end
-  -- every task back (or, after Ctrl-C, every one handed out) and every
-  -- worker's first requests answered
-  local function allin ()
-    if done + (stopped and n - nxt + 1 or 0) < n then return false end
-    for w = 1, size - 1 do if reqs[w] < AHEAD then return false end end
-    return true
-  end
-  while not allin() do
-    local ok, err = pcall(function ()
-      while core.task_probe() do handle() end
-      if nxt <= n and not stopped then
-        local i = nxt
-        nxt = nxt + 1
-        local st, v = compute(spec, i)
-        if st == "intr" then stopped = true end
-        if st == "ok" then results[i] = v end
-        bytes[i] = st == "error" and "e" .. v or st == "ok" and "" or "s"
-        done = done + 1
-      elseif not allin() then
-        handle()
-      end
-    end)
-    if not ok then
-      if not isintr(err) then error(err, 0) end
-      stopped = true
+  end)
+  if not ok then
+    core.task_stop()
+    if not isintr(err) then
+      core.task_served()
+      error(err, 0)
     end
   end
+  local bytes, nxt, stopped = core.task_served()
+  for i, b in pairs(mine) do bytes[i] = b end
   -- skipped tasks: those never handed out
   for i = nxt, n do bytes[i] = "s" end
-  return bytes, results, stopped
+  return bytes, results, stopped or not ok
 end
 
 local function bulk_mpi (spec)

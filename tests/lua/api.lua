@@ -25,6 +25,21 @@ for _, g in ipairs{"problem", "optim", "sample", "game", "run", "race",
 end
 t.is(type(optlab), "table", "api: optlab table")
 t.is(optlab.version, "0.1.0", "api: optlab.version")
+t.is(optlab.rank, 0, "api: optlab.rank is 0 in one process")
+t.is(optlab.size, 1, "api: optlab.size is 1 in one process")
+do
+  -- optlab.now is wall time: across a 0.2 s sleep in a child process it
+  -- advances by at least 0.2 s, while this process's CPU time (os.clock)
+  -- moves less (at most the ~0.1 s OpenBLAS's idle thread spends at
+  -- start-up)
+  local w0, c0 = optlab.now(), os.clock()
+  os.execute("sleep 0.2")
+  local dw, dc = optlab.now() - w0, os.clock() - c0
+  t.ok(type(optlab.now()) == "number" and dw >= 0.2 and dw < 60
+       and dc < dw,
+       string.format("api: optlab.now advances with wall time (%.3f s "
+                     .. "wall, %.3f s CPU, over a 0.2 s sleep)", dw, dc))
+end
 
 -- methods
 local m = optim.adam{lr = 1e-2}
