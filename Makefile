@@ -152,7 +152,7 @@ LUTIL = pushshort|choicerror|unknownkey|checkfilename|checkarray|checkseq|readpa
 
 # The fields of struct ol_problem (core/problem.h), which only the core
 # writes: the binding completes a problem through ol_problem_set_*.
-PFIELDS = name|kind|n|fdf|hess|gsep|ud|free_ud|fd_grad|set|noise|x0|xstar|fstar|mean|cov|rows|cols|payoff|nsum|fdfi|quadratic|l1|mrows|mcols|mblocks|desc|xform|frozen|con
+PFIELDS = name|kind|n|fdf|hess|gsep|ud|free_ud|fd_grad|set|noise|x0|xstar|fstar|mean|cov|rows|cols|payoff|nsum|fdfi|gsumi|quadratic|l1|mrows|mcols|mblocks|desc|xform|frozen|con
 
 mancheck:
 	@out=$$(groff -man -ww -z -rCHECKSTYLE=3 man/optlab.1 2>&1); \

@@ -161,6 +161,13 @@ typedef struct ol_noise {
 typedef int (*ol_fdfi_fn) (void *ud, long i, const double *x, double *f,
                            double *g, ol_err *e);
 
+/* Optional with fdfi: grad f_i(x) added into g (n entries) for each of the
+** cnt indices idx[0..cnt), in that order, each term as fdfi computes it,
+** so that the sum is fdfi's to the bit; one call instead of cnt (a
+** worker's local gradient over its whole shard, core/dist/dist.c). */
+typedef int (*ol_gsumi_fn) (void *ud, const long *idx, long cnt,
+                            const double *x, double *g, ol_err *e);
+
 /* General constraints (core/constr.c), objectives only: m functions c_i
 ** of x, each an equality c_i(x) = 0 or an inequality c_i(x) >= 0 (SciPy's
 ** convention), numbered 0..m-1 in the order given.  The callback stores
@@ -217,6 +224,8 @@ typedef struct ol_problem {
                                 row player (first block) gets x'Ay */
   long nsum;                 /* finite sum: number of components N, or 0 */
   ol_fdfi_fn fdfi;           /* finite sum: component oracle, or NULL */
+  ol_gsumi_fn gsumi;         /* finite sum: summed component gradients over
+                                a list of indices, or NULL */
   int quadratic;             /* f is quadratic: f(x* + d) - f* = 1/2 d'Hd
                                 exactly (with x*, f* known: the bias and
                                 variance metrics) */

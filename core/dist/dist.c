@@ -84,8 +84,12 @@ int ol_dist_grad (ol_ctx *c, const ol_dist_split *s, int w, const double *x,
   cnt = batch <= 0 || batch >= m ? m : batch;
   for (j = 0; j < n; j++) g[j] = 0;
   /* (1) the sum, straight from the component oracle (the indices are the
-  ** split's, in range); counted as ol_ctx_gradi counts */
-  for (k = 0; k < cnt; k++) {
+  ** split's, in range); counted as ol_ctx_gradi counts.  The whole shard
+  ** in one call when the problem sums components itself. */
+  if (cnt == m && p->gsumi != NULL) {
+    if ((rc = p->gsumi(p->ud, s->idx + lo, m, x, g, e)) != OL_OK) return rc;
+  }
+  else for (k = 0; k < cnt; k++) {
     long i = cnt == m ? s->idx[lo + k] : s->idx[lo + ol_rng_below(r, m)];
     if ((rc = p->fdfi(p->ud, i, x, NULL, tmp, e)) != OL_OK) return rc;
     for (j = 0; j < n; j++) g[j] += tmp[j];

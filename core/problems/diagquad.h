@@ -33,6 +33,24 @@ static inline void ol_diagquad_fdfi (const double *h, const double *c,
   if (f != NULL) *f = 0.5 * s;
 }
 
+/* g += h (x - c): the gradient term ol_diagquad_fdfi computes, added. */
+static inline void ol_diagquad_gadd (const double *h, const double *c,
+                                     const double *x, double *g, int d)
+{
+  int j;
+  for (j = 0; j < d; j++) g[j] += h[j] * (x[j] - c[j]);
+}
+
+/* g += sum_k h (x - c_k) over r centres c_0..c_{r-1} stored one after
+** the other (d entries each), one term at a time as ol_diagquad_gadd. */
+static inline void ol_diagquad_gblock (const double *h, const double *c,
+                                       long r, const double *x, double *g,
+                                       int d)
+{
+  long k;
+  for (k = 0; k < r; k++) ol_diagquad_gadd(h, c + (size_t)k * d, x, g, d);
+}
+
 /* s + (x - c)' diag(h) (x - c), summed coordinate by coordinate; h (x -
 ** c) added into g unless g is NULL. */
 static inline double ol_diagquad_add (double s, const double *h,

@@ -77,6 +77,26 @@ static int fedquad_fdfi (void *ud, long i, const double *x, double *f,
   return OL_OK;
 }
 
+/* The indices come in runs of consecutive components (a shard of the
+** default split is one run): each run's part of one client is summed as
+** fedquad_fdf sums it, the centres read in order. */
+static int fedquad_gsumi (void *ud, const long *idx, long cnt,
+                          const double *x, double *g, ol_err *e)
+{
+  const fedquad *q = ud;
+  int d = q->d;
+  long k = 0;
+  (void)e;
+  while (k < cnt) {
+    long i = idx[k], end = (i / q->m + 1) * q->m, r = 1;
+    while (k + r < cnt && idx[k + r] == i + r && i + r < end) r++;
+    ol_diagquad_gblock(q->h + (size_t)(i / q->m) * d, q->c + (size_t)i * d,
+                       r, x, g, d);
+    k += r;
+  }
+  return OL_OK;
+}
+
 /* The sum over components, term by term, client by client. */
 static int fedquad_fdf (void *ud, const double *x, double *f, double *g,
                         ol_err *e)
@@ -242,6 +262,7 @@ static int fedquad_create (ol_problem *p, const ol_pval *v, ol_err *e)
   p->hess = d <= FEDQUAD_MAXDENSE ? fedquad_hess : NULL;
   p->nsum = N;
   p->fdfi = fedquad_fdfi;
+  p->gsumi = fedquad_gsumi;
   snprintf(p->desc, sizeof p->desc, "fedquad{n=%d, workers=%d, per=%ld, "
            "heterogeneity=%g, cond=%g}", d, W, m, het, cond);
   /* (4) the clients as the problem's workers */

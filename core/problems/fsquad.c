@@ -58,6 +58,19 @@ static int fsquad_fdfi (void *ud, long i, const double *x, double *f,
   return OL_OK;
 }
 
+static int fsquad_gsumi (void *ud, const long *idx, long cnt,
+                         const double *x, double *g, ol_err *e)
+{
+  const fsquad *q = ud;
+  int d = q->d;
+  long k;
+  (void)e;
+  for (k = 0; k < cnt; k++)
+    ol_diagquad_gadd(q->h + (size_t)idx[k] * d, q->c + (size_t)idx[k] * d, x,
+                     g, d);
+  return OL_OK;
+}
+
 /* The sum over components, term by term (no expanded form, so f(x*) is
 ** not spoiled by cancellation). */
 static int fsquad_fdf (void *ud, const double *x, double *f, double *g,
@@ -153,6 +166,7 @@ static int fsquad_create (ol_problem *p, const ol_pval *v, ol_err *e)
   p->hess = d <= FSQUAD_MAXDENSE ? fsquad_hess : NULL;
   p->nsum = N;
   p->fdfi = fsquad_fdfi;
+  p->gsumi = fsquad_gsumi;
   p->noise.kind = OL_NOISE_BATCH;
   p->noise.batch = 1;
   p->noise.order = OL_ORDER_SHUFFLE;

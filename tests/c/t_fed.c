@@ -96,6 +96,43 @@ static void test_fedquad (void)
   ol_problem_free(p);
 }
 
+/* The summed component oracle (p->gsumi) of fedquad and fsquad is the
+** sum of fdfi's gradients added in the order given, to the bit: over the
+** whole index range, over runs that cross a client's edge, over repeated
+** and descending indices. */
+static void test_gsumi (void)
+{
+  static const long lists[][12] = {
+    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11},
+    {5, 6, 7, 8, 9, 3, 4, 20, 21, 22, 34, 33},
+    {13, 13, 13, 14, 14, 0, 34, 27, 28, 29, 30, 6}};
+  const char *names[] = {"fedquad", "fsquad"};
+  int t, l, k, j;
+  for (t = 0; t < 2; t++) {
+    ol_problem *p = t == 0
+      ? olt_problem("fedquad", NULL, "n", 3.0, "workers", 5.0, "per", 7.0,
+                    "heterogeneity", 0.8, (char *)NULL)
+      : olt_problem("fsquad", NULL, "N", 35.0, "d", 3.0, (char *)NULL);
+    double x[3] = {0.3, -1.7, 2.2}, g[3], gs[3], gi[3];
+    int same = 1;
+    ol_err e;
+    if (p == NULL) continue;
+    for (l = 0; l < 3; l++) {
+      for (j = 0; j < 3; j++) g[j] = gs[j] = 0.25 * (j + 1);
+      for (k = 0; k < 12; k++) {
+        p->fdfi(p->ud, lists[l][k], x, NULL, gi, &e);
+        for (j = 0; j < 3; j++) g[j] += gi[j];
+      }
+      same = same && p->gsumi != NULL
+             && p->gsumi(p->ud, lists[l], 12, x, gs, &e) == OL_OK
+             && memcmp(g, gs, sizeof g) == 0;
+    }
+    ok(same, "%s: gsumi adds fdfi's gradients in order, bit for bit, over "
+       "3 index lists", names[t]);
+    ol_problem_free(p);
+  }
+}
+
 /* (2) K = 1 on one worker is minibatch SGD: gd with batch noise */
 static void test_sgd (void)
 {
@@ -349,6 +386,7 @@ int main (void)
 {
   diag("seed 1 (the runs' default)");
   test_fedquad();
+  test_gsumi();
   test_sgd();
   test_loop(0);
   test_loop(2);
