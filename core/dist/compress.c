@@ -242,3 +242,65 @@ double ol_cworkers_probe (const ol_cworkers *w, int metric)
   default: return NAN;
   }
 }
+
+int ol_cupload_init (ol_cupload *u, const double *cpar, int n,
+                     const char *who, ol_err *e)
+{
+  int rc;
+  u->cerr = NAN;
+  if ((rc = ol_compress_init(&u->cp, cpar, n, who, e)) != OL_OK) return rc;
+  if (u->cp.kind == OL_CMP_NONE) return OL_OK;
+  u->v = malloc(sizeof *u->v * (size_t)n);
+  u->out = malloc(sizeof *u->out * (size_t)n);
+  if (u->v == NULL || u->out == NULL)
+    return ol_err_set(e, OL_ENOMEM, "%s: out of memory", who);
+  return OL_OK;
+}
+
+void ol_cupload_fini (ol_cupload *u)
+{
+  ol_compress_fini(&u->cp);
+  free(u->v);
+  free(u->out);
+  u->v = u->out = NULL;
+}
+
+void ol_cupload_send (ol_cupload *u, double *msg, ol_rng *r)
+{
+  int n = u->cp.n, j;
+  u->bits += u->cp.bits;
+  if (u->cp.kind == OL_CMP_NONE) return;
+  u->num += ol_compress_apply(&u->cp, msg, u->out, r);
+  for (j = 0; j < n; j++) {
+    u->den += msg[j] * msg[j];
+    msg[j] = u->out[j];
+  }
+}
+
+void ol_cupload_delta (ol_cupload *u, const double *base, double *y,
+                       ol_rng *r)
+{
+  int n = u->cp.n, j;
+  if (u->cp.kind == OL_CMP_NONE) {
+    u->bits += u->cp.bits;
+    return;
+  }
+  for (j = 0; j < n; j++) u->v[j] = y[j] - base[j];
+  ol_cupload_send(u, u->v, r);
+  for (j = 0; j < n; j++) y[j] = base[j] + u->v[j];
+}
+
+void ol_cupload_close (ol_cupload *u)
+{
+  u->cerr = u->den > 0 ? u->num / u->den : 0;
+  u->num = u->den = 0;
+}
+
+double ol_cupload_probe (const ol_cupload *u, int metric)
+{
+  switch (metric) {
+  case OL_MET_BITS: return u->bits;
+  case OL_MET_COMPRESS_ERR: return u->cerr;
+  default: return NAN;
+  }
+}

@@ -128,6 +128,36 @@ typedef struct ol_cworkers {
 int ol_cworkers_init (ol_cworkers *w, const double *cpar, int nw, ol_ctx *c,
                       const char *who, ol_err *e);
 void ol_cworkers_fini (ol_cworkers *w);
+
+/* A federated method's compressed uploads (fedavg, scaffold): each
+** participant sends its model update y_w - x (and scaffold also its
+** control-variate change) as C(.), the server averaging what it
+** receives -- FedPAQ's quantized updates (Reisizadeh, Mokhtari, Hassani,
+** Jadbabaie & Pedarsani 2020, "FedPAQ: a communication-efficient
+** federated learning method with periodic averaging and quantization",
+** AISTATS, Algorithm 1) with any compressor above.  Accounts: bits, the
+** uplink bits sum_rounds (messages) bits(C), and compress_err, the last
+** round's sum ||C(v) - v||^2 / sum ||v||^2 over its messages.  With
+** compress = "none" nothing is changed (no draws, the iterates' bits as
+** without it) and the bits are 32 n per message. */
+typedef struct ol_cupload {
+  ol_compress cp;
+  double *v, *out;           /* n each (owned) */
+  double bits, cerr;         /* cerr NAN before the first round */
+  double num, den;           /* this round's error sums */
+} ol_cupload;
+int ol_cupload_init (ol_cupload *u, const double *cpar, int n,
+                     const char *who, ol_err *e);
+void ol_cupload_fini (ol_cupload *u);
+/* msg := C(msg) in place, draws from r; counted as one message. */
+void ol_cupload_send (ol_cupload *u, double *msg, ol_rng *r);
+/* y := base + C(y - base), draws from r; counted as one message. */
+void ol_cupload_delta (ol_cupload *u, const double *base, double *y,
+                       ol_rng *r);
+/* The round's end: compress_err from its sums. */
+void ol_cupload_close (ol_cupload *u);
+/* OL_MET_BITS, OL_MET_COMPRESS_ERR; NAN for any other metric. */
+double ol_cupload_probe (const ol_cupload *u, int metric);
 /* Close a round of m participants whose messages had sum_S ||C(v) - v||^2
 ** = num and sum_S ||v||^2 = den: bits += m bits(C), cerr = num / den (0
 ** when den = 0), rounds + 1. */

@@ -42,14 +42,24 @@
 ** (dist.h).  Probes: drift (1/|S|) sum ||y_w - x||^2, consensus
 ** (1/|S|) sum ||y_w - ybar||^2, rounds; the last local iterates y_w are
 ** kept per worker.
+**
+** Compressed uploads (compress = ..., compress.h's ol_cupload): each
+** participant sends C(y_w - x) and the server's y_w is x + C(y_w - x)
+** (FedPAQ, Reisizadeh et al. 2020, Algorithm 1, with its quantizer any of
+** compress.h's), so drift, consensus and the workers' view are of what
+** the server received; the compressor's draws come from the run's
+** generator after the client's local steps.  Probes bits (one message
+** per participant per round) and compress_err.
 */
 #include <math.h>
 
+#include "compress.h"
 #include "dist.h"
 #include "vec.h"
 
 typedef struct fedavg_state {
   ol_dist_fed fed;  /* first: iterates, split, participants, ybar, probes */
+  ol_cupload up;    /* the uploads' compressor and bits */
   int K, batch;
   double lr, slr, mom, beta;
   double *g, *tmp, *d, *v, *G;   /* n each */
@@ -68,6 +78,7 @@ static const ol_param fedavg_params[] = {
    "with replacement (0: the whole shard)", NULL},
   {"workers", OL_P_INT, 10, 1, 1e6, "workers of the default split when "
    "the problem has none", NULL},
+  OL_COMPRESS_PARAMS(OL_CMP_NONE),
 };
 
 static int fedavg_init (void *st, const double *par, ol_ctx *c, ol_err *e)
@@ -80,7 +91,8 @@ static int fedavg_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   s->mom = par[3];
   s->beta = par[4];
   s->batch = (int)par[5];
-  if ((rc = ol_dist_fed_init(&s->fed, c, (int)par[6], "fedavg", e)) != OL_OK)
+  if ((rc = ol_dist_fed_init(&s->fed, c, (int)par[6], "fedavg", e)) != OL_OK
+      || (rc = ol_cupload_init(&s->up, par + 7, n, "fedavg", e)) != OL_OK)
     return rc;
   if ((s->g = ol_vec_new(n, e)) == NULL || (s->tmp = ol_vec_new(n, e)) == NULL
       || (s->d = ol_vec_new(n, e)) == NULL
@@ -113,7 +125,10 @@ static int fedavg_step (void *st, ol_ctx *c, ol_err *e)
       }
       for (j = 0; j < n; j++) y[j] -= a * d[j];
     }
+    /* its upload: y_w = x + C(y_w - x) as the server receives it */
+    ol_cupload_delta(&s->up, x, y, c->rng);
   }
+  ol_cupload_close(&s->up);
   /* (3) ybar, drift, consensus (dist.h) */
   ol_dist_fed_close(f, m, x);
   /* (4) the server: pseudo-gradient D = x - ybar, momentum, move */
@@ -132,6 +147,7 @@ static void fedavg_fini (void *st)
 {
   fedavg_state *s = st;
   ol_dist_fed_fini(&s->fed);
+  ol_cupload_fini(&s->up);
   ol_vec_free(s->g);
   ol_vec_free(s->tmp);
   ol_vec_free(s->d);
@@ -144,6 +160,8 @@ static double fedavg_probe (const void *st, int metric, const ol_ctx *c)
 {
   const fedavg_state *s = st;
   (void)c;
+  if (metric == OL_MET_BITS || metric == OL_MET_COMPRESS_ERR)
+    return ol_cupload_probe(&s->up, metric);
   return ol_dist_fed_probe(&s->fed, metric);
 }
 
@@ -156,4 +174,5 @@ const ol_method_type ol_dist_fedavg = {
   sizeof(fedavg_state), OL_M_NEEDSUM, OL_KIND(OL_OBJECTIVE),
   fedavg_init, fedavg_step, fedavg_fini, fedavg_probe,
   OL_MBIT(OL_MET_DRIFT) | OL_MBIT(OL_MET_CONSENSUS) | OL_MBIT(OL_MET_ROUNDS)
+  | OL_MBIT(OL_MET_BITS) | OL_MBIT(OL_MET_COMPRESS_ERR)
 };

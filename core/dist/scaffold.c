@@ -26,20 +26,28 @@
 ** Workers and probes as in fedavg.c: p->workers or the `workers`
 ** parameter's shards; drift (1/|S|) sum ||y_w - x||^2, consensus
 ** (1/|S|) sum ||y_w - ybar||^2, rounds.
+**
+** Compressed uploads (compress = ..., compress.h's ol_cupload): a
+** participant sends C(c_w+ - c_w), then C(y_w - x) (two messages), its
+** own c_w+ kept exact; the server's sums use what it received (FedPAQ's
+** quantized updates, Reisizadeh et al. 2020, applied to both of
+** SCAFFOLD's uploads).  Probes bits and compress_err.
 */
 #include <math.h>
 #include <stdlib.h>
 
+#include "compress.h"
 #include "dist.h"
 #include "vec.h"
 
 typedef struct scaffold_state {
   ol_dist_fed fed;  /* first: iterates, split, participants, ybar, probes */
+  ol_cupload up;    /* the uploads' compressor and bits */
   int K, batch;
   double lr, slr, mom;
   double *C;        /* sp.n x n: client control variates c_w */
   double *cs;       /* n: server control variate c */
-  double *g, *tmp, *v, *dc;   /* n each */
+  double *g, *tmp, *v, *dc, *dcw;   /* n each */
 } scaffold_state;
 
 static const ol_param scaffold_params[] = {
@@ -53,6 +61,7 @@ static const ol_param scaffold_params[] = {
    "with replacement (0: the whole shard)", NULL},
   {"workers", OL_P_INT, 10, 1, 1e6, "workers of the default split when "
    "the problem has none", NULL},
+  OL_COMPRESS_PARAMS(OL_CMP_NONE),
 };
 
 static int scaffold_init (void *st, const double *par, ol_ctx *c, ol_err *e)
@@ -65,14 +74,16 @@ static int scaffold_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   s->mom = par[3];
   s->batch = (int)par[4];
   if ((rc = ol_dist_fed_init(&s->fed, c, (int)par[5], "scaffold", e))
-      != OL_OK)
+      != OL_OK
+      || (rc = ol_cupload_init(&s->up, par + 6, n, "scaffold", e)) != OL_OK)
     return rc;
   if ((s->C = calloc((size_t)s->fed.sp.n * n, sizeof *s->C)) == NULL)
     return ol_err_set(e, OL_ENOMEM, "out of memory");
   if ((s->cs = ol_vec_new(n, e)) == NULL || (s->g = ol_vec_new(n, e)) == NULL
       || (s->tmp = ol_vec_new(n, e)) == NULL
       || (s->v = ol_vec_new(n, e)) == NULL
-      || (s->dc = ol_vec_new(n, e)) == NULL)
+      || (s->dc = ol_vec_new(n, e)) == NULL
+      || (s->dcw = ol_vec_new(n, e)) == NULL)
     return OL_ENOMEM;
   return OL_OK;
 }
@@ -99,13 +110,18 @@ static int scaffold_step (void *st, ol_ctx *c, ol_err *e)
     /* (3) the client's new control variate (option II) */
     for (j = 0; j < n; j++) {
       double cn = cw[j] - s->cs[j] + (x[j] - y[j]) / (s->K * a);
-      s->dc[j] += cn - cw[j];
+      s->dcw[j] = cn - cw[j];
       cw[j] = cn;
     }
+    /* (4) its uploads, as the server receives them */
+    ol_cupload_send(&s->up, s->dcw, c->rng);
+    for (j = 0; j < n; j++) s->dc[j] += s->dcw[j];
+    ol_cupload_delta(&s->up, x, y, c->rng);
   }
-  /* (4) ybar, drift, consensus (dist.h) */
+  ol_cupload_close(&s->up);
+  /* (5) ybar, drift, consensus (dist.h) */
   ol_dist_fed_close(f, m, x);
-  /* (5) the server's model and control variate */
+  /* (6) the server's model and control variate */
   for (j = 0; j < n; j++) {
     s->v[j] = s->mom * s->v[j] + (x[j] - f->ybar[j]);
     x[j] -= s->slr * s->v[j];
@@ -118,19 +134,23 @@ static void scaffold_fini (void *st)
 {
   scaffold_state *s = st;
   ol_dist_fed_fini(&s->fed);
+  ol_cupload_fini(&s->up);
   free(s->C);
   ol_vec_free(s->cs);
   ol_vec_free(s->g);
   ol_vec_free(s->tmp);
   ol_vec_free(s->v);
   ol_vec_free(s->dc);
-  s->C = s->cs = s->g = s->tmp = s->v = s->dc = NULL;
+  ol_vec_free(s->dcw);
+  s->C = s->cs = s->g = s->tmp = s->v = s->dc = s->dcw = NULL;
 }
 
 static double scaffold_probe (const void *st, int metric, const ol_ctx *c)
 {
   const scaffold_state *s = st;
   (void)c;
+  if (metric == OL_MET_BITS || metric == OL_MET_COMPRESS_ERR)
+    return ol_cupload_probe(&s->up, metric);
   return ol_dist_fed_probe(&s->fed, metric);
 }
 
@@ -142,4 +162,5 @@ const ol_method_type ol_dist_scaffold = {
   sizeof(scaffold_state), OL_M_NEEDSUM, OL_KIND(OL_OBJECTIVE),
   scaffold_init, scaffold_step, scaffold_fini, scaffold_probe,
   OL_MBIT(OL_MET_DRIFT) | OL_MBIT(OL_MET_CONSENSUS) | OL_MBIT(OL_MET_ROUNDS)
+  | OL_MBIT(OL_MET_BITS) | OL_MBIT(OL_MET_COMPRESS_ERR)
 };

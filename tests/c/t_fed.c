@@ -31,6 +31,7 @@
 #include "olt.h"
 #include "rng.h"
 #include "tap.h"
+#include "dist/compress.h"
 #include "problems/fedquad.h"
 #include "dist/dist.h"
 
@@ -288,7 +289,7 @@ static void test_partial (void)
 {
   ol_problem *p = olt_problem("fedquad", NULL, "n", 2.0, "workers", 8.0,
                               "participation", 0.25, (char *)NULL);
-  double par[8];
+  double par[16];
   const ol_method_type *m = olt_method("fedavg", par, (char *)NULL);
   ol_run_opts o1 = olt_opts(30, 0, 0), o2 = olt_opts(30, 0, 0);
   ol_run *a, *b, *c;
@@ -371,6 +372,81 @@ static void test_view (void)
   ol_problem_free(p);
 }
 
+/* (8) compressed uploads (compress.h's ol_cupload): the bits by hand,
+** top-k's first round by hand, top-k keeping every coordinate is the
+** plain run to rounding */
+static double lastof (ol_run *r, int metric)
+{
+  const double *v = r != NULL ? ol_run_series(r, metric) : NULL;
+  return v != NULL && ol_run_len(r) > 0 ? v[ol_run_len(r) - 1] : NAN;
+}
+
+static void test_upload (void)
+{
+  ol_problem *p = olt_problem("fedquad", NULL, "n", 2.0, "workers", 8.0,
+                              "participation", 0.25, (char *)NULL);
+  ol_problem *q = olt_problem("fedquad", NULL, "n", 3.0, "workers", 1.0,
+                              (char *)NULL);
+  static const char *const k[] = {"compress", "k", "K", "lr"};
+  double v[] = {OL_CMP_NONE, 1, 5, 0.1}, u[3], um = 0, uu = 0, want;
+  double bits[4];
+  ol_run *a, *b;
+  int i, j, jm = 0;
+  if (p == NULL || q == NULL) return;
+  /* (a) bits: 30 rounds of 2 participants, 64 bits a plain message of 2
+  ** coordinates, 32 + 1 a top-1 one; scaffold sends two messages */
+  for (i = 0; i < 4; i++) {
+    v[0] = i % 2 == 0 ? OL_CMP_NONE : OL_CMP_TOPK;
+    a = go3(p, i < 2 ? "fedavg" : "scaffold", 30, k, v, 2);
+    bits[i] = lastof(a, OL_MET_BITS);
+    ol_run_free(a);
+  }
+  ok(bits[0] == 3840 && bits[1] == 1980 && bits[2] == 7680 &&
+     bits[3] == 3960, "fedavg and scaffold, 2 of 8 clients, 30 rounds: "
+     "bits %g, %g (top-1) and %g, %g (two messages each) by hand",
+     bits[0], bits[1], bits[2], bits[3]);
+  /* (b) one round on one client: the plain run's x is x0 + u; top-1 keeps
+  ** u's largest entry */
+  v[0] = OL_CMP_NONE;
+  a = go3(q, "fedavg", 1, k + 2, v + 2, 2);
+  v[0] = OL_CMP_TOPK;
+  b = go3(q, "fedavg", 1, k, v, 4);
+  if (a == NULL || b == NULL) return;
+  for (j = 0; j < 3; j++) {
+    u[j] = ol_run_x(a)[j] - q->x0[j];
+    uu += u[j] * u[j];
+    if (fabs(u[j]) > um) {
+      um = fabs(u[j]);
+      jm = j;
+    }
+  }
+  want = (uu - um * um) / uu;
+  ok(fabs(lastof(b, OL_MET_COMPRESS_ERR) - want) <= 1e-12 * want &&
+     ol_run_x(b)[jm] == ol_run_x(a)[jm] && ol_run_x(b)[(jm + 1) % 3] ==
+     q->x0[(jm + 1) % 3] && ol_run_x(b)[(jm + 2) % 3] == q->x0[(jm + 2) % 3],
+     "fedavg top-1, one round: x moves along the update's largest entry "
+     "only, compress_err %.6g = the rest's share of ||u||^2 %.6g",
+     lastof(b, OL_MET_COMPRESS_ERR), want);
+  ol_run_free(a);
+  ol_run_free(b);
+  /* (c) top-k with k = n sends everything: x0 + (y - x0) is y to
+  ** rounding after 20 rounds */
+  v[0] = OL_CMP_NONE;
+  a = go3(p, "scaffold", 20, k + 2, v + 2, 2);
+  v[0] = OL_CMP_TOPK;
+  v[1] = 2;
+  b = go3(p, "scaffold", 20, k, v, 4);
+  ok(a != NULL && b != NULL && fabs(ol_run_x(a)[0] - ol_run_x(b)[0]) < 1e-12
+     && fabs(ol_run_x(a)[1] - ol_run_x(b)[1]) < 1e-12 &&
+     lastof(b, OL_MET_COMPRESS_ERR) == 0,
+     "scaffold top-2 of 2 coordinates: the plain run's x to 1e-12, "
+     "compress_err 0");
+  ol_run_free(a);
+  ol_run_free(b);
+  ol_problem_free(p);
+  ol_problem_free(q);
+}
+
 static void test_refuse (void)
 {
   ol_problem *p = olt_problem("rosenbrock", NULL, (char *)NULL);
@@ -394,6 +470,7 @@ int main (void)
   test_partial();
   test_asgd();
   test_view();
+  test_upload();
   test_refuse();
   return done();
 }
