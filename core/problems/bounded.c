@@ -15,6 +15,10 @@
 **   U(u) = -log p(x) - sum_i log |dx_i/du_i|
 **   dU/du_i = -(d log p / dx_i) dx_i/du_i - d log|dx_i/du_i| / du_i,
 **   the last term 1 for one bound, 1 - 2 s for two, 0 for none.
+** When log p has a Hessian Hx (a traced Lua log p, lua/lad.c), so has U:
+**   d2U/du_i du_j = -Hx_ij T_i' T_j' - [i = j] (g_i T_i'' + c_i),
+**   g = grad log p; T'' = T' for one bound, (hi - lo) s (1-s) (1 - 2 s)
+**   for two; c_i = d2 log|T_i'| / du_i^2 = -2 s (1 - s) for two, else 0.
 **
 ** log s and log(1 - s) are -softplus(-u) and -softplus(u), and x on a
 ** two-sided bound is computed from the nearer end (hi - (hi - lo) s(-u)
@@ -47,6 +51,7 @@ typedef struct bounded {
   unsigned char *kind;      /* B_* per coordinate (owned) */
   double *lo, *hi;          /* bounds, n each (owned) */
   double *x, *gx;           /* scratch: T(u), grad log p at T(u) */
+  double *gh;               /* scratch of the Hessian: grad log p (owned) */
   ol_transform t;           /* lo, hi point at the arrays above */
 } bounded;
 
@@ -60,6 +65,7 @@ static void bounded_free (void *ud)
   free(B->hi);
   free(B->x);
   free(B->gx);
+  free(B->gh);
   free(B);
 }
 
@@ -188,6 +194,49 @@ static int bounded_fdf (void *ud, const double *u, double *f, double *g,
   return OL_OK;
 }
 
+/* The Hessian of the potential on the u scale (see the header), from log
+** p's: H = -Hx scaled by T' on both sides, minus the diagonal terms. */
+static int bounded_hess (void *ud, const double *u, double *H, ol_err *e)
+{
+  bounded *B = ud;
+  const ol_problem *q = B->logp;
+  int i, j, n = B->n, rc;
+  /* (1) grad log p at x, needed for the bounded coordinates' T'' */
+  if (B->any) {
+    bounds_constrain(B->lo, B->hi, n, u, B->x);
+    if ((rc = q->fdf(q->ud, B->x, NULL, B->gh, e)) != OL_OK) return rc;
+    bounds_constrain(B->lo, B->hi, n, u, B->x);    /* a nested call's x */
+  }
+  /* (2) Hx into H, then the chain rule in place */
+  if ((rc = q->hess(q->ud, B->any ? B->x : u, H, e)) != OL_OK) return rc;
+  for (i = 0; i < n; i++) {
+    double ti = 1, tti = 0, ci = 0, s, r;
+    switch (B->kind[i]) {
+    case B_LOWER: ti = tti = exp(u[i]); break;
+    case B_UPPER: ti = tti = -exp(u[i]); break;
+    case B_BOTH:
+      s = inv_logit(u[i]);
+      r = inv_logit(-u[i]);
+      ti = (B->hi[i] - B->lo[i]) * s * r;
+      tti = ti * (r - s);
+      ci = -2 * s * r;
+      break;
+    default: break;
+    }
+    for (j = 0; j < n; j++) {
+      double tj = 1;
+      if (B->kind[j] == B_LOWER) tj = exp(u[j]);
+      else if (B->kind[j] == B_UPPER) tj = -exp(u[j]);
+      else if (B->kind[j] == B_BOTH)
+        tj = (B->hi[j] - B->lo[j]) * inv_logit(u[j]) * inv_logit(-u[j]);
+      H[(size_t)i * n + j] = -H[(size_t)i * n + j] * ti * tj;
+    }
+    if (B->kind[i] != B_NONE)
+      H[(size_t)i * n + i] -= B->gh[i] * tti + ci;
+  }
+  return OL_OK;
+}
+
 ol_problem *ol_problem_density (ol_problem *logp, const double *lo,
                                 const double *hi, const double *x0,
                                 ol_err *e)
@@ -243,6 +292,13 @@ ol_problem *ol_problem_density (ol_problem *logp, const double *lo,
   }
   p->kind = OL_DENSITY;
   p->xform = B->any ? &B->t : NULL;
+  if (logp->hess != NULL) {
+    if (B->any && (B->gh = ol_problem_alloc(n, e)) == NULL) {
+      ol_problem_free(p);           /* and B with it (not yet logp) */
+      return NULL;
+    }
+    p->hess = bounded_hess;
+  }
   snprintf(p->name, sizeof p->name, "%s", logp->name);
   snprintf(p->desc, sizeof p->desc, "%s{n=%d%s}", logp->name, n,
            B->any ? ", bounded" : "");
