@@ -582,6 +582,10 @@ static int run_race (lua_State *L)
     lua_pop(L, 1);
   }
   racenotes(L, boxes, n, rt, &ro);
+  if (olua_task_race(L, rt)) {
+    lua_pushvalue(L, rt);
+    return 1;
+  }
   olua_exp_drive(L, boxes, n,
                  olua_problemdesc(ol_run_problem(boxes[0]->r), title,
                                   sizeof title),

@@ -1,7 +1,7 @@
 /*
 ** lua/ltask.c -- the task mode of the process and the primitives of
-** lua/tasks.lua, which runs every bulk operation (repeats, sweep, chains)
-** as a list of independent tasks.
+** lua/tasks.lua, which runs every bulk operation (repeats, sweep, race,
+** chains) as a list of independent tasks.
 **
 ** Modes (ltask.h): one process; a scheduler's slice K of N (--tasks K/N
 ** --dir DIR: tasks i with i mod N = K - 1 computed, their results written
@@ -14,7 +14,8 @@
 ** statics, not in the per-state record.
 **
 ** core.task_mode() -> mode, k or rank, n or size, dir
-** core.task_mkrun(problem, method, opts) -> a run, made, not stepped
+** core.task_mkrun(problem, method, opts [, lenient]) -> a run, made, not
+** stepped (lenient: a race's, without the metrics the method lacks)
 ** core.task_mkchain(problem, method, opts, c) -> chain c (0-based), same
 ** core.task_drive(r) -> r stepped to its end, headless
 ** core.task_pack(r) -> the packed results (core/runpack.h), a string
@@ -183,8 +184,10 @@ static void readtaskopts (lua_State *L, ropts *ro, const char *who)
 static int task_mkrun (lua_State *L)
 {
   ropts ro;
+  int lenient = lua_toboolean(L, 4);
   lua_settop(L, 3);
-  readtaskopts(L, &ro, "run");
+  readtaskopts(L, &ro, lenient ? "race" : "run");
+  ro.lenient = lenient;
   olua_mkrun(L, 1, 2, &ro, "run");
   return 1;
 }
@@ -586,5 +589,19 @@ int olua_task_chains (lua_State *L)
   lua_pushvalue(L, 2);
   lua_pushvalue(L, 3);
   lua_call(L, 3, 1);
+  return 1;
+}
+
+int olua_task_race (lua_State *L, int rt)
+{
+  if (mode == OLUA_TASKS_ONE) return 0;
+  lua_getfield(L, LUA_REGISTRYINDEX, TASKCORE);
+  lua_getfield(L, -1, "race_bulk");
+  lua_pushvalue(L, 1);
+  lua_pushvalue(L, 2);
+  lua_pushvalue(L, 3);
+  lua_pushvalue(L, rt);
+  lua_call(L, 4, 0);
+  lua_pop(L, 1);
   return 1;
 }

@@ -39,6 +39,11 @@ void olua_setchains (lua_State *L);
 ** mode other than one: the chains as tasks (core.chains_bulk), pushed,
 ** returns 1; 0 (nothing pushed) in the one-process mode. */
 int olua_task_chains (lua_State *L);
+/* race(problem, methods, opts) at 1..3, its race object at rt with the
+** runs made: in a task mode other than one, each run a task (tasks.lua's
+** core.race_bulk) and 1 returned, the runs in rt replaced by the
+** finished ones; 0 (nothing done) in one process. */
+int olua_task_race (lua_State *L, int rt);
 /* core.task_*: the primitives of lua/tasks.lua (core table on top). */
 void olua_opentask (lua_State *L);
 

@@ -290,6 +290,27 @@ function core.bulk (spec)
   return bulk_files(spec)
 end
 
+-- race(p, {m1, m2, ...}, opts) in a task mode other than one (lua/lrun.c
+-- calls it with the race object rt, its runs made): each run a task; the
+-- runs are independent (lock-step only paces the live view), so the
+-- results are one process's.  Every run is needed, so a failed one raises.
+function core.race_bulk (problem, methods, opts, rt)
+  local results, missing = core.bulk{
+    who = "race", n = #methods,
+    run = function (i)
+      return core.task_drive(core.task_mkrun(problem, methods[i], opts, true))
+    end,
+    make = function (i)
+      return core.task_mkrun(problem, methods[i], opts, true)
+    end,
+    desc = function (i) return fmt("methods[%d], %s", i, tostring(methods[i])) end}
+  if #missing > 0 then
+    error(fmt("race: methods[%d] (%s): %s", missing[1].task, missing[1].desc,
+              missing[1].error), 2)
+  end
+  for i = 1, #methods do rt[i] = results[i] end
+end
+
 -- run(p, sampler, {chains = k, ...}) in a task mode other than one
 -- (lua/lrun.c calls it): each chain a task (lua/lsample.c's
 -- olua_mkchain fixes its start and stream by its index); every chain is

@@ -47,7 +47,7 @@ static const char usage_text[] =
   "  --no-tui   never open the live view (progress lines instead)\n"
   "  --ascii    no braille or Unicode in the live view\n"
   "  --tasks K/N --dir DIR  compute slice K of N of every bulk operation\n"
-  "             (repeats, sweep, chains) into DIR, print nothing\n"
+  "             (repeats, sweep, race, chains) into DIR, print nothing\n"
   "  --gather DIR  read every bulk operation's results from DIR\n"
   "  --version  show version information\n"
   "  --help     show this help\n"

@@ -18,7 +18,7 @@ trap 'rm -rf "$tmp"' EXIT
 export OPENBLAS_NUM_THREADS=1
 n=0
 ok () { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
-files="repeats.csv sweep.csv nuts_1.csv nuts_2.csv nuts_3.csv nuts_4.csv nuts_chain1.csv"
+files="repeats.csv sweep.csv nuts_1.csv nuts_2.csv nuts_3.csv nuts_4.csv nuts_chain1.csv race.csv"
 # the run's seconds and the chains' total time are measured: left out
 clean () { grep -v '^  in all: ' "$1"; }
 
@@ -32,8 +32,8 @@ for np in 2 3; do
   ok $? "mpirun -np $np runs"
 done
 # three slices, run until every bulk operation's tasks are in the
-# directory (one round per operation: 3), then the gathering run
-for round in 1 2 3; do
+# directory (one round per operation: 4), then the gathering run
+for round in 1 2 3 4; do
   for k in 1 2 3; do
     $OPTLAB --tasks $k/3 --dir "$tmp/slices" tests/mpi/bulk.lua "$tmp/quiet" \
       >>"$tmp/slices.out" 2>>"$tmp/slices.err" || echo "slice $k/3 failed" >&2
@@ -45,7 +45,7 @@ ok $? "--tasks 1/3..3/3 then --gather runs"
 for way in np2 np3 gather; do
   bad=""
   for f in $files; do cmp -s "$tmp/one/$f" "$tmp/$way/$f" || bad="$bad $f"; done
-  ok "$([ -z "$bad" ] && echo 0 || echo 1)" "$way: the 7 CSV files are byte-identical to one process's${bad:+ (differ:$bad)}"
+  ok "$([ -z "$bad" ] && echo 0 || echo 1)" "$way: the 8 CSV files are byte-identical to one process's${bad:+ (differ:$bad)}"
   clean "$tmp/one.out" | sed 's/size	1$/size/' >"$tmp/a"
   clean "$tmp/$way.out" | sed 's/size	[0-9]*$/size/' >"$tmp/b"
   cmp -s "$tmp/a" "$tmp/b"
