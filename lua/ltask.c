@@ -27,6 +27,7 @@
 ** (rank 0's): MPI point-to-point and broadcast, in MPI_COMM_WORLD
 ** (raise without MPI).
 ** core.task_serve(n), core.task_take() -> i or nil, core.task_stop(),
+** core.task_progress() -> results back from the others, wall seconds,
 ** core.task_served() -> bytes, next, stopped: rank 0's side of an
 ** operation of n tasks.  A thread of rank 0 serves the other ranks (their
 ** requests for task indices, their packed results) while rank 0's own
@@ -346,7 +347,8 @@ static struct {
   atomic_int next;                /* the next index to hand out, 1-based */
   atomic_int stopped;
   int *reqs;                      /* requests received, per rank */
-  long handed, got;               /* indices sent to workers, results back */
+  long handed;                    /* indices sent to workers */
+  atomic_long got;                /* results back (read by task_progress) */
   char **buf;                     /* buf[i], len[i]: task i's bytes */
   int *len;
 } srv;
@@ -374,7 +376,7 @@ static void srv_give (int w)
 static int srv_done (void)
 {
   int w;
-  if (srv.got < srv.handed) return 0;
+  if (atomic_load(&srv.got) < srv.handed) return 0;
   for (w = 1; w < size; w++) if (srv.reqs[w] < AHEAD) return 0;
   return 1;
 }
@@ -397,7 +399,7 @@ static void srv_handle (int w, int tag, char *b, int len)
     memmove(b, b + sizeof i, (size_t)len - sizeof i);
     srv.buf[i] = b;
     srv.len[i] = len - (int)sizeof i;
-    srv.got++;
+    atomic_fetch_add(&srv.got, 1);
     if (srv.len[i] == 1 && b[0] == 's') atomic_store(&srv.stopped, 1);
   }
   srv_give(w);
@@ -482,7 +484,8 @@ static int task_serve (lua_State *L)
   srv.n = (int)n;
   atomic_store(&srv.next, 1);
   atomic_store(&srv.stopped, 0);
-  srv.handed = srv.got = 0;
+  srv.handed = 0;
+  atomic_store(&srv.got, 0);
   srv.reqs = calloc((size_t)size, sizeof *srv.reqs);
   srv.buf = calloc((size_t)n + 1, sizeof *srv.buf);
   srv.len = calloc((size_t)n + 1, sizeof *srv.len);
@@ -512,6 +515,15 @@ static int task_take (lua_State *L)
   return 1;
 }
 
+/* -> the results the other ranks have sent back so far, and the wall
+** clock (ol_now), for rank 0's progress lines. */
+static int task_progress (lua_State *L)
+{
+  lua_pushinteger(L, (lua_Integer)atomic_load(&srv.got));
+  lua_pushnumber(L, ol_now());
+  return 2;
+}
+
 static int task_stop (lua_State *L)
 {
   (void)L;
@@ -525,7 +537,7 @@ static int task_served (lua_State *L)
 {
   int i, next;
   srv_join();
-  lua_createtable(L, 0, (int)srv.got);
+  lua_createtable(L, 0, (int)atomic_load(&srv.got));
   for (i = 1; i <= srv.n; i++)
     if (srv.buf != NULL && srv.buf[i] != NULL) {
       lua_pushlstring(L, srv.buf[i], (size_t)srv.len[i]);
@@ -550,6 +562,7 @@ static int nompi (lua_State *L)
 #define task_serve nompi
 #define task_take nompi
 #define task_stop nompi
+#define task_progress nompi
 #define task_served nompi
 #endif
 
@@ -571,6 +584,7 @@ void olua_opentask (lua_State *L)
     {"task_serve", task_serve},
     {"task_take", task_take},
     {"task_stop", task_stop},
+    {"task_progress", task_progress},
     {"task_served", task_served},
     {NULL, NULL}
   };

@@ -224,17 +224,32 @@ end
 -- Rank 0: a thread of ltask.c serves the workers (indices out, results
 -- in) while this loop takes indices from the same counter and computes
 -- them; task_served joins the thread and hands over the workers' bytes.
+-- Without a terminal to show it, rank 0 says how far an operation is:
+-- a line on stderr every PROGRESS seconds once it has run that long.
+local PROGRESS = 2
+
 local function master (spec)
-  local n, results, mine = spec.n, {}, {}
+  local n, results, mine, own = spec.n, {}, {}, 0
   core.task_serve(n)
+  local _, t0 = core.task_progress()
+  local last = t0
   local ok, err = pcall(function ()
     while true do
+      local got, now = core.task_progress()
+      if now - last >= PROGRESS then
+        last = now
+        io.stderr:write(fmt("optlab: %s: %d of %d tasks done on %d ranks "
+                            .. "(%.0f s)\n", spec.who, got + own, n, size,
+                            now - t0))
+        io.stderr:flush()
+      end
       local i = core.task_take()
       if not i then break end
       local st, v = compute(spec, i)
       if st == "intr" then core.task_stop() end
       if st == "ok" then results[i] = v end
       mine[i] = st == "error" and "e" .. v or st == "ok" and "" or "s"
+      own = own + 1
     end
   end)
   if not ok then
