@@ -917,6 +917,17 @@ void olua_ad_pushinfo (lua_State *L, const olua_ad *ad)
 
 /* f at 1 (a function), x at 2: a new olua_ad pushed, traced at x (copied
 ** into *xp, a buffer on the stack). */
+/* Raise "<who>: <what>[i] = nan is not finite" for the first such entry. */
+static void checkfinite (lua_State *L, const char *who, const char *what,
+                         const double *v, int n)
+{
+  int i;
+  for (i = 0; i < n; i++)
+    if (!isfinite(v[i]))
+      luaL_error(L, "%s: %s[%d] = %s is not finite", who, what, i + 1,
+                 isnan(v[i]) ? "nan" : v[i] > 0 ? "inf" : "-inf");
+}
+
 static olua_ad *prompt_trace (lua_State *L, const char *who, double **xp)
 {
   int n;
@@ -928,6 +939,7 @@ static olua_ad *prompt_trace (lua_State *L, const char *who, double **xp)
   x = olua_checkarray(L, 2, who, "x", &n);
   if (n < 1) luaL_error(L, "%s: x is empty (a table of n >= 1 numbers)",
                         who);
+  checkfinite(L, who, "x", x, n);
   ad = olua_ad_new(L, n, "f");
   {
     double t0 = ol_now();
@@ -992,6 +1004,7 @@ static int ad_hvp (lua_State *L)
   n = ad->n;
   if (len != n)
     return luaL_error(L, "hvp: v has %d entries, expected n = %d", len, n);
+  checkfinite(L, "hvp", "v", v, n);
   hv = lua_newuserdatauv(L, 3 * (size_t)n * sizeof *hv, 0);
   t = select_tape(L, ad, 1, x, &f);
   if (t != NULL) ol_tape_hvp(t, v, hv, NULL);

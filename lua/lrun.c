@@ -381,7 +381,7 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
       luaL_error(L, "%s: samples is the number of a diffusion sampler's "
                  "particles; %s has none", who, mb->t->name);
     if (ol_param_check(&mb->t->params[i], (double)ro->samples, &e) != OL_OK)
-      luaL_error(L, "%s: samples: %s", who, e.msg);
+      luaL_error(L, "%s: %s", who, e.msg);
     par[i] = (double)ro->samples;
   }
   /* a diffusion sampler runs its steps (iterations) unless told */

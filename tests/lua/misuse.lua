@@ -216,4 +216,21 @@ do
   t.ok(not ok and msg:find("non-finite", 1, true),
        "misuse: a NaN payoff is refused")
 end
+-- the prompt's derivatives refuse a non-finite point or direction, and a
+-- diffusion run's samples out of range says so once
+do
+  local sq = function (x) return x[1] ^ 2 + x[2] ^ 2 end
+  for _, c in ipairs{
+      {"grad: x[1] = nan is not finite", function () grad(sq, {0/0, 1}) end},
+      {"hessian: x[2] = inf is not finite",
+       function () hessian(sq, {1, 1/0}) end},
+      {"hvp: v[2] = -inf is not finite",
+       function () hvp(sq, {1, 1}, {0, -1/0}) end},
+      {"run: samples = 1e+12 is out of range [1, 1e+07]",
+       function () run(problem.gmm{}, diffusion.ddpm{}, {samples = 1e12}) end}} do
+    local ok, msg = pcall(c[2])
+    t.ok(not ok and tostring(msg):find(c[1], 1, true) ~= nil,
+         "misuse: " .. c[1] .. " (" .. tostring(msg) .. ")")
+  end
+end
 t.done()
