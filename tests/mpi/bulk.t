@@ -13,6 +13,11 @@ if [ "$($OPTLAB -e 'io.write(tostring(optlab.mpi))')" != true ]; then
 fi
 MPIRUN="mpirun --oversubscribe"
 [ "$(id -u)" = 0 ] && MPIRUN="$MPIRUN --allow-run-as-root"
+# Under make sanitize: Open MPI leaves some thousand blocks allocated at
+# exit from components it has unloaded (LeakSanitizer cannot name them to
+# suppress), so the ranks run without leak detection; the rest of ASan
+# and UBSan stays on, and the one-process and slice runs below keep it.
+MPIRUN="$MPIRUN -x ASAN_OPTIONS=detect_leaks=0"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export OPENBLAS_NUM_THREADS=1
