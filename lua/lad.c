@@ -14,8 +14,9 @@
 ** environment in which type(t) is "number" and tostring, tonumber and
 ** writes to globals are refused (its __index is the real environment,
 ** put back after).  A math function captured in a local before the trace
-** (local exp = math.exp) is the plain one: it refuses a tracer, and the
-** function falls back as below.
+** (local exp = math.exp) traces too: the library's math.exp, log, sqrt,
+** ... are wrappers (m_wrap) that call Lua's own function unless handed a
+** tracer during a trace.
 ** Piecewise operations record guards: a comparison of tracers (__lt,
 ** __le, __eq: Lua 5.4 calls them when an operand is a userdata; t == 0
 ** with a number is plainly false and never reaches the tracer), abs
@@ -412,6 +413,28 @@ static int e_newindex (lua_State *L)
   const char *k = lua_tostring(L, 2);
   return refuse(L, getst(L), "it writes the global '%s' (a side effect the "
                 "tape cannot replay)", k != NULL ? k : "?");
+}
+
+/* The permanent math.exp, log, sqrt, ... (the names of the tracing table
+** that Lua's math library has): upvalue 1 the state, 2 Lua's own C
+** function, 3 the tracing one.  With no tracer among the arguments, Lua's
+** function on the same stack (its results and errors to the bit); with
+** one during a trace, the tracing function -- so that a math function
+** captured in a local before the trace (local exp = math.exp, at the top
+** of a file) traces too. */
+static int m_wrap (lua_State *L)
+{
+  adstate *st = getst(L);
+  int i, n = lua_gettop(L);
+  for (i = 1; i <= n; i++)
+    if (lua_type(L, i) == LUA_TUSERDATA && luaL_testudata(L, i, TRACER))
+      break;
+  if (i > n || st->t == NULL)
+    return lua_tocfunction(L, lua_upvalueindex(2))(L);
+  lua_pushvalue(L, lua_upvalueindex(3));
+  lua_insert(L, 1);
+  lua_call(L, n, LUA_MULTRET);
+  return lua_gettop(L);
 }
 
 /* == tracing ============================================================= */
@@ -1181,6 +1204,34 @@ void olua_openad (lua_State *L)
       lua_pushcclosure(L, mf[i].func, 2);
       lua_setfield(L, -2, mf[i].name);
     }
+  }
+  lua_pop(L, 1);
+  /* (3') math.exp, log, ... wrapped (m_wrap): tracer-aware where captured */
+  if (lua_getglobal(L, "math") == LUA_TTABLE) {
+    int m = lua_gettop(L), tm;
+    lua_getfield(L, LUA_REGISTRYINDEX, ADMATH);
+    tm = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, tm) != 0) {               /* key, tracing fn */
+      const char *k = lua_tostring(L, -2);
+      int plain;
+      lua_getfield(L, m, k);                     /* Lua's own, or not */
+      plain = strcmp(k, "type") != 0 && lua_tocfunction(L, -1) != NULL;
+      if (plain && lua_getupvalue(L, -1, 1) != NULL) {
+        lua_pop(L, 1);                           /* a closure: not Lua's */
+        plain = 0;
+      }
+      if (plain) {
+        lua_pushvalue(L, sti);
+        lua_insert(L, -2);
+        lua_pushvalue(L, -3);                    /* st, own, tracing */
+        lua_pushcclosure(L, m_wrap, 3);
+        lua_setfield(L, m, k);
+      }
+      else lua_pop(L, 1);
+      lua_pop(L, 1);                             /* the tracing fn */
+    }
+    lua_pop(L, 1);
   }
   lua_pop(L, 1);
   /* (4) the prompt's functions */
