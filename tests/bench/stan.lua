@@ -17,7 +17,9 @@
 --   included (Stan's get_elapsed_time, warmup + sample; compilation
 --   excluded);
 -- then min bulk-ESS per 1000 gradients and per second, medians over the
--- seeds.  Stan's figures are read from the recorded peer run
+-- seeds.  Last, the same at Stan's defaults on the reference
+-- transcription's plain logp(q) (posteriors.lua), given to
+-- problem.density without a gradient: traced into a tape (issue 15).  Stan's figures are read from the recorded peer run
 -- (../shared/bench/peers/results/stan.txt, its SUMMARY lines: medians of
 -- 3 seeds measured on this machine earlier with rstan 2.21, NUTS
 -- defaults, 4 chains on one core), and the two ratios printed.
@@ -63,11 +65,11 @@ for _, post in ipairs(P) do
   -- min bulk-ESS per 1000 gradients and per second (medians over the
   -- seeds) of sample.nuts{metric = metric}, and the medians of min
   -- bulk-ESS, gradients and seconds
-  local function measure (metric)
+  local function measure (metric, pp)
     local kg, ps, es, gs, ts = {}, {}, {}, {}, {}
     for seed = 1, reps do
       local t0 = os.clock()
-      local c = run(p, sample.nuts{metric = metric},
+      local c = run(pp or p, sample.nuts{metric = metric},
                     {iters = 1000, chains = 4, seed = seed, progress = false})
       local secs = os.clock() - t0
       local s, ess, grads = c:summary(), math.huge, 0
@@ -134,4 +136,27 @@ for _, post in ipairs(P) do
     print(string.format("STAN %-13s no recorded Stan figures in %s/results/"
                         .. "stan.txt", short, peers))
   end
+  -- the same posterior as a user writes it without a gradient: the
+  -- reference transcription's logp (posteriors.lua), traced into a tape
+  -- (issue 15), its gradient evaluated in C
+  local pt = problem.density{n = n, logp = post.logp, x0 = post.init}
+  if pt.ad.mode == "traced" then
+    local t_kg, t_ps = measure("diag", pt)
+    local x, best = post.ref_unconstrained.mean, math.huge
+    for _ = 1, 5 do
+      local t0 = os.clock()
+      for _ = 1, calls do pt:eval(x) end
+      best = math.min(best, (os.clock() - t0) / calls)
+    end
+    print(string.format("STAN %-13s traced logp (tape of %d ops, %.2f us a "
+                        .. "gradient from Lua): per 1000 gradients %.2f, per "
+                        .. "second %.0f%s", short, pt.ad.ops, 1e6 * best,
+                        t_kg, t_ps, st and st.per_s and string.format(
+                          "; ratios to Stan's defaults %.2fx, %.2fx",
+                          t_kg / st.per_kgrad, t_ps / st.per_s) or ""))
+  else
+    print(string.format("STAN %-13s traced logp: not traced (%s)", short,
+                        tostring(pt.ad.reason)))
+  end
+  pt:close()
 end
