@@ -13,15 +13,31 @@
 **             bbar' += ybar' phi_b + ybar (phi_ab a' + phi_bb b')
 **
 ** started from ybar = 1, ybar' = 0 at the output; then grad f = xbar and
-** H v = xbar'.  The value sweep and the gradient sweep are a switch over
-** the compact instruction array (the partials written out per op); the
-** second-order sweep asks one function for the five partials.
+** H v = xbar'.  The second-order sweep runs over the recorded
+** instructions and asks one function for the five partials.
 **
 ** Nodes are numbered in the order they are recorded, so every operand
 ** precedes its result and a sweep in instruction order is a topological
 ** order.  Constants and inputs hold their values in val[] and are not
 ** instructions.
+**
+** The value and gradient sweeps run a second form of the instructions,
+** the program, compiled by ol_tape_finish (see "compiling" below): slots
+** renumber the nodes (slot i is input i, then the constants, then one
+** slot per program instruction, so a result's slot is implicit), op
+** codes are a byte array and operands int32 arrays (a struct of arrays),
+** an operand that is a constant has its own op codes (its value kept in
+** the instruction, its adjoint never formed), instructions whose result
+** has no other use are fused into their user ((a - b)^2, a - b^2,
+** (a - b^2)^2, a + b c, a + b^2, (a + b c) + e), and the chain of a sum
+** s = s + term runs through a register.  The program's values and
+** gradients are the recorded instructions' bit for bit: each fused form
+** rounds the same operations in the same order and adds to each adjoint
+** in the same order (an intermediate adjoint may differ in the sign of a
+** zero, which reaches no gradient).  hvp runs the recorded instructions
+** on values it recomputes from the program's inputs when they are stale.
 */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +68,20 @@ struct ol_tape {
   unsigned hcap, hcount;
   double *adj, *dot, *adjd;   /* work (nnodes each, from finish) */
   int flipped;
+  /* the program (ol_tape_finish): nprog instructions; instruction i has
+  ** op code code[i], operand slots pa[i] .. pd[i] (-1 when unused)
+  ** and result slot base + i; slot i < n is input i (used or not), then
+  ** the constants up to base.  cv and cw are the slots' values and adjoints. */
+  int nslot, base, nprog;
+  unsigned char *code;
+  int32_t *pa, *pb, *pc, *pd;
+  double *pk;            /* the constant operand's value (codes ..C..) */
+  int32_t *gslot;        /* 2 nguards: the guards' operand slots */
+  int oslot;             /* slot of the output */
+  double *cv, *cw;
+  const void **fip, **rip;    /* threaded code: the sweeps' labels */
+  int fready, rready;         /* fip, rip filled in */
+  int stale;             /* val[] is not at the last forward sweep's x */
 };
 
 static const char *const opnames[OL_AD_NOPS] = {
@@ -106,6 +136,17 @@ void ol_tape_free (ol_tape *t)
   free(t->adj);
   free(t->dot);
   free(t->adjd);
+  free(t->code);
+  free(t->pa);
+  free(t->pb);
+  free(t->pc);
+  free(t->pd);
+  free(t->pk);
+  free(t->gslot);
+  free(t->cv);
+  free(t->cw);
+  free(t->fip);
+  free(t->rip);
   free(t);
 }
 
@@ -399,6 +440,326 @@ int ol_tape_guard (ol_tape *t, int rel, int a, int b)
   return out;
 }
 
+/* -- compiling ------------------------------------------------------------ */
+
+/* Program op codes.  The recorded ops keep their codes (OL_AD_ADD ..
+** OL_AD_EXPM1, on slots a and b); the others are forms with a constant
+** operand, the constant in b (its value kept in the instruction, pk;
+** its adjoint is not formed):
+**   ADDC a + c   SUBC a - c   CSUB c - a   MULC a c   DIVC a / c
+**   CDIV c / a
+** and fused ones, recorded as d = ..., y = f(d) where d has no other use
+** (not a guard's operand, not the output):
+**   SUBSQR  (a - b)^2       from d = a - b, y = d^2 (and SUBCSQR
+**                           (a - c)^2, CSUBSQR (c - a)^2 from SUBC, CSUB)
+**   ADDMUL  a + b c         from d = b c, y = a + d or d + a (ADDMULC
+**                           when c is a constant)
+**   ADDSQR  a + b^2         from d = b^2, y = a + d or d + a
+**   SUBSQ   a - b^2         from d = b^2, y = a - d
+**   SUBSQSQR (a - b^2)^2    from d = SUBSQ(a, b), y = d^2 (a term of
+**                           Rosenbrock's function, one instruction)
+**   ADDMULADD (a + b c) + e from d = ADDMUL(a, b, c), y = d + e or e + d
+**                           (ADDMULCADD from ADDMULC): a sum's chain
+**                           s = s + 100 u + r is one instruction a term
+** A fused form computes d exactly as d's instructions did (d itself is
+** not kept) and, in the reverse sweep, adds y's own partials to its
+** operands' adjoints, then d's in d's order: what the instructions added,
+** in the same order, provided no instruction between d's and y uses an
+** operand of d (fuse() checks that).
+**
+** Sums: the forms y = a + ... (ADD of two nodes and the fused ADD forms,
+** the family below) are how a sum s = s + term is recorded, and s is a
+** chain through every term.  When a family instruction's a is the result
+** of the family instruction before it and has no other use, it takes the
+** value from a register instead of val (the forward sweep keeps the last
+** family result in one; code _I, "in"), and in the reverse sweep hands
+** its adjoint over in a register (the one before reads it: code _O,
+** "out"; _IO both), so the chain runs through no memory.  The adjoint
+** handed over is y's partial itself, not 0 + it as the unfused sweep
+** formed it: they differ only in the sign of a zero, which reaches no
+** gradient (inputs' adjoints start at +0 and sums with +0 drop it). */
+#define FAMILY(X) X(ADD) X(ADDMUL) X(ADDMULC) X(ADDSQR) X(ADDMULADD) \
+  X(ADDMULCADD)
+#define FLAGGED(f) P_##f##_I, P_##f##_O, P_##f##_IO,
+enum {
+  P_ADDC = OL_AD_NOPS, P_SUBC, P_CSUB, P_MULC, P_DIVC, P_CDIV,
+  P_SUBSQR, P_SUBCSQR, P_CSUBSQR, P_ADDMUL, P_ADDMULC, P_ADDSQR,
+  P_ADDMULADD, P_ADDMULCADD, P_SUBSQ, P_SUBSQSQR,
+  FAMILY(FLAGGED)
+  P_NCODES
+};
+
+/* The family index of op code k (ADD 0 .. ADDMULCADD 5), or -1. */
+static int family (int k)
+{
+  return k == OL_AD_ADD ? 0 : k >= P_ADDMUL && k <= P_ADDMULCADD
+         ? k - P_ADDMUL + 1 : -1;
+}
+
+/* What compile() knows of the recorded instructions: per node its
+** instruction (-1 for an input or constant) and number of uses (operand
+** places, the output and guards' operands); per instruction its program
+** op code, up to 4 operand nodes (o, -1 when unused) with, for each, the
+** next instruction after the one the operand came from that uses it
+** (nx, INT_MAX when none), whether it was fused into a later one, and
+** its register flags (1 in, 2 out; see "Sums"). */
+typedef struct compwork {
+  int *insof, *uses, *nxa, *nxb, *o, *nx;     /* o, nx: 4 a instruction */
+  unsigned char *kind, *fused, *flag;
+} compwork;
+
+static int isconst (const ol_tape *t, int k)
+{
+  return k >= 0 && t->node[k].op == OL_AD_CONST;
+}
+
+/* Node k as a candidate d to fuse into instruction y: its instruction's
+** index, or -1 when it is not one or cannot be fused. */
+static int fuse (const ol_tape *t, const compwork *c, int k, int y)
+{
+  int j = t->node[k].op == OL_AD_VAR ? -1 : c->insof[k], i;
+  if (j < 0 || c->uses[k] != 1 || c->fused[j]) return -1;
+  for (i = 0; i < 4; i++) {
+    int p = c->o[4 * j + i];
+    if (p >= 0 && !isconst(t, p) && c->nx[4 * j + i] < y) return -1;
+  }
+  return j;
+}
+
+/* Instruction j takes d's operands after its own first n. */
+static void absorb (compwork *c, int j, int n, int d)
+{
+  int i;
+  for (i = 0; n + i < 4 && i < 4; i++) {
+    c->o[4 * j + n + i] = c->o[4 * d + i];
+    c->nx[4 * j + n + i] = c->nx[4 * d + i];
+  }
+  c->fused[d] = 1;
+}
+
+/* The program op code and operands of instruction j (c->kind, c->o,
+** c->nx), fusing an operand's instruction into it when a pattern
+** applies. */
+static void choose (const ol_tape *t, compwork *c, int j)
+{
+  const adins *p = &t->ins[j];
+  int a = p->a, b = p->b, *o = &c->o[4 * j], *nx = &c->nx[4 * j], d, k;
+  unsigned char kind = (unsigned char)p->op;
+  o[0] = a;
+  o[1] = b;
+  o[2] = o[3] = -1;
+  nx[0] = c->nxa[j];
+  nx[1] = c->nxb[j];
+  nx[2] = nx[3] = INT_MAX;
+  switch (p->op) {
+  case OL_AD_SQR:
+    if ((d = fuse(t, c, a, j)) >= 0 && (c->kind[d] == OL_AD_SUB ||
+        c->kind[d] == P_SUBC || c->kind[d] == P_CSUB)) {
+      kind = c->kind[d] == OL_AD_SUB ? P_SUBSQR : c->kind[d] == P_SUBC
+             ? P_SUBCSQR : P_CSUBSQR;
+      absorb(c, j, 0, d);
+    }
+    else if (d >= 0 && c->kind[d] == P_SUBSQ) {
+      kind = P_SUBSQSQR;
+      absorb(c, j, 0, d);
+    }
+    break;
+  case OL_AD_ADD:
+    for (k = 1; k >= 0; k--) {                /* b first, then a */
+      int m = k ? b : a, other = k ? a : b, knx = k ? nx[0] : nx[1];
+      unsigned char dk;
+      if ((d = fuse(t, c, m, j)) < 0) continue;
+      dk = c->kind[d];
+      if (dk == OL_AD_MUL || dk == P_MULC)
+        kind = dk == OL_AD_MUL ? P_ADDMUL : P_ADDMULC;
+      else if (dk == OL_AD_SQR)
+        kind = P_ADDSQR;
+      else if (dk == P_ADDMUL || dk == P_ADDMULC) {
+        /* (a + b c) + e: e is the last operand, its update the first */
+        kind = dk == P_ADDMUL ? P_ADDMULADD : P_ADDMULCADD;
+        absorb(c, j, 0, d);
+        o[3] = other;
+        nx[3] = knx;
+        break;
+      }
+      else
+        continue;
+      o[0] = other;
+      nx[0] = knx;
+      absorb(c, j, 1, d);
+      break;
+    }
+    if (kind != OL_AD_ADD) break;
+    if (isconst(t, a)) {
+      kind = P_ADDC;
+      o[0] = b;
+      o[1] = a;
+    }
+    else if (isconst(t, b))
+      kind = P_ADDC;
+    break;
+  case OL_AD_SUB:
+    if ((d = fuse(t, c, b, j)) >= 0 && c->kind[d] == OL_AD_SQR) {
+      kind = P_SUBSQ;
+      absorb(c, j, 1, d);
+    }
+    else if (isconst(t, b)) kind = P_SUBC;
+    else if (isconst(t, a)) {
+      kind = P_CSUB;
+      o[0] = b;
+      o[1] = a;
+      nx[0] = nx[1];
+    }
+    break;
+  case OL_AD_MUL:
+    if (isconst(t, b)) kind = P_MULC;
+    else if (isconst(t, a)) {
+      kind = P_MULC;
+      o[0] = b;
+      o[1] = a;
+      nx[0] = nx[1];
+    }
+    break;
+  case OL_AD_DIV:
+    if (isconst(t, b)) kind = P_DIVC;
+    else if (isconst(t, a)) {
+      kind = P_CDIV;
+      o[0] = b;
+      o[1] = a;
+      nx[0] = nx[1];
+    }
+    break;
+  default:
+    break;
+  }
+  c->kind[j] = kind;
+}
+
+/* Build the program from the recorded instructions (see tape.c's header
+** and the op codes above): 1 on success, 0 out of memory. */
+static int compile (ol_tape *t)
+{
+  compwork c;
+  int nn = t->nnodes, ni = t->nins, *last, *slot, i, j, ok = 0;
+  size_t ni1 = (size_t)(ni > 0 ? ni : 1);
+  memset(&c, 0, sizeof c);
+  c.insof = malloc((size_t)nn * sizeof *c.insof);
+  c.uses = calloc((size_t)nn, sizeof *c.uses);
+  c.nxa = malloc(ni1 * sizeof *c.nxa);
+  c.nxb = malloc(ni1 * sizeof *c.nxb);
+  c.o = malloc(4 * ni1 * sizeof *c.o);
+  c.nx = malloc(4 * ni1 * sizeof *c.nx);
+  c.kind = malloc(ni1);
+  c.fused = calloc(ni1, 1);
+  c.flag = calloc(ni1, 1);
+  if (c.insof == NULL || c.uses == NULL || c.nxa == NULL || c.nxb == NULL
+      || c.o == NULL || c.nx == NULL || c.kind == NULL || c.fused == NULL
+      || c.flag == NULL)
+    goto done;
+  last = c.insof;                 /* (1) next uses, backwards */
+  for (i = 0; i < nn; i++) last[i] = INT_MAX;
+  for (j = ni - 1; j >= 0; j--) {
+    const adins *p = &t->ins[j];
+    c.nxa[j] = last[p->a];
+    c.nxb[j] = p->b >= 0 ? last[p->b] : INT_MAX;
+    last[p->a] = j;
+    if (p->b >= 0) last[p->b] = j;
+    c.uses[p->a]++;
+    if (p->b >= 0) c.uses[p->b]++;
+  }
+  c.uses[t->out]++;
+  for (i = 0; i < t->nguards; i++) {
+    c.uses[t->guard[i].a]++;
+    c.uses[t->guard[i].b]++;
+  }
+  for (i = 0; i < nn; i++) c.insof[i] = -1;
+  for (j = 0; j < ni; j++) c.insof[t->ins[j].dst] = j;
+  for (j = 0; j < ni; j++) choose(t, &c, j);   /* (2) op codes, fusion */
+  {                               /* (3) sums' chains in registers */
+    int prev = -1, pj = -1;       /* the last family instruction */
+    unsigned char *fl = c.flag;
+    for (j = 0; j < ni; j++) {
+      int *o = &c.o[4 * j];
+      if (c.fused[j] || family(c.kind[j]) < 0) continue;
+      if (prev >= 0 && c.uses[prev] == 1 && c.kind[j] == OL_AD_ADD &&
+          o[1] == prev) {
+        o[1] = o[0];              /* a + b = b + a, and a != b here */
+        o[0] = prev;
+      }
+      if (prev >= 0 && c.uses[prev] == 1 && o[0] == prev) {
+        fl[j] |= 1;
+        fl[pj] |= 2;
+      }
+      prev = t->ins[j].dst;
+      pj = j;
+    }
+    for (j = 0; j < ni; j++)
+      if (fl[j])
+        c.kind[j] = (unsigned char)(P_ADD_I + 3 * family(c.kind[j])
+                                    + (fl[j] == 1 ? 0 : fl[j] == 2 ? 1 : 2));
+  }
+  slot = c.uses;                  /* (4) slots */
+  t->base = t->n;                 /* input i is slot i, used or not */
+  for (i = 0; i < nn; i++) {
+    int op = t->node[i].op;
+    slot[i] = op == OL_AD_VAR ? t->node[i].a : op == OL_AD_CONST
+              ? t->base++ : -1;
+  }
+  t->nprog = 0;
+  for (j = 0; j < ni; j++)
+    if (!c.fused[j]) slot[t->ins[j].dst] = t->base + t->nprog++;
+  t->nslot = t->base + t->nprog;
+  i = t->nprog > 0 ? t->nprog : 1;   /* (5) the arrays */
+  t->code = malloc((size_t)i);
+  t->pa = malloc((size_t)i * sizeof *t->pa);
+  t->pb = malloc((size_t)i * sizeof *t->pb);
+  t->pc = malloc((size_t)i * sizeof *t->pc);
+  t->pd = malloc((size_t)i * sizeof *t->pd);
+  t->pk = malloc((size_t)i * sizeof *t->pk);
+  t->fip = malloc((size_t)i * sizeof *t->fip);
+  t->rip = malloc((size_t)i * sizeof *t->rip);
+  t->gslot = malloc(2 * (size_t)(t->nguards > 0 ? t->nguards : 1)
+                    * sizeof *t->gslot);
+  t->cv = malloc((size_t)t->nslot * sizeof *t->cv);
+  t->cw = malloc((size_t)t->nslot * sizeof *t->cw);
+  if (t->code == NULL || t->pa == NULL || t->pb == NULL || t->pc == NULL
+      || t->pd == NULL || t->pk == NULL || t->fip == NULL || t->rip == NULL
+      || t->gslot == NULL || t->cv == NULL || t->cw == NULL)
+    goto done;
+  for (i = j = 0; j < ni; j++) {
+    const int *o = &c.o[4 * j];
+    if (c.fused[j]) continue;
+    t->code[i] = c.kind[j];
+    t->pa[i] = slot[o[0]];
+    t->pb[i] = o[1] >= 0 ? slot[o[1]] : -1;
+    t->pc[i] = o[2] >= 0 ? slot[o[2]] : -1;
+    t->pd[i] = o[3] >= 0 ? slot[o[3]] : -1;
+    t->pk[i] = isconst(t, o[1]) ? t->val[o[1]] : isconst(t, o[2])
+               ? t->val[o[2]] : 0;
+    i++;
+  }
+  for (i = 0; i < t->nguards; i++) {
+    t->gslot[2 * i] = slot[t->guard[i].a];
+    t->gslot[2 * i + 1] = slot[t->guard[i].b];
+  }
+  for (i = 0; i < t->n; i++) t->cv[i] = 0;
+  for (i = 0; i < nn; i++)
+    if (slot[i] >= 0) t->cv[slot[i]] = t->val[i];
+  t->oslot = slot[t->out];
+  ok = 1;
+done:
+  free(c.insof);
+  free(c.uses);
+  free(c.nxa);
+  free(c.nxb);
+  free(c.o);
+  free(c.nx);
+  free(c.kind);
+  free(c.fused);
+  free(c.flag);
+  return ok;
+}
+
 int ol_tape_finish (ol_tape *t, int k, ol_err *e)
 {
   size_t sz;
@@ -414,80 +775,154 @@ int ol_tape_finish (ol_tape *t, int k, ol_err *e)
   t->adj = malloc(sz);
   t->dot = malloc(sz);
   t->adjd = malloc(sz);
+  t->out = k;
   if (t->val0 == NULL || t->adj == NULL || t->dot == NULL ||
-      t->adjd == NULL) {
+      t->adjd == NULL || !compile(t)) {
+    t->out = -1;
     t->failed = OL_ENOMEM;
     snprintf(t->why, sizeof t->why, "out of memory");
     return ol_err_set(e, OL_ENOMEM, "tape: out of memory");
   }
   memcpy(t->val0, t->val, sz);
-  t->out = k;
   return OL_OK;
 }
 
 /* -- evaluation ----------------------------------------------------------- */
 
-/* The value and gradient sweeps dispatch on the op once per instruction.
-** With GCC or Clang they jump through a table of label addresses
+/* The value and gradient sweeps dispatch on the op code once per program
+** instruction i.  With GCC or Clang they jump to label addresses
 ** (threaded code: one indirect jump per instruction, each at its own
-** site, which the branch predictor learns; twice as fast as the switch on
-** a 1000-d Rosenbrock); elsewhere, or with -DOL_AD_SWITCH, a switch.  In
+** site, which the branch predictor learns; twice as fast as the switch
+** on a 1000-d Rosenbrock); elsewhere, or with -DOL_AD_SWITCH, a switch.
+** GCC is asked not to merge the ops' identical tails (crossjumping),
+** which would share those sites again (5% on the same function).  In
 ** both, CASE(op) starts an op's body, OTHER the unary functions', and
-** NEXT(cond) moves on while cond holds (cond advances p). */
+** NEXT(cond) moves on while cond holds (cond moves i). */
 #if defined(__GNUC__) && !defined(OL_AD_SWITCH)
 #define OL_AD_THREADED 1
-#define BEGIN(cond) if (!(cond)) goto done; goto *jt[p->op]; {
+#define BEGIN(cond) if (!(cond)) goto done; goto *ip[i]; {
 #define CASE(op) l_##op:
 #define OTHER l_other:
-#define NEXT(cond) do { if (cond) goto *jt[p->op]; goto done; } while (0)
+#define NEXT(cond) do { if (cond) goto *ip[i]; goto done; } while (0)
 #define DONE done: (void)0
+/* The jump table: every op code's label (inputs and constants are never
+** instructions, the unary functions share one). */
+#define JUMPTABLE \
+  static const void *const jt[P_NCODES] = { \
+    &&l_other, &&l_other, &&l_OL_AD_ADD, &&l_OL_AD_SUB, &&l_OL_AD_MUL, \
+    &&l_OL_AD_DIV, &&l_OL_AD_POW, &&l_OL_AD_POWC, &&l_OL_AD_NEG, \
+    &&l_OL_AD_SQR, &&l_other, &&l_other, &&l_other, &&l_other, &&l_other, \
+    &&l_other, &&l_other, &&l_other, &&l_other, &&l_other, \
+    &&l_P_ADDC, &&l_P_SUBC, &&l_P_CSUB, &&l_P_MULC, &&l_P_DIVC, \
+    &&l_P_CDIV, &&l_P_SUBSQR, &&l_P_SUBCSQR, &&l_P_CSUBSQR, &&l_P_ADDMUL, \
+    &&l_P_ADDMULC, &&l_P_ADDSQR, &&l_P_ADDMULADD, &&l_P_ADDMULCADD, \
+    &&l_P_SUBSQ, &&l_P_SUBSQSQR, \
+    FAMILY(JTFLAGGED) \
+  }
+/* Direct threading: ip[i] is instruction i's label, looked up in the
+** table once, on a sweep's first run (one load a dispatch, not two). */
+#define ADDRESSES(ip, ready) \
+  if (!(ready)) { \
+    ptrdiff_t k_; \
+    for (k_ = 0; k_ < nc; k_++) (ip)[k_] = jt[code[k_]]; \
+    (ready) = 1; \
+  }
+#define JTFLAGGED(f) &&l_P_##f##_I, &&l_P_##f##_O, &&l_P_##f##_IO,
+#if defined(__GNUC__) && !defined(__clang__)
+#define SWEEP __attribute__((optimize("no-crossjumping")))
+#endif
 #else
 #define CASE(op) case op:
 #define OTHER default:
 #define NEXT(cond) break
 #define DONE (void)0
 #endif
-
-int ol_tape_forward (ol_tape *t, const double *x, double *f)
-{
-  double *v = t->val;
-  /* no arithmetic on a NULL ins (an empty tape) */
-  const adins *p = t->ins,
-              *end = t->nins > 0 ? t->ins + t->nins : t->ins;
-  int i;
-  for (i = 0; i < t->n; i++)
-    if (t->var[i] >= 0) v[t->var[i]] = x[i];
-#ifdef OL_AD_THREADED
-  static const void *const jt[OL_AD_NOPS] = {
-    &&l_other, &&l_other, &&l_OL_AD_ADD, &&l_OL_AD_SUB, &&l_OL_AD_MUL,
-    &&l_OL_AD_DIV, &&l_OL_AD_POW, &&l_OL_AD_POWC, &&l_OL_AD_NEG,
-    &&l_OL_AD_SQR, &&l_other, &&l_other, &&l_other, &&l_other, &&l_other,
-    &&l_other, &&l_other, &&l_other, &&l_other, &&l_other
-  };
-  BEGIN(p < end);
-#else
-  for (; p < end; p++) switch (p->op) {
+#ifndef SWEEP
+#define SWEEP
 #endif
-  CASE(OL_AD_ADD) v[p->dst] = v[p->a] + v[p->b]; NEXT(++p < end);
-  CASE(OL_AD_SUB) v[p->dst] = v[p->a] - v[p->b]; NEXT(++p < end);
-  CASE(OL_AD_MUL) v[p->dst] = v[p->a] * v[p->b]; NEXT(++p < end);
-  CASE(OL_AD_DIV) v[p->dst] = v[p->a] / v[p->b]; NEXT(++p < end);
+
+/* A family op's forward body: a from the register (in) or val; the
+** result into the register and val.  FWD4: the four codes of op f. */
+#define FWD(k, in, expr) CASE(k) { \
+    double a = (in) ? acc : v[A[i]]; \
+    acc = y[i] = (expr); \
+    NEXT(++i < nc); \
+  }
+#define FWD4(f, k, expr) FWD(k, 0, expr) FWD(P_##f##_O, 0, expr) \
+  FWD(P_##f##_I, 1, expr) FWD(P_##f##_IO, 1, expr)
+
+SWEEP int ol_tape_forward (ol_tape *t, const double *x, double *f)
+{
+  double acc = 0;
+  double *v = t->cv, *y = t->cv + t->base;
+  const unsigned char *code = t->code;
+  const int32_t *A = t->pa, *B = t->pb, *C = t->pc, *D = t->pd;
+  const double *K = t->pk;
+  ptrdiff_t i, nc = t->nprog;
+  memcpy(v, x, (size_t)t->n * sizeof *v);
+  t->stale = 1;
+  i = 0;
+#ifdef OL_AD_THREADED
+  const void *const *ip = t->fip;
+  JUMPTABLE;
+  ADDRESSES(t->fip, t->fready);
+  BEGIN(i < nc);
+#else
+  for (; i < nc; i++) switch (code[i]) {
+#endif
+  FWD4(ADD, OL_AD_ADD, a + v[B[i]])
+  FWD4(ADDMUL, P_ADDMUL, a + v[B[i]] * v[C[i]])
+  FWD4(ADDMULC, P_ADDMULC, a + v[B[i]] * K[i])
+  FWD4(ADDSQR, P_ADDSQR, a + v[B[i]] * v[B[i]])
+  FWD4(ADDMULADD, P_ADDMULADD, a + v[B[i]] * v[C[i]] + v[D[i]])
+  FWD4(ADDMULCADD, P_ADDMULCADD, a + v[B[i]] * K[i] + v[D[i]])
+  CASE(OL_AD_SUB) y[i] = v[A[i]] - v[B[i]]; NEXT(++i < nc);
+  CASE(OL_AD_MUL) y[i] = v[A[i]] * v[B[i]]; NEXT(++i < nc);
+  CASE(OL_AD_DIV) y[i] = v[A[i]] / v[B[i]]; NEXT(++i < nc);
   CASE(OL_AD_POWC)
-  CASE(OL_AD_POW) v[p->dst] = pow(v[p->a], v[p->b]); NEXT(++p < end);
-  CASE(OL_AD_NEG) v[p->dst] = -v[p->a]; NEXT(++p < end);
-  CASE(OL_AD_SQR) v[p->dst] = v[p->a] * v[p->a]; NEXT(++p < end);
-  OTHER v[p->dst] = apply1(p->op, v[p->a]); NEXT(++p < end);
+  CASE(OL_AD_POW) y[i] = pow(v[A[i]], v[B[i]]); NEXT(++i < nc);
+  CASE(OL_AD_NEG) y[i] = -v[A[i]]; NEXT(++i < nc);
+  CASE(OL_AD_SQR) y[i] = v[A[i]] * v[A[i]]; NEXT(++i < nc);
+  CASE(P_ADDC) y[i] = v[A[i]] + K[i]; NEXT(++i < nc);
+  CASE(P_SUBC) y[i] = v[A[i]] - K[i]; NEXT(++i < nc);
+  CASE(P_CSUB) y[i] = K[i] - v[A[i]]; NEXT(++i < nc);
+  CASE(P_MULC) y[i] = v[A[i]] * K[i]; NEXT(++i < nc);
+  CASE(P_DIVC) y[i] = v[A[i]] / K[i]; NEXT(++i < nc);
+  CASE(P_CDIV) y[i] = K[i] / v[A[i]]; NEXT(++i < nc);
+  CASE(P_SUBSQR) {
+    double d = v[A[i]] - v[B[i]];
+    y[i] = d * d;
+    NEXT(++i < nc);
+  }
+  CASE(P_SUBCSQR) {
+    double d = v[A[i]] - K[i];
+    y[i] = d * d;
+    NEXT(++i < nc);
+  }
+  CASE(P_CSUBSQR) {
+    double d = K[i] - v[A[i]];
+    y[i] = d * d;
+    NEXT(++i < nc);
+  }
+  CASE(P_SUBSQ) y[i] = v[A[i]] - v[B[i]] * v[B[i]]; NEXT(++i < nc);
+  CASE(P_SUBSQSQR) {
+    double d = v[A[i]] - v[B[i]] * v[B[i]];
+    y[i] = d * d;
+    NEXT(++i < nc);
+  }
+  OTHER y[i] = apply1(code[i], v[A[i]]); NEXT(++i < nc);
   }
   DONE;
   for (i = 0; i < t->nguards; i++) {
     const adguard *gd = &t->guard[i];
-    if (holds(gd->rel, v[gd->a], v[gd->b]) != gd->out) {
+    if (holds(gd->rel, v[t->gslot[2 * i]], v[t->gslot[2 * i + 1]])
+        != gd->out) {
       t->flipped = i;
       return 0;
     }
   }
   t->flipped = -1;
-  if (f != NULL) *f = v[t->out];
+  if (f != NULL) *f = v[t->oslot];
   return 1;
 }
 
@@ -532,52 +967,124 @@ static double dpow_b (double a, double y)
   return y == 0 ? 0 : y * log(a);
 }
 
-void ol_tape_reverse (ol_tape *t, double *g)
+/* A family op's reverse body: u, y's adjoint, from the register (out) or
+** the adjoints; a's share into the register (in) or a's adjoint, then
+** the others' in the order the recorded instructions added them.  REV4:
+** the four codes of op f, RB_f its updates. */
+#define REV(k, in, out, rb) CASE(k) { \
+    double u = (out) ? racc : wy[i]; \
+    rb(in) \
+    NEXT(--i >= 0); \
+  }
+#define REV4(f, k, rb) REV(k, 0, 0, rb) REV(P_##f##_O, 0, 1, rb) \
+  REV(P_##f##_I, 1, 0, rb) REV(P_##f##_IO, 1, 1, rb)
+#define WA(in) if (in) racc = u; else w[A[i]] += u;
+#define RB_ADD(in) WA(in) w[B[i]] += u;
+#define RB_ADDMUL(in) WA(in) w[B[i]] += u * v[C[i]]; w[C[i]] += u * v[B[i]];
+#define RB_ADDMULC(in) WA(in) w[B[i]] += u * K[i];
+#define RB_ADDSQR(in) WA(in) w[B[i]] += u * (v[B[i]] + v[B[i]]);
+#define RB_ADDMULADD(in) w[D[i]] += u; RB_ADDMUL(in)
+#define RB_ADDMULCADD(in) w[D[i]] += u; RB_ADDMULC(in)
+
+SWEEP void ol_tape_reverse (ol_tape *t, double *g)
 {
-  double *v = t->val, *w = t->adj;
-  const adins *p = t->nins > 0 ? t->ins + t->nins : t->ins,
-              *beg = t->ins;
-  int i;
-  memset(w, 0, (size_t)t->nnodes * sizeof *w);
-  w[t->out] = 1;
+  double racc = 0, *v = t->cv, *w = t->cw, *y = t->cv + t->base,
+         *wy = t->cw + t->base;
+  const unsigned char *code = t->code;
+  const int32_t *A = t->pa, *B = t->pb, *C = t->pc, *D = t->pd;
+  const double *K = t->pk;
+  ptrdiff_t i = t->nprog;
+  memset(w, 0, (size_t)t->nslot * sizeof *w);
+  w[t->oslot] = 1;
 #ifdef OL_AD_THREADED
-  static const void *const jt[OL_AD_NOPS] = {
-    &&l_other, &&l_other, &&l_OL_AD_ADD, &&l_OL_AD_SUB, &&l_OL_AD_MUL,
-    &&l_OL_AD_DIV, &&l_OL_AD_POW, &&l_OL_AD_POWC, &&l_OL_AD_NEG,
-    &&l_OL_AD_SQR, &&l_other, &&l_other, &&l_other, &&l_other, &&l_other,
-    &&l_other, &&l_other, &&l_other, &&l_other, &&l_other
-  };
-  BEGIN(BACK);
+  const void *const *ip = t->rip;
+  ptrdiff_t nc = t->nprog;
+  JUMPTABLE;
+  ADDRESSES(t->rip, t->rready);
+  BEGIN(--i >= 0);
 #else
-  while (BACK) switch (p->op) {
+  while (--i >= 0) switch (code[i]) {
 #endif
-  CASE(OL_AD_ADD) w[p->a] += w[p->dst]; w[p->b] += w[p->dst]; NEXT(BACK);
-  CASE(OL_AD_SUB) w[p->a] += w[p->dst]; w[p->b] -= w[p->dst]; NEXT(BACK);
+  REV4(ADD, OL_AD_ADD, RB_ADD)
+  REV4(ADDMUL, P_ADDMUL, RB_ADDMUL)
+  REV4(ADDMULC, P_ADDMULC, RB_ADDMULC)
+  REV4(ADDSQR, P_ADDSQR, RB_ADDSQR)
+  REV4(ADDMULADD, P_ADDMULADD, RB_ADDMULADD)
+  REV4(ADDMULCADD, P_ADDMULCADD, RB_ADDMULCADD)
+  CASE(OL_AD_SUB) w[A[i]] += wy[i]; w[B[i]] -= wy[i]; NEXT(--i >= 0);
   CASE(OL_AD_MUL) {
-    double y = w[p->dst];
-    w[p->a] += y * v[p->b];
-    w[p->b] += y * v[p->a];
-    NEXT(BACK);
+    double u = wy[i];
+    w[A[i]] += u * v[B[i]];
+    w[B[i]] += u * v[A[i]];
+    NEXT(--i >= 0);
   }
   CASE(OL_AD_DIV) {
-    double r = w[p->dst] / v[p->b];
-    w[p->a] += r;
-    w[p->b] -= r * v[p->dst];
-    NEXT(BACK);
+    double r = wy[i] / v[B[i]];
+    w[A[i]] += r;
+    w[B[i]] -= r * y[i];
+    NEXT(--i >= 0);
   }
   CASE(OL_AD_POW)
-    w[p->a] += w[p->dst] * dpow_a(v[p->a], v[p->b]);
-    w[p->b] += w[p->dst] * dpow_b(v[p->a], v[p->dst]);
-    NEXT(BACK);
+    w[A[i]] += wy[i] * dpow_a(v[A[i]], v[B[i]]);
+    w[B[i]] += wy[i] * dpow_b(v[A[i]], y[i]);
+    NEXT(--i >= 0);
   CASE(OL_AD_POWC)
-    w[p->a] += w[p->dst] * dpow_a(v[p->a], v[p->b]);
-    NEXT(BACK);
-  CASE(OL_AD_NEG) w[p->a] -= w[p->dst]; NEXT(BACK);
-  CASE(OL_AD_SQR) w[p->a] += w[p->dst] * (v[p->a] + v[p->a]); NEXT(BACK);
-  OTHER w[p->a] += w[p->dst] * d1(p->op, v[p->a], v[p->dst]); NEXT(BACK);
+    w[A[i]] += wy[i] * dpow_a(v[A[i]], v[B[i]]);
+    NEXT(--i >= 0);
+  CASE(OL_AD_NEG) w[A[i]] -= wy[i]; NEXT(--i >= 0);
+  CASE(OL_AD_SQR) w[A[i]] += wy[i] * (v[A[i]] + v[A[i]]); NEXT(--i >= 0);
+  CASE(P_ADDC) CASE(P_SUBC) w[A[i]] += wy[i]; NEXT(--i >= 0);
+  CASE(P_CSUB) w[A[i]] -= wy[i]; NEXT(--i >= 0);
+  CASE(P_MULC) w[A[i]] += wy[i] * K[i]; NEXT(--i >= 0);
+  CASE(P_DIVC) w[A[i]] += wy[i] / K[i]; NEXT(--i >= 0);
+  CASE(P_CDIV) w[A[i]] -= wy[i] / v[A[i]] * y[i]; NEXT(--i >= 0);
+  CASE(P_SUBSQR) {
+    double d = v[A[i]] - v[B[i]], u = wy[i] * (d + d);
+    w[A[i]] += u;
+    w[B[i]] -= u;
+    NEXT(--i >= 0);
+  }
+  CASE(P_SUBCSQR) {
+    double d = v[A[i]] - K[i];
+    w[A[i]] += wy[i] * (d + d);
+    NEXT(--i >= 0);
+  }
+  CASE(P_CSUBSQR) {
+    double d = K[i] - v[A[i]];
+    w[A[i]] -= wy[i] * (d + d);
+    NEXT(--i >= 0);
+  }
+  CASE(P_SUBSQ) {
+    double u = wy[i];
+    w[A[i]] += u;
+    w[B[i]] -= u * (v[B[i]] + v[B[i]]);
+    NEXT(--i >= 0);
+  }
+  CASE(P_SUBSQSQR) {
+    double d = v[A[i]] - v[B[i]] * v[B[i]], u = wy[i] * (d + d);
+    w[A[i]] += u;
+    w[B[i]] -= u * (v[B[i]] + v[B[i]]);
+    NEXT(--i >= 0);
+  }
+  OTHER w[A[i]] += wy[i] * d1(code[i], v[A[i]], y[i]); NEXT(--i >= 0);
   }
   DONE;
-  for (i = 0; i < t->n; i++) g[i] = t->var[i] >= 0 ? w[t->var[i]] : 0;
+  memcpy(g, w, (size_t)t->n * sizeof *g);
+}
+
+/* The values of the recorded nodes (val) at the inputs of the last
+** forward sweep, for hvp, which runs the recorded instructions. */
+static void revalue (ol_tape *t)
+{
+  double *v = t->val;
+  const adins *p = t->ins, *end = t->nins > 0 ? t->ins + t->nins : t->ins;
+  int i;
+  for (i = 0; i < t->n; i++)
+    if (t->var[i] >= 0) v[t->var[i]] = t->cv[i];
+  for (; p < end; p++)
+    v[p->dst] = p->b >= 0 ? apply2(p->op, v[p->a], v[p->b])
+                          : apply1(p->op, v[p->a]);
+  t->stale = 0;
 }
 
 /* The partials of instruction p at the values v: first (pa, pb) and
@@ -641,6 +1148,7 @@ void ol_tape_hvp (ol_tape *t, const double *vv, double *hv, double *g)
               *end = t->nins > 0 ? t->ins + t->nins : t->ins;
   size_t sz = (size_t)t->nnodes * sizeof *d;
   int i;
+  if (t->stale) revalue(t);
   /* (1) tangents along vv */
   memset(d, 0, sz);
   for (i = 0; i < t->n; i++)
@@ -696,6 +1204,7 @@ void ol_tape_hessian (ol_tape *t, double *H)
 int ol_tape_n (const ol_tape *t) { return t->n; }
 int ol_tape_nnodes (const ol_tape *t) { return t->nnodes; }
 int ol_tape_nops (const ol_tape *t) { return t->nins; }
+int ol_tape_nprog (const ol_tape *t) { return t->out >= 0 ? t->nprog : 0; }
 int ol_tape_nguards (const ol_tape *t) { return t->nguards; }
 int ol_tape_output (const ol_tape *t) { return t->out; }
 

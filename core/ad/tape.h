@@ -11,7 +11,12 @@
 ** x ^ 2 into a square, and shares common subexpressions (the same
 ** operation on the same nodes is the same node; a hash table that lives
 ** while recording).  Only the non-constant nodes are instructions: a
-** compact array of {op, dst, a, b} swept in order.
+** compact array of {op, dst, a, b}.  ol_tape_finish compiles them into
+** the program the value and gradient sweeps run (tape.c): op codes in a
+** byte array and operand slots in int32 arrays, with constant operands
+** and a few pairs of instructions fused into one op each ((a - b)^2,
+** a + b c, the terms of a sum), giving the same values and gradients
+** bit for bit.
 **
 ** Piecewise functions are recorded as guards, never as branches: a
 ** comparison of two nodes (rel: <, <=, ==) keeps the outcome seen at x0,
@@ -105,6 +110,9 @@ int ol_tape_flipped (const ol_tape *t);
 int ol_tape_n (const ol_tape *t);
 int ol_tape_nnodes (const ol_tape *t);     /* inputs, constants, ops */
 int ol_tape_nops (const ol_tape *t);       /* instructions */
+int ol_tape_nprog (const ol_tape *t);      /* the program's instructions
+                                              (after fusion; 0 before
+                                              ol_tape_finish) */
 int ol_tape_nguards (const ol_tape *t);
 int ol_tape_output (const ol_tape *t);     /* the value's node, -1 before
                                               ol_tape_finish */

@@ -4,8 +4,9 @@
 ** Hessians of Rosenbrock and of a mixed function against their closed
 ** forms (Hessians symmetric); a Hessian-vector product against H v;
 ** guards (kept at the trace point, flipped away from it); constant
-** folding, identities and shared subexpressions; recording failures.
-** Points are fixed (no randomness).
+** folding, identities and shared subexpressions; recording failures;
+** the compiled program's fused forms against the same functions with
+** nothing fused (bit for bit).  Points are fixed (no randomness).
 */
 #include <math.h>
 #include <stdio.h>
@@ -311,6 +312,134 @@ static void test_folding (void)
      "refused");
 }
 
+/* -- the program's fused forms (tape.c, "compiling") -------------------- */
+
+/* Node k, and with pin a guard k == k that holds at every finite point
+** and keeps k from being fused (a guard's operand is kept). */
+static int pinned (ol_tape *t, int pin, int k)
+{
+  if (pin) ol_tape_guard(t, OL_AD_EQ, k, k);
+  return k;
+}
+
+#define OP2(op, a, b) pinned(t, pin, ol_tape_op2(t, op, a, b))
+#define OP1(op, a) pinned(t, pin, ol_tape_op1(t, op, a))
+#define K(c) ol_tape_const(t, c)
+
+/* The chained Rosenbrock function of n inputs, recorded as lua/lad.c
+** records s = s + 100 (x[i+1] - x[i]^2)^2 + (1 - x[i])^2 from s = 0
+** (one operation a statement: C leaves the order of arguments open). */
+static ol_tape *fz_rosen (int n, const double *x, int pin)
+{
+  ol_tape *t = ol_tape_new(n, NULL);
+  int s = K(0), i;
+  for (i = 0; i + 1 < n; i++) {
+    int xi = ol_tape_var(t, i, x[i]), xj = ol_tape_var(t, i + 1, x[i + 1]);
+    int q = OP2(OL_AD_POW, xi, K(2)), d = OP2(OL_AD_SUB, xj, q), u, e;
+    u = OP2(OL_AD_POW, d, K(2));
+    s = OP2(OL_AD_ADD, s, OP2(OL_AD_MUL, K(100), u));
+    e = OP2(OL_AD_SUB, K(1), xi);
+    s = OP2(OL_AD_ADD, s, OP2(OL_AD_POW, e, K(2)));
+  }
+  ol_tape_finish(t, s, NULL);
+  return t;
+}
+
+/* Every fused form and constant form, and operands shared between a
+** fused pair and its neighbours (the order of their adjoints' sums):
+** with a = x_i, b = x_j, j = i + 1 (mod n), s starting at x_1,
+**   s += (a + a b) + b;  s += (a - 3)^2;  s += (b - a)^2;
+**   s += (b - exp(a)^2) / 4;  s += 2 / b;  s = (a + b^2) + s;  s -= 1;
+**   s = (s + a cos a) + a;  s += tanh(b)^2;
+**   m = b exp(a); z = sin(b); s = (s + m) + z
+** where the last m must not fuse: sin(b), between m and s + m, adds to
+** b's adjoint. */
+static ol_tape *fz_mixed (int n, const double *x, int pin)
+{
+  ol_tape *t = ol_tape_new(n, NULL);
+  int s = ol_tape_var(t, 0, x[0]), i;
+  for (i = 0; i < n; i++) {
+    int a = ol_tape_var(t, i, x[i]), b = ol_tape_var(t, (i + 1) % n,
+                                                     x[(i + 1) % n]);
+    int p, q, ea, m, z;
+    p = OP2(OL_AD_MUL, a, b);
+    p = OP2(OL_AD_ADD, a, p);
+    s = OP2(OL_AD_ADD, s, OP2(OL_AD_ADD, p, b));
+    p = OP2(OL_AD_SUB, a, K(3));
+    s = OP2(OL_AD_ADD, s, OP2(OL_AD_POW, p, K(2)));
+    p = OP2(OL_AD_SUB, b, a);
+    s = OP2(OL_AD_ADD, s, OP1(OL_AD_SQR, p));
+    ea = OP1(OL_AD_EXP, a);
+    p = OP1(OL_AD_SQR, ea);
+    p = OP2(OL_AD_SUB, b, p);
+    s = OP2(OL_AD_ADD, s, OP2(OL_AD_DIV, p, K(4)));
+    q = K(2);
+    s = OP2(OL_AD_ADD, s, OP2(OL_AD_DIV, q, b));
+    p = OP1(OL_AD_SQR, b);
+    p = OP2(OL_AD_ADD, a, p);
+    s = OP2(OL_AD_ADD, p, s);
+    s = OP2(OL_AD_SUB, s, K(1));
+    p = OP1(OL_AD_COS, a);
+    p = OP2(OL_AD_MUL, a, p);
+    s = OP2(OL_AD_ADD, s, p);
+    s = OP2(OL_AD_ADD, s, a);
+    p = OP1(OL_AD_TANH, b);
+    s = OP2(OL_AD_ADD, s, OP1(OL_AD_SQR, p));
+    m = OP2(OL_AD_MUL, b, ea);
+    z = OP1(OL_AD_SIN, b);
+    s = OP2(OL_AD_ADD, s, m);
+    s = OP2(OL_AD_ADD, s, z);
+  }
+  ol_tape_finish(t, s, NULL);
+  return t;
+}
+
+/* The fused program against the same function with nothing fused: the
+** value, gradient and H v at a few points agree bit for bit (tolerance
+** 0: the fused forms round the same operations in the same order, and
+** add to each adjoint in the same order). */
+static void test_fused (void)
+{
+  static const double pts[3][6] = {
+    {-1.2, 1, -0.7, 0.4, 1.9, -2.5},
+    {0.9999, 1.0001, 0.98, 1.02, 1, 1},
+    {3.1, -0.2, 0.55, -1.7, 0.8, 1.3},
+  };
+  ol_tape *(*const fn[2])(int, const double *, int) = {fz_rosen, fz_mixed};
+  const char *const name[2] = {"rosenbrock", "mixed"};
+  int k, p, i;
+  for (k = 0; k < 2; k++) {
+    ol_tape *tf = fn[k](6, pts[0], 0), *tu = fn[k](6, pts[0], 1);
+    if (k == 0)
+      is_int(ol_tape_nprog(tf), 3 * 5, "tape: fused rosenbrock: 3 "
+             "instructions a term (of %d recorded)", ol_tape_nops(tf));
+    else
+      ok(ol_tape_nprog(tf) < ol_tape_nops(tf), "tape: fused %s: %d of %d "
+         "instructions", name[k], ol_tape_nprog(tf), ol_tape_nops(tf));
+    is_int(ol_tape_nprog(tu), ol_tape_nops(tu), "tape: pinned %s: nothing "
+           "fused", name[k]);
+    for (p = 0; p < 3; p++) {
+      double ff, fu, gf[6], gu[6], hf[6], hu[6], v[6];
+      for (i = 0; i < 6; i++) v[i] = 0.25 * i - 0.6;
+      ok(ol_tape_forward(tf, pts[p], &ff) && ol_tape_forward(tu, pts[p],
+         &fu), "tape: %s: forward at point %d", name[k], p + 1);
+      ol_tape_reverse(tf, gf);
+      ol_tape_reverse(tu, gu);
+      ok(memcmp(&ff, &fu, sizeof ff) == 0 && memcmp(gf, gu, sizeof gf)
+         == 0, "tape: %s: fused value and gradient at point %d bit for "
+         "bit (f = %.17g, df/dx1 = %.17g / %.17g)", name[k], p + 1, ff,
+         gf[0], gu[0]);
+      ol_tape_hvp(tf, v, hf, gf);
+      ol_tape_hvp(tu, v, hu, gu);
+      ok(memcmp(hf, hu, sizeof hf) == 0 && memcmp(gf, gu, sizeof gf) == 0,
+         "tape: %s: H v after a fused forward sweep at point %d, bit for "
+         "bit", name[k], p + 1);
+    }
+    ol_tape_free(tf);
+    ol_tape_free(tu);
+  }
+}
+
 int main (void)
 {
   test_unary();
@@ -319,5 +448,6 @@ int main (void)
   test_mixed();
   test_guards();
   test_folding();
+  test_fused();
   return done();
 }
