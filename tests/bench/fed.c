@@ -9,8 +9,10 @@
 ** The floor reads fedquad's data (fedquad.h) and does the arithmetic in
 ** the order the engine does, so both end on the same x to the last bit
 ** (the first coordinate is printed).  The engine records sparsely (cap
-** 16, loss only: a loss is a pass over the 10^5 components, not part of a
-** round).  Each variant is the median of reps timings.
+** 16: a record evaluates f and g at x, a pass over the 10^5 components
+** that is not part of a round), which over make bench's 200 rounds is
+** about one round in ten (over 10 rounds it was most of them, 1.7x where
+** 200 rounds give 1.1x).  Each variant is the median of reps timings.
 ** usage: fed [rounds] [reps] [K] [d].
 */
 #include <math.h>

@@ -114,7 +114,7 @@ echo "== DIFF: one DDPM step per particle (diffusion.ddpm, exact score) on the 2
 OPENBLAS_NUM_THREADS=1 tests/bench/diffusion 10000 100 5
 
 echo "== FED: one FedAvg round (dist.fedavg, K = 5, whole shards) on fedquad, 10^5 components among 100 clients, d = 10, vs the same local steps in C, one core"
-OPENBLAS_NUM_THREADS=1 tests/bench/fed 10 5 5 10
+OPENBLAS_NUM_THREADS=1 tests/bench/fed 200 3 5 10
 
 echo "== MPI: a 64-seed repeats of ~50 ms runs, one process vs mpirun -np 2 (issue 16)"
 sh tests/bench/mpi.sh
