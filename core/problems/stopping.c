@@ -25,8 +25,8 @@
 
 static const ol_param stopping_params[] = {
   {"H", OL_P_INT, 10, 1, 64, "horizon: the number of stages", NULL},
-  {"K", OL_P_INT, 10, 2, 1000, "price levels: prices 1/K, 2/K, ..., 1",
-   NULL},
+  {"K", OL_P_INT, 10, 2, 200, "price levels: prices 1/K, 2/K, ..., 1 "
+   "(the transitions are dense: a gradient costs 2 H K^2)", NULL},
 };
 
 static int stopping_create (ol_problem *p, const ol_pval *v, ol_err *e)
