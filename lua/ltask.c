@@ -21,6 +21,7 @@
 ** core.task_pack(r) -> the packed results (core/runpack.h), a string
 ** core.task_unpack(r, s) -> r with the results of s (raises on mismatch)
 ** core.task_chains(t) -> t as a chains object
+** core.task_intr() -> whether Ctrl-C is pending
 ** core.task_send(dest, tag, s) (started, not waited for; the next send
 ** or core.task_flush() waits), core.task_recv() -> src, tag, s,
 ** core.task_probe() -> whether a message waits, core.task_bcast(s) -> s
@@ -241,6 +242,16 @@ static int task_unpack (lua_State *L)
   if (ol_run_unpack(b->r, s, len, &e) != OL_OK)
     return luaL_error(L, "tasks: %s", e.msg);
   lua_settop(L, 1);
+  return 1;
+}
+
+/* core.task_intr() -> whether Ctrl-C is pending (ol_intr): a bulk
+** operation checks it between tasks, since tasks that fail before their
+** first step never reach the run's own check, and a hook armed for the
+** main thread does not fire in a coroutine. */
+static int task_intr (lua_State *L)
+{
+  lua_pushboolean(L, ol_interrupted());
   return 1;
 }
 
@@ -576,6 +587,7 @@ void olua_opentask (lua_State *L)
     {"task_pack", task_pack},
     {"task_unpack", task_unpack},
     {"task_chains", task_chains},
+    {"task_intr", task_intr},
     {"task_send", task_send},
     {"task_recv", task_recv},
     {"task_probe", task_probe},

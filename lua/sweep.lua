@@ -247,7 +247,7 @@ function repeats (problem, method, opts, R)
     return c
   end
   local results, missing, stopped = core.bulk{
-    who = who, n = R,
+    who = who, n = R, failfast = true,
     run = function (i) return run(problem, method, opts_of(i)) end,
     make = function (i) return core.task_mkrun(problem, method, opts_of(i)) end,
     desc = function (i)

@@ -88,20 +88,46 @@ local function decode (spec, i, bytes, results, missing)
   end
 end
 
+-- Failed tasks said one line each up to this many, then in one line.
+local SAYFAILED = 5
+
 local function finish (spec, results, missing, stopped, from)
   -- from: tasks from..n were not run (Ctrl-C), without an entry each
   local notrun, first = from and spec.n - from + 1 or 0, from
-  table.sort(missing, function (a, b) return a.task < b.task end)
+  local said, more, sorted = 0, 0, true
+  for k = 2, #missing do
+    if missing[k - 1].task > missing[k].task then sorted = false end
+  end
+  if not sorted then
+    table.sort(missing, function (a, b) return a.task < b.task end)
+  end
+  -- each entry's desc made when it is read: after a Ctrl-C there may be
+  -- 10^5 failed tasks, and the prompt is waiting
+  local lazy = {__index = function (m, k)
+    if k ~= "desc" then return nil end
+    local d = spec.desc(m.task)
+    rawset(m, "desc", d)
+    return d
+  end}
   for _, m in ipairs(missing) do
-    m.desc = spec.desc(m.task)
-    if m.error:find("^not run") then
+    setmetatable(m, lazy)
+    if m.error:find("^not run", 1) then
       -- Ctrl-C: the tasks left are said in one line, not one each
       notrun = notrun + 1
       first = first and math.min(first, m.task) or m.task
     elseif rank == 0 and mode ~= "slice" then
-      io.stderr:write(fmt("optlab: %s: task %d of %d (%s) failed: %s\n",
-                          spec.who, m.task, spec.n, m.desc, m.error))
+      if said < SAYFAILED then
+        io.stderr:write(fmt("optlab: %s: task %d of %d (%s) failed: %s\n",
+                            spec.who, m.task, spec.n, m.desc, m.error))
+        said = said + 1
+      else
+        more = more + 1
+      end
     end
+  end
+  if more > 0 then
+    io.stderr:write(fmt("optlab: %s: %d more tasks failed (the result's "
+                        .. "missing lists them)\n", spec.who, more))
   end
   if notrun > 0 and rank == 0 and mode ~= "slice" then
     io.stderr:write(fmt("optlab: %s: interrupted: %d of %d tasks not run "
@@ -113,12 +139,27 @@ end
 
 -- == one process ===============================================================
 
+-- spec.failfast: the tasks differ only in their stream (repeats), so when
+-- the first FAILFAST fail with one message and none has succeeded the
+-- operation stops there: the rest would fail alike.
+local FAILFAST = 3
+
 local function bulk_one (spec)
   local results, missing = {}, {}
   for i = 1, spec.n do
+    if core.task_intr() then
+      return finish(spec, results, missing, true, i)
+    end
     local st, v = compute(spec, i)
     if st == "ok" then results[i] = v
-    elseif st == "error" then missing[#missing + 1] = {task = i, error = v}
+    elseif st == "error" then
+      missing[#missing + 1] = {task = i, error = v}
+      if spec.failfast and i == FAILFAST and #missing == FAILFAST
+         and missing[1].error == v and missing[2].error == v then
+        error(fmt("%s: tasks 1 to %d failed alike, so the other %d were "
+                  .. "not run: %s", spec.who, FAILFAST, spec.n - FAILFAST,
+                  v), 0)
+      end
     else
       results[i] = v
       return finish(spec, results, missing, true, i + (v and 1 or 0))
@@ -158,6 +199,7 @@ local function bulk_files (spec)
   local results, missing, have = {}, {}, 0
   if mode == "slice" then
     for i = mk, spec.n, mn do
+      if core.task_intr() then error("interrupted!", 0) end
       if not readtask(spec, j, i) then
         local st, v = compute(spec, i)
         if st == "intr" then error("interrupted!", 0) end
@@ -242,6 +284,10 @@ local function master (spec)
                             .. "(%.0f s)\n", spec.who, got + own, n, size,
                             now - t0))
         io.stderr:flush()
+      end
+      if core.task_intr() then
+        core.task_stop()
+        break
       end
       local i = core.task_take()
       if not i then break end

@@ -197,4 +197,22 @@ do
   t.is(n, 2, "help(sweep) and help(\"sweep\") show its usage")
 end
 
+-- a repeats whose first three tasks fail alike stops there (the others
+-- differ only in their stream); a sweep's failures are kept, each with
+-- its configuration
+do
+  local ok, msg = pcall(repeats, problem.rps{}, game.rmplus{},
+                        {iters = 10, x0 = {1, 2, 3, 4, 5}}, 100)
+  t.ok(not ok and tostring(msg):find("repeats: tasks 1 to 3 failed alike, "
+       .. "so the other 97 were not run: run: x0 has 5 entries", 1, true),
+       "sweep.lua: repeats stops after three like failures (" ..
+       tostring(msg) .. ")")
+  local lrs = {}
+  for k = 1, 12 do lrs[k] = -k end
+  lrs[13] = 0.1
+  local sw = sweep(problem.quadratic{}, optim.gd, {lr = lrs}, {iters = 5})
+  t.ok(#sw.runs == 1 and #sw.missing == 12 and sw.missing[12].task == 12
+       and sw.missing[12].desc == "lr = -12",
+       "sweep.lua: a sweep keeps its 12 failed configurations, each named")
+end
 t.done()

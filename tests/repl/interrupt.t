@@ -8,7 +8,8 @@
 #   (c) building problem.quadratic{n=4096} (an O(n^3) rotation);
 #   (d) repeats and sweep (Ctrl-C stopped only their current run);
 #   (e) the live view of a slow Lua objective (its first frame, and
-#       Ctrl-C, waited for many steps or a whole landscape of f).
+#       Ctrl-C, waited for many steps or a whole landscape of f);
+#   (f) a sweep in a coroutine whose tasks all fail before stepping.
 # Each case starts a statement that cannot finish by itself, waits until
 # it is running, sends C-c and measures the time until the prompt is back
 # (polling the screen every 10 ms).  The bound asserted, MAX_MS, is
@@ -154,6 +155,28 @@ echo "# (e) 100 steps take $step ms; the first frame came after $((t1 - t0)) ms"
 [ -n "$step" ] && [ $((t1 - t0)) -lt "$step" ]
 ok $? "interrupt: (e) the first frame comes sooner than 100 steps would"
 usable "(e)"
+
+# (f) a sweep inside a coroutine whose every task fails at once (a
+# negative step size): no run ever steps, and the SIGINT hook is armed for
+# the main thread, not the coroutine, so the task loop itself must see
+# the Ctrl-C; the failures are said five times, then in one line
+tm_line 'lrs = {} for i = 1, 1e6 do lrs[i] = -i end'
+tm_wait "$P"
+tm_line 'C = coroutine.wrap(function () return sweep(problem.quadratic{}, optim.gd, {lr = lrs}, {iters = 5}) end)'
+tm_wait "$P"
+M="$T_TMP/in_co"
+rm -f "$M"
+tm_line "io.open('$M', 'w'):close() C()"
+wait_file "$M"
+sleep 1
+ctrl_c "(f) failing sweep in a coroutine"
+tm_wait '^optlab: sweep: interrupted: [0-9]+ of 1000000 tasks not run'
+ok $? "interrupt: (f) the sweep says how many tasks it did not run"
+[ "$(tm_screen | grep -c 'failed: optim.gd: lr = ')" -le 5 ]
+ok $? "interrupt: (f) at most five failed tasks are named one per line"
+tm_screen | grep -q 'more tasks failed'
+ok $? "interrupt: (f) the other failures are counted in one line"
+usable "(f)"
 
 tm_line 'os.exit(0)'
 done_testing
