@@ -537,6 +537,17 @@ static void absorb (compwork *c, int j, int n, int d)
   c->fused[d] = 1;
 }
 
+/* A binary op whose first operand is the constant: the variable operand
+** (and its next use) moves to the front, the constant to the second slot
+** (the constant-operand codes read the variable from o[0]). */
+static void constfirst (int *o, int *nx)
+{
+  int a = o[0];
+  o[0] = o[1];
+  o[1] = a;
+  nx[0] = nx[1];
+}
+
 /* The program op code and operands of instruction j (c->kind, c->o,
 ** c->nx), fusing an operand's instruction into it when a pattern
 ** applies. */
@@ -606,27 +617,21 @@ static void choose (const ol_tape *t, compwork *c, int j)
     else if (isconst(t, b)) kind = P_SUBC;
     else if (isconst(t, a)) {
       kind = P_CSUB;
-      o[0] = b;
-      o[1] = a;
-      nx[0] = nx[1];
+      constfirst(o, nx);
     }
     break;
   case OL_AD_MUL:
     if (isconst(t, b)) kind = P_MULC;
     else if (isconst(t, a)) {
       kind = P_MULC;
-      o[0] = b;
-      o[1] = a;
-      nx[0] = nx[1];
+      constfirst(o, nx);
     }
     break;
   case OL_AD_DIV:
     if (isconst(t, b)) kind = P_DIVC;
     else if (isconst(t, a)) {
       kind = P_CDIV;
-      o[0] = b;
-      o[1] = a;
-      nx[0] = nx[1];
+      constfirst(o, nx);
     }
     break;
   default:
