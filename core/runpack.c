@@ -13,6 +13,7 @@
 ** This file reads the run's private layout (core/runpriv.h), as run.c and
 ** metrics.c do.
 */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,5 +202,100 @@ int ol_run_unpack (ol_run *r, const void *buf, size_t len, ol_err *e)
   r->dseen = h.dseen;
   r->mem.mingrad = h.mem.mingrad;
   r->mem.changes = h.mem.changes;
+  return OL_OK;
+}
+
+/* -- quantile bands ------------------------------------------------------- */
+
+static int cmpd (const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+int ol_run_band (ol_run *const *dst, const double *q, int nq,
+                 ol_run *const *src, int n, ol_err *e)
+{
+  const ol_run *t;
+  double *v;
+  int *at, i, k, m, b;
+  long len;
+  if (n < 1 || nq < 1)
+    return ol_err_set(e, OL_EINVAL, "band: %d runs, %d quantiles", n, nq);
+  for (b = 0; b < nq; b++)
+    if (!(q[b] >= 0 && q[b] <= 1))
+      return ol_err_set(e, OL_EINVAL, "band: q = %g is out of range [0, 1]",
+                        q[b]);
+  t = src[0];
+  for (i = 0; i < n; i++) {
+    if (src[i]->metrics != dst[0]->metrics || src[i]->n != dst[0]->n)
+      return ol_err_set(e, OL_EINVAL, "band: run %d records other metrics "
+                        "than the band", i + 1);
+    if (src[i]->len > t->len) t = src[i];
+  }
+  len = t->len;
+  for (b = 0; b < nq; b++) {
+    if (dst[b]->metrics != dst[0]->metrics || dst[b]->n != dst[0]->n)
+      return ol_err_set(e, OL_EINVAL, "band: the bands' runs differ");
+    if (reserve(dst[b], len, 0, e) != OL_OK) return e->code;
+  }
+  v = malloc((size_t)n * sizeof *v);
+  at = calloc((size_t)n, sizeof *at);
+  if (v == NULL || at == NULL) {
+    free(v);
+    free(at);
+    return ol_err_set(e, OL_ENOMEM, "band: out of memory");
+  }
+  for (k = 0; k < OL_NMETRICS; k++) {
+    if (dst[0]->vals[k] == NULL) continue;
+    for (b = 0; b < nq; b++) dst[b]->vmin[k] = NAN;
+    memset(at, 0, (size_t)n * sizeof *at);
+    for (m = 0; m < len; m++) {
+      long tm = t->times[m];
+      int c = 0;
+      for (i = 0; i < n; i++) {
+        const ol_run *s = src[i];
+        double x;
+        /* s's last record at or before tm (times increase, so at[i]
+        ** only moves forward) */
+        while (at[i] + 1 < s->len && s->times[at[i] + 1] <= tm) at[i]++;
+        if (s->len == 0 || s->times[at[i]] > tm) continue;
+        x = s->vals[k][at[i]];
+        if (isfinite(x)) v[c++] = x;
+      }
+      if (c > 1) qsort(v, (size_t)c, sizeof *v, cmpd);
+      for (b = 0; b < nq; b++) {
+        ol_run *d = dst[b];
+        double h = (c - 1) * q[b], y;
+        int j = (int)h;
+        if (c == 0) y = NAN;
+        else y = j + 1 < c ? v[j] + (h - j) * (v[j + 1] - v[j]) : v[j];
+        d->vals[k][m] = y;
+        if (isfinite(y) && !(y >= d->vmin[k])) d->vmin[k] = y;
+      }
+    }
+  }
+  free(v);
+  free(at);
+  for (b = 0; b < nq; b++) {
+    ol_run *d = dst[b];
+    memcpy(d->times, t->times, (size_t)len * sizeof *t->times);
+    memcpy(d->evals, t->evals, (size_t)len * sizeof *t->evals);
+    memcpy(d->secs, t->secs, (size_t)len * sizeof *t->secs);
+    d->len = (int)len;
+    d->offgrid = t->offgrid;
+    d->stride = t->stride;
+    d->next_rec = t->next_rec;
+    d->reason = t->reason;
+    d->c.t = t->c.t;
+    d->c.nfev = t->c.nfev;
+    d->c.ngev = t->c.ngev;
+    d->c.nhev = t->c.nhev;
+    d->c.accepted = t->c.accepted;
+    d->orc.mfev = t->orc.mfev;
+    d->orc.mgev = t->orc.mgev;
+    d->seconds = t->seconds;
+    memcpy(d->x, t->x, (size_t)d->n * sizeof *d->x);
+  }
   return OL_OK;
 }

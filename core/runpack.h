@@ -32,4 +32,20 @@ void *ol_run_pack (const ol_run *r, size_t *len, ol_err *e);
 ** On failure r is left as it was or with a partial history. */
 int ol_run_unpack (ol_run *r, const void *buf, size_t len, ol_err *e);
 
+/* The quantile bands q[0..nq) of n finished runs src (same problem,
+** method and recorded metrics; n >= 1) into dst[0..nq), fresh runs of
+** them that record no trajectory: each band takes the time axis of the
+** src with the most history points and, at each of its times t and for
+** every recorded metric, the type-7 quantile (order statistics,
+** h = (m - 1) q, linearly interpolated) of the m finite values the runs
+** hold at t (each run's last record at or before t; a run whose first
+** record is after t, or that holds NaN or an infinity there, is left
+** out; no finite value gives NaN).  Its counters, reason and x are that
+** template's.  For drawing (the live view of a repeats): a band's
+** per-step memory is not the quantile's, and it is not to be stepped.
+** OL_EINVAL when the runs do not match or a q is outside [0, 1],
+** OL_ENOMEM. */
+int ol_run_band (ol_run *const *dst, const double *q, int nq,
+                 ol_run *const *src, int n, ol_err *e);
+
 #endif

@@ -139,6 +139,11 @@ int olua_task_quiet (void)
   return rank > 0 || mode == OLUA_TASKS_SLICE;
 }
 
+int olua_task_mpi0 (void)
+{
+  return mode == OLUA_TASKS_MPI && rank == 0 && size > 1;
+}
+
 void olua_task_publish (lua_State *L)
 {
   if (lua_getglobal(L, "optlab") == LUA_TTABLE) {
@@ -263,6 +268,135 @@ static int task_chains (lua_State *L)
   return 1;
 }
 
+/* core.task_band(bands, qs, runs) -> bands, a list of runs made without
+** a trajectory, holding the quantiles qs (a list as long) of the runs
+** (core/runpack.h: ol_run_band). */
+static int task_band (lua_State *L)
+{
+  ol_run **src, **dst;
+  double *q;
+  ol_err e;
+  int n, nq, i;
+  luaL_checktype(L, 1, LUA_TTABLE);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  luaL_checktype(L, 3, LUA_TTABLE);
+  nq = (int)luaL_len(L, 1);
+  n = (int)luaL_len(L, 3);
+  luaL_argcheck(L, nq >= 1 && nq <= 64 && luaL_len(L, 2) == nq, 2,
+                "as many quantiles as bands (1 to 64)");
+  luaL_argcheck(L, n >= 1 && n <= 1 << 24, 3, "a list of runs");
+  src = lua_newuserdatauv(L, (size_t)n * sizeof *src, 0);
+  dst = lua_newuserdatauv(L, (size_t)nq * sizeof *dst, 0);
+  q = lua_newuserdatauv(L, (size_t)nq * sizeof *q, 0);
+  for (i = 0; i < n; i++) {
+    lua_rawgeti(L, 3, i + 1);
+    src[i] = olua_checkrun(L, -1)->r;
+    lua_pop(L, 1);
+    if (src[i] == NULL) return luaL_error(L, "tasks: band of a closed run");
+  }
+  for (i = 0; i < nq; i++) {
+    lua_rawgeti(L, 1, i + 1);
+    dst[i] = olua_checkrun(L, -1)->r;
+    lua_pop(L, 1);
+    lua_rawgeti(L, 2, i + 1);
+    q[i] = luaL_checknumber(L, -1);
+    lua_pop(L, 1);
+    if (dst[i] == NULL) return luaL_error(L, "tasks: band of a closed run");
+  }
+  if (ol_run_band(dst, q, nq, src, n, &e) != OL_OK)
+    return luaL_error(L, "tasks: %s", e.msg);
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* -- the live view of a bulk operation ------------------------------------ */
+
+/* The runs a bulk operation shows while its tasks finish (tasks.lua's
+** board: the quantile bands of a repeats, the best so far of a sweep, the
+** chains or race runs done), shown through the program's view hooks
+** (olua_view) like one experiment.  core.task_view(runs, labels, title)
+** opens the view at the first call and shows those runs: -> 1 go on, 0
+** paused (call again), -1 stop (q), or nil when there is no view (no
+** terminal, declined).  The runs, labels and title stay anchored in the
+** registry until the next call; core.task_view_close() restores the
+** terminal.  Only one bulk view is open at a time. */
+#define BVMAX 16
+static struct {
+  int on, declined;
+  olua_exp x;
+  lrun *boxes[BVMAX];
+  ol_run *runs[BVMAX];
+  const char *labels[BVMAX];
+  int ref;
+} bv = {0, 0, {0}, {0}, {0}, {0}, LUA_NOREF};
+
+static int task_view (lua_State *L)
+{
+  olua_state *S = olua_getstate(L);
+  const char *title = luaL_checkstring(L, 3);
+  int n, i;
+  long take;
+  luaL_checktype(L, 1, LUA_TTABLE);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  n = (int)luaL_len(L, 1);
+  luaL_argcheck(L, n >= 1 && n <= BVMAX, 1, "1 to 16 runs");
+  if (bv.declined || S->view == NULL || S->view->open == NULL) {
+    lua_pushnil(L);
+    return 1;
+  }
+  for (i = 0; i < n; i++) {
+    lua_rawgeti(L, 1, i + 1);
+    bv.boxes[i] = olua_checkrun(L, -1);
+    lua_pop(L, 1);
+    if (bv.boxes[i]->r == NULL) return luaL_error(L, "tasks: closed run");
+    lua_rawgeti(L, 2, i + 1);
+    bv.labels[i] = lua_tostring(L, -1);
+    lua_pop(L, 1);
+    if (bv.labels[i] == NULL) bv.labels[i] = "";
+  }
+  /* anchor what the view points at until the next call */
+  lua_createtable(L, 3, 0);
+  for (i = 1; i <= 3; i++) {
+    lua_pushvalue(L, i);
+    lua_rawseti(L, -2, i);
+  }
+  luaL_unref(L, LUA_REGISTRYINDEX, bv.ref);
+  bv.ref = luaL_ref(L, LUA_REGISTRYINDEX);
+  olua_exp_init(&bv.x, bv.boxes, bv.runs, bv.labels, n, title,
+                OLUA_SPEED_MAX, 0);
+  bv.x.live.state = "running";
+  if (!bv.on) {
+    if (S->view->open(S->view->ud, &bv.x.live) != 0) {
+      bv.declined = 1;
+      lua_pushnil(L);
+      return 1;
+    }
+    bv.on = 1;
+  }
+  take = S->view->frame(S->view->ud, &bv.x.live);
+  lua_pushinteger(L, take < 0 ? -1 : take == 0 ? 0 : 1);
+  return 1;
+}
+
+static int task_view_close (lua_State *L)
+{
+  olua_state *S = olua_getstate(L);
+  if (bv.on && S->view != NULL && S->view->close != NULL)
+    S->view->close(S->view->ud, &bv.x.live);
+  bv.on = bv.declined = 0;
+  luaL_unref(L, LUA_REGISTRYINDEX, bv.ref);
+  bv.ref = LUA_NOREF;
+  return 0;
+}
+
+/* core.task_viewable() -> whether a bulk operation may show a view. */
+static int task_viewable (lua_State *L)
+{
+  olua_state *S = olua_getstate(L);
+  lua_pushboolean(L, S->view != NULL && S->view->open != NULL);
+  return 1;
+}
+
 #ifdef OPTLAB_MPI
 /* The worker's send: it waits for its previous send, then starts this
 ** one and returns, so that a result larger than MPI's eager limit does not
@@ -362,6 +496,8 @@ static struct {
   atomic_long got;                /* results back (read by task_progress) */
   char **buf;                     /* buf[i], len[i]: task i's bytes */
   int *len;
+  int *order;                     /* order[k]: the k-th result's index,
+                                     written before got counts it */
 } srv;
 
 /* The next index for anyone, or 0 (none left, or stopped). */
@@ -410,6 +546,7 @@ static void srv_handle (int w, int tag, char *b, int len)
     memmove(b, b + sizeof i, (size_t)len - sizeof i);
     srv.buf[i] = b;
     srv.len[i] = len - (int)sizeof i;
+    srv.order[atomic_load(&srv.got)] = (int)i;
     atomic_fetch_add(&srv.got, 1);
     if (srv.len[i] == 1 && b[0] == 's') atomic_store(&srv.stopped, 1);
   }
@@ -472,6 +609,8 @@ static void srv_free (void)
   free(srv.buf);
   free(srv.len);
   free(srv.reqs);
+  free(srv.order);
+  srv.order = NULL;
   srv.buf = NULL;
   srv.len = NULL;
   srv.reqs = NULL;
@@ -500,7 +639,9 @@ static int task_serve (lua_State *L)
   srv.reqs = calloc((size_t)size, sizeof *srv.reqs);
   srv.buf = calloc((size_t)n + 1, sizeof *srv.buf);
   srv.len = calloc((size_t)n + 1, sizeof *srv.len);
-  if (srv.reqs == NULL || srv.buf == NULL || srv.len == NULL) {
+  srv.order = calloc((size_t)n + 1, sizeof *srv.order);
+  if (srv.reqs == NULL || srv.buf == NULL || srv.len == NULL ||
+      srv.order == NULL) {
     srv_free();
     return luaL_error(L, "tasks: out of memory for %d tasks", (int)n);
   }
@@ -532,6 +673,23 @@ static int task_progress (lua_State *L)
 {
   lua_pushinteger(L, (lua_Integer)atomic_load(&srv.got));
   lua_pushnumber(L, ol_now());
+  return 2;
+}
+
+/* core.task_fresh(k) -> {i = bytes} of the results the other ranks sent
+** after the first k, and the count now: rank 0 restores them while the
+** operation goes on (its live view; the decoding off the tail). */
+static int task_fresh (lua_State *L)
+{
+  lua_Integer k = luaL_checkinteger(L, 1);
+  long got = srv.on ? atomic_load(&srv.got) : 0, j;
+  lua_createtable(L, 0, 4);
+  for (j = k < 0 ? 0 : (long)k; j < got; j++) {
+    int i = srv.order[j];
+    lua_pushlstring(L, srv.buf[i], (size_t)srv.len[i]);
+    lua_rawseti(L, -2, i);
+  }
+  lua_pushinteger(L, (lua_Integer)got);
   return 2;
 }
 
@@ -575,6 +733,7 @@ static int nompi (lua_State *L)
 #define task_stop nompi
 #define task_progress nompi
 #define task_served nompi
+#define task_fresh nompi
 #endif
 
 void olua_opentask (lua_State *L)
@@ -588,6 +747,10 @@ void olua_opentask (lua_State *L)
     {"task_unpack", task_unpack},
     {"task_chains", task_chains},
     {"task_intr", task_intr},
+    {"task_band", task_band},
+    {"task_view", task_view},
+    {"task_view_close", task_view_close},
+    {"task_viewable", task_viewable},
     {"task_send", task_send},
     {"task_recv", task_recv},
     {"task_probe", task_probe},
@@ -598,6 +761,7 @@ void olua_opentask (lua_State *L)
     {"task_stop", task_stop},
     {"task_progress", task_progress},
     {"task_served", task_served},
+    {"task_fresh", task_fresh},
     {NULL, NULL}
   };
   luaL_setfuncs(L, fns, 0);

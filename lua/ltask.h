@@ -28,6 +28,8 @@ void olua_task_fini (int failed);
 /* 1 when this process must write no file and print nothing (a rank > 0,
 ** a slice): olua_checkfilename and save_draws write to /dev/null. */
 int olua_task_quiet (void);
+/* 1 on rank 0 of an mpirun job of several ranks. */
+int olua_task_mpi0 (void);
 /* optlab.rank and optlab.size on the module table (global optlab). */
 void olua_task_publish (lua_State *L);
 /* lua/lsample.c: chain c (0-based) of a multi-chain run, made and

@@ -37,6 +37,10 @@ typedef struct olua_live {
   long speed;                  /* what a view opens with: steps per
                                   frame, or OLUA_SPEED_MAX / _AUTO */
   int paused;                  /* open paused (paused=true) */
+  const char *state;           /* the header's state when not NULL (a
+                                  bulk operation's "running" while its
+                                  tasks go on, though the runs shown
+                                  have stopped) */
 } olua_live;
 
 /* Pacing.  A view shows an experiment at a speed of steps per frame, or at

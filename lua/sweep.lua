@@ -247,9 +247,15 @@ function repeats (problem, method, opts, R)
     return c
   end
   local results, missing, stopped = core.bulk{
-    who = who, n = R, failfast = true,
+    who = who, n = R, failfast = true, kind = "repeats",
+    view = not (opts and opts.view == false),
     run = function (i) return run(problem, method, opts_of(i)) end,
     make = function (i) return core.task_mkrun(problem, method, opts_of(i)) end,
+    makeband = function ()
+      local c = opts_of(1)
+      c.record_x = false
+      return core.task_mkrun(problem, method, c)
+    end,
     desc = function (i)
       return fmt("seed %d, stream %d", o.seed or 1, i - 1)
     end}
@@ -426,7 +432,8 @@ function sweep (problem, ctor, grid, opts)
     return concat(kv, ", ")
   end
   local results, missing, stopped = core.bulk{
-    who = who, n = asked,
+    who = who, n = asked, kind = "sweep",
+    view = not (opts and opts.view == false),
     run = function (i) return run(problem, ctor(configs[i]), o) end,
     make = function (i)
       return core.task_mkrun(problem, ctor(configs[i]), o)

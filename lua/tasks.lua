@@ -137,6 +137,120 @@ local function finish (spec, results, missing, stopped, from)
   return results, missing, stopped or nil
 end
 
+-- == the live view ===============================================================
+
+-- While the tasks of an operation finish, rank 0 (or the one process)
+-- shows what they add up to, through the program's view (lua/ltask.c's
+-- core.task_view): a repeats its 10%, median and 90% bands over the runs
+-- done (core.task_band: at every recorded time, the quantiles of the
+-- runs' values there), a sweep its best run so far (smallest final value
+-- of spec.score) beside the last one done, chains the chains done (their
+-- pooled R-hat and ESS panels), a race the runs done.  The view opens
+-- once the operation has run VIEWAFTER seconds (a quick one never
+-- flashes a screen), its runs are rebuilt at most every REBUILD seconds,
+-- and it is polled between tasks: q stops the operation (the tasks not
+-- run are missing, as after Ctrl-C), space pauses it.  No view without a
+-- terminal, with view = false, on ranks > 0 or in slices.
+local VIEWAFTER, REBUILD = 0.5, 0.25
+local BANDS = {{0.9, "90%"}, {0.5, "median"}, {0.1, "10%"}}
+
+local function board (spec)
+  if not spec.kind or spec.view == false or rank ~= 0 or mode == "slice"
+     or mode == "gather" or not core.task_viewable() then
+    return nil
+  end
+  return {spec = spec, done = {}, count = 0, t0 = optlab.now(),
+          built = 0, dirty = false}
+end
+
+local function board_add (b, i, r)
+  if b and not b.off and r then
+    b.done[i] = r
+    b.count = b.count + 1
+    b.last = i
+    b.dirty = true
+  end
+end
+
+local function board_build (b)
+  local spec, shown, labels = b.spec, {}, {}
+  b.t1 = optlab.now()
+  local idx = {}
+  for i in pairs(b.done) do idx[#idx + 1] = i end
+  table.sort(idx)
+  if spec.kind == "repeats" then
+    local list = {}
+    for k, i in ipairs(idx) do list[k] = b.done[i] end
+    if not b.bands then
+      b.bands, b.qs = {}, {}
+      for k, q in ipairs(BANDS) do b.bands[k], b.qs[k] = spec.makeband(), q[1] end
+    end
+    core.task_band(b.bands, b.qs, list)
+    for k, q in ipairs(BANDS) do shown[k], labels[k] = b.bands[k], q[2] end
+    labels[1] = fmt("90%% of %d runs", #list)
+  elseif spec.kind == "sweep" then
+    local m = spec.score or b.done[idx[1]]:metrics()[1]
+    local bi, bv
+    for _, i in ipairs(idx) do
+      local v = b.done[i]:last(m)
+      if v == v and (bv == nil or v < bv) then bi, bv = i, v end
+    end
+    bi = bi or idx[1]
+    shown[1], labels[1] = b.done[bi], "best: " .. spec.desc(bi)
+    if b.last ~= bi then
+      shown[2], labels[2] = b.done[b.last], "last: " .. spec.desc(b.last)
+    end
+  else
+    for k = math.max(1, #idx - 15), #idx do
+      shown[#shown + 1] = b.done[idx[k]]
+      labels[#labels + 1] = spec.desc(idx[k])
+    end
+  end
+  b.shown, b.labels = shown, labels
+  b.title = fmt("%s: %d of %d tasks done%s", spec.who, b.count, spec.n,
+                size > 1 and fmt(" on %d ranks", size) or "")
+  b.dirty = false
+  -- the next rebuild waits ten times this one's cost, so that a band
+  -- over thousands of runs takes at most a tenth of the operation's time
+  local now = optlab.now()
+  b.wait = math.max(REBUILD, 10 * (now - b.t1))
+  b.built = now
+end
+
+-- Between tasks: show what is done; true when the user stopped (q).  A
+-- view that fails (a run that cannot be shown) is given up, not raised.
+local board_show
+local function board_tick (b)
+  if not b or b.off then return false end
+  local ok, stop = pcall(board_show, b)
+  if ok then return stop end
+  b.off = true
+  if b.open then core.task_view_close() end
+  b.open = false
+  -- Ctrl-C while the view drew (the SIGINT hook raises there): the
+  -- operation stops as when a task is interrupted, keeping what is done
+  return isintr(stop)
+end
+
+function board_show (b)
+  if not b or b.off or b.count == 0 then return false end
+  local now = optlab.now()
+  if now - b.t0 < VIEWAFTER then return false end
+  if not b.shown or (b.dirty and now - b.built >= b.wait) then
+    board_build(b)
+  end
+  local r = core.task_view(b.shown, b.labels, b.title)
+  while r == 0 do r = core.task_view(b.shown, b.labels, b.title) end
+  if r == nil then b.off = true end
+  b.open = r ~= nil
+  return r == -1
+end
+
+local function board_close (b)
+  if b and b.open then core.task_view_close() end
+  if b then b.open = false end
+end
+
 -- == one process ===============================================================
 
 -- spec.failfast: the tasks differ only in their stream (repeats), so when
@@ -146,25 +260,36 @@ local FAILFAST = 3
 
 local function bulk_one (spec)
   local results, missing = {}, {}
+  local b = board(spec)
   for i = 1, spec.n do
     if core.task_intr() then
+      board_close(b)
       return finish(spec, results, missing, true, i)
     end
     local st, v = compute(spec, i)
-    if st == "ok" then results[i] = v
+    if st == "ok" then
+      results[i] = v
+      board_add(b, i, v)
+      if i < spec.n and board_tick(b) then
+        board_close(b)
+        return finish(spec, results, missing, true, i + 1)
+      end
     elseif st == "error" then
       missing[#missing + 1] = {task = i, error = v}
       if spec.failfast and i == FAILFAST and #missing == FAILFAST
          and missing[1].error == v and missing[2].error == v then
+        board_close(b)
         error(fmt("%s: tasks 1 to %d failed alike, so the other %d were "
                   .. "not run: %s", spec.who, FAILFAST, spec.n - FAILFAST,
                   v), 0)
       end
     else
       results[i] = v
+      board_close(b)
       return finish(spec, results, missing, true, i + (v and 1 or 0))
     end
   end
+  board_close(b)
   return finish(spec, results, missing)
 end
 
@@ -265,20 +390,33 @@ end
 
 -- Rank 0: a thread of ltask.c serves the workers (indices out, results
 -- in) while this loop takes indices from the same counter and computes
--- them; task_served joins the thread and hands over the workers' bytes.
+-- them.  Between its own tasks it restores the results the others sent
+-- meanwhile (core.task_fresh) and packs its own, so that little is left
+-- for after the last task, and shows them in the live view (board).
 -- Without a terminal to show it, rank 0 says how far an operation is:
 -- a line on stderr every PROGRESS seconds once it has run that long.
+-- Returns the bytes of every task (for the broadcast), the set of tasks
+-- already restored into results / missing, and whether it was stopped.
 local PROGRESS = 2
 
-local function master (spec)
-  local n, results, mine, own = spec.n, {}, {}, 0
+local function master (spec, results, missing, b)
+  local n, bytes, restored, own, seen = spec.n, {}, {}, 0, 0
   core.task_serve(n)
   local _, t0 = core.task_progress()
   local last = t0
+  local function absorb ()
+    local t
+    t, seen = core.task_fresh(seen)
+    for i, s in pairs(t) do
+      decode(spec, i, s, results, missing)
+      restored[i] = true
+      board_add(b, i, results[i])
+    end
+  end
   local ok, err = pcall(function ()
     while true do
       local got, now = core.task_progress()
-      if now - last >= PROGRESS then
+      if now - last >= PROGRESS and not (b and b.open) then
         last = now
         io.stderr:write(fmt("optlab: %s: %d of %d tasks done on %d ranks "
                             .. "(%.0f s)\n", spec.who, got + own, n, size,
@@ -293,43 +431,50 @@ local function master (spec)
       if not i then break end
       local st, v = compute(spec, i)
       if st == "intr" then core.task_stop() end
-      if st == "ok" then results[i] = v end
-      mine[i] = st == "error" and "e" .. v or st == "ok" and "" or "s"
+      bytes[i] = encode(st, v)
+      if st == "ok" then
+        results[i] = v
+        restored[i] = true
+        board_add(b, i, v)
+      elseif st == "error" then
+        missing[#missing + 1] = {task = i, error = v}
+        restored[i] = true
+      end
       own = own + 1
+      absorb()
+      if board_tick(b) then
+        core.task_stop()
+        break
+      end
     end
   end)
   if not ok then
     core.task_stop()
     if not isintr(err) then
+      board_close(b)
       core.task_served()
       error(err, 0)
     end
   end
-  local bytes, nxt, stopped = core.task_served()
-  for i, b in pairs(mine) do bytes[i] = b end
+  board_close(b)
+  local theirs, nxt, stopped = core.task_served()
+  for i, s in pairs(theirs) do bytes[i] = s end
   -- skipped tasks: those never handed out
   for i = nxt, n do bytes[i] = "s" end
-  return bytes, results, stopped or not ok
+  return bytes, restored, stopped or not ok
 end
 
 local function bulk_mpi (spec)
   opcount = opcount + 1
   local results, missing, blob, stopped = {}, {}, nil, false
   if rank == 0 then
-    local bytes, mine
-    bytes, mine, stopped = master(spec)
+    local bytes, restored
+    bytes, restored, stopped = master(spec, results, missing, board(spec))
     local parts = {stopped and "1" or "0"}
-    for i = 1, spec.n do
-      if bytes[i] == "" then bytes[i] = encode("ok", mine[i]) end
-      parts[#parts + 1] = spack("s4", bytes[i])
-    end
+    for i = 1, spec.n do parts[#parts + 1] = spack("s4", bytes[i]) end
     core.task_bcast(concat(parts))
     for i = 1, spec.n do
-      if mine[i] then
-        results[i] = mine[i]
-      else
-        decode(spec, i, bytes[i], results, missing)
-      end
+      if not restored[i] then decode(spec, i, bytes[i], results, missing) end
     end
   else
     worker(spec)
@@ -357,7 +502,8 @@ end
 -- results are one process's.  Every run is needed, so a failed one raises.
 function core.race_bulk (problem, methods, opts, rt)
   local results, missing = core.bulk{
-    who = "race", n = #methods,
+    who = "race", n = #methods, kind = "race",
+    view = not (type(opts) == "table" and opts.view == false),
     run = function (i)
       return core.task_drive(core.task_mkrun(problem, methods[i], opts, true))
     end,
@@ -380,7 +526,8 @@ function core.chains_bulk (problem, method, opts)
   local k = opts.chains
   local seed, stream = opts.seed or 1, opts.stream or 0
   local results, missing = core.bulk{
-    who = "chains", n = k,
+    who = "chains", n = k, kind = "chains",
+    view = not (type(opts) == "table" and opts.view == false),
     run = function (i)
       return core.task_drive(core.task_mkchain(problem, method, opts, i - 1))
     end,

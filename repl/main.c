@@ -363,7 +363,8 @@ static int pmain (lua_State *L)
   olua_setintr(L, &intrflag);
   cbthread = olua_cbthread(L);
   ol_intr = &intrflag;                 /* long core builds poll it too */
-  if (!c.o.notui && isatty(STDOUT_FILENO))
+  c.o.mpitty = olua_task_mpi0();
+  if (!c.o.notui && (isatty(STDOUT_FILENO) || c.o.mpitty))
     olua_setview(L, repl_view(&c.o));
   createargtable(L, argv, argc, c.script);
   lua_gc(L, LUA_GCRESTART);

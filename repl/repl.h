@@ -20,6 +20,8 @@ typedef struct repl_opts {
   int ascii;            /* --ascii: no braille / Unicode in the view */
   int notui;            /* --no-tui: never open the live view */
   int verbose;          /* -v: debug log to $OPTLAB_LOG or ./optlab.log */
+  int mpitty;           /* rank 0 of an mpirun job: the view draws on
+                           /dev/tty, keys come through mpirun's stdin */
 } repl_opts;
 
 /* Run the function on top of the stack with narg arguments under a

@@ -25,6 +25,7 @@
 ** tcsetattr after it is.
 */
 #include <langinfo.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +51,7 @@ static struct sigaction old_winch;
 static int guarded;
 static int have_tio;
 static struct termios saved_tio;
+static int devtty = -1;             /* screen_devtty: /dev/tty's fd */
 
 /* -- restoration ---------------------------------------------------------- */
 
@@ -141,7 +143,7 @@ int screen_open (int ascii)
   sigemptyset(&sa.sa_mask);
   sigaction(SIGWINCH, &sa, &old_winch);
   if (scr == NULL) {
-    int fd = dup(STDOUT_FILENO);
+    int fd = devtty >= 0 ? devtty : dup(STDOUT_FILENO);
     tty = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (tty == NULL) {
       if (fd >= 0) close(fd);
@@ -154,7 +156,10 @@ int screen_open (int ascii)
       return -1;
     }
     set_term(scr);
-    cbreak();
+    /* on /dev/tty under mpirun, Ctrl-C must reach the view as a key:
+    ** as a signal it would go to mpirun, which ends every rank */
+    if (devtty >= 0) raw();
+    else cbreak();
     noecho();
     nonl();
     intrflush(stdscr, FALSE);
@@ -173,6 +178,21 @@ int screen_open (int ascii)
   curs_set(0);
   erase();
   refresh();
+  return 0;
+}
+
+int screen_devtty (void)
+{
+  int fd;
+  if (devtty >= 0) return 0;
+  fd = open("/dev/tty", O_RDWR | O_CLOEXEC);
+  if (fd < 0) return -1;
+  if (!isatty(fd)) {
+    close(fd);
+    return -1;
+  }
+  signal(SIGTTOU, SIG_IGN);
+  devtty = fd;
   return 0;
 }
 
@@ -212,7 +232,7 @@ int screen_resized (void)
   int changed = resize_key;
   resize_key = 0;
   if (!active) return 0;
-  if (winch_seen) {
+  if (winch_seen || devtty >= 0) {
     winch_seen = 0;
     if (ioctl(fileno(tty), TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0
         && ws.ws_col > 0 && (ws.ws_row != LINES || ws.ws_col != COLS)) {

@@ -34,6 +34,16 @@ void screen_guard (void);
 ** when the terminal cannot be used (the caller then declines).  ascii
 ** forbids non-ASCII glyphs.  SIGWINCH is caught while the screen is on. */
 int screen_open (int ascii);
+/* Draw on /dev/tty instead of stdout (before the first screen_open):
+** rank 0 under mpirun, whose stdout is mpirun's pipe and whose keys come
+** through it on stdin.  The process is then not in the terminal's
+** foreground group, so SIGTTOU is ignored for curses to set the
+** terminal's mode, and the size is read every frame (SIGWINCH goes to
+** mpirun).  The screen is raw there, so that Ctrl-C comes as a key (the
+** view stops the bulk operation, keeping what is done) rather than as a
+** signal to mpirun, which ends every rank.  Returns 0, or -1 when there
+** is no controlling terminal. */
+int screen_devtty (void);
 /* Leave curses mode (endwin) and restore the previous SIGWINCH handler;
 ** no-op when not open. */
 void screen_close (void);

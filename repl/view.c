@@ -118,7 +118,9 @@ static void draw (view *v, const olua_live *lv)
   d.title = lv->title;
   d.iter = it;
   d.iters = lv->iters;
-  d.state = all_stopped(lv) ? "stopped" : m->paused ? "paused" : "running";
+  if (lv->state != NULL) d.state = m->paused ? "paused" : lv->state;
+  else d.state = all_stopped(lv) ? "stopped" : m->paused ? "paused"
+                 : "running";
   d.speed = vm_speedstr(m->speed, speed, sizeof speed);
   d.npanels = m->npanels;
   d.panels = m->panels;
@@ -205,8 +207,13 @@ const olua_view *repl_view (const repl_opts *o)
 {
   const char *term = getenv("TERM");
   repl_log_open(o);
-  if (o->notui || !isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
-    return NULL;
+  if (o->notui) return NULL;
+  /* rank 0 of an mpirun job: stdin and stdout are mpirun's pipes, the
+  ** terminal is the controlling one (screen_devtty) */
+  if (o->mpitty) {
+    if (screen_devtty() != 0) return NULL;
+  }
+  else if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) return NULL;
   if (term == NULL || *term == '\0' || strcmp(term, "dumb") == 0)
     return NULL;
   /* (readline does this too; main.c may not have yet) */
