@@ -181,10 +181,26 @@ int screen_open (int ascii)
   return 0;
 }
 
+/* 1 when the launcher's (the parent's) file descriptor k is a terminal. */
+static int parent_tty (int k)
+{
+  char path[64];
+  int fd, yes;
+  snprintf(path, sizeof path, "/proc/%ld/fd/%d", (long)getppid(), k);
+  fd = open(path, (k == 0 ? O_RDONLY : O_WRONLY) | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  yes = isatty(fd);
+  close(fd);
+  return yes;
+}
+
 int screen_devtty (void)
 {
   int fd;
   if (devtty >= 0) return 0;
+  /* as in one process, no screen when mpirun's output or input is not
+  ** the terminal (mpirun ... > out, a batch job) */
+  if (!parent_tty(0) || !parent_tty(1)) return -1;
   fd = open("/dev/tty", O_RDWR | O_CLOEXEC);
   if (fd < 0) return -1;
   if (!isatty(fd)) {
@@ -205,6 +221,9 @@ void screen_close (void)
   endwin();
   active = 0;
   sigaction(SIGWINCH, &old_winch, NULL);
+  /* the leaving of the alternate screen out before anything else is
+  ** written (stderr is unbuffered) */
+  if (tty != NULL) fflush(tty);
   fflush(stdout);
 }
 

@@ -42,7 +42,9 @@ int screen_open (int ascii);
 ** mpirun).  The screen is raw there, so that Ctrl-C comes as a key (the
 ** view stops the bulk operation, keeping what is done) rather than as a
 ** signal to mpirun, which ends every rank.  Returns 0, or -1 when there
-** is no controlling terminal. */
+** is no controlling terminal or when the launcher's (the parent
+** process's) stdin or stdout is not a terminal: mpirun ... > file shows
+** no screen, as optlab ... > file does not. */
 int screen_devtty (void);
 /* Leave curses mode (endwin) and restore the previous SIGWINCH handler;
 ** no-op when not open. */
