@@ -474,8 +474,10 @@ end
 local repeats_doc = [[
 repeats(problem, method, opts, R) -> q   R runs on independent rng streams
   Runs method on problem R times with the same seed (opts.seed, default 1)
-  and streams 0..R-1 (opts.stream may not be given), progress and view off;
-  other options as run.
+  and streams 0..R-1 (opts.stream may not be given), each run headless;
+  other options as run.  On a terminal, after 0.5 s, a live view shows the
+  90%, median and 10% bands over the runs done (space pauses, q stops
+  like Ctrl-C); view = false turns it off.
   q.runs          the R run objects (q.runs[k + 1] used stream k)
   q.R, q.seed     number of runs, the seed
   q:values(m)     final values of metric m, one per run
@@ -501,7 +503,9 @@ sweep(problem, ctor, grid, opts) -> s   one run per grid configuration
   ctor is a method constructor (optim.gd); grid = {param = {v1, v2, ...},
   ...}: the cartesian product of the lists, parameter names sorted, the
   first name varying slowest, values in the order given.  Each run uses
-  opts (same seed and x0), progress and view off.
+  opts (same seed and x0), each run headless.  On a terminal, after 0.5 s,
+  a live view shows the best configuration so far beside the last one
+  done (q stops like Ctrl-C); view = false turns it off.
   s.configs[i]    the parameter table of configuration i
   s.runs[i]       its run object
   s:values(m)     final values of metric m, in build order

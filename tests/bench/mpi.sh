@@ -14,8 +14,23 @@ iters=${1:-25000}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 now () { date +%s.%N; }
-t0=$(now); ./optlab tests/bench/mpi.lua $iters >"$tmp/one"; t1=$(now)
-$MPIRUN -np 2 ./optlab tests/bench/mpi.lua $iters >"$tmp/two"; t2=$(now)
+# three interleaved pairs, the fastest of each kept: this machine's other
+# load only ever adds time
+best=""
+for k in 1 2 3; do
+  t0=$(now); ./optlab tests/bench/mpi.lua $iters >"$tmp/one$k"; t1=$(now)
+  $MPIRUN -np 2 ./optlab tests/bench/mpi.lua $iters >"$tmp/two$k"; t2=$(now)
+  echo "$k $(echo "$t1 - $t0" | bc) $(echo "$t2 - $t1" | bc)" >>"$tmp/walls"
+done
+w () { sed -n "s/^MPI repeats wall \([0-9.]*\) s.*/\1/p" "$1"; }
+k1=1; k2=1
+for k in 2 3; do
+  [ "$(echo "$(w "$tmp/one$k") < $(w "$tmp/one$k1")" | bc)" = 1 ] && k1=$k
+  [ "$(echo "$(w "$tmp/two$k") < $(w "$tmp/two$k2")" | bc)" = 1 ] && k2=$k
+done
+cp "$tmp/one$k1" "$tmp/one"; cp "$tmp/two$k2" "$tmp/two"
+t0=0; t1=$(sort -k2 -n "$tmp/walls" | head -1 | cut -d' ' -f2)
+t2=$(echo "$t1 + $(sort -k3 -n "$tmp/walls" | head -1 | cut -d' ' -f3)" | bc)
 ./optlab --tasks 1/1 --dir "$tmp" tests/bench/mpi.lua $iters >/dev/null 2>&1
 cat "$tmp/one" "$tmp/two"
 bytes=$(cat "$tmp"/op1-*.task | wc -c)
@@ -27,7 +42,7 @@ awk -v a="$t0" -v b="$t1" -v c="$t2" -v bytes="$bytes" -v w2="$w2" -v m2="$m2" '
   /^MPI median/ { m1 = $0 }
   END {
     one = b - a; two = c - b; per = bytes / 64
-    printf "MPI repeats of 64 runs: the repeats call %.2f s in one process, %.2f s on mpirun -np 2: speedup %.2fx (target >= 1.8x); %s\n", w1, w2, w1 / w2, m1 == m2 ? "same median loss" : "MEDIANS DIFFER"
+    printf "MPI repeats of 64 runs (fastest of 3 each): the repeats call %.2f s in one process, %.2f s on mpirun -np 2: speedup %.2fx (target >= 1.8x); %s\n", w1, w2, w1 / w2, m1 == m2 ? "same median loss" : "MEDIANS DIFFER"
     printf "MPI whole command with start-up: one process %.2f s, mpirun -np 2 %.2f s: %.2fx\n", one, two, one / two
     printf "MPI per task: %.0f bytes of packed results to rank 0 (and in the broadcast back), 2 messages (its result in, the next index out); per worker and operation 2 requests; one broadcast per operation\n", per
     # model: N tasks of t s on P ranks; rank 0 serves one message pair per
