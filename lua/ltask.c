@@ -42,7 +42,17 @@
 ** (tag TREQ) and one result (tag TRES: its index packed as a Lua
 ** integer, then the bytes) per task; every message gets one reply (tag
 ** TTASK), the next index as a decimal string, "-1" when there are none
-** left, "-2" after Ctrl-C.
+** left, "-2" after Ctrl-C.  At the end of an operation rank 0 sends
+** each live rank a header (tag TDONE) and the results: by MPI_Bcast, or,
+** once a rank has died, in a message to each.
+** A rank that dies: rank 0 knows every rank's pid and host (gathered at
+** MPI_Init); its server looks every 0.25 s, while it waits, whether a
+** rank on its own host is gone, and then fails the tasks that rank held
+** ("rank 2 died while running it"), gives it nothing more and leaves it
+** out of every later operation; MPI_Finalize, which would wait for it, is
+** skipped.  (mpirun must be told not to end the job: Open MPI 4's
+** --mca orte_enable_recovery 1.)  A rank on another host that dies is
+** not seen: the operation waits for it.
 */
 #include <signal.h>
 #include <stdio.h>
@@ -56,6 +66,7 @@
 #ifdef OPTLAB_MPI
 #include <mpi.h>
 #include <pthread.h>
+#include <unistd.h>
 #include <stdatomic.h>
 #include <time.h>
 #endif
@@ -67,6 +78,59 @@ static int mode = OLUA_TASKS_ONE;
 static int slice_k, slice_n;           /* SLICE: 1 <= k <= n; GATHER: 0 */
 static const char *slice_dir;
 static int rank = 0, size = 1;
+
+#ifdef OPTLAB_MPI
+/* Who the ranks are, for rank 0: each one's pid and whether it runs on
+** rank 0's host (then rank 0 can see that it died: srv_reap).  dead[w]
+** once rank w is known dead; it then gets no task and no message. */
+static struct {
+  long *pid;
+  unsigned char *local, *dead;
+  int ndead;
+  int told;                       /* a worker: rank 0 said a rank died */
+} peers;
+
+static int peers_init (void)
+{
+  char name[MPI_MAX_PROCESSOR_NAME], *all = NULL;
+  long me = (long)getpid();
+  int len = 0, w;
+  memset(name, 0, sizeof name);
+  MPI_Get_processor_name(name, &len);
+  peers.pid = calloc((size_t)size, sizeof *peers.pid);
+  peers.local = calloc((size_t)size, 1);
+  peers.dead = calloc((size_t)size, 1);
+  if (rank == 0) all = malloc((size_t)size * sizeof name);
+  if (peers.pid == NULL || peers.local == NULL || peers.dead == NULL ||
+      (rank == 0 && all == NULL))
+    return -1;
+  MPI_Gather(&me, 1, MPI_LONG, peers.pid, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+  MPI_Gather(name, (int)sizeof name, MPI_CHAR, all, (int)sizeof name,
+             MPI_CHAR, 0, MPI_COMM_WORLD);
+  if (rank == 0)
+    for (w = 0; w < size; w++)
+      peers.local[w] = strncmp(all + (size_t)w * sizeof name, name,
+                             sizeof name) == 0;
+  free(all);
+  return 0;
+}
+
+/* 1 when process pid is gone or a zombie (its launcher has yet to reap
+** it). */
+static int gone (long pid)
+{
+  char path[64], buf[256], *p;
+  FILE *f;
+  size_t k;
+  snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+  if ((f = fopen(path, "r")) == NULL) return kill((pid_t)pid, 0) != 0;
+  k = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[k] = '\0';
+  p = strrchr(buf, ')');
+  return p != NULL && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
+}
+#endif
 
 int olua_task_init (int *argc, char ***argv, char *msg, size_t msglen)
 {
@@ -87,6 +151,13 @@ int olua_task_init (int *argc, char ***argv, char *msg, size_t msglen)
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (size > 1) mode = OLUA_TASKS_MPI;
+  /* a failed peer is noticed by rank 0's server (srv_reap), not by an
+  ** abort inside a call */
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  if (size > 1 && peers_init() != 0) {
+    snprintf(msg, msglen, "out of memory for %d ranks", size);
+    return -1;
+  }
   if (rank > 0 && freopen("/dev/null", "w", stdout) == NULL) {
     snprintf(msg, msglen, "rank %d: cannot silence stdout", rank);
     return -1;
@@ -128,6 +199,13 @@ void olua_task_fini (int failed)
   if (on) MPI_Finalized(&off);
   if (!on || off) return;
   if (failed && size > 1) MPI_Abort(MPI_COMM_WORLD, 1);
+  /* with a rank dead, MPI_Finalize would wait for it: the results are
+  ** out, so the process ends here (status 0; mpirun says the rank exited
+  ** without finalizing) */
+  if (peers.ndead > 0 || peers.told) {
+    fflush(NULL);
+    _exit(0);
+  }
   MPI_Finalize();
 #else
   (void)failed;
@@ -458,14 +536,50 @@ static int task_probe (lua_State *L)
   return 1;
 }
 
-/* Rank 0's string s to every rank: its length, then its bytes. */
+/* Rank 0's string s to every rank: first a header to each live rank
+** (tag TDONE: 'B' a broadcast follows, 'P' a rank died, so the bytes
+** follow to each in a message of their own, tag TBLOB), then its length
+** and its bytes. */
+enum { TDONE = 4, TBLOB = 5 };
+
 static int task_bcast (lua_State *L)
 {
   long long len = 0;
   size_t sl = 0;
   const char *s = rank == 0 ? luaL_checklstring(L, 1, &sl) : NULL;
-  char *buf;
+  char *buf, hdr = peers.ndead > 0 ? 'P' : 'B';
+  int w;
   len = (long long)sl;
+  if (len > 0x7fffffffLL)
+    return luaL_error(L, "tasks: a broadcast of %lld bytes is too large",
+                      len);
+  if (rank == 0) {
+    for (w = 1; w < size; w++)
+      if (!peers.dead[w]) {
+        MPI_Send(&hdr, 1, MPI_CHAR, w, TDONE, MPI_COMM_WORLD);
+        if (hdr == 'P')
+          MPI_Send((void *)s, (int)len, MPI_BYTE, w, TBLOB, MPI_COMM_WORLD);
+      }
+  }
+  else {
+    MPI_Status st;
+    int n = 0;
+    MPI_Recv(&hdr, 1, MPI_CHAR, 0, TDONE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (hdr == 'P') {
+      peers.told = 1;
+      MPI_Probe(0, TBLOB, MPI_COMM_WORLD, &st);
+      MPI_Get_count(&st, MPI_BYTE, &n);
+      buf = lua_newuserdatauv(L, n > 0 ? (size_t)n : 1, 0);
+      MPI_Recv(buf, n, MPI_BYTE, 0, TBLOB, MPI_COMM_WORLD,
+               MPI_STATUS_IGNORE);
+      lua_pushlstring(L, buf, (size_t)n);
+      return 1;
+    }
+  }
+  if (hdr == 'P') {
+    lua_settop(L, 1);
+    return 1;
+  }
   MPI_Bcast(&len, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
   if (len > 0x7fffffffLL)
     return luaL_error(L, "tasks: a broadcast of %lld bytes is too large",
@@ -498,6 +612,7 @@ static struct {
   int *len;
   int *order;                     /* order[k]: the k-th result's index,
                                      written before got counts it */
+  int *owner;                     /* owner[i]: the rank task i was given */
 } srv;
 
 /* The next index for anyone, or 0 (none left, or stopped). */
@@ -514,7 +629,10 @@ static void srv_give (int w)
   char s[24];
   int i = atomic_load(&srv.stopped) ? -2 : srv_take();
   if (i == 0) i = atomic_load(&srv.stopped) ? -2 : -1;
-  if (i > 0) srv.handed++;
+  if (i > 0) {
+    srv.handed++;
+    srv.owner[i] = w;
+  }
   snprintf(s, sizeof s, "%d", i);
   MPI_Send(s, (int)strlen(s), MPI_BYTE, w, TTASK, MPI_COMM_WORLD);
 }
@@ -524,8 +642,42 @@ static int srv_done (void)
 {
   int w;
   if (atomic_load(&srv.got) < srv.handed) return 0;
-  for (w = 1; w < size; w++) if (srv.reqs[w] < AHEAD) return 0;
+  for (w = 1; w < size; w++)
+    if (!peers.dead[w] && srv.reqs[w] < AHEAD) return 0;
   return 1;
+}
+
+/* Rank w is dead: each task it held and did not send back fails with
+** that as its error (tasks.lua reports it with the task's index and
+** seed), and it gets nothing more. */
+static void srv_dead (int w)
+{
+  int i;
+  peers.dead[w] = 1;
+  peers.ndead++;
+  for (i = 1; i <= srv.n; i++)
+    if (srv.owner[i] == w && srv.buf[i] == NULL) {
+      char m[96];
+      int k = snprintf(m, sizeof m, "erank %d died while running it (pid "
+                       "%ld)", w, peers.pid[w]);
+      srv.buf[i] = malloc((size_t)k + 1);
+      if (srv.buf[i] == NULL) MPI_Abort(MPI_COMM_WORLD, 1);
+      memcpy(srv.buf[i], m, (size_t)k + 1);
+      srv.len[i] = k;
+      srv.order[atomic_load(&srv.got)] = i;
+      atomic_fetch_add(&srv.got, 1);
+    }
+}
+
+/* Ranks on this host whose process has gone: dead (every REAP s while
+** the server waits).  A rank on another host that dies is not seen: the
+** operation waits for it (man: MANY PROCESSES). */
+#define REAP 0.25
+static void srv_reap (void)
+{
+  int w;
+  for (w = 1; w < size; w++)
+    if (!peers.dead[w] && peers.local[w] && gone(peers.pid[w])) srv_dead(w);
 }
 
 /* A received message: a request, or task i's result (its index packed
@@ -533,6 +685,10 @@ static int srv_done (void)
 ** bytes); either is answered at once. */
 static void srv_handle (int w, int tag, char *b, int len)
 {
+  if (peers.dead[w]) {                /* sent before it died: dropped */
+    free(b);
+    return;
+  }
   if (tag == TREQ) {
     srv.reqs[w]++;
     free(b);
@@ -568,6 +724,7 @@ static void *srv_main (void *arg)
   (void)arg;
   pend = malloc((size_t)size * (AHEAD + 1) * sizeof *pend);
   if (pend == NULL) MPI_Abort(MPI_COMM_WORLD, 1);
+  double reaped = ol_now();
   while (!srv_done() || npend > 0) {
     int flag = 0, busy = 0;
     MPI_Message m;
@@ -595,7 +752,20 @@ static void *srv_main (void *arg)
       }
       else k++;
     }
-    if (!busy) nanosleep(&nap, NULL);
+    if (!busy) {
+      nanosleep(&nap, NULL);
+      if (ol_now() - reaped >= REAP) {
+        reaped = ol_now();
+        srv_reap();
+        /* receives from a rank now dead never complete */
+        for (k = 0; k < npend; )
+          if (peers.dead[pend[k].w]) {
+            free(pend[k].b);
+            pend[k] = pend[--npend];
+          }
+          else k++;
+      }
+    }
   }
   free(pend);
   return NULL;
@@ -610,7 +780,9 @@ static void srv_free (void)
   free(srv.len);
   free(srv.reqs);
   free(srv.order);
+  free(srv.owner);
   srv.order = NULL;
+  srv.owner = NULL;
   srv.buf = NULL;
   srv.len = NULL;
   srv.reqs = NULL;
@@ -640,8 +812,9 @@ static int task_serve (lua_State *L)
   srv.buf = calloc((size_t)n + 1, sizeof *srv.buf);
   srv.len = calloc((size_t)n + 1, sizeof *srv.len);
   srv.order = calloc((size_t)n + 1, sizeof *srv.order);
+  srv.owner = calloc((size_t)n + 1, sizeof *srv.owner);
   if (srv.reqs == NULL || srv.buf == NULL || srv.len == NULL ||
-      srv.order == NULL) {
+      srv.order == NULL || srv.owner == NULL) {
     srv_free();
     return luaL_error(L, "tasks: out of memory for %d tasks", (int)n);
   }

@@ -81,6 +81,28 @@ if [ $MPI = 1 ]; then
   $MPIRUN -np 2 $OPTLAB scripts/heavytail.lua >"$tmp/demo2" 2>"$tmp/demo2.err"
   grep -q '^verdict: ' "$tmp/demo1" && cmp -s "$tmp/demo1" "$tmp/demo2"
   ok $? "scripts/heavytail.lua (repeats over seeds): mpirun -np 2 prints what one process prints"
+  # a rank that dies (tests/mpi/die.lua: rank 1 kills itself in its first
+  # task) under mpirun's recovery option: the tasks it held are named,
+  # the others kept, and the script goes on on the ranks left
+  mkdir "$tmp/die1" "$tmp/die3"
+  $OPTLAB tests/mpi/die.lua "$tmp/die1" >"$tmp/die1.out" 2>"$tmp/die1.err"
+  $MPIRUN --mca orte_enable_recovery 1 -np 3 $OPTLAB tests/mpi/die.lua \
+    "$tmp/die3" >"$tmp/die3.out" 2>"$tmp/die3.err"
+  ok $? "dead rank: the job ends with status 0"
+  dead=$(grep -c '^missing [0-9]*: rank 1 died while running it (pid [0-9]*)$' "$tmp/die3.out")
+  [ "$dead" -ge 1 ] && [ "$dead" -le 2 ] && grep -q "^repeats R $((64 - dead))$" "$tmp/die3.out"
+  ok $? "dead rank: the $dead task(s) it held are missing, naming it; the $((64 - dead)) others kept"
+  grep -Eq '^optlab: repeats: task [0-9]+ of 64 \(seed 3, stream [0-9]+\) failed: rank 1 died' "$tmp/die3.err"
+  ok $? "dead rank: stderr names each task with its seed and stream"
+  # the rows of the runs kept are one process's rows of those streams
+  # (the run column, renumbered, left out)
+  cut -d, -f2- "$tmp/die1/die_repeats.csv" | sort >"$tmp/a"
+  cut -d, -f2- "$tmp/die3/die_repeats.csv" | sort >"$tmp/b"
+  streams=$(cut -d, -f1 "$tmp/b" | grep "^[0-9]" | sort -u | wc -l)
+  [ "$streams" = $((64 - dead)) ] && [ -z "$(comm -13 "$tmp/a" "$tmp/b")" ]
+  ok $? "dead rank: the CSV of the $streams runs kept is one process's, row for row"
+  grep -q '^sweep 4 runs$' "$tmp/die3.out"
+  ok $? "dead rank: a later sweep runs on the ranks left"
 else
   echo "# optlab built without Open MPI (libopenmpi-dev): the mpirun cases skipped"
 fi
