@@ -459,35 +459,39 @@ local function master (spec, results, missing, b)
   board_close(b)
   local theirs, nxt, stopped = core.task_served()
   for i, s in pairs(theirs) do bytes[i] = s end
-  -- skipped tasks: those never handed out
-  for i = nxt, n do bytes[i] = "s" end
-  return bytes, restored, stopped or not ok
+  -- tasks nxt..n were never handed out: not run, without an entry each
+  -- (after a stop there may be 10^6 of them)
+  return bytes, restored, stopped or not ok, nxt
 end
 
 local function bulk_mpi (spec)
   opcount = opcount + 1
   local results, missing, blob, stopped = {}, {}, nil, false
+  local nxt
   if rank == 0 then
     local bytes, restored
-    bytes, restored, stopped = master(spec, results, missing, board(spec))
-    local parts = {stopped and "1" or "0"}
-    for i = 1, spec.n do parts[#parts + 1] = spack("s4", bytes[i]) end
+    bytes, restored, stopped, nxt = master(spec, results, missing,
+                                           board(spec))
+    local parts = {stopped and "1" or "0", spack("j", nxt)}
+    for i = 1, nxt - 1 do parts[#parts + 1] = spack("s4", bytes[i]) end
     core.task_bcast(concat(parts))
-    for i = 1, spec.n do
+    for i = 1, nxt - 1 do
       if not restored[i] then decode(spec, i, bytes[i], results, missing) end
     end
   else
     worker(spec)
     blob = core.task_bcast()
     stopped = blob:sub(1, 1) == "1"
-    local at = 2
-    for i = 1, spec.n do
+    local at
+    nxt, at = sunpack("j", blob, 2)
+    for i = 1, nxt - 1 do
       local b
       b, at = sunpack("s4", blob, at)
       decode(spec, i, b, results, missing)
     end
   end
-  return finish(spec, results, missing, stopped)
+  return finish(spec, results, missing, stopped,
+                nxt <= spec.n and nxt or nil)
 end
 
 function core.bulk (spec)

@@ -6,7 +6,9 @@
 # every rank and the runs done are returned, Ctrl-C does the same rather
 # than ending the job, and the terminal's mode is back after (icanon, echo
 # and isig on).  Skipped without Open MPI.  The repeats has 10^6 tasks,
-# so it cannot end before it is stopped, whatever the machine's speed.
+# so it cannot end before it is stopped, whatever the machine's speed;
+# its runs are long (50000 steps, ~10 ms), so that the results sent to
+# every rank after the stop (about 100 KB a run) stay small.
 cd "$(dirname "$0")/../.." || exit 1
 if [ "$(./optlab -e 'io.write(tostring(optlab.mpi))')" != true ]; then
   echo "1..0 # SKIP optlab built without Open MPI"
@@ -18,7 +20,7 @@ MPIRUN="mpirun --oversubscribe -x ASAN_OPTIONS=detect_leaks=0"
 [ "$(id -u)" = 0 ] && MPIRUN="$MPIRUN --allow-run-as-root"
 cat >"$T_TMP/rep.lua" <<'EOF'
 local p = problem.quadratic{n = 3, noise = {sigma = 1}}
-local q = repeats(p, optim.gd{lr = 0.01}, {iters = 2000, tol = 0, seed = 5},
+local q = repeats(p, optim.gd{lr = 0.01}, {iters = 50000, tol = 0, seed = 5},
                   1000000)
 print(string.format("R %d interrupted %s", q.R, tostring(q.interrupted)))
 EOF
@@ -44,9 +46,9 @@ for key in q C-c; do
   tm_wait '90% of [0-9]+ runs' && tm_wait '● median '
   ok $? "mpiview ($key): ... with the bands over the runs done"
   tm_keys "$key"
-  tm_wait '^R [0-9]+ interrupted true$'
+  tm_wait '^R [0-9]+ interrupted true$' 300
   ok $? "mpiview ($key): it stops every rank; the runs done are returned"
-  tm_wait '^exit 0$'
+  tm_wait '^exit 0$' 300
   ok $? "mpiview ($key): the job ends normally (exit status 0)"
   tm_wait '^echo icanon isig ?$'
   ok $? "mpiview ($key): the terminal is back in its mode (echo, icanon, isig)"
