@@ -148,7 +148,7 @@ lint:
 	@echo "lint: layer rules hold"
 
 # The binding's shared helpers, defined in lua/lutil.c only.
-LUTIL = pushshort|choicerror|unknownkey|checkfilename|checkarray|checkseq|readparam|pushinfo|fmtparam|unknownparam|pushvec|msghandler
+LUTIL = pushshort|choicerror|unknownkey|checkfilename|checkarray|checkseq|readparam|pushinfo|fmtparam|unknownparam|pushvec|msghandler|wopen|wwrite|wclose|wcommit|wdiscard|writefile|writefile_lua
 
 # The fields of struct ol_problem (core/problem.h), which only the core
 # writes: the binding completes a problem through ol_problem_set_*.

@@ -8,8 +8,16 @@
 ** vmin (OL_NMETRICS), times, evals, secs (len each), each recorded
 ** metric's values (len each, in metric order), the trajectory (len x
 ** tdim when recorded) and the draws (drows x (OL_DRAW_COLS + n)).  Every
-** field is a fixed-size copy of the struct member; unpack checks the
-** magic, n, tdim and the recorded set against r's and the total length.
+** field is a fixed-size copy of the struct member.  Unpack trusts none
+** of it (the bytes may come from a damaged or hostile task file): the
+** magic, n, tdim, the recorded set and the average against r's; every
+** scalar against what a run made like r can hold (counts >= 0, t in
+** [0, 2^62], a known stop reason, the history's stride and the draws'
+** thinning powers of two, len <= t + 1, drows within dcap and the draws
+** seen); the total length the scalars imply before anything is
+** allocated; then the history (times strictly increasing in [0, t], the
+** next record within a stride of the last, evaluations and seconds
+** finite and ordered).  A failure names the field and its range.
 ** This file reads the run's private layout (core/runpriv.h), as run.c and
 ** metrics.c do.
 */
@@ -134,18 +142,145 @@ nomem:
                     "points, %ld draws)", len, drows);
 }
 
+/* The number of metrics in m. */
+static int nmetrics (ol_mset m)
+{
+  int k = 0;
+  for (; m != 0; m &= m - 1) k++;
+  return k;
+}
+
+/* 1 when v is a power of two in [1, 2^62]. */
+static int pow2 (long v)
+{
+  return v >= 1 && v <= OL_RUN_MAXITERS && (v & (v - 1)) == 0;
+}
+
+/* a * b + c into *out; 1 on overflow of size_t. */
+static int muladd (size_t a, size_t b, size_t c, size_t *out)
+{
+  if (b != 0 && a > (SIZE_MAX - c) / b) return 1;
+  *out = a * b + c;
+  return 0;
+}
+
+#define BAD(...) ol_err_set(e, OL_EINVAL, __VA_ARGS__)
+
+/* The scalars h (read from the bytes) against what a run made like r can
+** hold; OL_OK or OL_EINVAL naming the field. */
+static int check_scalars (const ol_run *r, const ol_run *h, int hasavg,
+                          ol_err *e)
+{
+  if (h->n != r->n || h->tdim != r->tdim || h->metrics != r->metrics ||
+      (hasavg != 0 && hasavg != 1) || hasavg != (r->xavg != NULL))
+    return BAD("the packed run does not match this run (another problem, "
+               "method or options: n %d, %d recorded metrics, trajectory "
+               "width %d; this run's %d, %d, %d)", h->n,
+               nmetrics(h->metrics), h->tdim, r->n,
+               nmetrics(r->metrics), r->tdim);
+  if (h->c.t < 0 || h->c.t > OL_RUN_MAXITERS)
+    return BAD("iteration %ld is out of range [0, 2^62]", h->c.t);
+  if (h->reason < OL_STOP_NONE || h->reason > OL_STOP_DIVERGED)
+    return BAD("stop reason %d is out of range [%d, %d]", h->reason,
+               OL_STOP_NONE, OL_STOP_DIVERGED);
+  if (h->c.nfev < 0 || h->c.ngev < 0 || h->c.nhev < 0 || h->orc.mfev < 0 ||
+      h->orc.mgev < 0)
+    return BAD("a negative evaluation count (%ld, %ld, %ld, %ld, %ld)",
+               h->c.nfev, h->c.ngev, h->c.nhev, h->orc.mfev, h->orc.mgev);
+  if (h->c.accepted < 0 || h->c.accepted > h->c.t)
+    return BAD("%ld accepted proposals is out of range [0, %ld] (the "
+               "iterations)", h->c.accepted, h->c.t);
+  if (!(h->seconds >= 0) || !isfinite(h->seconds))
+    return BAD("stepping time %g s is not a finite number >= 0",
+               h->seconds);
+  if (h->len < 0 || h->len > h->c.t + 1 || h->len > (1L << 30))
+    return BAD("%d history points is out of range [0, %ld] (the iterates)",
+               h->len, h->c.t + 1 < (1L << 30) ? h->c.t + 1 : (1L << 30));
+  if (h->offgrid != 0 && h->offgrid != 1)
+    return BAD("offgrid = %d is neither 0 nor 1", h->offgrid);
+  if (h->offgrid && h->len == 0)
+    return BAD("offgrid = 1 with no history point");
+  if (!pow2(h->stride))
+    return BAD("history stride %ld is not a power of two in [1, 2^62]",
+               h->stride);
+  if (h->next_rec < 0 || h->next_rec > OL_RUN_MAXITERS + h->stride)
+    return BAD("next record time %ld is out of range", h->next_rec);
+  if (!(h->mem.mingrad >= 0))
+    return BAD("mingradnorm memory %g is not >= 0", h->mem.mingrad);
+  if (h->mem.changes < 0)
+    return BAD("support changes %ld is negative", h->mem.changes);
+  if (r->dcap == 0) {
+    if (h->drows != 0 || h->dthin != 0 || h->dseen != 0)
+      return BAD("draws (%ld rows, thinning %ld, %ld seen) in a run that "
+                 "keeps none", h->drows, h->dthin, h->dseen);
+  } else {
+    if (!pow2(h->dthin))
+      return BAD("draw thinning %ld is not a power of two in [1, 2^62]",
+                 h->dthin);
+    if (h->dseen < 0 || h->dseen > h->c.t)
+      return BAD("%ld draws seen is out of range [0, %ld] (the "
+                 "iterations)", h->dseen, h->c.t);
+    if (h->drows < 0 || h->drows > r->dcap ||
+        h->drows > (h->dseen + h->dthin - 1) / h->dthin)
+      return BAD("%ld kept draws is out of range [0, %ld] (%ld seen, "
+                 "every %ld-th kept, at most %ld)", h->drows,
+                 (h->dseen + h->dthin - 1) / h->dthin, h->dseen, h->dthin,
+                 r->dcap);
+  }
+  return OL_OK;
+}
+
+/* The arrays now in r (len points, from the bytes) against the scalars h:
+** times strictly increasing in [0, t], the next record after the last
+** within one stride, evaluations and seconds finite, >= 0 and not past
+** the totals, the smallest values finite or NaN. */
+static int check_arrays (const ol_run *r, const ol_run *h, ol_err *e)
+{
+  long i, last;
+  int k;
+  for (i = 0; i < h->len; i++) {
+    if (r->times[i] < 0 || r->times[i] > h->c.t ||
+        (i > 0 && r->times[i] <= r->times[i - 1]))
+      return BAD("history time %ld (point %ld) is not in (%ld, %ld]",
+                 r->times[i], i + 1, i > 0 ? r->times[i - 1] : -1L,
+                 h->c.t);
+    if (!(r->evals[i] >= 0 && r->evals[i] <= (double)h->c.ngev) ||
+        (i > 0 && r->evals[i] < r->evals[i - 1]))
+      return BAD("gradient count %g at history point %ld is out of range "
+                 "[0, %ld] or decreasing", r->evals[i], i + 1, h->c.ngev);
+    if (!(r->secs[i] >= 0) || !isfinite(r->secs[i]))
+      return BAD("seconds %g at history point %ld are not a finite number "
+                 ">= 0", r->secs[i], i + 1);
+  }
+  if (h->len > 0) {
+    last = r->times[h->len - 1];
+    if (h->next_rec <= last || h->next_rec - last > h->stride)
+      return BAD("next record time %ld is not in (%ld, %ld] (the last "
+                 "record and one stride on)", h->next_rec, last,
+                 last + h->stride);
+    if (r->ucap > 0 && (last / h->stride >= r->ucap ||
+                        (h->stride > 1 && last / (h->stride / 2) < r->ucap)))
+      return BAD("history stride %ld does not fit the last record %ld (at "
+                 "most %d multiples kept)", h->stride, last, r->ucap);
+  }
+  for (k = 0; k < OL_NMETRICS; k++)
+    if (isinf(h->vmin[k]))
+      return BAD("the smallest value of metric %d is infinite", k + 1);
+  return OL_OK;
+}
+
 int ol_run_unpack (ol_run *r, const void *buf, size_t len, ol_err *e)
 {
   cur c;
   char magic[8];
   struct ol_run h;                     /* the packed scalars */
-  int hasavg = 0, k;
-  size_t hl, dcols;
+  int hasavg = 0, k, nm = 0;
+  size_t hl, dcols, want, per;
   memset(&c, 0, sizeof c);
   memset(&h, 0, sizeof h);
   c.r = buf;
   c.len = len;
-  /* (1) the scalars, into h, checked against r */
+  /* (1) the scalars, into h, checked against r and each other */
   get(&c, magic, 8);
   {
     ol_run *keep = r;
@@ -156,21 +291,28 @@ int ol_run_unpack (ol_run *r, const void *buf, size_t len, ol_err *e)
     r = keep;
   }
   if (c.bad || memcmp(magic, MAGIC, 8) != 0)
-    return ol_err_set(e, OL_EINVAL, "not a packed run (%zu bytes)", len);
-  if (h.n != r->n || h.tdim != r->tdim ||
-      h.metrics != r->metrics || (hasavg != 0) != (r->xavg != NULL) ||
-      h.len < 0 || h.drows < 0 || (h.drows > 0 && r->dcap == 0))
-    return ol_err_set(e, OL_EINVAL, "the packed run does not match this "
-                      "run (another problem, method or options)");
+    return BAD("not a packed run (%zu bytes)", len);
+  if (check_scalars(r, &h, hasavg, e) != OL_OK) return e->code;
+  /* (2) the length the scalars imply, before any allocation */
   hl = (size_t)h.len;
   dcols = (size_t)(OL_DRAW_COLS + r->n);
+  for (k = 0; k < OL_NMETRICS; k++)
+    if (r->vals[k] != NULL) nm++;
+  per = (3 + (size_t)nm + (r->traj != NULL ? (size_t)r->tdim : 0)) * 8;
+  want = c.at + sizeof r->msg + (size_t)r->n * sizeof *r->x *
+    (size_t)(1 + hasavg) + sizeof r->vmin;
+  if (muladd(hl, per, want, &want) ||
+      muladd((size_t)h.drows, dcols * sizeof *r->draws, want, &want) ||
+      want != len)
+    return BAD("a packed run of %zu bytes is truncated or too long (its "
+               "fields say %zu)", len, want);
   if (reserve(r, h.len, h.drows, e) != OL_OK) return e->code;
-  /* (2) the arrays, straight into r */
+  /* (3) the arrays, straight into r */
   get(&c, r->msg, sizeof r->msg);
   r->msg[sizeof r->msg - 1] = '\0';
   get(&c, r->x, (size_t)r->n * sizeof *r->x);
   if (hasavg) get(&c, r->xavg, (size_t)r->n * sizeof *r->xavg);
-  get(&c, r->vmin, sizeof r->vmin);
+  get(&c, h.vmin, sizeof h.vmin);
   get(&c, r->times, hl * sizeof *r->times);
   get(&c, r->evals, hl * sizeof *r->evals);
   get(&c, r->secs, hl * sizeof *r->secs);
@@ -181,9 +323,10 @@ int ol_run_unpack (ol_run *r, const void *buf, size_t len, ol_err *e)
   if (h.drows > 0) get(&c, r->draws, (size_t)h.drows * dcols
                        * sizeof *r->draws);
   if (c.bad || c.at != len)
-    return ol_err_set(e, OL_EINVAL, "a packed run of %zu bytes is "
-                      "truncated or too long", len);
-  /* (3) the scalars */
+    return BAD("a packed run of %zu bytes is truncated or too long", len);
+  if (check_arrays(r, &h, e) != OL_OK) return e->code;
+  /* (4) the scalars */
+  memcpy(r->vmin, h.vmin, sizeof r->vmin);
   r->len = h.len;
   r->offgrid = h.offgrid;
   r->stride = h.stride;
@@ -204,6 +347,8 @@ int ol_run_unpack (ol_run *r, const void *buf, size_t len, ol_err *e)
   r->mem.changes = h.mem.changes;
   return OL_OK;
 }
+
+#undef BAD
 
 /* -- quantile bands ------------------------------------------------------- */
 

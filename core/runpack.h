@@ -27,8 +27,10 @@
 void *ol_run_pack (const ol_run *r, size_t *len, ol_err *e);
 /* Restore into r (made by ol_run_new with the problem, method and options
 ** of the packed run, not stepped) the results packed in buf[0, len).
-** OL_EINVAL with e set when the bytes are not a packed run of r's shape
-** (dimension, recorded metrics); OL_ENOMEM when the history cannot grow.
+** OL_EINVAL with e set (naming the field and its range) when the bytes
+** are not a packed run of r's shape (dimension, recorded metrics) or hold
+** a value no run made like r can hold (runpack.c lists the checks);
+** OL_ENOMEM when the history cannot grow.
 ** On failure r is left as it was or with a partial history. */
 int ol_run_unpack (ol_run *r, const void *buf, size_t len, ol_err *e);
 

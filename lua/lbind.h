@@ -158,9 +158,30 @@ int olua_choicerror (lua_State *L, const char *const *valid);
 const char *olua_pushshort (lua_State *L, const char *s);
 /* The file name string at idx; raises unless a string without NUL. */
 const char *olua_checkfilename (lua_State *L, int idx, const char *who);
-/* The result of writing a file: nothing when ok (so the prompt echoes
-** nothing), else nil, message, errno as io.open gives them. */
-int olua_saveresult (lua_State *L, int ok, const char *fname);
+/* Writing a file whole or not at all (every exporter and --tasks slice;
+** lua/lutil.c says how): olua_wopen pushes a to-be-closed writer for
+** path (raises "<who>: cannot write <path>: <reason>; ..."), olua_wwrite
+** adds bytes, olua_wclose flushes them to disk (fsync) and closes the
+** temporary, olua_wcommit (which closes first when needed) renames it
+** onto path; each raises on failure after removing the temporary.
+** olua_wdiscard drops what was written (Ctrl-C); popping the writer, an
+** error or the end of the calling function discards an uncommitted one. */
+typedef struct olua_wfile {
+  int fd, direct, done;
+  size_t used;
+  char who[64], name[4096], dest[4096], tmp[4112];
+  char buf[1 << 16];
+} olua_wfile;
+olua_wfile *olua_wopen (lua_State *L, const char *who, const char *path);
+void olua_wwrite (lua_State *L, olua_wfile *w, const void *s, size_t n);
+void olua_wclose (lua_State *L, olua_wfile *w);
+void olua_wcommit (lua_State *L, olua_wfile *w);
+void olua_wdiscard (olua_wfile *w);
+/* The n bytes of s as the file path, whole or not at all (the above). */
+void olua_writefile (lua_State *L, const char *who, const char *path,
+                     const void *s, size_t n);
+/* core.writefile(who, file, text): olua_writefile from Lua. */
+int olua_writefile_lua (lua_State *L);
 /* Raise if the table at idx (length n) has a numeric key outside 1..n. */
 void olua_checkseq (lua_State *L, int idx, const char *who, const char *key,
                     lua_Integer n);

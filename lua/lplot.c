@@ -137,7 +137,8 @@ static int writefig (lua_State *L, const pl_plot *pl, int svg, int width,
   pl_buf_init(&b);
   rc = svg ? pl_svg(pl, width, height, &b)
            : pl_text(pl, width, height, utf8_locale(), &b);
-  ok = rc == 0 && fwrite(b.s, 1, b.len, f) == b.len;
+  if (rc == 0 && f == NULL) lua_pushlstring(L, b.s, b.len);
+  ok = rc == 0 && (f == NULL || fwrite(b.s, 1, b.len, f) == b.len);
   pl_buf_fini(&b);
   if (rc != 0) luaL_error(L, "plot: out of memory");
   return ok;
@@ -220,12 +221,13 @@ int olua_plot (lua_State *L)
                     && pl.npanels > 1 ? 1 : 0)) / (width >= 600
                     && pl.npanels > 1 ? 2 : 1)), 150, 10000);
     {
-      FILE *f = fopen(fname, "w");
-      int ok;
-      if (f == NULL) return olua_saveresult(L, 0, fname);
-      ok = writefig(L, &pl, 1, width, height, f);
-      ok = (fclose(f) == 0) && ok;
-      return olua_saveresult(L, ok, fname);
+      /* the SVG as a string (f NULL), then written whole or not at all */
+      size_t len;
+      const char *s;
+      writefig(L, &pl, 1, width, height, NULL);
+      s = lua_tolstring(L, -1, &len);
+      olua_writefile(L, "plot", fname, s, len);
+      return 0;
     }
   }
   width = optint(L, 2, "width", 80, 40, 1000);

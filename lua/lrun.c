@@ -797,21 +797,18 @@ static int run_csv (lua_State *L)
   return 1;
 }
 
-/* r:save(filename) -> true, or nil, message, errno like io functions. */
+/* r:save(filename): the CSV written whole or not at all (olua_wopen);
+** returns nothing, raises naming the file and the OS reason. */
 static int run_save (lua_State *L)
 {
   lrun *b = olua_checkrun(L, 1);
   const char *fname = olua_checkfilename(L, 2, "run:save");
   size_t len;
   const char *s;
-  FILE *f;
-  int ok;
   pushcsv(L, b->r);
   s = lua_tolstring(L, -1, &len);
-  if ((f = fopen(fname, "w")) == NULL) return olua_saveresult(L, 0, fname);
-  ok = fwrite(s, 1, len, f) == len;
-  ok = (fclose(f) == 0) && ok;
-  return olua_saveresult(L, ok, fname);
+  olua_writefile(L, "run:save", fname, s, len);
+  return 0;
 }
 
 /* r:close(), __close and __gc: free the run and give back its use of

@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "lbind.h"
 #include "lexp.h"
@@ -342,53 +343,108 @@ static int s_stats (lua_State *L)
 /* x:save_draws(file) -> the file names written: CmdStan's CSV layout
 ** (lp__, accept_stat__, stepsize__, treedepth__, n_leapfrog__,
 ** divergent__, energy__, x.1, ..., x.n), one file per chain: file itself
-** for one chain, else file with _1, _2, ... before its extension. */
+** for one chain, else file with _1, _2, ... before its extension.  All
+** or none: every chain's file is written to a temporary beside it and
+** flushed to disk, then all are renamed into place (olua_wopen); a
+** failure or Ctrl-C (polled every row) leaves no file changed and raises
+** naming the file and the reason.  Then the chain files of an earlier
+** save to the same name that this one does not replace (file_K for K
+** past the chains saved, up to 64; every file_K after a one-chain save)
+** are removed when they begin as optlab's do ("# optlab "), so that a
+** glob of file_* holds this run's chains only. */
 static int s_save_draws (lua_State *L)
 {
   lrun *b[64];
+  olua_wfile *w[64];
   int k = getruns(L, 1, b, "save_draws"), c, n = ol_run_n(b[0]->r), j;
   const char *file = luaL_checkstring(L, 2);
   long thin;
   size_t flen;
   const char *dot;
+  int top;
   common_draws(L, b, k, &thin, "save_draws");
   lua_tolstring(L, 2, &flen);
   if (strlen(file) != flen)
     return luaL_error(L, "save_draws: the file name holds a NUL byte");
   dot = strrchr(file, '.');
   if (dot != NULL && strchr(dot, '/') != NULL) dot = NULL;
+  luaL_checkstack(L, 2 * 64 + 8, "save_draws");
+  lua_settop(L, 2);
+  /* 3: the names (the result), 4..: a name per chain, then the writers */
   lua_createtable(L, k, 0);
+  for (c = 1; c <= 64; c++) {
+    if (dot == NULL) lua_pushfstring(L, "%s_%d", file, c);
+    else {
+      lua_pushlstring(L, file, (size_t)(dot - file));
+      lua_pushfstring(L, "%s_%d%s", lua_tostring(L, -1), c, dot);
+      lua_remove(L, -2);
+    }
+  }
+  /* 4..67: file_1 .. file_64 */
+  top = lua_gettop(L);
   for (c = 0; c < k; c++) {
     long rows, s;
     const double *d = ol_run_draws(b[c]->r, &rows, NULL, NULL);
-    FILE *f;
-    if (k == 1) lua_pushstring(L, file);
-    else if (dot == NULL) lua_pushfstring(L, "%s_%d", file, c + 1);
-    else lua_pushfstring(L, "%s_%d%s", lua_pushlstring(L, file,
-                         (size_t)(dot - file)), c + 1, dot);
-    if (k > 1 && dot != NULL) lua_remove(L, -2);
-    f = fopen(olua_task_quiet() ? "/dev/null" : lua_tostring(L, -1), "w");
-    if (f == NULL)
-      return luaL_error(L, "save_draws: cannot write %s", lua_tostring(L,
-                                                                       -1));
-    fprintf(f, "# optlab %s chain %d, seed %llu, warmup %ld, thin %ld\n",
-            ol_run_method(b[c]->r)->name, c + 1,
-            (unsigned long long)ol_run_options(b[c]->r)->seed,
-            ol_run_warmup(b[c]->r), thin);
-    for (j = 0; j < OL_DRAW_COLS; j++) fprintf(f, "%s,", statnames[j]);
-    for (j = 0; j < n; j++) fprintf(f, "x.%d%s", j + 1, j + 1 < n ? "," :
-                                    "\n");
+    const char *name = k == 1 ? file : lua_tostring(L, 4 + c);
+    char buf[512];
+    int len;
+    w[c] = olua_wopen(L, "save_draws", olua_task_quiet() ? "/dev/null"
+                      : name);
+    len = snprintf(buf, sizeof buf, "# optlab %s chain %d, seed %llu, "
+                   "warmup %ld, thin %ld\n", ol_run_method(b[c]->r)->name,
+                   c + 1, (unsigned long long)ol_run_options(b[c]->r)->seed,
+                   ol_run_warmup(b[c]->r), thin);
+    olua_wwrite(L, w[c], buf, (size_t)len);
+    for (j = 0; j < OL_DRAW_COLS + n; j++) {
+      if (j < OL_DRAW_COLS) len = snprintf(buf, sizeof buf, "%s,",
+                                           statnames[j]);
+      else len = snprintf(buf, sizeof buf, "x.%d%s", j - OL_DRAW_COLS + 1,
+                          j + 1 < OL_DRAW_COLS + n ? "," : "\n");
+      olua_wwrite(L, w[c], buf, (size_t)len);
+    }
     for (s = 0; s < rows; s++) {
       const double *row = d + s * (OL_DRAW_COLS + n);
-      for (j = 0; j < OL_DRAW_COLS + n; j++)
-        fprintf(f, j < OL_DRAW_COLS && j >= 3 && j <= 5 ? "%.0f%s"
-                : "%.17g%s", row[j], j + 1 < OL_DRAW_COLS + n ? "," : "\n");
+      if (ol_interrupted()) {
+        for (j = 0; j <= c; j++) olua_wdiscard(w[j]);
+        return luaL_error(L, "save_draws: interrupted!; no file written "
+                          "(%s and the others are left as they were)",
+                          name);
+      }
+      for (j = 0; j < OL_DRAW_COLS + n; j++) {
+        len = snprintf(buf, sizeof buf, j < OL_DRAW_COLS && j >= 3 && j <= 5
+                       ? "%.0f%s" : "%.17g%s", row[j],
+                       j + 1 < OL_DRAW_COLS + n ? "," : "\n");
+        olua_wwrite(L, w[c], buf, (size_t)len);
+      }
     }
-    if (fclose(f) != 0)
-      return luaL_error(L, "save_draws: error writing %s",
-                        lua_tostring(L, -1));
-    lua_rawseti(L, -2, c + 1);
+    olua_wclose(L, w[c]);
   }
+  for (c = 0; c < k; c++) {
+    olua_wcommit(L, w[c]);
+    lua_pushstring(L, k == 1 ? file : lua_tostring(L, 4 + c));
+    lua_rawseti(L, 3, c + 1);
+  }
+  /* stale chain files of an earlier save to the same name */
+  for (c = k == 1 ? 0 : k; c < 64 && !olua_task_quiet(); c++) {
+    const char *name = lua_tostring(L, 4 + c);
+    char head[9];
+    FILE *f;
+    struct stat st;
+    if (lstat(name, &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    if ((f = fopen(name, "r")) == NULL) continue;
+    j = fread(head, 1, sizeof head, f) == sizeof head &&
+      memcmp(head, "# optlab ", sizeof head) == 0;
+    fclose(f);
+    if (j) remove(name);
+  }
+  /* a Ctrl-C after the last row: the files are whole and returned; the
+  ** interrupt stops what comes next (the hook armed for it, if it waits
+  ** for this call's return, fires at the caller's next instruction) */
+  if (ol_interrupted() && lua_gethook(L) != NULL &&
+      (lua_gethookmask(L) & LUA_MASKRET))
+    lua_sethook(L, lua_gethook(L), LUA_MASKCOUNT, 1);
+  (void)top;
+  lua_settop(L, 3);
   return 1;
 }
 

@@ -21,6 +21,12 @@
 ** core.task_pack(r) -> the packed results (core/runpack.h), a string
 ** core.task_unpack(r, s) -> r with the results of s (raises on mismatch)
 ** core.task_chains(t) -> t as a chains object
+** core.task_read(file) -> its bytes, or nil, why (a file that is not a
+** regular file -- a directory, a FIFO, a device -- is refused unread)
+** core.task_write(file, bytes): the file written whole or not at all
+** (olua_writefile), even in a slice, which writes no other file
+** core.task_sum(s [, i]) -> the FNV-1a 64-bit hash of s[i..] in 16 hex
+** digits: the checksum in a task file's header
 ** core.task_intr() -> whether Ctrl-C is pending
 ** core.task_send(dest, tag, s) (started, not waited for; the next send
 ** or core.task_flush() waits), core.task_recv() -> src, tag, s,
@@ -54,10 +60,15 @@
 ** --mca orte_enable_recovery 1.)  A rank on another host that dies is
 ** not seen: the operation waits for it.
 */
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ltask.h"
 #include "lexp.h"
@@ -325,6 +336,91 @@ static int task_unpack (lua_State *L)
   if (ol_run_unpack(b->r, s, len, &e) != OL_OK)
     return luaL_error(L, "tasks: %s", e.msg);
   lua_settop(L, 1);
+  return 1;
+}
+
+/* core.task_read(file) -> bytes, or nil, why.  Opened without blocking
+** (a FIFO would wait for a writer) and checked with fstat before any
+** read: a directory, a FIFO or a device (a link to /dev/zero would never
+** end) is refused by what it is; ENOENT gives nil, "absent". */
+/* Why st is not read as a task file. */
+static const char *notfile (const struct stat *st)
+{
+  if (S_ISDIR(st->st_mode)) return "is a directory, not a file";
+  if (S_ISFIFO(st->st_mode)) return "is a FIFO, not a regular file";
+  if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode))
+    return "is a device, not a regular file";
+  if (S_ISSOCK(st->st_mode)) return "is a socket, not a regular file";
+  return "is not a regular file";
+}
+
+static int readfail (lua_State *L, int fd, const char *why)
+{
+  if (fd >= 0) close(fd);
+  lua_pushnil(L);
+  lua_pushstring(L, why);
+  return 2;
+}
+
+static int task_read (lua_State *L)
+{
+  const char *path = luaL_checkstring(L, 1);
+  struct stat st;
+  luaL_Buffer b;
+  size_t got = 0, want;
+  char *p;
+  int fd;
+  /* what the name is before opening it (opening a device may act), then
+  ** what was opened (it may have changed in between) */
+  if (stat(path, &st) != 0)
+    return readfail(L, -1, errno == ENOENT ? "absent" : strerror(errno));
+  if (!S_ISREG(st.st_mode)) return readfail(L, -1, notfile(&st));
+  fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0)
+    return readfail(L, -1, errno == ENOENT ? "absent" : strerror(errno));
+  if (fstat(fd, &st) != 0) return readfail(L, fd, strerror(errno));
+  if (!S_ISREG(st.st_mode)) return readfail(L, fd, notfile(&st));
+  want = (size_t)st.st_size;
+  luaL_buffinit(L, &b);
+  p = luaL_prepbuffsize(&b, want > 0 ? want : 1);
+  while (got < want) {
+    ssize_t k = read(fd, p + got, want - got);
+    if (k < 0 && errno == EINTR) continue;
+    if (k < 0) return readfail(L, fd, strerror(errno));
+    if (k == 0) break;                 /* shorter now: the sum will say */
+    got += (size_t)k;
+  }
+  close(fd);
+  luaL_addsize(&b, got);
+  luaL_pushresult(&b);
+  return 1;
+}
+
+static int task_write (lua_State *L)
+{
+  size_t n;
+  const char *path = luaL_checkstring(L, 1);
+  const char *s = luaL_checklstring(L, 2, &n);
+  olua_writefile(L, "tasks", path, s, n);
+  return 0;
+}
+
+static int task_sum (lua_State *L)
+{
+  size_t n;
+  const unsigned char *s = (const unsigned char *)luaL_checklstring(L, 1,
+                                                                     &n);
+  lua_Integer i = luaL_optinteger(L, 2, 1);
+  uint64_t h = UINT64_C(14695981039346656037);
+  size_t k;
+  char hex[17];
+  luaL_argcheck(L, i >= 1 && (size_t)i <= n + 1, 2, "out of range");
+  for (k = (size_t)i - 1; k < n; k++) {
+    h ^= s[k];
+    h *= UINT64_C(1099511628211);
+  }
+  snprintf(hex, sizeof hex, "%016llx", (unsigned long long)h);
+  lua_pushstring(L, hex);
   return 1;
 }
 
@@ -935,6 +1031,10 @@ void olua_opentask (lua_State *L)
     {"task_progress", task_progress},
     {"task_served", task_served},
     {"task_fresh", task_fresh},
+    {"task_read", task_read},
+    {"task_write", task_write},
+    {"task_sum", task_sum},
+    {"writefile", olua_writefile_lua},
     {NULL, NULL}
   };
   luaL_setfuncs(L, fns, 0);

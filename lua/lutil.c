@@ -10,9 +10,14 @@
 ** misspelt key or an out-of-range value is spelt here, once.  No module
 ** state: each function works on the stack it is given.
 */
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "lbind.h"
 #include "ltask.h"
@@ -80,11 +85,6 @@ const char *olua_checkfilename (lua_State *L, int idx, const char *who)
   if (strlen(s) != len)
     luaL_error(L, "%s: the file name contains a NUL character", who);
   return olua_task_quiet() ? "/dev/null" : s;
-}
-
-int olua_saveresult (lua_State *L, int ok, const char *fname)
-{
-  return ok ? 0 : luaL_fileresult(L, 0, fname);
 }
 
 /* Flat table of numbers at idx -> new userdata buffer (left on the stack,
@@ -351,4 +351,214 @@ int olua_msghandler (lua_State *L)
   }
   luaL_traceback(L, L, msg, 1);
   return 1;
+}
+
+/* == writing files whole or not at all ====================================
+
+** Every exporter (r:save, race:save, a sweep's and a repeats' save,
+** save_draws, r:plot{file=}) and every --tasks slice writes through
+** these.  The bytes go to a temporary file beside the target
+** (".<name>.XXXXXX" in the same directory, so that the rename is atomic),
+** every write is checked, the file is flushed to disk (fsync) and closed,
+** then renamed onto the target: a reader sees the old file or the whole
+** new one, never a part.  On any failure the temporary is removed and
+** "<who>: cannot write <file>: <OS reason>; <file> is left as it was" is
+** raised.  A target that exists and is not a regular file (/dev/null, a
+** terminal, a FIFO) is written in place; a symbolic link is followed, the
+** file it names replaced (the link stays).  The new file keeps the mode
+** of the one it replaces, or gets 0666 less the umask as fopen's would.
+** (A process that writes nothing, olua_task_quiet, is given /dev/null
+** by olua_checkfilename.)  The writer is a to-be-closed userdata on the stack, so an
+** error raised while writing (Ctrl-C, out of memory) removes the
+** temporary as well. */
+
+#define OLUA_WFILE "optlab.wfile"
+
+static void wf_discard (olua_wfile *w)
+{
+  if (w->fd >= 0) close(w->fd);
+  w->fd = -1;
+  if (w->tmp[0] != '\0') unlink(w->tmp);
+  w->tmp[0] = '\0';
+  w->done = 1;
+}
+
+static int wf_close (lua_State *L)
+{
+  olua_wfile *w = luaL_checkudata(L, 1, OLUA_WFILE);
+  if (!w->done) wf_discard(w);
+  return 0;
+}
+
+/* Raise the failure of w with errno err, after removing the temporary. */
+static int wf_fail (lua_State *L, olua_wfile *w, int err)
+{
+  wf_discard(w);
+  return luaL_error(L, "%s: cannot write %s: %s; %s is left as it was",
+                    w->who, w->name, strerror(err), w->name);
+}
+
+/* path with its symbolic links followed (at most 40, as the kernel) into
+** out[sz]: the file a write would reach; 0, or -1 (too long, a loop). */
+static int wf_resolve (const char *path, char *out, size_t sz)
+{
+  char link[4096];
+  struct stat st;
+  int hops;
+  if (strlen(path) >= sz) return -1;
+  memcpy(out, path, strlen(path) + 1);
+  for (hops = 0; hops < 40; hops++) {
+    ssize_t k;
+    const char *slash;
+    size_t dl;
+    if (lstat(out, &st) != 0 || !S_ISLNK(st.st_mode)) return 0;
+    k = readlink(out, link, sizeof link - 1);
+    if (k < 0) return -1;
+    link[k] = '\0';
+    slash = strrchr(out, '/');
+    dl = link[0] == '/' || slash == NULL ? 0 : (size_t)(slash - out) + 1;
+    if (dl + (size_t)k >= sz) return -1;
+    memcpy(out + dl, link, (size_t)k + 1);
+  }
+  return -1;
+}
+
+olua_wfile *olua_wopen (lua_State *L, const char *who, const char *path)
+{
+  olua_wfile *w = lua_newuserdatauv(L, sizeof *w, 0);
+  struct stat st;
+  const char *target;
+  size_t dl;
+  const char *slash;
+  int exists;
+  memset(w, 0, sizeof *w);
+  w->fd = -1;
+  w->done = 1;
+  if (luaL_newmetatable(L, OLUA_WFILE)) {
+    lua_pushcfunction(L, wf_close);
+    lua_setfield(L, -2, "__close");
+    lua_pushcfunction(L, wf_close);
+    lua_setfield(L, -2, "__gc");
+  }
+  lua_setmetatable(L, -2);
+  lua_toclose(L, -1);
+  snprintf(w->who, sizeof w->who, "%s", who);
+  if (strlen(path) >= sizeof w->name - 1)
+    luaL_error(L, "%s: the file name is longer than %d bytes", who,
+               (int)sizeof w->name - 2);
+  memcpy(w->name, path, strlen(path) + 1);
+  /* a symbolic link: replace the file it names (the link stays) */
+  if (wf_resolve(path, w->dest, sizeof w->dest - 16) != 0)
+    memcpy(w->dest, path, strlen(path) + 1);
+  target = w->dest;
+  exists = stat(target, &st) == 0;
+  if (exists && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+    /* a device, a FIFO, a terminal: written in place */
+    w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (w->fd < 0) wf_fail(L, w, errno);
+    w->direct = 1;
+    w->done = 0;
+    return w;
+  }
+  if (exists && S_ISDIR(st.st_mode)) wf_fail(L, w, EISDIR);
+  slash = strrchr(target, '/');
+  dl = slash != NULL ? (size_t)(slash - target) + 1 : 0;
+  memcpy(w->tmp, target, dl);
+  snprintf(w->tmp + dl, sizeof w->tmp - dl, ".%s.XXXXXX", target + dl);
+  w->fd = mkstemp(w->tmp);
+  if (w->fd < 0) {
+    int err = errno;
+    w->tmp[0] = '\0';
+    wf_fail(L, w, err);
+  }
+  w->done = 0;
+  if (exists) fchmod(w->fd, st.st_mode & 07777);
+  else {
+    mode_t um = umask(022);
+    umask(um);
+    fchmod(w->fd, 0666 & ~um);
+  }
+  return w;
+}
+
+/* Write out the buffered bytes; 0 or an errno. */
+static int wf_flush (olua_wfile *w)
+{
+  size_t at = 0;
+  while (at < w->used) {
+    ssize_t k = write(w->fd, w->buf + at, w->used - at);
+    if (k < 0) {
+      if (errno == EINTR) continue;
+      return errno;
+    }
+    if (k == 0) return EIO;
+    at += (size_t)k;
+  }
+  w->used = 0;
+  return 0;
+}
+
+void olua_wwrite (lua_State *L, olua_wfile *w, const void *s, size_t n)
+{
+  const char *p = s;
+  while (n > 0) {
+    size_t k = sizeof w->buf - w->used;
+    int err;
+    if (k > n) k = n;
+    memcpy(w->buf + w->used, p, k);
+    w->used += k;
+    p += k;
+    n -= k;
+    if (w->used == sizeof w->buf && (err = wf_flush(w)) != 0)
+      wf_fail(L, w, err);
+  }
+}
+
+void olua_wclose (lua_State *L, olua_wfile *w)
+{
+  int err;
+  if (w->fd < 0) return;
+  if ((err = wf_flush(w)) != 0) wf_fail(L, w, err);
+  /* fsync of a device or pipe may say EINVAL: nothing to make durable */
+  if (fsync(w->fd) != 0 && !(w->direct && (errno == EINVAL ||
+                                            errno == EROFS)))
+    wf_fail(L, w, errno);
+  err = close(w->fd);
+  w->fd = -1;
+  if (err != 0) wf_fail(L, w, errno);
+}
+
+void olua_wcommit (lua_State *L, olua_wfile *w)
+{
+  olua_wclose(L, w);
+  if (!w->direct && rename(w->tmp, w->dest) != 0)
+    wf_fail(L, w, errno);
+  w->tmp[0] = '\0';
+  w->done = 1;
+}
+
+void olua_wdiscard (olua_wfile *w)
+{
+  if (!w->done) wf_discard(w);
+}
+
+void olua_writefile (lua_State *L, const char *who, const char *path,
+                     const void *s, size_t n)
+{
+  olua_wfile *w = olua_wopen(L, who, path);
+  olua_wwrite(L, w, s, n);
+  olua_wcommit(L, w);
+  lua_pop(L, 1);
+}
+
+/* core.writefile(who, file, text): olua_writefile for the Lua side
+** (race:save, a sweep's and a repeats' save); returns nothing. */
+int olua_writefile_lua (lua_State *L)
+{
+  const char *who = luaL_checkstring(L, 1);
+  const char *path = olua_checkfilename(L, 2, who);
+  size_t n;
+  const char *s = luaL_checklstring(L, 3, &n);
+  olua_writefile(L, who, path, s, n);
+  return 0;
 }

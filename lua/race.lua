@@ -68,8 +68,10 @@ function methods.csv (self)
   return concat(out, "\n") .. "\n"
 end
 
--- race:save(filename): writes race:csv() to the file and returns nothing
--- (so the prompt echoes nothing); nil, message, errno when it cannot.
+-- race:save(filename): writes race:csv() to the file, whole or not at
+-- all (core.writefile: a temporary beside it, flushed to disk, renamed
+-- into place) and returns nothing (so the prompt echoes nothing); raises
+-- naming the file and the OS reason when it cannot.
 function methods.save (self, filename)
   if type(filename) ~= "string" then
     error(fmt("race:save: a file name expected, got a %s", type(filename)),
@@ -78,11 +80,8 @@ function methods.save (self, filename)
   if filename:find("\0", 1, true) then
     error("race:save: the file name contains a NUL character", 2)
   end
-  local f, msg, code = io.open(filename, "w")
-  if not f then return nil, msg, code end
-  local ok, err, ecode = f:write(self:csv())
-  f:close()
-  if not ok then return nil, err, ecode end
+  local ok, err = pcall(core.writefile, "race:save", filename, self:csv())
+  if not ok then error(err, 2) end
 end
 
 -- A table: one row per run with its stop reason, iterations, gradient

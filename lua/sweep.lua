@@ -14,8 +14,8 @@
 local core = ...
 
 -- What this file uses, captured at load time (see lua/help.lua).
-local error, ipairs, pairs, select, setmetatable, tostring, type = error,
-  ipairs, pairs, select, setmetatable, tostring, type
+local error, ipairs, pairs, pcall, select, setmetatable, tostring, type =
+  error, ipairs, pairs, pcall, select, setmetatable, tostring, type
 local io, math, string, table, run = io, math, string, table, run
 local fmt, concat, sort = string.format, table.concat, table.sort
 local typeof = core.typeof
@@ -140,16 +140,15 @@ local function longcsv (runs, head, lead)
   return concat(out, "\n") .. "\n"
 end
 
--- Write text to filename: nothing, or nil, message, errno.
+-- Write text to filename, whole or not at all (core.writefile: a
+-- temporary beside it, flushed to disk, renamed into place); returns
+-- nothing, raises naming the file and the OS reason.
 local function savetext (who, text, filename)
   if type(filename) ~= "string" then
     error(fmt("%s: a file name expected, got a %s", who, type(filename)), 3)
   end
-  local f, msg, code = io.open(filename, "w")
-  if not f then return nil, msg, code end
-  local ok, err, ecode = f:write(text)
-  f:close()
-  if not ok then return nil, err, ecode end
+  local ok, err = pcall(core.writefile, who, filename, text)
+  if not ok then error(err, 3) end
 end
 
 -- == repeats =================================================================

@@ -31,7 +31,7 @@ local core = ...
 
 local error, ipairs, pairs, pcall, tonumber, tostring, type = error,
   ipairs, pairs, pcall, tonumber, tostring, type
-local io, math, os, string, table = io, math, os, string, table
+local io, math, os, string, table, utf8 = io, math, os, string, table, utf8
 local fmt, concat, spack, sunpack = string.format, table.concat,
   string.pack, string.unpack
 
@@ -74,17 +74,38 @@ local function encode (status, v)
   return "s"
 end
 
--- Restore task i from its bytes into results / missing.
-local function decode (spec, i, bytes, results, missing)
+-- A task's error message as it may be printed: at most 1000 bytes,
+-- control characters and bytes that are not UTF-8 as \ddd escapes.
+local MSGMAX = 1000
+local function printable (msg)
+  if #msg > MSGMAX then msg = msg:sub(1, MSGMAX) .. "..." end
+  local ok = utf8.len(msg)
+  return (msg:gsub(ok and "[%c\127]" or "[%c\127-\255]", function (c)
+    if c == "\n" or c == "\t" then return c end
+    return fmt("\\%03d", c:byte())
+  end))
+end
+
+-- Restore task i from its bytes into results / missing; from: where the
+-- bytes came from ("D/op1-3.task"), named when they are not a result.
+local function decode (spec, i, bytes, results, missing, from)
   local k = bytes:sub(1, 1)
+  local function bad (why)
+    missing[#missing + 1] = {task = i, error = from and fmt("%s: %s", from,
+                                                            why) or why}
+  end
   if k == "o" then
     local r = spec.make(i)
-    core.task_unpack(r, bytes:sub(2))
-    results[i] = r
+    local ok, err = pcall(core.task_unpack, r, bytes:sub(2))
+    if ok then results[i] = r
+    else bad(tostring(err):gsub("^tasks: ", "")) end
   elseif k == "e" then
-    missing[#missing + 1] = {task = i, error = bytes:sub(2)}
-  else
+    missing[#missing + 1] = {task = i, error = printable(bytes:sub(2))}
+  elseif k == "s" and #bytes == 1 then
     missing[#missing + 1] = {task = i, error = "not run (interrupted)"}
+  else
+    bad(fmt("no task result (it begins with the byte %d, not o, e or s)",
+            bytes:byte(1) or -1))
   end
 end
 
@@ -299,23 +320,59 @@ local function taskfile (j, i)
   return fmt("%s/op%d-%d.task", mdir, j, i)
 end
 
+-- A task file: one header line, then the result's bytes (encode).  The
+-- header names the operation and task, and ends with the length and the
+-- FNV-1a 64-bit hash of those bytes, so that a file cut short (a full
+-- disk, a killed copy) or changed is refused by name, not read.
+local VERSION = 2
+
 local function header (spec, j, i)
-  return fmt("optlab task 1: %s #%d, task %d of %d (%s)\n", spec.who, j, i,
-             spec.n, spec.desc(i))
+  return fmt("optlab task %d: %s #%d, task %d of %d (%s)", VERSION, spec.who,
+             j, i, spec.n, spec.desc(i))
 end
 
 -- The bytes of task i of operation j in DIR, or nil, why.
 local function readtask (spec, j, i)
-  local f = open(taskfile(j, i), "rb")
-  if not f then return nil, "no result in " .. mdir end
-  local s = f:read("a")
-  f:close()
+  local name = taskfile(j, i)
+  local s, why = core.task_read(name)
+  if not s then
+    if why == "absent" then return nil, "no result in " .. mdir end
+    return nil, fmt("%s %s", name, why)
+  end
   local h = header(spec, j, i)
   if s:sub(1, #h) ~= h then
-    return nil, fmt("%s holds another task (%s)", taskfile(j, i),
-                    (s:match("^[^\n]*") or ""))
+    local first = s:sub(1, 200):match("^[^\n]*")
+    return nil, fmt("%s holds another task or another format (%s)", name,
+                    printable(first))
   end
-  return s:sub(#h + 1)
+  local len, sum, at = s:match("^; (%d+) bytes, fnv1a64 (%x+)\n()", #h + 1)
+  if not len then
+    return nil, fmt("%s: its header line is damaged", name)
+  end
+  if math.tointeger(tonumber(len)) ~= #s - at + 1 then
+    return nil, fmt("%s is cut short or damaged: %d bytes after its header, "
+                    .. "which says %s", name, #s - at + 1, len)
+  end
+  if core.task_sum(s, at) ~= sum then
+    return nil, fmt("%s is damaged: its checksum does not match its bytes",
+                    name)
+  end
+  return s:sub(at)
+end
+
+-- Write task i of operation j to DIR whole or not at all; a failure ends
+-- the slice with status 1, naming the file and the reason.
+local function writetask (spec, j, i, bytes)
+  local ok, err = pcall(core.task_write, taskfile(j, i),
+                        fmt("%s; %d bytes, fnv1a64 %s\n", header(spec, j, i),
+                            #bytes, core.task_sum(bytes)) .. bytes)
+  if not ok then
+    io.stderr:write(fmt("optlab: tasks %d/%d: %s #%d, task %d of %d: %s\n",
+                        mk, mn, spec.who, j, i, spec.n,
+                        tostring(err):gsub("^tasks: ", "")))
+    io.stderr:flush()
+    os.exit(1, true)
+  end
 end
 
 local function bulk_files (spec)
@@ -325,15 +382,15 @@ local function bulk_files (spec)
   if mode == "slice" then
     for i = mk, spec.n, mn do
       if core.task_intr() then error("interrupted!", 0) end
-      if not readtask(spec, j, i) then
+      local got, why = readtask(spec, j, i)
+      if not got then
+        if not why:find("^no result in ") then
+          io.stderr:write(fmt("optlab: tasks %d/%d: %s; computing task %d "
+                              .. "again\n", mk, mn, why, i))
+        end
         local st, v = compute(spec, i)
         if st == "intr" then error("interrupted!", 0) end
-        local tmp = taskfile(j, i) .. ".tmp"
-        local f, msg = open(tmp, "wb")
-        if not f then error(fmt("%s: %s", spec.who, msg), 0) end
-        f:write(header(spec, j, i), encode(st, v))
-        f:close()
-        os.rename(tmp, taskfile(j, i))
+        writetask(spec, j, i, encode(st, v))
       end
     end
   end
@@ -351,7 +408,8 @@ local function bulk_files (spec)
     os.exit(0, true)
   end
   for i = 1, spec.n do
-    if bytes[i] then decode(spec, i, bytes[i], results, missing)
+    if bytes[i] then
+      decode(spec, i, bytes[i], results, missing, taskfile(j, i))
     else missing[#missing + 1] = {task = i, error = why[i]} end
   end
   return finish(spec, results, missing)

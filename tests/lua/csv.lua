@@ -57,10 +57,13 @@ t.ok(ok1 and ok2 and ok3, "csv: the script runs through the binary")
 t.is(slurp(c2), slurp(c1), "csv: two processes, same seed -> identical files")
 t.ok(slurp(c3) ~= slurp(c1), "csv: seeds 7 and 8 differ")
 
-local okw, msg, code = r:save("/nonexistent/dir/x.csv")
-t.ok(okw == nil and type(msg) == "string"
-     and msg:find("/nonexistent/dir/x.csv", 1, true) and type(code) == "number",
-     "csv: save failure returns nil, message, errno")
+-- a failed save raises naming the file and the OS reason (issue 22: an
+-- unchecked failure ends a script with a non-zero status)
+local okw, msg = pcall(r.save, r, "/nonexistent/dir/x.csv")
+t.ok(not okw and type(msg) == "string"
+     and msg:find("run:save: cannot write /nonexistent/dir/x.csv: No such "
+                  .. "file or directory", 1, true),
+     "csv: a failed save raises naming the file and the reason")
 
 -- race CSV
 local rc = race(p, {optim.gd{lr = 0.5}, optim.adam{lr = 0.1}},
