@@ -339,10 +339,6 @@ static int task_unpack (lua_State *L)
   return 1;
 }
 
-/* core.task_read(file) -> bytes, or nil, why.  Opened without blocking
-** (a FIFO would wait for a writer) and checked with fstat before any
-** read: a directory, a FIFO or a device (a link to /dev/zero would never
-** end) is refused by what it is; ENOENT gives nil, "absent". */
 /* Why st is not read as a task file. */
 static const char *notfile (const struct stat *st)
 {
@@ -362,6 +358,12 @@ static int readfail (lua_State *L, int fd, const char *why)
   return 2;
 }
 
+/* core.task_read(file) -> bytes, or nil, why.  What the name is comes
+** first (stat: a directory, a FIFO or a device -- a link to /dev/zero
+** would never end -- is refused unopened, by what it is), then it is
+** opened without blocking (a FIFO swapped in would wait for a writer)
+** and checked again with fstat before any read; ENOENT gives nil,
+** "absent". */
 static int task_read (lua_State *L)
 {
   const char *path = luaL_checkstring(L, 1);

@@ -5,8 +5,10 @@
 ** Checking what users pass (unknown keys listing the valid ones, choice
 ** errors, file names, number arrays and sequences without holes, a
 ** scalar against its ol_param entry), echoing it in messages (cut to
-** OLUA_ECHOMAX), pushing vectors, the traceback handler, and the info
-** tables help() shows (olua_pushinfo).  Every message users see for a
+** OLUA_ECHOMAX), pushing vectors, the traceback handler, the info
+** tables help() shows (olua_pushinfo), and writing a file whole or not
+** at all (olua_wopen .. olua_wcommit, olua_writefile), which every
+** exporter and --tasks slice uses.  Every message users see for a
 ** misspelt key or an out-of-range value is spelt here, once.  No module
 ** state: each function works on the stack it is given.
 */
