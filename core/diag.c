@@ -65,7 +65,7 @@ static int check (const ol_draws *d, ol_err *e)
     for (i = 0; i < d->n; i++)
       if (!isfinite(at(d, c, i)))
         return ol_err_set(e, OL_EDOM, "diag: draw %ld of chain %d is %g",
-                          i + 1, c + 1, at(d, c, i));
+                          i + 1, c + 1, ol_shown(at(d, c, i)));
   return OL_OK;
 }
 

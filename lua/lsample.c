@@ -550,8 +550,9 @@ static char *sampletable (lrun **b, int k, const char *const *names)
     }
   }
   if (total > 0) {
-    tadd(&text, &len, "\n  sampler: accept_stat %.3g", acc / total);
-    if (isfinite(eps)) tadd(&text, &len, ", stepsize %.3g", eps / total);
+    tadd(&text, &len, "\n  sampler:");
+    if (isfinite(acc)) tadd(&text, &len, " accept_stat %.3g,", acc / total);
+    if (isfinite(eps)) tadd(&text, &len, " stepsize %.3g", eps / total);
     if (nleap > 0)
       tadd(&text, &len, ", treedepth %.3g, leapfrogs/draw %.3g, "
            "divergences %ld", depth / total, (double)nleap / total,
@@ -757,8 +758,8 @@ static int s_summary (lua_State *L)
   common_draws(L, b, k, &thin, "summary");      /* samplers only */
   ku = usable(b, k, u, &S, &thin);
   if (ku == 0 || S < 4)
-    return luaL_error(L, "summary: %ld draws per chain, needs 4 (run more "
-                      "iterations)", S);
+    return luaL_error(L, "summary: %d draws per chain, needs 4 (run more "
+                      "iterations)", (int)S);
   sum = lua_newuserdatauv(L, (size_t)(n + 1) * sizeof *sum, 0);
   if (summarize(u, ku, S, n, sum, &e) != OL_OK)
     return luaL_error(L, "summary: %s", e.msg);
@@ -1106,8 +1107,8 @@ static double *readchains (lua_State *L, int idx, const char *who, int *m,
     len = (long)lua_rawlen(L, -1);
     if (ns < 0) ns = len;
     else if (len != ns)
-      luaL_error(L, "%s: chain %d has %ld draws, chain 1 has %ld: give chains "
-                 "of equal length", who, c, len, ns);
+      luaL_error(L, "%s: chain %d has %d draws, chain 1 has %d: give chains "
+                 "of equal length", who, c, (int)len, (int)ns);
     if (len > 0 && *dim < 0) {
       int ty = lua_rawgeti(L, -1, 1);
       *dim = ty == LUA_TNUMBER ? 0 : ty == LUA_TTABLE ?
@@ -1125,8 +1126,8 @@ static double *readchains (lua_State *L, int idx, const char *who, int *m,
   {
     int d = *dim > 0 ? *dim : 1;
     if ((double)nc * (double)ns * d > 1e9)
-      luaL_error(L, "%s: %d chains of %ld draws of %d is too many", who, nc,
-                 ns, d);
+      luaL_error(L, "%s: %d chains of %d draws of %d is too many", who, nc,
+                 (int)ns, d);
     X = lua_newuserdatauv(L, (size_t)nc * (size_t)ns * (size_t)d * sizeof *X,
                           0);
     for (c = 0; c < nc; c++) {
@@ -1137,20 +1138,21 @@ static double *readchains (lua_State *L, int idx, const char *who, int *m,
         if (*dim == 0) {
           row[0] = lua_tonumberx(L, -1, &isnum);
           if (ty != LUA_TNUMBER || !isnum)
-            luaL_error(L, "%s: draw %ld of chain %d is a %s, not a number", who,
-                       s + 1, c + 1, luaL_typename(L, -1));
+            luaL_error(L, "%s: draw %d of chain %d is a %s, not a number", who,
+                       (int)s + 1, c + 1, luaL_typename(L, -1));
         }
         else {
           if (ty != LUA_TTABLE || (int)lua_rawlen(L, -1) != d)
-            luaL_error(L, "%s: draw %ld of chain %d is not a table of %d "
-                       "numbers (as draw 1 of chain 1)", who, s + 1, c + 1, d);
+            luaL_error(L, "%s: draw %d of chain %d is not a table of %d "
+                       "numbers (as draw 1 of chain 1)", who, (int)s + 1, c + 1,
+                       d);
           for (j = 0; j < d; j++) {
             lua_rawgeti(L, -1, j + 1);
             row[j] = lua_tonumberx(L, -1, &isnum);
             if (!isnum)
-              luaL_error(L, "%s: entry %d of draw %ld of chain %d is a %s, not "
-                         "a number", who, j + 1, s + 1, c + 1,
-                         luaL_typename(L, -2 + 1));
+              luaL_error(L, "%s: entry %d of draw %d of chain %d is a %s, not "
+                         "a number", who, j + 1, (int)s + 1, c + 1,
+                         luaL_typename(L, -1));
             lua_pop(L, 1);
           }
         }
@@ -1183,7 +1185,7 @@ static int diag_summary (lua_State *L)
   hasnames = lua_istable(L, 3);
   X = readchains(L, 1, who, &m, &S, &dim);                 /* index 4 */
   if (S < 4)
-    return luaL_error(L, "%s: %ld draws per chain, needs 4", who, S);
+    return luaL_error(L, "%s: %d draws per chain, needs 4", who, (int)S);
   if (hasnames && (int)lua_rawlen(L, 3) != dim)
     return luaL_error(L, "%s: %d names for draws of %d numbers", who,
                       (int)lua_rawlen(L, 3), dim);
@@ -1209,8 +1211,9 @@ static int diag_summary (lua_State *L)
     {
       ol_draws d = ol_draws_coord(X, m, S, dim, j);
       if (ol_diag_summary(&d, &sum[q], &e) != OL_OK)
-        return luaL_error(L, "%s: %s%s%s", who, e.msg, nm ? " of " : "",
-                          nm ? nm : "");
+        return luaL_error(L, "%s: %s%s%s", who, nm ? nm : "", nm ? ": " :
+                          "", strncmp(e.msg, "diag: ", 6) == 0 ? e.msg + 6
+                          : e.msg);
     }
     qn[q++] = nm;
   }
