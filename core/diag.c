@@ -21,6 +21,7 @@
 ** spectra is (|Z_k|^2 + |Z_{M-k}|^2) / 2) and one inverse FFT of the
 ** summed spectrum, since only their mean over chains is used.
 */
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -64,7 +65,7 @@ static int check (const ol_draws *d, ol_err *e)
     for (i = 0; i < d->n; i++)
       if (!isfinite(at(d, c, i)))
         return ol_err_set(e, OL_EDOM, "diag: draw %ld of chain %d is %g",
-                          i + 1, c + 1, at(d, c, i));
+                          i + 1, c + 1, ol_shown(at(d, c, i)));
   return OL_OK;
 }
 
@@ -223,16 +224,6 @@ static double quantile7 (const double *x, long k, double p)
   return x[j] + (hh - fl) * (x[j + 1] - x[j]);
 }
 
-/* The same over the values of sorted pairs. */
-static double quantile7p (const pair *x, long k, double p)
-{
-  double hh = (double)(k - 1) * p, fl = floor(hh);
-  long j = (long)fl;
-  if (j >= k - 1) return x[k - 1].v;
-  if (j < 0) return x[0].v;
-  return x[j].v + (hh - fl) * (x[j + 1].v - x[j].v);
-}
-
 /* All draws into w->all, sorted. */
 static void gather_sorted (dwork *w, const ol_draws *d)
 {
@@ -256,12 +247,43 @@ static void split (dwork *w, const ol_draws *d)
     }
 }
 
+/* posterior's is_constant: the range of x[0 .. k) below DBL_EPSILON (an
+** absolute tolerance, as posterior's should_return_NA uses). */
 static int constant (const double *x, long k)
 {
+  double lo = x[0], hi = x[0];
   long i;
-  for (i = 1; i < k; i++)
-    if (x[i] != x[0]) return 0;
-  return 1;
+  for (i = 1; i < k; i++) {
+    if (x[i] < lo) lo = x[i];
+    if (x[i] > hi) hi = x[i];
+  }
+  return fabs(hi - lo) < DBL_EPSILON;
+}
+
+/* The mean of x[0 .. k) as R's mean() computes it: a long double sum
+** divided by k, then corrected by the mean of the residuals (two passes:
+** exact to rounding however large the common offset). */
+static double mean2 (const double *x, long k)
+{
+  long double s = 0, t = 0;
+  long i;
+  for (i = 0; i < k; i++) s += x[i];
+  s /= (long double)k;
+  if (isfinite((double)s)) {
+    for (i = 0; i < k; i++) t += x[i] - s;
+    s += t / (long double)k;
+  }
+  return (double)s;
+}
+
+/* The sum of squared deviations of x[0 .. k) from its mean m, in long
+** double (R's var: the second pass over the two-pass mean). */
+static double ssd (const double *x, long k, double m)
+{
+  long double v = 0;
+  long i;
+  for (i = 0; i < k; i++) v += (long double)(x[i] - m) * (x[i] - m);
+  return (double)v;
 }
 
 /* == autocovariance and ESS ================================================ */
@@ -340,17 +362,12 @@ static void power_to_acov (const double *pw, long n, double *acov,
 ** diag.h, with w's FFT buffers (w->M >= 2N), pw, rho (N), cm (m). */
 static double ess_plain (const double *x, int m, long N, dwork *w)
 {
-  double mean_var, var_plus, bm = 0, bv = 0, re, ro, tau, ess, sum = 0;
+  double mean_var, var_plus, bm, bv, re, ro, tau, ess, sum = 0;
   double *rho = w->rho;
-  long t, max_t, i;
+  long t, max_t;
   int c;
   if (N < 3 || constant(x, (long)m * N)) return NAN;
-  for (c = 0; c < m; c++) {
-    const double *xc = x + (long)c * N;
-    double s = 0;
-    for (i = 0; i < N; i++) s += xc[i];
-    w->cm[c] = s / (double)N;
-  }
+  for (c = 0; c < m; c++) w->cm[c] = mean2(x + (long)c * N, N);
   /* (1) mean autocovariance over chains: one FFT per two chains */
   memset(w->pw, 0, (size_t)w->M * sizeof(double));
   for (c = 0; c < m; c += 2)
@@ -363,9 +380,8 @@ static double ess_plain (const double *x, int m, long N, dwork *w)
   mean_var = rho[0] * (double)N / (double)(N - 1);
   var_plus = mean_var * (double)(N - 1) / (double)N;
   if (m > 1) {
-    for (c = 0; c < m; c++) bm += w->cm[c];
-    bm /= m;
-    for (c = 0; c < m; c++) bv += (w->cm[c] - bm) * (w->cm[c] - bm);
+    bm = mean2(w->cm, m);
+    bv = ssd(w->cm, m, bm);
     var_plus += bv / (m - 1);
   }
   /* (3) Geyer's initial positive sequence, in place over the mean
@@ -396,9 +412,13 @@ static double ess_plain (const double *x, int m, long N, dwork *w)
       rho[t + 1] = rho[t];
     }
   }
-  /* (5) the truncated sum, with the last even term */
+  /* (5) the truncated sum, with the last even term: posterior sums
+  ** rho_hat_t[1:max_t], which in R is rho_hat_t[1] alone when max_t = 0
+  ** (1:0 is c(1, 0), and index 0 selects nothing), so the sum has at
+  ** least its first term (then tau = 2: ESS = S / 2 for split chains of
+  ** 3 to 5 draws, where Geyer's loop never runs) */
   ess = (double)m * (double)N;
-  for (t = 0; t < max_t; t++) sum += rho[t];
+  for (t = 0; t < (max_t > 0 ? max_t : 1); t++) sum += rho[t];
   tau = -1 + 2 * sum + rho[max_t];
   if (tau < 1 / log10(ess)) tau = 1 / log10(ess);
   return ess / tau;
@@ -407,23 +427,17 @@ static double ess_plain (const double *x, int m, long N, dwork *w)
 /* Split R-hat of m chains of N draws (plain). */
 static double rhat_plain (const double *x, int m, long N, double *cm)
 {
-  double W = 0, bm = 0, bv = 0;
-  long i;
+  double W = 0, bm, bv;
   int c;
   if (N < 2 || constant(x, (long)m * N)) return NAN;
   for (c = 0; c < m; c++) {
     const double *xc = x + (long)c * N;
-    double s = 0, v = 0;
-    for (i = 0; i < N; i++) s += xc[i];
-    cm[c] = s / (double)N;
-    for (i = 0; i < N; i++) v += (xc[i] - cm[c]) * (xc[i] - cm[c]);
-    W += v / (double)(N - 1);
+    cm[c] = mean2(xc, N);
+    W += ssd(xc, N, cm[c]) / (double)(N - 1);
   }
   W /= m;
-  for (c = 0; c < m; c++) bm += cm[c];
-  bm /= m;
-  for (c = 0; c < m; c++) bv += (cm[c] - bm) * (cm[c] - bm);
-  bv /= m > 1 ? m - 1 : 1;
+  bm = mean2(cm, m);
+  bv = ssd(cm, m, bm) / (m > 1 ? m - 1 : 1);
   if (W == 0) return INFINITY;
   return sqrt(((double)(N - 1) / (double)N * W + bv) / W);
 }
@@ -453,15 +467,21 @@ static void compute (dwork *w, unsigned want, ol_summary *s)
   if (want & W_BULK) s->ess_bulk = ess_plain(w->b, m2, w->h, w);
   if (want & W_RHAT) s->rhat = w->h >= 2 ? rhat_plain(w->b, m2, w->h, w->cm)
                                           : NAN;
-  /* (3) tail: indicators of the 5% and 95% quantiles */
+  /* (3) tail: indicators of the 5% and 95% quantiles of all draws (not
+  ** the split ones: posterior's .ess_quantile takes quantile(x, prob) of
+  ** the whole matrix, the middle draw of odd chains included); NAN when
+  ** the draws themselves are constant */
   if (want & W_TAIL) {
-    double q5 = quantile7p(w->pr, S2, 0.05), q95 = quantile7p(w->pr, S2, 0.95);
-    double lo, hi;
-    for (i = 0; i < S2; i++) w->b[i] = w->a[i] <= q5;
-    lo = ess_plain(w->b, m2, w->h, w);
-    for (i = 0; i < S2; i++) w->b[i] = w->a[i] <= q95;
-    hi = ess_plain(w->b, m2, w->h, w);
-    s->ess_tail = isnan(lo) || isnan(hi) ? NAN : lo < hi ? lo : hi;
+    double q5 = quantile7(w->all, w->S, 0.05);
+    double q95 = quantile7(w->all, w->S, 0.95), lo, hi;
+    if (S2 == 0 || constant(w->all, w->S)) s->ess_tail = NAN;
+    else {
+      for (i = 0; i < S2; i++) w->b[i] = w->a[i] <= q5;
+      lo = ess_plain(w->b, m2, w->h, w);
+      for (i = 0; i < S2; i++) w->b[i] = w->a[i] <= q95;
+      hi = ess_plain(w->b, m2, w->h, w);
+      s->ess_tail = isnan(lo) || isnan(hi) ? NAN : lo < hi ? lo : hi;
+    }
   }
   /* (4) folded about the median of all draws: R-hat of its ranks */
   if ((want & W_RHAT) && w->h >= 2) {
@@ -469,18 +489,19 @@ static void compute (dwork *w, unsigned want, ol_summary *s)
     for (i = 0; i < S2; i++) w->b[i] = fabs(w->a[i] - med);
     rank_normalize(w->b, w->b, S2, w->pr, w->pt);
     rf = rhat_plain(w->b, m2, w->h, w->cm);
-    if (isnan(s->rhat) || rf > s->rhat) s->rhat = rf;
+    /* R's max(): NA when either is NA (binary draws split evenly fold to
+    ** a constant) */
+    if (isnan(rf) || isnan(s->rhat)) s->rhat = NAN;
+    else if (rf > s->rhat) s->rhat = rf;
   }
 }
 
+/* Mean and sd (divisor S - 1) as R's mean() and sd(): two passes in long
+** double, so that draws near a large constant keep their spread. */
 static void mean_sd (const double *x, long S, double *mean, double *sd)
 {
-  double s = 0, v = 0;
-  long i;
-  for (i = 0; i < S; i++) s += x[i];
-  *mean = s / (double)S;
-  for (i = 0; i < S; i++) v += (x[i] - *mean) * (x[i] - *mean);
-  *sd = S > 1 ? sqrt(v / (double)(S - 1)) : NAN;
+  *mean = mean2(x, S);
+  *sd = S > 1 ? sqrt(ssd(x, S, *mean) / (double)(S - 1)) : NAN;
 }
 
 /* The summary fields in want (W_ALL: all, with mean, sd, quantiles). */
@@ -492,7 +513,7 @@ static int summarize (const ol_draws *d, unsigned want, ol_summary *s,
   if (s == NULL) return ol_err_set(e, OL_EINVAL, "diag: no output");
   if ((rc = check(d, e)) != OL_OK || (rc = dwork_new(&w, d, e)) != OL_OK)
     return rc;
-  if (want & (W_RHAT | W_MEAN)) {
+  if (want & (W_RHAT | W_MEAN | W_TAIL)) {
     gather_sorted(&w, d);
     mean_sd(w.all, w.S, &s->mean, &s->sd);
     s->q5 = quantile7(w.all, w.S, 0.05);

@@ -17,17 +17,24 @@
 **                variance, B/N the variance of the chain means:
 **                sqrt(((N - 1)/N W + B/N) / W)             (eq. 3-4)
 **   R-hat        max(R-hat basic of rank-norm. split draws, R-hat basic of
-**                rank-norm. split folded draws)              (section 4.2)
+**                rank-norm. split folded draws)              (section 4.2);
+**                NAN when either is (R's max)
 **   ESS          on split chains (eq. 10-11): N m / tau, tau = -1 + 2 sum
 **                of Geyer's initial monotone sequence of the combined
 **                autocorrelations rho_t = 1 - (W - mean_c acov_c(t)) / var+,
 **                var+ = (N - 1)/N W + B/N; pairs summed while positive,
 **                made monotone, the last even term added (Stan's improved
-**                estimate), tau >= 1 / log10(N m)
+**                estimate), tau >= 1 / log10(N m) (so ESS <= S log10 S);
+**                as posterior's .ess, sum(rho[1:max_t]) keeps rho_0 = 1
+**                when the loop never ran (N < 6): tau = 2, ESS = N m / 2
+**   constant     max - min < DBL_EPSILON (posterior's should_return_NA,
+**                an absolute tolerance): ESS and R-hat of such input NAN
+**   mean, sd     two passes in long double, as R's mean() and sd()
 **   ess_mean     ESS of the split draws themselves ("ess_basic")
 **   ess_bulk     ESS of the rank-normalised split draws
-**   ess_tail     min of the ESS of the indicators I(x <= q05) and
-**                I(x <= q95), quantiles of the split draws
+**   ess_tail     min of the ESS of the split indicators I(x <= q05) and
+**                I(x <= q95), quantiles of all draws; NAN for constant
+**                draws (posterior's .ess_quantile)
 **   mcse_mean    sd / sqrt(ess_mean)
 **   quantiles    R's type 7: x_(floor(h)) + (h - floor(h)) (x_(floor(h)+1)
 **                - x_(floor(h))), h = (S - 1) p, order statistics from 0

@@ -101,6 +101,8 @@ typedef struct lrun {
   ol_mset dropped;     /* metrics asked for that the method does not
                            define (a race, lenient) */
   int chain;            /* k of a sampler's chains (lsample.c), or 0 */
+  char note[240];       /* a sampler's start, when it was re-initialised
+                           (lsample.c), else "" */
 } lrun;
 /* Push run b's label: the method's, then " chain k" for a chain. */
 void olua_pushrunlabel (lua_State *L, const lrun *b);
@@ -237,6 +239,10 @@ int olua_runchains (lua_State *L, const ropts *ro, const char *title,
                     long speed, int paused);
 extern const luaL_Reg olua_sample_methods[];
 void olua_addsampletable (lua_State *L, luaL_Buffer *bf, lrun **b, int k);
+/* A one-chain sampler run of run(p, sampler, opts) (problem at 1, method
+** at 2), made and pushed: olua_mkrun from a start re-initialised as
+** Stan's when the log density is not finite at x0 (lsample.c). */
+lrun *olua_mksampler (lua_State *L, const ropts *ro);
 /* == lua/lad.c: tracing Lua functions into tapes (issue 15) ============== */
 
 /* The tapes of one traced function: up to OLUA_AD_CACHE, one per guard

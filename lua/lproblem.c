@@ -1328,6 +1328,401 @@ static int traceobjective (lua_State *L, const char *who, lproblem *b,
   return ok;
 }
 
+/* == named parameters (issue 22, item 7) ==================================
+** problem.new{params = ..., f = function (p) ... end, ...} and
+** problem.density{params = ..., logp = function (p) ... end, ...}: the
+** coordinates are named parameters, each a scalar or a vector, with its
+** own bounds.  Two forms:
+**   list   params = {{"mu"}, {"tau", lower = 0}, {"theta", 8}}   (the
+**          written order; a bare string "mu" is a scalar too)
+**   map    params = {mu = 1, tau = {lower = 0}, theta = 8}        (sorted
+**          by name: a Lua table keeps no order)
+** A size of 1 is a scalar, k > 1 a vector of k; lower / upper are a number
+** or a table of k numbers.  withparams rewrites the call into the plain
+** one: n = the sum of the sizes, lower / upper the concatenated bounds
+** (-inf / inf where none is given), x0 flattened when it is named, and
+** every callback wrapped so that it receives the named table (p.mu,
+** p.theta[j]; g and H stay flat, in the order of the names).  The
+** problem's anchor table keeps names (flat: "mu", "theta[1]", ...),
+** params (the spec) and unflatten (flat array -> named table), which
+** lsample.c reads for summaries, draws and CSV headers. */
+
+static const char params_lua[] =
+  "local spec = ...\n"
+  "local n = 0\n"
+  "for _, e in ipairs(spec) do e.off = n; n = n + e.size end\n"
+  "local function unflatten (x)\n"
+  "  local p = {}\n"
+  "  for i = 1, #spec do\n"
+  "    local e = spec[i]\n"
+  "    if e.scalar then p[e.name] = x[e.off + 1]\n"
+  "    else\n"
+  "      local v = {}\n"
+  "      for j = 1, e.size do v[j] = x[e.off + j] end\n"
+  "      p[e.name] = v\n"
+  "    end\n"
+  "  end\n"
+  "  return p\n"
+  "end\n"
+  "local function wrap (f)\n"
+  "  if f == nil then return nil end\n"
+  "  return function (x, ...) return f(unflatten(x), ...) end\n"
+  "end\n"
+  "local function flatten (p, who, key)\n"
+  "  local x = {}\n"
+  "  for _, e in ipairs(spec) do\n"
+  "    local v = p[e.name]\n"
+  "    if e.scalar then\n"
+  "      if type(v) ~= 'number' then\n"
+  "        error(string.format('%s: %s.%s must be a number, got %s', who,\n"
+  "              key, e.name, v == nil and 'nothing' or 'a ' .. type(v)), 0)\n"
+  "      end\n"
+  "      x[e.off + 1] = v\n"
+  "    else\n"
+  "      if type(v) ~= 'table' or #v ~= e.size then\n"
+  "        error(string.format('%s: %s.%s must be a table of %d numbers', who,\n"
+  "              key, e.name, e.size), 0)\n"
+  "      end\n"
+  "      for j = 1, e.size do x[e.off + j] = v[j] end\n"
+  "    end\n"
+  "  end\n"
+  "  for k in pairs(p) do\n"
+  "    local known = false\n"
+  "    for _, e in ipairs(spec) do known = known or e.name == k end\n"
+  "    if not known then\n"
+  "      error(string.format('%s: %s.%s is not a parameter', who, key,\n"
+  "            tostring(k)), 0)\n"
+  "    end\n"
+  "  end\n"
+  "  return x\n"
+  "end\n"
+  "return unflatten, wrap, flatten\n";
+
+/* A parameter's name (at idx) checked: a non-empty string of letters,
+** digits and _ (the names appear as p.name and in "name[j]"). */
+static const char *paramname (lua_State *L, int idx, const char *who)
+{
+  const char *s = lua_type(L, idx) == LUA_TSTRING ? lua_tostring(L, idx)
+                                                  : NULL, *c;
+  if (s == NULL || *s == '\0')
+    luaL_error(L, "%s: a parameter's name must be a non-empty string, got "
+               "%s", who, s != NULL ? "\"\"" : luaL_typename(L, idx));
+  for (c = s; *c != '\0'; c++)
+    if (!(*c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')
+          || (c > s && *c >= '0' && *c <= '9')))
+      luaL_error(L, "%s: parameter name \"%s\" must be letters, digits and "
+                 "_ (not starting with a digit)", who, s);
+  return s;
+}
+
+/* One parameter: name at nidx, its declaration (a size number, or a table
+** {[1] = name in the list form, [2] or [1] = size, lower =, upper =}) at
+** didx; appended to the spec table at sidx as {name, size, scalar, lower,
+** upper}.  list: the list form (the table's [1] is the name). */
+static void oneparam (lua_State *L, const char *who, int sidx, int nidx,
+                      int didx, int list)
+{
+  static const char *const pk[] = {"size", "lower", "upper", NULL};
+  const char *name = paramname(L, nidx, who);
+  lua_Integer size = 1;
+  int isnum, szat = list ? 2 : 1, i;
+  sidx = lua_absindex(L, sidx);
+  didx = lua_absindex(L, didx);
+  lua_createtable(L, 0, 5);
+  lua_pushstring(L, name);
+  lua_setfield(L, -2, "name");
+  if (lua_type(L, didx) == LUA_TNUMBER) {
+    size = lua_tointegerx(L, didx, &isnum);
+    if (!isnum) size = -1;
+  }
+  else if (lua_type(L, didx) == LUA_TTABLE) {
+    lua_pushnil(L);
+    while (lua_next(L, didx) != 0) {               /* keys checked */
+      if (lua_type(L, -2) == LUA_TSTRING) {
+        for (i = 0; pk[i] != NULL && strcmp(pk[i], lua_tostring(L, -2));
+             i++) {}
+        if (pk[i] == NULL)
+          olua_unknownkey(L, who, lua_pushfstring(L, "key of parameter %s",
+                                                   name),
+                          lua_tostring(L, -2), pk);
+      }
+      else if (!lua_isinteger(L, -2) || lua_tointeger(L, -2) < 1 ||
+               lua_tointeger(L, -2) > szat)
+        luaL_error(L, "%s: parameter %s: {%sk, lower = , upper = } takes "
+                   "%s, k and the bounds", who, name, list ? "name, " : "",
+                   list ? "the name" : "the size");
+      lua_pop(L, 1);
+    }
+    if (lua_rawgeti(L, didx, szat) != LUA_TNIL ||
+        (lua_pop(L, 1), lua_getfield(L, didx, "size")) != LUA_TNIL) {
+      size = lua_tointegerx(L, -1, &isnum);
+      if (!isnum) size = -1;
+    }
+    lua_pop(L, 1);
+    for (i = 1; i <= 2; i++) {
+      const char *key = i == 1 ? "lower" : "upper";
+      int ty = lua_getfield(L, didx, key);
+      if (ty != LUA_TNIL && ty != LUA_TNUMBER && ty != LUA_TTABLE)
+        luaL_error(L, "%s: parameter %s: %s must be a number or a table of "
+                   "its size's numbers, got a %s", who, name, key,
+                   luaL_typename(L, -1));
+      lua_setfield(L, -2, key);
+    }
+  }
+  else
+    luaL_error(L, "%s: parameter %s must be declared by a size (1: a "
+               "scalar) or a table {k, lower = , upper = }, got a %s", who,
+               name, luaL_typename(L, didx));
+  if (size < 1 || size > 100000000)
+    luaL_error(L, "%s: parameter %s: its size must be an integer in [1, "
+               "100000000]", who, name);
+  lua_pushinteger(L, size);
+  lua_setfield(L, -2, "size");
+  lua_pushboolean(L, size == 1);
+  lua_setfield(L, -2, "scalar");
+  lua_rawseti(L, sidx, (lua_Integer)lua_rawlen(L, sidx) + 1);
+}
+
+static int cmpname (const void *a, const void *b)
+{
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The spec of the params table at pidx, pushed: a list of {name, size,
+** scalar, lower, upper}.  Raises on a malformed declaration or a repeated
+** name. */
+static void readparams (lua_State *L, int pidx, const char *who)
+{
+  int sidx, k, nk = 0;
+  pidx = lua_absindex(L, pidx);
+  if (lua_type(L, pidx) != LUA_TTABLE)
+    luaL_error(L, "%s: params must be a table ({{\"mu\"}, {\"theta\", 8}} or "
+               "{mu = 1, theta = 8}), got a %s", who, luaL_typename(L, pidx));
+  lua_newtable(L);
+  sidx = lua_gettop(L);
+  if (lua_rawlen(L, pidx) > 0) {                      /* the list form */
+    int len = (int)lua_rawlen(L, pidx);
+    lua_pushnil(L);
+    while (lua_next(L, pidx) != 0) {
+      if (!lua_isinteger(L, -2) || lua_tointeger(L, -2) < 1 ||
+          lua_tointeger(L, -2) > len)
+        luaL_error(L, "%s: params mixes the list form ({{\"mu\"}, ...}) "
+                   "with a key %s: use one form", who,
+                   luaL_tolstring(L, -2, NULL));
+      lua_pop(L, 1);
+    }
+    for (k = 1; k <= len; k++) {
+      int ty = lua_rawgeti(L, pidx, k);
+      if (ty == LUA_TSTRING) {
+        lua_pushinteger(L, 1);
+        oneparam(L, who, sidx, -2, -1, 0);
+        lua_pop(L, 2);
+      }
+      else if (ty == LUA_TTABLE) {
+        lua_rawgeti(L, -1, 1);
+        oneparam(L, who, sidx, -1, -2, 1);
+        lua_pop(L, 2);
+      }
+      else
+        luaL_error(L, "%s: params[%d] must be {\"name\", k, lower = , upper "
+                   "= } or \"name\", got a %s", who, k, luaL_typename(L, -1));
+    }
+  }
+  else {                                  /* the map form, sorted by name */
+    const char **names;
+    lua_pushnil(L);
+    while (lua_next(L, pidx) != 0) {
+      paramname(L, -2, who);
+      nk++;
+      lua_pop(L, 1);
+    }
+    if (nk == 0)
+      luaL_error(L, "%s: params declares no parameter", who);
+    names = lua_newuserdatauv(L, (size_t)nk * sizeof *names, 0);
+    k = 0;
+    lua_pushnil(L);
+    while (lua_next(L, pidx) != 0) {
+      names[k++] = lua_tostring(L, -2);     /* anchored by params */
+      lua_pop(L, 1);
+    }
+    qsort(names, (size_t)nk, sizeof *names, cmpname);
+    for (k = 0; k < nk; k++) {
+      lua_pushstring(L, names[k]);
+      lua_getfield(L, pidx, names[k]);
+      oneparam(L, who, sidx, -2, -1, 0);
+      lua_pop(L, 2);
+    }
+    lua_pop(L, 1);
+  }
+  /* repeated names (the list form can repeat one) */
+  for (k = 1; k <= (int)lua_rawlen(L, sidx); k++) {
+    int j;
+    lua_rawgeti(L, sidx, k);
+    lua_getfield(L, -1, "name");
+    for (j = 1; j < k; j++) {
+      lua_rawgeti(L, sidx, j);
+      lua_getfield(L, -1, "name");
+      if (lua_rawequal(L, -1, -3))
+        luaL_error(L, "%s: parameter %s is declared twice", who,
+                   lua_tostring(L, -1));
+      lua_pop(L, 2);
+    }
+    lua_pop(L, 2);
+  }
+}
+
+/* The bound key (lower or upper) of the spec at sidx, n entries in all,
+** as a table of n numbers (inf of the sign where none is given), pushed;
+** nil when no parameter has one. */
+static void specbounds (lua_State *L, int sidx, const char *key, int n,
+                        const char *who)
+{
+  int k, len = (int)lua_rawlen(L, sidx), at = 0, any = 0, j;
+  double none = key[0] == 'l' ? -HUGE_VAL : HUGE_VAL;
+  lua_createtable(L, n, 0);
+  for (k = 1; k <= len; k++) {
+    int size, ty;
+    const char *name;
+    lua_rawgeti(L, sidx, k);
+    lua_getfield(L, -1, "size");
+    size = (int)lua_tointeger(L, -1);
+    lua_getfield(L, -2, "name");
+    name = lua_tostring(L, -1);
+    ty = lua_getfield(L, -3, key);
+    if (ty == LUA_TTABLE && (int)lua_rawlen(L, -1) != size)
+      luaL_error(L, "%s: parameter %s: %s has %d entries, its size is %d",
+                 who, name, key, (int)lua_rawlen(L, -1), size);
+    for (j = 1; j <= size; j++) {
+      double v = none;
+      if (ty == LUA_TNUMBER) v = lua_tonumber(L, -1);
+      else if (ty == LUA_TTABLE) {
+        int isnum;
+        lua_rawgeti(L, -1, j);
+        v = lua_tonumberx(L, -1, &isnum);
+        if (!isnum)
+          luaL_error(L, "%s: parameter %s: %s[%d] must be a number", who,
+                     name, key, j);
+        lua_pop(L, 1);
+      }
+      any |= ty != LUA_TNIL;
+      lua_pushnumber(L, v);
+      lua_rawseti(L, -6, ++at);
+    }
+    lua_pop(L, 4);
+  }
+  if (!any) {
+    lua_pop(L, 1);
+    lua_pushnil(L);
+  }
+}
+
+/* problem.new / problem.density with params = (at 1): the plain call of
+** ctor on a rewritten copy of the arguments, then the names kept in the
+** problem's anchor table.  Returns ctor's result (the problem). */
+static int withparams (lua_State *L, lua_CFunction ctor, const char *who,
+                       const char *const *fkeys)
+{
+  int sidx, aidx, n = 0, k, len;
+  lua_settop(L, 1);
+  lua_getfield(L, 1, "params");
+  readparams(L, 2, who);                                /* 3: spec */
+  sidx = 3;
+  len = (int)lua_rawlen(L, sidx);
+  for (k = 1; k <= len; k++) {
+    lua_rawgeti(L, sidx, k);
+    lua_getfield(L, -1, "size");
+    n += (int)lua_tointeger(L, -1);
+    lua_pop(L, 2);
+    if (n > 100000000)
+      luaL_error(L, "%s: the parameters have more than 100000000 entries",
+                 who);
+  }
+  /* (1) unflatten, wrap, flatten from the spec */
+  if (luaL_loadbufferx(L, params_lua, sizeof params_lua - 1, "=params", "t")
+      != LUA_OK)
+    return lua_error(L);
+  lua_pushvalue(L, sidx);
+  lua_call(L, 1, 3);                              /* 4, 5, 6 */
+  /* (2) the rewritten arguments */
+  lua_newtable(L);                                      /* 7 */
+  aidx = 7;
+  lua_pushnil(L);
+  while (lua_next(L, 1) != 0) {
+    lua_pushvalue(L, -2);
+    lua_insert(L, -2);
+    lua_rawset(L, aidx);
+  }
+  lua_pushnil(L);
+  lua_setfield(L, aidx, "params");
+  if (lua_getfield(L, 1, "n") != LUA_TNIL &&
+      !(lua_isinteger(L, -1) && lua_tointeger(L, -1) == n))
+    luaL_error(L, "%s: n = %s, but params declare %d entries (leave n out "
+               "with params)", who, luaL_tolstring(L, -1, NULL), n);
+  lua_pop(L, 1);
+  lua_pushinteger(L, n);
+  lua_setfield(L, aidx, "n");
+  for (k = 0; fkeys[k] != NULL; k++) {           /* the callbacks */
+    lua_pushvalue(L, 5);
+    lua_getfield(L, 1, fkeys[k]);
+    lua_call(L, 1, 1);
+    lua_setfield(L, aidx, fkeys[k]);
+  }
+  for (k = 0; k < 2; k++) {                      /* bounds */
+    const char *key = k == 0 ? "lower" : "upper";
+    specbounds(L, sidx, key, n, who);
+    if (!lua_isnil(L, -1)) {
+      if (lua_getfield(L, 1, key) != LUA_TNIL)
+        luaL_error(L, "%s: give the bounds in params ({\"tau\", lower = 0}), "
+                   "not %s as well", who, key);
+      lua_pop(L, 1);
+      lua_setfield(L, aidx, key);
+    }
+    else lua_pop(L, 1);
+  }
+  if (lua_getfield(L, 1, "x0") == LUA_TTABLE && lua_rawlen(L, -1) == 0) {
+    lua_pushvalue(L, 6);                         /* a named x0 */
+    lua_insert(L, -2);
+    lua_pushstring(L, who);
+    lua_pushliteral(L, "x0");
+    lua_call(L, 3, 1);
+    lua_setfield(L, aidx, "x0");
+  }
+  else lua_pop(L, 1);
+  /* (3) the plain constructor, then the names in the anchor table */
+  lua_pushcfunction(L, ctor);
+  lua_pushvalue(L, aidx);
+  lua_call(L, 1, 1);                                    /* 8: problem */
+  lua_getiuservalue(L, 8, 1);                           /* 9: anchor */
+  lua_createtable(L, n, 0);
+  {
+    int at = 0, j;
+    for (k = 1; k <= len; k++) {
+      int size, scalar;
+      const char *name;
+      lua_rawgeti(L, sidx, k);
+      lua_getfield(L, -1, "size");
+      size = (int)lua_tointeger(L, -1);
+      lua_getfield(L, -2, "scalar");
+      scalar = lua_toboolean(L, -1);
+      lua_getfield(L, -3, "name");
+      name = lua_tostring(L, -1);
+      for (j = 1; j <= size; j++) {
+        if (scalar) lua_pushstring(L, name);
+        else lua_pushfstring(L, "%s[%d]", name, j);
+        lua_rawseti(L, -6, ++at);
+      }
+      lua_pop(L, 4);
+    }
+  }
+  lua_setfield(L, 9, "names");
+  lua_pushvalue(L, sidx);
+  lua_setfield(L, 9, "params");
+  lua_pushvalue(L, 4);
+  lua_setfield(L, 9, "unflatten");
+  lua_settop(L, 8);
+  return 1;
+}
+
 /* problem.new{n=, f=, grad=, fdf=, hess=, x0=, xstar=, fstar=, name=,
 ** kind=, set=, noise=, l1=, constraints=, lower=, upper=} -> a problem
 ** whose oracles call the Lua functions (lua_fdf, and lua_hess as p->hess
@@ -1336,13 +1731,18 @@ static int problem_new (lua_State *L)
 {
   static const char *const keys[] = {
     "n", "f", "grad", "fdf", "hess", "x0", "xstar", "fstar", "name", "kind",
-    "set", "noise", "l1", "constraints", "lower", "upper", "ad", NULL
+    "set", "noise", "l1", "constraints", "lower", "upper", "ad", "params",
+    NULL
   };
   const char *who = "problem.new";
   lproblem *b;
   lua_State *Z;
   ol_err e;
   int n, i, kind = OL_OBJECTIVE, traced;
+  if (lua_istable(L, 1) && lua_getfield(L, 1, "params") != LUA_TNIL) {
+    static const char *const fk[] = {"f", "grad", "fdf", "hess", NULL};
+    return withparams(L, problem_new, who, fk);
+  }
   n = userkeys(L, who, keys);
   lua_settop(L, 1);
   lua_getfield(L, 1, "kind");
@@ -1511,7 +1911,8 @@ static int problem_workers (lua_State *L)
 static int problem_density (lua_State *L)
 {
   static const char *const keys[] = {
-    "n", "logp", "grad", "x0", "lower", "upper", "name", "ad", NULL
+    "n", "logp", "grad", "x0", "lower", "upper", "name", "ad", "params",
+    NULL
   };
   static const char *const fk[] = {"logp", "grad"};
   const char *who = "problem.density";
@@ -1520,6 +1921,10 @@ static int problem_density (lua_State *L)
   ol_problem *q;
   ol_err e;
   int i, n;
+  if (lua_istable(L, 1) && lua_getfield(L, 1, "params") != LUA_TNIL) {
+    static const char *const pk[] = {"logp", "grad", NULL};
+    return withparams(L, problem_density, who, pk);
+  }
   /* (1) keys, n and the functions, in this constructor's words */
   n = userkeys(L, who, keys);
   for (i = 0; i < 2; i++) {

@@ -495,7 +495,8 @@ static int run_run (lua_State *L)
     return olua_runchains(L, &ro, olua_problemdesc(olua_checkproblem(L,
                           1)->p, title, sizeof title), speed, paused);
   }
-  b = olua_mkrun(L, 1, 2, &ro, "run");
+  b = olua_checkmethod(L, 2)->t->family == OL_SAMPLER
+    ? olua_mksampler(L, &ro) : olua_mkrun(L, 1, 2, &ro, "run");
   olua_exp_drive(L, &b, 1, olua_problemdesc(ol_run_problem(b->r), title,
                                             sizeof title),
                  ro.useview, ro.progress, speed, paused);

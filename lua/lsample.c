@@ -11,7 +11,27 @@
 **
 ** Starts: chain 1 at x0 (the option, else the problem's), chain c > 1 at
 ** x0 + u, u ~ U(-2, 2)^n drawn from stream 2^40 + c of the run's seed (as
-** Stan disperses its inits on the unconstrained scale).
+** Stan disperses its inits on the unconstrained scale).  A start where the
+** log density or its gradient is not finite is re-initialised as Stan's
+** services/util/initialize.hpp does with random inits: up to 100 points
+** uniform in (-2, 2)^n on the unconstrained scale, from the same stream;
+** the chain's note (lrun.note, shown by print) says so.
+**
+** Names: a problem made with params= (lproblem.c) keeps the flat names
+** of its coordinates ("theta[1]") in its anchor table; summaries use
+** them, CmdStan CSV headers write them as CmdStan does ("theta.1") and
+** r:draws() hands each draw to the problem's unflatten function, so a
+** draw is the named table logp receives.
+**
+** Warnings (sampletable), in Stan's words: R-hat (compared on the value
+** printed), low ESS, divergences that are curvature's, log densities that
+** were NaN or +-inf (named, with the first point, never as divergences),
+** NUTS transitions that hit maxdepth (count and fraction), chains that
+** kept no draws (left out of the pooled summary, named).
+**
+** diag: diag.summary(chains), diag.rhat, diag.ess_bulk, diag.ess_tail,
+** diag.mcse on draws from anywhere (core/diag.h); diag.read_csv is Lua
+** (lua/prelude.lua).
 **
 ** Draws: the core keeps each chain's post-warmup draws (run.h,
 ** ol_run_draws: the statistics of the step, then x).  Summaries use the
@@ -84,6 +104,164 @@ static long common_draws (lua_State *L, lrun **b, int k, long *thin,
   return S < 0 ? 0 : S;
 }
 
+/* == names ================================================================ */
+
+/* Push the anchor table field key of the problem of the run or chains at
+** idx (nil when there is none). */
+static int pushprobfield (lua_State *L, int idx, const char *key)
+{
+  int top = lua_gettop(L);
+  idx = lua_absindex(L, idx);
+  if (lua_type(L, idx) == LUA_TTABLE) lua_rawgeti(L, idx, 1);
+  else lua_pushvalue(L, idx);
+  if (lua_type(L, -1) != LUA_TUSERDATA ||
+      lua_getiuservalue(L, -1, 1) != LUA_TUSERDATA ||   /* the problem */
+      lua_getiuservalue(L, -1, 1) != LUA_TTABLE) {      /* its anchor */
+    lua_settop(L, top);
+    lua_pushnil(L);
+    return LUA_TNIL;
+  }
+  lua_getfield(L, -1, key);
+  lua_replace(L, top + 1);
+  lua_settop(L, top + 1);
+  return lua_type(L, -1);
+}
+
+/* The n coordinate names of the problem of the object at idx as a
+** malloc'd array of borrowed strings (anchored by the problem), or NULL
+** when it has none.  Balanced on the stack. */
+static const char **getnames (lua_State *L, int idx, int n)
+{
+  const char **nm = NULL;
+  int j, top = lua_gettop(L);
+  if (pushprobfield(L, idx, "names") == LUA_TTABLE &&
+      (int)lua_rawlen(L, -1) == n && (nm = malloc((size_t)n * sizeof *nm))
+      != NULL)
+    for (j = 0; j < n; j++) {
+      lua_rawgeti(L, -1, j + 1);
+      nm[j] = lua_tostring(L, -1);
+      lua_pop(L, 1);
+      if (nm[j] == NULL) {
+        free(nm);
+        nm = NULL;
+        break;
+      }
+    }
+  lua_settop(L, top);
+  return nm;
+}
+
+/* The name of coordinate j (0-based) into buf: names[j], else "x[j+1]";
+** csv: CmdStan's form ("theta[2]" -> "theta.2", "x.3"). */
+static const char *coordname (const char *const *names, int j, int csv,
+                              char *buf, size_t sz)
+{
+  if (names == NULL) snprintf(buf, sz, csv ? "x.%d" : "x[%d]", j + 1);
+  else if (!csv) snprintf(buf, sz, "%s", names[j]);
+  else {
+    size_t i = 0;
+    const char *p;
+    for (p = names[j]; *p != '\0' && i + 1 < sz; p++)
+      if (*p == '[' || *p == ',') buf[i++] = '.';
+      else if (*p != ']' && *p != ' ') buf[i++] = *p;
+    buf[i] = '\0';
+  }
+  return buf;
+}
+
+/* == starts ================================================================ */
+
+/* The potential U at u and whether it (and, unless the method needs no
+** gradient, grad U) is finite; *U is the value met.  Any other failure
+** of the oracle (a callback's error) counts as valid: the run reports
+** it itself. */
+static int validstart (const ol_problem *p, const double *u, int needg,
+                       double *g, double *work, double *U)
+{
+  ol_err e;
+  int rc;
+  *U = 0;
+  rc = ol_problem_eval(p, u, U, needg ? g : NULL, work, &e);
+  return rc != OL_EDOM;
+}
+
+/* The log density a potential U stands for, in words. */
+static const char *lpword (double U)
+{
+  if (isnan(U)) return "nan";
+  if (U == INFINITY) return "-inf";
+  if (U == -INFINITY) return "+inf";
+  return NULL;                          /* finite: the gradient was not */
+}
+
+/* Chain c's start into xs (n doubles): x0 (the option, else the
+** problem's; its length checked first), for c > 0 moved by u ~ U(-2, 2)^n
+** from gen, the generator (seed, 2^40 + c). */
+static void chainstart (lua_State *L, const ropts *ro, int c, double *xs,
+                        ol_rng *gen, const char *who)
+{
+  const ol_problem *p = olua_checkproblem(L, 1)->p;
+  int n = p->n, i;
+  const double *x0 = ro->o.x0 != NULL ? ro->o.x0 : p->x0;
+  if (ro->o.x0 != NULL && ro->x0len != n)
+    luaL_error(L, "%s: x0 has %d entries, expected n = %d", who, ro->x0len,
+               n);
+  ol_rng_seed(gen, ro->o.seed, (UINT64_C(1) << 40) + (uint64_t)c);
+  for (i = 0; i < n; i++)
+    xs[i] = x0[i] + (c == 0 ? 0 : 4 * ol_rng_uniform(gen) - 2);
+}
+
+/* The run on top (made from xs) stopped at iteration 0 on a non-finite
+** log density or gradient: look for a start as Stan's random inits do, up
+** to 100 points uniform in (-2, 2)^n on the unconstrained scale from gen,
+** and replace the run on top by one made from the first valid one (opts
+** rc, x0 = xs).  The box's note says what happened either way.  Nothing
+** is evaluated when the start was valid. */
+static lrun *reinit (lua_State *L, ropts *rc, lrun *b, double *xs,
+                     ol_rng *gen)
+{
+  const ol_problem *p = olua_checkproblem(L, 1)->p;
+  const ol_method_type *m = olua_checkmethod(L, 2)->t;
+  int n = p->n, i, k, needg = strcmp(m->name, "rwmh") != 0, chain = b->chain;
+  double *g, U, U0;
+  char note[sizeof b->note];
+  const char *where = chain <= 1 ? "x0" : "its dispersed start";
+  if (ol_run_reason(b->r) != OL_STOP_NONFINITE || ol_run_iter(b->r) != 0)
+    return b;
+  g = lua_newuserdatauv(L, 2 * (size_t)n * sizeof *g, 0);
+  validstart(p, xs, needg, g, g + n, &U0);   /* what was wrong there */
+  for (k = 1; k <= 100; k++) {
+    for (i = 0; i < n; i++) xs[i] = 4 * ol_rng_uniform(gen) - 2;
+    if (validstart(p, xs, needg, g, g + n, &U)) break;
+  }
+  lua_pop(L, 1);
+  if (k > 100) {
+    snprintf(b->note, sizeof b->note, "%s at %s and at 100 random points in "
+             "(-2, 2)^%d on the unconstrained scale, so it could not start "
+             "(give an x0 where logp is finite)", lpword(U0) ?
+             "the log density is not finite" : "the gradient of the log "
+             "density is not finite", where, n);
+    return b;
+  }
+  if (lpword(U0) != NULL)
+    snprintf(note, sizeof note, "re-initialised: the log density is %s at "
+             "%s, so it starts at a random point in (-2, 2)^%d on the "
+             "unconstrained scale (try %d of up to 100, as Stan's random "
+             "inits)", lpword(U0), where, n, k);
+  else
+    snprintf(note, sizeof note, "re-initialised: the gradient of the log "
+             "density is not finite at %s, so it starts at a random point in "
+             "(-2, 2)^%d on the unconstrained scale (try %d of up to 100, as "
+             "Stan's random inits)", where, n, k);
+  lua_pop(L, 1);                                 /* the failed run */
+  rc->o.x0 = xs;
+  rc->x0len = n;
+  b = olua_mkrun(L, 1, 2, rc, "run");
+  b->chain = chain;
+  memcpy(b->note, note, sizeof note);
+  return b;
+}
+
 /* Summaries of the n coordinates and of lp__ (row n) into sum[0..n],
 ** from the first S draws of each chain (gathered into malloc'd scratch).
 ** OL_OK, or a code with e set. */
@@ -121,63 +299,47 @@ static int summarize (lrun **b, int k, long S, int n, ol_summary *sum,
   return rc;
 }
 
-/* x:draws() -> {chain1, ...}, each a list of draws, each an array of n. */
+/* The chains of b[0..k) that kept draws into u (their number), the fewest
+** draws any of them kept into *S and the thinning of the first into
+** *thin. */
+static int usable (lrun **b, int k, lrun **u, long *S, long *thin)
+{
+  int c, ku = 0;
+  long rows, th;
+  *S = 0;
+  *thin = 1;
+  for (c = 0; c < k; c++) {
+    ol_run_draws(b[c]->r, &rows, &th, NULL);
+    if (rows <= 0) continue;
+    if (ku == 0 || rows < *S) *S = rows;
+    if (ku == 0) *thin = th;
+    u[ku++] = b[c];
+  }
+  return ku;
+}
+
+/* x:draws() -> {chain1, ...}, each a list of draws, each an array of n
+** (or, for a problem with named parameters, the named table its logp
+** receives). */
 static int s_draws (lua_State *L)
 {
   lrun *b[64];
-  int k = getruns(L, 1, b, "draws"), c, n = ol_run_n(b[0]->r);
-  long thin, S = common_draws(L, b, k, &thin, "draws"), s;
+  int k = getruns(L, 1, b, "draws"), c, n = ol_run_n(b[0]->r), named;
+  long thin, s;
+  common_draws(L, b, k, &thin, "draws");
+  named = pushprobfield(L, 1, "unflatten") == LUA_TFUNCTION;
   lua_createtable(L, k, 0);
   for (c = 0; c < k; c++) {
     long rows;
     const double *d = ol_run_draws(b[c]->r, &rows, NULL, NULL);
-    (void)S;
     lua_createtable(L, (int)rows, 0);
     for (s = 0; s < rows; s++) {
+      if (named) lua_pushvalue(L, -3);
       olua_pushvec(L, d + s * (OL_DRAW_COLS + n) + OL_DRAW_COLS, n);
+      if (named) lua_call(L, 1, 1);
       lua_rawseti(L, -2, s + 1);
     }
     lua_rawseti(L, -2, c + 1);
-  }
-  return 1;
-}
-
-/* x:summary() -> one row per coordinate {name, mean, sd, mcse, q5, q50,
-** q95, ess_bulk, ess_tail, rhat}. */
-static int s_summary (lua_State *L)
-{
-  lrun *b[64];
-  int k = getruns(L, 1, b, "summary"), j, n = ol_run_n(b[0]->r);
-  long thin, S = common_draws(L, b, k, &thin, "summary");
-  ol_summary *sum;
-  char name[32];
-  if (S < 4) return luaL_error(L, "summary: %ld draws per chain, needs 4",
-                               S);
-  sum = lua_newuserdatauv(L, (size_t)(n + 1) * sizeof *sum, 0);
-  {
-    ol_err e;
-    if (summarize(b, k, S, n, sum, &e) != OL_OK)
-      return luaL_error(L, "summary: %s", e.msg);
-  }
-  lua_createtable(L, n, 0);
-  for (j = 0; j < n; j++) {
-    const ol_summary *r = &sum[j];
-    lua_createtable(L, 0, 10);
-    snprintf(name, sizeof name, "x[%d]", j + 1);
-    lua_pushstring(L, name);
-    lua_setfield(L, -2, "name");
-#define SET(f, v) (lua_pushnumber(L, (v)), lua_setfield(L, -2, f))
-    SET("mean", r->mean);
-    SET("sd", r->sd);
-    SET("mcse", r->mcse_mean);
-    SET("q5", r->q5);
-    SET("q50", r->q50);
-    SET("q95", r->q95);
-    SET("ess_bulk", r->ess_bulk);
-    SET("ess_tail", r->ess_tail);
-    SET("rhat", r->rhat);
-#undef SET
-    lua_rawseti(L, -2, j + 1);
   }
   return 1;
 }
@@ -186,7 +348,7 @@ static int s_summary (lua_State *L)
 ** stays as it was). */
 static void tadd (char **text, size_t *len, const char *fmt, ...)
 {
-  char line[512];
+  char line[1024];
   va_list ap;
   int m;
   char *t;
@@ -202,57 +364,181 @@ static void tadd (char **text, size_t *len, const char *fmt, ...)
   *len += (size_t)m;
 }
 
+/* R-hat as the table prints it (%.3f would hide 1.0104 as 1.010; four
+** decimals, and the warning compares that printed value, so that it
+** never reads "1.01 (> 1.01)"). */
+static double rhat_shown (double r, char *buf, size_t sz)
+{
+  snprintf(buf, sz, "%.4f", r);
+  return strtod(buf, NULL);
+}
+
+/* The rows of a summary table: lp (NULL: no lp__ row) then n coordinates
+** named by names (NULL: x[j]), at most 24 of them. */
+static void addrows (char **text, size_t *len, const ol_summary *lp,
+                     const ol_summary *sum, int n, const char *const *names)
+{
+  int j, w = 7;
+  char nm[64], rb[32];
+  for (j = 0; j < n && j < 24; j++) {
+    int l = (int)strlen(coordname(names, j, 0, nm, sizeof nm));
+    if (l > w) w = l > 24 ? 24 : l;
+  }
+  tadd(text, len, "\n  %-*s      mean      mcse        sd        5%%"
+       "       50%%       95%%  ess_bulk  ess_tail    rhat", w, "");
+  for (j = -1; j < n && j < 24; j++) {
+    const ol_summary *r = j < 0 ? lp : &sum[j];
+    if (r == NULL) continue;
+    if (j < 0) snprintf(nm, sizeof nm, "lp__");
+    else coordname(names, j, 0, nm, sizeof nm);
+    snprintf(rb, sizeof rb, "%.4f", r->rhat);
+    tadd(text, len, "\n  %-*.*s %9.4g %9.2g %9.4g %9.4g %9.4g %9.4g %9.0f "
+         "%9.0f %7s", w, w, nm, r->mean, r->mcse_mean, r->sd, r->q5, r->q50,
+         r->q95, r->ess_bulk, r->ess_tail, rb);
+  }
+  if (n > 24)
+    tadd(text, len, "\n  ... (%d coordinates: r:summary())", n);
+}
+
+/* The R-hat and ESS warnings of the summaries sum[0..n) of k chains. */
+static void addwarnings (char **text, size_t *len, const ol_summary *sum,
+                         int n, const char *const *names, int k)
+{
+  int j, worstj = -1, nanj = -1;
+  double worst = -INFINITY;
+  char nm[64], rb[32];
+  for (j = 0; j < n; j++) {
+    if (isnan(sum[j].rhat)) {
+      if (nanj < 0) nanj = j;
+    }
+    else if (sum[j].rhat > worst) {
+      worst = sum[j].rhat;
+      worstj = j;
+    }
+  }
+  if (worstj >= 0 && rhat_shown(worst, rb, sizeof rb) > 1.01)
+    tadd(text, len, "\nwarning: R-hat is %s for %s (above 1.01): the chains "
+         "have not mixed; their draws are not yet from one distribution "
+         "(run longer, or reparameterize)", rb,
+         coordname(names, worstj, 0, nm, sizeof nm));
+  if (nanj >= 0)
+    tadd(text, len, "\nwarning: R-hat and ESS of %s are not defined: its "
+         "draws are constant (a coordinate the chains never moved: check "
+         "that the density depends on it)", coordname(names, nanj, 0, nm,
+                                                     sizeof nm));
+  for (j = 0, worst = INFINITY; j < n; j++) {
+    if (sum[j].ess_bulk < worst) worst = sum[j].ess_bulk;
+    if (sum[j].ess_tail < worst) worst = sum[j].ess_tail;
+  }
+  if (worst < 100.0 * k)
+    tadd(text, len, "\nwarning: the effective sample size is as low as %.0f "
+         "(< 100 per chain): means, quantiles and MCSEs are unreliable (run "
+         "longer)", worst);
+}
+
+/* The point x (n doubles) as "(1.5, -0.2, ...)" into buf. */
+static const char *pointtext (const double *x, int n, char *buf, size_t sz)
+{
+  size_t at = 0;
+  int j;
+  buf[0] = '\0';
+  for (j = 0; j < n && j < 8 && at + 32 < sz; j++)
+    at += (size_t)snprintf(buf + at, sz - at, "%s%.4g", j ? ", " : "(",
+                           x[j]);
+  snprintf(buf + at, sz - at, "%s)", n > 8 ? ", ..." : "");
+  return buf;
+}
+
 /* The summary table and its warnings for chains b[0..k), as malloc'd
 ** text (NULL when b is not a sampler's or out of memory). */
-static char *sampletable (lrun **b, int k)
+static char *sampletable (lrun **b, int k, const char *const *names)
 {
-  char *text = NULL;
+  char *text = NULL, num[256], pt[320];
   size_t len = 0;
-  int n = ol_run_n(b[0]->r), j, c;
+  lrun *u[64];
+  int n = ol_run_n(b[0]->r), c, ku;
   long thin, S, seen, rows, ndiv = 0, nleap = 0, total = 0;
-  double acc = 0, eps = 0, depth = 0, worst = 1;
+  long htot = 0, hdiv = 0, hdivnf = 0, hnf = 0, hnfw = 0, hmax = 0;
+  double acc = 0, eps = 0, depth = 0, nfU = 0;
+  const double *nfx = NULL;
+  const ol_run *nfrun = NULL;
+  int maxdepth = 0;
   ol_summary *sum;
   ol_err e;
   if (ol_run_method(b[0]->r)->family != OL_SAMPLER) return NULL;
-  for (c = 0, S = -1; c < k; c++) {
-    ol_run_draws(b[c]->r, &rows, c == 0 ? &thin : NULL, NULL);
-    if (S < 0 || rows < S) S = rows;
+  ku = usable(b, k, u, &S, &thin);
+  ol_run_draws(ku > 0 ? u[0]->r : b[0]->r, &rows, NULL, &seen);
+  /* (1) the header: which chains the table pools */
+  if (ku == k)
+    tadd(&text, &len, "\n  %d chain%s, warmup %ld, %ld draws each kept", k,
+         k == 1 ? "" : "s", ol_run_warmup(b[0]->r), S);
+  else {
+    size_t at = 0;
+    num[0] = '\0';
+    for (c = 0; c < k && at + 8 < sizeof num; c++)
+      if (ol_run_draws(b[c]->r, &rows, NULL, NULL), rows <= 0)
+        at += (size_t)snprintf(num + at, sizeof num - at, "%s%d",
+                               at ? ", " : "", c + 1);
+    if (k == 1)
+      tadd(&text, &len, "\n  1 chain: it kept no draws (stopped at "
+           "iteration %ld)", ol_run_iter(b[0]->r));
+    else
+      tadd(&text, &len, "\n  %d of %d chains kept draws, warmup %ld, %ld "
+           "draws each kept; chain%s %s kept none and %s left out", ku, k,
+           ol_run_warmup(b[0]->r), S, k - ku > 1 ? "s" : "", num,
+           k - ku > 1 ? "are" : "is");
   }
-  ol_run_draws(b[0]->r, &rows, NULL, &seen);
-  tadd(&text, &len, "\n  %d chain%s, warmup %ld, %ld draws each kept", k,
-       k == 1 ? "" : "s", ol_run_warmup(b[0]->r), S);
-  if (thin > 1) {
-    tadd(&text, &len, " (every %ld-th of %ld: the max_draws cap)",
-             thin, seen);
+  if (ku > 0 && thin > 1)
+    tadd(&text, &len, " (every %ld-th of %ld: the max_draws cap)", thin,
+         seen);
+  for (c = 0; c < k; c++)
+    if (b[c]->note[0] != '\0')
+      tadd(&text, &len, "\n  note: %s%s%s", k > 1 ? "chain " : "",
+           k > 1 ? (snprintf(pt, sizeof pt, "%d: ", c + 1), pt) : "",
+           b[c]->note);
+  /* (2) the sampler's own counts: post-warmup transitions of every chain
+  ** (the states' statistics), divergences, non-finite values, maxdepth */
+  for (c = 0; c < k; c++) {
+    const ol_run *r = b[c]->r;
+    const ol_method_type *m = ol_run_method(r);
+    ol_sampler_stat st;
+    double U;
+    const double *x;
+    long post;
+    if (ol_sampler_stats(m, ol_run_state(r), &st) != OL_OK) continue;
+    post = st.iter - ol_sampler_warmup(m, ol_run_state(r));
+    htot += post > 0 ? post : 0;
+    hdiv += st.ndivergent;
+    hdivnf += st.ndiv_nonfinite;
+    hnf += st.nnonfinite;
+    hnfw += st.nnonfinite_warmup;
+    hmax += st.nmaxdepth;
+    if (strcmp(m->name, "nuts") == 0) maxdepth = (int)ol_run_params(r)[1];
+    if (nfx == NULL && (x = ol_sampler_nonfinite_at(m, ol_run_state(r), &U))
+        != NULL) {
+      nfx = x;
+      nfU = U;
+      nfrun = r;
+    }
   }
-  if (S < 4) {
-    tadd(&text, &len, "; too few for a summary");
-    return text;
+  if (ku == 0 || S < 4) {
+    if (ku > 0) tadd(&text, &len, "; too few for a summary");
+    goto nonfinite;
   }
+  /* (3) the table, pooled over the chains with draws */
   sum = malloc((size_t)(n + 1) * sizeof *sum);
   if (sum == NULL) return text;
-  if (summarize(b, k, S, n, sum, &e) != OL_OK) {
+  if (summarize(u, ku, S, n, sum, &e) != OL_OK) {
     tadd(&text, &len, "\n  summary failed: %s", e.msg);
     free(sum);
     return text;
   }
-  tadd(&text, &len, "\n            mean      mcse        sd        5%%"
-       "       50%%       95%%  ess_bulk  ess_tail   rhat");
-  for (j = -1; j < n && j < 24; j++) {
-    const ol_summary *r = &sum[j < 0 ? n : j];
-    char nm[16];
-    if (j < 0) snprintf(nm, sizeof nm, "lp__");
-    else snprintf(nm, sizeof nm, "x[%d]", j + 1);
-    tadd(&text, &len, "\n  %-7s %9.4g %9.2g %9.4g %9.4g %9.4g "
-             "%9.4g %9.0f %9.0f %6.3f", nm, r->mean, r->mcse_mean, r->sd,
-             r->q5, r->q50, r->q95, r->ess_bulk, r->ess_tail, r->rhat);
-  }
-  if (n > 24) {
-    tadd(&text, &len, "\n  ... (%d coordinates: r:summary())", n);
-  }
-  /* sampler statistics over the kept draws */
-  for (c = 0; c < k; c++) {
-    const double *d = ol_run_draws(b[c]->r, &rows, NULL, NULL);
+  /* lp__ only when the sampler evaluates the log density (sgld does
+  ** not: its lp__ is NaN, and its summary failed) */
+  addrows(&text, &len, isnan(sum[n].mean) ? NULL : &sum[n], sum, n, names);
+  /* (4) sampler statistics over the kept draws */
+  for (c = 0; c < ku; c++) {
+    const double *d = ol_run_draws(u[c]->r, &rows, NULL, NULL);
     long s;
     for (s = 0; s < rows; s++) {
       const double *row = d + s * (OL_DRAW_COLS + n);
@@ -265,45 +551,223 @@ static char *sampletable (lrun **b, int k)
     }
   }
   if (total > 0) {
-    tadd(&text, &len, "\n  sampler: accept_stat %.3g", acc / total);
-    if (isfinite(eps)) tadd(&text, &len, ", stepsize %.3g", eps / total);
+    tadd(&text, &len, "\n  sampler:");
+    if (isfinite(acc)) tadd(&text, &len, " accept_stat %.3g,", acc / total);
+    if (isfinite(eps)) tadd(&text, &len, " stepsize %.3g", eps / total);
     if (nleap > 0)
       tadd(&text, &len, ", treedepth %.3g, leapfrogs/draw %.3g, "
-           "divergences %ld", depth / total, (double)nleap / total, ndiv);
+           "divergences %ld", depth / total, (double)nleap / total,
+           htot > 0 ? hdiv - hdivnf : ndiv);
+    if (hnf > 0)
+      tadd(&text, &len, ", non-finite logp %ld", hnf);
   }
-  /* warnings, in words */
-  for (j = 0; j < n; j++)
-    if (sum[j].rhat > worst || isnan(sum[j].rhat)) worst = sum[j].rhat;
-  if (!(worst <= 1.01)) {
-    tadd(&text, &len, "\nwarning: R-hat is %.3g (> 1.01): the "
-             "chains have not mixed; their draws are not yet from one "
-             "distribution (run longer, or reparameterize)", worst);
-  }
-  for (j = 0, worst = INFINITY; j < n; j++) {
-    if (sum[j].ess_bulk < worst) worst = sum[j].ess_bulk;
-    if (sum[j].ess_tail < worst) worst = sum[j].ess_tail;
-  }
-  if (worst < 100.0 * k) {
-    tadd(&text, &len, "\nwarning: the effective sample size is "
-             "as low as %.0f (< 100 per chain): means, quantiles and MCSEs "
-             "are unreliable", worst);
-  }
-  if (ndiv > 0) {
-    tadd(&text, &len, "\nwarning: %ld of %ld post-warmup "
-             "transitions diverged: the sampler could not follow the "
-             "density's curvature there, so the draws may be biased "
-             "(reparameterize, or raise delta)", ndiv, total);
-  }
+  addwarnings(&text, &len, sum, n, names, ku);
   free(sum);
+  /* (5) divergences that are the curvature's (a gathered run has no
+  ** state counts: its kept draws' flags) */
+  {
+    long dv = htot > 0 ? hdiv - hdivnf : ndiv, of = htot > 0 ? htot : total;
+    if (dv > 0)
+      tadd(&text, &len, "\nwarning: %ld of %ld transitions after warmup "
+           "(%.2g%%) diverged: the sampler could not follow the density's "
+           "curvature there, so the draws may be biased (raise delta closer "
+           "to 1, e.g. sample.nuts{delta = 0.95}, or reparameterize)", dv,
+           of, 100.0 * (double)dv / (double)of);
+  }
+  /* (6) NUTS trajectories cut at maxdepth (Stan's check_treedepth) */
+  if (hmax > 0 && htot > 0)
+    tadd(&text, &len, "\nwarning: %ld of %ld transitions after warmup "
+         "(%.2g%%) hit the maximum tree depth %d (2^%d - 1 leapfrog steps): "
+         "trajectories cut short explore slowly (raise maxdepth, e.g. "
+         "sample.nuts{maxdepth = %d}, at more cost per draw, or "
+         "reparameterize)", hmax, htot, 100.0 * (double)hmax / (double)htot,
+         maxdepth, maxdepth, maxdepth + 2);
+nonfinite:
+  /* (7) a log density that was NaN or +-inf, named as such */
+  if (nfx != NULL && (hnf > 0 || hnfw > 0)) {
+    double *x = malloc((size_t)n * sizeof *x);
+    const char *w = lpword(nfU);
+    char counts[160];
+    if (x == NULL) return text;
+    ol_problem_constrain(ol_run_problem(nfrun), nfx, x);
+    pointtext(x, n, pt, sizeof pt);
+    free(x);
+    if (hnf > 0)
+      snprintf(counts, sizeof counts, "%ld of %ld transitions after warmup "
+               "(%.2g%%)", hnf, htot, 100.0 * (double)hnf / (double)htot);
+    else
+      snprintf(counts, sizeof counts, "%ld warmup transitions (none "
+               "after warmup)", hnfw);
+    if (w == NULL)
+      tadd(&text, &len, "\nwarning: the gradient of the log density was not "
+           "finite at x = %s; %s met a non-finite gradient and were rejected "
+           "there (these are not divergences of curvature): make the "
+           "gradient finite wherever logp is", pt, counts);
+    else if (nfU == INFINITY)
+      tadd(&text, &len, "\nwarning: logp returned -inf at x = %s; %s met a "
+           "log density of -inf (zero density) and were rejected there (not "
+           "curvature): if that is outside the support, declare the support "
+           "with lower = / upper = so that the sampler never leaves it", pt,
+           counts);
+    else
+      tadd(&text, &len, "\nwarning: logp returned %s at x = %s; %s met a "
+           "log density of %s and were rejected there (not curvature, and "
+           "raising delta will not help): make logp finite wherever it can "
+           "be evaluated (bounds with lower = / upper =, or guard the "
+           "expression that gives %s)", w, pt, counts, w, w);
+  }
   return text;
 }
 
 void olua_addsampletable (lua_State *L, luaL_Buffer *bf, lrun **b, int k)
 {
-  char *t = sampletable(b, k);
-  (void)L;
+  int idx = lua_gettop(L) > 0 && (lua_type(L, 1) == LUA_TTABLE ||
+                                   lua_type(L, 1) == LUA_TUSERDATA) ? 1 : 0;
+  const char **names = NULL;
+  char *t;
+  /* the object printed is at 1 (run_tostring, chains_tostring) */
+  if (idx && (lua_type(L, 1) == LUA_TTABLE ?
+              (lua_rawgeti(L, 1, 1), lua_touserdata(L, -1)) :
+              lua_touserdata(L, 1)) == (void *)b[0])
+    names = getnames(L, 1, ol_run_n(b[0]->r));
+  if (idx && lua_type(L, 1) == LUA_TTABLE) lua_pop(L, 1);
+  t = sampletable(b, k, names);
+  free(names);
   if (t != NULL) luaL_addstring(bf, t);
   free(t);
+}
+
+#define OLUA_SUMMARY "optlab.summary"
+
+/* One summary row {name, mean, sd, mcse, q5, q50, q95, ess_bulk,
+** ess_tail, rhat} pushed. */
+static void pushrow (lua_State *L, const ol_summary *r, const char *name)
+{
+  lua_createtable(L, 0, 10);
+  lua_pushstring(L, name);
+  lua_setfield(L, -2, "name");
+#define SET(f, v) (lua_pushnumber(L, (v)), lua_setfield(L, -2, f))
+  SET("mean", r->mean);
+  SET("sd", r->sd);
+  SET("mcse", r->mcse_mean);
+  SET("q5", r->q5);
+  SET("q50", r->q50);
+  SET("q95", r->q95);
+  SET("ess_bulk", r->ess_bulk);
+  SET("ess_tail", r->ess_tail);
+  SET("rhat", r->rhat);
+#undef SET
+}
+
+/* The summary object pushed: rows for the n coordinates (names[j], else
+** x[j]), field lp__ with lp's row when lp is not NULL, field chains = k;
+** it prints as the sampler's table (summary_tostring). */
+static void pushsummary (lua_State *L, const ol_summary *sum, int n,
+                         const char *const *names, const ol_summary *lp,
+                         int k)
+{
+  char nm[64];
+  int j;
+  lua_createtable(L, n, 2);
+  for (j = 0; j < n; j++) {
+    pushrow(L, &sum[j], coordname(names, j, 0, nm, sizeof nm));
+    lua_rawseti(L, -2, j + 1);
+  }
+  if (lp != NULL) {
+    pushrow(L, lp, "lp__");
+    lua_setfield(L, -2, "lp__");
+  }
+  lua_pushinteger(L, k);
+  lua_setfield(L, -2, "chains");
+  luaL_setmetatable(L, OLUA_SUMMARY);
+}
+
+/* A row of a summary object (the table at idx) back into *r and its
+** name; 0 when it is not one. */
+static int readrow (lua_State *L, int idx, ol_summary *r, const char **name)
+{
+  static const char *const f[] = {"mean", "sd", "mcse", "q5", "q50", "q95",
+                                  "ess_bulk", "ess_tail", "rhat"};
+  double v[9];
+  int i;
+  if (lua_type(L, idx) != LUA_TTABLE) return 0;
+  for (i = 0; i < 9; i++) {
+    lua_getfield(L, idx, f[i]);
+    v[i] = lua_isnumber(L, -1) ? lua_tonumber(L, -1) : NAN;
+    lua_pop(L, 1);
+  }
+  memset(r, 0, sizeof *r);
+  r->mean = v[0];
+  r->sd = v[1];
+  r->mcse_mean = v[2];
+  r->q5 = v[3];
+  r->q50 = v[4];
+  r->q95 = v[5];
+  r->ess_bulk = v[6];
+  r->ess_tail = v[7];
+  r->rhat = v[8];
+  lua_getfield(L, idx, "name");
+  *name = lua_tostring(L, -1);      /* anchored by the row */
+  lua_pop(L, 1);
+  return *name != NULL;
+}
+
+/* print(summary): the table and warnings of a sampler run. */
+static int summary_tostring (lua_State *L)
+{
+  int n, j, k, haslp;
+  ol_summary *sum, lp;
+  const char **names;
+  const char *lpname;
+  char *text = NULL;
+  size_t len = 0;
+  luaL_checktype(L, 1, LUA_TTABLE);
+  n = (int)lua_rawlen(L, 1);
+  lua_getfield(L, 1, "chains");
+  k = lua_isinteger(L, -1) ? (int)lua_tointeger(L, -1) : 1;
+  lua_pop(L, 1);
+  sum = lua_newuserdatauv(L, (size_t)(n + 1) * sizeof *sum, 0);
+  names = lua_newuserdatauv(L, (size_t)(n + 1) * sizeof *names, 0);
+  for (j = 0; j < n; j++) {
+    lua_rawgeti(L, 1, j + 1);
+    if (!readrow(L, -1, &sum[j], &names[j]))
+      return luaL_error(L, "summary: row %d is not a summary row", j + 1);
+    lua_pop(L, 1);
+  }
+  lua_getfield(L, 1, "lp__");
+  haslp = readrow(L, -1, &lp, &lpname);
+  lua_pop(L, 1);
+  addrows(&text, &len, haslp ? &lp : NULL, sum, n, names);
+  addwarnings(&text, &len, sum, n, names, k);
+  lua_pushstring(L, text != NULL ? text + 1 : "");   /* without its \n */
+  free(text);
+  return 1;
+}
+
+/* x:summary() -> a summary object: one row per coordinate {name, mean,
+** sd, mcse, q5, q50, q95, ess_bulk, ess_tail, rhat}, lp__ (its row, when
+** the sampler evaluates the log density) and chains (those that kept
+** draws, pooled); print() shows the table. */
+static int s_summary (lua_State *L)
+{
+  lrun *b[64], *u[64];
+  int k = getruns(L, 1, b, "summary"), n = ol_run_n(b[0]->r), ku;
+  long thin, S;
+  ol_summary *sum;
+  const char **names;
+  ol_err e;
+  common_draws(L, b, k, &thin, "summary");      /* samplers only */
+  ku = usable(b, k, u, &S, &thin);
+  if (ku == 0 || S < 4)
+    return luaL_error(L, "summary: %d draws per chain, needs 4 (run more "
+                      "iterations)", (int)S);
+  sum = lua_newuserdatauv(L, (size_t)(n + 1) * sizeof *sum, 0);
+  if (summarize(u, ku, S, n, sum, &e) != OL_OK)
+    return luaL_error(L, "summary: %s", e.msg);
+  names = getnames(L, 1, n);
+  pushsummary(L, sum, n, names, isnan(sum[n].mean) ? NULL : &sum[n], ku);
+  free(names);
+  return 1;
 }
 
 /* x:stats() -> the sampler statistics over the kept draws of every
@@ -362,6 +826,7 @@ static int s_save_draws (lua_State *L)
   size_t flen;
   const char *dot;
   int top;
+  const char **names;
   common_draws(L, b, k, &thin, "save_draws");
   lua_tolstring(L, 2, &flen);
   if (strlen(file) != flen)
@@ -380,7 +845,13 @@ static int s_save_draws (lua_State *L)
       lua_remove(L, -2);
     }
   }
-  /* 4..67: file_1 .. file_64 */
+  /* 4..67: file_1 .. file_64; 68: the coordinate names, kept by Lua */
+  if ((names = getnames(L, 1, n)) != NULL) {   /* kept by Lua: may raise */
+    const char **kept = lua_newuserdatauv(L, (size_t)n * sizeof *kept, 0);
+    memcpy(kept, names, (size_t)n * sizeof *kept);
+    free(names);
+    names = kept;
+  }
   top = lua_gettop(L);
   for (c = 0; c < k; c++) {
     long rows, s;
@@ -396,9 +867,11 @@ static int s_save_draws (lua_State *L)
                    ol_run_warmup(b[c]->r), thin);
     olua_wwrite(L, w[c], buf, (size_t)len);
     for (j = 0; j < OL_DRAW_COLS + n; j++) {
+      char nm[64];
       if (j < OL_DRAW_COLS) len = snprintf(buf, sizeof buf, "%s,",
                                            statnames[j]);
-      else len = snprintf(buf, sizeof buf, "x.%d%s", j - OL_DRAW_COLS + 1,
+      else len = snprintf(buf, sizeof buf, "%s%s",
+                          coordname(names, j - OL_DRAW_COLS, 1, nm, sizeof nm),
                           j + 1 < OL_DRAW_COLS + n ? "," : "\n");
       olua_wwrite(L, w[c], buf, (size_t)len);
     }
@@ -591,21 +1064,34 @@ static void addrhat (lrun *b)
 ** lua/tasks.lua).  xs: n doubles that must outlive the call. */
 lrun *olua_mkchain (lua_State *L, const ropts *ro, int c, double *xs)
 {
-  lproblem *pb = olua_checkproblem(L, 1);
-  int n = pb->p->n, i;
-  const double *x0 = ro->o.x0 != NULL ? ro->o.x0 : pb->p->x0;
+  int n = olua_checkproblem(L, 1)->p->n;
   ropts rc = *ro;
-  ol_rng g;
+  ol_rng gen;
   lrun *b;
-  ol_rng_seed(&g, ro->o.seed, (UINT64_C(1) << 40) + (uint64_t)c);
-  for (i = 0; i < n; i++)
-    xs[i] = x0[i] + (c == 0 ? 0 : 4 * ol_rng_uniform(&g) - 2);
+  chainstart(L, ro, c, xs, &gen, "run");
   rc.o.stream = ro->o.stream + (uint64_t)c;
   rc.o.x0 = xs;
   rc.x0len = n;
   b = olua_mkrun(L, 1, 2, &rc, "run");
   b->chain = c + 1;
+  b = reinit(L, &rc, b, xs, &gen);
   if (ro->nwatch == 0) addrhat(b);
+  return b;
+}
+
+lrun *olua_mksampler (lua_State *L, const ropts *ro)
+{
+  int n = olua_checkproblem(L, 1)->p->n;
+  double *xs = lua_newuserdatauv(L, (size_t)n * sizeof *xs, 0);
+  ropts rc = *ro;
+  ol_rng gen;
+  lrun *b;
+  chainstart(L, ro, 0, xs, &gen, "run");
+  rc.o.x0 = xs;
+  rc.x0len = n;
+  b = olua_mkrun(L, 1, 2, &rc, "run");   /* copies x0 */
+  b = reinit(L, &rc, b, xs, &gen);
+  lua_remove(L, -2);
   return b;
 }
 
@@ -637,6 +1123,223 @@ int olua_runchains (lua_State *L, const ropts *ro, const char *title,
   return 1;
 }
 
+
+/* == diag: diagnostics of draws from anywhere =============================== */
+
+/* The draws at idx, a table of m chains of S draws each (a number, or a
+** table of dim numbers; one chain of numbers may be given as the list
+** itself), into a new userdata pushed: chain c's draw s, coordinate j at
+** X[(c S + s) dim + j].  Raises naming the chain and draw at fault. */
+static double *readchains (lua_State *L, int idx, const char *who, int *m,
+                           long *S, int *dim)
+{
+  int c, j, nc;
+  long s, ns = -1;
+  double *X;
+  idx = lua_absindex(L, idx);
+  if (lua_type(L, idx) != LUA_TTABLE)
+    luaL_error(L, "%s: expected a table of chains (each a table of draws), "
+               "got a %s", who, luaL_typename(L, idx));
+  lua_rawgeti(L, idx, 1);
+  if (lua_type(L, -1) == LUA_TNUMBER) {        /* one chain of numbers */
+    lua_pop(L, 1);
+    lua_createtable(L, 1, 0);
+    lua_pushvalue(L, idx);
+    lua_rawseti(L, -2, 1);
+    lua_replace(L, idx);
+  }
+  else lua_pop(L, 1);
+  nc = (int)lua_rawlen(L, idx);
+  if (nc < 1 || nc > 100000)
+    luaL_error(L, "%s: %d chains (give 1 to 100000, each a table of draws)",
+               who, nc);
+  *dim = -1;
+  for (c = 1; c <= nc; c++) {
+    long len;
+    if (lua_rawgeti(L, idx, c) != LUA_TTABLE)
+      luaL_error(L, "%s: chain %d is a %s, not a table of draws", who, c,
+                 luaL_typename(L, -1));
+    len = (long)lua_rawlen(L, -1);
+    if (ns < 0) ns = len;
+    else if (len != ns)
+      luaL_error(L, "%s: chain %d has %d draws, chain 1 has %d: give chains "
+                 "of equal length", who, c, (int)len, (int)ns);
+    if (len > 0 && *dim < 0) {
+      int ty = lua_rawgeti(L, -1, 1);
+      *dim = ty == LUA_TNUMBER ? 0 : ty == LUA_TTABLE ?
+        (int)lua_rawlen(L, -1) : -2;
+      if (*dim == -2 || (ty == LUA_TTABLE && *dim < 1))
+        luaL_error(L, "%s: draw 1 of chain %d is a %s, not a number or a "
+                   "table of numbers", who, c, luaL_typename(L, -1));
+      lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+  }
+  if (ns < 1) luaL_error(L, "%s: the chains hold no draws", who);
+  *m = nc;
+  *S = ns;
+  {
+    int d = *dim > 0 ? *dim : 1;
+    if ((double)nc * (double)ns * d > 1e9)
+      luaL_error(L, "%s: %d chains of %d draws of %d is too many", who, nc,
+                 (int)ns, d);
+    X = lua_newuserdatauv(L, (size_t)nc * (size_t)ns * (size_t)d * sizeof *X,
+                          0);
+    for (c = 0; c < nc; c++) {
+      lua_rawgeti(L, idx, c + 1);
+      for (s = 0; s < ns; s++) {
+        double *row = X + ((size_t)c * ns + s) * d;
+        int ty = lua_rawgeti(L, -1, s + 1), isnum;
+        if (*dim == 0) {
+          row[0] = lua_tonumberx(L, -1, &isnum);
+          if (ty != LUA_TNUMBER || !isnum)
+            luaL_error(L, "%s: draw %d of chain %d is a %s, not a number", who,
+                       (int)s + 1, c + 1, luaL_typename(L, -1));
+        }
+        else {
+          if (ty != LUA_TTABLE || (int)lua_rawlen(L, -1) != d)
+            luaL_error(L, "%s: draw %d of chain %d is not a table of %d "
+                       "numbers (as draw 1 of chain 1)", who, (int)s + 1, c + 1,
+                       d);
+          for (j = 0; j < d; j++) {
+            lua_rawgeti(L, -1, j + 1);
+            row[j] = lua_tonumberx(L, -1, &isnum);
+            if (!isnum)
+              luaL_error(L, "%s: entry %d of draw %d of chain %d is a %s, not "
+                         "a number", who, j + 1, (int)s + 1, c + 1,
+                         luaL_typename(L, -1));
+            lua_pop(L, 1);
+          }
+        }
+        lua_pop(L, 1);
+      }
+      lua_pop(L, 1);
+    }
+  }
+  if (*dim == 0) *dim = 1;
+  return X;
+}
+
+/* diag.summary(chains [, names]) -> the summary object of sampler runs
+** for draws from anywhere (names: chains.names or the argument, one per
+** coordinate; "lp__" becomes the lp__ row and CmdStan's other sampler
+** columns, ending in "__", are left out). */
+static int diag_summary (lua_State *L)
+{
+  const char *who = "diag.summary";
+  int m, dim, j, q = 0, lpj = -1, hasnames;
+  long S;
+  double *X;
+  ol_summary *sum, lp;
+  const char **names, **qn;
+  ol_err e;
+  lua_settop(L, 2);
+  if (lua_isnil(L, 2) && lua_type(L, 1) == LUA_TTABLE)
+    lua_getfield(L, 1, "names");
+  else lua_pushvalue(L, 2);                                /* index 3 */
+  hasnames = lua_istable(L, 3);
+  X = readchains(L, 1, who, &m, &S, &dim);                 /* index 4 */
+  if (S < 4)
+    return luaL_error(L, "%s: %d draws per chain, needs 4", who, (int)S);
+  if (hasnames && (int)lua_rawlen(L, 3) != dim)
+    return luaL_error(L, "%s: %d names for draws of %d numbers", who,
+                      (int)lua_rawlen(L, 3), dim);
+  sum = lua_newuserdatauv(L, (size_t)dim * sizeof *sum, 0);
+  names = lua_newuserdatauv(L, (size_t)dim * sizeof *names, 0);
+  qn = lua_newuserdatauv(L, (size_t)dim * sizeof *qn, 0);
+  for (j = 0; j < dim; j++) {
+    const char *nm = NULL;
+    size_t l = 0;
+    if (hasnames) {
+      lua_rawgeti(L, 3, j + 1);
+      nm = lua_tolstring(L, -1, &l);
+      lua_pop(L, 1);                   /* anchored by the names table */
+      if (nm == NULL)
+        return luaL_error(L, "%s: name %d is not a string", who, j + 1);
+    }
+    names[j] = nm;
+    if (nm != NULL && strcmp(nm, "lp__") == 0) {
+      lpj = j;
+      continue;
+    }
+    if (nm != NULL && l > 2 && strcmp(nm + l - 2, "__") == 0) continue;
+    {
+      ol_draws d = ol_draws_coord(X, m, S, dim, j);
+      if (ol_diag_summary(&d, &sum[q], &e) != OL_OK)
+        return luaL_error(L, "%s: %s%s%s", who, nm ? nm : "", nm ? ": " :
+                          "", strncmp(e.msg, "diag: ", 6) == 0 ? e.msg + 6
+                          : e.msg);
+    }
+    qn[q++] = nm;
+  }
+  if (lpj >= 0) {
+    ol_draws d = ol_draws_coord(X, m, S, dim, lpj);
+    if (ol_diag_summary(&d, &lp, &e) != OL_OK) lpj = -1;
+  }
+  if (!hasnames && dim == 1) {
+    qn[0] = "x";
+    pushsummary(L, sum, q, qn, NULL, m);
+  }
+  else pushsummary(L, sum, q, hasnames ? qn : NULL, lpj >= 0 ? &lp : NULL,
+                   m);
+  return 1;
+}
+
+/* One quantity (a table of chains of numbers) into the draws view. */
+static ol_draws onequantity (lua_State *L, const char *who)
+{
+  int m, dim;
+  long S;
+  double *X = readchains(L, 1, who, &m, &S, &dim);
+  if (dim != 1)
+    luaL_error(L, "%s: the draws are tables of %d numbers; give one quantity "
+               "(a table of chains of numbers), or use diag.summary", who,
+               dim);
+  return ol_draws_plain(X, m, S);
+}
+
+static int diag_one (lua_State *L, const char *who,
+                     int (*f) (const ol_draws *, double *, ol_err *))
+{
+  ol_draws d;
+  double v;
+  ol_err e;
+  lua_settop(L, 1);
+  d = onequantity(L, who);
+  if (f(&d, &v, &e) != OL_OK) return luaL_error(L, "%s: %s", who, e.msg);
+  lua_pushnumber(L, v);
+  return 1;
+}
+
+static int diag_rhat (lua_State *L)
+{
+  return diag_one(L, "diag.rhat", ol_diag_rhat);
+}
+
+static int diag_ess_bulk (lua_State *L)
+{
+  return diag_one(L, "diag.ess_bulk", ol_diag_ess_bulk);
+}
+
+static int diag_ess_tail (lua_State *L)
+{
+  return diag_one(L, "diag.ess_tail", ol_diag_ess_tail);
+}
+
+static int diag_mcse (lua_State *L)
+{
+  return diag_one(L, "diag.mcse", ol_diag_mcse_mean);
+}
+
+static const luaL_Reg diag_funcs[] = {
+  {"summary", diag_summary},
+  {"rhat", diag_rhat},
+  {"ess_bulk", diag_ess_bulk},
+  {"ess_tail", diag_ess_tail},
+  {"mcse", diag_mcse},
+  {NULL, NULL}
+};
+
 void olua_opensample (lua_State *L)
 {
   luaL_newmetatable(L, OLUA_CHAINS);
@@ -645,4 +1348,10 @@ void olua_opensample (lua_State *L)
   lua_pushcfunction(L, chains_tostring);
   lua_setfield(L, -2, "__tostring");
   lua_pop(L, 1);
+  luaL_newmetatable(L, OLUA_SUMMARY);
+  lua_pushcfunction(L, summary_tostring);
+  lua_setfield(L, -2, "__tostring");
+  lua_pop(L, 1);
+  luaL_newlib(L, diag_funcs);            /* the global diag (read_csv: */
+  lua_setglobal(L, "diag");              /* lua/prelude.lua) */
 }

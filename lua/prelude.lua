@@ -200,3 +200,91 @@ function metrics ()
   for i, m in ipairs(core.metrics) do names[i] = m.name end
   return names
 end
+
+-- diag.read_csv(file or {file1, file2, ...}) -> chains: a CmdStan CSV (or
+-- optlab's save_draws) read into {chain1, chain2, ..., names = {...}}, one
+-- chain per file, each a list of draws, each an array of the file's
+-- columns (lp__, accept_stat__, ..., then the parameters) in header order;
+-- names holds the header.  Lines starting with '#' are comments; draws
+-- before a "# Adaptation terminated" line are warmup (CmdStan's
+-- save_warmup) and are dropped.  nan and inf read as numbers.  Errors
+-- name the file and line.  diag.summary(chains) summarises it as a
+-- sampler run (the "__" columns other than lp__ left out).
+local diagt = rawget(_ENV, "diag")
+if type(diagt) == "table" then
+  local tonumber, error, open = tonumber, error, io.open
+  local special = {nan = 0 / 0, ["-nan"] = 0 / 0, inf = math.huge,
+                   ["+inf"] = math.huge, ["-inf"] = -math.huge}
+  local function fields (line)
+    local out = {}
+    for f in (line .. ","):gmatch("([^,]*),") do
+      out[#out + 1] = f:match("^%s*(.-)%s*$"):gsub('^"(.*)"$', "%1")
+    end
+    return out
+  end
+  local function readone (file)
+    local f, err = open(file, "r")
+    if not f then
+      error(fmt("diag.read_csv: cannot read %s (%s)", tostring(file),
+                tostring(err)), 3)
+    end
+    local names, draws, lineno = nil, {}, 0
+    for line in f:lines() do
+      lineno = lineno + 1
+      line = line:gsub("\r$", "")
+      if line:find("^%s*#") then
+        if names and #draws > 0 and line:find("Adaptation terminated") then
+          draws = {}                        -- warmup draws were saved
+        end
+      elseif line:find("%S") then
+        local row = fields(line)
+        if not names then names = row
+        else
+          if #row ~= #names then
+            f:close()
+            error(fmt("diag.read_csv: %s line %d has %d fields, the header "
+                      .. "has %d", file, lineno, #row, #names), 3)
+          end
+          for k, v in ipairs(row) do
+            local x = tonumber(v) or special[v:lower()]
+            if x == nil then
+              f:close()
+              error(fmt("diag.read_csv: %s line %d, column %d (%s): %q is "
+                        .. "not a number", file, lineno, k, names[k], v), 3)
+            end
+            row[k] = x
+          end
+          draws[#draws + 1] = row
+        end
+      end
+    end
+    f:close()
+    if not names then
+      error(fmt("diag.read_csv: %s has no header line (a CmdStan CSV has "
+                .. "lp__,... after its comments)", file), 3)
+    end
+    return names, draws
+  end
+  function diagt.read_csv (files)
+    if type(files) == "string" then files = {files} end
+    if type(files) ~= "table" or #files == 0 then
+      error("diag.read_csv: expected a file name or a list of them", 2)
+    end
+    local chains, names = {}, nil
+    for i, file in ipairs(files) do
+      if type(file) ~= "string" then
+        error(fmt("diag.read_csv: entry %d is a %s, not a file name", i,
+                  type(file)), 2)
+      end
+      local nm, draws = readone(file)
+      if names and concat(nm, ",") ~= concat(names, ",") then
+        error(fmt("diag.read_csv: %s's header differs from %s's", file,
+                  files[1]), 2)
+      end
+      names = nm
+      chains[i] = draws
+    end
+    chains.names = names
+    return chains
+  end
+end

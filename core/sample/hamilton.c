@@ -66,7 +66,10 @@ int ol_ham_leapfrog (ol_ctx *c, ol_hpoint *z, const ol_mass *m,
   /* (3) potential and gradient at the new position */
   rc = ol_ctx_grad(c, q, &z->U, g, e);
   if (rc != OL_OK) {
-    if (rc == OL_EDOM) z->U = INFINITY;
+    if (rc == OL_EDOM) {
+      z->Ubad = z->U;
+      z->U = INFINITY;
+    }
     return rc;
   }
   /* (4) half kick */

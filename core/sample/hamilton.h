@@ -28,6 +28,8 @@
 typedef struct ol_hpoint {
   double *q, *p, *g;    /* position, momentum, grad U(q); n each */
   double U;             /* U(q); +inf after a non-finite evaluation */
+  double Ubad;          /* after one: the value the oracle gave (NaN,
+                           +-inf; finite when the gradient was not) */
 } ol_hpoint;
 
 /* Arrays for a point of dimension n (zeroed).  OL_ENOMEM with e set; the

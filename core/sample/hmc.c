@@ -112,7 +112,11 @@ static int hmc_step (void *st, ol_ctx *c, ol_err *e)
     nl++;
     if (rc != OL_OK) break;
   }
-  if (rc == OL_EDOM) ol_err_clear(e);
+  s->h.stat.nonfinite = 0;
+  if (rc == OL_EDOM) {
+    ol_err_clear(e);
+    ol_sampler_nonfinite(&s->h, s->z.q, s->z.Ubad);
+  }
   else if (rc != OL_OK) return rc;
   else H = ol_ham_energy(&s->z, m);
   if (H < INFINITY) a = H0 - H >= 0 ? 1 : exp(H0 - H);
@@ -136,6 +140,7 @@ static int hmc_step (void *st, ol_ctx *c, ol_err *e)
 static void hmc_fini (void *st)
 {
   hmc_state *s = st;
+  ol_sampler_head_fini(&s->h);
   ol_adapt_fini(&s->ad);
   ol_hpoint_fini(&s->cur);
   ol_hpoint_fini(&s->z);

@@ -111,7 +111,7 @@ static int mala_step (void *st, ol_ctx *c, ol_err *e)
 {
   mala_state *s = st;
   const ol_mass *m = &s->mass;
-  double h, sq, Uy, qf, qb, la, a = 0;
+  double h, sq, Uy = NAN, qf, qb, la, a = 0;
   double *x = c->x, *y = s->y, *t;
   int i, n = c->n, rc, adapting = ol_adapt_active(&s->ad);
   /* (0) the first warmup step starts from Stan's heuristic step size */
@@ -138,7 +138,11 @@ static int mala_step (void *st, ol_ctx *c, ol_err *e)
   }
   /* (2) potential and gradient at y; non-finite means reject */
   rc = ol_ctx_grad(c, y, &Uy, s->gy, e);
-  if (rc == OL_EDOM) ol_err_clear(e);
+  s->h.stat.nonfinite = 0;
+  if (rc == OL_EDOM) {
+    ol_err_clear(e);
+    ol_sampler_nonfinite(&s->h, y, Uy);
+  }
   else if (rc != OL_OK) return rc;
   else {
     /* (3) log acceptance ratio with both proposal densities */
@@ -196,6 +200,7 @@ static void mala_fini (void *st)
   double **v[] = {&s->ag, &s->y, &s->gy, &s->agy, &s->xi, &s->v, &s->r,
                   &s->h.minv};
   size_t k;
+  ol_sampler_head_fini(&s->h);
   ol_adapt_fini(&s->ad);
   ol_mass_fini(&s->mass);
   ol_hpoint_fini(&s->cur);

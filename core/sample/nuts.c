@@ -177,7 +177,10 @@ static int build (nuts_state *s, ol_ctx *c, int depth, ol_hpoint *zprop,
     double H = INFINITY;
     rc = ol_ham_leapfrog(c, &s->z, m, s->eps_t, e);
     s->nleap++;
-    if (rc == OL_EDOM) ol_err_clear(e);
+    if (rc == OL_EDOM) {
+      ol_err_clear(e);
+      ol_sampler_nonfinite(&s->h, s->z.q, s->z.Ubad);
+    }
     else if (rc != OL_OK) return rc;
     else {
       /* H and the sharp momentum in one pass */
@@ -334,6 +337,7 @@ static int transition (nuts_state *s, ol_ctx *c, int *moved, ol_err *e)
     if (!ok) break;
   }
   s->h.stat.treedepth = depth;
+  s->h.stat.maxdepth = depth >= s->maxdepth;
   return OL_OK;
 }
 
@@ -350,6 +354,7 @@ static int nuts_step (void *st, ol_ctx *c, ol_err *e)
       return rc;
   }
   s->eps_t = s->eps * c->sched;
+  s->h.stat.nonfinite = 0;
   if ((rc = transition(s, c, &moved, e)) != OL_OK) return rc;
   /* (1) the pick becomes the state */
   if (moved) {
@@ -379,6 +384,7 @@ static void nuts_fini (void *st)
                       &s->zprop};
   size_t k;
   int d;
+  ol_sampler_head_fini(&s->h);
   ol_adapt_fini(&s->ad);
   ol_mass_fini(&s->mass);
   for (k = 0; k < sizeof v / sizeof v[0]; k++) {

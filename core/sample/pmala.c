@@ -192,7 +192,7 @@ static int pmala_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 static int pmala_step (void *st, ol_ctx *c, ol_err *e)
 {
   pmala_state *s = st;
-  double h = s->step * c->sched, sq = sqrt(2 * h), Uy, qf, qb, la, a = 0;
+  double h = s->step * c->sched, sq = sqrt(2 * h), Uy = NAN, qf, qb, la, a = 0;
   double *x = c->x, *y = s->y, *t;
   pm_geo *Gx = &s->gx, *Gy = &s->gyo, tg;
   int i, j, n = c->n, rc;
@@ -207,6 +207,8 @@ static int pmala_step (void *st, ol_ctx *c, ol_err *e)
   /* (2) U, grad U and (position-dependent) the metric at y */
   rc = ol_ctx_grad(c, y, &Uy, s->gy, e);
   if (rc == OL_OK && !s->fixed) rc = geometry(s, c, y, s->gy, Gy, e);
+  s->h.stat.nonfinite = 0;
+  if (rc == OL_EDOM) ol_sampler_nonfinite(&s->h, y, Uy);
   if (rc == OL_EDOM || rc == OL_ENUMERIC) ol_err_clear(e);
   else if (rc != OL_OK) return rc;
   else {
@@ -259,6 +261,7 @@ static void pmala_fini (void *st)
   double **v[] = {&s->g, &s->gy, &s->y, &s->xi, &s->r, &s->w, &s->lam,
                   &s->H, &s->work};
   size_t k;
+  ol_sampler_head_fini(&s->h);
   geo_fini(&s->gx);
   geo_fini(&s->gyo);
   for (k = 0; k < sizeof v / sizeof v[0]; k++) {

@@ -70,14 +70,18 @@ static int rwmh_step (void *st, ol_ctx *c, ol_err *e)
 {
   rwmh_state *s = st;
   double *x = c->x, *y = s->y, *m = s->h.minv;
-  double sc = s->scale * c->sched, Uy, a = 0, la = -INFINITY;
+  double sc = s->scale * c->sched, Uy = NAN, a = 0, la = -INFINITY;
   int i, n = c->n, rc;
   /* (1) Gaussian proposal */
   ol_rng_normals(c->rng, s->xi, n);
   for (i = 0; i < n; i++) y[i] = x[i] + sc * sqrt(m[i]) * s->xi[i];
   /* (2) potential at y; non-finite means reject */
   rc = ol_ctx_value(c, y, &Uy, e);
-  if (rc == OL_EDOM) ol_err_clear(e);
+  s->h.stat.nonfinite = 0;
+  if (rc == OL_EDOM) {
+    ol_err_clear(e);
+    ol_sampler_nonfinite(&s->h, y, Uy);
+  }
   else if (rc != OL_OK) return rc;
   else {
     la = s->U - Uy;
@@ -103,6 +107,7 @@ static int rwmh_step (void *st, ol_ctx *c, ol_err *e)
 static void rwmh_fini (void *st)
 {
   rwmh_state *s = st;
+  ol_sampler_head_fini(&s->h);
   ol_adapt_fini(&s->ad);
   ol_vec_free(s->h.minv);
   ol_vec_free(s->y);

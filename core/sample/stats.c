@@ -3,6 +3,7 @@
 ** an ol_sampler_head at the start of their state, and reading it.
 */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mass.h"
@@ -64,4 +65,29 @@ long ol_sampler_warmup (const ol_method_type *m, const void *st)
 {
   if (m == NULL || st == NULL || !has_head(m)) return 0;
   return ((const ol_sampler_head *)st)->warmup;
+}
+
+void ol_sampler_nonfinite (ol_sampler_head *h, const double *x, double U)
+{
+  h->stat.nonfinite = 1;
+  if (h->nfx != NULL || h->n < 1) return;
+  h->nfx = malloc((size_t)h->n * sizeof *h->nfx);
+  if (h->nfx == NULL) return;           /* the point is a nicety only */
+  memcpy(h->nfx, x, (size_t)h->n * sizeof *x);
+  h->nfU = U;
+}
+
+const double *ol_sampler_nonfinite_at (const ol_method_type *m,
+                                       const void *st, double *U)
+{
+  const ol_sampler_head *h = st;
+  if (m == NULL || st == NULL || !has_head(m) || h->nfx == NULL) return NULL;
+  if (U != NULL) *U = h->nfU;
+  return h->nfx;
+}
+
+void ol_sampler_head_fini (ol_sampler_head *h)
+{
+  free(h->nfx);
+  h->nfx = NULL;
 }

@@ -40,8 +40,17 @@ typedef struct ol_sampler_stat {
                            H - H0 > 1000 or a non-finite value; 0 */
   int warmup;           /* 1 when the step was a warmup (adaptation) step:
                            its draw belongs to no summary */
+  int nonfinite;        /* 1 when the step met a log density (or its
+                           gradient) that was NaN or +-inf: a rejection or
+                           a divergence that names no curvature */
+  int maxdepth;         /* nuts: 1 when the tree stopped at maxdepth */
   long iter;            /* steps completed */
-  long ndivergent;      /* divergent steps after warmup */
+  long ndivergent;      /* divergent steps after warmup (the non-finite
+                           ones included) */
+  long ndiv_nonfinite;  /* of those, the steps that met a non-finite value */
+  long nnonfinite;      /* steps after warmup that met a non-finite value */
+  long nnonfinite_warmup; /* warmup steps that did */
+  long nmaxdepth;       /* nuts: steps after warmup stopped at maxdepth */
 } ol_sampler_stat;
 
 /* The layout every sampler state with statistics starts with. */
@@ -54,6 +63,11 @@ typedef struct ol_sampler_head {
   long warmup;          /* warmup steps (adaptive samplers), else 0 */
   struct ol_mass *mass; /* hmc, nuts, mala: the mass matrix over minv
                            (sample/mass.h; dense or diagonal), else NULL */
+  double *nfx;          /* the first point where a non-finite value was
+                           met (n doubles, malloc'd then; freed by
+                           ol_sampler_head_fini), or NULL */
+  double nfU;           /* the potential U = -log p met there: NaN or
+                           +-inf, finite when the gradient was not */
 } ol_sampler_head;
 
 /* The statistics of m's last step (st: m's state, as the run allocated
@@ -80,13 +94,35 @@ int ol_sampler_set_metric (const ol_method_type *m, void *st,
 ** statistics): steps 0 .. warmup-1 are warmup, later draws are kept. */
 long ol_sampler_warmup (const ol_method_type *m, const void *st);
 
+/* A step met a non-finite value at x (n doubles, unconstrained): the
+** potential there U (NaN, +-inf; finite when only the gradient was not
+** finite).  Marks the step; the first such point is kept (h->nfx). */
+void ol_sampler_nonfinite (ol_sampler_head *h, const double *x, double U);
+
+/* The first point where m's chain met a non-finite value and the
+** potential there (*U), or NULL when it met none (or m keeps no
+** statistics).  Borrowed: valid while the state lives. */
+const double *ol_sampler_nonfinite_at (const ol_method_type *m,
+                                       const void *st, double *U);
+
+/* Free what the head owns (nfx); every sampler's fini calls it. */
+void ol_sampler_head_fini (ol_sampler_head *h);
+
 /* Call at the end of each step: count it, mark it as warmup or not and
-** count a post-warmup divergence.  (Inline: every sampler's step.) */
+** count a post-warmup divergence, non-finite value and maxdepth stop.
+** (Inline: every sampler's step.) */
 static inline void ol_sampler_count (ol_sampler_head *h)
 {
-  h->stat.warmup = h->stat.iter < h->warmup;
-  if (h->stat.divergent && !h->stat.warmup) h->stat.ndivergent++;
-  h->stat.iter++;
+  ol_sampler_stat *s = &h->stat;
+  s->warmup = s->iter < h->warmup;
+  if (!s->warmup) {
+    s->ndivergent += s->divergent != 0;
+    s->ndiv_nonfinite += s->divergent && s->nonfinite;
+    s->nnonfinite += s->nonfinite != 0;
+    s->nmaxdepth += s->maxdepth != 0;
+  }
+  else s->nnonfinite_warmup += s->nonfinite != 0;
+  s->iter++;
 }
 
 #endif

@@ -17,7 +17,11 @@
 ** bad shapes, non-finite draws, constant draws.  The worst coordinate of
 ** chains held apart (ol_diag_worst, the pooled running R-hat and ESS of
 ** the live panels) against ol_diag_rhat / ol_diag_ess_bulk of each
-** coordinate of a copy in the plain layout.
+** coordinate of a copy in the plain layout.  Against the posterior R
+** package: a literal transcription of its algorithm (R/convergence.R,
+** R/misc.R; direct-sum autocovariances, R's 1-based indexing) on 108
+** small cases, 4 x 7 draws worked by hand (ESS 12), near-constant draws
+** and the sd of draws near 10^12 (issue 22).
 */
 #include <math.h>
 #include <stdio.h>
@@ -398,6 +402,296 @@ static void check_worst (ol_rng *r)
   ok(rc == OL_EDOM, "worst: a non-finite draw refused (%s)", e.msg);
 }
 
+/* == posterior's algorithm, written out literally ========================
+** A reference for small cases: posterior's R code (R/convergence.R,
+** R/misc.R, R/split_chains.R: .split_chains, z_scale, fold_draws, .rhat,
+** .ess with the direct-sum autocovariance, .ess_quantile, mcse_mean) with
+** R's 1-based indexing kept, including sum(rho_hat_t[1:max_t]) reading
+** rho_hat_t[1] when max_t = 0.  Matrices are chains x draws here. */
+
+static int ref_isconst (const double *x, long k)
+{
+  double lo = x[0], hi = x[0];
+  long i;
+  for (i = 1; i < k; i++) {
+    lo = fmin(lo, x[i]);
+    hi = fmax(hi, x[i]);
+  }
+  return fabs(hi - lo) < 2.220446049250313e-16;
+}
+
+static double ref_mean (const double *x, long k)
+{
+  long double s = 0, t = 0;
+  long i;
+  for (i = 0; i < k; i++) s += x[i];
+  s /= k;
+  for (i = 0; i < k; i++) t += x[i] - s;
+  return (double)(s + t / k);
+}
+
+static double ref_var (const double *x, long k)
+{
+  double m = ref_mean(x, k);
+  long double v = 0;
+  long i;
+  for (i = 0; i < k; i++) v += (long double)(x[i] - m) * (x[i] - m);
+  return (double)(v / (k - 1));
+}
+
+/* .split_chains: m chains of n -> 2m chains of n/2 (n even or odd, n >= 2) */
+static long ref_split (const double *x, int m, long n, double *out)
+{
+  long h = n / 2, i;
+  int c;
+  for (c = 0; c < m; c++)
+    for (i = 0; i < h; i++) {
+      out[(2 * c) * h + i] = x[(long)c * n + i];
+      out[(2 * c + 1) * h + i] = x[(long)c * n + (n - h) + i];
+    }
+  return h;
+}
+
+/* z_scale: rank with average ties, qnorm((r - 3/8) / (S - 3/4 + 1)) */
+static void ref_z (const double *x, long S, double *z)
+{
+  long i, j;
+  for (i = 0; i < S; i++) {
+    double less = 0, eq = 0;
+    for (j = 0; j < S; j++) {
+      less += x[j] < x[i];
+      eq += x[j] == x[i];
+    }
+    z[i] = ol_diag_qnorm((less + (eq + 1) / 2 - 0.375) / (S - 0.75 + 1));
+  }
+}
+
+static double ref_rhat (const double *x, int m, long n)
+{
+  double cm[64], cv = 0;
+  int c;
+  if (ref_isconst(x, (long)m * n)) return NAN;
+  for (c = 0; c < m; c++) {
+    cm[c] = ref_mean(x + (long)c * n, n);
+    cv += ref_var(x + (long)c * n, n) / m;
+  }
+  return sqrt((n * ref_var(cm, m) / cv + n - 1) / n);
+}
+
+static double ref_ess (const double *x, int m, long n)
+{
+  double *acov = calloc((size_t)n, sizeof *acov), *rho, cm[64];
+  double mean_var, var_plus, even, odd, tau, ess, sum = 0;
+  long t, max_t, i;
+  int c;
+  if (n < 3 || ref_isconst(x, (long)m * n)) {
+    free(acov);
+    return NAN;
+  }
+  rho = calloc((size_t)n + 2, sizeof *rho);     /* rho[1..n], R's indices */
+  for (c = 0; c < m; c++) {
+    const double *xc = x + (long)c * n;
+    double mu = ref_mean(xc, n);
+    cm[c] = mu;
+    for (t = 0; t < n; t++) {
+      double s = 0;
+      for (i = 0; i + t < n; i++) s += (xc[i] - mu) * (xc[i + t] - mu);
+      acov[t] += s / n / m;       /* rowMeans of the biased estimates */
+    }
+  }
+  mean_var = acov[0] * n / (n - 1);
+  var_plus = mean_var * (n - 1) / n;
+  if (m > 1) var_plus += ref_var(cm, m);
+  t = 0;
+  even = 1;
+  rho[t + 1] = even;
+  odd = 1 - (mean_var - acov[t + 1]) / var_plus;
+  rho[t + 2] = odd;
+  while (t < n - 5 && !isnan(even + odd) && even + odd > 0) {
+    t += 2;
+    even = 1 - (mean_var - acov[t]) / var_plus;
+    odd = 1 - (mean_var - acov[t + 1]) / var_plus;
+    if (even + odd >= 0) {
+      rho[t + 1] = even;
+      rho[t + 2] = odd;
+    }
+  }
+  max_t = t;
+  if (even > 0) rho[max_t + 1] = even;
+  t = 0;
+  while (t <= max_t - 4) {
+    t += 2;
+    if (rho[t + 1] + rho[t + 2] > rho[t - 1] + rho[t]) {
+      rho[t + 1] = (rho[t - 1] + rho[t]) / 2;
+      rho[t + 2] = rho[t + 1];
+    }
+  }
+  ess = (double)m * n;
+  if (max_t == 0) sum = rho[1];                  /* R: rho[1:0] = rho[1] */
+  else for (i = 1; i <= max_t; i++) sum += rho[i];
+  tau = -1 + 2 * sum + rho[max_t + 1];
+  if (tau < 1 / log10(ess)) tau = 1 / log10(ess);
+  free(acov);
+  free(rho);
+  return ess / tau;
+}
+
+static int ref_cmp (const void *a, const void *b)
+{
+  double u = *(const double *)a, v = *(const double *)b;
+  return (u > v) - (u < v);
+}
+
+static double ref_quantile (const double *x, long S, double p)
+{
+  double *s = malloc(sizeof(double) * (size_t)S), h, q;
+  long j;
+  memcpy(s, x, sizeof(double) * (size_t)S);
+  qsort(s, (size_t)S, sizeof *s, ref_cmp);
+  h = (S - 1) * p;
+  j = (long)floor(h);
+  q = j + 1 < S ? s[j] + (h - j) * (s[j + 1] - s[j]) : s[S - 1];
+  free(s);
+  return q;
+}
+
+/* rhat, ess_bulk, ess_tail, ess_mean, mcse_mean, sd of m x n draws */
+static void ref_all (const double *x, int m, long n, double out[6])
+{
+  long S = (long)m * n, h, i;
+  double *sp = malloc(sizeof(double) * (size_t)S), *z = malloc(sizeof(double)
+                                                               * (size_t)S);
+  double *f = malloc(sizeof(double) * (size_t)S), med, rb, rt, q, e5, e95;
+  h = ref_split(x, m, n, sp);
+  ref_z(sp, 2 * m * h, z);
+  rb = ref_rhat(z, 2 * m, h);
+  out[1] = ref_ess(z, 2 * m, h);
+  med = ref_quantile(x, S, 0.5);
+  for (i = 0; i < S; i++) f[i] = fabs(x[i] - med);
+  ref_split(f, m, n, sp);
+  ref_z(sp, 2 * m * h, z);
+  rt = ref_rhat(z, 2 * m, h);
+  out[0] = isnan(rb) || isnan(rt) ? NAN : fmax(rb, rt);
+  if (ref_isconst(x, S)) out[2] = NAN;
+  else {
+    q = ref_quantile(x, S, 0.05);
+    for (i = 0; i < S; i++) f[i] = x[i] <= q;
+    ref_split(f, m, n, sp);
+    e5 = ref_ess(sp, 2 * m, h);
+    q = ref_quantile(x, S, 0.95);
+    for (i = 0; i < S; i++) f[i] = x[i] <= q;
+    ref_split(f, m, n, sp);
+    e95 = ref_ess(sp, 2 * m, h);
+    out[2] = isnan(e5) || isnan(e95) ? NAN : fmin(e5, e95);
+  }
+  ref_split(x, m, n, sp);
+  out[3] = ref_ess(sp, 2 * m, h);
+  out[5] = sqrt(ref_var(x, S));
+  out[4] = out[5] / sqrt(out[3]);
+  free(sp);
+  free(z);
+  free(f);
+}
+
+/* Both NaN, or within tol relative. */
+static int same (double a, double b, double tol)
+{
+  if (isnan(a) || isnan(b)) return isnan(a) && isnan(b);
+  return fabs(a - b) <= tol * fmax(1, fabs(b));
+}
+
+static void check_posterior (ol_rng *r)
+{
+  static const int ms[] = {1, 2, 4};
+  static const long ns[] = {4, 5, 6, 7, 8, 9, 11, 12, 13, 20, 31, 64};
+  double x[4 * 64], out[6], worst = 0;
+  size_t a, b;
+  int kind, bad = 0, cases = 0;
+  ol_draws d;
+  ol_summary s;
+  ol_err e;
+  /* (1) 4 chains of 7 draws, by hand: split chains of 3 draws, so
+  ** Geyer's loop (t < 3 - 5) never runs, max_t = 0 and posterior's
+  ** tau = -1 + 2 sum(rho[1:0]) + rho[1] = -1 + 2 + 1 = 2: ESS = 24 / 2 */
+  for (a = 0; a < 28; a++) x[a] = ol_rng_normal(r);
+  d = ol_draws_plain(x, 4, 7);
+  ol_diag_summary(&d, &s, &e);
+  is_near(s.ess_bulk, 12, 1e-12, "posterior: 4 x 7 draws give ess_bulk "
+          "24 / 2 = 12 (got %.4g)", s.ess_bulk);
+  is_near(s.ess_mean, 12, 1e-12, "posterior: 4 x 7 draws give ess_mean 12");
+  is_near(s.ess_tail, 12, 1e-12, "posterior: 4 x 7 draws give ess_tail 12");
+  /* (2) random shapes, with and without ties and autocorrelation */
+  for (kind = 0; kind < 3; kind++)
+    for (a = 0; a < sizeof ms / sizeof ms[0]; a++)
+      for (b = 0; b < sizeof ns / sizeof ns[0]; b++) {
+        int m = ms[a], k;
+        long n = ns[b], i;
+        double got[6];
+        if (kind == 2) ar1(r, 0.7, m, n, x);
+        else
+          for (i = 0; i < m * n; i++) {
+            x[i] = ol_rng_normal(r);
+            if (kind == 1) x[i] = round(2 * x[i]);       /* ties */
+          }
+        d = ol_draws_plain(x, m, n);
+        ol_diag_summary(&d, &s, &e);
+        ref_all(x, m, n, out);
+        got[0] = s.rhat;
+        got[1] = s.ess_bulk;
+        got[2] = s.ess_tail;
+        got[3] = s.ess_mean;
+        got[4] = s.mcse_mean;
+        got[5] = s.sd;
+        cases++;
+        for (k = 0; k < 6; k++) {
+          if (!same(got[k], out[k], 1e-10)) {
+            if (bad++ < 5)
+              diag("m %d n %ld kind %d: quantity %d is %.17g, posterior "
+                   "%.17g", m, n, kind, k, got[k], out[k]);
+          }
+          else if (!isnan(out[k]))
+            worst = fmax(worst, fabs(got[k] - out[k]) / fmax(1, fabs(out[k])));
+        }
+      }
+  ok(bad == 0, "posterior: rhat, ess_bulk, ess_tail, ess_mean, mcse_mean "
+     "and sd of %d small cases (1-4 chains of 4-64 draws, ties, AR(1)) "
+     "equal posterior's algorithm to %.2g relative", cases, worst);
+  /* (3) near-constant draws: posterior's absolute tolerance 2.2e-16 */
+  for (a = 0; a < 12; a++) x[a] = 0.5 + (a % 2) * ldexp(1, -53);
+  d = ol_draws_plain(x, 2, 6);
+  ol_diag_summary(&d, &s, &e);
+  ref_all(x, 2, 6, out);
+  ok(isnan(s.ess_tail) && isnan(s.ess_mean) && isnan(out[2]) &&
+     isnan(out[3]) && same(s.rhat, out[0], 1e-10) &&
+     same(s.ess_bulk, out[1], 1e-10), "posterior: draws within 1.1e-16 of "
+     "each other are constant: NaN ess_mean and ess_tail; R-hat %.4g and "
+     "ess_bulk %.4g of their ranks as posterior's", s.rhat, s.ess_bulk);
+  /* (4) the sd of draws near a large constant: 10^12 + u_i 2^-13, u_i
+  ** integers in [0, 1000), all exact doubles (the spacing at 10^12 is
+  ** 2^-13); their variance is 2^-26 (S sum u^2 - (sum u)^2) / (S (S - 1)),
+  ** exact in integers.  R's sd (a mean rounded to a double, then the
+  ** squared deviations from it) is off by S (m - mean)^2 / (S - 1), m's
+  ** rounding 2^-14 at most: relative 1e-7 bounds that (the one-pass mean
+  ** of 5aa2093 was 7e-6 off) */
+  {
+    long long su = 0, su2 = 0, u;
+    double want;
+    for (a = 0; a < 28; a++) {
+      u = (long long)(ol_rng_uniform(r) * 1000);
+      su += u;
+      su2 += u * u;
+      x[a] = 1e12 + (double)u * ldexp(1, -13);
+    }
+    want = ldexp(1, -13) * sqrt((double)(28 * su2 - su * su) / (28.0 * 27));
+    d = ol_draws_plain(x, 4, 7);
+    ol_diag_summary(&d, &s, &e);
+    is_near(s.sd, want, 1e-7 * want, "posterior: the sd of 10^12 + u_i "
+            "2^-13 is right to 1e-7 (%.17g; two-pass mean)", s.sd);
+    is_near(s.mean, 1e12 + (double)su / 28 * ldexp(1, -13), 1e-12 * want,
+            "posterior: and its mean (%.17g)", s.mean);
+  }
+}
+
 int main (void)
 {
   ol_rng r;
@@ -413,5 +707,6 @@ int main (void)
   check_views(&r);
   check_errors();
   check_worst(&r);
+  check_posterior(&r);
   return done();
 }

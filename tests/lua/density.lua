@@ -112,7 +112,7 @@ t.errors("problem.density: logp must be a function, got a number",
 t.errors("problem.density: grad must be a function, got a string",
          problem.density, {n = 1, logp = logp, grad = "g"})
 t.errors("problem.density: unknown parameter 'f' (valid: n, logp, grad, x0, "
-         .. "lower, upper, name, ad)", problem.density, {n = 1, f = logp})
+         .. "lower, upper, name, ad, params)", problem.density, {n = 1, f = logp})
 t.errors("problem.density: n must be a positive integer, got nothing",
          problem.density, {logp = logp})
 t.errors("problem.density: bounds of x[1]: lower = 1 must be below upper = 0",
