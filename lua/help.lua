@@ -570,6 +570,7 @@ function help (x)
     return out("%s", docs.race)
   end
   if familyof[x] then return family_help(familyof[x]) end
+  if tx == "table" and core.fdocs[x] then return out("%s", core.fdocs[x]) end
   if tx == "string" then
     if x == "" then return overview() end
     if x == "metrics" then return metrics_help() end

@@ -1479,14 +1479,21 @@ static const char *gradcheck_at (lproblem *b, lua_State *T, int fidx,
                              "differences", det, sizeof det);
   c->nchecked++;
   if (bad == 0) {
-    snprintf(c->checkmsg, sizeof c->checkmsg, "checked against %s at "
-             "%s%s", traced ? "the traced f" : "central differences of f",
-             c->nchecked > 1 ? "x0 and " : "", where);
+    if (c->nbad == 0)
+      snprintf(c->checkmsg, sizeof c->checkmsg, "checked against %s at "
+               "%s%s: agrees", traced ? "the traced f's gradient"
+               : "central differences of f", c->nchecked > 1 ? "x0 and "
+               : "", where);
     return NULL;
   }
-  c->nbad++;
+  if (c->nbad++ > 0) {             /* the first difference's words stay */
+    size_t l = strlen(c->checkmsg);
+    snprintf(c->checkmsg + l, sizeof c->checkmsg - l, "; again at %s",
+             where);
+    return NULL;                   /* warned at the first */
+  }
   snprintf(c->checkmsg, sizeof c->checkmsg, "grad= differs from %s at %s "
-           "(beyond %s): %s", traced ? "the gradient of the traced f"
+           "(beyond %s): %s", traced ? "the traced f's gradient"
            : "central differences of f", where, traced
            ? "1e-6 (|t_i| + max |t|)" : "1e-4 (|d_i| + max |d|) + 1e-8 "
            "(1 + |f|)", det);
@@ -1517,6 +1524,11 @@ static void gradcheck_new (lua_State *L, const char *who, lproblem *b)
     lua_settop(L, top);
     return;
   }
+  if (mode != 2) {                 /* at the first gradient asked for */
+    b->gck->pending = 2;
+    lua_settop(L, top);
+    return;
+  }
   g = lua_newuserdatauv(L, 2 * (size_t)n * sizeof *g, 0);
   olua_problem_ref(b);
   if (ol_problem_eval(b->p, b->p->x0, &f, g, g + n, &e) != OL_OK) {
@@ -1534,7 +1546,7 @@ static void gradcheck_new (lua_State *L, const char *who, lproblem *b)
     say(L, line);
   }
   else if (mode == 2) {
-    snprintf(line, sizeof line, "%s: ad check: grad= agrees with %s", who,
+    snprintf(line, sizeof line, "%s: ad check: grad= %s", who,
              b->gck->checkmsg);
     say(L, line);
   }
@@ -1542,16 +1554,32 @@ static void gradcheck_new (lua_State *L, const char *who, lproblem *b)
 }
 
 /* In a gradient call of fdf_at (thread T, grad= just gave g at x): the
-** check at the first point after x0, once. */
+** checks at the first point a gradient is asked for (pending 2: x0, as a
+** rule) and at the next other point (pending 1), once each.  The first
+** is not made at problem.new, so that grad= is called no more often than
+** the user calls it (ad = "check" makes it there). */
 static void gradcheck_step (lproblem *b, lua_State *T, const double *x,
                             const double *g)
 {
   const char *w;
   char line[700];
+  double *xc;
   if (b->gck == NULL || !b->gck->pending || b->p == NULL) return;
-  if (memcmp(x, b->gck->work + 3 * (size_t)b->n, (size_t)b->n * sizeof *x)
-      == 0)
-    return;                                     /* still x0 */
+  xc = b->gck->work + 3 * (size_t)b->n;      /* the point checked last */
+  if (b->gck->pending == 2) {
+    int atx0 = memcmp(x, xc, (size_t)b->n * sizeof *x) == 0;
+    b->gck->pending = 1;
+    w = gradcheck_at(b, T, S_F, x, g, 0, atx0 ? "x0" : "the first point a "
+                     "gradient was asked for");
+    memcpy(xc, x, (size_t)b->n * sizeof *x);
+    lua_settop(T, S_TOP);
+    if (w != NULL) {
+      snprintf(line, sizeof line, "warning: %s", w);
+      say(T, line);
+    }
+    return;
+  }
+  if (memcmp(x, xc, (size_t)b->n * sizeof *x) == 0) return;  /* same */
   b->gck->pending = 0;
   w = gradcheck_at(b, T, S_F, x, g, 0, "the first step");
   lua_settop(T, S_TOP);
