@@ -385,12 +385,11 @@ static int m_tointeger (lua_State *L)
   adstate *st = getst(L);
   int a, kn;
   double v, k;
-  if (luaL_testudata(L, 1, TRACER) == NULL) {
-    lua_Integer i;
-    if (lua_type(L, 1) == LUA_TNUMBER &&
-        lua_numbertointeger(lua_tonumber(L, 1), &i) &&
-        (lua_isinteger(L, 1) || (lua_Number)i == lua_tonumber(L, 1)))
-      lua_pushinteger(L, lua_isinteger(L, 1) ? lua_tointeger(L, 1) : i);
+  if (luaL_testudata(L, 1, TRACER) == NULL) {          /* Lua's own */
+    int valid;
+    lua_Integer i = lua_tointegerx(L, 1, &valid);
+    luaL_checkany(L, 1);
+    if (valid) lua_pushinteger(L, i);
     else luaL_pushfail(L);
     return 1;
   }
