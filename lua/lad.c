@@ -694,7 +694,8 @@ static ol_tape *trace (lua_State *L, int fidx, int n, const double *x,
     mismatch(why, wsz, x, n, v, ol_tape_value(t, ol_tape_output(t)),
              "it tests x in a way a tracer cannot follow (x == c or x ~= c "
              "with a number c: Lua compares a tracer and a number without "
-             "asking it; x as a table key)");
+             "asking it), or is not a function of x alone (math.random, "
+             "state it updates)");
     ol_tape_free(t);
     return NULL;
   }

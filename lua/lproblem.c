@@ -1181,7 +1181,8 @@ static void tracecons (lua_State *L, lproblem *b, int m, int *hasg)
       lua_getglobal(L, "print");
       lua_pushfstring(L, "problem.new: constraints[%d].c cannot be traced: "
                       "%s; its gradient is by finite differences (2n calls "
-                      "each, counted in r.nfev)", i + 1, b->cad[i]->why);
+                      "each, counted in r.nfev, or r.mfev for the run's "
+                      "records)", i + 1, b->cad[i]->why);
       lua_call(L, 1, 0);
     }
     lua_pop(L, 2);
