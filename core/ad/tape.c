@@ -946,6 +946,17 @@ static double sech2 (double a)
   return 4 * e / ((1 + e) * (1 + e));
 }
 
+/* d/da atan(a) = 1 / (1 + a^2), as r^2 / (1 + r^2) with r = 1/a for
+** |a| > 1 (a^2 overflows from 1.3e154, where the derivative is still
+** representable down to 4.9e-324). */
+static double datan (double a)
+{
+  double r;
+  if (fabs(a) <= 1) return 1 / (1 + a * a);
+  r = 1 / a;
+  return r * r / (1 + r * r);
+}
+
 /* The first partial of a unary op at a with value y.  Each keeps its
 ** relative accuracy where the op's value saturates: tanh above, expm1 by
 ** exp(a) (y + 1 is 0 below a = -37.4). */
@@ -960,7 +971,7 @@ static double d1 (int op, double a, double y)
   case OL_AD_SIN: return cos(a);
   case OL_AD_COS: return -sin(a);
   case OL_AD_TAN: return 1 + y * y;
-  case OL_AD_ATAN: return 1 / (1 + a * a);
+  case OL_AD_ATAN: return datan(a);
   case OL_AD_TANH: return sech2(a);
   case OL_AD_LOG1P: return 1 / (1 + a);
   case OL_AD_EXPM1: return exp(a);
@@ -1142,7 +1153,7 @@ static void partials (const adins *p, const double *v, double *pa,
   case OL_AD_COS: *pa = -sin(a); *paa = -y; return;
   case OL_AD_TAN: *pa = 1 + y * y; *paa = 2 * y * (1 + y * y); return;
   case OL_AD_ATAN: {
-    double q = 1 / (1 + a * a);
+    double q = datan(a);
     *pa = q;
     *paa = -2 * a * q * q;
     return;

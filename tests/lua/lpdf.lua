@@ -133,6 +133,10 @@ do
   local d = 4 / (exp(15) + exp(-15)) ^ 2
   t.ok(rel(H, -2 * math.tanh(15) * d) <= 1e-14,
        "d2/du2 tanh(u) at 15 = -2 tanh sech^2 to 1e-14")
+  -- atan's 1 / (1 + a^2): a^2 overflows at 2e154, the derivative does not
+  local ga = grad(function (x) return math.atan(x[1]) end, {2e154})[1]
+  t.ok(rel(ga, 2.5e-309) <= 1e-6, fmt("d/du atan(u) at 2e154 is 2.5e-309 "
+       .. "(got %.6g; 1 / (1 + u^2) gave 0)", ga))
   -- the logistic written out: its derivative has no 1 - y form to lose
   local g = grad(function (x) return 1 / (1 + math.exp(-x[1])) end, {30})[1]
   t.ok(rel(g, exp(-30) / (1 + exp(-30)) ^ 2) <= 1e-14,
