@@ -20,8 +20,17 @@
 ** Piecewise operations record guards: a comparison of tracers (__lt,
 ** __le, __eq: Lua 5.4 calls them when an operand is a userdata; t == 0
 ** with a number is plainly false and never reaches the tracer), abs
-** (0 <= x), max and min (a < b), floor (k <= x < k + 1): the branch
-** taken at the trace point is recorded, not the branch.
+** (0 <= x), max and min (a < b), floor (k <= x < k + 1), math.tointeger
+** (x == k, or k < x < k + 1): the branch taken at the trace point is
+** recorded, not the branch.
+**
+** Because t == c never reaches the tracer, every trace ends with one call
+** of the function on numbers at the trace point, and a tape whose value
+** differs from that call's (beyond the rounding of ops the tape records
+** another way) is not used: the function falls back to differences with
+** the two values in the reason (issue 22).  olua_ad_verify repeats the
+** check later at a tape's trace point (p:eval, a run being made) and
+** re-traces when the function changed since (a global it reads).
 **
 ** A function cannot be traced when it converts a tracer (tostring,
 ** tonumber), hands one to a C function that needs a number, writes a

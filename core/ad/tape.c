@@ -16,6 +16,15 @@
 ** H v = xbar'.  The second-order sweep runs over the recorded
 ** instructions and asks one function for the five partials.
 **
+** The unary partials keep their relative accuracy where the op saturates
+** (issue 22): tanh' = sech^2 = 4 e / (1 + e)^2, e = exp(-2|a|) (not
+** 1 - tanh^2, 0 from a = 19.1); expm1' = exp(a) (not y + 1); atan' =
+** r^2 / (1 + r^2), r = 1/a, for |a| > 1; lgamma' = psi and lgamma'' =
+** psi' (ol_digamma, ol_trigamma at the end: the recurrence psi(x + 1) =
+** psi(x) + 1/x to x >= 12, then the asymptotic series, Abramowitz &
+** Stegun 6.3.5, 6.3.18, 6.4.6, 6.4.12, and the reflection formulas
+** 6.3.7, 6.4.7 for x <= 0).
+**
 ** Nodes are numbered in the order they are recorded, so every operand
 ** precedes its result and a sweep in instruction order is a topological
 ** order.  Constants and inputs hold their values in val[] and are not
