@@ -1606,9 +1606,11 @@ const char *olua_problem_adnote (const lproblem *b, char *buf, size_t sz)
       if (first < 0) first = i;
       nfd++;
     }
+  if (nfd > 0 && k == 0)
+    k = snprintf(buf, sz, "given (%s)", b->hasfdf ? "fdf=" : "grad=");
   if (nfd > 0 && k >= 0 && (size_t)k < sz)
     snprintf(buf + k, sz - (size_t)k, "%sconstraints: %d of %d by finite "
-             "differences (constraints[%d].c: %.200s)", k > 0 ? "\n  " : "",
+             "differences (constraints[%d].c: %.200s)", "\n  ",
              nfd, m, first + 1, b->cad[first]->why);
   return buf[0] != '\0' ? buf : NULL;
 }
