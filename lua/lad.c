@@ -827,12 +827,39 @@ static int adcache_gc (lua_State *L)
   for (i = 0; i < ad->ntape; i++) {
     ol_tape_free(ad->tape[i]);
     ad->tape[i] = NULL;
+    free(ad->tx[i]);
+    ad->tx[i] = NULL;
   }
   ad->ntape = 0;
   if (ad->mode == OLUA_AD_TAPE) ad->mode = OLUA_AD_FD;
   free(ad->work);
   ad->work = NULL;
   return 0;
+}
+
+/* Drop ad's tapes. */
+static void droptapes (olua_ad *ad)
+{
+  int k;
+  for (k = 0; k < ad->ntape; k++) {
+    ol_tape_free(ad->tape[k]);
+    ad->tape[k] = NULL;
+    free(ad->tx[k]);
+    ad->tx[k] = NULL;
+  }
+  ad->ntape = ad->cur = 0;
+}
+
+/* Tape k := t, traced at x (kept for olua_ad_verify; without memory for
+** it, that tape is not verified). */
+static void settape (olua_ad *ad, int k, ol_tape *t, const double *x)
+{
+  ol_tape_free(ad->tape[k]);
+  ad->tape[k] = t;
+  if (ad->tx[k] == NULL)
+    ad->tx[k] = malloc((size_t)ad->n * sizeof *x);
+  if (ad->tx[k] != NULL)
+    memmove(ad->tx[k], x, (size_t)ad->n * sizeof *x);
 }
 
 olua_ad *olua_ad_new (lua_State *L, int n, const char *fname)
@@ -856,7 +883,8 @@ int olua_ad_trace (lua_State *L, olua_ad *ad, int fidx, const double *x)
     ad->mode = OLUA_AD_FD;
     return 0;
   }
-  ad->tape[0] = t;
+  droptapes(ad);
+  settape(ad, 0, t, x);
   ad->ntape = 1;
   ad->cur = 0;
   ad->mode = OLUA_AD_TAPE;
@@ -900,10 +928,8 @@ static ol_tape *select_tape (lua_State *L, olua_ad *ad, int fidx,
   }
   k = ad->ntape < OLUA_AD_CACHE ? ad->ntape++ : (int)(ad->retraces %
                                                       OLUA_AD_CACHE);
-  ol_tape_free(ad->tape[k]);
-  ad->tape[k] = t;
+  settape(ad, k, t, x);
   ad->cur = k;
-  memmove(ad->work + 3 * (size_t)ad->n, x, (size_t)ad->n * sizeof *x);
   if (!ol_tape_forward(t, x, f)) {   /* cannot happen: traced at x */
     snprintf(ad->why, sizeof ad->why, "a re-traced tape's guards fail "
              "where it was traced");
@@ -974,66 +1000,51 @@ int olua_ad_fdgrad (lua_State *L, olua_ad *ad, int fidx, const double *x,
   return fdgrad(L, ad, fidx, x, f, g, e);
 }
 
-/* Drop ad's tapes. */
-static void droptapes (olua_ad *ad)
+int olua_ad_verify (lua_State *L, olua_ad *ad, int fidx)
 {
-  int k;
-  for (k = 0; k < ad->ntape; k++) {
-    ol_tape_free(ad->tape[k]);
-    ad->tape[k] = NULL;
-  }
-  ad->ntape = ad->cur = 0;
-}
-
-int olua_ad_verify (lua_State *L, olua_ad *ad, int fidx, const double *x)
-{
-  double v, fv;
+  double v, fv, *xt;
   char why[320];
-  int intr = 0;
+  int intr = 0, k;
   ol_tape *t;
-  double *xt;
   if (ad->mode != OLUA_AD_TAPE || ad->ntape == 0) return 0;
   fidx = lua_absindex(L, fidx);
   xt = lua_newuserdatauv(L, (size_t)ad->n * sizeof *xt, 0);
-  memcpy(xt, x != NULL ? x : ad->work + 3 * (size_t)ad->n,
-         (size_t)ad->n * sizeof *xt);
-  x = xt;
-  if ((t = select_tape(L, ad, fidx, x, &v)) == NULL) {
+  for (k = 0; k < ad->ntape; k++) {
+    if (ad->tx[k] == NULL) continue;
+    memcpy(xt, ad->tx[k], (size_t)ad->n * sizeof *xt);
+    if (!ol_tape_forward(ad->tape[k], xt, &v)) continue;   /* cannot be */
+    if (plaincall(L, fidx, ad->n, xt, &fv, why, sizeof why, &intr)
+        != OL_OK) {
+      lua_pop(L, 1);
+      if (intr) luaL_error(L, "interrupted!");
+      snprintf(ad->why, sizeof ad->why, "%s", why);
+      ad->mode = OLUA_AD_FD;
+      return 1;
+    }
+    if (samevalue(fv, v, ol_tape_magnitude(ad->tape[k]))) continue;
+    mismatch(why, sizeof why, xt, ad->n, fv, v, "the tape was made before "
+             "(a global or a table it reads changed since)");
+    ad->retraces++;
+    t = trace(L, fidx, ad->n, xt, ad->why, sizeof ad->why);
+    if (t == NULL) {
+      char tmp[320];
+      lua_pop(L, 1);
+      snprintf(tmp, sizeof tmp, "%s", ad->why);
+      snprintf(ad->why, sizeof ad->why, "%.150s; re-traced there: %.150s",
+               why, tmp);
+      ad->mode = OLUA_AD_FD;
+      return 1;
+    }
+    droptapes(ad);                   /* the others were made before too */
+    settape(ad, 0, t, xt);
+    ad->ntape = 1;
+    ad->cur = 0;
+    snprintf(ad->note, sizeof ad->note, "re-traced %.280s", why);
     lua_pop(L, 1);
     return 1;
   }
-  if (plaincall(L, fidx, ad->n, x, &fv, why, sizeof why, &intr) != OL_OK) {
-    lua_pop(L, 1);
-    if (intr) luaL_error(L, "interrupted!");
-    snprintf(ad->why, sizeof ad->why, "%s", why);
-    ad->mode = OLUA_AD_FD;
-    return 1;
-  }
-  if (samevalue(fv, v, ol_tape_magnitude(t))) {
-    lua_pop(L, 1);
-    return 0;
-  }
-  mismatch(why, sizeof why, x, ad->n, fv, v, "the tape was made before "
-           "(a global or a table it reads changed since)");
-  ad->retraces++;
-  t = trace(L, fidx, ad->n, x, ad->why, sizeof ad->why);
-  if (t == NULL) {
-    char tmp[320];
-    lua_pop(L, 1);
-    snprintf(tmp, sizeof tmp, "%s", ad->why);
-    snprintf(ad->why, sizeof ad->why, "%.150s; re-traced there: %.150s",
-             why, tmp);
-    ad->mode = OLUA_AD_FD;
-    return 1;
-  }
-  droptapes(ad);
-  memcpy(ad->work + 3 * (size_t)ad->n, x, (size_t)ad->n * sizeof *x);
   lua_pop(L, 1);
-  ad->tape[0] = t;
-  ad->ntape = 1;
-  ad->cur = 0;
-  snprintf(ad->note, sizeof ad->note, "re-traced %.280s", why);
-  return 1;
+  return 0;
 }
 
 int olua_ad_eval (lua_State *L, olua_ad *ad, int fidx, const double *x,

@@ -231,6 +231,7 @@ typedef struct olua_ad {
   int n, mode;
   const char *fname;              /* "f", "logp", "constraints[i].c" */
   struct ol_tape *tape[OLUA_AD_CACHE];
+  double *tx[OLUA_AD_CACHE];      /* where each was traced (n, owned) */
   int ntape, cur;                 /* tapes made, the one in use */
   long retraces;
   double check;                   /* ad = "check": the error at x0, or NAN */
@@ -269,13 +270,14 @@ int olua_ad_eval (lua_State *L, olua_ad *ad, int fidx, const double *x,
 ** of the difference gradient in mode FD. */
 int olua_ad_hess (lua_State *L, olua_ad *ad, int fidx, const double *x,
                   double *H, ol_err *e);
-/* f's tape checked against f on numbers at x (one Lua call): when the
-** values differ (a global f reads changed since the trace, or a branch
+/* f's tapes checked against f on numbers, each at its trace point (one
+** Lua call each, up to OLUA_AD_CACHE): when the values differ (a global f reads changed since the trace, or a branch
 ** the tracer could not see), the tapes are dropped and f re-traced at x
-** (noted in ad->note), or f falls back to differences with the reason.
+** there (noted in ad->note), or f falls back to differences with the
+** reason.
 ** Returns 1 when it re-traced or fell back, 0 when the tape stands (or ad
 ** is not traced).  Raises only "interrupted!". */
-int olua_ad_verify (lua_State *L, olua_ad *ad, int fidx, const double *x);
+int olua_ad_verify (lua_State *L, olua_ad *ad, int fidx);
 /* g at x by central differences of Lua calls of the function at fidx
 ** (2n calls), with f there into *f when f is not NULL. */
 int olua_ad_fdgrad (lua_State *L, olua_ad *ad, int fidx, const double *x,

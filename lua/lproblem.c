@@ -1383,7 +1383,7 @@ void olua_problem_adverify (lua_State *L, lproblem *b)
   int i, m = b->p != NULL && b->cad != NULL ? b->p->con.m : 0;
   if (b->ad != NULL && b->ad->mode == OLUA_AD_TAPE) {
     pushf(b, L);
-    if (olua_ad_verify(L, b->ad, -1, NULL)) {
+    if (olua_ad_verify(L, b->ad, -1)) {
       snprintf(line, sizeof line, "%s: %s", b->fname != NULL ? b->fname
                : "f", b->ad->mode == OLUA_AD_TAPE ? b->ad->note : b->ad->why);
       if (b->ad->mode != OLUA_AD_TAPE)
@@ -1398,7 +1398,7 @@ void olua_problem_adverify (lua_State *L, lproblem *b)
     if (c == NULL || c->mode != OLUA_AD_TAPE) continue;
     conspec(b, L, i);
     lua_getfield(L, -1, "c");
-    if (olua_ad_verify(L, c, -1, NULL)) {
+    if (olua_ad_verify(L, c, -1)) {
       snprintf(line, sizeof line, "constraints[%d].c: %s%s", i + 1,
                c->mode == OLUA_AD_TAPE ? c->note : c->why,
                c->mode == OLUA_AD_TAPE ? "" : "; its gradient is by finite "

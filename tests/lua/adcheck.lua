@@ -114,6 +114,20 @@ section("global changed after problem.new", function ()
        .. "the new f (x3 = %.17g, want 0.125)", r.x[1]))
   t.ok(tostring(r):find("re-traced", 1, true) ~= nil,
        "... and its summary says it was re-traced")
+  -- every kept tape is checked at its own trace point: here the stale one
+  -- is the second (x < 0), traced at -1
+  k_global = 2
+  local q = problem.new{n = 1, x0 = {1}, f = function (x)
+    if x[1] > 0 then return x[1] ^ 2 end
+    return k_global * x[1]
+  end}
+  q:eval({-1})
+  local tapes = q.ad.tapes
+  k_global = 5
+  out = capture(function () f, g = q:eval({-1}) end)
+  t.ok(tapes == 2 and f == -5 and g[1] == 5, fmt("a second kept tape made "
+       .. "before the change is re-traced too (%d tapes; f = %s, g = %s)",
+       tapes, tostring(f), tostring(g[1])))
   k_global = nil
 end)
 
