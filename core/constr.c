@@ -68,11 +68,12 @@ int ol_constr_kkt (const ol_problem *p, const double *x, const double *g,
   double *r = work, *gi = work + n, *fw = work + 2 * n;
   double stat = 0, feas = 0, comp = 0, l1 = 0, z1 = 0, l1i = 0;
   memcpy(r, g, (size_t)n * sizeof *r);
+  k->nval = k->ngrad = 0;
   for (i = 0; i < m; i++) {
     double ci;
     int ineq = p->con.kind[i] == OL_CON_INEQ;
     rc = ol_problem_ceval(p, i, x, &ci, lambda != NULL ? gi : NULL, fw,
-                          NULL, NULL, e);
+                          &k->nval, &k->ngrad, e);
     if (rc != OL_OK) return rc;
     feas = fmax(feas, ineq ? fmax(0, -ci) : fabs(ci));
     if (lambda == NULL) continue;

@@ -51,6 +51,9 @@ int ol_problem_ceval (const ol_problem *p, int i, const double *x,
 ** multipliers).  lambda NULL: unknown, and stat, comp, err are NAN. */
 typedef struct ol_kkt {
   double stat, feas, comp, err, sd, sc;
+  long nval, ngrad;     /* constraint value calls (a finite-difference
+                           gradient's 2n included) and gradients it made:
+                           the caller counts them (issue 22) */
 } ol_kkt;
 /* g = grad f(x); work needs 3n doubles.  OL_OK or the constraint
 ** oracle's code. */

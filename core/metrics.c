@@ -333,9 +333,15 @@ static double kkt_general (const ol_mstate *s, int part)
   const double *lam = ol_constr_lambda(s->m, s->st);
   double *w = malloc(3 * (size_t)s->n * sizeof *w), v;
   if (w == NULL) return NAN;
+  k.nval = k.ngrad = 0;
   if (ol_constr_kkt(s->p, s->x, s->g, lam, &k, w, &e) != OL_OK) v = NAN;
   else v = part == 0 ? k.err : part == 1 ? k.stat : part == 2 ? k.feas
                                                                : k.comp;
+  /* the constraint calls are the run's own, for its records (issue 22) */
+  if (s->c != NULL && s->c->orc != NULL) {
+    s->c->orc->mfev += k.nval;
+    s->c->orc->mgev += k.ngrad;
+  }
   free(w);
   return v;
 }

@@ -277,7 +277,12 @@ problem.new{n = , f = , grad = , fdf = , ...} -- a problem from Lua functions
 Without grad or fdf, f is traced at x0 into a tape (help(grad)): exact
 gradients and Hessians in C, no Lua call per step while its branches hold
 (ad = false: central finite differences; ad = "check": print the tape's
-error against them at x0; p.ad: mode, ops, guards, traces, reason).  An
+error against them at x0; p.ad: mode, ops, guards, traces, reason).
+With grad and a traceable f, grad is checked against the tape's gradient
+(a warning names the coordinates that differ; ad = "check" checks at x0
+at once, against differences when f cannot be traced).  Constraints
+without grad are traced too; one that cannot be is said, by differences
+(p.ad.constraints).  An
 f that cannot be traced gets central differences, and so does hess when
 missing: h_i = eps^(1/3) max(1, |x_i|), 2n gradient calls, in r.ngev.
 g and H are cleared to nil before each call, and what comes back is
@@ -335,7 +340,8 @@ docs.ad = [[
 grad(f, x) -> g; hessian(f, x) -> H; hvp(f, x, v) -> H v; tape(f, x)
 f is traced at x: called once with tracers, whose arithmetic and math.*
 (exp, log, sqrt, sin, cos, tan, atan, tanh, abs, max, min, floor, ceil,
-pow, log1p, expm1) are recorded into a tape in C, then swept: forward for
+pow, log1p, expm1, lgamma, tointeger; lbeta, log_sum_exp and lpdf built on
+them: help(lpdf)) are recorded into a tape in C, then swept: forward for
 f, reverse for g, forward over reverse for H v, n of those for H.
 Comparisons, abs, max, min and floor record guards: the tape holds the
 branch taken at x.  When f cannot be traced (tostring or tonumber of
@@ -347,7 +353,13 @@ problem.new{f = ...} without grad traces f the same way (ad = false:
 finite differences; ad = "check": compare with them at x0); print(r)
 says "gradient: traced (tape of N ops, K guards)" or why not.
 Note t == 0 is false for a tracer t (Lua compares a userdata and a number
-without metamethods): write t <= 0 and t >= 0.]]
+without metamethods): each trace ends with a call of f on numbers, and a
+tape whose value differs is not used (differences, with the reason).
+p:eval and run check a tape the same way at its trace point, and re-trace
+when f changed (a global it reads).  With grad= and a traceable f, grad
+is compared with the tape's gradient at the first gradient asked for and
+the next point: a warning names the coordinates that differ beyond
+1e-6 (|t_i| + max |t|), and print(r) says it was checked.]]
 for _, k in ipairs{"grad", "hessian", "hvp", "tape"} do
   if rawget(G, k) then core.fdocs[rawget(G, k)] = docs.ad end
 end
@@ -570,6 +582,7 @@ function help (x)
     return out("%s", docs.race)
   end
   if familyof[x] then return family_help(familyof[x]) end
+  if tx == "table" and core.fdocs[x] then return out("%s", core.fdocs[x]) end
   if tx == "string" then
     if x == "" then return overview() end
     if x == "metrics" then return metrics_help() end

@@ -20,8 +20,17 @@
 ** Piecewise operations record guards: a comparison of tracers (__lt,
 ** __le, __eq: Lua 5.4 calls them when an operand is a userdata; t == 0
 ** with a number is plainly false and never reaches the tracer), abs
-** (0 <= x), max and min (a < b), floor (k <= x < k + 1): the branch
-** taken at the trace point is recorded, not the branch.
+** (0 <= x), max and min (a < b), floor (k <= x < k + 1), math.tointeger
+** (x == k, or k < x < k + 1): the branch taken at the trace point is
+** recorded, not the branch.
+**
+** Because t == c never reaches the tracer, every trace ends with one call
+** of the function on numbers at the trace point, and a tape whose value
+** differs from that call's (beyond the rounding of ops the tape records
+** another way) is not used: the function falls back to differences with
+** the two values in the reason (issue 22).  olua_ad_verify repeats the
+** check later at a tape's trace point (p:eval, a run being made) and
+** re-traces when the function changed since (a global it reads).
 **
 ** A function cannot be traced when it converts a tracer (tostring,
 ** tonumber), hands one to a C function that needs a number, writes a
@@ -237,6 +246,15 @@ static int m_expm1 (lua_State *L)
   return m_unary(L);
 }
 
+static int m_lgamma (lua_State *L)
+{
+  if (isnum(L, 1)) {
+    lua_pushnumber(L, lgamma(lua_tonumber(L, 1)));
+    return 1;
+  }
+  return m_unary(L);
+}
+
 static int m_pow (lua_State *L)
 {
   adstate *st = getst(L);
@@ -367,6 +385,42 @@ static int m_floorceil (lua_State *L)
   return 1;
 }
 
+/* math.tointeger(x) of a tracer: Lua's result at the trace point, under
+** guards that hold exactly where Lua's result stays the same: x == k
+** (the integer k; the tape then holds at that one point, and a re-trace
+** follows at any other), or k < x < k + 1 with k = floor(x) (fail). */
+static int m_tointeger (lua_State *L)
+{
+  adstate *st = getst(L);
+  int a, kn;
+  double v, k;
+  if (luaL_testudata(L, 1, TRACER) == NULL) {          /* Lua's own */
+    int valid;
+    lua_Integer i = lua_tointegerx(L, 1, &valid);
+    luaL_checkany(L, 1);
+    if (valid) lua_pushinteger(L, i);
+    else luaL_pushfail(L);
+    return 1;
+  }
+  a = tonode(L, st, 1);
+  v = ol_tape_value(st->t, a);
+  k = floor(v);
+  kn = ol_tape_const(st->t, k);
+  if (v == k && k >= -0x1p63 && k < 0x1p63) {
+    ol_tape_guard(st->t, OL_AD_EQ, a, kn);
+    lua_pushinteger(L, (lua_Integer)k);
+    return 1;
+  }
+  if (!isfinite(v))
+    return refuse(L, st, "it takes math.tointeger of a traced value that "
+                  "is %s", isnan(v) ? "nan" : "infinite");
+  ol_tape_guard(st->t, OL_AD_LE, kn, a);
+  ol_tape_guard(st->t, OL_AD_LT, a, ol_tape_const(st->t, k + 1));
+  ol_tape_guard(st->t, OL_AD_EQ, a, kn);
+  luaL_pushfail(L);
+  return 1;
+}
+
 /* tostring, tonumber, type and math.type in the traced environment. */
 static int e_tostring (lua_State *L)
 {
@@ -446,6 +500,7 @@ static void pushmath (lua_State *L, int stidx)
     {"exp", OL_AD_EXP}, {"sqrt", OL_AD_SQRT}, {"sin", OL_AD_SIN},
     {"cos", OL_AD_COS}, {"tan", OL_AD_TAN}, {"tanh", OL_AD_TANH},
     {"log1p", OL_AD_LOG1P}, {"expm1", OL_AD_EXPM1},
+    {"lgamma", OL_AD_LGAMMA},
   };
   size_t i;
   lua_createtable(L, 0, 16);
@@ -467,6 +522,7 @@ static void pushmath (lua_State *L, int stidx)
   SETF("ceil", m_floorceil, 1);
   SETF("pow", m_pow, 0);
   SETF("type", e_mathtype, 0);
+  SETF("tointeger", m_tointeger, 0);
 #undef SETF
 }
 
@@ -556,10 +612,109 @@ static adstate *pushstate (lua_State *L)
   return st;
 }
 
+static ol_tape *trace1 (lua_State *L, int fidx, int n, const double *x,
+                        char *why, size_t wsz);
+
+/* f at fidx called with a table of the n numbers x: OL_OK with the value
+** in *f, else the reason in why (*intr set when it was a Ctrl-C). */
+static int plaincall (lua_State *L, int fidx, int n, const double *x,
+                      double *f, char *why, size_t wsz, int *intr)
+{
+  int i, top = lua_gettop(L);
+  if (!lua_checkstack(L, 8)) {
+    snprintf(why, wsz, "out of stack space");
+    return OL_ECALLBACK;
+  }
+  lua_pushvalue(L, fidx);
+  lua_createtable(L, n, 0);
+  for (i = 0; i < n; i++) {
+    lua_pushnumber(L, x[i]);
+    lua_rawseti(L, -2, i + 1);
+  }
+  if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
+    const char *msg = lua_tostring(L, -1);
+    if (msg != NULL && strstr(msg, "interrupted!") != NULL) *intr = 1;
+    snprintf(why, wsz, "it fails on numbers where it traced: %.150s",
+             msg != NULL ? msg : "(error object)");
+    lua_settop(L, top);
+    return OL_ECALLBACK;
+  }
+  if (lua_type(L, -1) != LUA_TNUMBER) {
+    snprintf(why, wsz, "it returns a %s on numbers where it traced",
+             luaL_typename(L, -1));
+    lua_settop(L, top);
+    return OL_ECALLBACK;
+  }
+  *f = lua_tonumber(L, -1);
+  lua_settop(L, top);
+  return OL_OK;
+}
+
+/* 1 when f's value on numbers, a, is the tape's, b, up to the rounding of
+** operations the tape records another way (math.log(x, 10) as log x /
+** log 10, atan(y, x), a % b): 1024 eps relative to the largest value on
+** the tape, mag; NaN is NaN, an infinity itself. */
+static int samevalue (double a, double b, double mag)
+{
+  if (a == b || (isnan(a) && isnan(b))) return 1;
+  if (!isfinite(a) || !isfinite(b)) return 0;
+  return fabs(a - b) <= 1024 * DBL_EPSILON * fmax(mag, fmax(fabs(a),
+                                                            fabs(b)));
+}
+
+/* why := "at x = (...) its value on numbers, a, is not its traced value,
+** b" and the likely cause. */
+static void mismatch (char *why, size_t wsz, const double *x, int n,
+                      double a, double b, const char *cause)
+{
+  char na[32], nb[32], nx[32];
+  int k = snprintf(why, wsz, "at x = (");
+  int i;
+  for (i = 0; i < n && i < 3 && k > 0 && (size_t)k < wsz; i++)
+    k += snprintf(why + k, wsz - (size_t)k, "%s%s", i ? ", " : "",
+                  ol_fmtnum(nx, sizeof nx, x[i], 6));
+  if (k > 0 && (size_t)k < wsz)
+    snprintf(why + k, wsz - (size_t)k, "%s) its value on numbers, %s, is "
+             "not its traced value, %s: %s", n > 3 ? ", ..." : "",
+             ol_fmtnum(na, sizeof na, a, 6), ol_fmtnum(nb, sizeof nb, b, 6),
+             cause);
+}
+
 /* Trace the function at fidx of L at x (n entries): a finished tape, or
-** NULL with the reason in why (the function is untraceable there). */
+** NULL with the reason in why (the function is untraceable there).  The
+** tape's value at x is checked against f called on numbers there (one
+** more call): Lua compares a tracer and a number with == or ~= without
+** asking the tracer (always unequal), so a branch on x == c takes the
+** wrong side unseen; a tape whose value differs is not used. */
 static ol_tape *trace (lua_State *L, int fidx, int n, const double *x,
                        char *why, size_t wsz)
+{
+  int intr = 0;
+  double v;
+  ol_tape *t = trace1(L, fidx, n, x, why, wsz);
+  if (t == NULL) return NULL;
+  if (plaincall(L, fidx, n, x, &v, why, wsz, &intr) != OL_OK) {
+    ol_tape_free(t);
+    if (intr) luaL_error(L, "interrupted!");
+    return NULL;
+  }
+  if (!samevalue(v, ol_tape_value(t, ol_tape_output(t)),
+                 ol_tape_magnitude(t))) {
+    mismatch(why, wsz, x, n, v, ol_tape_value(t, ol_tape_output(t)),
+             "it tests x in a way a tracer cannot follow (x == c or x ~= c "
+             "with a number c: Lua compares a tracer and a number without "
+             "asking it), or is not a function of x alone (math.random, "
+             "state it updates)");
+    ol_tape_free(t);
+    return NULL;
+  }
+  return t;
+}
+
+/* Trace the function at fidx of L at x (n entries): a finished tape, or
+** NULL with the reason in why (the function is untraceable there). */
+static ol_tape *trace1 (lua_State *L, int fidx, int n, const double *x,
+                        char *why, size_t wsz)
 {
   adstate *st;
   ol_tape *t;
@@ -672,12 +827,39 @@ static int adcache_gc (lua_State *L)
   for (i = 0; i < ad->ntape; i++) {
     ol_tape_free(ad->tape[i]);
     ad->tape[i] = NULL;
+    free(ad->tx[i]);
+    ad->tx[i] = NULL;
   }
   ad->ntape = 0;
   if (ad->mode == OLUA_AD_TAPE) ad->mode = OLUA_AD_FD;
   free(ad->work);
   ad->work = NULL;
   return 0;
+}
+
+/* Drop ad's tapes. */
+static void droptapes (olua_ad *ad)
+{
+  int k;
+  for (k = 0; k < ad->ntape; k++) {
+    ol_tape_free(ad->tape[k]);
+    ad->tape[k] = NULL;
+    free(ad->tx[k]);
+    ad->tx[k] = NULL;
+  }
+  ad->ntape = ad->cur = 0;
+}
+
+/* Tape k := t, traced at x (kept for olua_ad_verify; without memory for
+** it, that tape is not verified). */
+static void settape (olua_ad *ad, int k, ol_tape *t, const double *x)
+{
+  ol_tape_free(ad->tape[k]);
+  ad->tape[k] = t;
+  if (ad->tx[k] == NULL)
+    ad->tx[k] = malloc((size_t)ad->n * sizeof *x);
+  if (ad->tx[k] != NULL)
+    memmove(ad->tx[k], x, (size_t)ad->n * sizeof *x);
 }
 
 olua_ad *olua_ad_new (lua_State *L, int n, const char *fname)
@@ -689,7 +871,7 @@ olua_ad *olua_ad_new (lua_State *L, int n, const char *fname)
   ad->fname = fname != NULL ? fname : "f";
   ad->check = NAN;
   luaL_setmetatable(L, ADCACHE);
-  ad->work = malloc(3 * (size_t)n * sizeof *ad->work);
+  ad->work = malloc(4 * (size_t)n * sizeof *ad->work);
   if (ad->work == NULL) luaL_error(L, "out of memory");
   return ad;
 }
@@ -701,10 +883,12 @@ int olua_ad_trace (lua_State *L, olua_ad *ad, int fidx, const double *x)
     ad->mode = OLUA_AD_FD;
     return 0;
   }
-  ad->tape[0] = t;
+  droptapes(ad);
+  settape(ad, 0, t, x);
   ad->ntape = 1;
   ad->cur = 0;
   ad->mode = OLUA_AD_TAPE;
+  memmove(ad->work + 3 * (size_t)ad->n, x, (size_t)ad->n * sizeof *x);
   return 1;
 }
 
@@ -744,8 +928,7 @@ static ol_tape *select_tape (lua_State *L, olua_ad *ad, int fidx,
   }
   k = ad->ntape < OLUA_AD_CACHE ? ad->ntape++ : (int)(ad->retraces %
                                                       OLUA_AD_CACHE);
-  ol_tape_free(ad->tape[k]);
-  ad->tape[k] = t;
+  settape(ad, k, t, x);
   ad->cur = k;
   if (!ol_tape_forward(t, x, f)) {   /* cannot happen: traced at x */
     snprintf(ad->why, sizeof ad->why, "a re-traced tape's guards fail "
@@ -809,6 +992,59 @@ static int fdgrad (lua_State *L, olua_ad *ad, int fidx, const double *x,
     g[i] = (fp - fm) / (2 * h);
   }
   return OL_OK;
+}
+
+int olua_ad_fdgrad (lua_State *L, olua_ad *ad, int fidx, const double *x,
+                    double *f, double *g, ol_err *e)
+{
+  return fdgrad(L, ad, fidx, x, f, g, e);
+}
+
+int olua_ad_verify (lua_State *L, olua_ad *ad, int fidx)
+{
+  double v, fv, *xt;
+  char why[320];
+  int intr = 0, k;
+  ol_tape *t;
+  if (ad->mode != OLUA_AD_TAPE || ad->ntape == 0) return 0;
+  fidx = lua_absindex(L, fidx);
+  xt = lua_newuserdatauv(L, (size_t)ad->n * sizeof *xt, 0);
+  for (k = 0; k < ad->ntape; k++) {
+    if (ad->tx[k] == NULL) continue;
+    memcpy(xt, ad->tx[k], (size_t)ad->n * sizeof *xt);
+    if (!ol_tape_forward(ad->tape[k], xt, &v)) continue;   /* cannot be */
+    if (plaincall(L, fidx, ad->n, xt, &fv, why, sizeof why, &intr)
+        != OL_OK) {
+      lua_pop(L, 1);
+      if (intr) luaL_error(L, "interrupted!");
+      snprintf(ad->why, sizeof ad->why, "%s", why);
+      ad->mode = OLUA_AD_FD;
+      return 1;
+    }
+    if (samevalue(fv, v, ol_tape_magnitude(ad->tape[k]))) continue;
+    mismatch(why, sizeof why, xt, ad->n, fv, v, "the tape was made before "
+             "(a global or a table it reads changed since)");
+    ad->retraces++;
+    t = trace(L, fidx, ad->n, xt, ad->why, sizeof ad->why);
+    if (t == NULL) {
+      char tmp[320];
+      lua_pop(L, 1);
+      snprintf(tmp, sizeof tmp, "%s", ad->why);
+      snprintf(ad->why, sizeof ad->why, "%.150s; re-traced there: %.150s",
+               why, tmp);
+      ad->mode = OLUA_AD_FD;
+      return 1;
+    }
+    droptapes(ad);                   /* the others were made before too */
+    settape(ad, 0, t, xt);
+    ad->ntape = 1;
+    ad->cur = 0;
+    snprintf(ad->note, sizeof ad->note, "re-traced %.280s", why);
+    lua_pop(L, 1);
+    return 1;
+  }
+  lua_pop(L, 1);
+  return 0;
 }
 
 int olua_ad_eval (lua_State *L, olua_ad *ad, int fidx, const double *x,
@@ -900,6 +1136,8 @@ const char *olua_ad_note (const olua_ad *ad, char *buf, size_t sz)
                   "against differences", ol_fmtnum(num, sizeof num,
                                                    ad->check, 3));
   }
+  if (ad->note[0] != '\0' && i > 0 && (size_t)i < sz)
+    i += snprintf(buf + i, sz - (size_t)i, "; %s", ad->note);
   if (i > 0 && (size_t)i < sz) snprintf(buf + i, sz - (size_t)i, ")");
   return buf;
 }
@@ -934,6 +1172,10 @@ void olua_ad_pushinfo (lua_State *L, const olua_ad *ad)
   }
   lua_pushnumber(L, ad->tracetime);
   lua_setfield(L, -2, "time");
+  if (ad->note[0] != '\0') {
+    lua_pushstring(L, ad->note);
+    lua_setfield(L, -2, "note");
+  }
 }
 
 /* == the prompt's grad, hessian, hvp, tape =============================== */
@@ -1195,9 +1437,10 @@ void olua_openad (lua_State *L)
   if (lua_getglobal(L, "math") == LUA_TTABLE) {
     static const luaL_Reg mf[] = {
       {"tanh", m_tanh}, {"log1p", m_log1p}, {"expm1", m_expm1},
-      {"pow", m_pow}, {NULL, NULL}
+      {"lgamma", m_lgamma}, {"pow", m_pow}, {NULL, NULL}
     };
-    static const int ops[] = {OL_AD_TANH, OL_AD_LOG1P, OL_AD_EXPM1, 0};
+    static const int ops[] = {OL_AD_TANH, OL_AD_LOG1P, OL_AD_EXPM1,
+                              OL_AD_LGAMMA, 0};
     for (i = 0; mf[i].name != NULL; i++) {
       lua_pushvalue(L, sti);
       lua_pushinteger(L, ops[i]);

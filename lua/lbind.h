@@ -77,6 +77,7 @@ typedef struct lproblem {
                            when grad or fdf was given */
   struct olua_ad **cad; /* constraint i's trace, NULL entries when its grad
                            was given (m entries; NULL without constraints) */
+  struct olua_ad *gck;  /* grad= given: f traced to check it, or NULL */
 } lproblem;
 
 /* Take and give back a use of the problem box b (see above); the last
@@ -257,12 +258,18 @@ typedef struct olua_ad {
   int n, mode;
   const char *fname;              /* "f", "logp", "constraints[i].c" */
   struct ol_tape *tape[OLUA_AD_CACHE];
+  double *tx[OLUA_AD_CACHE];      /* where each was traced (n, owned) */
   int ntape, cur;                 /* tapes made, the one in use */
   long retraces;
   double check;                   /* ad = "check": the error at x0, or NAN */
   double tracetime;               /* seconds of the first trace */
   double *work;                   /* 3n doubles (owned) */
-  char why[200];                  /* mode OLUA_AD_FD: the reason */
+  char why[320];                  /* mode OLUA_AD_FD: the reason */
+  char note[320];                 /* a re-trace olua_ad_verify made, or "" */
+  /* grad= checked against this trace (or differences) (lua/lproblem.c) */
+  int nchecked, nbad;             /* points checked, where it differed */
+  int pending;                    /* check at the next gradient's point */
+  char checkmsg[480];             /* the last check's words */
 } olua_ad;
 /* A new olua_ad for a function of n variables, pushed (mode FD, no reason
 ** yet); fname names it in messages (borrowed: a literal or a string the
@@ -290,6 +297,18 @@ int olua_ad_eval (lua_State *L, olua_ad *ad, int fidx, const double *x,
 ** of the difference gradient in mode FD. */
 int olua_ad_hess (lua_State *L, olua_ad *ad, int fidx, const double *x,
                   double *H, ol_err *e);
+/* f's tapes checked against f on numbers, each at its trace point (one
+** Lua call each, up to OLUA_AD_CACHE): when the values differ (a global f reads changed since the trace, or a branch
+** the tracer could not see), the tapes are dropped and f re-traced at x
+** there (noted in ad->note), or f falls back to differences with the
+** reason.
+** Returns 1 when it re-traced or fell back, 0 when the tape stands (or ad
+** is not traced).  Raises only "interrupted!". */
+int olua_ad_verify (lua_State *L, olua_ad *ad, int fidx);
+/* g at x by central differences of Lua calls of the function at fidx
+** (2n calls), with f there into *f when f is not NULL. */
+int olua_ad_fdgrad (lua_State *L, olua_ad *ad, int fidx, const double *x,
+                    double *f, double *g, ol_err *e);
 /* ad = "check": max_i |g_i - d_i| / max(1, max_j |d_j|), g the tape's
 ** gradient and d central differences at x; kept in ad->check; NAN when an
 ** evaluation failed (e set). */
@@ -298,6 +317,14 @@ double olua_ad_checkgrad (lua_State *L, olua_ad *ad, int fidx,
 /* The summary's words: "traced (tape of N ops, K guards)" or "finite
 ** differences (reason)", in buf; NULL when ad is NULL. */
 const char *olua_ad_note (const olua_ad *ad, char *buf, size_t sz);
+/* Check the tapes of problem b's f and constraints against the functions
+** on numbers at their trace points (olua_ad_verify): at p:eval and when a
+** run is made.  Says what it re-traced or gave up (print). */
+void olua_problem_adverify (lua_State *L, lproblem *b);
+/* The summary's words on how f's gradient and the constraints' are had
+** (traced, differences and why, grad= checked), in buf; NULL when there
+** is nothing to say. */
+const char *olua_problem_adnote (const lproblem *b, char *buf, size_t sz);
 /* Push p.ad's table {mode, ops, guards, nodes, retraces, tapes, reason,
 ** check, time}. */
 void olua_ad_pushinfo (lua_State *L, const olua_ad *ad);

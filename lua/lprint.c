@@ -130,7 +130,7 @@ int olua_run_tostring (lua_State *L)
   lrun *b = luaL_checkudata(L, 1, OLUA_RUN);
   const ol_run *r = b->r;
   luaL_Buffer bf;
-  char buf[256], num[32], adbuf[256];
+  char buf[256], num[32], adbuf[1024];
   const char *adnote = NULL;
   ol_mset rec;
   int i, k = 0;
@@ -141,7 +141,7 @@ int olua_run_tostring (lua_State *L)
   /* how a Lua objective's gradient is had: traced, or why not (issue 15) */
   if (lua_getiuservalue(L, 1, 1) == LUA_TUSERDATA) {
     const lproblem *pb = luaL_testudata(L, -1, OLUA_PROBLEM);
-    if (pb != NULL) adnote = olua_ad_note(pb->ad, adbuf, sizeof adbuf);
+    if (pb != NULL) adnote = olua_problem_adnote(pb, adbuf, sizeof adbuf);
   }
   lua_pop(L, 1);
   olua_pushrunhead(L, r);

@@ -27,6 +27,7 @@
 ** what was expected; entries must be numbers (NaN passes through: the
 ** core's finite checks stop the run as "non-finite").
 */
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -35,6 +36,9 @@
 
 #include "lbind.h"
 #include "problems/game.h"
+
+static void gradcheck_step (lproblem *b, lua_State *T, const double *x,
+                            const double *g);
 
 /* Fixed slots of a callback thread's stack; the template thread Z has
 ** the first five, then the table anchoring the threads. */
@@ -272,6 +276,7 @@ static int fdf_at (lproblem *b, lua_State *T, const double *x, double *f,
     lua_pushvalue(T, S_G);
     if ((st = tcall(T, 2, e)) != OL_OK) return st;
     if ((st = tgrad(T, "grad", S_TOP + 1, n, g, e)) != OL_OK) return st;
+    if (b->gck != NULL && b->gck->pending) gradcheck_step(b, T, x, g);
   }
   else if (g != NULL)
     return ol_err_set(e, OL_ECALLBACK, "no gradient function");
@@ -1165,11 +1170,21 @@ static void tracecons (lua_State *L, lproblem *b, int m, int *hasg)
   for (i = 0; i < m; i++) {
     b->cad[i] = NULL;
     if (hasg[i]) continue;
-    b->cad[i] = olua_ad_new(L, b->n, "a constraint's c");
+    const char *nm = lua_pushfstring(L, "constraints[%d].c", i + 1);
+    b->cad[i] = olua_ad_new(L, b->n, nm);
     lua_rawsetp(L, top + 2, b->cad[i]);           /* anchored by pointer */
+    lua_rawsetp(L, top + 2, (char *)b->cad[i] + 1);   /* and its name */
     lua_rawgeti(L, top + 3, i + 1);
     lua_getfield(L, -1, "c");
     if (olua_ad_trace(L, b->cad[i], -1, b->p->x0)) hasg[i] = 1;
+    else {                                   /* said once, here (issue 22) */
+      lua_getglobal(L, "print");
+      lua_pushfstring(L, "problem.new: constraints[%d].c cannot be traced: "
+                      "%s; its gradient is by finite differences (2n calls "
+                      "each, counted in r.nfev, or r.mfev for the run's "
+                      "records)", i + 1, b->cad[i]->why);
+      lua_call(L, 1, 0);
+    }
     lua_pop(L, 2);
   }
   lua_settop(L, top);
@@ -1723,6 +1738,313 @@ static int withparams (lua_State *L, lua_CFunction ctor, const char *who,
   return 1;
 }
 
+/* == f's tape and grad= checked (issue 22) ================================
+** A tape is checked against its function on numbers at its trace point
+** (olua_ad_verify) at p:eval and whenever a run is made, so that a global
+** f reads, changed after problem.new, re-traces f rather than giving the
+** old function's gradient.  When grad= is given and f can be traced, the
+** two gradients are compared at x0 (here, at problem.new) and at the next
+** other point where a method asks for a gradient (its first step); ad =
+** "check" also compares against central differences when f cannot be
+** traced.  A coordinate differs when
+**   |g_i - t_i| > 1e-6 (|t_i| + max_j |t_j|)        against the tape
+**   |g_i - d_i| > 1e-4 (|d_i| + max_j |d_j|) + 1e-8 (1 + |f|)
+**                                                   against differences
+** (t the tape's gradient, exact to rounding: a correct formula agrees to
+** about 1e-12 relative, a mistake -- a sign, a factor, a missing term --
+** differs by the size of the entry; the max_j term keeps an entry that is
+** near 0 by cancellation to the gradient's scale.  Central differences
+** with h = eps^(1/3) max(1, |x_i|) err by about 1e-10 relative plus
+** eps |f| / h, hence the looser second rule.  Where the tape's gradient is
+** exactly 0 the first rule's floor is 1e-10.) */
+
+/* Push f (the template thread's). */
+static void pushf (lproblem *b, lua_State *L)
+{
+  lua_pushvalue(b->Z, S_F);
+  lua_xmove(b->Z, L, 1);
+}
+
+static void say (lua_State *L, const char *msg)
+{
+  lua_getglobal(L, "print");
+  lua_pushstring(L, msg);
+  lua_call(L, 1, 0);
+}
+
+void olua_problem_adverify (lua_State *L, lproblem *b)
+{
+  char line[800];
+  int i, m = b->p != NULL && b->cad != NULL ? b->p->con.m : 0;
+  if (b->ad != NULL && b->ad->mode == OLUA_AD_TAPE) {
+    pushf(b, L);
+    if (olua_ad_verify(L, b->ad, -1)) {
+      snprintf(line, sizeof line, "%s: %s", b->fname != NULL ? b->fname
+               : "f", b->ad->mode == OLUA_AD_TAPE ? b->ad->note : b->ad->why);
+      if (b->ad->mode != OLUA_AD_TAPE)
+        snprintf(line + strlen(line), sizeof line - strlen(line), "; its "
+                 "gradient is by finite differences from now on");
+      say(L, line);
+    }
+    lua_pop(L, 1);
+  }
+  for (i = 0; i < m; i++) {
+    olua_ad *c = b->cad[i];
+    if (c == NULL || c->mode != OLUA_AD_TAPE) continue;
+    conspec(b, L, i);
+    lua_getfield(L, -1, "c");
+    if (olua_ad_verify(L, c, -1)) {
+      snprintf(line, sizeof line, "constraints[%d].c: %s%s", i + 1,
+               c->mode == OLUA_AD_TAPE ? c->note : c->why,
+               c->mode == OLUA_AD_TAPE ? "" : "; its gradient is by finite "
+               "differences from now on");
+      say(L, line);
+    }
+    lua_pop(L, 2);
+  }
+}
+
+/* Compare u (grad=) with r (the reference) at a point, n entries: the
+** number of coordinates that differ (the rules above: rtol, and atol
+** added), their worst three named in buf ("coordinate 2: grad= gives 4,
+** the tape -4"). */
+static int gradcompare (const double *u, const double *r, int n,
+                        double rtol, double atol, const char *refname,
+                        char *buf, size_t sz)
+{
+  double rmax = 0, worst[3] = {0, 0, 0};
+  int i, j, bad = 0, wi[3] = {-1, -1, -1}, k = 0;
+  char nu[32], nr[32];
+  for (i = 0; i < n; i++)
+    if (isfinite(r[i])) rmax = fmax(rmax, fabs(r[i]));
+  if (rmax == 0 && atol == 0) atol = 1e-10;
+  for (i = 0; i < n; i++) {
+    double d = fabs(u[i] - r[i]), tol = rtol * (fabs(r[i]) + rmax) + atol,
+           q = isnan(d) ? HUGE_VAL : d / (tol > 0 ? tol : DBL_MIN);
+    if (!(d <= tol) && !(u[i] == r[i])) {
+      bad++;
+      for (j = 0; j < 3; j++)
+        if (wi[j] < 0 || q > worst[j]) {
+          int l;
+          for (l = 2; l > j; l--) {
+            worst[l] = worst[l - 1];
+            wi[l] = wi[l - 1];
+          }
+          worst[j] = q;
+          wi[j] = i;
+          break;
+        }
+    }
+  }
+  buf[0] = '\0';
+  for (j = 0; j < 3 && wi[j] >= 0 && k >= 0 && (size_t)k < sz; j++)
+    k += snprintf(buf + k, sz - (size_t)k, "%scoordinate %d: grad= gives "
+                  "%s, %s %s", j ? "; " : "", wi[j] + 1,
+                  ol_fmtnum(nu, sizeof nu, u[wi[j]], 6), refname,
+                  ol_fmtnum(nr, sizeof nr, r[wi[j]], 6));
+  if (bad > 3 && k >= 0 && (size_t)k < sz)
+    snprintf(buf + k, sz - (size_t)k, "; %d of %d coordinates differ", bad,
+             n);
+  return bad;
+}
+
+/* Check grad= at x (T: a thread to call f in, fidx its index there; g
+** the gradient grad= gave there): against the tape of b->gck, or central
+** differences when f is not traced and differences is set.  Records the
+** outcome in b->gck and returns the words of a warning (NULL when they
+** agree or nothing was compared). */
+static const char *gradcheck_at (lproblem *b, lua_State *T, int fidx,
+                                 const double *x, const double *g,
+                                 int differences, const char *where)
+{
+  olua_ad *c = b->gck;
+  int n = b->n, bad, traced = c->mode == OLUA_AD_TAPE;
+  double *r = c->work + 2 * (size_t)n, f;   /* fdgrad uses work[0, n) */
+  char det[360];
+  ol_err e;
+  if (!traced && !differences) return NULL;
+  if ((traced ? olua_ad_eval(T, c, fidx, x, &f, r, &e)
+              : olua_ad_fdgrad(T, c, fidx, x, &f, r, &e)) != OL_OK) {
+    snprintf(c->checkmsg, sizeof c->checkmsg, "grad= not checked at %s: f "
+             "failed there: %.300s", where, e.msg);
+    return c->checkmsg;
+  }
+  traced = c->mode == OLUA_AD_TAPE;          /* a re-trace may give up */
+  bad = traced ? gradcompare(g, r, n, 1e-6, 0, "the tape", det, sizeof det)
+               : gradcompare(g, r, n, 1e-4, 1e-8 * (1 + fabs(f)),
+                             "differences", det, sizeof det);
+  c->nchecked++;
+  if (bad == 0) {
+    if (c->nbad == 0)
+      snprintf(c->checkmsg, sizeof c->checkmsg, "checked against %s at "
+               "%s%s: agrees", traced ? "the traced f's gradient"
+               : "central differences of f", c->nchecked > 1 ? "x0 and "
+               : "", where);
+    return NULL;
+  }
+  if (c->nbad++ > 0) {             /* the first difference's words stay */
+    size_t l = strlen(c->checkmsg);
+    snprintf(c->checkmsg + l, sizeof c->checkmsg - l, "; again at %s",
+             where);
+    return NULL;                   /* warned at the first */
+  }
+  snprintf(c->checkmsg, sizeof c->checkmsg, "grad= differs from %s at %s "
+           "(beyond %s): %s", traced ? "the traced f's gradient"
+           : "central differences of f", where, traced
+           ? "1e-6 (|t_i| + max |t|)" : "1e-4 (|d_i| + max |d|) + 1e-8 "
+           "(1 + |f|)", det);
+  return c->checkmsg;
+}
+
+/* At the end of problem.new (box at 2): when grad= is
+** given with f, trace f (unless ad = false) and check grad= at x0; with
+** ad = "check", against differences when f cannot be traced. */
+static void gradcheck_new (lua_State *L, const char *who, lproblem *b)
+{
+  int mode = readad(L, who), n = b->n, top = lua_gettop(L), traced;
+  double *g, f;
+  const char *w;
+  ol_err e;
+  char line[700];
+  if (!b->hasgrad || !b->hasf || mode == 0) return;
+  lua_getiuservalue(L, 2, 1);                      /* the anchor */
+  b->gck = olua_ad_new(L, n, b->fname != NULL ? b->fname : "f");
+  lua_setfield(L, -2, "gck");                      /* anchored */
+  lua_pop(L, 1);
+  pushf(b, L);
+  traced = olua_ad_trace(L, b->gck, -1, b->p->x0);
+  if (!traced && mode != 2) {
+    snprintf(b->gck->checkmsg, sizeof b->gck->checkmsg, "not checked: f "
+             "cannot be traced (%.300s; ad = \"check\" compares with "
+             "differences)", b->gck->why);
+    lua_settop(L, top);
+    return;
+  }
+  if (mode != 2) {                 /* at the first gradient asked for */
+    b->gck->pending = 2;
+    lua_settop(L, top);
+    return;
+  }
+  g = lua_newuserdatauv(L, 2 * (size_t)n * sizeof *g, 0);
+  olua_problem_ref(b);
+  if (ol_problem_eval(b->p, b->p->x0, &f, g, g + n, &e) != OL_OK) {
+    olua_problem_unref(b);
+    snprintf(b->gck->checkmsg, sizeof b->gck->checkmsg, "not checked: "
+             "grad= failed at x0: %.300s", e.msg);
+    lua_settop(L, top);
+    return;
+  }
+  olua_problem_unref(b);
+  w = gradcheck_at(b, L, top + 1, b->p->x0, g, mode == 2, "x0");
+  b->gck->pending = traced;
+  if (w != NULL) {
+    snprintf(line, sizeof line, "%s: warning: %s", who, w);
+    say(L, line);
+  }
+  else if (mode == 2) {
+    snprintf(line, sizeof line, "%s: ad check: grad= %s", who,
+             b->gck->checkmsg);
+    say(L, line);
+  }
+  lua_settop(L, top);
+}
+
+/* In a gradient call of fdf_at (thread T, grad= just gave g at x): the
+** checks at the first point a gradient is asked for (pending 2: x0, as a
+** rule) and at the next other point (pending 1), once each.  The first
+** is not made at problem.new, so that grad= is called no more often than
+** the user calls it (ad = "check" makes it there). */
+static void gradcheck_step (lproblem *b, lua_State *T, const double *x,
+                            const double *g)
+{
+  const char *w;
+  char line[700];
+  double *xc;
+  if (b->gck == NULL || !b->gck->pending || b->p == NULL) return;
+  xc = b->gck->work + 3 * (size_t)b->n;      /* the point checked last */
+  if (b->gck->pending == 2) {
+    int atx0 = memcmp(x, xc, (size_t)b->n * sizeof *x) == 0;
+    b->gck->pending = 1;
+    w = gradcheck_at(b, T, S_F, x, g, 0, atx0 ? "x0" : "the first point a "
+                     "gradient was asked for");
+    memcpy(xc, x, (size_t)b->n * sizeof *x);
+    lua_settop(T, S_TOP);
+    if (w != NULL) {
+      snprintf(line, sizeof line, "warning: %s", w);
+      say(T, line);
+    }
+    return;
+  }
+  if (memcmp(x, xc, (size_t)b->n * sizeof *x) == 0) return;  /* same */
+  b->gck->pending = 0;
+  w = gradcheck_at(b, T, S_F, x, g, 0, "the first step");
+  lua_settop(T, S_TOP);
+  if (w != NULL) {
+    snprintf(line, sizeof line, "warning: %s", w);
+    say(T, line);
+  }
+}
+
+const char *olua_problem_adnote (const lproblem *b, char *buf, size_t sz)
+{
+  char tmp[600];
+  int i, k = 0, m = b->cad != NULL && b->p != NULL ? b->p->con.m : 0, nfd = 0,
+      first = -1;
+  buf[0] = '\0';
+  if (b->ad != NULL && olua_ad_note(b->ad, tmp, sizeof tmp) != NULL)
+    k = snprintf(buf, sz, "%s", tmp);
+  else if (b->gck != NULL)
+    k = snprintf(buf, sz, "given (grad=); %s", b->gck->checkmsg[0] != '\0'
+                 ? b->gck->checkmsg : "not checked");
+  for (i = 0; i < m; i++)
+    if (b->cad[i] != NULL && b->cad[i]->mode != OLUA_AD_TAPE) {
+      if (first < 0) first = i;
+      nfd++;
+    }
+  if (nfd > 0 && k == 0)
+    k = snprintf(buf, sz, "given (%s)", b->hasfdf ? "fdf=" : "grad=");
+  if (nfd > 0 && k >= 0 && (size_t)k < sz)
+    snprintf(buf + k, sz - (size_t)k, "%sconstraints: %d of %d by finite "
+             "differences (constraints[%d].c: %.200s)", "\n  ",
+             nfd, m, first + 1, b->cad[first]->why);
+  return buf[0] != '\0' ? buf : NULL;
+}
+
+/* p.ad: f's (olua_ad_pushinfo), or {mode = "given", checked, check} when
+** grad= is given; constraints = {{mode =, reason =}, ...} with
+** constraints. */
+static void pushadinfo (lua_State *L, lproblem *b)
+{
+  int i, m = b->cad != NULL && b->p != NULL ? b->p->con.m : 0;
+  if (b->ad != NULL) olua_ad_pushinfo(L, b->ad);
+  else {
+    lua_createtable(L, 0, 4);
+    lua_pushstring(L, b->hasgrad ? "given" : "fdf");
+    lua_setfield(L, -2, "mode");
+    if (b->gck != NULL) {
+      lua_pushboolean(L, b->gck->nchecked > 0);
+      lua_setfield(L, -2, "checked");
+      lua_pushboolean(L, b->gck->nbad == 0);
+      lua_setfield(L, -2, "agrees");
+      lua_pushstring(L, b->gck->checkmsg);
+      lua_setfield(L, -2, "check");
+    }
+  }
+  if (m == 0) return;
+  lua_createtable(L, m, 0);
+  for (i = 0; i < m; i++) {
+    olua_ad *c = b->cad[i];
+    if (c != NULL) olua_ad_pushinfo(L, c);
+    else {
+      lua_createtable(L, 0, 1);
+      lua_pushliteral(L, "given");
+      lua_setfield(L, -2, "mode");
+    }
+    lua_rawseti(L, -2, i + 1);
+  }
+  lua_setfield(L, -2, "constraints");
+}
+
 /* problem.new{n=, f=, grad=, fdf=, hess=, x0=, xstar=, fstar=, name=,
 ** kind=, set=, noise=, l1=, constraints=, lower=, upper=} -> a problem
 ** whose oracles call the Lua functions (lua_fdf, and lua_hess as p->hess
@@ -1831,6 +2153,7 @@ static int problem_new (lua_State *L)
   }
   generic(L, who, b->p);
   readconstraints(L, who, b);
+  gradcheck_new(L, who, b);
   return 1;
 }
 
@@ -2055,6 +2378,7 @@ static int problem_eval (lua_State *L)
   if (len != n)
     return luaL_error(L, "problem:eval: x has %d entries, expected n = %d",
                       len, n);
+  olua_problem_adverify(L, b);        /* f changed since its trace? */
   /* a use for the call: f may close the problem */
   olua_problem_ref(b);
   st = ol_problem_eval(b->p, x, &f, g, g + n, &e);
@@ -2162,8 +2486,9 @@ static int problem_index (lua_State *L)
     lua_setfield(L, -2, "sizes");
   }
   else if (strcmp(k, "l1") == 0) lua_pushnumber(L, p->l1);
-  else if (strcmp(k, "ad") == 0 && b->ad != NULL)
-    olua_ad_pushinfo(L, b->ad);
+  else if (strcmp(k, "ad") == 0 && (b->ad != NULL || b->gck != NULL ||
+                                     b->cad != NULL))
+    pushadinfo(L, b);
   else if (strcmp(k, "noise") == 0) pushnoise(L, &p->noise);
   else if (strcmp(k, "eval") == 0) lua_pushcfunction(L, problem_eval);
   else if (strcmp(k, "constrain") == 0)

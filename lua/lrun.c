@@ -390,6 +390,7 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
     for (i = 0; i < np && strcmp(mb->t->params[i].name, "steps"); i++) {}
     if (i < np) o.iters = (long)mb->par[i];
   }
+  olua_problem_adverify(L, pb);        /* f changed since its trace? */
   olua_problem_ref(pb);                /* given back by run_gc */
   b->r = ol_run_new(pb->p, mb->t, mb->t->family == OL_SAMPLER ||
                     ro->samples > 0 ? par : mb->par, &o, &e);

@@ -53,6 +53,7 @@ enum {
   OL_AD_ADD, OL_AD_SUB, OL_AD_MUL, OL_AD_DIV, OL_AD_POW, OL_AD_POWC,
   OL_AD_NEG, OL_AD_SQR, OL_AD_EXP, OL_AD_LOG, OL_AD_SQRT, OL_AD_SIN,
   OL_AD_COS, OL_AD_TAN, OL_AD_ATAN, OL_AD_TANH, OL_AD_LOG1P, OL_AD_EXPM1,
+  OL_AD_LGAMMA,
   OL_AD_NOPS
 };
 /* Relations of guards: a < b, a <= b, a == b. */
@@ -72,7 +73,7 @@ void ol_tape_free (ol_tape *t);
 ** every time it is asked for. */
 int ol_tape_var (ol_tape *t, int i, double x);
 int ol_tape_const (ol_tape *t, double c);
-/* Unary op (NEG .. EXPM1) of node a; binary op (ADD .. POWC) of a and b. */
+/* Unary op (NEG .. LGAMMA) of node a; binary op (ADD .. POWC) of a and b. */
 int ol_tape_op1 (ol_tape *t, int op, int a);
 int ol_tape_op2 (ol_tape *t, int op, int a, int b);
 /* The value of node k at the trace point (NAN for a bad k). */
@@ -105,6 +106,21 @@ void ol_tape_hessian (ol_tape *t, double *H);
 /* The index of the guard that flipped in the last forward sweep, or -1
 ** when every guard held. */
 int ol_tape_flipped (const ol_tape *t);
+
+/* The largest finite |value| of the nodes at the last forward sweep (at
+** the trace point before any): the scale of the rounding in f's value,
+** for comparing it with f computed on numbers (lua/lad.c). */
+double ol_tape_magnitude (const ol_tape *t);
+
+/* -- special functions ---------------------------------------------------- */
+/* The digamma psi(x) = d/dx log|Gamma(x)| and trigamma psi'(x), for x not
+** 0 or a negative integer (NAN there): the recurrence psi(x) = psi(x + 1)
+** - 1/x up to x >= 12, then the asymptotic series; reflection for x < 0
+** (Abramowitz & Stegun 6.3.7, 6.3.18, 6.4.7, 6.4.12).  Relative error a
+** few eps away from the positive root of psi (x = 1.4616...), absolute
+** there. */
+double ol_digamma (double x);
+double ol_trigamma (double x);
 
 /* -- inspection ----------------------------------------------------------- */
 int ol_tape_n (const ol_tape *t);

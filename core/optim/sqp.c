@@ -465,8 +465,10 @@ static int sqp_step (void *st, ol_ctx *c, ol_err *e)
   }
   /* (1) IPOPT's optimality error with the current multipliers */
   if (p->noise.kind == OL_NOISE_NONE) {
-    if ((rc = ol_constr_kkt(p, c->x, s->g, s->lam, &k, s->kw, e)) != OL_OK)
-      return rc;
+    rc = ol_constr_kkt(p, c->x, s->g, s->lam, &k, s->kw, e);
+    c->nfev += k.nval;                 /* its constraint calls (issue 22) */
+    c->ngev += k.ngrad;
+    if (rc != OL_OK) return rc;
     if (k.err <= s->tol) {
       ol_ctx_converged(c, "sqp: optimality error (kkt) <= tol");
       ol_ctx_known(c, s->f, s->g);
@@ -491,6 +493,8 @@ static int sqp_step (void *st, ol_ctx *c, ol_err *e)
                         "point (the linearised constraints are "
                         "inconsistent)");
     rc = ol_constr_kkt(p, c->x, s->g, s->lam, &k, s->kw, e);
+    c->nfev += k.nval;
+    c->ngev += k.ngrad;
     if (rc != OL_OK) return rc;
     ol_ctx_converged(c, k.err <= s->tol
                      ? "sqp: optimality error (kkt) <= tol"

@@ -52,6 +52,9 @@ static void test_unary (void)
     {OL_AD_TANH, x, th, 1 - th * th, -2 * th * (1 - th * th)},
     {OL_AD_LOG1P, x, log1p(x), 1 / (1 + x), -1 / ((1 + x) * (1 + x))},
     {OL_AD_EXPM1, x, expm1(x), e, e},
+    /* psi(0.7), psi'(0.7) to 17 digits (mpmath 30-digit digamma, psi) */
+    {OL_AD_LGAMMA, x, lgamma(x), -1.2200235536979346,
+     2.8340491566946106},
   };
   size_t i;
   for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -440,8 +443,36 @@ static void test_fused (void)
   }
 }
 
+/* ol_digamma, ol_trigamma against 30-digit values (mpmath's digamma and
+** psi(1, x)): both tails, negative arguments (reflection), the positive
+** root of psi (absolute there), the poles. */
+static void test_special (void)
+{
+  static const double c[][3] = {
+    {0.3, -3.5025242222001330, 12.245364546107730},
+    {1e-6, -1000000.5772140200, 1000000000001.6449},
+    {100, 4.6001618527380874, 0.010050166663333571},
+    {-0.5, 0.036489973978576521, 8.9348022005446793},
+    {-2.5, 1.1031566406452432, 9.5392466449891238},
+    {1e8, 18.420680738952365, 1.0000000050000000e-08},
+    {11.5, 2.3982391295357816, 0.090846661274546234},
+    {12.5, 2.4851956512749120, 0.083285224601578370},
+  };
+  size_t i;
+  for (i = 0; i < sizeof c / sizeof c[0]; i++) {
+    is_close(ol_digamma(c[i][0]), c[i][1], 4e-15, "digamma(%g)", c[i][0]);
+    is_close(ol_trigamma(c[i][0]), c[i][2], 4e-15, "trigamma(%g)",
+             c[i][0]);
+  }
+  is_near(ol_digamma(1.4616321449683623), -3.99287304124631e-17, 1e-16,
+          "digamma at its positive root: 0 to 1e-16 absolute");
+  ok(isnan(ol_digamma(0)) && isnan(ol_digamma(-3)) && isnan(ol_trigamma(-1)),
+     "digamma and trigamma are nan at 0 and the negative integers");
+}
+
 int main (void)
 {
+  test_special();
   test_unary();
   test_binary();
   test_rosenbrock();
