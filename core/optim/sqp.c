@@ -66,8 +66,10 @@ typedef struct sqp_state {
   int n, m, K;               /* K = m + finite bounds */
   double tol, mu;
   double *B, *Lc;            /* n x n, column-major: B and its Cholesky */
+  /* sizes: n, n, m, m, m x n, m x n (m: at least 1) */
   double *g, *gt, *cv, *cvt, *J, *Jt;   /* at x and at the trial point */
   double *lam, *lamq;        /* m: multipliers, the QP's */
+  double *csoc;              /* m: c(x + d) - J d, the correction's QP */
   double *d, *dsoc, *xt, *sv, *yv, *w;  /* n each */
   double *kw;                /* 3n: ol_constr_kkt's work */
   double f, ft;
@@ -141,6 +143,7 @@ static int sqp_init (void *st, const double *par, ol_ctx *c, ol_err *e)
       (s->cvt = ol_vec_new(mm, e)) == NULL ||
       (s->lam = ol_vec_new(mm, e)) == NULL ||
       (s->lamq = ol_vec_new(mm, e)) == NULL ||
+      (s->csoc = ol_vec_new(mm, e)) == NULL ||
       (s->J = ol_vec_new(mm * n, e)) == NULL ||
       (s->Jt = ol_vec_new(mm * n, e)) == NULL ||
       (s->A = ol_vec_new((K > 0 ? K : 1) * n, e)) == NULL ||
@@ -517,7 +520,7 @@ static int sqp_step (void *st, ol_ctx *c, ol_err *e)
     }
     if (j == 0 && m > 0 && !soc) {
       /* N&W (18.51): the QP with c(x + d) - J d */
-      double thc, *cs = s->yv;
+      double thc, *cs = s->csoc;  /* m values: not an n-sized buffer */
       for (i = 0; i < m; i++)
         cs[i] = s->cvt[i] - ol_vec_dot(s->J + (size_t)i * n, s->d, n);
       if (subproblem(s, p, c->x, cs, s->dsoc, &thc, e) == OL_OK
@@ -577,9 +580,9 @@ static void sqp_fini (void *st)
 {
   sqp_state *s = st;
   double **v[] = {&s->g, &s->gt, &s->d, &s->dsoc, &s->xt, &s->sv, &s->yv,
-                  &s->w, &s->z, &s->bz, &s->B, &s->Lc, &s->kw, &s->cv, &s->cvt,
-                  &s->lam, &s->lamq, &s->J, &s->Jt, &s->A, &s->b, &s->u,
-                  &s->r, &s->N, &s->BN, &s->S};
+                  &s->w, &s->z, &s->bz, &s->B, &s->Lc, &s->kw, &s->cv,
+                  &s->cvt, &s->lam, &s->lamq, &s->csoc, &s->J, &s->Jt,
+                  &s->A, &s->b, &s->u, &s->r, &s->N, &s->BN, &s->S};
   size_t k;
   for (k = 0; k < sizeof v / sizeof v[0]; k++) {
     ol_vec_free(*v[k]);
