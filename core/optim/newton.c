@@ -11,7 +11,9 @@
 **   backtrack: x_{t+1} = x_t + a p_t with a = a_t 2^{-j}, j >= 0 the first
 **              with f(x_t + a p) <= f(x_t) + c1 a g_t'p_t, c1 = 1e-4
 **              (Armijo backtracking, Nocedal & Wright 2006, Algorithm 3.1
-**              with rho = 1/2), at most 50 halvings
+**              with rho = 1/2), at most 50 halvings; a trial point where
+**              f is not finite (an overflowing exp, a log of a negative)
+**              fails the test like any other and the step is halved
 **   a_t = lr * sched_t.
 **
 ** tau_t: Cholesky with added multiple of the identity (Nocedal & Wright
@@ -154,7 +156,9 @@ static int newton_step (void *st, ol_ctx *c, ol_err *e)
   for (j = 0; j <= NEWTON_HALVINGS; j++, a *= 0.5) {
     if (-a * gp <= 10 * DBL_EPSILON * fabs(f) + DBL_MIN) break;
     for (i = 0; i < n; i++) s->xt[i] = x[i] + a * p[i];
-    if ((rc = ol_ctx_value(c, s->xt, &ft, e)) != OL_OK) return rc;
+    rc = ol_ctx_value(c, s->xt, &ft, e);
+    if (rc == OL_EDOM) continue;   /* f not finite there: a shorter step */
+    if (rc != OL_OK) return rc;
     if (ft <= f + NEWTON_C1 * a * gp) break;
   }
   if (j > NEWTON_HALVINGS && s->rule == NEWTON_BACKTRACK &&
