@@ -53,6 +53,7 @@
 #include <float.h>
 #include <lapacke.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "constr.h"
@@ -72,22 +73,34 @@ typedef struct sqp_state {
   double *csoc;              /* m: c(x + d) - J d, the correction's QP */
   double *d, *dsoc, *xt, *sv, *yv, *w;  /* n each */
   double *kw;                /* 3n: ol_constr_kkt's work */
-  double f, ft;
+  double *rw;                /* 6n: ol_constr_restore's work */
+  double *sc, *lamu;         /* m: constraint scales, lambda unscaled */
+  double *zl, *zu, *gu;      /* n: bound multipliers, grad f unscaled */
+  double f, ft, sf;          /* f, f at the trial point (scaled); scale */
   /* the QP: K rows a_k'd >= b_k (or = b_k), the active set */
   double *A, *b, *u, *N, *BN, *S, *z, *r, *bz;   /* bz: the added row */
   int *row_con, *eq, *act, *alist, *skip;
-  int valid, fails, scaled;
+  int valid, fails, scaled, scale, restored;
 } sqp_state;
 
 static const ol_param sqp_params[] = {
   {"tol", OL_P_REAL, 1e-9, 0, 1, "stop when IPOPT's optimality error "
-   "(the kkt metric) is at most tol", NULL},
+   "(the kkt metric) of the scaled problem is at most tol", NULL},
+  {"scale", OL_P_BOOL, 1, 0, 1, "scale f and each constraint by min(1, "
+   "100 / ||gradient at x0||_inf) (IPOPT's gradient-based scaling)", NULL},
 };
 
 const double *ol_sqp_lambda (const void *st)
 {
   const sqp_state *s = st;
-  return s->m > 0 ? s->lam : NULL;
+  return s->m > 0 ? s->lamu : NULL;
+}
+
+const double *ol_sqp_z (const void *st, int which)
+{
+  const sqp_state *s = st;
+  if (s->zl == NULL) return NULL;
+  return which == 0 ? s->zl : s->zu;
 }
 
 static double norminf (const double *x, int n)
@@ -115,7 +128,7 @@ static int sqp_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   int n = c->n, m = p->con.m, K = m, j, mm;
   double lo, hi;
   double **v[] = {&s->g, &s->gt, &s->d, &s->dsoc, &s->xt, &s->sv, &s->yv,
-                  &s->w, &s->z, &s->bz};
+                  &s->w, &s->z, &s->bz, &s->zl, &s->zu, &s->gu};
   size_t k;
   if (p->set.kind != OL_SET_NONE && p->set.kind != OL_SET_BOX)
     return ol_err_set(e, OL_EINVAL, "sqp handles bounds (a box set) and "
@@ -132,6 +145,8 @@ static int sqp_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   s->m = m;
   s->K = K;
   s->tol = par[0];
+  s->scale = par[1] != 0;
+  s->sf = 1;
   s->mu = 0;
   mm = m > 0 ? m : 1;
   for (k = 0; k < sizeof v / sizeof v[0]; k++)
@@ -139,6 +154,9 @@ static int sqp_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   if ((s->B = ol_vec_new(n * n, e)) == NULL ||
       (s->Lc = ol_vec_new(n * n, e)) == NULL ||
       (s->kw = ol_vec_new(3 * n, e)) == NULL ||
+      (s->rw = ol_vec_new(6 * n, e)) == NULL ||
+      (s->sc = ol_vec_new(mm, e)) == NULL ||
+      (s->lamu = ol_vec_new(mm, e)) == NULL ||
       (s->cv = ol_vec_new(mm, e)) == NULL ||
       (s->cvt = ol_vec_new(mm, e)) == NULL ||
       (s->lam = ol_vec_new(mm, e)) == NULL ||
@@ -161,6 +179,7 @@ static int sqp_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   s->alist = s->act + (K > 0 ? K : 1);
   s->skip = s->alist + (K > 0 ? K : 1);
   for (j = 0; j < n; j++) s->B[j * n + j] = 1;
+  for (j = 0; j < mm; j++) s->sc[j] = 1;
   return OL_OK;
 }
 
@@ -170,18 +189,95 @@ static int evaluate (sqp_state *s, ol_ctx *c, const double *x, double *f,
 {
   const ol_problem *p = c->p;
   int i, rc;
+  int j;
   rc = g != NULL ? ol_ctx_grad(c, x, f, g, e) : ol_ctx_value(c, x, f, e);
   if (rc != OL_OK) return rc;
+  *f *= s->sf;
+  if (g != NULL) ol_vec_scal(s->sf, g, s->n);
   for (i = 0; i < s->m; i++) {
-    rc = ol_problem_ceval(p, i, x, &cv[i],
-                          J != NULL ? J + (size_t)i * s->n : NULL, s->w,
-                          &c->nfev, &c->ngev, e);
+    double *Ji = J != NULL ? J + (size_t)i * s->n : NULL;
+    rc = ol_problem_ceval(p, i, x, &cv[i], Ji, s->w, &c->nfev, &c->ngev, e);
     if (rc != OL_OK) return rc;
+    cv[i] *= s->sc[i];
+    if (Ji != NULL)
+      for (j = 0; j < s->n; j++) Ji[j] *= s->sc[i];
   }
   return OL_OK;
 }
 
+/* IPOPT's gradient-based scaling (Waechter & Biegler 2006, sec. 3.8) from
+** the unscaled f, g, c, J at the start: the factors, and the stored
+** values scaled by them. */
+static void set_scale (sqp_state *s)
+{
+  int i, j, n = s->n;
+  s->sf = ol_constr_scale(norminf(s->g, n));
+  s->f *= s->sf;
+  ol_vec_scal(s->sf, s->g, n);
+  for (i = 0; i < s->m; i++) {
+    double *Ji = s->J + (size_t)i * n;
+    s->sc[i] = ol_constr_scale(norminf(Ji, n));
+    s->cv[i] *= s->sc[i];
+    for (j = 0; j < n; j++) Ji[j] *= s->sc[i];
+  }
+}
+
+/* End of a step at x: the unscaled multipliers (lambda_i = sc_i
+** lambda~_i / sf), the fitted bound multipliers, and f, grad f handed to
+** the run unscaled. */
+static void known (sqp_state *s, ol_ctx *c)
+{
+  int i, j, n = s->n;
+  for (j = 0; j < n; j++) s->gu[j] = s->g[j] / s->sf;
+  for (i = 0; i < s->m; i++) s->lamu[i] = s->lam[i] / s->sf;
+  /* r = grad f - sum lambda_i grad c_i, unscaled: (g - sum lam~ J~) / sf */
+  for (j = 0; j < n; j++) {
+    double r = s->g[j];
+    for (i = 0; i < s->m; i++) r -= s->lam[i] * s->J[(size_t)i * n + j];
+    s->w[j] = r / s->sf;
+  }
+  ol_constr_zfit(c->p, c->x, s->w, s->zl, s->zu);
+  ol_ctx_known(c, s->f / s->sf, s->gu);
+}
+
 /* sum_E |c_i| + sum_I max(0, -c_i) */
+static double violation (const ol_problem *p, const double *cv, int m);
+
+/* Feasibility restoration from c->x (constr.h: the scaled violation
+** minimised over the box).  When the least violation it reaches is above
+** OL_CONSTR_INFEAS, the problem is infeasible: the run stops there.
+** Otherwise the SQP starts afresh from the feasible point it found (B =
+** I, mu = 0, lambda = 0). */
+static int restore (sqp_state *s, ol_ctx *c, const char *why, ol_err *e)
+{
+  int n = s->n, i, rc;
+  double viol;
+  memcpy(s->xt, c->x, (size_t)n * sizeof *s->xt);
+  rc = ol_constr_restore(c->p, s->xt, s->sc, 5000, &viol, s->rw, &c->nfev,
+                         &c->ngev, e);
+  if (rc != OL_OK) return rc;
+  memcpy(c->x, s->xt, (size_t)n * sizeof *c->x);
+  rc = evaluate(s, c, c->x, &s->f, s->g, s->cv, s->J, e);
+  if (rc != OL_OK) return rc;
+  for (i = 0; i < s->m; i++) s->lam[i] = 0;
+  memset(s->B, 0, (size_t)n * n * sizeof *s->B);
+  for (i = 0; i < n; i++) s->B[i * n + i] = 1;
+  s->scaled = 0;
+  s->mu = 0;
+  s->fails = 0;
+  s->restored++;
+  known(s, c);
+  if (viol > OL_CONSTR_INFEAS) {
+    char msg[OL_ERRMAX];
+    snprintf(msg, sizeof msg, "sqp: the constraints cannot be met (%s; "
+             "feasibility restoration ends at a least violation %.3g > %g: "
+             "x is that least-infeasible point)", why, viol,
+             OL_CONSTR_INFEAS);
+    ol_ctx_infeasible(c, msg);
+  }
+  return OL_OK;
+}
+
 static double violation (const ol_problem *p, const double *cv, int m)
 {
   double v = 0;
@@ -464,15 +560,16 @@ static int sqp_step (void *st, ol_ctx *c, ol_err *e)
     ol_ctx_project(c, c->x);
     rc = evaluate(s, c, c->x, &s->f, s->g, s->cv, s->J, e);
     if (rc != OL_OK) return rc;
+    if (s->scale) set_scale(s);
     s->valid = 1;
   }
-  /* (1) IPOPT's optimality error with the current multipliers */
+  /* (1) IPOPT's optimality error of the scaled problem */
   if (p->noise.kind == OL_NOISE_NONE) {
-    if ((rc = ol_constr_kkt(p, c->x, s->g, s->lam, &k, s->kw, e)) != OL_OK)
-      return rc;
+    rc = ol_constr_kkt_scaled(p, c->x, s->g, s->lam, s->sc, &k, s->kw, e);
+    if (rc != OL_OK) return rc;
     if (k.err <= s->tol) {
       ol_ctx_converged(c, "sqp: optimality error (kkt) <= tol");
-      ol_ctx_known(c, s->f, s->g);
+      known(s, c);
       return OL_OK;
     }
   }
@@ -489,18 +586,22 @@ static int sqp_step (void *st, ol_ctx *c, ol_err *e)
   if (norminf(s->d, n) <= 4 * DBL_EPSILON * (1 + norminf(c->x, n))) {
     /* a KKT point of the QP at x: take its multipliers */
     memcpy(s->lam, s->lamq, (size_t)m * sizeof *s->lam);
-    if (th > 0)
+    if (th > 0) {
+      if (s->restored < 3)
+        return restore(s, c, "the linearised constraints are inconsistent "
+                       "and the QP step vanishes", e);
       return ol_err_set(e, OL_ENUMERIC, "sqp: stuck at an infeasible "
                         "point (the linearised constraints are "
                         "inconsistent)");
-    rc = ol_constr_kkt(p, c->x, s->g, s->lam, &k, s->kw, e);
+    }
+    rc = ol_constr_kkt_scaled(p, c->x, s->g, s->lam, s->sc, &k, s->kw, e);
     if (rc != OL_OK) return rc;
     ol_ctx_converged(c, k.err <= s->tol
                      ? "sqp: optimality error (kkt) <= tol"
                      : "sqp: the QP step is below rounding (kkt above "
                        "tol: the tolerance is below what the problem's "
                        "rounding allows)");
-    ol_ctx_known(c, s->f, s->g);
+    known(s, c);
     return OL_OK;
   }
   /* (4) backtracking on phi, with one second-order correction */
@@ -541,7 +642,10 @@ static int sqp_step (void *st, ol_ctx *c, ol_err *e)
     a *= 0.5;
   }
   if (!ok) {
-    if (++s->fails >= 2)
+    if (++s->fails >= 2 && v > 0 && s->restored < 3)
+      return restore(s, c, "no decrease of the l1 merit along the QP "
+                     "step", e);
+    if (s->fails >= 2)
       return ol_err_set(e, OL_ENUMERIC, "sqp: line search failed (no "
                         "decrease of the l1 merit along the QP step); the "
                         "constraints are violated by %g here%s", v,
@@ -551,7 +655,7 @@ static int sqp_step (void *st, ol_ctx *c, ol_err *e)
     memset(s->B, 0, (size_t)n * n * sizeof *s->B);
     for (i = 0; i < n; i++) s->B[i * n + i] = 1;
     s->scaled = 0;
-    ol_ctx_known(c, s->f, s->g);
+    known(s, c);
     return OL_OK;
   }
   s->fails = 0;
@@ -572,7 +676,7 @@ static int sqp_step (void *st, ol_ctx *c, ol_err *e)
   memcpy(s->cv, s->cvt, (size_t)m * sizeof *s->cv);
   memcpy(s->J, s->Jt, (size_t)m * n * sizeof *s->J);
   s->f = s->ft;
-  ol_ctx_known(c, s->f, s->g);
+  known(s, c);
   return OL_OK;
 }
 
@@ -582,7 +686,8 @@ static void sqp_fini (void *st)
   double **v[] = {&s->g, &s->gt, &s->d, &s->dsoc, &s->xt, &s->sv, &s->yv,
                   &s->w, &s->z, &s->bz, &s->B, &s->Lc, &s->kw, &s->cv,
                   &s->cvt, &s->lam, &s->lamq, &s->csoc, &s->J, &s->Jt,
-                  &s->A, &s->b, &s->u, &s->r, &s->N, &s->BN, &s->S};
+                  &s->A, &s->b, &s->u, &s->r, &s->N, &s->BN, &s->S,
+                  &s->rw, &s->sc, &s->lamu, &s->zl, &s->zu, &s->gu};
   size_t k;
   for (k = 0; k < sizeof v / sizeof v[0]; k++) {
     ol_vec_free(*v[k]);
