@@ -177,8 +177,8 @@ int ol_constr_push (const ol_problem *p, double *x, char *note, size_t size)
       x[j] = hi - fmin(PUSH_K1 * fmax(1, fabs(hi)), PUSH_K2 * w);
     else continue;
     if (moved++ == 0 && size > 0)
-      snprintf(note, size, "x0[%d] = %.17g is outside its bounds [%g, %g]: "
-               "moved to %.17g (IPOPT's bound push: 1e-2 inside)", j + 1,
+      snprintf(note, size, "x0[%d] = %.15g is outside its bounds [%g, %g]: "
+               "moved to %.15g (IPOPT's bound push: 1e-2 inside)", j + 1,
                old, lo, hi, x[j]);
   }
   if (moved > 1 && size > 0 && strlen(note) + 40 < size)

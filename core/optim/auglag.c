@@ -60,6 +60,7 @@
 #define AL_FTOL 1e-12
 #define AL_SKIP 1e-10
 #define AL_RAISES 3
+#define AL_GROW 1e12
 
 typedef struct auglag_state {
   int n, m, mem;
@@ -71,6 +72,7 @@ typedef struct auglag_state {
   double *zl, *zu, *gu, *rw;        /* n, n, n, 6n (restoration) */
   double la, f, sf;                 /* L_A, f at c->x (scaled); f's scale */
   double vraise;                    /* V when the penalty raises began */
+  double grow;                      /* first trial step's expansion */
   int valid, ninner, nouter, scale, scaleset, nraise, restored;
 } auglag_state;
 
@@ -362,7 +364,7 @@ static int auglag_step (void *st, ol_ctx *c, ol_err *e)
   dn = 0;
   for (j = 0; j < n; j++) dn = fmax(dn, fabs(s->d[j]));
   a = s->L.cnt == 0 && dn > 0 ? fmin(1, 1 / dn) : 1;
-  a *= c->sched;
+  a *= c->sched * fmax(1, s->grow);
   /* (3) backtracking along the projection arc */
   for (i = 0; i < AL_TRIALS && gd < 0; i++, a *= 0.5) {
     double dec = 0;
@@ -393,7 +395,11 @@ static int auglag_step (void *st, ol_ctx *c, ol_err *e)
       sn[j] = s->xt[j] - c->x[j];
       yn[j] = s->gt[j] - s->g[j];
     }
-    ol_lmem_push(&s->L, n, AL_SKIP);
+    /* L_A linear along the step (no curvature pair) and the first trial
+    ** taken: the next first trial is 4 times longer; else back to 1 */
+    if (!ol_lmem_push(&s->L, n, AL_SKIP) && i == 0)
+      s->grow = fmin(4 * fmax(1, s->grow), AL_GROW);
+    else s->grow = 1;
   }
   memcpy(c->x, s->xt, (size_t)n * sizeof *c->x);
   memcpy(s->g, s->gt, (size_t)n * sizeof *s->g);

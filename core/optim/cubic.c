@@ -29,9 +29,9 @@
 ** M), the parameter M playing the role of their L_0.  A trial point where
 ** f is not finite fails that test (M is doubled, which shortens the step:
 ** ||s|| <= sqrt(2 ||g|| / M)) instead of ending the run.  After 60
-** doublings: OL_ENUMERIC.  A model decrease -m(s) below the resolution of f (10 eps
-** |f| + DBL_MIN) cannot be tested: the step is taken.  adapt = 0: fixed
-** M, the step is always taken.
+** doublings: OL_ENUMERIC.  A model decrease -m(s) below the resolution
+** of f (10 eps |f| + DBL_MIN) cannot be tested: the step is taken.
+** adapt = 0: fixed M, the step is always taken.
 */
 #include <cblas.h>
 #include <float.h>

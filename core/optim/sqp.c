@@ -65,7 +65,7 @@
 
 typedef struct sqp_state {
   int n, m, K;               /* K = m + finite bounds */
-  double tol, mu;
+  double tol;
   double *B, *Lc;            /* n x n, column-major: B and its Cholesky */
   /* sizes: n, n, m, m, m x n, m x n (m: at least 1) */
   double *g, *gt, *cv, *cvt, *J, *Jt;   /* at x and at the trial point */
@@ -75,6 +75,7 @@ typedef struct sqp_state {
   double *kw;                /* 3n: ol_constr_kkt's work */
   double *rw;                /* 6n: ol_constr_restore's work */
   double *sc, *lamu;         /* m: constraint scales, lambda unscaled */
+  double *muv;               /* m: the merit's penalty weights mu_i */
   double *zl, *zu, *gu;      /* n: bound multipliers, grad f unscaled */
   double f, ft, sf;          /* f, f at the trial point (scaled); scale */
   /* the QP: K rows a_k'd >= b_k (or = b_k), the active set */
@@ -147,7 +148,6 @@ static int sqp_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   s->tol = par[0];
   s->scale = par[1] != 0;
   s->sf = 1;
-  s->mu = 0;
   mm = m > 0 ? m : 1;
   for (k = 0; k < sizeof v / sizeof v[0]; k++)
     if ((*v[k] = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
@@ -157,6 +157,7 @@ static int sqp_init (void *st, const double *par, ol_ctx *c, ol_err *e)
       (s->rw = ol_vec_new(6 * n, e)) == NULL ||
       (s->sc = ol_vec_new(mm, e)) == NULL ||
       (s->lamu = ol_vec_new(mm, e)) == NULL ||
+      (s->muv = ol_vec_new(mm, e)) == NULL ||
       (s->cv = ol_vec_new(mm, e)) == NULL ||
       (s->cvt = ol_vec_new(mm, e)) == NULL ||
       (s->lam = ol_vec_new(mm, e)) == NULL ||
@@ -229,7 +230,7 @@ static void known (sqp_state *s, ol_ctx *c)
 {
   int i, j, n = s->n;
   for (j = 0; j < n; j++) s->gu[j] = s->g[j] / s->sf;
-  for (i = 0; i < s->m; i++) s->lamu[i] = s->lam[i] / s->sf;
+  for (i = 0; i < s->m; i++) s->lamu[i] = s->lam[i] * s->sc[i] / s->sf;
   /* r = grad f - sum lambda_i grad c_i, unscaled: (g - sum lam~ J~) / sf */
   for (j = 0; j < n; j++) {
     double r = s->g[j];
@@ -263,7 +264,7 @@ static int restore (sqp_state *s, ol_ctx *c, const char *why, ol_err *e)
   memset(s->B, 0, (size_t)n * n * sizeof *s->B);
   for (i = 0; i < n; i++) s->B[i * n + i] = 1;
   s->scaled = 0;
-  s->mu = 0;
+  for (i = 0; i < s->m; i++) s->muv[i] = 0;
   s->fails = 0;
   s->restored++;
   known(s, c);
@@ -506,14 +507,27 @@ static int subproblem (sqp_state *s, const ol_problem *p, const double *x,
   return rc;
 }
 
-/* violation of the linearisation c + J d */
-static double vlin (const sqp_state *s, const ol_problem *p, const double *d)
+/* Powell's weighted violation sum_i mu_i viol_i(cv) */
+static double wviol (const sqp_state *s, const ol_problem *p,
+                     const double *cv)
+{
+  double v = 0;
+  int i;
+  for (i = 0; i < s->m; i++)
+    v += s->muv[i] * (p->con.kind[i] == OL_CON_EQ ? fabs(cv[i])
+                      : fmax(0, -cv[i]));
+  return v;
+}
+
+/* the same of the linearisation c + J d */
+static double wvlin (const sqp_state *s, const ol_problem *p,
+                     const double *d)
 {
   double v = 0;
   int i;
   for (i = 0; i < s->m; i++) {
     double ci = s->cv[i] + ol_vec_dot(s->J + (size_t)i * s->n, d, s->n);
-    v += p->con.kind[i] == OL_CON_EQ ? fabs(ci) : fmax(0, -ci);
+    v += s->muv[i] * (p->con.kind[i] == OL_CON_EQ ? fabs(ci) : fmax(0, -ci));
   }
   return v;
 }
@@ -551,7 +565,7 @@ static int sqp_step (void *st, ol_ctx *c, ol_err *e)
   sqp_state *s = st;
   const ol_problem *p = c->p;
   int n = s->n, m = s->m, i, j, rc, ok = 0, soc = 0;
-  double th, D, phi, phit = 0, a = 1, v, lmax = 0;
+  double th, D, phi, phit = 0, a = 1, v;
   ol_kkt k;
   if (p->l1 > 0)
     return ol_err_set(e, OL_EINVAL, "sqp: the l1 term of a composite "
@@ -578,11 +592,13 @@ static int sqp_step (void *st, ol_ctx *c, ol_err *e)
   if ((rc = subproblem(s, p, c->x, s->cv, s->d, &th, e)) != OL_OK)
     return rc;
   /* (3) merit penalty and model decrease */
-  for (i = 0; i < m; i++) lmax = fmax(lmax, fabs(s->lamq[i]));
-  s->mu = fmax(s->mu, 1.1 * lmax + 1e-8);
+  for (i = 0; i < m; i++) {
+    double li = 1.1 * fabs(s->lamq[i]) + 1e-8;
+    s->muv[i] = fmax(li, 0.5 * (s->muv[i] + li));
+  }
   v = violation(p, s->cv, m);
-  phi = s->f + s->mu * v;
-  D = ol_vec_dot(s->g, s->d, n) + s->mu * (vlin(s, p, s->d) - v);
+  phi = s->f + wviol(s, p, s->cv);
+  D = ol_vec_dot(s->g, s->d, n) + wvlin(s, p, s->d) - wviol(s, p, s->cv);
   if (norminf(s->d, n) <= 4 * DBL_EPSILON * (1 + norminf(c->x, n))) {
     /* a KKT point of the QP at x: take its multipliers */
     memcpy(s->lam, s->lamq, (size_t)m * sizeof *s->lam);
@@ -613,7 +629,7 @@ static int sqp_step (void *st, ol_ctx *c, ol_err *e)
     rc = evaluate(s, c, s->xt, &s->ft, NULL, s->cvt, NULL, e);
     if (rc == OL_EDOM) phit = INFINITY;
     else if (rc != OL_OK) return rc;
-    else phit = s->ft + s->mu * violation(p, s->cvt, m);
+    else phit = s->ft + wviol(s, p, s->cvt);
     if (phit <= phi + SQP_ETA * aa * D + 4 * DBL_EPSILON * fabs(phi)) {
       ok = 1;
       a = aa;
@@ -687,7 +703,8 @@ static void sqp_fini (void *st)
                   &s->w, &s->z, &s->bz, &s->B, &s->Lc, &s->kw, &s->cv,
                   &s->cvt, &s->lam, &s->lamq, &s->csoc, &s->J, &s->Jt,
                   &s->A, &s->b, &s->u, &s->r, &s->N, &s->BN, &s->S,
-                  &s->rw, &s->sc, &s->lamu, &s->zl, &s->zu, &s->gu};
+                  &s->rw, &s->sc, &s->lamu, &s->zl, &s->zu, &s->gu,
+                  &s->muv};
   size_t k;
   for (k = 0; k < sizeof v / sizeof v[0]; k++) {
     ol_vec_free(*v[k]);
