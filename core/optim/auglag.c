@@ -32,6 +32,26 @@
 ** (the slack allows the rounding of L_A, as lbfgs.c), memory dropped at
 ** every outer update.  A failed search ends the subproblem.
 **
+** The first trial step is 1 (min(1, 1 / ||d||_inf) with an empty
+** memory) times a growth factor that quadruples after each step whose
+** first trial was accepted and gave no curvature pair (L_A linear along
+** it: a linear objective far from the constraints), back to 1 otherwise.
+**
+** Infeasibility: when the penalty was raised more than 3 times in a row
+** (mu up 1000-fold) without V falling below a quarter of its value when
+** the raises began, or mu is at mumax, a feasibility restoration
+** minimises the violation alone (constr.h, ol_constr_restore) and the
+** method moves to the point it reaches; a least violation above
+** OL_CONSTR_INFEAS (1e-6) stops the run with reason "infeasible" there
+** (ol_ctx_infeasible), else the method goes on (at most 3 times).
+**
+** Scaling (scale = 1, the default): IPOPT's gradient-based scaling
+** (Waechter & Biegler 2006, sec. 3.8): the method works on s_f f and s_i
+** c_i, s = min(1, 100 / ||gradient at the start||_inf); f, grad f and the
+** multipliers s_i lhat~_i / s_f are reported unscaled, and the bound
+** multipliers (r.zl, r.zu) are fitted to the residual of lhat as the kkt
+** metric fits them.
+**
 ** One optlab iteration is one inner step (one line search), so records,
 ** metrics and plots show the inner progress; an outer update happens at
 ** the start of the step that finds the subproblem solved.  Multipliers:
@@ -431,9 +451,11 @@ static void auglag_fini (void *st)
 const ol_method_type ol_optim_auglag = {
   "auglag", OL_OPTIM,
   "augmented Lagrangian for c(x) = 0, c(x) >= 0 and bounds; projected "
-  "L-BFGS inner solver (one iteration = one inner step)",
+  "L-BFGS inner solver (one iteration = one inner step); IPOPT's scaling; "
+  "stops 'infeasible' by restoration",
   "Nocedal & Wright 2006, Algorithm 17.4 and (17.50); Conn, Gould & "
-  "Toint 1991",
+  "Toint 1991; Waechter & Biegler 2006 (scaling); Birgin, Martinez &"
+  " Raydan 2000 (restoration)",
   auglag_params, (int)(sizeof auglag_params / sizeof auglag_params[0]),
   sizeof(auglag_state), OL_M_CONSTR,
   OL_KIND(OL_OBJECTIVE),

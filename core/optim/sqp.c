@@ -27,11 +27,14 @@
 **     LNM 630) proposed: c_E -> (1 - theta) c_E, c_I -> c_I - theta
 **     min(c_I, 0), for theta = 0.5, 0.9, 0.99, 1 (at theta = 1, d = 0 is
 **     feasible).
-** (3) Merit: the l1 penalty phi(x) = f(x) + mu v(x), v(x) = sum_E |c_i| +
-**     sum_I max(0, -c_i) (N&W (15.24)), mu = max(mu, 1.1
-**     ||lambda_hat||_inf + 1e-8) so that d is a descent direction (N&W
-**     Theorem 18.2); the model decrease D = g'd + mu (v_lin(d) - v(x)),
-**     v_lin the violation of the linearisation.
+** (3) Merit: Powell's (1978) weighted l1 penalty phi(x) = f(x) + sum_i
+**     mu_i v_i(x), v_i = |c_i| on E, max(0, -c_i) on I (N&W (15.24) with
+**     a weight per constraint), mu_i = max(m_i, (mu_i + m_i) / 2), m_i =
+**     1.1 |lambda_hat_i| + 1e-8, so that d is a descent direction (N&W
+**     Theorem 18.2) while a constraint with a small multiplier is not
+**     penalised by the largest one (a single mu stalls HS106 in tiny
+**     steps); the model decrease D = g'd + sum_i mu_i (v_i,lin(d) -
+**     v_i(x)), v_lin the violation of the linearisation.
 ** (4) Backtracking: alpha = 1, 1/2, ... until phi(x + alpha d) <= phi(x) +
 **     eta alpha D (eta = 1e-4); when the full step is rejected, first the
 **     second-order correction (N&W (18.51)): the QP again with c replaced
@@ -40,10 +43,26 @@
 ** (6) Powell's damped BFGS update of B with s = x+ - x and y = grad_x
 **     L(x+, lambda+) - grad_x L(x, lambda+) (N&W Procedure 18.2); B0 = I,
 **     scaled once by y'y / s'y after the first step (N&W (6.20)).
+** (7) Infeasibility: when the step makes no progress twice in a row (no
+**     decrease of the merit, or a vanishing step of a relaxed QP) at a
+**     point that violates the constraints, a feasibility restoration
+**     minimises the violation alone (constr.h, ol_constr_restore).  Its
+**     least violation above OL_CONSTR_INFEAS (1e-6) stops the run with
+**     reason "infeasible" at that least-infeasible point
+**     (ol_ctx_infeasible); below, the SQP starts afresh from the
+**     feasible point found (at most 3 times).
+**
+** Scaling (scale = 1, the default): IPOPT's gradient-based scaling
+** (Waechter & Biegler 2006, sec. 3.8; nlp_scaling_max_gradient = 100):
+** the method works on s_f f and s_i c_i, s = min(1, 100 / ||gradient at
+** the start||_inf), and tests the optimality error of that scaled
+** problem; f, grad f (handed to the run) and the multipliers lambda_i =
+** s_i lambda~_i / s_f are reported unscaled.
 **
 ** Multipliers (r.lambda): lambda, so that grad f - sum lambda_i grad c_i
 ** - z_l + z_u = 0 at a solution, lambda_i >= 0 on I; the bound multipliers
-** z are the QP's, not kept (the kkt metric fits them, constr.h).  Costs:
+** (r.zl, r.zu) are fitted to that residual at each accepted point as the
+** kkt metric fits them (ol_constr_zfit).  Costs:
 ** per iteration one gradient of f and of each constraint at the accepted
 ** point, one value of f and of every constraint per trial point.  The QP
 ** is O(K (n + q)^3) for K constraint rows (general plus finite bounds) and
@@ -717,9 +736,11 @@ static void sqp_fini (void *st)
 const ol_method_type ol_optim_sqp = {
   "sqp", OL_OPTIM,
   "line-search SQP: damped-BFGS Lagrangian Hessian, dense dual active-set "
-  "QP (Goldfarb-Idnani), l1 merit with second-order correction",
+  "QP (Goldfarb-Idnani), Powell's weighted l1 merit with second-order "
+  "correction; IPOPT's scaling; stops 'infeasible' by restoration",
   "Nocedal & Wright 2006, Algorithm 18.3; Goldfarb & Idnani 1983; Powell "
-  "1978",
+  "1978; Waechter & Biegler 2006 (scaling); Birgin, Martinez & Raydan "
+  "2000 (restoration)",
   sqp_params, (int)(sizeof sqp_params / sizeof sqp_params[0]),
   sizeof(sqp_state), OL_M_CONSTR,
   OL_KIND(OL_OBJECTIVE),

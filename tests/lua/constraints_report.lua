@@ -204,4 +204,26 @@ do
   t.ok(s:find("gradnorm", 1, true), "an unconstrained run keeps gradnorm")
 end
 
+-- (7) help(problem.new) says what the solvers do: method, merit,
+-- scaling, the infeasibility rule, the bound push, the multipliers
+do
+  local tmp = os.tmpname()
+  local old = io.output()
+  io.output(tmp)
+  local ok, err = pcall(help, problem.new)
+  io.output():close()
+  io.output(old)
+  local fh = assert(io.open(tmp))
+  local h = fh:read("a")
+  fh:close()
+  os.remove(tmp)
+  t.ok(ok, "help(problem.new) runs: " .. tostring(err))
+  for _, want in ipairs{"optim.sqp", "optim.auglag", "Powell's weights",
+                        "100 / ||gradient at x0||_inf", "scale = false",
+                        "bound push", "\"infeasible\"", "r.zl, r.zu",
+                        "budget"} do
+    t.ok(h:find(want, 1, true), "help(problem.new) mentions " .. want)
+  end
+end
+
 t.done()
