@@ -161,8 +161,8 @@ do
     for i = 1, 2 do
       worst = math.max(worst, math.abs(r.lambda[i] / 1e6 - r0.lambda[i]))
     end
-    t.ok(worst <= 1e-5, string.format("%s: lambda = 1e6 * hs071's "
-                                      .. "(max error %.3g <= 1e-5)", name, worst))
+    t.ok(worst <= 1e-5, string.format("%s: lambda = 1e6 * hs071's (max "
+                                      .. "error %.3g <= 1e-5)", name, worst))
   end
 end
 

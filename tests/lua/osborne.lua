@@ -15,10 +15,11 @@
 -- published f* have 6 digits: f within 1e-5 relative of them, and the
 -- gradient at most 1e-8 (a minimiser, not a point passing by).
 --
--- Newton from Osborne 1's standard start takes the valley x4, x5 -> 0,
--- |x1|, |x2|, |x3| -> infinity, along which f decreases towards 0.0467
--- (a descent path of the problem itself, not a non-finite trial): it is
--- checked to run on without a non-finite stop and to decrease f.
+-- Newton on Osborne 1 also needs Greenstadt's modification of its
+-- indefinite Hessians (core/optim/newton.c): with tau I added just enough
+-- for a Cholesky factor (N&W Algorithm 3.3), its second step went along a
+-- nearly singular direction into the valley x4, x5 -> 0, |x1|, |x3| ->
+-- infinity, where f decreases towards 0.0467, not the minimum.
 local t = dofile("tests/lib/tap.lua")
 
 local y1 = {0.844, 0.908, 0.932, 0.936, 0.925, 0.908, 0.881, 0.850, 0.818,
@@ -64,6 +65,7 @@ local osb2 = problem.new{n = 11, name = "osborne2",
 
 local quiet = {progress = false, view = false, iters = 1000, tol = 1e-10}
 for _, cs in ipairs{{osb1, "cubic", 5.46489e-5}, {osb2, "cubic", 4.01377e-2},
+                    {osb1, "newton", 5.46489e-5},
                     {osb2, "newton", 4.01377e-2}} do
   local p, m, fstar = table.unpack(cs)
   local r = run(p, optim[m]{}, quiet)
@@ -76,15 +78,6 @@ for _, cs in ipairs{{osb1, "cubic", 5.46489e-5}, {osb2, "cubic", 4.01377e-2},
                      f, fstar))
   t.ok(r:last("gradnorm") <= 1e-8, string.format("%s: gradnorm %.3g <= 1e-8",
                                                  name, r:last("gradnorm")))
-end
-
-do
-  local r = run(osb1, optim.newton{}, {progress = false, view = false,
-                                        iters = 200})
-  t.is(r.reason, "budget", "newton on osborne1: runs on ("
-       .. tostring(r.message) .. ")")
-  t.ok(r:last("loss") < 0.05, string.format("newton on osborne1: f decreases "
-       .. "from 0.879 (%.4g < 0.05)", r:last("loss")))
 end
 
 t.done()
