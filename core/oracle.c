@@ -322,6 +322,14 @@ void ol_ctx_converged (ol_ctx *c, const char *why)
   snprintf(r->convmsg, sizeof r->convmsg, "%s", why);
 }
 
+void ol_ctx_infeasible (ol_ctx *c, const char *why)
+{
+  ol_oracle *r = c->orc;
+  if (r == NULL) return;
+  r->conv = 2;
+  snprintf(r->convmsg, sizeof r->convmsg, "%s", why);
+}
+
 int ol_ctx_fp_stationary (const ol_ctx *c, const double *x, double f,
                           const double *g)
 {

@@ -70,7 +70,7 @@ typedef struct ol_oracle {
   long *perm;                 /* minibatch order, or NULL (owned) */
   long pos;
   int permdrawn;              /* ONCE: the permutation was drawn */
-  int conv;
+  int conv;                   /* 1: converged, 2: infeasible */
   char convmsg[OL_ERRMAX];
 } ol_oracle;
 
@@ -181,6 +181,11 @@ void ol_ctx_known (ol_ctx *c, double f, const double *g);
 ** run stops after this step with reason "converged" and why as its
 ** message.  The step should leave c->x where it is and return OL_OK. */
 void ol_ctx_converged (ol_ctx *c, const char *why);
+/* The constraints of the problem cannot be met (core/constr.h's
+** restoration found a positive minimum of their violation): the run stops
+** after this step with reason "infeasible" and why as its message.  The
+** step leaves c->x at the least-infeasible point it found. */
+void ol_ctx_infeasible (ol_ctx *c, const char *why);
 /* 1 when the true gradient g at a point with value f is zero to working
 ** precision: ||g||_inf max(1, ||x||_inf) <= eps^(2/3) max(1, |f|), with
 ** eps = DBL_EPSILON; eps^(2/3) = 3.7e-11 is the accuracy of a gradient

@@ -35,6 +35,7 @@
 */
 #include "run.h"
 
+#include "constr.h"
 #include "runpriv.h"
 #include "sample/stats.h"
 #include "vec.h"
@@ -107,6 +108,7 @@ const char *ol_stop_name (int reason)
   case OL_STOP_STOPPED: return "stopped";
   case OL_STOP_CONVERGED: return "converged";
   case OL_STOP_DIVERGED: return "diverged";
+  case OL_STOP_INFEASIBLE: return "infeasible";
   default: return "unknown";
   }
 }
@@ -548,7 +550,8 @@ static inline int step1 (ol_run *r)
   if (r->project) ol_ctx_project(c, r->x);
   /* (3) stop rules that need no evaluation */
   if (r->orc.conv)
-    stop = stop_msg(r, OL_STOP_CONVERGED, "%s", r->orc.convmsg);
+    stop = stop_msg(r, r->orc.conv == 2 ? OL_STOP_INFEASIBLE
+                    : OL_STOP_CONVERGED, "%s", r->orc.convmsg);
   else if (t >= r->iters)
     stop = OL_STOP_BUDGET;
   else if ((t & 63) == 0 && r->o.time_limit > 0 &&
@@ -568,8 +571,8 @@ static inline int step1 (ol_run *r)
       record(r);
       return r->reason;
     }
-    why = stop == OL_STOP_CONVERGED ? OL_STOP_NONE : check_fg(r);
-    if (why != OL_STOP_NONE && stop != OL_STOP_CONVERGED) stop = why;
+    why = r->orc.conv ? OL_STOP_NONE : check_fg(r);
+    if (why != OL_STOP_NONE && !r->orc.conv) stop = why;
     r->fprev = r->orc.f;
     if (stop != OL_STOP_NONE || t == r->next_rec) record(r);
   }
@@ -779,9 +782,11 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
       ol_err_set(e, OL_EINVAL, "x0[%d] = %g is not finite", i + 1, x0[i]);
       return NULL;
     }
-  /* an infeasible start is an error, whatever the method (a projected
-  ** start would hide a typo in x0) */
+  /* an infeasible start is an error (a projected start would hide a typo
+  ** in x0), except for a constrained method on a box, which moves it
+  ** inside as IPOPT does (ol_constr_push), with a notice */
   if (p->set.kind != OL_SET_NONE &&
+      !((m->flags & OL_M_CONSTR) && p->set.kind == OL_SET_BOX) &&
       ol_set_explain(&p->set, x0, n, OL_SET_TOL, e) != OL_OK)
     return NULL;
   /* (2) allocate */
@@ -837,6 +842,9 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
     goto fail;
   }
   memcpy(r->x0, x0, (size_t)n * sizeof *x0);
+  if ((m->flags & OL_M_CONSTR) && p->set.kind == OL_SET_BOX)
+    ol_constr_push(p, r->x0, r->notice, sizeof r->notice);
+  x0 = r->x0;
   memcpy(r->x, x0, (size_t)n * sizeof *x0);
   memcpy(r->xavg, x0, (size_t)n * sizeof *x0);
   r->o.x0 = r->x0;
@@ -946,6 +954,7 @@ void ol_run_free (ol_run *r)
 
 int ol_run_reason (const ol_run *r) { return r->reason; }
 const char *ol_run_message (const ol_run *r) { return r->msg; }
+const char *ol_run_notice (const ol_run *r) { return r->notice; }
 long ol_run_iter (const ol_run *r) { return r->c.t; }
 long ol_run_budget (const ol_run *r) { return r->iters; }
 int ol_run_n (const ol_run *r) { return r->n; }

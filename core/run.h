@@ -31,6 +31,8 @@
 **                 objectives and densities, f(x_t) < f(x_0) - flimit
 **                 max(1, |f(x_0)|): tested every step for n <= 64 or a
 **                 constrained problem, else wherever f or x is evaluated
+**   infeasible    a constrained method found the constraints cannot be
+**                 met (ol_ctx_infeasible, core/constr.h)
 **   non-finite    NaN or Inf iterate, value or gradient
 **   callback error, numerical failure, interrupted, stopped
 **
@@ -69,7 +71,10 @@ enum {
   OL_STOP_INTERRUPTED,  /* "interrupted": Ctrl-C */
   OL_STOP_STOPPED,      /* "stopped": by the user (q, j:stop()) */
   OL_STOP_CONVERGED,    /* "converged": stationary in floating point */
-  OL_STOP_DIVERGED      /* "diverged": x or f past its limit */
+  OL_STOP_DIVERGED,     /* "diverged": x or f past its limit */
+  OL_STOP_INFEASIBLE    /* "infeasible": the constraints cannot be met
+                           (ol_ctx_infeasible; x is the least-infeasible
+                           point the method found) */
 };
 const char *ol_stop_name (int reason);
 
@@ -166,6 +171,9 @@ int ol_run_busy (const ol_run *r);
 size_t ol_run_memory (const ol_run *r);
 
 int ol_run_reason (const ol_run *r);          /* OL_STOP_* */
+/* A notice about how the run was set up ("" if none): a start moved
+** inside its bounds (ol_constr_push, for the methods with OL_M_CONSTR). */
+const char *ol_run_notice (const ol_run *r);
 const char *ol_run_message (const ol_run *r); /* detail ("" if none): the
                                                  error text, traceback */
 long ol_run_iter (const ol_run *r);           /* steps done */

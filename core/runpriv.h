@@ -83,6 +83,7 @@ struct ol_run {
   long iters;                 /* budget */
   int reason;                 /* OL_STOP_* */
   char msg[OL_ERRMAX];
+  char notice[320];          /* ol_run_notice */
   double seconds;             /* accumulated stepping wall time */
   double slice0;              /* clock at the start of the current slice */
   int inslice;                /* inside ol_run_advance (see above) */

@@ -272,8 +272,21 @@ problem.new{n = , f = , grad = , fdf = , ...} -- a problem from Lua functions
   constraints  {{kind = "ineq" | "eq", c = function (x) return v end,
           grad = function (x, g) ... end}, ...}: c(x) >= 0 or c(x) = 0
           (grad optional: finite differences); lower, upper: bounds.
-          Solved by optim.auglag (multipliers in r.lambda; metrics kkt,
-          stationarity, feasibility, complementarity); other methods refuse
+          Solved by optim.sqp (line-search SQP: damped-BFGS Hessian of the
+          Lagrangian, dense dual QP, l1 merit with Powell's weights and a
+          second-order correction) and optim.auglag (augmented Lagrangian,
+          projected L-BFGS inner solver); other methods refuse.  Both
+          scale f and each c_i by min(1, 100 / ||gradient at x0||_inf) as
+          IPOPT does (scale = false: off; results are unscaled), move a
+          start outside the bounds 1e-2 inside (IPOPT's bound push, with a
+          notice), and stop with reason "infeasible" at the least-
+          infeasible point when minimising the violation alone ends above
+          1e-6 (sqp: tried when its QP step fails twice; auglag: when 3
+          raises of the penalty leave the violation above 1/4 of where it
+          was).  r.lambda: multipliers (grad f - sum lambda_i grad c_i -
+          zl + zu = 0); r.zl, r.zu: the bounds' (>= 0); metrics kkt,
+          stationarity, feasibility, complementarity; a run that ends on
+          its budget with the constraints violated by > 1e-6 warns
 Without grad or fdf, f is traced at x0 into a tape (help(grad)): exact
 gradients and Hessians in C, no Lua call per step while its branches hold
 (ad = false: central finite differences; ad = "check": print the tape's

@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lprint.h"
@@ -34,6 +35,41 @@ const char *olua_acceptnote (const ol_run *r, char *buf, size_t sz)
              "accepted, %s is probably too small (the chain barely moves)",
              t, h);
   else return NULL;
+  return buf;
+}
+
+int olua_constrained (const ol_run *r)
+{
+  return ol_run_method(r)->family == OL_OPTIM &&
+    (ol_run_problem(r)->con.m > 0 || (ol_run_method(r)->flags & OL_M_CONSTR));
+}
+
+const char *olua_constrnote (const ol_run *r, char *buf, size_t sz)
+{
+  int why = ol_run_reason(r);
+  double v;
+  if (!olua_constrained(r) || ol_run_problem(r)->con.m == 0 ||
+      (why != OL_STOP_BUDGET && why != OL_STOP_TIME) ||
+      !(ol_run_metrics(r) & OL_MBIT(OL_MET_FEASIBILITY)))
+    return NULL;
+  v = ol_run_last(r, OL_MET_FEASIBILITY);
+  if (!(v > OL_CONSTR_WARN)) return NULL;
+  snprintf(buf, sz, "warning: the run ended on its %s with the constraints "
+           "violated by %.3g (feasibility > %g): x is not a solution; raise "
+           "iters, or check the constraints (sqp and auglag stop with reason "
+           "\"infeasible\" when they find none can be met)",
+           why == OL_STOP_BUDGET ? "budget" : "time limit", v, OL_CONSTR_WARN);
+  return buf;
+}
+
+/* The shortest of %.15g, %.16g, %.17g that reads back as v. */
+static const char *fullnum (char *buf, size_t sz, double v)
+{
+  int d;
+  for (d = 15; d <= 17; d++) {
+    snprintf(buf, sz, "%.*g", d, v);
+    if (strtod(buf, NULL) == v) break;
+  }
   return buf;
 }
 
@@ -164,15 +200,30 @@ int olua_run_tostring (lua_State *L)
     luaL_addstring(&bf, adnote);
   }
   rec = ol_run_metrics(r);
+  /* a constrained run: f to full precision, no gradient norms (grad f
+  ** does not vanish at a constrained optimum; kkt and feasibility say how
+  ** near one it is) */
+  if (olua_constrained(r))
+    rec &= ~(OL_MBIT(OL_MET_GRADNORM) | OL_MBIT(OL_MET_MINGRADNORM));
   for (i = 0; i < OL_NMETRICS; i++)
     if (rec & OL_MBIT(i)) {
       snprintf(buf, sizeof buf, "%s%s %s", k++ ? "  " : "\n  final: ",
                ol_metric_types[i].name,
-               ol_fmtnum(num, sizeof num, ol_run_last(r, i), 3));
+               i == OL_MET_LOSS && olua_constrained(r)
+               ? fullnum(num, sizeof num, ol_run_last(r, i))
+               : ol_fmtnum(num, sizeof num, ol_run_last(r, i), 3));
       luaL_addstring(&bf, buf);
     }
   if (olua_acceptnote(r, buf, sizeof buf) != NULL) {
     luaL_addstring(&bf, "\n  note: ");
+    luaL_addstring(&bf, buf);
+  }
+  if (ol_run_notice(r)[0] != '\0') {
+    luaL_addstring(&bf, "\n  note: ");
+    luaL_addstring(&bf, ol_run_notice(r));
+  }
+  if (olua_constrnote(r, buf, sizeof buf) != NULL) {
+    luaL_addstring(&bf, "\n  ");
     luaL_addstring(&bf, buf);
   }
   if (ol_run_problem(r)->kind == OL_GAME && ol_run_problem(r)->payoff != NULL)

@@ -22,6 +22,15 @@ int olua_runreason (const lrun *b);
 ** other run. */
 const char *olua_acceptnote (const ol_run *r, char *buf, size_t sz);
 
+/* A constrained run: the problem has general constraints, or the method
+** handles them (sqp, auglag: on a box). */
+int olua_constrained (const ol_run *r);
+/* A constrained run that ended on its budget or time with the constraints
+** violated by more than OL_CONSTR_WARN (the last recorded feasibility
+** metric): the warning that says so, in buf; NULL for any other run. */
+#define OL_CONSTR_WARN 1e-6
+const char *olua_constrnote (const ol_run *r, char *buf, size_t sz);
+
 /* __tostring of a run object: what ran, why it stopped, the final
 ** metrics, evaluations and x. */
 int olua_run_tostring (lua_State *L);

@@ -451,12 +451,21 @@ void olua_failnote (const char *label, const lrun *b)
 {
   int why = ol_run_reason(b->r);
   char note[200];
+  char cnote[400];
   if (olua_acceptnote(b->r, note, sizeof note) != NULL) {
     fprintf(stderr, "optlab: %s: note: %s\n", label, note);
     fflush(stderr);
   }
+  /* constrained runs: a start moved inside its bounds, a budget spent
+  ** with the constraints violated */
+  if (ol_run_notice(b->r)[0] != '\0')
+    fprintf(stderr, "optlab: %s: note: %s\n", label, ol_run_notice(b->r));
+  if (!b->intr && olua_constrnote(b->r, cnote, sizeof cnote) != NULL)
+    fprintf(stderr, "optlab: %s: %s\n", label, cnote);
+  fflush(stderr);
   if (b->intr || (why != OL_STOP_CALLBACK && why != OL_STOP_NONFINITE
-                  && why != OL_STOP_FAILED && why != OL_STOP_DIVERGED))
+                  && why != OL_STOP_FAILED && why != OL_STOP_DIVERGED
+                  && why != OL_STOP_INFEASIBLE))
     return;
   fprintf(stderr, "optlab: %s stopped by %s at iteration %ld: %s\n", label,
           ol_stop_name(why), ol_run_iter(b->r), ol_run_message(b->r));
@@ -883,7 +892,8 @@ static const luaL_Reg run_methods[] = {
   {NULL, NULL}
 };
 
-/* Fields: iter, reason, message, seed, x, xavg, value, lambda, budget, nfev,
+/* Fields: iter, reason, message, notice, seed, x, xavg, value, lambda, zl,
+** zu, budget, nfev,
 ** ngev, nhev, seconds, label, method, problem; then the methods above. */
 static int run_index (lua_State *L)
 {
@@ -923,6 +933,18 @@ static int run_index (lua_State *L)
     ** constraints (nil when it keeps none) */
     const double *lam = ol_constr_lambda(ol_run_method(r), ol_run_state(r));
     if (lam != NULL) olua_pushvec(L, lam, ol_run_problem(r)->con.m);
+    else lua_pushnil(L);
+  }
+  else if (strcmp(k, "zl") == 0 || strcmp(k, "zu") == 0) {
+    /* bound multipliers (>= 0, IPOPT's z_L, z_U): nil for a method that
+    ** keeps none */
+    const double *z = ol_constr_z(ol_run_method(r), ol_run_state(r),
+                                  k[1] == 'u');
+    if (z != NULL) olua_pushvec(L, z, ol_run_n(r));
+    else lua_pushnil(L);
+  }
+  else if (strcmp(k, "notice") == 0) {
+    if (ol_run_notice(r)[0] != '\0') lua_pushstring(L, ol_run_notice(r));
     else lua_pushnil(L);
   }
   else if (strcmp(k, "budget") == 0) lua_pushinteger(L, ol_run_budget(r));
@@ -983,7 +1005,8 @@ static void setfields (lua_State *L)
     "iter", "seed", "budget", "nfev", "ngev", "nhev", "mfev", "mgev",
     "seconds", "value", NULL
   };
-  static const char *const strs[] = {"reason", "message", "label", NULL};
+  static const char *const strs[] = {"reason", "message", "label", "notice",
+                                     NULL};
   const luaL_Reg *m;
   int i;
   lua_newtable(L);
@@ -1001,6 +1024,10 @@ static void setfields (lua_State *L)
   lua_setfield(L, -2, "xavg");
   lua_newtable(L);
   lua_setfield(L, -2, "lambda");
+  lua_newtable(L);
+  lua_setfield(L, -2, "zl");
+  lua_newtable(L);
+  lua_setfield(L, -2, "zu");
   lua_pushboolean(L, 1);
   lua_setfield(L, -2, "problem");
   lua_pushboolean(L, 1);

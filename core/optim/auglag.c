@@ -32,6 +32,26 @@
 ** (the slack allows the rounding of L_A, as lbfgs.c), memory dropped at
 ** every outer update.  A failed search ends the subproblem.
 **
+** The first trial step is 1 (min(1, 1 / ||d||_inf) with an empty
+** memory) times a growth factor that quadruples after each step whose
+** first trial was accepted and gave no curvature pair (L_A linear along
+** it: a linear objective far from the constraints), back to 1 otherwise.
+**
+** Infeasibility: when the penalty was raised more than 3 times in a row
+** (mu up 1000-fold) without V falling below a quarter of its value when
+** the raises began, or mu is at mumax, a feasibility restoration
+** minimises the violation alone (constr.h, ol_constr_restore) and the
+** method moves to the point it reaches; a least violation above
+** OL_CONSTR_INFEAS (1e-6) stops the run with reason "infeasible" there
+** (ol_ctx_infeasible), else the method goes on (at most 3 times).
+**
+** Scaling (scale = 1, the default): IPOPT's gradient-based scaling
+** (Waechter & Biegler 2006, sec. 3.8): the method works on s_f f and s_i
+** c_i, s = min(1, 100 / ||gradient at the start||_inf); f, grad f and the
+** multipliers s_i lhat~_i / s_f are reported unscaled, and the bound
+** multipliers (r.zl, r.zu) are fitted to the residual of lhat as the kkt
+** metric fits them.
+**
 ** One optlab iteration is one inner step (one line search), so records,
 ** metrics and plots show the inner progress; an outer update happens at
 ** the start of the step that finds the subproblem solved.  Multipliers:
@@ -48,6 +68,7 @@
 */
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "constr.h"
@@ -58,6 +79,8 @@
 #define AL_TRIALS 60
 #define AL_FTOL 1e-12
 #define AL_SKIP 1e-10
+#define AL_RAISES 3
+#define AL_GROW 1e12
 
 typedef struct auglag_state {
   int n, m, mem;
@@ -65,8 +88,12 @@ typedef struct auglag_state {
   double mu, mu0, omega, eta, tol, ctol, c1, mumax;
   double *lam, *lhat, *cv, *J;      /* m, m, m, m x n */
   double *g, *gf, *d, *xt, *gt, *gft, *lht, *cvt, *Jt, *fw;
-  double la, f;                     /* L_A, f at c->x */
-  int valid, ninner, nouter;
+  double *sc, *lamu;                /* m: constraint scales, lhat unscaled */
+  double *zl, *zu, *gu, *rw;        /* n, n, n, 6n (restoration) */
+  double la, f, sf;                 /* L_A, f at c->x (scaled); f's scale */
+  double vraise;                    /* V when the penalty raises began */
+  double grow;                      /* first trial step's expansion */
+  int valid, ninner, nouter, scale, scaleset, nraise, restored;
 } auglag_state;
 
 static const ol_param auglag_params[] = {
@@ -77,12 +104,21 @@ static const ol_param auglag_params[] = {
    "constraint violation", NULL},
   {"m", OL_P_INT, 10, 1, 1000, "L-BFGS memory of the inner solver", NULL},
   {"mumax", OL_P_REAL, 1e12, 1, 1e300, "largest penalty", NULL},
+  {"scale", OL_P_BOOL, 1, 0, 1, "scale f and each constraint by min(1, "
+   "100 / ||gradient at x0||_inf) (IPOPT's gradient-based scaling)", NULL},
 };
 
 const double *ol_auglag_lambda (const void *st)
 {
   const auglag_state *s = st;
-  return s->m > 0 ? s->lhat : NULL;
+  return s->m > 0 ? s->lamu : NULL;
+}
+
+const double *ol_auglag_z (const void *st, int which)
+{
+  const auglag_state *s = st;
+  if (s->zl == NULL) return NULL;
+  return which == 0 ? s->zl : s->zu;
 }
 
 static int auglag_init (void *st, const double *par, ol_ctx *c, ol_err *e)
@@ -90,7 +126,8 @@ static int auglag_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   auglag_state *s = st;
   const ol_problem *p = c->p;
   int n = c->n, m = p->con.m, mm;
-  double **v[] = {&s->g, &s->gf, &s->d, &s->xt, &s->gt, &s->gft, &s->fw};
+  double **v[] = {&s->g, &s->gf, &s->d, &s->xt, &s->gt, &s->gft, &s->fw,
+                  &s->zl, &s->zu, &s->gu};
   size_t k;
   if (p->set.kind != OL_SET_NONE && p->set.kind != OL_SET_BOX)
     return ol_err_set(e, OL_EINVAL, "auglag handles bounds (a box set) "
@@ -103,6 +140,8 @@ static int auglag_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   s->ctol = par[2];
   s->mem = (int)par[3];
   s->mumax = par[4];
+  s->scale = par[5] != 0;
+  s->sf = 1;
   s->c1 = 1e-4;
   s->omega = 1 / s->mu;
   s->eta = 1 / pow(s->mu, 0.1);
@@ -118,8 +157,12 @@ static int auglag_init (void *st, const double *par, ol_ctx *c, ol_err *e)
       (s->cv = ol_vec_new(mm, e)) == NULL ||
       (s->cvt = ol_vec_new(mm, e)) == NULL ||
       (s->J = ol_vec_new(mm * n, e)) == NULL ||
-      (s->Jt = ol_vec_new(mm * n, e)) == NULL)
+      (s->Jt = ol_vec_new(mm * n, e)) == NULL ||
+      (s->sc = ol_vec_new(mm, e)) == NULL ||
+      (s->lamu = ol_vec_new(mm, e)) == NULL ||
+      (s->rw = ol_vec_new(6 * n, e)) == NULL)
     return OL_ENOMEM;
+  for (k = 0; k < (size_t)mm; k++) s->sc[k] = 1;
   return OL_OK;
 }
 
@@ -133,6 +176,8 @@ static int al_eval (auglag_state *s, ol_ctx *c, const double *x, double *la,
   int i, j, n = s->n, rc;
   double v;
   if ((rc = ol_ctx_grad(c, x, f, gf, e)) != OL_OK) return rc;
+  *f *= s->sf;
+  ol_vec_scal(s->sf, gf, n);
   v = *f;
   memcpy(g, gf, (size_t)n * sizeof *g);
   for (i = 0; i < s->m; i++) {
@@ -140,6 +185,8 @@ static int al_eval (auglag_state *s, ol_ctx *c, const double *x, double *la,
     rc = ol_problem_ceval(p, i, x, &cv[i], Ji, s->fw, &c->nfev, &c->ngev,
                           e);
     if (rc != OL_OK) return rc;
+    cv[i] *= s->sc[i];
+    for (j = 0; j < n; j++) Ji[j] *= s->sc[i];
     ci = cv[i];
     if (p->con.kind[i] == OL_CON_EQ) {
       lh[i] = li - s->mu * ci;
@@ -206,7 +253,66 @@ static int refresh (auglag_state *s, ol_ctx *c, ol_err *e)
   int rc = al_eval(s, c, c->x, &s->la, s->g, &s->f, s->gf, s->cv, s->J,
                    s->lhat, e);
   s->valid = rc == OL_OK;
-  return rc;
+  if (rc != OL_OK || !s->scale || s->scaleset) return rc;
+  /* IPOPT's gradient-based scaling (Waechter & Biegler 2006, sec. 3.8)
+  ** from the unscaled gradients at the start; then L_A again, scaled */
+  {
+    int i, n = s->n;
+    s->sf = ol_constr_scale(ol_vec_nrminf(s->gf, n));
+    for (i = 0; i < s->m; i++)
+      s->sc[i] = ol_constr_scale(ol_vec_nrminf(s->J + (size_t)i * n, n));
+    s->scaleset = 1;
+  }
+  return refresh(s, c, e);
+}
+
+/* End of a step at x: lhat unscaled (lambda_i = sc_i lhat~_i / sf), the
+** fitted bound multipliers, and f, grad f handed to the run unscaled. */
+static void known (auglag_state *s, ol_ctx *c)
+{
+  int i, j, n = s->n;
+  for (i = 0; i < s->m; i++) s->lamu[i] = s->lhat[i] * s->sc[i] / s->sf;
+  for (j = 0; j < n; j++) {
+    s->gu[j] = s->gf[j] / s->sf;
+    s->fw[j] = s->g[j] / s->sf;   /* grad f - sum lhat_i grad c_i */
+  }
+  ol_constr_zfit(c->p, c->x, s->fw, s->zl, s->zu);
+  ol_ctx_known(c, s->f / s->sf, s->gu);
+}
+
+/* The penalty rule of infeasibility: after AL_RAISES raises of mu in a
+** row (mu up 10^AL_RAISES) without V falling below a quarter of its value
+** when they began, or at mumax, minimise the violation alone (constr.h's
+** restoration).  A positive minimum (above OL_CONSTR_INFEAS) means the
+** constraints cannot be met: the run stops at that least-infeasible
+** point (*stop = 1).  Otherwise the method goes on from the feasible
+** point found. */
+static int infeasible (auglag_state *s, ol_ctx *c, int *stop, ol_err *e)
+{
+  int rc, n = s->n;
+  double viol;
+  *stop = 0;
+  memcpy(s->xt, c->x, (size_t)n * sizeof *s->xt);
+  rc = ol_constr_restore(c->p, s->xt, s->sc, 5000, &viol, s->rw, &c->nfev,
+                         &c->ngev, e);
+  if (rc != OL_OK) return rc;
+  s->restored++;
+  s->nraise = 0;
+  memcpy(c->x, s->xt, (size_t)n * sizeof *c->x);
+  if ((rc = refresh(s, c, e)) != OL_OK) return rc;
+  if (viol <= OL_CONSTR_INFEAS) return OL_OK;
+  *stop = 1;
+  {
+    char msg[OL_ERRMAX];
+    snprintf(msg, sizeof msg, "auglag: the constraints cannot be met (the "
+             "violation stopped decreasing while the penalty rose to mu = "
+             "%.3g; feasibility restoration ends at a least violation %.3g "
+             "> %g: x is that least-infeasible point)", s->mu, viol,
+             OL_CONSTR_INFEAS);
+    ol_ctx_infeasible(c, msg);
+  }
+  known(s, c);
+  return OL_OK;
 }
 
 static int auglag_step (void *st, ol_ctx *c, ol_err *e)
@@ -228,18 +334,34 @@ static int auglag_step (void *st, ol_ctx *c, ol_err *e)
           p->noise.kind == OL_NOISE_NONE) {
         ol_ctx_converged(c, "auglag: stationary and feasible to tol, "
                          "ctol");
-        ol_ctx_known(c, s->f, s->gf);
+        known(s, c);
         return OL_OK;
       }
       memcpy(s->lam, s->lhat, (size_t)s->m * sizeof *s->lam);
       s->eta = fmax(s->eta / pow(s->mu, 0.9), s->ctol);
       s->omega = fmax(s->omega / s->mu, s->tol);
-    } else if (s->mu < s->mumax) {
-      s->mu *= 10;
-      s->eta = fmax(1 / pow(s->mu, 0.1), s->ctol);
-      s->omega = fmax(1 / s->mu, s->tol);
+      s->nraise = 0;
     } else {
-      s->omega = fmax(s->omega / 10, s->tol);
+      /* (1b) not feasible enough: a larger penalty, unless the violation
+      ** has stopped decreasing under the raises (infeasible) */
+      if (s->nraise == 0) s->vraise = V;
+      else if (V < 0.25 * s->vraise) {
+        s->vraise = V;
+        s->nraise = 0;
+      }
+      s->nraise++;
+      if ((s->nraise > AL_RAISES || s->mu >= s->mumax) && s->restored < 3) {
+        int stop;
+        if ((rc = infeasible(s, c, &stop, e)) != OL_OK) return rc;
+        if (stop) return OL_OK;
+      }
+      if (s->mu < s->mumax) {
+        s->mu *= 10;
+        s->eta = fmax(1 / pow(s->mu, 0.1), s->ctol);
+        s->omega = fmax(1 / s->mu, s->tol);
+      } else {
+        s->omega = fmax(s->omega / 10, s->tol);
+      }
     }
     s->nouter++;
     s->L.cnt = 0;
@@ -262,7 +384,7 @@ static int auglag_step (void *st, ol_ctx *c, ol_err *e)
   dn = 0;
   for (j = 0; j < n; j++) dn = fmax(dn, fabs(s->d[j]));
   a = s->L.cnt == 0 && dn > 0 ? fmin(1, 1 / dn) : 1;
-  a *= c->sched;
+  a *= c->sched * fmax(1, s->grow);
   /* (3) backtracking along the projection arc */
   for (i = 0; i < AL_TRIALS && gd < 0; i++, a *= 0.5) {
     double dec = 0;
@@ -283,7 +405,7 @@ static int auglag_step (void *st, ol_ctx *c, ol_err *e)
     /* (4) no decrease: the subproblem is solved as far as it can be */
     s->omega = pg > s->omega ? pg : s->omega;
     s->L.cnt = 0;
-    ol_ctx_known(c, s->f, s->gf);
+    known(s, c);
     return OL_OK;
   }
   /* (5) memory pair, accept */
@@ -293,7 +415,11 @@ static int auglag_step (void *st, ol_ctx *c, ol_err *e)
       sn[j] = s->xt[j] - c->x[j];
       yn[j] = s->gt[j] - s->g[j];
     }
-    ol_lmem_push(&s->L, n, AL_SKIP);
+    /* L_A linear along the step (no curvature pair) and the first trial
+    ** taken: the next first trial is 4 times longer; else back to 1 */
+    if (!ol_lmem_push(&s->L, n, AL_SKIP) && i == 0)
+      s->grow = fmin(4 * fmax(1, s->grow), AL_GROW);
+    else s->grow = 1;
   }
   memcpy(c->x, s->xt, (size_t)n * sizeof *c->x);
   memcpy(s->g, s->gt, (size_t)n * sizeof *s->g);
@@ -303,7 +429,7 @@ static int auglag_step (void *st, ol_ctx *c, ol_err *e)
   memcpy(s->lhat, s->lht, (size_t)s->m * sizeof *s->lhat);
   s->la = lat;
   s->f = ft;
-  ol_ctx_known(c, s->f, s->gf);
+  known(s, c);
   return OL_OK;
 }
 
@@ -312,7 +438,8 @@ static void auglag_fini (void *st)
   auglag_state *s = st;
   double **v[] = {&s->g, &s->gf, &s->d, &s->xt, &s->gt, &s->gft, &s->fw,
                   &s->lam, &s->lhat,
-                  &s->lht, &s->cv, &s->cvt, &s->J, &s->Jt};
+                  &s->lht, &s->cv, &s->cvt, &s->J, &s->Jt, &s->sc,
+                  &s->lamu, &s->zl, &s->zu, &s->gu, &s->rw};
   size_t k;
   for (k = 0; k < sizeof v / sizeof v[0]; k++) {
     ol_vec_free(*v[k]);
@@ -324,9 +451,11 @@ static void auglag_fini (void *st)
 const ol_method_type ol_optim_auglag = {
   "auglag", OL_OPTIM,
   "augmented Lagrangian for c(x) = 0, c(x) >= 0 and bounds; projected "
-  "L-BFGS inner solver (one iteration = one inner step)",
+  "L-BFGS inner solver (one iteration = one inner step); IPOPT's scaling; "
+  "stops 'infeasible' by restoration",
   "Nocedal & Wright 2006, Algorithm 17.4 and (17.50); Conn, Gould & "
-  "Toint 1991",
+  "Toint 1991; Waechter & Biegler 2006 (scaling); Birgin, Martinez &"
+  " Raydan 2000 (restoration)",
   auglag_params, (int)(sizeof auglag_params / sizeof auglag_params[0]),
   sizeof(auglag_state), OL_M_CONSTR,
   OL_KIND(OL_OBJECTIVE),

@@ -26,10 +26,12 @@
 ** 3, choice of M_k): M_k is doubled, re-solving only the secular equation,
 ** until f(x + s) <= f(x) + m(s) (the model is an upper bound at the new
 ** point, which implies a decrease); the search starts at max(M_{k-1}/2,
-** M), the parameter M playing the role of their L_0.  After 60 doublings:
-** OL_ENUMERIC.  A model decrease -m(s) below the resolution of f (10 eps
-** |f| + DBL_MIN) cannot be tested: the step is taken.  adapt = 0: fixed
-** M, the step is always taken.
+** M), the parameter M playing the role of their L_0.  A trial point where
+** f is not finite fails that test (M is doubled, which shortens the step:
+** ||s|| <= sqrt(2 ||g|| / M)) instead of ending the run.  After 60
+** doublings: OL_ENUMERIC.  A model decrease -m(s) below the resolution
+** of f (10 eps |f| + DBL_MIN) cannot be tested: the step is taken.
+** adapt = 0: fixed M, the step is always taken.
 */
 #include <cblas.h>
 #include <float.h>
@@ -195,7 +197,9 @@ static int cubic_step (void *st, ol_ctx *c, ol_err *e)
     mv = a * s->gs + 0.5 * a * a * s->shs + M / 6 * pow(a * s->r, 3);
     for (i = 0; i < n; i++) s->xt[i] += x[i];
     if (-mv <= 10 * DBL_EPSILON * fabs(f) + DBL_MIN) break;
-    if ((rc = ol_ctx_value(c, s->xt, &ft, e)) != OL_OK) return rc;
+    rc = ol_ctx_value(c, s->xt, &ft, e);
+    if (rc == OL_EDOM) ft = INFINITY;  /* not finite there: raise M */
+    else if (rc != OL_OK) return rc;
     /* the model bounds f up to the rounding of f itself (near f* = 0 the
     ** two values differ in their last bits only) */
     if (ft <= f + mv + 16 * DBL_EPSILON * fabs(f)) break;

@@ -2,23 +2,34 @@
 ** core/optim/newton.c -- Newton's method with a Cholesky solve and three
 ** step rules.
 **
-**   p_t = -(H_t + tau_t I)^{-1} g_t,   g_t = grad f(x_t), H_t = Hess f(x_t)
+**   p_t = -B_t^{-1} g_t,   g_t = grad f(x_t), H_t = Hess f(x_t)
 **   pure:      x_{t+1} = x_t + a_t p_t
 **   damped:    x_{t+1} = x_t + a_t p_t / (1 + lambda_t),
-**              lambda_t = sqrt(g_t' (H_t + tau_t I)^{-1} g_t)
+**              lambda_t = sqrt(-g_t' p_t)
 **              (Newton decrement; Nesterov 2004, Introductory Lectures,
 **              section 4.1.5, damped Newton method)
 **   backtrack: x_{t+1} = x_t + a p_t with a = a_t 2^{-j}, j >= 0 the first
 **              with f(x_t + a p) <= f(x_t) + c1 a g_t'p_t, c1 = 1e-4
 **              (Armijo backtracking, Nocedal & Wright 2006, Algorithm 3.1
-**              with rho = 1/2), at most 50 halvings
+**              with rho = 1/2), at most 50 halvings; a trial point where
+**              f is not finite (an overflowing exp, a log of a negative)
+**              fails the test like any other and the step is halved
 **   a_t = lr * sched_t.
 **
-** tau_t: Cholesky with added multiple of the identity (Nocedal & Wright
-** 2006, Algorithm 3.3): tau = 0 when min_i H_ii > 0, else -min_i H_ii +
-** beta; while the factorisation of H + tau I fails, tau = max(2 tau,
-** beta); beta = 1e-8 ||H||_F (1e-8 when H = 0).  Gives up (OL_ENUMERIC,
-** "newton: Cholesky failed ...") after 200 tries or tau > 1e10 ||H||_F.
+** B_t: H_t when its Cholesky factorisation succeeds (H positive
+** definite); otherwise Greenstadt's modification (Greenstadt 1967, "On
+** the relative efficiencies of gradient methods", Math. Comp. 21; Nocedal
+** & Wright 2006, sec. 3.4): with H = Q diag(l) Q' (LAPACK dsyevd, its
+** workspace sized in init), B = Q diag(max(|l_i|, delta)) Q', delta =
+** 1e-8 max_i |l_i| (1 when H = 0), so p = -sum_i q_i (q_i'g) / max(|l_i|,
+** delta): a direction of negative curvature is followed with the step
+** its curvature warrants.  (Adding tau I just enough to make H + tau I
+** positive definite, N&W Algorithm 3.3 with a small beta, leaves it
+** nearly singular: the step along the least eigenvector is huge, and on
+** More, Garbow & Hillstrom's Osborne 1 it throws Newton into the valley
+** x4, x5 -> 0 instead of the minimum.)  tau (diagnostics) is 0 when B =
+** H, else min_i (max(|l_i|, delta) - l_i), the largest change to an
+** eigenvalue.
 **
 ** When the full step's predicted decrease -a g'p is below the resolution
 ** of f (<= 10 eps |f| + DBL_MIN), the Armijo test cannot be evaluated in
@@ -31,16 +42,20 @@
 ** which needs no transposed copy (LAPACKE's row-major wrappers allocate).
 ** dpotrf leaves the strict upper (column-major) triangle untouched, so a
 ** failed attempt is undone from it and a saved diagonal: no n x n copy.
-** All arrays are allocated in init.
+** The eigendecomposition overwrites H with Q (column-major, column i =
+** q_i) after H is restored the same way.  All arrays are allocated in
+** init.
 **
 ** Convergence: a gradient that is exactly 0 leaves x where it is, and so
 ** does a failed backtracking search at a point that is stationary to
 ** working precision (ol_ctx_fp_stationary: f cannot decrease any further
 ** in floating point); both stop the run as converged.
 */
+#include <cblas.h>
 #include <float.h>
 #include <lapacke.h>
 #include <math.h>
+#include <stdlib.h>
 
 #include "method.h"
 #include "vec.h"
@@ -49,13 +64,15 @@ enum { NEWTON_PURE, NEWTON_DAMPED, NEWTON_BACKTRACK };
 
 #define NEWTON_C1 1e-4
 #define NEWTON_HALVINGS 50
-#define NEWTON_TRIES 200
 
 typedef struct newton_state {
   int rule;
   double lr;
-  double *g, *H, *diag, *p, *xt;
-  double tau, lambda;   /* last shift and Newton decrement (diagnostics) */
+  double *g, *H, *diag, *p, *xt, *ev, *work;
+  lapack_int *iwork;
+  lapack_int lwork, liwork;
+  int modified;         /* B is Greenstadt's (H overwritten by Q) */
+  double tau, lambda;   /* largest eigenvalue change, Newton decrement */
 } newton_state;
 
 static const ol_param newton_params[] = {
@@ -77,49 +94,63 @@ static int newton_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   if ((s->diag = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
   if ((s->p = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
   if ((s->xt = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
+  if ((s->ev = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
+  {
+    double wq;
+    lapack_int iq, info;
+    info = LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, 'V', 'L', n, s->H, n, s->ev,
+                               &wq, -1, &iq, -1);
+    if (info != 0)
+      return ol_err_set(e, OL_ENUMERIC, "newton: dsyevd workspace query "
+                        "failed (info %d)", (int)info);
+    s->lwork = (lapack_int)wq + 1;
+    s->liwork = iq + 1;
+    if ((s->work = ol_vec_new((int)s->lwork, e)) == NULL) return OL_ENOMEM;
+    s->iwork = calloc((size_t)s->liwork, sizeof *s->iwork);
+    if (s->iwork == NULL) return ol_err_set(e, OL_ENOMEM, "out of memory");
+  }
   return OL_OK;
 }
 
-/* Factor H + tau I in place (lower Cholesky factor, column-major), tau by
-** Nocedal & Wright Algorithm 3.3.  OL_OK with s->tau set, or OL_ENUMERIC. */
+/* B from H in place: the Cholesky factor of H (lower, column-major) when
+** it succeeds, else Greenstadt's modification (H overwritten by Q, the
+** modified eigenvalues in s->ev).  OL_OK with s->modified and s->tau
+** set, or OL_ENUMERIC. */
 static int newton_factor (newton_state *s, int n, ol_err *e)
 {
-  double *H = s->H, fro = 0, dmin = INFINITY, beta, tau;
-  int i, j, k;
+  double *H = s->H, dmin = INFINITY, lmax = 0, delta;
+  lapack_int info;
+  int i, j;
+  s->modified = 0;
+  s->tau = 0;
   for (i = 0; i < n; i++) {
     s->diag[i] = H[(size_t)i * n + i];
     if (s->diag[i] < dmin) dmin = s->diag[i];
   }
-  /* (1) first try: H itself when its diagonal is positive */
-  if (dmin > 0 && LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, H, n) == 0) {
-    s->tau = 0;
+  /* (1) H itself when it is positive definite */
+  if (dmin > 0 && LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, H, n) == 0)
     return OL_OK;
-  }
-  /* ||H||_F from the diagonal and the triangle dpotrf did not touch */
+  /* (2) restore H from the triangle dpotrf did not touch; eigenvalues */
   for (j = 0; j < n; j++) {
-    fro += s->diag[j] * s->diag[j];
-    for (i = j + 1; i < n; i++)
-      fro += 2 * H[(size_t)i * n + j] * H[(size_t)i * n + j];
+    for (i = j + 1; i < n; i++) H[(size_t)j * n + i] = H[(size_t)i * n + j];
+    H[(size_t)j * n + j] = s->diag[j];
   }
-  fro = sqrt(fro);
-  beta = fro > 0 ? 1e-8 * fro : 1e-8;
-  tau = dmin > 0 ? beta : -dmin + beta;
-  for (k = 0; k < NEWTON_TRIES && isfinite(tau) && tau <= 1e10 * fro + 1;
-       k++) {
-    /* (2) restore H from its untouched triangle, add tau, factor */
-    for (j = 0; j < n; j++) {
-      for (i = j + 1; i < n; i++)
-        H[(size_t)j * n + i] = H[(size_t)i * n + j];
-      H[(size_t)j * n + j] = s->diag[j] + tau;
-    }
-    if (LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, H, n) == 0) {
-      s->tau = tau;
-      return OL_OK;
-    }
-    tau = 2 * tau > beta ? 2 * tau : beta;
+  info = LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, 'V', 'L', n, H, n, s->ev,
+                             s->work, s->lwork, s->iwork, s->liwork);
+  if (info != 0)
+    return ol_err_set(e, OL_ENUMERIC, "newton: eigendecomposition of an "
+                      "indefinite Hessian failed (dsyevd info %d)",
+                      (int)info);
+  /* (3) |l_i|, at least delta */
+  for (i = 0; i < n; i++) lmax = fmax(lmax, fabs(s->ev[i]));
+  delta = lmax > 0 ? 1e-8 * lmax : 1;
+  for (i = 0; i < n; i++) {
+    double b = fmax(fabs(s->ev[i]), delta);
+    s->tau = fmax(s->tau, b - s->ev[i]);
+    s->ev[i] = b;
   }
-  return ol_err_set(e, OL_ENUMERIC, "newton: Cholesky failed: H + tau I "
-                    "is not positive definite for tau up to %g", tau);
+  s->modified = 1;
+  return OL_OK;
 }
 
 static int newton_step (void *st, ol_ctx *c, ol_err *e)
@@ -135,11 +166,21 @@ static int newton_step (void *st, ol_ctx *c, ol_err *e)
     return OL_OK;
   }
   if ((rc = ol_ctx_hess(c, x, s->H, e)) != OL_OK) return rc;
-  /* (2) p = -(H + tau I)^{-1} g */
+  /* (2) p = -B^{-1} g */
   if ((rc = newton_factor(s, n, e)) != OL_OK) return rc;
-  for (i = 0; i < n; i++) p[i] = -s->g[i];
-  if (LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', n, 1, s->H, n, p, n) != 0)
-    return ol_err_set(e, OL_ENUMERIC, "newton: Cholesky solve failed");
+  if (s->modified) {
+    /* p = -Q diag(1 / ev) Q' g, with xt as scratch for Q'g */
+    cblas_dgemv(CblasColMajor, CblasTrans, n, n, 1.0, s->H, n, s->g, 1,
+                0.0, s->xt, 1);
+    for (i = 0; i < n; i++) s->xt[i] /= -s->ev[i];
+    cblas_dgemv(CblasColMajor, CblasNoTrans, n, n, 1.0, s->H, n, s->xt, 1,
+                0.0, p, 1);
+  } else {
+    for (i = 0; i < n; i++) p[i] = -s->g[i];
+    if (LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', n, 1, s->H, n, p, n)
+        != 0)
+      return ol_err_set(e, OL_ENUMERIC, "newton: Cholesky solve failed");
+  }
   gp = ol_vec_dot(s->g, p, n);
   s->lambda = sqrt(gp < 0 ? -gp : 0);
   /* (3) move by the step rule */
@@ -154,7 +195,9 @@ static int newton_step (void *st, ol_ctx *c, ol_err *e)
   for (j = 0; j <= NEWTON_HALVINGS; j++, a *= 0.5) {
     if (-a * gp <= 10 * DBL_EPSILON * fabs(f) + DBL_MIN) break;
     for (i = 0; i < n; i++) s->xt[i] = x[i] + a * p[i];
-    if ((rc = ol_ctx_value(c, s->xt, &ft, e)) != OL_OK) return rc;
+    rc = ol_ctx_value(c, s->xt, &ft, e);
+    if (rc == OL_EDOM) continue;   /* f not finite there: a shorter step */
+    if (rc != OL_OK) return rc;
     if (ft <= f + NEWTON_C1 * a * gp) break;
   }
   if (j > NEWTON_HALVINGS && s->rule == NEWTON_BACKTRACK &&
@@ -178,13 +221,19 @@ static void newton_fini (void *st)
   ol_vec_free(s->diag);
   ol_vec_free(s->p);
   ol_vec_free(s->xt);
-  s->g = s->H = s->diag = s->p = s->xt = NULL;
+  ol_vec_free(s->ev);
+  ol_vec_free(s->work);
+  free(s->iwork);
+  s->g = s->H = s->diag = s->p = s->xt = s->ev = s->work = NULL;
+  s->iwork = NULL;
 }
 
 const ol_method_type ol_optim_newton = {
   "newton", OL_OPTIM,
-  "Newton's method, Cholesky with added tau I; pure, damped or backtracking",
-  "Nocedal & Wright 2006, Algorithms 3.1 and 3.3; Nesterov 2004, 4.1.5",
+  "Newton's method: Cholesky, or Greenstadt's |eigenvalue| modification "
+  "of an indefinite H; pure, damped or backtracking",
+  "Nocedal & Wright 2006, Algorithm 3.1 and sec. 3.4; Greenstadt 1967; "
+  "Nesterov 2004, 4.1.5",
   newton_params, (int)(sizeof newton_params / sizeof newton_params[0]),
   sizeof(newton_state), OL_M_NEEDHESS,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),

@@ -27,11 +27,14 @@
 **     LNM 630) proposed: c_E -> (1 - theta) c_E, c_I -> c_I - theta
 **     min(c_I, 0), for theta = 0.5, 0.9, 0.99, 1 (at theta = 1, d = 0 is
 **     feasible).
-** (3) Merit: the l1 penalty phi(x) = f(x) + mu v(x), v(x) = sum_E |c_i| +
-**     sum_I max(0, -c_i) (N&W (15.24)), mu = max(mu, 1.1
-**     ||lambda_hat||_inf + 1e-8) so that d is a descent direction (N&W
-**     Theorem 18.2); the model decrease D = g'd + mu (v_lin(d) - v(x)),
-**     v_lin the violation of the linearisation.
+** (3) Merit: Powell's (1978) weighted l1 penalty phi(x) = f(x) + sum_i
+**     mu_i v_i(x), v_i = |c_i| on E, max(0, -c_i) on I (N&W (15.24) with
+**     a weight per constraint), mu_i = max(m_i, (mu_i + m_i) / 2), m_i =
+**     1.1 |lambda_hat_i| + 1e-8, so that d is a descent direction (N&W
+**     Theorem 18.2) while a constraint with a small multiplier is not
+**     penalised by the largest one (a single mu stalls HS106 in tiny
+**     steps); the model decrease D = g'd + sum_i mu_i (v_i,lin(d) -
+**     v_i(x)), v_lin the violation of the linearisation.
 ** (4) Backtracking: alpha = 1, 1/2, ... until phi(x + alpha d) <= phi(x) +
 **     eta alpha D (eta = 1e-4); when the full step is rejected, first the
 **     second-order correction (N&W (18.51)): the QP again with c replaced
@@ -40,10 +43,26 @@
 ** (6) Powell's damped BFGS update of B with s = x+ - x and y = grad_x
 **     L(x+, lambda+) - grad_x L(x, lambda+) (N&W Procedure 18.2); B0 = I,
 **     scaled once by y'y / s'y after the first step (N&W (6.20)).
+** (7) Infeasibility: when the step makes no progress twice in a row (no
+**     decrease of the merit, or a vanishing step of a relaxed QP) at a
+**     point that violates the constraints, a feasibility restoration
+**     minimises the violation alone (constr.h, ol_constr_restore).  Its
+**     least violation above OL_CONSTR_INFEAS (1e-6) stops the run with
+**     reason "infeasible" at that least-infeasible point
+**     (ol_ctx_infeasible); below, the SQP starts afresh from the
+**     feasible point found (at most 3 times).
+**
+** Scaling (scale = 1, the default): IPOPT's gradient-based scaling
+** (Waechter & Biegler 2006, sec. 3.8; nlp_scaling_max_gradient = 100):
+** the method works on s_f f and s_i c_i, s = min(1, 100 / ||gradient at
+** the start||_inf), and tests the optimality error of that scaled
+** problem; f, grad f (handed to the run) and the multipliers lambda_i =
+** s_i lambda~_i / s_f are reported unscaled.
 **
 ** Multipliers (r.lambda): lambda, so that grad f - sum lambda_i grad c_i
 ** - z_l + z_u = 0 at a solution, lambda_i >= 0 on I; the bound multipliers
-** z are the QP's, not kept (the kkt metric fits them, constr.h).  Costs:
+** (r.zl, r.zu) are fitted to that residual at each accepted point as the
+** kkt metric fits them (ol_constr_zfit).  Costs:
 ** per iteration one gradient of f and of each constraint at the accepted
 ** point, one value of f and of every constraint per trial point.  The QP
 ** is O(K (n + q)^3) for K constraint rows (general plus finite bounds) and
@@ -53,6 +72,7 @@
 #include <float.h>
 #include <lapacke.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "constr.h"
@@ -64,28 +84,43 @@
 
 typedef struct sqp_state {
   int n, m, K;               /* K = m + finite bounds */
-  double tol, mu;
+  double tol;
   double *B, *Lc;            /* n x n, column-major: B and its Cholesky */
+  /* sizes: n, n, m, m, m x n, m x n (m: at least 1) */
   double *g, *gt, *cv, *cvt, *J, *Jt;   /* at x and at the trial point */
   double *lam, *lamq;        /* m: multipliers, the QP's */
+  double *csoc;              /* m: c(x + d) - J d, the correction's QP */
   double *d, *dsoc, *xt, *sv, *yv, *w;  /* n each */
   double *kw;                /* 3n: ol_constr_kkt's work */
-  double f, ft;
+  double *rw;                /* 6n: ol_constr_restore's work */
+  double *sc, *lamu;         /* m: constraint scales, lambda unscaled */
+  double *muv;               /* m: the merit's penalty weights mu_i */
+  double *zl, *zu, *gu;      /* n: bound multipliers, grad f unscaled */
+  double f, ft, sf;          /* f, f at the trial point (scaled); scale */
   /* the QP: K rows a_k'd >= b_k (or = b_k), the active set */
   double *A, *b, *u, *N, *BN, *S, *z, *r, *bz;   /* bz: the added row */
   int *row_con, *eq, *act, *alist, *skip;
-  int valid, fails, scaled;
+  int valid, fails, scaled, scale, restored;
 } sqp_state;
 
 static const ol_param sqp_params[] = {
   {"tol", OL_P_REAL, 1e-9, 0, 1, "stop when IPOPT's optimality error "
-   "(the kkt metric) is at most tol", NULL},
+   "(the kkt metric) of the scaled problem is at most tol", NULL},
+  {"scale", OL_P_BOOL, 1, 0, 1, "scale f and each constraint by min(1, "
+   "100 / ||gradient at x0||_inf) (IPOPT's gradient-based scaling)", NULL},
 };
 
 const double *ol_sqp_lambda (const void *st)
 {
   const sqp_state *s = st;
-  return s->m > 0 ? s->lam : NULL;
+  return s->m > 0 ? s->lamu : NULL;
+}
+
+const double *ol_sqp_z (const void *st, int which)
+{
+  const sqp_state *s = st;
+  if (s->zl == NULL) return NULL;
+  return which == 0 ? s->zl : s->zu;
 }
 
 static double norminf (const double *x, int n)
@@ -113,7 +148,7 @@ static int sqp_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   int n = c->n, m = p->con.m, K = m, j, mm;
   double lo, hi;
   double **v[] = {&s->g, &s->gt, &s->d, &s->dsoc, &s->xt, &s->sv, &s->yv,
-                  &s->w, &s->z, &s->bz};
+                  &s->w, &s->z, &s->bz, &s->zl, &s->zu, &s->gu};
   size_t k;
   if (p->set.kind != OL_SET_NONE && p->set.kind != OL_SET_BOX)
     return ol_err_set(e, OL_EINVAL, "sqp handles bounds (a box set) and "
@@ -130,17 +165,23 @@ static int sqp_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   s->m = m;
   s->K = K;
   s->tol = par[0];
-  s->mu = 0;
+  s->scale = par[1] != 0;
+  s->sf = 1;
   mm = m > 0 ? m : 1;
   for (k = 0; k < sizeof v / sizeof v[0]; k++)
     if ((*v[k] = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
   if ((s->B = ol_vec_new(n * n, e)) == NULL ||
       (s->Lc = ol_vec_new(n * n, e)) == NULL ||
       (s->kw = ol_vec_new(3 * n, e)) == NULL ||
+      (s->rw = ol_vec_new(6 * n, e)) == NULL ||
+      (s->sc = ol_vec_new(mm, e)) == NULL ||
+      (s->lamu = ol_vec_new(mm, e)) == NULL ||
+      (s->muv = ol_vec_new(mm, e)) == NULL ||
       (s->cv = ol_vec_new(mm, e)) == NULL ||
       (s->cvt = ol_vec_new(mm, e)) == NULL ||
       (s->lam = ol_vec_new(mm, e)) == NULL ||
       (s->lamq = ol_vec_new(mm, e)) == NULL ||
+      (s->csoc = ol_vec_new(mm, e)) == NULL ||
       (s->J = ol_vec_new(mm * n, e)) == NULL ||
       (s->Jt = ol_vec_new(mm * n, e)) == NULL ||
       (s->A = ol_vec_new((K > 0 ? K : 1) * n, e)) == NULL ||
@@ -158,6 +199,7 @@ static int sqp_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   s->alist = s->act + (K > 0 ? K : 1);
   s->skip = s->alist + (K > 0 ? K : 1);
   for (j = 0; j < n; j++) s->B[j * n + j] = 1;
+  for (j = 0; j < mm; j++) s->sc[j] = 1;
   return OL_OK;
 }
 
@@ -167,18 +209,95 @@ static int evaluate (sqp_state *s, ol_ctx *c, const double *x, double *f,
 {
   const ol_problem *p = c->p;
   int i, rc;
+  int j;
   rc = g != NULL ? ol_ctx_grad(c, x, f, g, e) : ol_ctx_value(c, x, f, e);
   if (rc != OL_OK) return rc;
+  *f *= s->sf;
+  if (g != NULL) ol_vec_scal(s->sf, g, s->n);
   for (i = 0; i < s->m; i++) {
-    rc = ol_problem_ceval(p, i, x, &cv[i],
-                          J != NULL ? J + (size_t)i * s->n : NULL, s->w,
-                          &c->nfev, &c->ngev, e);
+    double *Ji = J != NULL ? J + (size_t)i * s->n : NULL;
+    rc = ol_problem_ceval(p, i, x, &cv[i], Ji, s->w, &c->nfev, &c->ngev, e);
     if (rc != OL_OK) return rc;
+    cv[i] *= s->sc[i];
+    if (Ji != NULL)
+      for (j = 0; j < s->n; j++) Ji[j] *= s->sc[i];
   }
   return OL_OK;
 }
 
+/* IPOPT's gradient-based scaling (Waechter & Biegler 2006, sec. 3.8) from
+** the unscaled f, g, c, J at the start: the factors, and the stored
+** values scaled by them. */
+static void set_scale (sqp_state *s)
+{
+  int i, j, n = s->n;
+  s->sf = ol_constr_scale(norminf(s->g, n));
+  s->f *= s->sf;
+  ol_vec_scal(s->sf, s->g, n);
+  for (i = 0; i < s->m; i++) {
+    double *Ji = s->J + (size_t)i * n;
+    s->sc[i] = ol_constr_scale(norminf(Ji, n));
+    s->cv[i] *= s->sc[i];
+    for (j = 0; j < n; j++) Ji[j] *= s->sc[i];
+  }
+}
+
+/* End of a step at x: the unscaled multipliers (lambda_i = sc_i
+** lambda~_i / sf), the fitted bound multipliers, and f, grad f handed to
+** the run unscaled. */
+static void known (sqp_state *s, ol_ctx *c)
+{
+  int i, j, n = s->n;
+  for (j = 0; j < n; j++) s->gu[j] = s->g[j] / s->sf;
+  for (i = 0; i < s->m; i++) s->lamu[i] = s->lam[i] * s->sc[i] / s->sf;
+  /* r = grad f - sum lambda_i grad c_i, unscaled: (g - sum lam~ J~) / sf */
+  for (j = 0; j < n; j++) {
+    double r = s->g[j];
+    for (i = 0; i < s->m; i++) r -= s->lam[i] * s->J[(size_t)i * n + j];
+    s->w[j] = r / s->sf;
+  }
+  ol_constr_zfit(c->p, c->x, s->w, s->zl, s->zu);
+  ol_ctx_known(c, s->f / s->sf, s->gu);
+}
+
 /* sum_E |c_i| + sum_I max(0, -c_i) */
+static double violation (const ol_problem *p, const double *cv, int m);
+
+/* Feasibility restoration from c->x (constr.h: the scaled violation
+** minimised over the box).  When the least violation it reaches is above
+** OL_CONSTR_INFEAS, the problem is infeasible: the run stops there.
+** Otherwise the SQP starts afresh from the feasible point it found (B =
+** I, mu = 0, lambda = 0). */
+static int restore (sqp_state *s, ol_ctx *c, const char *why, ol_err *e)
+{
+  int n = s->n, i, rc;
+  double viol;
+  memcpy(s->xt, c->x, (size_t)n * sizeof *s->xt);
+  rc = ol_constr_restore(c->p, s->xt, s->sc, 5000, &viol, s->rw, &c->nfev,
+                         &c->ngev, e);
+  if (rc != OL_OK) return rc;
+  memcpy(c->x, s->xt, (size_t)n * sizeof *c->x);
+  rc = evaluate(s, c, c->x, &s->f, s->g, s->cv, s->J, e);
+  if (rc != OL_OK) return rc;
+  for (i = 0; i < s->m; i++) s->lam[i] = 0;
+  memset(s->B, 0, (size_t)n * n * sizeof *s->B);
+  for (i = 0; i < n; i++) s->B[i * n + i] = 1;
+  s->scaled = 0;
+  for (i = 0; i < s->m; i++) s->muv[i] = 0;
+  s->fails = 0;
+  s->restored++;
+  known(s, c);
+  if (viol > OL_CONSTR_INFEAS) {
+    char msg[OL_ERRMAX];
+    snprintf(msg, sizeof msg, "sqp: the constraints cannot be met (%s; "
+             "feasibility restoration ends at a least violation %.3g > %g: "
+             "x is that least-infeasible point)", why, viol,
+             OL_CONSTR_INFEAS);
+    ol_ctx_infeasible(c, msg);
+  }
+  return OL_OK;
+}
+
 static double violation (const ol_problem *p, const double *cv, int m)
 {
   double v = 0;
@@ -407,14 +526,27 @@ static int subproblem (sqp_state *s, const ol_problem *p, const double *x,
   return rc;
 }
 
-/* violation of the linearisation c + J d */
-static double vlin (const sqp_state *s, const ol_problem *p, const double *d)
+/* Powell's weighted violation sum_i mu_i viol_i(cv) */
+static double wviol (const sqp_state *s, const ol_problem *p,
+                     const double *cv)
+{
+  double v = 0;
+  int i;
+  for (i = 0; i < s->m; i++)
+    v += s->muv[i] * (p->con.kind[i] == OL_CON_EQ ? fabs(cv[i])
+                      : fmax(0, -cv[i]));
+  return v;
+}
+
+/* the same of the linearisation c + J d */
+static double wvlin (const sqp_state *s, const ol_problem *p,
+                     const double *d)
 {
   double v = 0;
   int i;
   for (i = 0; i < s->m; i++) {
     double ci = s->cv[i] + ol_vec_dot(s->J + (size_t)i * s->n, d, s->n);
-    v += p->con.kind[i] == OL_CON_EQ ? fabs(ci) : fmax(0, -ci);
+    v += s->muv[i] * (p->con.kind[i] == OL_CON_EQ ? fabs(ci) : fmax(0, -ci));
   }
   return v;
 }
@@ -452,7 +584,7 @@ static int sqp_step (void *st, ol_ctx *c, ol_err *e)
   sqp_state *s = st;
   const ol_problem *p = c->p;
   int n = s->n, m = s->m, i, j, rc, ok = 0, soc = 0;
-  double th, D, phi, phit = 0, a = 1, v, lmax = 0;
+  double th, D, phi, phit = 0, a = 1, v;
   ol_kkt k;
   if (p->l1 > 0)
     return ol_err_set(e, OL_EINVAL, "sqp: the l1 term of a composite "
@@ -461,17 +593,18 @@ static int sqp_step (void *st, ol_ctx *c, ol_err *e)
     ol_ctx_project(c, c->x);
     rc = evaluate(s, c, c->x, &s->f, s->g, s->cv, s->J, e);
     if (rc != OL_OK) return rc;
+    if (s->scale) set_scale(s);
     s->valid = 1;
   }
-  /* (1) IPOPT's optimality error with the current multipliers */
+  /* (1) IPOPT's optimality error of the scaled problem */
   if (p->noise.kind == OL_NOISE_NONE) {
-    rc = ol_constr_kkt(p, c->x, s->g, s->lam, &k, s->kw, e);
+    rc = ol_constr_kkt_scaled(p, c->x, s->g, s->lam, s->sc, &k, s->kw, e);
     c->nfev += k.nval;                 /* its constraint calls (issue 22) */
     c->ngev += k.ngrad;
     if (rc != OL_OK) return rc;
     if (k.err <= s->tol) {
       ol_ctx_converged(c, "sqp: optimality error (kkt) <= tol");
-      ol_ctx_known(c, s->f, s->g);
+      known(s, c);
       return OL_OK;
     }
   }
@@ -480,19 +613,25 @@ static int sqp_step (void *st, ol_ctx *c, ol_err *e)
   if ((rc = subproblem(s, p, c->x, s->cv, s->d, &th, e)) != OL_OK)
     return rc;
   /* (3) merit penalty and model decrease */
-  for (i = 0; i < m; i++) lmax = fmax(lmax, fabs(s->lamq[i]));
-  s->mu = fmax(s->mu, 1.1 * lmax + 1e-8);
+  for (i = 0; i < m; i++) {
+    double li = 1.1 * fabs(s->lamq[i]) + 1e-8;
+    s->muv[i] = fmax(li, 0.5 * (s->muv[i] + li));
+  }
   v = violation(p, s->cv, m);
-  phi = s->f + s->mu * v;
-  D = ol_vec_dot(s->g, s->d, n) + s->mu * (vlin(s, p, s->d) - v);
+  phi = s->f + wviol(s, p, s->cv);
+  D = ol_vec_dot(s->g, s->d, n) + wvlin(s, p, s->d) - wviol(s, p, s->cv);
   if (norminf(s->d, n) <= 4 * DBL_EPSILON * (1 + norminf(c->x, n))) {
     /* a KKT point of the QP at x: take its multipliers */
     memcpy(s->lam, s->lamq, (size_t)m * sizeof *s->lam);
-    if (th > 0)
+    if (th > 0) {
+      if (s->restored < 3)
+        return restore(s, c, "the linearised constraints are inconsistent "
+                       "and the QP step vanishes", e);
       return ol_err_set(e, OL_ENUMERIC, "sqp: stuck at an infeasible "
                         "point (the linearised constraints are "
                         "inconsistent)");
-    rc = ol_constr_kkt(p, c->x, s->g, s->lam, &k, s->kw, e);
+    }
+    rc = ol_constr_kkt_scaled(p, c->x, s->g, s->lam, s->sc, &k, s->kw, e);
     c->nfev += k.nval;
     c->ngev += k.ngrad;
     if (rc != OL_OK) return rc;
@@ -501,7 +640,7 @@ static int sqp_step (void *st, ol_ctx *c, ol_err *e)
                      : "sqp: the QP step is below rounding (kkt above "
                        "tol: the tolerance is below what the problem's "
                        "rounding allows)");
-    ol_ctx_known(c, s->f, s->g);
+    known(s, c);
     return OL_OK;
   }
   /* (4) backtracking on phi, with one second-order correction */
@@ -513,7 +652,7 @@ static int sqp_step (void *st, ol_ctx *c, ol_err *e)
     rc = evaluate(s, c, s->xt, &s->ft, NULL, s->cvt, NULL, e);
     if (rc == OL_EDOM) phit = INFINITY;
     else if (rc != OL_OK) return rc;
-    else phit = s->ft + s->mu * violation(p, s->cvt, m);
+    else phit = s->ft + wviol(s, p, s->cvt);
     if (phit <= phi + SQP_ETA * aa * D + 4 * DBL_EPSILON * fabs(phi)) {
       ok = 1;
       a = aa;
@@ -521,7 +660,7 @@ static int sqp_step (void *st, ol_ctx *c, ol_err *e)
     }
     if (j == 0 && m > 0 && !soc) {
       /* N&W (18.51): the QP with c(x + d) - J d */
-      double thc, *cs = s->yv;
+      double thc, *cs = s->csoc;  /* m values: not an n-sized buffer */
       for (i = 0; i < m; i++)
         cs[i] = s->cvt[i] - ol_vec_dot(s->J + (size_t)i * n, s->d, n);
       if (subproblem(s, p, c->x, cs, s->dsoc, &thc, e) == OL_OK
@@ -542,7 +681,10 @@ static int sqp_step (void *st, ol_ctx *c, ol_err *e)
     a *= 0.5;
   }
   if (!ok) {
-    if (++s->fails >= 2)
+    if (++s->fails >= 2 && v > 0 && s->restored < 3)
+      return restore(s, c, "no decrease of the l1 merit along the QP "
+                     "step", e);
+    if (s->fails >= 2)
       return ol_err_set(e, OL_ENUMERIC, "sqp: line search failed (no "
                         "decrease of the l1 merit along the QP step); the "
                         "constraints are violated by %g here%s", v,
@@ -552,7 +694,7 @@ static int sqp_step (void *st, ol_ctx *c, ol_err *e)
     memset(s->B, 0, (size_t)n * n * sizeof *s->B);
     for (i = 0; i < n; i++) s->B[i * n + i] = 1;
     s->scaled = 0;
-    ol_ctx_known(c, s->f, s->g);
+    known(s, c);
     return OL_OK;
   }
   s->fails = 0;
@@ -573,7 +715,7 @@ static int sqp_step (void *st, ol_ctx *c, ol_err *e)
   memcpy(s->cv, s->cvt, (size_t)m * sizeof *s->cv);
   memcpy(s->J, s->Jt, (size_t)m * n * sizeof *s->J);
   s->f = s->ft;
-  ol_ctx_known(c, s->f, s->g);
+  known(s, c);
   return OL_OK;
 }
 
@@ -581,9 +723,11 @@ static void sqp_fini (void *st)
 {
   sqp_state *s = st;
   double **v[] = {&s->g, &s->gt, &s->d, &s->dsoc, &s->xt, &s->sv, &s->yv,
-                  &s->w, &s->z, &s->bz, &s->B, &s->Lc, &s->kw, &s->cv, &s->cvt,
-                  &s->lam, &s->lamq, &s->J, &s->Jt, &s->A, &s->b, &s->u,
-                  &s->r, &s->N, &s->BN, &s->S};
+                  &s->w, &s->z, &s->bz, &s->B, &s->Lc, &s->kw, &s->cv,
+                  &s->cvt, &s->lam, &s->lamq, &s->csoc, &s->J, &s->Jt,
+                  &s->A, &s->b, &s->u, &s->r, &s->N, &s->BN, &s->S,
+                  &s->rw, &s->sc, &s->lamu, &s->zl, &s->zu, &s->gu,
+                  &s->muv};
   size_t k;
   for (k = 0; k < sizeof v / sizeof v[0]; k++) {
     ol_vec_free(*v[k]);
@@ -596,9 +740,11 @@ static void sqp_fini (void *st)
 const ol_method_type ol_optim_sqp = {
   "sqp", OL_OPTIM,
   "line-search SQP: damped-BFGS Lagrangian Hessian, dense dual active-set "
-  "QP (Goldfarb-Idnani), l1 merit with second-order correction",
+  "QP (Goldfarb-Idnani), Powell's weighted l1 merit with second-order "
+  "correction; IPOPT's scaling; stops 'infeasible' by restoration",
   "Nocedal & Wright 2006, Algorithm 18.3; Goldfarb & Idnani 1983; Powell "
-  "1978",
+  "1978; Waechter & Biegler 2006 (scaling); Birgin, Martinez & Raydan "
+  "2000 (restoration)",
   sqp_params, (int)(sizeof sqp_params / sizeof sqp_params[0]),
   sizeof(sqp_state), OL_M_CONSTR,
   OL_KIND(OL_OBJECTIVE),

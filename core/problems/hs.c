@@ -17,9 +17,9 @@
 **       f* 9 - 23 sqrt(7) / 8
 **  21   min 0.01 x1^2 + x2^2 - 100   s.t. 10 x1 - x2 - 10 >= 0,
 **                                        2 <= x1 <= 50, -50 <= x2 <= 50
-**       x0 (2, -1): the collection's (-1, -1) lies outside the bounds,
-**       and a run starts inside them, so its projection; x* (2, 0),
-**       f* -99.96
+**       x0 (-1, -1), the collection's, outside the bound x1 >= 2: sqp
+**       and auglag move it to (2.02, -1) by IPOPT's bound push (run.c,
+**       constr.h), other methods refuse it; x* (2, 0), f* -99.96
 **  28   min (x1 + x2)^2 + (x2 + x3)^2  s.t. x1 + 2 x2 + 3 x3 - 1 = 0
 **       x0 (-4, 1, 1); x* (1/2, -1/2, 1/2), f* 0
 **  35   min 9 - 8 x1 - 6 x2 - 4 x3 + 2 x1^2 + 2 x2^2 + x3^2 + 2 x1 x2
@@ -46,6 +46,20 @@
 **       s.t. 5 - x1 - 2 x2 - x3 - x4 >= 0, 4 - 3 x1 - x2 - 2 x3 + x4 >= 0,
 **            x2 + 4 x3 - 1.5 >= 0, x >= 0
 **       x0 (1/2, 1/2, 1/2, 1/2); x* (3/11, 23/11, 0, 6/11), f* -103/22
+** 106   (heat exchanger design; badly scaled: x from 10 to 10^4, constraint
+**       gradients from 2.5e-3 to 5e3)   min x1 + x2 + x3
+**       s.t. 1 - 0.0025 (x4 + x6) >= 0,  1 - 0.0025 (x5 + x7 - x4) >= 0,
+**            1 - 0.01 (x8 - x5) >= 0,
+**            x1 x6 - 833.33252 x4 - 100 x1 + 83333.333 >= 0,
+**            x2 x7 - 1250 x5 - x2 x4 + 1250 x4 >= 0,
+**            x3 x8 - 1250000 - x3 x5 + 2500 x5 >= 0,
+**            100 <= x1 <= 10^4, 1000 <= x2, x3 <= 10^4, 10 <= x4..x8 <= 1000
+**       x0 (5000, 5000, 5000, 200, 350, 150, 225, 425); f* 7049.2480 (the
+**       optimum as published since; the 1981 book's 7-digit x*, (579.3167,
+**       1359.943, 5110.071, 182.0174, 295.5985, 217.9799, 286.4162,
+**       395.5979), has f = 7049.3307, 1.2e-5 above it); x* (579.306684,
+**       1359.97067, 5109.97067, 182.0177, 295.601173, 217.9823, 286.416526,
+**       395.601173): the digits on which sqp (kkt <= 1e-9) and auglag agree
 **
 ** The x* stated as fractions or powers satisfy the constraints and the
 ** KKT conditions exactly (tests/c/t_sqp.c checks them with
@@ -58,8 +72,8 @@
 #include "ol.h"
 #include "problem.h"
 
-#define HS_MAXN 4
-#define HS_MAXM 3
+#define HS_MAXN 8
+#define HS_MAXM 6
 
 typedef void (*hs_f) (const double *x, double *f, double *g);
 typedef void (*hs_c) (int i, const double *x, double *c, double *g);
@@ -301,6 +315,47 @@ static void c76 (int i, const double *x, double *c, double *g)
   if (g) for (j = 0; j < 4; j++) g[j] = a[i][j];
 }
 
+/* -- 106 -- */
+static void f106 (const double *x, double *f, double *g)
+{
+  *f = x[0] + x[1] + x[2];
+  if (g) {
+    memset(g, 0, 8 * sizeof *g);
+    g[0] = g[1] = g[2] = 1;
+  }
+}
+static void c106 (int i, const double *x, double *c, double *g)
+{
+  zero(g, 8);
+  switch (i) {
+  case 0:
+    *c = 1 - 0.0025 * (x[3] + x[5]);
+    if (g) g[3] = g[5] = -0.0025;
+    break;
+  case 1:
+    *c = 1 - 0.0025 * (x[4] + x[6] - x[3]);
+    if (g) { g[4] = g[6] = -0.0025; g[3] = 0.0025; }
+    break;
+  case 2:
+    *c = 1 - 0.01 * (x[7] - x[4]);
+    if (g) { g[7] = -0.01; g[4] = 0.01; }
+    break;
+  case 3:
+    *c = x[0] * x[5] - 833.33252 * x[3] - 100 * x[0] + 83333.333;
+    if (g) { g[0] = x[5] - 100; g[5] = x[0]; g[3] = -833.33252; }
+    break;
+  case 4:
+    *c = x[1] * x[6] - 1250 * x[4] - x[1] * x[3] + 1250 * x[3];
+    if (g) {
+      g[1] = x[6] - x[3]; g[6] = x[1]; g[4] = -1250; g[3] = 1250 - x[1];
+    }
+    break;
+  default:
+    *c = x[2] * x[7] - 1250000 - x[2] * x[4] + 2500 * x[4];
+    if (g) { g[2] = x[7] - x[4]; g[7] = x[2]; g[4] = 2500 - x[2]; }
+  }
+}
+
 #define E OL_CON_EQ
 #define I OL_CON_INEQ
 #define INF INFINITY
@@ -308,7 +363,7 @@ static const hs_def hs_defs[] = {
   {6, 2, 1, {E}, {-1.2, 1}, {1, 1}, 0, {0}, {0}, 0, f6, c6},
   {10, 2, 1, {I}, {-10, 10}, {0, 1}, -1, {0}, {0}, 0, f10, c10},
   {14, 2, 2, {E, I}, {2, 2}, {0, 0}, 0, {0}, {0}, 0, f14, c14},
-  {21, 2, 1, {I}, {2, -1}, {2, 0}, -99.96, {2, -50}, {50, 50}, 1,
+  {21, 2, 1, {I}, {-1, -1}, {2, 0}, -99.96, {2, -50}, {50, 50}, 1,
    f21, c21},
   {28, 3, 1, {E}, {-4, 1, 1}, {0.5, -0.5, 0.5}, 0, {0}, {0}, 0, f28, c28},
   {35, 3, 1, {I}, {0.5, 0.5, 0.5}, {4.0 / 3, 7.0 / 9, 4.0 / 9}, 1.0 / 9,
@@ -323,6 +378,12 @@ static const hs_def hs_defs[] = {
   {76, 4, 3, {I, I, I}, {0.5, 0.5, 0.5, 0.5},
    {3.0 / 11, 23.0 / 11, 0, 6.0 / 11}, -103.0 / 22, {0, 0, 0, 0},
    {INF, INF, INF, INF}, 1, f76, c76},
+  {106, 8, 6, {I, I, I, I, I, I},
+   {5000, 5000, 5000, 200, 350, 150, 225, 425},
+   {579.306684, 1359.97067, 5109.97067, 182.0177, 295.601173, 217.9823,
+    286.416526, 395.601173}, 7049.2480,
+   {100, 1000, 1000, 10, 10, 10, 10, 10},
+   {10000, 10000, 10000, 1000, 1000, 1000, 1000, 1000}, 1, f106, c106},
 };
 #undef E
 #undef I
@@ -353,13 +414,13 @@ static int hs_con (void *ud, int i, const double *x, double *c, double *g,
 
 static const ol_param hs_params[] = {
   {"number", OL_P_INT, 71, 1, 119, "the collection's problem number: 6, "
-   "10, 14, 21, 28, 35, 39, 40, 43, 71 or 76", NULL},
+   "10, 14, 21, 28, 35, 39, 40, 43, 71, 76 or 106", NULL},
 };
 
 static int hs_create (ol_problem *p, const ol_pval *v, ol_err *e)
 {
   const hs_def *d = NULL;
-  int k, rc, hasgrad[HS_MAXM] = {1, 1, 1};
+  int k, rc, hasgrad[HS_MAXM] = {1, 1, 1, 1, 1, 1};
   char list[96] = "";
   for (k = 0; k < HS_COUNT; k++)
     if (hs_defs[k].number == (int)v[0].num) d = &hs_defs[k];
@@ -410,7 +471,7 @@ static int hs_create (ol_problem *p, const ol_pval *v, ol_err *e)
 const ol_problem_type ol_problem_hs = {
   "hs", OL_OBJECTIVE,
   "constrained test problems of Hock & Schittkowski (number = 6, 10, 14, "
-  "21, 28, 35, 39, 40, 43, 71, 76) with published optima",
+  "21, 28, 35, 39, 40, 43, 71, 76, 106) with published optima",
   "Hock & Schittkowski 1981, Test Examples for Nonlinear Programming "
   "Codes",
   hs_params, (int)(sizeof hs_params / sizeof hs_params[0]),

@@ -13,7 +13,8 @@
 **     in one step; newton's pure / damped iterates equal x - a H^{-1} g
 **     from LAPACK dgesv; cubic's step satisfies the model's optimality
 **     conditions and is its global minimiser (hard case in closed form);
-**     on an indefinite Hessian newton adds tau I and descends, cubic moves
+**     on an indefinite Hessian newton takes Greenstadt's step (H's
+**     eigenvalues by their absolute values) and descends, cubic moves
 **     along negative curvature; lbfgs's first step is a strong-Wolfe
 **     steepest-descent step (the exact line minimiser for small c2), its
 **     second (m = 1) follows the one-pair two-loop written out here.
@@ -435,12 +436,15 @@ static void test_newton_nonconvex (void)
     ol_problem_free(p);
     return;
   }
-  /* dx = -a gx / (1 + tau), dy = -a gy / (-0.97 + tau): the ratio gives
-  ** tau whatever the line search chose for a */
+  /* Greenstadt's step on H = diag(1, -0.97): dx = -a gx / 1, dy = -a gy /
+  ** 0.97, whatever a the line search chose: their ratio is gy / (0.97
+  ** gx).  (N&W Algorithm 3.3, tau I just above 0.97, made it gy / (tau -
+  ** 0.97) / gx, a step along y of any length.) */
   ratio = (x1[1] - 0.1) / (x1[0] - 1);
-  tau = (gy + 0.97 * ratio * gx) / (ratio * gx - gy) ;
-  ok(tau > 0.97 && isfinite(tau), "newton: H = diag(1, -0.97) gets tau I "
-     "with tau - 0.97 = %.3g > 0 (N&W Algorithm 3.3)", tau - 0.97);
+  tau = gy / (0.97 * gx);
+  ok(fabs(ratio - tau) <= 1e-12 * fabs(tau), "newton: H = diag(1, -0.97) "
+     "gives Greenstadt's step, dy / dx = gy / (0.97 gx) = %.6g (%.6g)", tau,
+     ratio);
   ok(0.5 * x1[0] * x1[0] + 0.25 * pow(x1[1] * x1[1] - 1, 2)
      < 0.5 + 0.25 * 0.99 * 0.99 && x1[1] > 0.1,
      "newton: the modified step decreases f and moves y toward the "
