@@ -29,6 +29,6 @@ const ol_method_type ol_vi_meanfield = {
   "q = N(m, diag(exp(2 omega))), Adam or SGD",
   "Kucukelbir et al. 2017 (ADVI, Sec. 2.5); Titsias & Lazaro-Gredilla 2014; "
   "Roeder et al. 2017 (stl, eq. 8)",
-  ol_vi_params, OL_VI_NPARAMS, sizeof(ol_vi), 0u, OL_KIND(OL_DENSITY),
+  ol_vi_meanfield_params, OL_VI_NPARAMS, sizeof(ol_vi), 0u, OL_KIND(OL_DENSITY),
   meanfield_init, ol_vi_step, ol_vi_fini, ol_vi_probe, OL_PROBES_VI
 };
