@@ -164,7 +164,7 @@ static void addvi (luaL_Buffer *bf, const ol_run *r)
       luaL_addstring(bf, "no MC error before 2 batches");
     else {
       snprintf(buf, sizeof buf, "MC se from %.0f batch means of %.0f%s",
-               w[2], w[3], w[2] < 10 ? " (fewer than 10: a rough "
+               w[2], w[3], w[2] < 8 ? " (fewer than 8: a rough "
                "estimate)" : "");
       luaL_addstring(bf, buf);
     }

@@ -232,7 +232,7 @@ static void win_reset (const ol_vi *s, ol_vi_win *w, long start)
 {
   size_t n = (size_t)s->n, np = (size_t)s->np;
   w->start = start;
-  w->len = start / 16 > 1 ? start / 16 : 1;
+  w->len = start / 8 > 1 ? start / 8 : 1;
   w->cnt = w->bcnt = w->nb = 0;
   memset(w->sum, 0, sizeof(double) * np);
   memset(w->bsum, 0, sizeof(double) * np);
