@@ -105,20 +105,26 @@ static const char *stopphrase (int why)
   }
 }
 
-/* " 1 1 0.5 ... (n=100)": the first MAXCOORDS of x[0 .. n-1], 6 digits. */
+/* " 1 1 0.5 ... (n=100)": the first MAXCOORDS of x[0 .. n-1], sig
+** digits. */
 #define MAXCOORDS 6
-static void addcoords (luaL_Buffer *bf, const double *x, int n)
+static void addcoords_sig (luaL_Buffer *bf, const double *x, int n, int sig)
 {
   char buf[48];
   int j;
   for (j = 0; j < n && j < MAXCOORDS; j++) {
     luaL_addchar(bf, ' ');
-    luaL_addstring(bf, ol_fmtnum(buf, sizeof buf, x[j], 6));
+    luaL_addstring(bf, ol_fmtnum(buf, sizeof buf, x[j], sig));
   }
   if (n > MAXCOORDS) {
     snprintf(buf, sizeof buf, " ... (n=%d)", n);
     luaL_addstring(bf, buf);
   }
+}
+
+static void addcoords (luaL_Buffer *bf, const double *x, int n)
+{
+  addcoords_sig(bf, x, n, 6);
 }
 
 /* A game run: each player's strategy (the average play when the run keeps
@@ -148,6 +154,62 @@ static void addgame (luaL_Buffer *bf, const ol_run *r)
              ol_fmtnum(num, sizeof num, p->fstar, 4));
     luaL_addstring(bf, buf);
   }
+}
+
+/* A variational run: the returned q's mean and sds with their Monte Carlo
+** errors (core/vi/vi.c: the batch means over the averaging window), and
+** which iterations were averaged; or that q is the last iterate. */
+static void addvi (luaL_Buffer *bf, const ol_run *r)
+{
+  const ol_method_type *m = ol_run_method(r);
+  const void *st = ol_run_state(r);
+  const double *mu, *S, *mse, *cse, *w;
+  double sd[MAXCOORDS], cmax = 0;
+  char buf[200], num[32];
+  int n, rows, cols, i, j;
+  if (!ol_method_result(m, st, "mean", &mu, &rows, &n)) return;
+  luaL_addstring(bf, "\n  q: mean");
+  addcoords(bf, mu, n);
+  if (ol_method_result(m, st, "mean_se", &mse, &rows, &cols) &&
+      !isnan(mse[0])) {
+    luaL_addstring(bf, " (MC se");
+    addcoords_sig(bf, mse, n, 2);
+    luaL_addstring(bf, ")");
+  }
+  if (!ol_method_result(m, st, "cov", &S, &rows, &cols)) return;
+  for (i = 0; i < n && i < MAXCOORDS; i++)
+    sd[i] = sqrt(S[(size_t)i * (size_t)n + (size_t)i]);
+  luaL_addstring(bf, "\n     sd");
+  addcoords(bf, sd, n);
+  if (ol_method_result(m, st, "cov_se", &cse, &rows, &cols) &&
+      !isnan(cse[0])) {
+    for (i = 0; i < n; i++)
+      for (j = 0; j <= i; j++) {
+        double v = cse[(size_t)i * (size_t)n + (size_t)j];
+        if (!(v <= cmax)) cmax = v;   /* NaN propagates */
+      }
+    snprintf(buf, sizeof buf, " (cov MC se at most %s)",
+             ol_fmtnum(num, sizeof num, cmax, 2));
+    luaL_addstring(bf, buf);
+  }
+  if (ol_method_result(m, st, "window", &w, &rows, &cols) && cols >= 4) {
+    snprintf(buf, sizeof buf, "\n     the average of iterations %.0f..%.0f "
+             "(Polyak-Ruppert); ", w[0], w[1]);
+    luaL_addstring(bf, buf);
+    if (w[2] < 2)
+      luaL_addstring(bf, "no MC error before 2 batches");
+    else {
+      snprintf(buf, sizeof buf, "MC se from %.0f batch means of %.0f%s",
+               w[2], w[3], w[2] < 8 ? " (fewer than 8: a rough "
+               "estimate)" : "");
+      luaL_addstring(bf, buf);
+    }
+  }
+  else if (!ol_method_result(m, st, "mean_se", &mse, &rows, &cols))
+    luaL_addstring(bf, "\n     the last iterate (average = false): no "
+                   "Monte Carlo error estimated");
+  else
+    luaL_addstring(bf, "\n     the initial q (no step taken)");
 }
 
 const char *olua_pushrunhead (lua_State *L, const ol_run *r)
@@ -232,6 +294,7 @@ int olua_run_tostring (lua_State *L)
     luaL_addstring(&bf, "\n  x:");
     addcoords(&bf, ol_run_x(r), ol_run_n(r));
   }
+  if (ol_run_method(r)->family == OL_VI) addvi(&bf, r);
   if (ol_run_message(r)[0] != '\0') {
     int why = olua_runreason(b);
     luaL_addstring(&bf, why == OL_STOP_TOL || why == OL_STOP_CONVERGED ||

@@ -13,9 +13,12 @@
 **   g_omega_i = h_i eps_i exp(omega_i) - 1   (stl: no - 1)
 **
 ** averaged over samples draws, then Adam or SGD on (m, C's packed rows)
-** with lr sched_t.  The step, its metrics and results are core/vi/vi.c's;
-** on a Gaussian target the ELBO's optimum is q = p exactly.  A draw costs
-** O(n^2) besides the oracle.
+** with lr sched_t / sqrt(1 + t / decay).  By default stl = true (exact:
+** 0 at q = p), decay = 1000 and average = true (the Polyak-Ruppert
+** average over the last 1/2 to 3/4 of the steps, with batch-means Monte
+** Carlo errors; Polyak & Juditsky 1992).  The step, its averaging, metrics
+** and results are core/vi/vi.c's; on a Gaussian target the ELBO's
+** optimum is q = p exactly.  A draw costs O(n^2) besides the oracle.
 */
 #include "vi.h"
 
@@ -27,10 +30,12 @@ static int fullrank_init (void *st, const double *par, ol_ctx *c,
 
 const ol_method_type ol_vi_fullrank = {
   "fullrank", OL_VI,
-  "full-rank Gaussian BBVI: reparameterization gradient of the ELBO, "
-  "q = N(m, C C') with C lower triangular, Adam or SGD",
-  "Kucukelbir et al. 2017 (ADVI, Sec. 2.5); Titsias & Lazaro-Gredilla 2014 "
-  "(Alg. 1); Roeder et al. 2017 (stl, eq. 8)",
-  ol_vi_params, OL_VI_NPARAMS, sizeof(ol_vi), 0u, OL_KIND(OL_DENSITY),
+  "full-rank Gaussian BBVI: reparameterization gradient of the ELBO "
+  "(stl), q = N(m, C C') with C lower triangular, Adam or SGD, averaged "
+  "iterates with their MC errors",
+  "Kucukelbir et al. 2017 (ADVI, Sec. 2.5, eq. 10); Titsias & "
+  "Lazaro-Gredilla 2014 (Alg. 1); Roeder et al. 2017 (stl, eq. 8); Polyak "
+  "& Juditsky 1992 (averaging)",
+  ol_vi_fullrank_params, OL_VI_NPARAMS, sizeof(ol_vi), 0u, OL_KIND(OL_DENSITY),
   fullrank_init, ol_vi_step, ol_vi_fini, ol_vi_probe, OL_PROBES_VI
 };

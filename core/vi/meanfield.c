@@ -11,9 +11,15 @@
 **   g_m = h,   g_omega_i = h_i eps_i exp(omega_i) - 1   (stl: no - 1)
 **
 ** averaged over samples draws, then Adam or SGD on (m, omega) with
-** lr sched_t.  The step, its metrics and results are core/vi/vi.c's; at
-** the optimum of a Gaussian target N(mu, Sigma) m = mu and
-** exp(2 omega_i) = 1 / (Sigma^-1)_ii, the shrunken variances.
+** lr sched_t / sqrt(1 + t / decay).  By default stl = false, decay = 0
+** (vi.c's header: on a correlated target stl's noise is large along the
+** directions the error is made of) and average = true (the Polyak-Ruppert
+** average over the last 1/2 to 3/4 of the steps, with batch-means Monte
+** Carlo errors; Polyak & Juditsky 1992).  The step, its averaging, metrics
+** and results are core/vi/vi.c's; at the optimum of a Gaussian target
+** N(mu, Sigma), the least KL(q || p), m = mu and exp(2 omega_i) =
+** 1 / (Sigma^-1)_ii, the conditional variances, below the marginal ones
+** Sigma_ii.
 */
 #include "vi.h"
 
@@ -26,9 +32,11 @@ static int meanfield_init (void *st, const double *par, ol_ctx *c,
 const ol_method_type ol_vi_meanfield = {
   "meanfield", OL_VI,
   "mean-field Gaussian BBVI: reparameterization gradient of the ELBO, "
-  "q = N(m, diag(exp(2 omega))), Adam or SGD",
-  "Kucukelbir et al. 2017 (ADVI, Sec. 2.5); Titsias & Lazaro-Gredilla 2014; "
-  "Roeder et al. 2017 (stl, eq. 8)",
-  ol_vi_params, OL_VI_NPARAMS, sizeof(ol_vi), 0u, OL_KIND(OL_DENSITY),
+  "q = N(m, diag(exp(2 omega))), Adam or SGD, averaged iterates with "
+  "their MC errors",
+  "Kucukelbir et al. 2017 (ADVI, Sec. 2.5, eq. 10); Titsias & "
+  "Lazaro-Gredilla 2014; Roeder et al. 2017 (stl, eq. 8); Polyak & "
+  "Juditsky 1992 (averaging)",
+  ol_vi_meanfield_params, OL_VI_NPARAMS, sizeof(ol_vi), 0u, OL_KIND(OL_DENSITY),
   meanfield_init, ol_vi_step, ol_vi_fini, ol_vi_probe, OL_PROBES_VI
 };

@@ -21,13 +21,30 @@
 
 #include "method.h"
 
+/* One averaging window (vi.c): the iterates theta_t, t = start, start +
+** 1, ..., summed, and cut into batches of len consecutive ones for the
+** batch-means standard errors. */
+typedef struct ol_vi_win {
+  long start, len;      /* first iteration summed; batch length */
+  long cnt, bcnt;       /* iterates in the window; in the open batch */
+  long nb;              /* closed batches */
+  double *sum, *bsum;   /* np each: sum of theta over the window, over the
+                           open batch */
+  double *mm, *m2;      /* n each: Welford's mean and M2 over the closed
+                           batches of the batch's mean m */
+  double *Sm, *S2;      /* n x n each: the same of S(batch mean theta) */
+} ol_vi_win;
+
 typedef struct ol_vi {
   int n, diag, np;
   int opt;              /* 0 adam, 1 sgd */
   int samples;          /* Monte Carlo draws per step, M */
   int stl;              /* sticking-the-landing estimator */
   int evals;            /* fresh draws after each step for the metrics, K */
+  int average;          /* return the window average (Polyak-Ruppert) */
   double lr, beta1, beta2, aeps, sd0;
+  double decay;         /* tau of the step's (1 + t / tau)^-1/2; 0 none */
+  long t;               /* steps taken */
   double b1t, b2t;      /* beta1^t, beta2^t */
   double *theta;        /* np */
   double *g, *g1;       /* np: the step's gradient, one draw's */
@@ -36,6 +53,14 @@ typedef struct ol_vi {
   double *eps, *z, *gz, *w;   /* n each: a draw, its z, grad U(z), C^-T eps */
   double *Z;            /* evals x n: the last fresh draws (r:samples()) */
   double *cov;          /* n x n: C C' when asked for (ol_vi_result) */
+  /* the returned q: the window average (average = 1, after a step) or
+  ** the iterate; rt (np) and rd (n, exp of its omega) point to avg and
+  ** davg or to theta and d */
+  ol_vi_win win[2];     /* win[0] the returned one, win[1] the next */
+  double *avg, *davg;   /* np, n */
+  const double *rt, *rd;
+  double *tb, *Sb;      /* np, n x n: a batch's mean theta and its S */
+  double *se;           /* n x n: mean_se or cov_se when asked for */
   /* the Gaussian target's facts (kl), when the target is one */
   int gauss;
   double *P, *mu;       /* precision (n x n), mean (n) */
@@ -45,7 +70,7 @@ typedef struct ol_vi {
 } ol_vi;
 
 /* Init for a family: diag 1 (mean-field) or 0 (full-rank); par in the
-** order of the parameter table OL_VI_PARAMS (vi.c's ol_vi_params). */
+** order of the parameter tables below. */
 int ol_vi_init (void *st, int diag, const double *par, ol_ctx *c,
                 ol_err *e);
 int ol_vi_step (void *st, ol_ctx *c, ol_err *e);
@@ -59,18 +84,25 @@ double ol_vi_probe (const void *st, int metric, const ol_ctx *c);
 ** gradient, or with s->stl the path estimator), *u = U(z).  z stays in
 ** s->z.  OL_OK or the oracle's code with e set. */
 int ol_vi_draw (ol_vi *s, ol_ctx *c, double *g, double *u, ol_err *e);
-/* The named results mean (1 x n), cov (n x n, C C' computed into
-** s->cov) and samples (the last evals fresh draws, evals x n; none when
-** evals = 0): 1 and *v borrowed from s until its next step, else 0. */
+/* The named results of the returned q (rt): mean (1 x n), cov (n x n,
+** C C' computed into s->cov), mean_se (1 x n) and cov_se (n x n), the
+** batch-means standard errors (NaN before 2 batches; none when average
+** = 0), window (1 x 4: first and last iteration averaged, batches, batch
+** length; none when average = 0 or before the first step) and samples
+** (the last evals fresh draws, evals x n; none when evals = 0): 1 and *v
+** borrowed from s until its next step, else 0. */
 int ol_vi_named (const ol_vi *s, const char *name, const double **v,
                  int *rows, int *cols);
-/* H(q) = n/2 (1 + log 2 pi) + sum_i omega_i. */
+/* H(q) = n/2 (1 + log 2 pi) + sum_i omega_i of the returned q. */
 double ol_vi_entropy (const ol_vi *s);
 
-/* The parameter table both methods share: lr, optimizer, samples, stl,
-** beta1, beta2, eps, sd0, evals. */
-#define OL_VI_NPARAMS 9
-extern const ol_param ol_vi_params[OL_VI_NPARAMS];
+/* The parameter tables, in this order for both methods: lr, optimizer,
+** samples, stl, beta1, beta2, eps, sd0, evals, average, decay; they
+** differ in the defaults of stl (mean-field 0, full-rank 1) and decay
+** (0, 1000): vi.c's header says why. */
+#define OL_VI_NPARAMS 11
+extern const ol_param ol_vi_meanfield_params[OL_VI_NPARAMS];
+extern const ol_param ol_vi_fullrank_params[OL_VI_NPARAMS];
 
 /* The metrics every vi method's probe defines. */
 #define OL_PROBES_VI (OL_MBIT(OL_MET_ELBO) | OL_MBIT(OL_MET_ELBO_SE) | \

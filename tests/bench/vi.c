@@ -114,6 +114,11 @@ static double engine (const ol_problem *p, long steps, double *mout)
     if (strcmp(m->params[i].name, "lr") == 0) par[i] = LR;
     if (strcmp(m->params[i].name, "samples") == 0) par[i] = M;
     if (strcmp(m->params[i].name, "evals") == 0) par[i] = 0;
+    /* the plain estimator on the bare iterate at a constant step: the
+    ** arithmetic of floor_loop */
+    if (strcmp(m->params[i].name, "stl") == 0 ||
+        strcmp(m->params[i].name, "average") == 0 ||
+        strcmp(m->params[i].name, "decay") == 0) par[i] = 0;
   }
   ol_run_opts_default(&o);
   o.iters = steps;

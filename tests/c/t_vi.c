@@ -18,7 +18,10 @@
 **     off the optimum within 4 elbo_se (20000 fresh draws);
 **   - gradient evaluations: 2 (the Gaussian check) + evals at init, then
 **     samples + evals per step;
-**   - r.cov is C C' (1e-14), r.mean is m.
+**   - r.cov is C C' (1e-14), r.mean is m;
+**   - with average = true (the default): r.mean, r.cov, r.mean_se,
+**     r.cov_se and r.window are the averaging window's, recomputed here
+**     from the recorded iterates (test_average, 1e-12 relative).
 ** Contexts without a run (orc NULL: exact oracles, counted).
 */
 #include <math.h>
@@ -94,20 +97,24 @@ typedef struct fixture {
   ol_vi s;
 } fixture;
 
-/* An ol_vi of the given family on p started at x0 with sd0 and evals;
-** 0 on failure (diag()ed). */
+/* An ol_vi of the given family on p started at x0 with sd0, evals,
+** samples and average (0: the bare iterate is returned); 0 on failure
+** (diag()ed). */
 static int start (fixture *f, const ol_problem *p, int diag_, int stl,
-                  const double *x0, double sd0, int evals, int samples)
+                  const double *x0, double sd0, int evals, int samples,
+                  int average)
 {
   double par[OL_VI_NPARAMS];
   ol_err e;
   int i;
   memset(f, 0, sizeof *f);
-  for (i = 0; i < OL_VI_NPARAMS; i++) par[i] = ol_vi_params[i].def;
+  for (i = 0; i < OL_VI_NPARAMS; i++)
+    par[i] = (diag_ ? ol_vi_meanfield_params : ol_vi_fullrank_params)[i].def;
   par[2] = samples;
   par[3] = stl;
   par[7] = sd0;
   par[8] = evals;
+  par[9] = average;
   ol_rng_seed(&f->rng, SEED, (uint64_t)(2 * diag_ + stl));
   memcpy(f->x, x0, sizeof(double) * (size_t)p->n);   /* n <= N */
   f->c.p = p;
@@ -179,7 +186,7 @@ static void test_unbiased (const ol_problem *p)
         sq[N + N * (N + 1) / 2], u, zmax = 0;
       const double *C = diag_ ? Cd : Cf;
       int k, i, np, okrun = 1;
-      if (!start(&f, p, diag_, stl, m, 1, 0, 1)) {
+      if (!start(&f, p, diag_, stl, m, 1, 0, 1, 0)) {
         ok(0, "vi: start");
         continue;
       }
@@ -216,7 +223,7 @@ static void test_stl_zero (const ol_problem *p)
   fixture f;
   double u, worst = 0;
   int k, i;
-  if (!start(&f, p, 0, 1, Mu, 1, 0, 1)) {
+  if (!start(&f, p, 0, 1, Mu, 1, 0, 1, 0)) {
     ok(0, "vi: start");
     return;
   }
@@ -241,7 +248,7 @@ static void test_metrics (const ol_problem *p)
   int i, j, k, rows, cols;
   long g0;
   /* (1) full-rank q = p: kl 0; cov = C C' */
-  if (!start(&f, p, 0, 0, Mu, 1, 0, 1)) return;
+  if (!start(&f, p, 0, 0, Mu, 1, 0, 1, 0)) return;
   ok(f.s.gauss == 1, "vi: the gaussian problem is recognised as Gaussian");
   setq(&f.s, Mu, Lc);
   kl = ol_vi_probe(&f.s, OL_MET_KL, &f.c);
@@ -258,7 +265,7 @@ static void test_metrics (const ol_problem *p)
      rows == 1 && cols == N && olt_agree(v, Mu, N, 0), "vi: r.mean is m");
   ol_vi_fini(&f.s);
   /* (2) mean-field optimum: d_i^2 = 1 / P_ii */
-  if (!start(&f, p, 1, 0, Mu, 1, 0, 1)) return;
+  if (!start(&f, p, 1, 0, Mu, 1, 0, 1, 0)) return;
   klw = 0.5 * log(detS);
   hw = 0.5 * N * (1 + log(2 * PI));
   for (i = 0; i < N; i++) {
@@ -276,7 +283,7 @@ static void test_metrics (const ol_problem *p)
           "sum log C_ii");
   ol_vi_fini(&f.s);
   /* (3) elbo + kl = log Z off the optimum; the evaluation counts */
-  if (!start(&f, p, 0, 0, m, 0.8, 20000, 1)) return;
+  if (!start(&f, p, 0, 0, m, 0.8, 20000, 1, 0)) return;
   logZ = 0.5 * N * log(2 * PI) + 0.5 * log(detS);
   kl = ol_vi_probe(&f.s, OL_MET_KL, &f.c);
   diag("elbo %.5f +- %.5f, kl %.5f, log Z %.5f", f.s.elbo, f.s.elbo_se, kl,
@@ -285,7 +292,7 @@ static void test_metrics (const ol_problem *p)
      "vi: elbo + kl = log Z within 4 elbo_se (20000 fresh draws)");
   is_int(f.c.ngev, 2 + 20000, "vi: init evaluates 2 + evals gradients");
   ol_vi_fini(&f.s);
-  if (!start(&f, p, 1, 0, m, 0.8, 7, 5)) return;
+  if (!start(&f, p, 1, 0, m, 0.8, 7, 5, 0)) return;
   g0 = f.c.ngev;
   {
     ol_err e;
@@ -297,13 +304,138 @@ static void test_metrics (const ol_problem *p)
   /* (4) banana: a known mean and covariance, not Gaussian */
   {
     ol_problem *b = olt_problem("banana", NULL, NULL);
-    if (b != NULL && start(&f, b, 0, 0, b->x0, 1, 0, 1)) {
+    if (b != NULL && start(&f, b, 0, 0, b->x0, 1, 0, 1, 0)) {
       ok(f.s.gauss == 0 && isnan(ol_vi_probe(&f.s, OL_MET_KL, &f.c)),
          "vi: kl is NaN on banana (not Gaussian)");
       ol_vi_fini(&f.s);
     }
     else ok(0, "vi: banana");
     ol_problem_free(b);
+  }
+}
+
+/* C C' of parameters th (n = N, packed as in vi.h) into S. */
+static void cov_here (int diag_, const double *th, double *S)
+{
+  double C[N * N];
+  int i, j, k;
+  memset(C, 0, sizeof C);
+  for (i = 0; i < N; i++) {
+    if (diag_) C[i * N + i] = exp(th[N + i]);
+    else {
+      const double *row = th + N + i * (i + 1) / 2;
+      for (j = 0; j < i; j++) C[i * N + j] = row[j];
+      C[i * N + i] = exp(row[i]);
+    }
+  }
+  for (i = 0; i < N; i++)
+    for (j = 0; j < N; j++) {
+      S[i * N + j] = 0;
+      for (k = 0; k < N; k++) S[i * N + j] += C[i * N + k] * C[j * N + k];
+    }
+}
+
+/* The averaging window (average = true) against the same sums done here
+** from the recorded iterates theta_1 .. theta_T: for 2^k <= T < 2^(k+1)
+** the window is [a, T], a = 2^(k-1) (1 for T < 2); r.mean and r.cov are
+** m and C C' of the window's mean theta; the batches are the complete
+** runs of L = max(1, a / 8) iterates from a on, and mean_se (cov_se) is
+** the sd over the batches of the batch's mean m (of C C' of its mean
+** theta) over sqrt(batches).  Checked at T = 1, 3, 64, 300 (1e-12
+** relative), both families. */
+#define TMAX 300
+static void test_average (const ol_problem *p)
+{
+  static const double m0[N] = {1.3, -2.2, 1.0};
+  static double rec[TMAX + 1][N + N * (N + 1) / 2];
+  static const long checks[] = {1, 3, 64, TMAX};
+  int diag_;
+  for (diag_ = 0; diag_ <= 1; diag_++) {
+    fixture f;
+    int np, i, c, good = 1;
+    long t, ci = 0;
+    double worst = 0;
+    if (!start(&f, p, diag_, !diag_, m0, 1, 0, 1, 1)) {
+      ok(0, "vi: start");
+      continue;
+    }
+    np = f.s.np;
+    for (t = 1; t <= TMAX && good; t++) {
+      ol_err e;
+      const double *v, *win;
+      double avg[N + N * (N + 1) / 2], S[N * N], Sw[N * N];
+      double bm[TMAX][N], bS[TMAX][N * N];
+      long a = 1, L, nb, b, k;
+      int rows, cols;
+      if (ol_vi_step(&f.s, &f.c, &e) != OL_OK) {
+        good = 0;
+        break;
+      }
+      memcpy(rec[t], f.s.theta, sizeof(double) * (size_t)np);
+      if (t != checks[ci]) continue;
+      ci++;
+      while (4 * a <= t) a *= 2;     /* a = 2^(k-1) for 2^k <= t */
+      L = a / 8 > 1 ? a / 8 : 1;
+      nb = (t - a + 1) / L;
+      for (i = 0; i < np; i++) {
+        avg[i] = 0;
+        for (k = a; k <= t; k++) avg[i] += rec[k][i];
+        avg[i] /= (double)(t - a + 1);
+      }
+      cov_here(diag_, avg, Sw);
+      for (b = 0; b < nb; b++) {
+        double tb[N + N * (N + 1) / 2];
+        for (i = 0; i < np; i++) {
+          tb[i] = 0;
+          for (k = a + b * L; k < a + (b + 1) * L; k++) tb[i] += rec[k][i];
+          tb[i] /= (double)L;
+        }
+        for (i = 0; i < N; i++) bm[b][i] = tb[i];
+        cov_here(diag_, tb, bS[b]);
+      }
+      good = ol_vi_named(&f.s, "mean", &v, &rows, &cols) && cols == N;
+      for (i = 0; good && i < N; i++)
+        worst = fmax(worst, fabs(v[i] - avg[i]) / (1 + fabs(avg[i])));
+      good = good && ol_vi_named(&f.s, "cov", &v, &rows, &cols);
+      memcpy(S, v, sizeof S);
+      for (i = 0; good && i < N * N; i++)
+        worst = fmax(worst, fabs(S[i] - Sw[i]) / (1 + fabs(Sw[i])));
+      good = good && ol_vi_named(&f.s, "window", &win, &rows, &cols) &&
+        cols == 4 && win[0] == (double)a && win[1] == (double)t &&
+        win[2] == (double)nb && win[3] == (double)L;
+      if (!good) {
+        diag("t %ld: window %g..%g, %g batches of %g; want %ld..%ld, %ld "
+             "of %ld", t, win[0], win[1], win[2], win[3], a, t, nb, L);
+        break;
+      }
+      for (c = 0; c < 2 && good; c++) {
+        int K = c == 0 ? N : N * N;
+        good = ol_vi_named(&f.s, c == 0 ? "mean_se" : "cov_se", &v, &rows,
+                           &cols);
+        for (i = 0; good && i < K; i++) {
+          double mu = 0, ss = 0, se;
+          for (b = 0; b < nb; b++) mu += (c == 0 ? bm[b][i] : bS[b][i]);
+          mu /= (double)nb;
+          for (b = 0; b < nb; b++) {
+            double x = (c == 0 ? bm[b][i] : bS[b][i]) - mu;
+            ss += x * x;
+          }
+          se = nb >= 2 ? sqrt(ss / (double)(nb - 1) / (double)nb) : NAN;
+          if (nb < 2) good = isnan(v[i]);
+          else worst = fmax(worst, fabs(v[i] - se) / (1e-300 + se));
+        }
+      }
+      diag("%s t = %ld: window %ld..%ld, %ld batches of %ld", diag_ ?
+           "meanfield" : "fullrank", t, a, t, nb, L);
+    }
+    diag("%s: worst relative difference from the sums done here %.2g",
+         diag_ ? "meanfield" : "fullrank", worst);
+    ok(good && ci == 4 && worst <= 1e-12, "vi: %s: r.mean, r.cov are the "
+       "window's average, mean_se and cov_se its batch means' (t = 1, 3, "
+       "64, %d)", diag_ ? "meanfield" : "fullrank", TMAX);
+    ok(memcmp(f.x, f.s.rt, sizeof f.x) == 0, "vi: %s: c->x is the returned "
+       "mean", diag_ ? "meanfield" : "fullrank");
+    ol_vi_fini(&f.s);
   }
 }
 
@@ -319,6 +451,7 @@ int main (void)
   test_unbiased(p);
   test_stl_zero(p);
   test_metrics(p);
+  test_average(p);
   ol_problem_free(p);
   return done();
 }
