@@ -44,8 +44,9 @@
 **     L(x+, lambda+) - grad_x L(x, lambda+) (N&W Procedure 18.2); B0 = I,
 **     scaled once by y'y / s'y after the first step (N&W (6.20)).
 ** (7) Infeasibility: when the step makes no progress twice in a row (no
-**     decrease of the merit, or a vanishing step of a relaxed QP) at a
-**     point that violates the constraints, a feasibility restoration
+**     decrease of the merit at a point whose violation sum exceeds
+**     OL_CONSTR_INFEAS, or a vanishing step of a relaxed QP), a
+**     feasibility restoration
 **     minimises the violation alone (constr.h, ol_constr_restore).  Its
 **     least violation above OL_CONSTR_INFEAS (1e-6) stops the run with
 **     reason "infeasible" at that least-infeasible point
@@ -681,7 +682,7 @@ static int sqp_step (void *st, ol_ctx *c, ol_err *e)
     a *= 0.5;
   }
   if (!ok) {
-    if (++s->fails >= 2 && v > 0 && s->restored < 3)
+    if (++s->fails >= 2 && v > OL_CONSTR_INFEAS && s->restored < 3)
       return restore(s, c, "no decrease of the l1 merit along the QP "
                      "step", e);
     if (s->fails >= 2)

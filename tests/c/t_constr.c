@@ -13,7 +13,11 @@
 ** (1e-6 relative); by hand, at x* of HS071 with these multipliers the
 ** stationarity residual is at the 1e-7 level of the published digits,
 ** and at a point with known c and lambda the feasibility and
-** complementarity are the closed forms stated at each check.
+** complementarity are the closed forms stated at each check.  Also (issue
+** 22): IPOPT's bound push (bound_push = bound_frac = 1e-2), the
+** feasibility restoration's least violation (x1^2 + 1 = 0: 1 at x1 = 0,
+** by hand), the fitted bound multipliers, the gradient-based scale
+** factor, the scaled optimality error, and reason "infeasible".
 */
 #include <math.h>
 #include <string.h>
@@ -197,11 +201,146 @@ static void test_auglag (void)
   ol_problem_free(p);
 }
 
+/* IPOPT's bound push (bound_push = bound_frac = 1e-2): p_L = min(1e-2
+** max(1, |lo|), 1e-2 (hi - lo)), likewise p_U; coordinates inside are
+** kept.  HS071's box [1, 5]: 0 -> 1 + min(0.01, 0.04) = 1.01, 9 -> 5 -
+** min(0.05, 0.04) = 4.96. */
+static void test_push (void)
+{
+  static const int yes[2] = {1, 1};
+  ol_problem *p = hs071(yes);
+  double x[4] = {0, 9, 3, 5};
+  char note[256];
+  int k;
+  if (p == NULL) return;
+  k = ol_constr_push(p, x, note, sizeof note);
+  ok(k == 2 && x[0] == 1 + 0.01 && x[1] == 5 - 0.04 && x[2] == 3 &&
+     x[3] == 5, "bound push: (0, 9, 3, 5) on [1, 5] -> (%.17g, %.17g, %g, "
+     "%g), 2 moved", x[0], x[1], x[2], x[3]);
+  ok(strstr(note, "x0[1] = 0 is outside its bounds [1, 5]: moved to "
+            "1.01") != NULL && strstr(note, "2 coordinates") != NULL,
+     "bound push: the note names the first and the count: %s", note);
+  k = ol_constr_push(p, x, note, sizeof note);
+  ok(k == 0 && note[0] == '\0', "bound push: nothing to move, no note");
+  ol_problem_free(p);
+}
+
+/* c(x) = x1^2 + 1 = 0 (least violation 1 at x1 = 0), on no box; and the
+** fitted z, the scale factor, the scaled kkt. */
+static int sq_con (void *ud, int i, const double *x, double *c, double *g,
+                   ol_err *e)
+{
+  (void)ud; (void)i; (void)e;
+  if (c != NULL) *c = x[0] * x[0] + 1;
+  if (g != NULL) {
+    g[0] = 2 * x[0];
+    g[1] = 0;
+  }
+  return OL_OK;
+}
+
+static int sq_fdf (void *ud, const double *x, double *f, double *g,
+                   ol_err *e)
+{
+  (void)ud; (void)e;
+  if (f != NULL) *f = x[0] * x[0] + x[1] * x[1];
+  if (g != NULL) {
+    g[0] = 2 * x[0];
+    g[1] = 2 * x[1];
+  }
+  return OL_OK;
+}
+
+static void test_restore (void)
+{
+  static const int eq[1] = {OL_CON_EQ}, yes[2] = {1, 1};
+  ol_err e;
+  ol_problem *p = ol_problem_custom(2, sq_fdf, 0, NULL, NULL, &e), *q;
+  double x[2] = {0.7, 3}, w[6 * 4], viol = 0, r[4] = {2, -1, 0, 0.5};
+  double zl[4], zu[4], xq[4] = {1, 3, 5, 2}, g[4], lam[2] = {0.3, -0.2};
+  double sc[2] = {1, 1};
+  long nv = 0, ng = 0;
+  ol_kkt k1, k2;
+  int k, k3;
+  if (p == NULL ||
+      ol_problem_set_constraints(p, 1, eq, NULL, sq_con, NULL, &e) != OL_OK)
+    return;
+  k = ol_constr_restore(p, x, NULL, 1000, &viol, w, &nv, &ng, &e);
+  ok(k == OL_OK && fabs(x[0]) <= 1e-8 && fabs(viol - 1) <= 1e-15 &&
+     x[1] == 3,
+     "restoration: x1^2 + 1 = 0 from (0.7, 3) ends at the least violation "
+     "1 at x1 = 0 (%.3g, violation %.17g), x2 kept", x[0], viol);
+  ok(nv > 0 && ng > 0, "restoration: its calls are counted (%ld values, "
+     "%ld gradients)", nv, ng);
+  ol_problem_free(p);
+  /* z fitted on HS071's box [1, 5] at (1, 3, 5, 2): r_1 = 2 > 0 at its
+  ** lower bound, z_l = 2; r_2 = -1 < 0 at gap 2 to 5, z_u = 1/3; r_4 =
+  ** 0.5 > 0 at gap 1 from 1, z_l = 0.25 */
+  if ((q = hs071(yes)) == NULL) return;
+  ol_constr_zfit(q, xq, r, zl, zu);
+  ok(zl[0] == 2 && zu[0] == 0 && zl[1] == 0 && fabs(zu[1] - 1.0 / 3) <=
+     1e-16 && zl[2] == 0 && zu[2] == 0 && zl[3] == 0.25 && zu[3] == 0,
+     "zfit: z = |r| / (1 + gap) on the bound r pushes against");
+  ok(ol_constr_scale(5000) == 0.02 && ol_constr_scale(50) == 1 &&
+     ol_constr_scale(0) == 1 && ol_constr_scale(INFINITY) == 1,
+     "scale: min(1, 100 / max gradient) (IPOPT's nlp_scaling_max_gradient)");
+  /* the scaled error with all scales 1 is the unscaled one */
+  hs071_fdf(NULL, xq, NULL, g, &e);
+  k = ol_constr_kkt(q, xq, g, lam, &k1, w, &e);
+  k3 = ol_constr_kkt_scaled(q, xq, g, lam, sc, &k2, w, &e);
+  ok(k == OL_OK && k3 == OL_OK &&
+     k1.err == k2.err && k1.stat == k2.stat && k1.feas == k2.feas,
+     "kkt_scaled with unit scales = kkt (%.17g)", k1.err);
+  /* constraint 1 scaled by 1/2 with its multiplier doubled: the same
+  ** stationarity residual, half its feasibility */
+  sc[0] = 0.5;
+  lam[0] *= 2;
+  k = ol_constr_kkt_scaled(q, xq, g, lam, sc, &k2, w, &e);
+  ok(k == OL_OK && fabs(k2.stat - k1.stat) <= 1e-13 * (1 + k1.stat),
+     "kkt_scaled: s_i c_i with lambda_i / s_i has the same stationarity "
+     "(%.17g vs %.17g)", k2.stat, k1.stat);
+  ol_problem_free(q);
+}
+
+/* The run's reason for an infeasible problem, through the core API. */
+static void test_infeasible (void)
+{
+  static const int eq[1] = {OL_CON_EQ};
+  static const char *const names[] = {"sqp", "auglag"};
+  ol_err e;
+  ol_problem *p = ol_problem_custom(2, sq_fdf, 0, NULL, NULL, &e);
+  double par[8];
+  int k;
+  if (p == NULL ||
+      ol_problem_set_constraints(p, 1, eq, NULL, sq_con, NULL, &e) != OL_OK)
+    return;
+  for (k = 0; k < 2; k++) {
+    const ol_method_type *m = olt_method(names[k], par, NULL);
+    ol_run_opts o = olt_opts(20000, 0, OL_MBIT(OL_MET_LOSS) |
+                             OL_MBIT(OL_MET_FEASIBILITY));
+    ol_run *r = olt_go(p, m, par, &o);
+    if (r == NULL) continue;
+    ok(ol_run_reason(r) == OL_STOP_INFEASIBLE &&
+       strcmp(ol_stop_name(OL_STOP_INFEASIBLE), "infeasible") == 0 &&
+       fabs(ol_run_x(r)[0]) <= 1e-6 &&
+       fabs(ol_run_last(r, OL_MET_FEASIBILITY) - 1) <= 1e-10,
+       "%s: x1^2 + 1 = 0 stops 'infeasible' at x1 = 0 (%s, x1 %.3g, "
+       "violation %.12g, %ld iterations)", names[k],
+       ol_stop_name(ol_run_reason(r)), ol_run_x(r)[0],
+       ol_run_last(r, OL_MET_FEASIBILITY), ol_run_iter(r));
+    ol_run_free(r);
+  }
+  ol_problem_free(p);
+}
+
 int main (void)
 {
   test_setter();
   test_fd();
   test_kkt();
   test_auglag();
+  test_push();
+  test_restore();
+  test_infeasible();
   return done();
 }
