@@ -234,6 +234,7 @@ typedef struct olua_ad {
   double *tx[OLUA_AD_CACHE];      /* where each was traced (n, owned) */
   int ntape, cur;                 /* tapes made, the one in use */
   long retraces;
+  int maxnodes;                   /* a tape's limit, 0: the tape's own */
   double check;                   /* ad = "check": the error at x0, or NAN */
   double tracetime;               /* seconds of the first trace */
   double *work;                   /* 3n doubles (owned) */
@@ -252,6 +253,8 @@ olua_ad *olua_ad_new (lua_State *L, int n, const char *fname);
 ** 0 with the reason in ad->why (mode FD).  Raises only "interrupted!"
 ** (a Ctrl-C while f runs), after putting the state back. */
 int olua_ad_trace (lua_State *L, olua_ad *ad, int fidx, const double *x);
+/* Free ad's tapes (mode FD, why kept): a check that is done. */
+void olua_ad_release (olua_ad *ad, const char *why);
 /* Fall back to differences with why as the reason (ad = false). */
 void olua_ad_refuse (olua_ad *ad, const char *why);
 /* Raise the trace's refusal when a trace is in progress: what (a

@@ -1363,6 +1363,8 @@ static int traceobjective (lua_State *L, const char *who, lproblem *b,
 ** eps |f| / h, hence the looser second rule.  Where the tape's gradient is
 ** exactly 0 the first rule's floor is 1e-10.) */
 
+#define GCK_MAXNODES (1 << 20)
+
 /* Push f (the template thread's). */
 static void pushf (lproblem *b, lua_State *L)
 {
@@ -1516,6 +1518,9 @@ static void gradcheck_new (lua_State *L, const char *who, lproblem *b)
   b->gck = olua_ad_new(L, n, b->fname != NULL ? b->fname : "f");
   lua_setfield(L, -2, "gck");                      /* anchored */
   lua_pop(L, 1);
+  /* a user who gives grad= may have an f too large to trace: the check's
+  ** tape stops at GCK_MAXNODES (about 50 MB) unless ad = "check" */
+  if (mode != 2) b->gck->maxnodes = GCK_MAXNODES;
   pushf(b, L);
   traced = olua_ad_trace(L, b->gck, -1, b->p->x0);
   if (!traced && mode != 2) {
@@ -1583,6 +1588,7 @@ static void gradcheck_step (lproblem *b, lua_State *T, const double *x,
   if (memcmp(x, xc, (size_t)b->n * sizeof *x) == 0) return;  /* same */
   b->gck->pending = 0;
   w = gradcheck_at(b, T, S_F, x, g, 0, "the first step");
+  olua_ad_release(b->gck, "checked");        /* its tapes are not needed */
   lua_settop(T, S_TOP);
   if (w != NULL) {
     snprintf(line, sizeof line, "warning: %s", w);
@@ -1629,8 +1635,10 @@ static void pushadinfo (lua_State *L, lproblem *b)
     if (b->gck != NULL) {
       lua_pushboolean(L, b->gck->nchecked > 0);
       lua_setfield(L, -2, "checked");
-      lua_pushboolean(L, b->gck->nbad == 0);
-      lua_setfield(L, -2, "agrees");
+      if (b->gck->nchecked > 0) {
+        lua_pushboolean(L, b->gck->nbad == 0);
+        lua_setfield(L, -2, "agrees");
+      }
       lua_pushstring(L, b->gck->checkmsg);
       lua_setfield(L, -2, "check");
     }

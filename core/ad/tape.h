@@ -69,6 +69,11 @@ ol_tape *ol_tape_new (int n, ol_err *e);
 void ol_tape_free (ol_tape *t);
 
 /* -- recording ------------------------------------------------------------ */
+/* At most maxnodes nodes (1 .. OL_TAPE_MAXNODES; the default is the
+** latter): recording fails beyond, saying so. */
+void ol_tape_limit (ol_tape *t, int maxnodes);
+/* Why recording failed ("" while it has not). */
+const char *ol_tape_why (const ol_tape *t);
 /* Input i (0 <= i < n) with its value at the trace point; the same node
 ** every time it is asked for. */
 int ol_tape_var (ol_tape *t, int i, double x);
