@@ -1372,11 +1372,14 @@ static void pushf (lproblem *b, lua_State *L)
   lua_xmove(b->Z, L, 1);
 }
 
+/* print(msg), protected: also called in a callback thread under core
+** frames (gradcheck_step), where an error must not unwind; a print that
+** fails says nothing. */
 static void say (lua_State *L, const char *msg)
 {
   lua_getglobal(L, "print");
   lua_pushstring(L, msg);
-  lua_call(L, 1, 0);
+  if (lua_pcall(L, 1, 0, 0) != LUA_OK) lua_pop(L, 1);
 }
 
 void olua_problem_adverify (lua_State *L, lproblem *b)
