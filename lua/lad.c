@@ -1129,6 +1129,12 @@ double olua_ad_checkgrad (lua_State *L, olua_ad *ad, int fidx,
   return err;
 }
 
+int olua_ad_onkink (const olua_ad *ad)
+{
+  return ad->mode == OLUA_AD_TAPE && ad->ntape > 0 &&
+         ol_tape_ontie(ad->tape[ad->cur]);
+}
+
 const char *olua_ad_note (const olua_ad *ad, char *buf, size_t sz)
 {
   int i, ops = 0, guards = 0;

@@ -244,6 +244,7 @@ typedef struct olua_ad {
   int nchecked, nbad;             /* points checked, where it differed */
   int pending;                    /* check at the next gradient's point */
   char checkmsg[480];             /* the last check's words */
+  char where1[48];                /* where the first check was made */
 } olua_ad;
 /* A new olua_ad for a function of n variables, pushed (mode FD, no reason
 ** yet); fname names it in messages (borrowed: a literal or a string the
@@ -290,6 +291,9 @@ int olua_ad_fdgrad (lua_State *L, olua_ad *ad, int fidx, const double *x,
 ** evaluation failed (e set). */
 double olua_ad_checkgrad (lua_State *L, olua_ad *ad, int fidx,
                           const double *x, ol_err *e);
+/* 1 when ad's tape in use has x, its last point, on a kink (a guard's
+** two sides equal there: ol_tape_ontie). */
+int olua_ad_onkink (const olua_ad *ad);
 /* The summary's words: "traced (tape of N ops, K guards)" or "finite
 ** differences (reason)", in buf; NULL when ad is NULL. */
 const char *olua_ad_note (const olua_ad *ad, char *buf, size_t sz);

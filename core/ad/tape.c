@@ -957,6 +957,14 @@ SWEEP int ol_tape_forward (ol_tape *t, const double *x, double *f)
   return 1;
 }
 
+int ol_tape_ontie (const ol_tape *t)
+{
+  int i;
+  for (i = 0; i < t->nguards; i++)
+    if (t->cv[t->gslot[2 * i]] == t->cv[t->gslot[2 * i + 1]]) return 1;
+  return 0;
+}
+
 int ol_tape_flipped (const ol_tape *t)
 {
   return t->flipped;

@@ -262,6 +262,20 @@ section("grad= checked", function ()
        tostring(r):find("not checked", 1, true) ~= nil, "an f over 2^20 "
        .. "nodes is not traced for the check, and the summary says so: "
        .. tostring(p.ad.check))
+  -- on a kink of f (abs at 0) the tape's derivative is one side's: grad=
+  -- giving a subgradient there is not compared, the next point is
+  out = capture(function ()
+    p = problem.new{n = 2, x0 = {0, 1}, f = function (x)
+      return math.abs(x[1]) + (x[1] - 1) ^ 2 + (x[2] - 2) ^ 2
+    end, grad = function (x, g)
+      g[1] = (x[1] > 0 and 1 or x[1] < 0 and -1 or 0) + 2 * (x[1] - 1)
+      g[2] = 2 * (x[2] - 2)
+    end}
+    r = run(p, optim.gd{lr = 0.1}, {iters = 3, progress = false})
+  end)
+  t.ok(out == "" and p.ad.checked == true and p.ad.agrees == true,
+       fmt("a subgradient at the kink of |x1| is no warning; checked "
+           .. "further on (%s)", tostring(p.ad.check)))
   -- a density's grad
   out = capture(function ()
     p = problem.density{n = 1, logp = function (x) return -0.5 * x[1] ^ 2 end,
