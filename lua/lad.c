@@ -109,7 +109,10 @@ static int tonode (lua_State *L, adstate *st, int idx)
 static int pushnode (lua_State *L, adstate *st, int k)
 {
   tracer *tr;
-  if (k < 0) return luaL_error(L, "tape: recording failed (out of memory?)");
+  if (k < 0)
+    return refuse(L, st, "its tape's recording failed (%s)",
+                  ol_tape_why(st->t)[0] != '\0' ? ol_tape_why(st->t)
+                  : "out of memory?");
   if (ol_tape_isconst(st->t, k)) {
     lua_pushnumber(L, ol_tape_value(st->t, k));
     return 1;
@@ -613,7 +616,7 @@ static adstate *pushstate (lua_State *L)
 }
 
 static ol_tape *trace1 (lua_State *L, int fidx, int n, const double *x,
-                        char *why, size_t wsz);
+                        char *why, size_t wsz, int maxnodes);
 
 /* f at fidx called with a table of the n numbers x: OL_OK with the value
 ** in *f, else the reason in why (*intr set when it was a Ctrl-C). */
@@ -687,11 +690,11 @@ static void mismatch (char *why, size_t wsz, const double *x, int n,
 ** asking the tracer (always unequal), so a branch on x == c takes the
 ** wrong side unseen; a tape whose value differs is not used. */
 static ol_tape *trace (lua_State *L, int fidx, int n, const double *x,
-                       char *why, size_t wsz)
+                       char *why, size_t wsz, int maxnodes)
 {
   int intr = 0;
   double v;
-  ol_tape *t = trace1(L, fidx, n, x, why, wsz);
+  ol_tape *t = trace1(L, fidx, n, x, why, wsz, maxnodes);
   if (t == NULL) return NULL;
   if (plaincall(L, fidx, n, x, &v, why, wsz, &intr) != OL_OK) {
     ol_tape_free(t);
@@ -714,7 +717,7 @@ static ol_tape *trace (lua_State *L, int fidx, int n, const double *x,
 /* Trace the function at fidx of L at x (n entries): a finished tape, or
 ** NULL with the reason in why (the function is untraceable there). */
 static ol_tape *trace1 (lua_State *L, int fidx, int n, const double *x,
-                        char *why, size_t wsz)
+                        char *why, size_t wsz, int maxnodes)
 {
   adstate *st;
   ol_tape *t;
@@ -740,6 +743,7 @@ static ol_tape *trace1 (lua_State *L, int fidx, int n, const double *x,
     lua_settop(L, top);
     return NULL;
   }
+  if (maxnodes > 0) ol_tape_limit(t, maxnodes);
   /* (1) the upvalues as they are, and the proxy environment */
   if (lua_isfunction(L, fidx) && !lua_iscfunction(L, fidx))
     for (i = 1; (name = lua_getupvalue(L, fidx, i)) != NULL; i++) {
@@ -878,7 +882,8 @@ olua_ad *olua_ad_new (lua_State *L, int n, const char *fname)
 
 int olua_ad_trace (lua_State *L, olua_ad *ad, int fidx, const double *x)
 {
-  ol_tape *t = trace(L, fidx, ad->n, x, ad->why, sizeof ad->why);
+  ol_tape *t = trace(L, fidx, ad->n, x, ad->why, sizeof ad->why,
+                   ad->maxnodes);
   if (t == NULL) {
     ad->mode = OLUA_AD_FD;
     return 0;
@@ -890,6 +895,13 @@ int olua_ad_trace (lua_State *L, olua_ad *ad, int fidx, const double *x)
   ad->mode = OLUA_AD_TAPE;
   memmove(ad->work + 3 * (size_t)ad->n, x, (size_t)ad->n * sizeof *x);
   return 1;
+}
+
+void olua_ad_release (olua_ad *ad, const char *why)
+{
+  droptapes(ad);
+  ad->mode = OLUA_AD_FD;
+  snprintf(ad->why, sizeof ad->why, "%s", why);
 }
 
 void olua_ad_refuse (olua_ad *ad, const char *why)
@@ -920,7 +932,8 @@ static ol_tape *select_tape (lua_State *L, olua_ad *ad, int fidx,
     return NULL;
   }
   ad->retraces++;
-  if ((t = trace(L, fidx, ad->n, x, why, sizeof why)) == NULL) {
+  if ((t = trace(L, fidx, ad->n, x, why, sizeof why, ad->maxnodes))
+      == NULL) {
     snprintf(ad->why, sizeof ad->why, "re-traced where a branch changed: "
              "%.160s", why);
     ad->mode = OLUA_AD_FD;
@@ -1025,7 +1038,8 @@ int olua_ad_verify (lua_State *L, olua_ad *ad, int fidx)
     mismatch(why, sizeof why, xt, ad->n, fv, v, "the tape was made before "
              "(a global or a table it reads changed since)");
     ad->retraces++;
-    t = trace(L, fidx, ad->n, xt, ad->why, sizeof ad->why);
+    t = trace(L, fidx, ad->n, xt, ad->why, sizeof ad->why,
+              ad->maxnodes);
     if (t == NULL) {
       char tmp[320];
       lua_pop(L, 1);
@@ -1113,6 +1127,12 @@ double olua_ad_checkgrad (lua_State *L, olua_ad *ad, int fidx,
   free(gt);
   ad->check = err;
   return err;
+}
+
+int olua_ad_onkink (const olua_ad *ad)
+{
+  return ad->mode == OLUA_AD_TAPE && ad->ntape > 0 &&
+         ol_tape_ontie(ad->tape[ad->cur]);
 }
 
 const char *olua_ad_note (const olua_ad *ad, char *buf, size_t sz)

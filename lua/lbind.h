@@ -261,6 +261,7 @@ typedef struct olua_ad {
   double *tx[OLUA_AD_CACHE];      /* where each was traced (n, owned) */
   int ntape, cur;                 /* tapes made, the one in use */
   long retraces;
+  int maxnodes;                   /* a tape's limit, 0: the tape's own */
   double check;                   /* ad = "check": the error at x0, or NAN */
   double tracetime;               /* seconds of the first trace */
   double *work;                   /* 3n doubles (owned) */
@@ -270,6 +271,7 @@ typedef struct olua_ad {
   int nchecked, nbad;             /* points checked, where it differed */
   int pending;                    /* check at the next gradient's point */
   char checkmsg[480];             /* the last check's words */
+  char where1[48];                /* where the first check was made */
 } olua_ad;
 /* A new olua_ad for a function of n variables, pushed (mode FD, no reason
 ** yet); fname names it in messages (borrowed: a literal or a string the
@@ -279,6 +281,8 @@ olua_ad *olua_ad_new (lua_State *L, int n, const char *fname);
 ** 0 with the reason in ad->why (mode FD).  Raises only "interrupted!"
 ** (a Ctrl-C while f runs), after putting the state back. */
 int olua_ad_trace (lua_State *L, olua_ad *ad, int fidx, const double *x);
+/* Free ad's tapes (mode FD, why kept): a check that is done. */
+void olua_ad_release (olua_ad *ad, const char *why);
 /* Fall back to differences with why as the reason (ad = false). */
 void olua_ad_refuse (olua_ad *ad, const char *why);
 /* Raise the trace's refusal when a trace is in progress: what (a
@@ -314,6 +318,9 @@ int olua_ad_fdgrad (lua_State *L, olua_ad *ad, int fidx, const double *x,
 ** evaluation failed (e set). */
 double olua_ad_checkgrad (lua_State *L, olua_ad *ad, int fidx,
                           const double *x, ol_err *e);
+/* 1 when ad's tape in use has x, its last point, on a kink (a guard's
+** two sides equal there: ol_tape_ontie). */
+int olua_ad_onkink (const olua_ad *ad);
 /* The summary's words: "traced (tape of N ops, K guards)" or "finite
 ** differences (reason)", in buf; NULL when ad is NULL. */
 const char *olua_ad_note (const olua_ad *ad, char *buf, size_t sz);

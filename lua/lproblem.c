@@ -1758,6 +1758,8 @@ static int withparams (lua_State *L, lua_CFunction ctor, const char *who,
 ** eps |f| / h, hence the looser second rule.  Where the tape's gradient is
 ** exactly 0 the first rule's floor is 1e-10.) */
 
+#define GCK_MAXNODES (1 << 20)
+
 /* Push f (the template thread's). */
 static void pushf (lproblem *b, lua_State *L)
 {
@@ -1765,11 +1767,14 @@ static void pushf (lproblem *b, lua_State *L)
   lua_xmove(b->Z, L, 1);
 }
 
+/* print(msg), protected: also called in a callback thread under core
+** frames (gradcheck_step), where an error must not unwind; a print that
+** fails says nothing. */
 static void say (lua_State *L, const char *msg)
 {
   lua_getglobal(L, "print");
   lua_pushstring(L, msg);
-  lua_call(L, 1, 0);
+  if (lua_pcall(L, 1, 0, 0) != LUA_OK) lua_pop(L, 1);
 }
 
 void olua_problem_adverify (lua_State *L, lproblem *b)
@@ -1852,16 +1857,20 @@ static int gradcompare (const double *u, const double *r, int n,
 ** the gradient grad= gave there): against the tape of b->gck, or central
 ** differences when f is not traced and differences is set.  Records the
 ** outcome in b->gck and returns the words of a warning (NULL when they
-** agree or nothing was compared). */
+** agree or nothing was compared).  *skipped is set when x is on a kink
+** of the traced f (abs at 0, ...): the tape's derivative is one side's
+** there and a subgradient grad= gives may differ, so none is compared. */
 static const char *gradcheck_at (lproblem *b, lua_State *T, int fidx,
                                  const double *x, const double *g,
-                                 int differences, const char *where)
+                                 int differences, const char *where,
+                                 int *skipped)
 {
   olua_ad *c = b->gck;
   int n = b->n, bad, traced = c->mode == OLUA_AD_TAPE;
   double *r = c->work + 2 * (size_t)n, f;   /* fdgrad uses work[0, n) */
   char det[360];
   ol_err e;
+  *skipped = 0;
   if (!traced && !differences) return NULL;
   if ((traced ? olua_ad_eval(T, c, fidx, x, &f, r, &e)
               : olua_ad_fdgrad(T, c, fidx, x, &f, r, &e)) != OL_OK) {
@@ -1870,16 +1879,24 @@ static const char *gradcheck_at (lproblem *b, lua_State *T, int fidx,
     return c->checkmsg;
   }
   traced = c->mode == OLUA_AD_TAPE;          /* a re-trace may give up */
+  if (traced && olua_ad_onkink(c)) {
+    *skipped = 1;
+    if (c->nchecked == 0)
+      snprintf(c->checkmsg, sizeof c->checkmsg, "not compared at %s, a "
+               "kink of f (a guard's two sides are equal there)", where);
+    return NULL;
+  }
   bad = traced ? gradcompare(g, r, n, 1e-6, 0, "the tape", det, sizeof det)
                : gradcompare(g, r, n, 1e-4, 1e-8 * (1 + fabs(f)),
                              "differences", det, sizeof det);
-  c->nchecked++;
+  if (c->nchecked++ == 0)
+    snprintf(c->where1, sizeof c->where1, "%s", where);
   if (bad == 0) {
     if (c->nbad == 0)
       snprintf(c->checkmsg, sizeof c->checkmsg, "checked against %s at "
-               "%s%s: agrees", traced ? "the traced f's gradient"
-               : "central differences of f", c->nchecked > 1 ? "x0 and "
-               : "", where);
+               "%s%s%s: agrees", traced ? "the traced f's gradient"
+               : "central differences of f", c->nchecked > 1 ? c->where1
+               : "", c->nchecked > 1 ? " and " : "", where);
     return NULL;
   }
   if (c->nbad++ > 0) {             /* the first difference's words stay */
@@ -1901,7 +1918,7 @@ static const char *gradcheck_at (lproblem *b, lua_State *T, int fidx,
 ** ad = "check", against differences when f cannot be traced. */
 static void gradcheck_new (lua_State *L, const char *who, lproblem *b)
 {
-  int mode = readad(L, who), n = b->n, top = lua_gettop(L), traced;
+  int mode = readad(L, who), n = b->n, top = lua_gettop(L), traced, skip;
   double *g, f;
   const char *w;
   ol_err e;
@@ -1911,6 +1928,9 @@ static void gradcheck_new (lua_State *L, const char *who, lproblem *b)
   b->gck = olua_ad_new(L, n, b->fname != NULL ? b->fname : "f");
   lua_setfield(L, -2, "gck");                      /* anchored */
   lua_pop(L, 1);
+  /* a user who gives grad= may have an f too large to trace: the check's
+  ** tape stops at GCK_MAXNODES (about 50 MB) unless ad = "check" */
+  if (mode != 2) b->gck->maxnodes = GCK_MAXNODES;
   pushf(b, L);
   traced = olua_ad_trace(L, b->gck, -1, b->p->x0);
   if (!traced && mode != 2) {
@@ -1935,8 +1955,8 @@ static void gradcheck_new (lua_State *L, const char *who, lproblem *b)
     return;
   }
   olua_problem_unref(b);
-  w = gradcheck_at(b, L, top + 1, b->p->x0, g, mode == 2, "x0");
-  b->gck->pending = traced;
+  w = gradcheck_at(b, L, top + 1, b->p->x0, g, mode == 2, "x0", &skip);
+  b->gck->pending = !traced ? 0 : skip ? 2 : 1;
   if (w != NULL) {
     snprintf(line, sizeof line, "%s: warning: %s", who, w);
     say(L, line);
@@ -1946,6 +1966,7 @@ static void gradcheck_new (lua_State *L, const char *who, lproblem *b)
              b->gck->checkmsg);
     say(L, line);
   }
+  memcpy(b->gck->work + 3 * (size_t)n, b->p->x0, (size_t)n * sizeof(double));
   lua_settop(L, top);
 }
 
@@ -1960,13 +1981,24 @@ static void gradcheck_step (lproblem *b, lua_State *T, const double *x,
   const char *w;
   char line[700];
   double *xc;
+  int skip;
   if (b->gck == NULL || !b->gck->pending || b->p == NULL) return;
   xc = b->gck->work + 3 * (size_t)b->n;      /* the point checked last */
   if (b->gck->pending == 2) {
-    int atx0 = memcmp(x, xc, (size_t)b->n * sizeof *x) == 0;
-    b->gck->pending = 1;
-    w = gradcheck_at(b, T, S_F, x, g, 0, atx0 ? "x0" : "the first point a "
-                     "gradient was asked for");
+    char where[48] = "x0", num[24];
+    int i, k;
+    if (memcmp(x, b->p->x0, (size_t)b->n * sizeof *x) != 0) {
+      k = snprintf(where, sizeof where, "x = (");
+      for (i = 0; i < b->n && i < 3 && k > 0 && (size_t)k < sizeof where;
+           i++)
+        k += snprintf(where + k, sizeof where - (size_t)k, "%s%s", i ? ", "
+                      : "", ol_fmtnum(num, sizeof num, x[i], 4));
+      if (k > 0 && (size_t)k < sizeof where)
+        snprintf(where + k, sizeof where - (size_t)k, "%s)", b->n > 3
+                 ? ", ..." : "");
+    }
+    w = gradcheck_at(b, T, S_F, x, g, 0, where, &skip);
+    if (!skip) b->gck->pending = 1;
     memcpy(xc, x, (size_t)b->n * sizeof *x);
     lua_settop(T, S_TOP);
     if (w != NULL) {
@@ -1976,8 +2008,11 @@ static void gradcheck_step (lproblem *b, lua_State *T, const double *x,
     return;
   }
   if (memcmp(x, xc, (size_t)b->n * sizeof *x) == 0) return;  /* same */
+  w = gradcheck_at(b, T, S_F, x, g, 0, "the first step", &skip);
+  memcpy(xc, x, (size_t)b->n * sizeof *x);
+  if (skip) return;                          /* on a kink: the next one */
   b->gck->pending = 0;
-  w = gradcheck_at(b, T, S_F, x, g, 0, "the first step");
+  olua_ad_release(b->gck, "checked");        /* its tapes are not needed */
   lua_settop(T, S_TOP);
   if (w != NULL) {
     snprintf(line, sizeof line, "warning: %s", w);
@@ -2024,8 +2059,10 @@ static void pushadinfo (lua_State *L, lproblem *b)
     if (b->gck != NULL) {
       lua_pushboolean(L, b->gck->nchecked > 0);
       lua_setfield(L, -2, "checked");
-      lua_pushboolean(L, b->gck->nbad == 0);
-      lua_setfield(L, -2, "agrees");
+      if (b->gck->nchecked > 0) {
+        lua_pushboolean(L, b->gck->nbad == 0);
+        lua_setfield(L, -2, "agrees");
+      }
       lua_pushstring(L, b->gck->checkmsg);
       lua_setfield(L, -2, "check");
     }

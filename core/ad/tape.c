@@ -72,6 +72,7 @@ struct ol_tape {
   int nguards, capguards;
   int out;               /* output node, -1 before ol_tape_finish */
   int failed;            /* recording failed: OL_ENOMEM or OL_EINVAL */
+  int maxnodes;          /* ol_tape_limit */
   char why[96];
   unsigned *hash;        /* CSE table: node + 1, 0 = empty (recording) */
   unsigned hcap, hcount;
@@ -129,7 +130,19 @@ ol_tape *ol_tape_new (int n, ol_err *e)
   t->n = n;
   t->out = -1;
   t->flipped = -1;
+  t->maxnodes = OL_TAPE_MAXNODES;
   return t;
+}
+
+const char *ol_tape_why (const ol_tape *t)
+{
+  return t->failed ? t->why : "";
+}
+
+void ol_tape_limit (ol_tape *t, int maxnodes)
+{
+  t->maxnodes = maxnodes >= 1 && maxnodes <= OL_TAPE_MAXNODES ? maxnodes
+                : OL_TAPE_MAXNODES;
 }
 
 void ol_tape_free (ol_tape *t)
@@ -252,8 +265,11 @@ static int record (ol_tape *t, int op, int a, int b, double v)
       return fail(t, OL_ENOMEM, "out of memory");
     if ((k = lookup(t, op, a, b, v, &slot)) >= 0) return k;
   }
-  if (t->nnodes >= OL_TAPE_MAXNODES)
-    return fail(t, OL_EINVAL, "more than 2^26 nodes");
+  if (t->nnodes >= t->maxnodes) {
+    char why[64];
+    snprintf(why, sizeof why, "more than %d nodes", t->maxnodes);
+    return fail(t, OL_EINVAL, why);
+  }
   k = t->nnodes;
   if (k >= t->capnodes) {
     int cap = t->capnodes;
@@ -939,6 +955,14 @@ SWEEP int ol_tape_forward (ol_tape *t, const double *x, double *f)
   t->flipped = -1;
   if (f != NULL) *f = v[t->oslot];
   return 1;
+}
+
+int ol_tape_ontie (const ol_tape *t)
+{
+  int i;
+  for (i = 0; i < t->nguards; i++)
+    if (t->cv[t->gslot[2 * i]] == t->cv[t->gslot[2 * i + 1]]) return 1;
+  return 0;
 }
 
 int ol_tape_flipped (const ol_tape *t)

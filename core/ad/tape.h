@@ -69,6 +69,11 @@ ol_tape *ol_tape_new (int n, ol_err *e);
 void ol_tape_free (ol_tape *t);
 
 /* -- recording ------------------------------------------------------------ */
+/* At most maxnodes nodes (1 .. OL_TAPE_MAXNODES; the default is the
+** latter): recording fails beyond, saying so. */
+void ol_tape_limit (ol_tape *t, int maxnodes);
+/* Why recording failed ("" while it has not). */
+const char *ol_tape_why (const ol_tape *t);
 /* Input i (0 <= i < n) with its value at the trace point; the same node
 ** every time it is asked for. */
 int ol_tape_var (ol_tape *t, int i, double x);
@@ -103,6 +108,10 @@ void ol_tape_hvp (ol_tape *t, const double *v, double *hv, double *g);
 /* The dense Hessian (n x n row-major) at the point of the last forward
 ** sweep: n Hessian-vector products, then H := (H + H')/2. */
 void ol_tape_hessian (ol_tape *t, double *H);
+/* 1 when, at the last forward sweep, some guard's two sides are equal
+** (x on a kink: abs at 0, max of equal values, a floor at an integer),
+** where the tape's derivative is one side's. */
+int ol_tape_ontie (const ol_tape *t);
 /* The index of the guard that flipped in the last forward sweep, or -1
 ** when every guard held. */
 int ol_tape_flipped (const ol_tape *t);

@@ -241,6 +241,10 @@ static void test_guards (void)
   is_int(ol_tape_flipped(t), 0, "tape: flipped guard 0");
   x = 0;
   ok(ol_tape_forward(t, &x, &f), "tape: 0 <= x holds at the kink x = 0");
+  ok(ol_tape_ontie(t), "tape: x = 0 is on the guard's tie (a kink)");
+  x = 0.5;
+  ol_tape_forward(t, &x, &f);
+  ok(!ol_tape_ontie(t), "tape: x = 0.5 is not on a tie");
   ol_tape_free(t);
   /* floor(x) = 2 between the guards 2 <= x and x < 3 */
   t = ol_tape_new(1, NULL);

@@ -247,6 +247,35 @@ section("grad= checked", function ()
   end)
   t.ok(out:find("coordinate 1: grad= gives -2e-09, the tape 2e-09", 1, true)
        ~= nil, "a wrong sign on a gradient of size 1e-9 still warns: " .. out)
+  -- an f too large to trace for the check (over 2^20 nodes): not checked,
+  -- and said; grad= is what runs
+  out = capture(function ()
+    p = problem.new{n = 1, x0 = {0}, f = function (x)
+      local s = 0
+      for i = 1, 300000 do s = s + (x[1] - i * 1e-6) ^ 2 end
+      return s
+    end, grad = function (x, g) g[1] = 2 * 300000 * x[1] - 2 * 1e-6 * 300000 * 300001 / 2 end}
+    r = run(p, optim.gd{lr = 1e-7}, {iters = 2, progress = false})
+  end)
+  t.ok(p.ad.checked == false and p.ad.agrees == nil and
+       p.ad.check:find("more than 1048576 nodes", 1, true) ~= nil and
+       tostring(r):find("not checked", 1, true) ~= nil, "an f over 2^20 "
+       .. "nodes is not traced for the check, and the summary says so: "
+       .. tostring(p.ad.check))
+  -- on a kink of f (abs at 0) the tape's derivative is one side's: grad=
+  -- giving a subgradient there is not compared, the next point is
+  out = capture(function ()
+    p = problem.new{n = 2, x0 = {0, 1}, f = function (x)
+      return math.abs(x[1]) + (x[1] - 1) ^ 2 + (x[2] - 2) ^ 2
+    end, grad = function (x, g)
+      g[1] = (x[1] > 0 and 1 or x[1] < 0 and -1 or 0) + 2 * (x[1] - 1)
+      g[2] = 2 * (x[2] - 2)
+    end}
+    r = run(p, optim.gd{lr = 0.1}, {iters = 3, progress = false})
+  end)
+  t.ok(out == "" and p.ad.checked == true and p.ad.agrees == true,
+       fmt("a subgradient at the kink of |x1| is no warning; checked "
+           .. "further on (%s)", tostring(p.ad.check)))
   -- a density's grad
   out = capture(function ()
     p = problem.density{n = 1, logp = function (x) return -0.5 * x[1] ^ 2 end,

@@ -111,7 +111,27 @@ do
             {0.3, -1.2, 4})
 end
 t.near(math.lbeta(2, 3), log(1 / 12), 1e-15, "lbeta(2, 3) = log(1/12)")
+-- large arguments against mpmath's log(beta(a, b)) at 40 digits
+for _, c in ipairs{{1e10, 0.5, -10.940560522033028}, {0.5, 1e10,
+    -10.940560522033028}, {1e6, 2e6, -1909548.2909685330},
+    {12, 30, -25.274864968419808}, {0.5, 15, -0.77332836545223204},
+    {20, 20.5, -28.301689907335092}} do
+  local v = math.lbeta(c[1], c[2])
+  t.ok(rel(v, c[3]) <= 1e-14, fmt("lbeta(%g, %g) = %.17g (mpmath %.17g, rel "
+       .. "err %.1e <= 1e-14)", c[1], c[2], v, c[3], rel(v, c[3])))
+end
 checkgrad("lbeta", function (v) return math.lbeta(v[1], v[2]) end, {0.7, 3.2})
+checkgrad("lbeta (one large)", function (v) return math.lbeta(v[1], v[2]) end,
+          {0.5, 15})
+checkgrad("lbeta (both large)", function (v) return math.lbeta(v[1], v[2]) end,
+          {20, 20.5})
+do
+  -- d/da lbeta(a, b) = psi(a) - psi(a + b): at (0.5, 15) from mpmath
+  local g = grad(function (v) return math.lbeta(v[1], 15) end, {0.5})[1]
+  local want = -1.9635100260214235 - 2.7082352425903654
+  t.ok(rel(g, want) <= 1e-13, fmt("d/da lbeta(a, 15) at 0.5 = psi(0.5) - "
+       .. "psi(15.5) (got %.17g, want %.17g)", g, want))
+end
 do
   local g = grad(function (v) return math.expm1(v[1]) end, {-40})[1]
   t.ok(rel(g, exp(-40)) <= 1e-15, fmt("d/dx expm1 at -40 is exp(-40) to "
