@@ -1714,6 +1714,19 @@ static int withparams (lua_State *L, lua_CFunction ctor, const char *who,
       lua_pop(L, 4);
     }
   }
+  {                                    /* the core's copy, for plots */
+    const char **nm = lua_newuserdatauv(L, (size_t)n * sizeof *nm, 0);
+    lproblem *b = lua_touserdata(L, 8);
+    ol_err e;
+    for (k = 0; k < n; k++) {
+      lua_rawgeti(L, -2, k + 1);
+      nm[k] = lua_tostring(L, -1);     /* anchored by the names table */
+      lua_pop(L, 1);
+    }
+    if (ol_problem_set_names(b->p, nm, &e) != OL_OK)
+      return luaL_error(L, "%s: %s", who, e.msg);
+    lua_pop(L, 1);
+  }
   lua_setfield(L, 9, "names");
   lua_pushvalue(L, sidx);
   lua_setfield(L, 9, "params");

@@ -75,6 +75,15 @@ local back = diag.read_csv(files)
 t.is(back.names[10], "theta.1", "CSV: read back with its names")
 for _, f in ipairs(files) do os.remove(f) end
 
+-- plots title traces and clouds with the names
+local svg = os.tmpname() .. ".svg"
+c:plot{file = svg, watch = {"trace", "cloud"}}
+local sv = assert(io.open(svg)):read("a")
+os.remove(svg)
+t.ok(sv:find("trace a [lin]", 1, true) and sv:find("cloud a,sigma", 1, true),
+     "plots: trace a, cloud a,sigma (not x1, x2)")
+t.ok(c:plot():find("trace a [lin]", 1, true), "text plot: trace a")
+
 -- (2) the list form keeps the written order; a named x0; bounds on a
 -- vector; problem.new's f receives the named table too
 local q = problem.new{params = {{"b", 2, lower = {0, -5}}, "a"},
