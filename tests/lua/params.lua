@@ -82,7 +82,6 @@ local sv = assert(io.open(svg)):read("a")
 os.remove(svg)
 t.ok(sv:find("trace a [lin]", 1, true) and sv:find("cloud a,sigma", 1, true),
      "plots: trace a, cloud a,sigma (not x1, x2)")
-t.ok(c:plot():find("trace a [lin]", 1, true), "text plot: trace a")
 
 -- (2) the list form keeps the written order; a named x0; bounds on a
 -- vector; problem.new's f receives the named table too
