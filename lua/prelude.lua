@@ -287,4 +287,8 @@ if type(diagt) == "table" then
     chains.names = names
     return chains
   end
+  -- help(diag.read_csv): diag's text (lua/help.lua, loaded before this)
+  if core.fdocs and core.fdocs[diagt] then
+    core.fdocs[diagt.read_csv] = core.fdocs[diagt]
+  end
 end

@@ -181,4 +181,16 @@ t.errors("draw 3 of chain 1 is nan", diag.summary, back)
 for _, fn in ipairs(files) do os.remove(fn) end
 os.remove(files[1] .. ".w.csv")
 
+-- (10) help for diag and its functions
+for _, f in ipairs{diag, diag.summary, diag.rhat, diag.read_csv} do
+  local out = {}
+  local saved = io.write
+  io.write = function (...) for _, v in ipairs{...} do out[#out + 1] = v end end
+  help(f)
+  io.write = saved
+  local txt = table.concat(out)
+  t.ok(txt:find("diag.summary(chains", 1, true) and
+       txt:find("diag.read_csv", 1, true), "help: diag's text")
+end
+
 t.done()
