@@ -771,15 +771,20 @@ static int s_summary (lua_State *L)
 
 /* x:stats() -> the sampler statistics over the kept draws of every
 ** chain: {draws, accept_stat (mean), stepsize (mean), treedepth (mean),
-** n_leapfrog (sum), divergences (sum)}. */
+** n_leapfrog (sum), divergences (sum)}, and over every transition after
+** warmup (the chains' own counts): transitions, nonfinite (those that
+** met a log density or gradient that was NaN or +-inf, not counted as
+** divergences), maxdepth (NUTS transitions that hit maxdepth). */
 static int s_stats (lua_State *L)
 {
   lrun *b[64];
   int k = getruns(L, 1, b, "stats"), c, n = ol_run_n(b[0]->r);
-  long total = 0, s, rows;
+  long total = 0, s, rows, htot = 0, hdiv = 0, hnf = 0, hmax = 0;
   double acc = 0, eps = 0, depth = 0, leap = 0, div = 0;
   for (c = 0; c < k; c++) {
     const double *d = ol_run_draws(b[c]->r, &rows, NULL, NULL);
+    const ol_method_type *m = ol_run_method(b[c]->r);
+    ol_sampler_stat st;
     for (s = 0; s < rows; s++) {
       const double *row = d + s * (OL_DRAW_COLS + n);
       acc += row[1];
@@ -789,8 +794,15 @@ static int s_stats (lua_State *L)
       div += row[5] != 0;
       total++;
     }
+    if (ol_sampler_stats(m, ol_run_state(b[c]->r), &st) == OL_OK) {
+      long post = st.iter - ol_sampler_warmup(m, ol_run_state(b[c]->r));
+      htot += post > 0 ? post : 0;
+      hdiv += st.ndivergent - st.ndiv_nonfinite;
+      hnf += st.nnonfinite;
+      hmax += st.nmaxdepth;
+    }
   }
-  lua_createtable(L, 0, 6);
+  lua_createtable(L, 0, 9);
   lua_pushinteger(L, total);
   lua_setfield(L, -2, "draws");
 #define SET(f, v) (lua_pushnumber(L, (v)), lua_setfield(L, -2, f))
@@ -798,8 +810,14 @@ static int s_stats (lua_State *L)
   SET("stepsize", total > 0 ? eps / total : NAN);
   SET("treedepth", total > 0 ? depth / total : NAN);
   SET("n_leapfrog", leap);
-  SET("divergences", div);
+  SET("divergences", htot > 0 ? (double)hdiv : div);
 #undef SET
+  lua_pushinteger(L, htot);
+  lua_setfield(L, -2, "transitions");
+  lua_pushinteger(L, hnf);
+  lua_setfield(L, -2, "nonfinite");
+  lua_pushinteger(L, hmax);
+  lua_setfield(L, -2, "maxdepth");
   return 1;
 }
 

@@ -49,12 +49,18 @@ t.ok(not txt:find("curvature there", 1, true) and
 t.ok(txt:find("divergences 0, non-finite logp " .. tostring(nnan), 1, true),
      "nan: the sampler line counts them apart from divergences")
 
+local st = c:stats()
+t.ok(st.transitions == 4000 and st.nonfinite == tonumber(nnan) and
+     st.divergences == 0, "nan: c:stats() counts nonfinite " ..
+     tostring(st.nonfinite) .. ", divergences " .. tostring(st.divergences))
+
 -- (3) maxdepth: an ill-conditioned Gaussian with maxdepth = 5 (S2)
 local g = run(problem.gaussian{n = 10, cond = 1e6}, sample.nuts{maxdepth = 5},
               opts{chains = 2, iters = 200, seed = SEED})
 txt = tostring(g)
 local hit, of = txt:match("(%d+) of (%d+) transitions after warmup %([%d.]+%%%)"
                           .. " hit the maximum tree depth 5")
+t.is(g:stats().maxdepth, tonumber(hit), "maxdepth: in c:stats() too")
 t.ok(hit and tonumber(of) == 400 and tonumber(hit) > 300,
      "maxdepth: warned with count and fraction (" .. tostring(hit) .. " of "
        .. tostring(of) .. ")")
