@@ -490,6 +490,7 @@ static char *sampletable (lrun **b, int k, const char *const *names)
   if (ku > 0 && thin > 1)
     tadd(&text, &len, " (every %ld-th of %ld: the max_draws cap)", thin,
          seen);
+  if (ku > 0 && S < 4) tadd(&text, &len, "; too few for a summary");
   for (c = 0; c < k; c++)
     if (b[c]->note[0] != '\0')
       tadd(&text, &len, "\n  note: %s%s%s", k > 1 ? "chain " : "",
@@ -520,10 +521,7 @@ static char *sampletable (lrun **b, int k, const char *const *names)
       nfrun = r;
     }
   }
-  if (ku == 0 || S < 4) {
-    if (ku > 0) tadd(&text, &len, "; too few for a summary");
-    goto nonfinite;
-  }
+  if (ku == 0 || S < 4) goto nonfinite;
   /* (3) the table, pooled over the chains with draws */
   sum = malloc((size_t)(n + 1) * sizeof *sum);
   if (sum == NULL) return text;
