@@ -312,7 +312,8 @@ Named parameters instead of n (problem.new takes them too):
   params = {mu = 1, tau = {lower = 0}, theta = 8}       sorted by name
   1: a scalar, k: a vector of k; lower/upper: a number or k numbers.
 logp(p) gets the named table (p.mu, p.theta[j]); grad(p, g) fills a flat
-g in the order mu, tau, theta[1..8] (that of r.x); x0 may be named.
+g in the order mu, tau, theta[1..8] (p.names; that of r.x); x0 may be
+named.
 Summaries, r:draws() (named draws), save_draws (theta.1) and plots use
 the names.]]
 

@@ -2183,6 +2183,14 @@ static int problem_index (lua_State *L)
     lua_pushcfunction(L, problem_constrain);
   else if (strcmp(k, "unconstrain") == 0)
     lua_pushcfunction(L, problem_unconstrain);
+  else if (strcmp(k, "names") == 0 && p->names != NULL) {   /* params= */
+    int j;
+    lua_createtable(L, p->n, 0);
+    for (j = 0; j < p->n; j++) {
+      lua_pushstring(L, p->names[j]);
+      lua_rawseti(L, -2, j + 1);
+    }
+  }
   else lua_pushnil(L);
   return 1;
 }

@@ -30,6 +30,8 @@ local p = problem.density{
     return lp
   end}
 t.is(p.n, 5, "map form: n = 1 + 1 + 3")
+t.is(table.concat(p.names, ","), "a,sigma,theta[1],theta[2],theta[3]",
+     "p.names: the flat names, the order of x, g and r.x")
 local c = run(p, sample.nuts{}, opts{chains = 4, iters = 1000, seed = SEED})
 local s = c:summary()
 local want = {"a", "sigma", "theta[1]", "theta[2]", "theta[3]"}
