@@ -60,6 +60,10 @@ end
 t.ok(type(d[1][1].theta) == "table" and #d[1][1].theta == 3 and
      type(d[1][1].a) == "number" and minsig > 0,
      "draws: named tables (theta a vector of 3), sigma > 0 in every draw")
+local ds = diag.summary(d)
+t.ok(ds[2].name == "sigma" and ds[5].name == "theta[3]" and
+     ds[5].ess_bulk == s[5].ess_bulk, "diag.summary of named draws: "
+     .. "flattened by name, equal to the run's summary")
 t.ok(type(seen) == "table" and seen.theta and seen.sigma,
      "logp receives the named table")
 -- CmdStan CSV header
