@@ -27,7 +27,10 @@
 ** printed), low ESS, divergences that are curvature's, log densities that
 ** were NaN or +-inf (named, with the first point, never as divergences),
 ** NUTS transitions that hit maxdepth (count and fraction), chains that
-** kept no draws (left out of the pooled summary, named).
+** kept no draws (left out of the pooled summary, named).  The counts are
+** the chains' states' (core/sample/stats.h); a chain gathered from a task
+** file has a fresh state, so its divergences come from its kept draws'
+** flags and it has no non-finite or maxdepth counts.
 **
 ** diag: diag.summary(chains), diag.rhat, diag.ess_bulk, diag.ess_tail,
 ** diag.mcse on draws from anywhere (core/diag.h); diag.read_csv is Lua
