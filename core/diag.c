@@ -1,7 +1,10 @@
 /*
 ** core/diag.c -- split and rank-normalised R-hat, bulk and tail ESS,
 ** MCSE and quantiles of MCMC draws (definitions in diag.h: Vehtari et al.
-** 2021, as in Stan and the posterior R package).
+** 2021, as in Stan and the posterior R package; the details that decide
+** short and near-constant chains follow posterior's R/convergence.R and
+** R/misc.R: .ess's sum(rho_hat_t[1:max_t]), should_return_NA's absolute
+** tolerance, .ess_quantile's quantiles of all draws, R's two-pass mean).
 **
 ** Every public function checks its input, mallocs one scratch block (a
 ** dwork), computes, frees it.  Layout of the scratch, for S draws, S2 =

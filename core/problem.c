@@ -378,6 +378,7 @@ void ol_problem_free (ol_problem *p)
   free(p->con.fd);
   free(p->workers.start);
   free(p->workers.perm);
+  ol_problem_set_names(p, NULL, NULL);
   if (p->free_ud != NULL) p->free_ud(p->ud);
   free(p);
 }
@@ -623,6 +624,46 @@ int ol_problem_set_name (ol_problem *p, const char *name, ol_err *e)
   snprintf(p->name, sizeof p->name, "%s", name);
   snprintf(p->desc, sizeof p->desc, "%s{n=%d}", p->name, p->n);
   return OL_OK;
+}
+
+int ol_problem_set_names (ol_problem *p, const char *const *names,
+                          ol_err *e)
+{
+  char **nm = NULL;
+  int j;
+  if (p == NULL) return ol_err_set(e, OL_EINVAL, "no problem");
+  if (names != NULL) {
+    for (j = 0; j < p->n; j++)
+      if (names[j] == NULL || names[j][0] == '\0')
+        return ol_err_set(e, OL_EINVAL, "names: coordinate %d has no name",
+                          j + 1);
+    if (p->n < 1 || (nm = calloc((size_t)p->n, sizeof *nm)) == NULL)
+      return ol_err_set(e, OL_ENOMEM, "out of memory");
+    for (j = 0; j < p->n; j++) {
+      size_t l = strlen(names[j]) + 1;
+      if ((nm[j] = malloc(l)) == NULL) {
+        while (j-- > 0) free(nm[j]);
+        free(nm);
+        return ol_err_set(e, OL_ENOMEM, "out of memory");
+      }
+      memcpy(nm[j], names[j], l);
+    }
+  }
+  if (p->names != NULL) {
+    for (j = 0; j < p->n; j++) free(p->names[j]);
+    free(p->names);
+  }
+  p->names = nm;
+  return OL_OK;
+}
+
+const char *ol_problem_coordname (const ol_problem *p, int j, char *buf,
+                                  size_t sz)
+{
+  if (p != NULL && p->names != NULL && j >= 0 && j < p->n)
+    return p->names[j];
+  snprintf(buf, sz, "x%d", j + 1);
+  return buf;
 }
 
 int ol_problem_set_xstar (ol_problem *p, const double *x, int n, ol_err *e)

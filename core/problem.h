@@ -246,6 +246,8 @@ typedef struct ol_problem {
   ol_workers workers;        /* the components' workers (n = 0: none) */
   int frozen;                /* a run was made on it: the setters refuse
                                 (the one field ol_run_new writes) */
+  char **names;              /* the n coordinates' names (named parameters,
+                                "theta[1]"; owned), or NULL: x1, x2, ... */
 } ol_problem;
 
 /* Evaluate the true oracle at x, with central differences when fd_grad is
@@ -343,6 +345,14 @@ int ol_problem_set_kind (ol_problem *p, int kind, ol_err *e);
 int ol_problem_set_hess (ol_problem *p, ol_hess_fn hess, ol_err *e);
 /* The name (1..31 bytes, cut otherwise) and a description "name{n=N}". */
 int ol_problem_set_name (ol_problem *p, const char *name, ol_err *e);
+/* The names of the n coordinates (copied; names NULL clears them), which
+** plots show instead of x1, x2, ...  OL_EINVAL for a NULL or empty name,
+** OL_ENOMEM. */
+int ol_problem_set_names (ol_problem *p, const char *const *names,
+                          ol_err *e);
+/* Coordinate j's (0-based) name: p's own, else "x<j+1>" written to buf. */
+const char *ol_problem_coordname (const ol_problem *p, int j, char *buf,
+                                  size_t sz);
 /* The known minimiser (n = p->n entries, copied; NULL: unknown) and
 ** optimal value (NAN: unknown); finite when known. */
 int ol_problem_set_xstar (ol_problem *p, const double *x, int n, ol_err *e);

@@ -324,7 +324,16 @@ exp(-u)) when both are given, and log |dx/du| added to log p; methods and
 r.x see u.  p:constrain(u) -> x and p:unconstrain(x) -> u map between
 the scales; p.x0 is u; p:eval(u) -> U, grad U with U = -log p(x) -
 log |dx/du| (the potential samplers use).  logp and grad are checked as
-problem.new's f and grad are; an error names logp or grad.]]
+problem.new's f and grad are; an error names logp or grad.
+Named parameters instead of n (problem.new takes them too):
+  params = {{"mu"}, {"tau", lower = 0}, {"theta", 8}}   written order
+  params = {mu = 1, tau = {lower = 0}, theta = 8}       sorted by name
+  1: a scalar, k: a vector of k; lower/upper: a number or k numbers.
+logp(p) gets the named table (p.mu, p.theta[j]); grad(p, g) fills a flat
+g in the order mu, tau, theta[1..8] (p.names; that of r.x); x0 may be
+named.
+Summaries, r:draws() (named draws), save_draws (theta.1) and plots use
+the names.]]
 
 docs.workers = [[
 problem.workers(p, {n = 10, heterogeneity = 0, participation = 1, seed = 1})
@@ -348,6 +357,28 @@ dist.compress(v, {kind = "topk", k = 1, s = 2, clip = inf, seed = 1,
   k = 2}} or dist.ef14{compress = "topk", k = 2}.
 ]]
 core.fdocs[rawget(dist, "compress")] = docs.compress
+
+docs.diag = [[
+diag -- the sampler summary's diagnostics on draws from anywhere, computed
+as the posterior R package does (Vehtari et al. 2021):
+  diag.summary(chains [, names])  the summary object (prints as a run's
+      table with its warnings): chains = {chain1, ...}, each a list of
+      draws, each a number or a table of numbers, equal lengths, >= 4
+  diag.rhat(x)  diag.ess_bulk(x)  diag.ess_tail(x)  diag.mcse(x)
+      one quantity: x = {chain1, ...}, each a list of numbers
+  diag.read_csv(file or {files}) -> {chain1, ..., names = header}
+      a CmdStan CSV, one chain per file ('#' comments; warmup saved
+      before "# Adaptation terminated" dropped); diag.summary(that)
+      shows lp__ and the parameters, not the other "__" columns
+4 chains of 7 draws give an ESS of 12 (split chains of 3: tau = 2).]]
+if rawget(G, "diag") then
+  core.fdocs[rawget(G, "diag")] = docs.diag
+  for _, k in ipairs{"summary", "rhat", "ess_bulk", "ess_tail", "mcse",
+                     "read_csv"} do
+    local f = rawget(rawget(G, "diag"), k)
+    if f then core.fdocs[f] = docs.diag end
+  end
+end
 
 docs.ad = [[
 grad(f, x) -> g; hessian(f, x) -> H; hvp(f, x, v) -> H v; tape(f, x)
@@ -594,6 +625,7 @@ function help (x)
   elseif kind == "race" then
     return out("%s", docs.race)
   end
+  if tx == "table" and core.fdocs[x] then return out("%s", core.fdocs[x]) end
   if familyof[x] then return family_help(familyof[x]) end
   if tx == "table" and core.fdocs[x] then return out("%s", core.fdocs[x]) end
   if tx == "string" then

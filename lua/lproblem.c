@@ -1729,6 +1729,19 @@ static int withparams (lua_State *L, lua_CFunction ctor, const char *who,
       lua_pop(L, 4);
     }
   }
+  {                                    /* the core's copy, for plots */
+    const char **nm = lua_newuserdatauv(L, (size_t)n * sizeof *nm, 0);
+    lproblem *b = lua_touserdata(L, 8);
+    ol_err e;
+    for (k = 0; k < n; k++) {
+      lua_rawgeti(L, -2, k + 1);
+      nm[k] = lua_tostring(L, -1);     /* anchored by the names table */
+      lua_pop(L, 1);
+    }
+    if (ol_problem_set_names(b->p, nm, &e) != OL_OK)
+      return luaL_error(L, "%s: %s", who, e.msg);
+    lua_pop(L, 1);
+  }
   lua_setfield(L, 9, "names");
   lua_pushvalue(L, sidx);
   lua_setfield(L, 9, "params");
@@ -2532,6 +2545,14 @@ static int problem_index (lua_State *L)
     lua_pushcfunction(L, problem_constrain);
   else if (strcmp(k, "unconstrain") == 0)
     lua_pushcfunction(L, problem_unconstrain);
+  else if (strcmp(k, "names") == 0 && p->names != NULL) {   /* params= */
+    int j;
+    lua_createtable(L, p->n, 0);
+    for (j = 0; j < p->n; j++) {
+      lua_pushstring(L, p->names[j]);
+      lua_rawseti(L, -2, j + 1);
+    }
+  }
   else lua_pushnil(L);
   return 1;
 }

@@ -27,7 +27,10 @@
 ** printed), low ESS, divergences that are curvature's, log densities that
 ** were NaN or +-inf (named, with the first point, never as divergences),
 ** NUTS transitions that hit maxdepth (count and fraction), chains that
-** kept no draws (left out of the pooled summary, named).
+** kept no draws (left out of the pooled summary, named).  The counts are
+** the chains' states' (core/sample/stats.h); a chain gathered from a task
+** file has a fresh state, so its divergences come from its kept draws'
+** flags and it has no non-finite or maxdepth counts.
 **
 ** diag: diag.summary(chains), diag.rhat, diag.ess_bulk, diag.ess_tail,
 ** diag.mcse on draws from anywhere (core/diag.h); diag.read_csv is Lua
@@ -491,6 +494,7 @@ static char *sampletable (lrun **b, int k, const char *const *names)
   if (ku > 0 && thin > 1)
     tadd(&text, &len, " (every %ld-th of %ld: the max_draws cap)", thin,
          seen);
+  if (ku > 0 && S < 4) tadd(&text, &len, "; too few for a summary");
   for (c = 0; c < k; c++)
     if (b[c]->note[0] != '\0')
       tadd(&text, &len, "\n  note: %s%s%s", k > 1 ? "chain " : "",
@@ -521,10 +525,7 @@ static char *sampletable (lrun **b, int k, const char *const *names)
       nfrun = r;
     }
   }
-  if (ku == 0 || S < 4) {
-    if (ku > 0) tadd(&text, &len, "; too few for a summary");
-    goto nonfinite;
-  }
+  if (ku == 0 || S < 4) goto nonfinite;
   /* (3) the table, pooled over the chains with draws */
   sum = malloc((size_t)(n + 1) * sizeof *sum);
   if (sum == NULL) return text;
@@ -772,15 +773,20 @@ static int s_summary (lua_State *L)
 
 /* x:stats() -> the sampler statistics over the kept draws of every
 ** chain: {draws, accept_stat (mean), stepsize (mean), treedepth (mean),
-** n_leapfrog (sum), divergences (sum)}. */
+** n_leapfrog (sum), divergences (sum)}, and over every transition after
+** warmup (the chains' own counts): transitions, nonfinite (those that
+** met a log density or gradient that was NaN or +-inf, not counted as
+** divergences), maxdepth (NUTS transitions that hit maxdepth). */
 static int s_stats (lua_State *L)
 {
   lrun *b[64];
   int k = getruns(L, 1, b, "stats"), c, n = ol_run_n(b[0]->r);
-  long total = 0, s, rows;
+  long total = 0, s, rows, htot = 0, hdiv = 0, hnf = 0, hmax = 0;
   double acc = 0, eps = 0, depth = 0, leap = 0, div = 0;
   for (c = 0; c < k; c++) {
     const double *d = ol_run_draws(b[c]->r, &rows, NULL, NULL);
+    const ol_method_type *m = ol_run_method(b[c]->r);
+    ol_sampler_stat st;
     for (s = 0; s < rows; s++) {
       const double *row = d + s * (OL_DRAW_COLS + n);
       acc += row[1];
@@ -790,8 +796,15 @@ static int s_stats (lua_State *L)
       div += row[5] != 0;
       total++;
     }
+    if (ol_sampler_stats(m, ol_run_state(b[c]->r), &st) == OL_OK) {
+      long post = st.iter - ol_sampler_warmup(m, ol_run_state(b[c]->r));
+      htot += post > 0 ? post : 0;
+      hdiv += st.ndivergent - st.ndiv_nonfinite;
+      hnf += st.nnonfinite;
+      hmax += st.nmaxdepth;
+    }
   }
-  lua_createtable(L, 0, 6);
+  lua_createtable(L, 0, 9);
   lua_pushinteger(L, total);
   lua_setfield(L, -2, "draws");
 #define SET(f, v) (lua_pushnumber(L, (v)), lua_setfield(L, -2, f))
@@ -799,8 +812,14 @@ static int s_stats (lua_State *L)
   SET("stepsize", total > 0 ? eps / total : NAN);
   SET("treedepth", total > 0 ? depth / total : NAN);
   SET("n_leapfrog", leap);
-  SET("divergences", div);
+  SET("divergences", htot > 0 ? (double)hdiv : div);
 #undef SET
+  lua_pushinteger(L, htot);
+  lua_setfield(L, -2, "transitions");
+  lua_pushinteger(L, hnf);
+  lua_setfield(L, -2, "nonfinite");
+  lua_pushinteger(L, hmax);
+  lua_setfield(L, -2, "maxdepth");
   return 1;
 }
 

@@ -287,4 +287,43 @@ if type(diagt) == "table" then
     chains.names = names
     return chains
   end
+  -- diag.summary of named draws (r:draws() of a run with params =):
+  -- flattened, keys sorted by name, a vector's entries named key[j]
+  local csummary = diagt.summary
+  function diagt.summary (chains, names, ...)
+    local first = type(chains) == "table" and type(chains[1]) == "table"
+      and chains[1][1]
+    if type(first) ~= "table" or first[1] ~= nil or next(first) == nil then
+      return csummary(chains, names, ...)
+    end
+    local keys = {}
+    for k in pairs(first) do keys[#keys + 1] = k end
+    sort(keys, function (a, b) return tostring(a) < tostring(b) end)
+    local flat, nm = {}, {}
+    for _, k in ipairs(keys) do
+      local v = first[k]
+      if type(v) == "table" then
+        for j = 1, #v do nm[#nm + 1] = fmt("%s[%d]", tostring(k), j) end
+      else nm[#nm + 1] = tostring(k) end
+    end
+    for c, ch in ipairs(chains) do
+      flat[c] = {}
+      for s, d in ipairs(ch) do
+        local row = {}
+        for _, k in ipairs(keys) do
+          local v = type(d) == "table" and d[k]
+          if type(v) == "table" then
+            for j = 1, #v do row[#row + 1] = v[j] end
+          else row[#row + 1] = v end
+        end
+        flat[c][s] = row
+      end
+    end
+    return csummary(flat, names or nm, ...)
+  end
+  -- help(diag.read_csv): diag's text (lua/help.lua, loaded before this)
+  if core.fdocs and core.fdocs[diagt] then
+    core.fdocs[diagt.read_csv] = core.fdocs[diagt]
+    core.fdocs[diagt.summary] = core.fdocs[diagt]
+  end
 end

@@ -733,9 +733,12 @@ static void line_panel (const pn_runs *rs, int full, pn_axes *ax,
   else pn_scan(rs, full, xaxis, &e);
   log = pn_ylog(kind, ax->ymode, &e);
   ax->shown_log = log;
-  if (kind == PN_TRACE)
-    snprintf(title, tsize, "trace x%d [%s%s]", coord + 1, log ? "log"
-             : "lin", ax->xlog ? ", log x" : "");
+  if (kind == PN_TRACE) {
+    char nb[16];
+    snprintf(title, tsize, "trace %s [%s%s]", ol_problem_coordname(rs->n > 0
+             ? ol_run_problem(rs->runs[0]) : NULL, coord, nb, sizeof nb),
+             log ? "log" : "lin", ax->xlog ? ", log x" : "");
+  }
   else
     snprintf(title, tsize, "%s%s [%s%s]", pn_name(kind), pool != NULL
              ? ", chains pooled" : "", log ? "log" : "lin", ax->xlog
@@ -1251,12 +1254,16 @@ int pn_cloud_contours (const pn_runs *rs, int kind, char *title,
   ** slice is not the marginal the cloud is of) */
   contours = p != NULL && pn_has_landscape(p) && ca < p->n && cb < p->n
     && (p->n == 2 || kind != PN_CLOUD);
-  if (title != NULL)
-    snprintf(title, tsize, "cloud x%d,x%d%s", ca + 1, cb + 1, !contours ? ""
+  if (title != NULL) {
+    char na[16], nb[16];
+    snprintf(title, tsize, "cloud %s,%s%s", ol_problem_coordname(p, ca, na,
+             sizeof na), ol_problem_coordname(p, cb, nb, sizeof nb),
+             !contours ? ""
              : p->n == 2 ? (p->kind == OL_DENSITY ? " over log p contours"
                             : " over f contours")
              : (p->kind == OL_DENSITY ? " over a log p slice"
                 : " over an f slice"));
+  }
   return contours;
 }
 

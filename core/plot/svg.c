@@ -156,9 +156,12 @@ static void svg_line (pl_buf *f, const pl_plot *pl, int full, box b)
   }
   if (xa == PN_X_TIME)
     unit = pl_timeunit(xs.log ? pow(10, xs.hi) : xs.hi, &per);
-  if (kind == PN_TRACE)
-    snprintf(t, sizeof t, "trace x%d [%s%s]", coord + 1, log ? "log" : "lin",
-             xlog ? ", log x" : "");
+  if (kind == PN_TRACE) {
+    char nb[16];
+    snprintf(t, sizeof t, "trace %s [%s%s]", ol_problem_coordname(ns > 0 ?
+             ol_run_problem(pl->rs.runs[0]) : NULL, coord, nb, sizeof nb),
+             log ? "log" : "lin", xlog ? ", log x" : "");
+  }
   else
     snprintf(t, sizeof t, "%s%s [%s%s]", pn_name(kind), pool != NULL
              ? ", chains pooled" : "", log ? "log" : "lin", xlog

@@ -33,7 +33,12 @@
 ** end is the old forward end (p_bck_fwd = p_fwd_fwd), and symmetrically.
 **
 ** Divergence: a leapfrog state with H - H0 > 1000 (or a non-finite
-** value) marks the transition divergent and invalidates its subtree.
+** value) marks the transition divergent and invalidates its subtree.  A
+** log density or gradient that is NaN or +-inf there is also counted
+** apart (stats.h: nonfinite, the first such point kept), so that the
+** summary names it instead of blaming the curvature; a tree that stops
+** at maxdepth is counted (stats.h: maxdepth) for Stan's treedepth
+** warning.
 ** accept_stat is the mean over all leapfrog states built of
 ** min(1, exp(H0 - H)), the statistic Stan's dual averaging aims at delta.
 ** treedepth counts the doublings kept; n_leapfrog all steps taken

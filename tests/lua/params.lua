@@ -30,6 +30,8 @@ local p = problem.density{
     return lp
   end}
 t.is(p.n, 5, "map form: n = 1 + 1 + 3")
+t.is(table.concat(p.names, ","), "a,sigma,theta[1],theta[2],theta[3]",
+     "p.names: the flat names, the order of x, g and r.x")
 local c = run(p, sample.nuts{}, opts{chains = 4, iters = 1000, seed = SEED})
 local s = c:summary()
 local want = {"a", "sigma", "theta[1]", "theta[2]", "theta[3]"}
@@ -58,6 +60,10 @@ end
 t.ok(type(d[1][1].theta) == "table" and #d[1][1].theta == 3 and
      type(d[1][1].a) == "number" and minsig > 0,
      "draws: named tables (theta a vector of 3), sigma > 0 in every draw")
+local ds = diag.summary(d)
+t.ok(ds[2].name == "sigma" and ds[5].name == "theta[3]" and
+     ds[5].ess_bulk == s[5].ess_bulk, "diag.summary of named draws: "
+     .. "flattened by name, equal to the run's summary")
 t.ok(type(seen) == "table" and seen.theta and seen.sigma,
      "logp receives the named table")
 -- CmdStan CSV header
@@ -74,6 +80,14 @@ t.is(header, "lp__,accept_stat__,stepsize__,treedepth__,n_leapfrog__,"
 local back = diag.read_csv(files)
 t.is(back.names[10], "theta.1", "CSV: read back with its names")
 for _, f in ipairs(files) do os.remove(f) end
+
+-- plots title traces and clouds with the names
+local svg = os.tmpname() .. ".svg"
+c:plot{file = svg, watch = {"trace", "cloud"}}
+local sv = assert(io.open(svg)):read("a")
+os.remove(svg)
+t.ok(sv:find("trace a [lin]", 1, true) and sv:find("cloud a,sigma", 1, true),
+     "plots: trace a, cloud a,sigma (not x1, x2)")
 
 -- (2) the list form keeps the written order; a named x0; bounds on a
 -- vector; problem.new's f receives the named table too

@@ -49,12 +49,18 @@ t.ok(not txt:find("curvature there", 1, true) and
 t.ok(txt:find("divergences 0, non-finite logp " .. tostring(nnan), 1, true),
      "nan: the sampler line counts them apart from divergences")
 
+local st = c:stats()
+t.ok(st.transitions == 4000 and st.nonfinite == tonumber(nnan) and
+     st.divergences == 0, "nan: c:stats() counts nonfinite " ..
+     tostring(st.nonfinite) .. ", divergences " .. tostring(st.divergences))
+
 -- (3) maxdepth: an ill-conditioned Gaussian with maxdepth = 5 (S2)
 local g = run(problem.gaussian{n = 10, cond = 1e6}, sample.nuts{maxdepth = 5},
               opts{chains = 2, iters = 200, seed = SEED})
 txt = tostring(g)
 local hit, of = txt:match("(%d+) of (%d+) transitions after warmup %([%d.]+%%%)"
                           .. " hit the maximum tree depth 5")
+t.is(g:stats().maxdepth, tonumber(hit), "maxdepth: in c:stats() too")
 t.ok(hit and tonumber(of) == 400 and tonumber(hit) > 300,
      "maxdepth: warned with count and fraction (" .. tostring(hit) .. " of "
        .. tostring(of) .. ")")
@@ -180,5 +186,17 @@ t.ok(#back[1] == 4 and back[1][1][2] == 1 and back[1][3][2] ~= back[1][3][2],
 t.errors("draw 3 of chain 1 is nan", diag.summary, back)
 for _, fn in ipairs(files) do os.remove(fn) end
 os.remove(files[1] .. ".w.csv")
+
+-- (10) help for diag and its functions
+for _, f in ipairs{diag, diag.summary, diag.rhat, diag.read_csv} do
+  local out = {}
+  local saved = io.write
+  io.write = function (...) for _, v in ipairs{...} do out[#out + 1] = v end end
+  help(f)
+  io.write = saved
+  local txt = table.concat(out)
+  t.ok(txt:find("diag.summary(chains", 1, true) and
+       txt:find("diag.read_csv", 1, true), "help: diag's text")
+end
 
 t.done()
