@@ -588,6 +588,9 @@ nonfinite:
   if (nfx != NULL && (hnf > 0 || hnfw > 0)) {
     double *x = malloc((size_t)n * sizeof *x);
     const char *w = lpword(nfU);
+    /* only in warmup (large early steps, as in Stan's first windows): the
+    ** draws kept never met it, so it is a note, not a warning */
+    const char *lvl = hnf > 0 ? "warning" : "note";
     char counts[160];
     if (x == NULL) return text;
     ol_problem_constrain(ol_run_problem(nfrun), nfx, x);
@@ -600,22 +603,22 @@ nonfinite:
       snprintf(counts, sizeof counts, "%ld warmup transitions (none "
                "after warmup)", hnfw);
     if (w == NULL)
-      tadd(&text, &len, "\nwarning: the gradient of the log density was not "
+      tadd(&text, &len, "\n%s: the gradient of the log density was not "
            "finite at x = %s; %s met a non-finite gradient and were rejected "
            "there (these are not divergences of curvature): make the "
-           "gradient finite wherever logp is", pt, counts);
+           "gradient finite wherever logp is", lvl, pt, counts);
     else if (nfU == INFINITY)
-      tadd(&text, &len, "\nwarning: logp returned -inf at x = %s; %s met a "
+      tadd(&text, &len, "\n%s: logp returned -inf at x = %s; %s met a "
            "log density of -inf (zero density) and were rejected there (not "
            "curvature): if that is outside the support, declare the support "
-           "with lower = / upper = so that the sampler never leaves it", pt,
-           counts);
+           "with lower = / upper = so that the sampler never leaves it", lvl,
+           pt, counts);
     else
-      tadd(&text, &len, "\nwarning: logp returned %s at x = %s; %s met a "
+      tadd(&text, &len, "\n%s: logp returned %s at x = %s; %s met a "
            "log density of %s and were rejected there (not curvature, and "
            "raising delta will not help): make logp finite wherever it can "
            "be evaluated (bounds with lower = / upper =, or guard the "
-           "expression that gives %s)", w, pt, counts, w, w);
+           "expression that gives %s)", lvl, w, pt, counts, w, w);
   }
   return text;
 }
