@@ -167,7 +167,7 @@ const char *olua_checkfilename (lua_State *L, int idx, const char *who);
 ** olua_wdiscard drops what was written (Ctrl-C); popping the writer, an
 ** error or the end of the calling function discards an uncommitted one. */
 typedef struct olua_wfile {
-  int fd, direct, done;
+  int fd, direct, done, existed;
   size_t used;
   char who[64], name[4096], dest[4096], tmp[4112];
   char buf[1 << 16];
