@@ -217,6 +217,19 @@ hostile(fmt("mkdir %s/op1-2.task", D), "is a directory", "a directory")
 hostile(fmt("mkfifo %s/op1-2.task", D), "is a FIFO", "a FIFO")
 hostile(fmt("ln -s /dev/zero %s/op1-2.task", D), "is a device",
         "a link to /dev/zero")
+-- a slice finding a FIFO where its task file goes: named, exit 1, no hang
+do
+  restore()
+  sh(fmt("rm -f %s/op1-2.task && mkfifo %s/op1-2.task", D, D))
+  local _, how, c = sh(fmt("timeout 60 %s --tasks 1/1 --dir %s %s "
+                           .. ">/dev/null 2>%s", OPTLAB, D, S, ERR))
+  local err = slurp(ERR) or ""
+  t.ok(how == "exit" and c == 1
+       and err:find("op1-2.task is a FIFO, not a regular file; remove it", 1,
+                    true),
+       fmt("tasks: a slice refuses to write into a FIFO, by name (exit %d)",
+           c))
+end
 restore()
 
 -- an error status with binary bytes, checksum right: printed escaped
