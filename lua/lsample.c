@@ -361,7 +361,6 @@ static int s_save_draws (lua_State *L)
   long thin;
   size_t flen;
   const char *dot;
-  int top;
   common_draws(L, b, k, &thin, "save_draws");
   lua_tolstring(L, 2, &flen);
   if (strlen(file) != flen)
@@ -370,7 +369,9 @@ static int s_save_draws (lua_State *L)
   if (dot != NULL && strchr(dot, '/') != NULL) dot = NULL;
   luaL_checkstack(L, 2 * 64 + 8, "save_draws");
   lua_settop(L, 2);
-  /* 3: the names (the result), 4..: a name per chain, then the writers */
+  /* 3: the names written (the result); 4..67: file_1 .. file_64; then
+  ** the writers (to-be-closed: an error or Ctrl-C removes their
+  ** temporaries) */
   lua_createtable(L, k, 0);
   for (c = 1; c <= 64; c++) {
     if (dot == NULL) lua_pushfstring(L, "%s_%d", file, c);
@@ -380,8 +381,6 @@ static int s_save_draws (lua_State *L)
       lua_remove(L, -2);
     }
   }
-  /* 4..67: file_1 .. file_64 */
-  top = lua_gettop(L);
   for (c = 0; c < k; c++) {
     long rows, s;
     const double *d = ol_run_draws(b[c]->r, &rows, NULL, NULL);
@@ -443,7 +442,6 @@ static int s_save_draws (lua_State *L)
   if (ol_interrupted() && lua_gethook(L) != NULL &&
       (lua_gethookmask(L) & LUA_MASKRET))
     lua_sethook(L, lua_gethook(L), LUA_MASKCOUNT, 1);
-  (void)top;
   lua_settop(L, 3);
   return 1;
 }
