@@ -3,7 +3,8 @@
 -- hold (stride or thinning 0: SIGFPE on 5aa2093) is refused by name, as
 -- is a file cut short or changed (a checksum in the header), a
 -- directory, a FIFO or a link to /dev/zero where a task file should be
--- (no hang), and an error status with binary bytes is printed escaped.
+-- (no hang), and an error status with binary bytes is printed escaped
+-- (the reproductions F2_gather_sigfpe.sh and F13_task_dir_entry.sh).
 -- A refused file is a missing task, named on stderr; a repeats goes on
 -- without it, chains raise naming it; nothing crashes.  A random mutation
 -- fuzz (seed printed) checks that every mutated file either is refused by

@@ -4,7 +4,8 @@
 # save_draws and r:plot{file=} raise naming the file and the OS reason,
 # leave no file (or the old one intact) at the target name and no
 # temporary beside it; a script that does not check exits non-zero; a
-# slice exits non-zero and leaves no task file.  The full disk is a
+# slice exits non-zero and leaves no task file (the reproductions
+# F6_slices_full_disk.sh and F7_save_full_disk.lua).  The full disk is a
 # 64 KiB tmpfs mounted here (mount -t tmpfs -o size=64k), filled with a
 # file of zeros; it is unmounted on every exit path.  Where a tmpfs
 # cannot be mounted (not root, a container without CAP_SYS_ADMIN) those
