@@ -436,12 +436,8 @@ static int s_save_draws (lua_State *L)
     fclose(f);
     if (j) remove(name);
   }
-  /* a Ctrl-C after the last row: the files are whole and returned; the
-  ** interrupt stops what comes next (the hook armed for it, if it waits
-  ** for this call's return, fires at the caller's next instruction) */
-  if (ol_interrupted() && lua_gethook(L) != NULL &&
-      (lua_gethookmask(L) & LUA_MASKRET))
-    lua_sethook(L, lua_gethook(L), LUA_MASKCOUNT, 1);
+  /* a Ctrl-C after the last row: the files are whole and returned, and
+  ** the interrupt stops what comes next (olua_wcommit) */
   lua_settop(L, 3);
   return 1;
 }

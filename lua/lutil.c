@@ -543,6 +543,12 @@ void olua_wcommit (lua_State *L, olua_wfile *w)
     wf_fail(L, w, errno);
   w->tmp[0] = '\0';
   w->done = 1;
+  /* a Ctrl-C while the file was written: the file is whole, so the call
+  ** is not failed for it; the hook armed to raise at this call's return
+  ** (repl/main.c) raises at the caller's next instruction instead */
+  if (ol_interrupted() && lua_gethook(L) != NULL &&
+      (lua_gethookmask(L) & LUA_MASKRET))
+    lua_sethook(L, lua_gethook(L), LUA_MASKCOUNT, 1);
 }
 
 void olua_wdiscard (olua_wfile *w)
