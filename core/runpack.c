@@ -203,7 +203,7 @@ static int check_scalars (const ol_run *r, const ol_run *h, int hasavg,
   if (!pow2(h->stride))
     return BAD("history stride %ld is not a power of two in [1, 2^62]",
                h->stride);
-  if (h->next_rec < 0 || h->next_rec > OL_RUN_MAXITERS + h->stride)
+  if (h->next_rec < 0 || h->next_rec - h->stride > OL_RUN_MAXITERS)
     return BAD("next record time %ld is out of range", h->next_rec);
   if (!(h->mem.mingrad >= 0))
     return BAD("mingradnorm memory %g is not >= 0", h->mem.mingrad);
@@ -255,9 +255,9 @@ static int check_arrays (const ol_run *r, const ol_run *h, ol_err *e)
   if (h->len > 0) {
     last = r->times[h->len - 1];
     if (h->next_rec <= last || h->next_rec - last > h->stride)
-      return BAD("next record time %ld is not in (%ld, %ld] (the last "
-                 "record and one stride on)", h->next_rec, last,
-                 last + h->stride);
+      return BAD("next record time %ld is not in (%ld, %ld + %ld] (after "
+                 "the last record, within one stride)", h->next_rec, last,
+                 last, h->stride);
     if (r->ucap > 0 && (last / h->stride >= r->ucap ||
                         (h->stride > 1 && last / (h->stride / 2) < r->ucap)))
       return BAD("history stride %ld does not fit the last record %ld (at "

@@ -168,9 +168,11 @@ const char *olua_checkfilename (lua_State *L, int idx, const char *who);
 ** temporary, olua_wcommit (which closes first when needed) renames it
 ** onto path; each raises on failure after removing the temporary.
 ** olua_wdiscard drops what was written (Ctrl-C); popping the writer, an
-** error or the end of the calling function discards an uncommitted one. */
+** error or the end of the calling function discards an uncommitted one.
+** A Ctrl-C that came while a file was written whole does not fail the
+** call that wrote it: it raises at the caller's next instruction. */
 typedef struct olua_wfile {
-  int fd, direct, done;
+  int fd, direct, done, existed;
   size_t used;
   char who[64], name[4096], dest[4096], tmp[4112];
   char buf[1 << 16];

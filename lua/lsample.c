@@ -847,7 +847,6 @@ static int s_save_draws (lua_State *L)
   long thin;
   size_t flen;
   const char *dot;
-  int top;
   const char **names;
   common_draws(L, b, k, &thin, "save_draws");
   lua_tolstring(L, 2, &flen);
@@ -857,7 +856,9 @@ static int s_save_draws (lua_State *L)
   if (dot != NULL && strchr(dot, '/') != NULL) dot = NULL;
   luaL_checkstack(L, 2 * 64 + 8, "save_draws");
   lua_settop(L, 2);
-  /* 3: the names (the result), 4..: a name per chain, then the writers */
+  /* 3: the names written (the result); 4..67: file_1 .. file_64; then
+  ** the writers (to-be-closed: an error or Ctrl-C removes their
+  ** temporaries) */
   lua_createtable(L, k, 0);
   for (c = 1; c <= 64; c++) {
     if (dot == NULL) lua_pushfstring(L, "%s_%d", file, c);
@@ -867,14 +868,13 @@ static int s_save_draws (lua_State *L)
       lua_remove(L, -2);
     }
   }
-  /* 4..67: file_1 .. file_64; 68: the coordinate names, kept by Lua */
+  /* then the coordinate names, kept by Lua */
   if ((names = getnames(L, 1, n)) != NULL) {   /* kept by Lua: may raise */
     const char **kept = lua_newuserdatauv(L, (size_t)n * sizeof *kept, 0);
     memcpy(kept, names, (size_t)n * sizeof *kept);
     free(names);
     names = kept;
   }
-  top = lua_gettop(L);
   for (c = 0; c < k; c++) {
     long rows, s;
     const double *d = ol_run_draws(b[c]->r, &rows, NULL, NULL);
@@ -932,13 +932,8 @@ static int s_save_draws (lua_State *L)
     fclose(f);
     if (j) remove(name);
   }
-  /* a Ctrl-C after the last row: the files are whole and returned; the
-  ** interrupt stops what comes next (the hook armed for it, if it waits
-  ** for this call's return, fires at the caller's next instruction) */
-  if (ol_interrupted() && lua_gethook(L) != NULL &&
-      (lua_gethookmask(L) & LUA_MASKRET))
-    lua_sethook(L, lua_gethook(L), LUA_MASKCOUNT, 1);
-  (void)top;
+  /* a Ctrl-C after the last row: the files are whole and returned, and
+  ** the interrupt stops what comes next (olua_wcommit) */
   lua_settop(L, 3);
   return 1;
 }

@@ -403,6 +403,11 @@ static int task_write (lua_State *L)
   size_t n;
   const char *path = luaL_checkstring(L, 1);
   const char *s = luaL_checklstring(L, 2, &n);
+  struct stat st;
+  /* a FIFO or a device there would be written in place (a FIFO without
+  ** a reader would hold the slice for good): refused */
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+    return luaL_error(L, "tasks: %s %s; remove it", path, notfile(&st));
   olua_writefile(L, "tasks", path, s, n);
   return 0;
 }

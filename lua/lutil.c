@@ -356,7 +356,6 @@ int olua_msghandler (lua_State *L)
 }
 
 /* == writing files whole or not at all ====================================
-
 ** Every exporter (r:save, race:save, a sweep's and a repeats' save,
 ** save_draws, r:plot{file=}) and every --tasks slice writes through
 ** these.  The bytes go to a temporary file beside the target
@@ -364,15 +363,16 @@ int olua_msghandler (lua_State *L)
 ** every write is checked, the file is flushed to disk (fsync) and closed,
 ** then renamed onto the target: a reader sees the old file or the whole
 ** new one, never a part.  On any failure the temporary is removed and
-** "<who>: cannot write <file>: <OS reason>; <file> is left as it was" is
-** raised.  A target that exists and is not a regular file (/dev/null, a
-** terminal, a FIFO) is written in place; a symbolic link is followed, the
-** file it names replaced (the link stays).  The new file keeps the mode
-** of the one it replaces, or gets 0666 less the umask as fopen's would.
-** (A process that writes nothing, olua_task_quiet, is given /dev/null
-** by olua_checkfilename.)  The writer is a to-be-closed userdata on the stack, so an
-** error raised while writing (Ctrl-C, out of memory) removes the
-** temporary as well. */
+** "<who>: cannot write <file>: <OS reason>" is raised, followed by "; the
+** file there is left as it was" when there was one.  A target that
+** exists and is not a regular file (/dev/null, a terminal, a FIFO) is
+** written in place; a symbolic link is followed, the file it names
+** replaced (the link stays).  The new file keeps the mode of the one it
+** replaces, or gets 0666 less the umask as fopen's would.  (A process
+** that writes nothing, olua_task_quiet, is given /dev/null by
+** olua_checkfilename.)  The writer is a to-be-closed userdata on the
+** stack, so an error raised while writing (Ctrl-C, out of memory)
+** removes the temporary as well. */
 
 #define OLUA_WFILE "optlab.wfile"
 
@@ -396,8 +396,11 @@ static int wf_close (lua_State *L)
 static int wf_fail (lua_State *L, olua_wfile *w, int err)
 {
   wf_discard(w);
-  return luaL_error(L, "%s: cannot write %s: %s; %s is left as it was",
-                    w->who, w->name, strerror(err), w->name);
+  if (w->existed)
+    return luaL_error(L, "%s: cannot write %s: %s; the file there is left "
+                      "as it was", w->who, w->name, strerror(err));
+  return luaL_error(L, "%s: cannot write %s: %s", w->who, w->name,
+                    strerror(err));
 }
 
 /* path with its symbolic links followed (at most 40, as the kernel) into
@@ -445,6 +448,8 @@ olua_wfile *olua_wopen (lua_State *L, const char *who, const char *path)
   lua_setmetatable(L, -2);
   lua_toclose(L, -1);
   snprintf(w->who, sizeof w->who, "%s", who);
+  if (path[0] == '\0')
+    luaL_error(L, "%s: the file name is empty", who);
   if (strlen(path) >= sizeof w->name - 1)
     luaL_error(L, "%s: the file name is longer than %d bytes", who,
                (int)sizeof w->name - 2);
@@ -463,6 +468,7 @@ olua_wfile *olua_wopen (lua_State *L, const char *who, const char *path)
     return w;
   }
   if (exists && S_ISDIR(st.st_mode)) wf_fail(L, w, EISDIR);
+  w->existed = exists;
   slash = strrchr(target, '/');
   dl = slash != NULL ? (size_t)(slash - target) + 1 : 0;
   memcpy(w->tmp, target, dl);
@@ -537,6 +543,12 @@ void olua_wcommit (lua_State *L, olua_wfile *w)
     wf_fail(L, w, errno);
   w->tmp[0] = '\0';
   w->done = 1;
+  /* a Ctrl-C while the file was written: the file is whole, so the call
+  ** is not failed for it; the hook armed to raise at this call's return
+  ** (repl/main.c) raises at the caller's next instruction instead */
+  if (ol_interrupted() && lua_gethook(L) != NULL &&
+      (lua_gethookmask(L) & LUA_MASKRET))
+    lua_sethook(L, lua_gethook(L), LUA_MASKCOUNT, 1);
 }
 
 void olua_wdiscard (olua_wfile *w)

@@ -98,6 +98,7 @@ t.ok(#rest < 1000000,
          .. "after it, of some %d)", #rest, full))
 t.ok(out:find("interrupted!", 1, true),
      "save_draws: and the save (or the script) says interrupted")
+local sanitized = out
 
 -- (2) into a regular file, Ctrl-C as soon as the run is done: whatever
 -- the moment, a save reported interrupted left no file, and a file left
@@ -124,6 +125,11 @@ do
   local ls = io.popen(fmt("ls -A %s", tmp)):read("a")
   t.ok(not ls:find("%.big%.csv%."), "save_draws: no temporary left")
 end
+
+sanitized = sanitized .. out
+t.ok(not sanitized:find("Sanitizer", 1, true)
+     and not sanitized:find("runtime error:", 1, true),
+     "save_draws: the interrupted children made no sanitizer report")
 
 os.execute("rm -rf " .. tmp)
 t.done()
