@@ -48,7 +48,10 @@
 ** it is stored (m, omega = log C_ii, C's entries below the diagonal); at
 ** a fixed point every parameterisation gives the same q.  The Monte Carlo
 ** error: the window is cut into batches of L = max(1, a / 8) consecutive
-** iterates (8 to 23 complete ones); for each closed batch b its mean
+** iterates (8 to 23 complete ones; full-rank at least 2 n / (samples +
+** evals), so that a batch's C C' costs at most a sixth of its draws:
+** fewer batches then on short runs); for
+** each closed batch b its mean
 ** theta_b gives m_b and S_b = C_b C_b'; mean_se = sd_b(m_b) / sqrt(B),
 ** cov_se = sd_b(S_b) / sqrt(B) elementwise (B batches, sd with B - 1, by
 ** Welford's update; NaN for B < 2).  The batches must be longer than the
@@ -93,6 +96,7 @@
 ** OL_EDOM, or a failing Lua density) ends the step with that error, so
 ** the run stops saying why; a draw is never skipped (that would bias g).
 */
+#include <cblas.h>
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
@@ -244,43 +248,62 @@ static int evaluate (ol_vi *s, ol_ctx *c, ol_err *e)
 }
 
 /* S = C C' of parameters th (d = exp of its omega) into S (n x n, both
-** triangles). */
+** triangles); full-rank: C unpacked into s->Cb, then BLAS's dsyrk, whose
+** n^3 / 3 flops run at its speed (a batch of the averaging window closes
+** with one). */
 static void cov_of (const ol_vi *s, const double *th, const double *d,
                     double *S)
 {
-  int a, b, k, n = s->n;
+  int a, b, n = s->n;
+  double *C = s->Cb;
   if (s->diag) {
     memset(S, 0, sizeof(double) * (size_t)n * n);
     for (a = 0; a < n; a++) S[(size_t)a * n + a] = d[a] * d[a];
     return;
   }
+  memset(C, 0, sizeof(double) * (size_t)n * n);
   for (a = 0; a < n; a++) {
     const double *La = th + rowoff(n, a);
-    for (b = 0; b <= a; b++) {
-      const double *Lb = th + rowoff(n, b);
-      double t = 0;
-      for (k = 0; k < b; k++) t += La[k] * Lb[k];
-      t += b == a ? d[a] * d[a] : La[b] * d[b];
-      S[(size_t)a * n + b] = S[(size_t)b * n + a] = t;
-    }
+    for (b = 0; b < a; b++) C[(size_t)a * n + b] = La[b];
+    C[(size_t)a * n + a] = d[a];
   }
+  cblas_dsyrk(CblasRowMajor, CblasLower, CblasNoTrans, n, n, 1.0, C, n, 0.0,
+              S, n);
+  for (a = 0; a < n; a++)
+    for (b = 0; b < a; b++) S[(size_t)b * n + a] = S[(size_t)a * n + b];
 }
 
 /* -- the averaging windows (header: Averaging) ---------------------------- */
 
-/* Empty w, to sum the iterates from iteration start on. */
+/* The entries of S the batch statistics keep: the n variances
+** (mean-field: S is diagonal) or all n x n. */
+static inline size_t nstat (const ol_vi *s)
+{
+  return s->diag ? (size_t)s->n : (size_t)s->n * (size_t)s->n;
+}
+
+/* Empty w, to sum the iterates from iteration start on: batches of
+** max(1, start / 8) steps, and for full-rank at least 2 n / (samples +
+** evals), so that closing one (C C', n^3 / 3 flops) costs at most a sixth
+** of the batch's draws (n^2 each). */
 static void win_reset (const ol_vi *s, ol_vi_win *w, long start)
 {
   size_t n = (size_t)s->n, np = (size_t)s->np;
+  long len = start / 8;
+  if (!s->diag) {
+    long k = (long)s->samples + s->evals;
+    long lo = (2 * (long)n + k - 1) / k;
+    if (len < lo) len = lo;
+  }
   w->start = start;
-  w->len = start / 8 > 1 ? start / 8 : 1;
+  w->len = len > 1 ? len : 1;
   w->cnt = w->bcnt = w->nb = 0;
   memset(w->sum, 0, sizeof(double) * np);
   memset(w->bsum, 0, sizeof(double) * np);
   memset(w->mm, 0, sizeof(double) * n);
   memset(w->m2, 0, sizeof(double) * n);
-  memset(w->Sm, 0, sizeof(double) * n * n);
-  memset(w->S2, 0, sizeof(double) * n * n);
+  memset(w->Sm, 0, sizeof(double) * nstat(s));
+  memset(w->S2, 0, sizeof(double) * nstat(s));
 }
 
 /* Welford's update of mean mu and M2 with the k-th value x (k >= 1). */
@@ -304,11 +327,18 @@ static void win_add (ol_vi *s, ol_vi_win *w, const double *th)
   if (++w->bcnt < w->len) return;
   /* the batch's mean theta, its S; then the statistics */
   for (i = 0; i < np; i++) s->tb[i] = w->bsum[i] / (double)w->len;
-  diag_of(s, s->tb, s->w);
-  cov_of(s, s->tb, s->w, s->Sb);
   k = ++w->nb;
   for (i = 0; i < n; i++) welford(&w->mm[i], &w->m2[i], s->tb[i], k);
-  for (i = 0; i < n * n; i++) welford(&w->Sm[i], &w->S2[i], s->Sb[i], k);
+  if (s->diag)
+    for (i = 0; i < n; i++) {
+      double v = exp(2 * s->tb[n + i]);
+      welford(&w->Sm[i], &w->S2[i], v, k);
+    }
+  else {
+    diag_of(s, s->tb, s->w);
+    cov_of(s, s->tb, s->w, s->Sb);
+    for (i = 0; i < n * n; i++) welford(&w->Sm[i], &w->S2[i], s->Sb[i], k);
+  }
   memset(w->bsum, 0, sizeof(double) * (size_t)np);
   w->bcnt = 0;
 }
@@ -405,7 +435,9 @@ int ol_vi_init (void *st, int diag, const double *par, ol_ctx *c,
     if ((*v[k] = ol_vec_new(s->np, e)) == NULL) return OL_ENOMEM;
   for (k = 0; k < sizeof w / sizeof w[0]; k++)
     if ((*w[k] = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
-  if ((s->cov = ol_vec_new(n * n, e)) == NULL) return OL_ENOMEM;
+  if ((s->cov = ol_vec_new(n * n, e)) == NULL ||
+      (!diag && (s->Cb = ol_vec_new(n * n, e)) == NULL))
+    return OL_ENOMEM;
   if (s->evals > 0 && (s->Z = ol_vec_new(s->evals * n, e)) == NULL)
     return OL_ENOMEM;
   if (s->average) {
@@ -415,15 +447,15 @@ int ol_vi_init (void *st, int diag, const double *par, ol_ctx *c,
           (a->bsum = ol_vec_new(s->np, e)) == NULL ||
           (a->mm = ol_vec_new(n, e)) == NULL ||
           (a->m2 = ol_vec_new(n, e)) == NULL ||
-          (a->Sm = ol_vec_new(n * n, e)) == NULL ||
-          (a->S2 = ol_vec_new(n * n, e)) == NULL)
+          (a->Sm = ol_vec_new((int)nstat(s), e)) == NULL ||
+          (a->S2 = ol_vec_new((int)nstat(s), e)) == NULL)
         return OL_ENOMEM;
       win_reset(s, a, i + 1);
     }
     if ((s->avg = ol_vec_new(s->np, e)) == NULL ||
         (s->davg = ol_vec_new(n, e)) == NULL ||
         (s->tb = ol_vec_new(s->np, e)) == NULL ||
-        (s->Sb = ol_vec_new(n * n, e)) == NULL ||
+        (!diag && (s->Sb = ol_vec_new(n * n, e)) == NULL) ||
         (s->se = ol_vec_new(n * n, e)) == NULL)
       return OL_ENOMEM;
   }
@@ -549,7 +581,13 @@ int ol_vi_named (const ol_vi *s, const char *name, const double **v,
     return 1;
   }
   if (strcmp(name, "cov_se") == 0 && s->average) {
-    batch_se(w->S2, w->nb, s->n * s->n, s->se);
+    if (s->diag) {   /* S's off-diagonal entries are 0 in every batch */
+      int i, n = s->n;
+      batch_se(w->S2, w->nb, n, s->tb);
+      for (i = 0; i < n * n; i++) s->se[i] = w->nb >= 2 ? 0 : NAN;
+      for (i = 0; i < n; i++) s->se[(size_t)i * n + i] = s->tb[i];
+    }
+    else batch_se(w->S2, w->nb, s->n * s->n, s->se);
     *v = s->se;
     *rows = *cols = s->n;
     return 1;
@@ -578,7 +616,7 @@ void ol_vi_fini (void *st)
   ol_vi *s = st;
   double **v[] = {&s->theta, &s->g, &s->g1, &s->am, &s->av, &s->d, &s->eps,
                   &s->z, &s->gz, &s->w, &s->Z, &s->cov, &s->P, &s->mu,
-                  &s->avg, &s->davg, &s->tb, &s->Sb, &s->se,
+                  &s->Cb, &s->avg, &s->davg, &s->tb, &s->Sb, &s->se,
                   &s->win[0].sum, &s->win[0].bsum, &s->win[0].mm,
                   &s->win[0].m2, &s->win[0].Sm, &s->win[0].S2,
                   &s->win[1].sum, &s->win[1].bsum, &s->win[1].mm,

@@ -32,7 +32,8 @@ typedef struct ol_vi_win {
                            open batch */
   double *mm, *m2;      /* n each: Welford's mean and M2 over the closed
                            batches of the batch's mean m */
-  double *Sm, *S2;      /* n x n each: the same of S(batch mean theta) */
+  double *Sm, *S2;      /* the same of S(batch mean theta): n x n each,
+                           mean-field its n variances */
 } ol_vi_win;
 
 typedef struct ol_vi {
@@ -53,13 +54,15 @@ typedef struct ol_vi {
   double *eps, *z, *gz, *w;   /* n each: a draw, its z, grad U(z), C^-T eps */
   double *Z;            /* evals x n: the last fresh draws (r:samples()) */
   double *cov;          /* n x n: C C' when asked for (ol_vi_result) */
+  double *Cb;           /* n x n, full-rank: C unpacked for C C' */
   /* the returned q: the window average (average = 1, after a step) or
   ** the iterate; rt (np) and rd (n, exp of its omega) point to avg and
   ** davg or to theta and d */
   ol_vi_win win[2];     /* win[0] the returned one, win[1] the next */
   double *avg, *davg;   /* np, n */
   const double *rt, *rd;
-  double *tb, *Sb;      /* np, n x n: a batch's mean theta and its S */
+  double *tb, *Sb;      /* np, n x n (full-rank): a batch's mean theta
+                           and its S */
   double *se;           /* n x n: mean_se or cov_se when asked for */
   /* the Gaussian target's facts (kl), when the target is one */
   int gauss;

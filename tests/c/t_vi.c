@@ -339,7 +339,8 @@ static void cov_here (int diag_, const double *th, double *S)
 ** from the recorded iterates theta_1 .. theta_T: for 2^k <= T < 2^(k+1)
 ** the window is [a, T], a = 2^(k-1) (1 for T < 2); r.mean and r.cov are
 ** m and C C' of the window's mean theta; the batches are the complete
-** runs of L = max(1, a / 8) iterates from a on, and mean_se (cov_se) is
+** runs of L = max(1, a / 8) iterates from a on (full-rank: at least
+** 2 n / (samples + evals), 6 here), and mean_se (cov_se) is
 ** the sd over the batches of the batch's mean m (of C C' of its mean
 ** theta) over sqrt(batches).  Checked at T = 1, 3, 64, 300 (1e-12
 ** relative), both families. */
@@ -376,6 +377,7 @@ static void test_average (const ol_problem *p)
       ci++;
       while (4 * a <= t) a *= 2;     /* a = 2^(k-1) for 2^k <= t */
       L = a / 8 > 1 ? a / 8 : 1;
+      if (!diag_ && L < 2 * N) L = 2 * N;   /* 2 n / (samples + evals) */
       nb = (t - a + 1) / L;
       for (i = 0; i < np; i++) {
         avg[i] = 0;
