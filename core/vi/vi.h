@@ -34,7 +34,12 @@ typedef struct ol_vi_win {
                            batches of the batch's mean m */
   double *Sm, *S2;      /* the same of S(batch mean theta): n x n each,
                            mean-field its n variances */
+  double *bm;           /* OL_VI_BMAX x n: the closed batches' mean m */
 } ol_vi_win;
+
+/* Batches a window closes at most: it spans fewer than 3 start steps in
+** batches of at least start / 8. */
+#define OL_VI_BMAX 24
 
 typedef struct ol_vi {
   int n, diag, np;
@@ -90,7 +95,10 @@ int ol_vi_draw (ol_vi *s, ol_ctx *c, double *g, double *u, ol_err *e);
 /* The named results of the returned q (rt): mean (1 x n), cov (n x n,
 ** C C' computed into s->cov), mean_se (1 x n) and cov_se (n x n), the
 ** batch-means standard errors (NaN before 2 batches; none when average
-** = 0), window (1 x 4: first and last iteration averaged, batches, batch
+** = 0), drift (1 x n: the t statistic of the slope of the least-squares
+** line through the window's batch means of each m_i against the batch's
+** index, from the residuals' spread; NaN before 8 batches; none when
+** average = 0), window (1 x 4: first and last iteration averaged, batches, batch
 ** length; none when average = 0 or before the first step) and samples
 ** (the last evals fresh draws, evals x n; none when evals = 0): 1 and *v
 ** borrowed from s until its next step, else 0. */

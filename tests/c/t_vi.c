@@ -20,8 +20,9 @@
 **     samples + evals per step;
 **   - r.cov is C C' (1e-14), r.mean is m;
 **   - with average = true (the default): r.mean, r.cov, r.mean_se,
-**     r.cov_se and r.window are the averaging window's, recomputed here
-**     from the recorded iterates (test_average, 1e-12 relative).
+**     r.cov_se, r.drift and r.window are the averaging window's,
+**     recomputed here from the recorded iterates (test_average, 1e-12
+**     relative).
 ** Contexts without a run (orc NULL: exact oracles, counted).
 */
 #include <math.h>
@@ -342,7 +343,8 @@ static void cov_here (int diag_, const double *th, double *S)
 ** runs of L = max(1, a / 8) iterates from a on (full-rank: at least
 ** 2 n / (samples + evals), 6 here), and mean_se (cov_se) is
 ** the sd over the batches of the batch's mean m (of C C' of its mean
-** theta) over sqrt(batches).  Checked at T = 1, 3, 64, 300 (1e-12
+** theta) over sqrt(batches); drift the t statistic of the least-squares
+** slope of the batch means against their index (NaN below 8 batches).  Checked at T = 1, 3, 64, 300 (1e-12
 ** relative), both families. */
 #define TMAX 300
 static void test_average (const ol_problem *p)
@@ -426,6 +428,29 @@ static void test_average (const ol_problem *p)
           if (nb < 2) good = isnan(v[i]);
           else worst = fmax(worst, fabs(v[i] - se) / (1e-300 + se));
         }
+      }
+      /* drift: the slope's t of the line through the batch means */
+      good = good && ol_vi_named(&f.s, "drift", &v, &rows, &cols) &&
+        cols == N;
+      for (i = 0; good && i < N; i++) {
+        double bb = (double)(nb - 1) / 2, sbb = 0, xb = 0, sxb = 0, rss = 0;
+        double beta, tt;
+        if (nb < 8) {
+          good = isnan(v[i]);
+          continue;
+        }
+        for (b = 0; b < nb; b++) {
+          sbb += (b - bb) * (b - bb);
+          xb += bm[b][i] / (double)nb;
+        }
+        for (b = 0; b < nb; b++) sxb += (b - bb) * (bm[b][i] - xb);
+        beta = sxb / sbb;
+        for (b = 0; b < nb; b++) {
+          double r = bm[b][i] - xb - beta * (b - bb);
+          rss += r * r;
+        }
+        tt = beta / sqrt(rss / (double)(nb - 2) / sbb);
+        worst = fmax(worst, fabs(v[i] - tt) / (1e-300 + fabs(tt)));
       }
       diag("%s t = %ld: window %ld..%ld, %ld batches of %ld", diag_ ?
            "meanfield" : "fullrank", t, a, t, nb, L);

@@ -29,7 +29,9 @@
 --     of its reported MC error (r.mean_se, r.cov_se); vi.meanfield{} the
 --     mean within 0.02 sd and the variances 1 / P_ii (the KL(q || p)
 --     optimum, the conditional variances, not the marginal S_ii) within
---     5%, within 5 MC errors;
+--     5%, within 5 MC errors; print(r) shows the MC errors, and warns
+--     "not settled" when the batch means still trend (a 10-D Gaussian of
+--     condition 100 after 3000 steps), not when they do not;
 --   - on non-Gaussian targets the returned q's exact ELBO (quadrature) is
 --     not below the last iterate's (the same seed with average = false
 --     runs the same iterates): a banana (Gauss-Hermite, exact for its
@@ -318,6 +320,28 @@ do
        txt:find("the average of iterations 512..2000", 1, true) ~= nil,
        "vi: print(r) shows the mean, its MC errors and the averaged "
        .. "iterations")
+  -- a run still on its way is said to be: the batch means' slope
+  local g10 = problem.gaussian{n = 10}
+  local short = run(g10, vi.fullrank{}, {iters = 3000, seed = SEED,
+                                         progress = false})
+  local long = run(g10, vi.fullrank{}, {iters = 20000, seed = SEED,
+                                        progress = false})
+  local function maxabs (v)
+    local m = 0
+    for _, x in ipairs(v) do m = math.max(m, abs(x)) end
+    return m
+  end
+  t.diag(string.format("gaussian{n = 10} (condition 100), fullrank{}: max "
+                       .. "|drift t| %.1f after 3000 steps (kl %.3g), %.1f "
+                       .. "after 20000 (kl %.3g)", maxabs(short.drift),
+                       short:last("kl"), maxabs(long.drift),
+                       long:last("kl")))
+  t.ok(tostring(short):find("warning: not settled", 1, true) ~= nil and
+       tostring(long):find("not settled", 1, true) == nil and
+       txt:find("not settled", 1, true) == nil,
+       "vi: print(r) warns that a run has not settled (the batch means "
+       .. "still trend) after 3000 steps on a 10-D Gaussian of condition "
+       .. "100, not after 20000 nor on gauss2d")
   local l = tostring(run(targets[1][2], vi.fullrank{average = false},
                          {iters = 20, seed = SEED, progress = false}))
   t.ok(l:find("the last iterate (average = false)", 1, true) ~= nil and
