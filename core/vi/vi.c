@@ -464,7 +464,7 @@ int ol_vi_init (void *st, int diag, const double *par, ol_ctx *c,
         (s->davg = ol_vec_new(n, e)) == NULL ||
         (s->tb = ol_vec_new(s->np, e)) == NULL ||
         (!diag && (s->Sb = ol_vec_new(n * n, e)) == NULL) ||
-        (s->se = ol_vec_new(n * n, e)) == NULL)
+        (!diag && (s->se = ol_vec_new(n * n, e)) == NULL))
       return OL_ENOMEM;
   }
   /* theta: m = x0, C = sd0 I (omega = log sd0, off-diagonal 0) */
@@ -569,6 +569,8 @@ int ol_vi_named (const ol_vi *s, const char *name, const double **v,
                  int *rows, int *cols)
 {
   const ol_vi_win *w = &s->win[0];
+  /* the errors' buffer: mean-field's is cov's (n x n, its memory) */
+  double *se = s->se != NULL ? s->se : s->cov;
   if (strcmp(name, "mean") == 0) {
     *v = s->rt;
     *rows = 1;
@@ -582,8 +584,8 @@ int ol_vi_named (const ol_vi *s, const char *name, const double **v,
     return 1;
   }
   if (strcmp(name, "mean_se") == 0 && s->average) {
-    batch_se(w->m2, w->nb, s->n, s->se);
-    *v = s->se;
+    batch_se(w->m2, w->nb, s->n, se);
+    *v = se;
     *rows = 1;
     *cols = s->n;
     return 1;
@@ -592,11 +594,11 @@ int ol_vi_named (const ol_vi *s, const char *name, const double **v,
     if (s->diag) {   /* S's off-diagonal entries are 0 in every batch */
       int i, n = s->n;
       batch_se(w->S2, w->nb, n, s->tb);
-      for (i = 0; i < n * n; i++) s->se[i] = w->nb >= 2 ? 0 : NAN;
-      for (i = 0; i < n; i++) s->se[(size_t)i * n + i] = s->tb[i];
+      for (i = 0; i < n * n; i++) se[i] = w->nb >= 2 ? 0 : NAN;
+      for (i = 0; i < n; i++) se[(size_t)i * n + i] = s->tb[i];
     }
-    else batch_se(w->S2, w->nb, s->n * s->n, s->se);
-    *v = s->se;
+    else batch_se(w->S2, w->nb, s->n * s->n, se);
+    *v = se;
     *rows = *cols = s->n;
     return 1;
   }
@@ -611,7 +613,7 @@ int ol_vi_named (const ol_vi *s, const char *name, const double **v,
     for (i = 0; i < n; i++) {
       double xbar = 0, sxb = 0, rss = 0, beta;
       if (nb < 8) {
-        s->se[i] = NAN;
+        se[i] = NAN;
         continue;
       }
       for (b = 0; b < nb; b++) xbar += w->bm[(size_t)b * n + i];
@@ -623,9 +625,9 @@ int ol_vi_named (const ol_vi *s, const char *name, const double **v,
         double r = w->bm[(size_t)b * n + i] - xbar - beta * ((double)b - bbar);
         rss += r * r;
       }
-      s->se[i] = beta / sqrt(rss / (double)(nb - 2) / sbb);
+      se[i] = beta / sqrt(rss / (double)(nb - 2) / sbb);
     }
-    *v = s->se;
+    *v = se;
     *rows = 1;
     *cols = n;
     return 1;

@@ -68,7 +68,8 @@ typedef struct ol_vi {
   const double *rt, *rd;
   double *tb, *Sb;      /* np, n x n (full-rank): a batch's mean theta
                            and its S */
-  double *se;           /* n x n: mean_se or cov_se when asked for */
+  double *se;           /* n x n (full-rank): mean_se, cov_se or drift
+                           when asked for; mean-field's go into cov */
   /* the Gaussian target's facts (kl), when the target is one */
   int gauss;
   double *P, *mu;       /* precision (n x n), mean (n) */
@@ -101,7 +102,8 @@ int ol_vi_draw (ol_vi *s, ol_ctx *c, double *g, double *u, ol_err *e);
 ** average = 0), window (1 x 4: first and last iteration averaged, batches, batch
 ** length; none when average = 0 or before the first step) and samples
 ** (the last evals fresh draws, evals x n; none when evals = 0): 1 and *v
-** borrowed from s until its next step, else 0. */
+** borrowed from s until its next step or the next of these calls (they
+** share buffers), else 0. */
 int ol_vi_named (const ol_vi *s, const char *name, const double **v,
                  int *rows, int *cols);
 /* H(q) = n/2 (1 + log 2 pi) + sum_i omega_i of the returned q. */
