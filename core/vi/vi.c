@@ -15,8 +15,9 @@
 ** approximation by averaging", SIAM J. Control Optim. 30, and Ruppert
 ** 1988 (the averaged iterate); Flegal & Jones 2010, "Batch means and
 ** spectral variance estimators in Markov chain Monte Carlo", Ann. Statist.
-** 38 (the batch-means standard error, eq. 3, here with fixed batch
-** counts).
+** 38 (the batch-means standard error, here with 8 to 23 batches); on
+** averaging in BBVI also Welandawe, Andersen, Vehtari & Huggins 2022,
+** "Robust, automated, and accurate black-box variational inference".
 **
 ** Target p(z) ~ exp(-U(z)) on the oracle's scale (a bounded density's u:
 ** the Jacobian is inside U); q = N(m, C C'), C = diag(exp(omega)) +
@@ -35,8 +36,8 @@
 **   adam  Kingma & Ba 2015, Algorithm 1, on theta with step lr_t
 **   sgd   theta -= lr_t g
 ** with lr_t = lr sched_t / sqrt(1 + t / decay) (t steps taken before;
-** decay = 0: lr sched_t), the t^-1/2 decay of ADVI's step sequence
-** (Kucukelbir et al. 2017, eq. 10).
+** decay = 0: lr sched_t), the k^-1/2 factor of ADVI's adaptive
+** step-size sequence (Kucukelbir et al. 2017).
 **
 ** Averaging (average = 1, the default).  The returned q (r.mean, r.cov,
 ** c->x = its m, and every metric below) is the Polyak-Ruppert average of
@@ -50,8 +51,7 @@
 ** error: the window is cut into batches of L = max(1, a / 8) consecutive
 ** iterates (8 to 23 complete ones; full-rank at least 2 n / (samples +
 ** evals), so that a batch's C C' costs at most a sixth of its draws:
-** fewer batches then on short runs); for
-** each closed batch b its mean
+** fewer batches then on short runs); for each closed batch b its mean
 ** theta_b gives m_b and S_b = C_b C_b'; mean_se = sd_b(m_b) / sqrt(B),
 ** cov_se = sd_b(S_b) / sqrt(B) elementwise (B batches, sd with B - 1, by
 ** Welford's update; NaN for B < 2).  The batches must be longer than the
