@@ -407,7 +407,8 @@ run object r:
   variational: r.mean r.cov (the returned q: by default the average of the
   iterates over the last 1/2 to 3/4 of the steps), r.mean_se r.cov_se
   (their Monte Carlo errors, from batch means), r.drift (the batch means'
-  trend, as t; print(r) warns above 8), r.window, r:samples()]]
+  trend, as t, rows m and log sd; print(r) warns above 6), r.window,
+  r:samples()]]
 
 docs.start = [[
 start(problem, method or {m1, m2, ...} [, opts]) -> job

@@ -60,11 +60,16 @@
 ** seeds, with a / 8 1.5 times at worst and about right elsewhere.  This is
 ** the error of the average as an estimate of where the iteration
 ** settles, not of a bias from a step too large or a run too short.  For
-** the latter, drift: per coordinate of m, the least-squares slope of the
-** batch means against their index over its standard error (residual sd,
-** B - 2 degrees of freedom); a run still on its way gives |t| of 15 to
-** 35 (a 10-D Gaussian of condition 100 after 3000 steps, a banana after
-** 2000), settled ones below 6 (print(r) warns above 8).
+** the latter, drift: per coordinate of m and of the log sds omega, the
+** least-squares slope of the batch means against their index over its
+** standard error (residual sd, B - 2 degrees of freedom); runs still on
+** their way gave |t| of 6.5 to 35 (a 10-D Gaussian of condition 100
+** after 3000 steps, a banana after 2000, posteriordb's kidiq after 30000
+** at lr 0.1), settled ones at most 5.4 (print(r) warns above 6).  With a
+** schedule that anneals the step to 0 (cosine) the last iterate is itself
+** settled and the window mixes in iterates of larger steps, biased on a
+** non-Gaussian target (kidiq's sd of log sigma: 8.6% off averaged, 0.5%
+** the last iterate): average = false suits such runs.
 **
 ** Defaults.  fullrank: stl = 1 and decay = 1000: on a Gaussian target the
 ** family holds p, stl's estimate vanishes there (its variance goes to 0
@@ -334,8 +339,11 @@ static void win_add (ol_vi *s, ol_vi_win *w, const double *th)
   for (i = 0; i < np; i++) s->tb[i] = w->bsum[i] / (double)w->len;
   k = ++w->nb;
   for (i = 0; i < n; i++) welford(&w->mm[i], &w->m2[i], s->tb[i], k);
-  if (k <= OL_VI_BMAX)
-    ol_vec_copy(s->tb, w->bm + (size_t)(k - 1) * n, n);
+  if (k <= OL_VI_BMAX) {   /* its m and log sds, for drift */
+    double *row = w->bm + (size_t)(k - 1) * 2 * n;
+    ol_vec_copy(s->tb, row, n);
+    for (i = 0; i < n; i++) row[n + i] = omega(s, s->tb, i);
+  }
   if (s->diag)
     for (i = 0; i < n; i++) {
       double v = exp(2 * s->tb[n + i]);
@@ -456,7 +464,7 @@ int ol_vi_init (void *st, int diag, const double *par, ol_ctx *c,
           (a->m2 = ol_vec_new(n, e)) == NULL ||
           (a->Sm = ol_vec_new((int)nstat(s), e)) == NULL ||
           (a->S2 = ol_vec_new((int)nstat(s), e)) == NULL ||
-          (a->bm = ol_vec_new(OL_VI_BMAX * n, e)) == NULL)
+          (a->bm = ol_vec_new(OL_VI_BMAX * 2 * n, e)) == NULL)
         return OL_ENOMEM;
       win_reset(s, a, i + 1);
     }
@@ -603,33 +611,35 @@ int ol_vi_named (const ol_vi *s, const char *name, const double **v,
     return 1;
   }
   if (strcmp(name, "drift") == 0 && s->average) {
-    /* per coordinate, the least-squares line through the batch means
-    ** m_b, b = 0 .. B - 1: its slope over the slope's standard error
-    ** (residual sd with B - 2 degrees of freedom) */
+    /* per coordinate of m and of the log sds, the least-squares line
+    ** through the batch means x_b, b = 0 .. B - 1: its slope over the
+    ** slope's standard error (residual sd with B - 2 degrees of freedom);
+    ** into tb (np >= 2n) */
     long nb = w->nb < OL_VI_BMAX ? w->nb : OL_VI_BMAX, b;
-    int i, n = s->n;
-    double bbar = (double)(nb - 1) / 2, sbb = 0;
+    int i, n2 = 2 * s->n;
+    double bbar = (double)(nb - 1) / 2, sbb = 0, *out = s->tb;
     for (b = 0; b < nb; b++) sbb += ((double)b - bbar) * ((double)b - bbar);
-    for (i = 0; i < n; i++) {
+    for (i = 0; i < n2; i++) {
+      const double *x = w->bm + i;
       double xbar = 0, sxb = 0, rss = 0, beta;
       if (nb < 8) {
-        se[i] = NAN;
+        out[i] = NAN;
         continue;
       }
-      for (b = 0; b < nb; b++) xbar += w->bm[(size_t)b * n + i];
+      for (b = 0; b < nb; b++) xbar += x[(size_t)b * n2];
       xbar /= (double)nb;
       for (b = 0; b < nb; b++)
-        sxb += ((double)b - bbar) * (w->bm[(size_t)b * n + i] - xbar);
+        sxb += ((double)b - bbar) * (x[(size_t)b * n2] - xbar);
       beta = sxb / sbb;
       for (b = 0; b < nb; b++) {
-        double r = w->bm[(size_t)b * n + i] - xbar - beta * ((double)b - bbar);
+        double r = x[(size_t)b * n2] - xbar - beta * ((double)b - bbar);
         rss += r * r;
       }
-      se[i] = beta / sqrt(rss / (double)(nb - 2) / sbb);
+      out[i] = beta / sqrt(rss / (double)(nb - 2) / sbb);
     }
-    *v = se;
-    *rows = 1;
-    *cols = n;
+    *v = out;
+    *rows = 2;
+    *cols = s->n;
     return 1;
   }
   if (strcmp(name, "window") == 0 && s->average && s->t > 0) {

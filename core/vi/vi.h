@@ -34,7 +34,8 @@ typedef struct ol_vi_win {
                            batches of the batch's mean m */
   double *Sm, *S2;      /* the same of S(batch mean theta): n x n each,
                            mean-field its n variances */
-  double *bm;           /* OL_VI_BMAX x n: the closed batches' mean m */
+  double *bm;           /* OL_VI_BMAX x 2n: the closed batches' mean m
+                           and log sds omega */
 } ol_vi_win;
 
 /* Batches a window closes at most: it spans fewer than 3 start steps in
@@ -96,10 +97,10 @@ int ol_vi_draw (ol_vi *s, ol_ctx *c, double *g, double *u, ol_err *e);
 /* The named results of the returned q (rt): mean (1 x n), cov (n x n,
 ** C C' computed into s->cov), mean_se (1 x n) and cov_se (n x n), the
 ** batch-means standard errors (NaN before 2 batches; none when average
-** = 0), drift (1 x n: the t statistic of the slope of the least-squares
-** line through the window's batch means of each m_i against the batch's
-** index, from the residuals' spread; NaN before 8 batches; none when
-** average = 0), window (1 x 4: first and last iteration averaged, batches, batch
+** = 0), drift (2 x n, rows m and the log sds omega: the t statistic of
+** the slope of the least-squares line through the window's batch means
+** of each against the batch's index, from the residuals' spread; NaN
+** before 8 batches; none when average = 0), window (1 x 4: first and last iteration averaged, batches, batch
 ** length; none when average = 0 or before the first step) and samples
 ** (the last evals fresh draws, evals x n; none when evals = 0): 1 and *v
 ** borrowed from s until its next step or the next of these calls (they

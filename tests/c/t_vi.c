@@ -344,7 +344,8 @@ static void cov_here (int diag_, const double *th, double *S)
 ** 2 n / (samples + evals), 6 here), and mean_se (cov_se) is
 ** the sd over the batches of the batch's mean m (of C C' of its mean
 ** theta) over sqrt(batches); drift the t statistic of the least-squares
-** slope of the batch means against their index (NaN below 8 batches).  Checked at T = 1, 3, 64, 300 (1e-12
+** slope of the batch means of m and of the log sds against their index
+** (two rows; NaN below 8 batches).  Checked at T = 1, 3, 64, 300 (1e-12
 ** relative), both families. */
 #define TMAX 300
 static void test_average (const ol_problem *p)
@@ -367,7 +368,7 @@ static void test_average (const ol_problem *p)
       ol_err e;
       const double *v, *win;
       double avg[N + N * (N + 1) / 2], S[N * N], Sw[N * N];
-      double bm[TMAX][N], bS[TMAX][N * N];
+      double bm[TMAX][2 * N], bS[TMAX][N * N];
       long a = 1, L, nb, b, k;
       int rows, cols;
       if (ol_vi_step(&f.s, &f.c, &e) != OL_OK) {
@@ -394,7 +395,10 @@ static void test_average (const ol_problem *p)
           for (k = a + b * L; k < a + (b + 1) * L; k++) tb[i] += rec[k][i];
           tb[i] /= (double)L;
         }
-        for (i = 0; i < N; i++) bm[b][i] = tb[i];
+        for (i = 0; i < N; i++) {   /* m, then the log sds omega */
+          bm[b][i] = tb[i];
+          bm[b][N + i] = diag_ ? tb[N + i] : tb[N + i * (i + 1) / 2 + i];
+        }
         cov_here(diag_, tb, bS[b]);
       }
       good = ol_vi_named(&f.s, "mean", &v, &rows, &cols) && cols == N;
@@ -431,8 +435,8 @@ static void test_average (const ol_problem *p)
       }
       /* drift: the slope's t of the line through the batch means */
       good = good && ol_vi_named(&f.s, "drift", &v, &rows, &cols) &&
-        cols == N;
-      for (i = 0; good && i < N; i++) {
+        rows == 2 && cols == N;
+      for (i = 0; good && i < 2 * N; i++) {
         double bb = (double)(nb - 1) / 2, sbb = 0, xb = 0, sxb = 0, rss = 0;
         double beta, tt;
         if (nb < 8) {
