@@ -459,7 +459,12 @@ run object r:
   r:last(name)     r:metrics()
   r:save(file) (CSV, %.17g, no timings)   r:csv()   r:continue(iters)
   r:plot{file = "fig.svg"} writes an SVG; r:plot() prints a text plot
-  r:traj() -> the recorded points (record_x)]]
+  r:traj() -> the recorded points (record_x)
+  variational: r.mean r.cov (the returned q: by default the average of the
+  iterates over the last 1/2 to 3/4 of the steps), r.mean_se r.cov_se
+  (their Monte Carlo errors, from batch means), r.drift (the batch means'
+  trend, as t, rows m and log sd; print(r) warns above 6), r.window,
+  r:samples()]]
 
 docs.start = [[
 start(problem, method or {m1, m2, ...} [, opts]) -> job

@@ -156,6 +156,12 @@ static void addgame (luaL_Buffer *bf, const ol_run *r)
   }
 }
 
+/* |t| of the batch means' slope (core/vi/vi.c: drift) above which a
+** variational run is said not to have settled: runs still on their way
+** showed 6.5 to 35, settled ones at most 5.4 (8 seeds each of 2-D, 10-D
+** and banana targets, both families). */
+#define VI_DRIFT 6
+
 /* A variational run: the returned q's mean and sds with their Monte Carlo
 ** errors (core/vi/vi.c: the batch means over the averaging window), and
 ** which iterations were averaged; or that q is the last iterate. */
@@ -210,6 +216,23 @@ static void addvi (luaL_Buffer *bf, const ol_run *r)
                    "Monte Carlo error estimated");
   else
     luaL_addstring(bf, "\n     the initial q (no step taken)");
+  /* a trend of the batch means: the run has not settled */
+  if (ol_method_result(m, st, "drift", &w, &rows, &cols) && rows == 2) {
+    int worst = -1;
+    for (i = 0; i < 2 * cols; i++)
+      if (fabs(w[i]) > VI_DRIFT && (worst < 0 || fabs(w[i]) > fabs(w[worst])))
+        worst = i;
+    if (worst >= 0) {
+      char wb[400];
+      snprintf(wb, sizeof wb, "\n  warning: not settled: the batch means "
+               "of %s[%d] still trend (slope t = %s over the averaged "
+               "steps), so the average lags behind and its MC error "
+               "understates the error; run more iterations or raise lr",
+               worst < cols ? "m" : "log sd", worst % cols + 1,
+               ol_fmtnum(num, sizeof num, w[worst], 2));
+      luaL_addstring(bf, wb);
+    }
+  }
 }
 
 const char *olua_pushrunhead (lua_State *L, const ol_run *r)

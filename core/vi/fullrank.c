@@ -33,7 +33,8 @@ const ol_method_type ol_vi_fullrank = {
   "full-rank Gaussian BBVI: reparameterization gradient of the ELBO "
   "(stl), q = N(m, C C') with C lower triangular, Adam or SGD, averaged "
   "iterates with their MC errors",
-  "Kucukelbir et al. 2017 (ADVI, Sec. 2.5, eq. 10); Titsias & "
+  "Kucukelbir et al. 2017 (ADVI, Sec. 2.5; its k^-1/2 step decay); "
+  "Titsias & "
   "Lazaro-Gredilla 2014 (Alg. 1); Roeder et al. 2017 (stl, eq. 8); Polyak "
   "& Juditsky 1992 (averaging)",
   ol_vi_fullrank_params, OL_VI_NPARAMS, sizeof(ol_vi), 0u, OL_KIND(OL_DENSITY),

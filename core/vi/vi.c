@@ -15,8 +15,9 @@
 ** approximation by averaging", SIAM J. Control Optim. 30, and Ruppert
 ** 1988 (the averaged iterate); Flegal & Jones 2010, "Batch means and
 ** spectral variance estimators in Markov chain Monte Carlo", Ann. Statist.
-** 38 (the batch-means standard error, eq. 3, here with fixed batch
-** counts).
+** 38 (the batch-means standard error, here with 8 to 23 batches); on
+** averaging in BBVI also Welandawe, Andersen, Vehtari & Huggins 2022,
+** "Robust, automated, and accurate black-box variational inference".
 **
 ** Target p(z) ~ exp(-U(z)) on the oracle's scale (a bounded density's u:
 ** the Jacobian is inside U); q = N(m, C C'), C = diag(exp(omega)) +
@@ -35,8 +36,8 @@
 **   adam  Kingma & Ba 2015, Algorithm 1, on theta with step lr_t
 **   sgd   theta -= lr_t g
 ** with lr_t = lr sched_t / sqrt(1 + t / decay) (t steps taken before;
-** decay = 0: lr sched_t), the t^-1/2 decay of ADVI's step sequence
-** (Kucukelbir et al. 2017, eq. 10).
+** decay = 0: lr sched_t), the k^-1/2 factor of ADVI's adaptive
+** step-size sequence (Kucukelbir et al. 2017).
 **
 ** Averaging (average = 1, the default).  The returned q (r.mean, r.cov,
 ** c->x = its m, and every metric below) is the Polyak-Ruppert average of
@@ -48,7 +49,9 @@
 ** it is stored (m, omega = log C_ii, C's entries below the diagonal); at
 ** a fixed point every parameterisation gives the same q.  The Monte Carlo
 ** error: the window is cut into batches of L = max(1, a / 8) consecutive
-** iterates (8 to 23 complete ones); for each closed batch b its mean
+** iterates (8 to 23 complete ones; full-rank at least 2 n / (samples +
+** evals), so that a batch's C C' costs at most a sixth of its draws:
+** fewer batches then on short runs); for each closed batch b its mean
 ** theta_b gives m_b and S_b = C_b C_b'; mean_se = sd_b(m_b) / sqrt(B),
 ** cov_se = sd_b(S_b) / sqrt(B) elementwise (B batches, sd with B - 1, by
 ** Welford's update; NaN for B < 2).  The batches must be longer than the
@@ -56,7 +59,17 @@
 ** rho = 0.9 Gaussian were 1.7 times too small against the spread over 30
 ** seeds, with a / 8 1.5 times at worst and about right elsewhere.  This is
 ** the error of the average as an estimate of where the iteration
-** settles, not of a bias from a step too large or a run too short.
+** settles, not of a bias from a step too large or a run too short.  For
+** the latter, drift: per coordinate of m and of the log sds omega, the
+** least-squares slope of the batch means against their index over its
+** standard error (residual sd, B - 2 degrees of freedom); runs still on
+** their way gave |t| of 6.5 to 35 (a 10-D Gaussian of condition 100
+** after 3000 steps, a banana after 2000, posteriordb's kidiq after 30000
+** at lr 0.1), settled ones at most 5.4 (print(r) warns above 6).  With a
+** schedule that anneals the step to 0 (cosine) the last iterate is itself
+** settled and the window mixes in iterates of larger steps, biased on a
+** non-Gaussian target (kidiq's sd of log sigma: 8.6% off averaged, 0.5%
+** the last iterate): average = false suits such runs.
 **
 ** Defaults.  fullrank: stl = 1 and decay = 1000: on a Gaussian target the
 ** family holds p, stl's estimate vanishes there (its variance goes to 0
@@ -93,6 +106,7 @@
 ** OL_EDOM, or a failing Lua density) ends the step with that error, so
 ** the run stops saying why; a draw is never skipped (that would bias g).
 */
+#include <cblas.h>
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
@@ -244,43 +258,62 @@ static int evaluate (ol_vi *s, ol_ctx *c, ol_err *e)
 }
 
 /* S = C C' of parameters th (d = exp of its omega) into S (n x n, both
-** triangles). */
+** triangles); full-rank: C unpacked into s->Cb, then BLAS's dsyrk, whose
+** n^3 / 3 flops run at its speed (a batch of the averaging window closes
+** with one). */
 static void cov_of (const ol_vi *s, const double *th, const double *d,
                     double *S)
 {
-  int a, b, k, n = s->n;
+  int a, b, n = s->n;
+  double *C = s->Cb;
   if (s->diag) {
     memset(S, 0, sizeof(double) * (size_t)n * n);
     for (a = 0; a < n; a++) S[(size_t)a * n + a] = d[a] * d[a];
     return;
   }
+  memset(C, 0, sizeof(double) * (size_t)n * n);
   for (a = 0; a < n; a++) {
     const double *La = th + rowoff(n, a);
-    for (b = 0; b <= a; b++) {
-      const double *Lb = th + rowoff(n, b);
-      double t = 0;
-      for (k = 0; k < b; k++) t += La[k] * Lb[k];
-      t += b == a ? d[a] * d[a] : La[b] * d[b];
-      S[(size_t)a * n + b] = S[(size_t)b * n + a] = t;
-    }
+    for (b = 0; b < a; b++) C[(size_t)a * n + b] = La[b];
+    C[(size_t)a * n + a] = d[a];
   }
+  cblas_dsyrk(CblasRowMajor, CblasLower, CblasNoTrans, n, n, 1.0, C, n, 0.0,
+              S, n);
+  for (a = 0; a < n; a++)
+    for (b = 0; b < a; b++) S[(size_t)b * n + a] = S[(size_t)a * n + b];
 }
 
 /* -- the averaging windows (header: Averaging) ---------------------------- */
 
-/* Empty w, to sum the iterates from iteration start on. */
+/* The entries of S the batch statistics keep: the n variances
+** (mean-field: S is diagonal) or all n x n. */
+static inline size_t nstat (const ol_vi *s)
+{
+  return s->diag ? (size_t)s->n : (size_t)s->n * (size_t)s->n;
+}
+
+/* Empty w, to sum the iterates from iteration start on: batches of
+** max(1, start / 8) steps, and for full-rank at least 2 n / (samples +
+** evals), so that closing one (C C', n^3 / 3 flops) costs at most a sixth
+** of the batch's draws (n^2 each). */
 static void win_reset (const ol_vi *s, ol_vi_win *w, long start)
 {
   size_t n = (size_t)s->n, np = (size_t)s->np;
+  long len = start / 8;
+  if (!s->diag) {
+    long k = (long)s->samples + s->evals;
+    long lo = (2 * (long)n + k - 1) / k;
+    if (len < lo) len = lo;
+  }
   w->start = start;
-  w->len = start / 8 > 1 ? start / 8 : 1;
+  w->len = len > 1 ? len : 1;
   w->cnt = w->bcnt = w->nb = 0;
   memset(w->sum, 0, sizeof(double) * np);
   memset(w->bsum, 0, sizeof(double) * np);
   memset(w->mm, 0, sizeof(double) * n);
   memset(w->m2, 0, sizeof(double) * n);
-  memset(w->Sm, 0, sizeof(double) * n * n);
-  memset(w->S2, 0, sizeof(double) * n * n);
+  memset(w->Sm, 0, sizeof(double) * nstat(s));
+  memset(w->S2, 0, sizeof(double) * nstat(s));
 }
 
 /* Welford's update of mean mu and M2 with the k-th value x (k >= 1). */
@@ -304,11 +337,23 @@ static void win_add (ol_vi *s, ol_vi_win *w, const double *th)
   if (++w->bcnt < w->len) return;
   /* the batch's mean theta, its S; then the statistics */
   for (i = 0; i < np; i++) s->tb[i] = w->bsum[i] / (double)w->len;
-  diag_of(s, s->tb, s->w);
-  cov_of(s, s->tb, s->w, s->Sb);
   k = ++w->nb;
   for (i = 0; i < n; i++) welford(&w->mm[i], &w->m2[i], s->tb[i], k);
-  for (i = 0; i < n * n; i++) welford(&w->Sm[i], &w->S2[i], s->Sb[i], k);
+  if (k <= OL_VI_BMAX) {   /* its m and log sds, for drift */
+    double *row = w->bm + (size_t)(k - 1) * 2 * n;
+    ol_vec_copy(s->tb, row, n);
+    for (i = 0; i < n; i++) row[n + i] = omega(s, s->tb, i);
+  }
+  if (s->diag)
+    for (i = 0; i < n; i++) {
+      double v = exp(2 * s->tb[n + i]);
+      welford(&w->Sm[i], &w->S2[i], v, k);
+    }
+  else {
+    diag_of(s, s->tb, s->w);
+    cov_of(s, s->tb, s->w, s->Sb);
+    for (i = 0; i < n * n; i++) welford(&w->Sm[i], &w->S2[i], s->Sb[i], k);
+  }
   memset(w->bsum, 0, sizeof(double) * (size_t)np);
   w->bcnt = 0;
 }
@@ -405,7 +450,9 @@ int ol_vi_init (void *st, int diag, const double *par, ol_ctx *c,
     if ((*v[k] = ol_vec_new(s->np, e)) == NULL) return OL_ENOMEM;
   for (k = 0; k < sizeof w / sizeof w[0]; k++)
     if ((*w[k] = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
-  if ((s->cov = ol_vec_new(n * n, e)) == NULL) return OL_ENOMEM;
+  if ((s->cov = ol_vec_new(n * n, e)) == NULL ||
+      (!diag && (s->Cb = ol_vec_new(n * n, e)) == NULL))
+    return OL_ENOMEM;
   if (s->evals > 0 && (s->Z = ol_vec_new(s->evals * n, e)) == NULL)
     return OL_ENOMEM;
   if (s->average) {
@@ -415,16 +462,17 @@ int ol_vi_init (void *st, int diag, const double *par, ol_ctx *c,
           (a->bsum = ol_vec_new(s->np, e)) == NULL ||
           (a->mm = ol_vec_new(n, e)) == NULL ||
           (a->m2 = ol_vec_new(n, e)) == NULL ||
-          (a->Sm = ol_vec_new(n * n, e)) == NULL ||
-          (a->S2 = ol_vec_new(n * n, e)) == NULL)
+          (a->Sm = ol_vec_new((int)nstat(s), e)) == NULL ||
+          (a->S2 = ol_vec_new((int)nstat(s), e)) == NULL ||
+          (a->bm = ol_vec_new(OL_VI_BMAX * 2 * n, e)) == NULL)
         return OL_ENOMEM;
       win_reset(s, a, i + 1);
     }
     if ((s->avg = ol_vec_new(s->np, e)) == NULL ||
         (s->davg = ol_vec_new(n, e)) == NULL ||
         (s->tb = ol_vec_new(s->np, e)) == NULL ||
-        (s->Sb = ol_vec_new(n * n, e)) == NULL ||
-        (s->se = ol_vec_new(n * n, e)) == NULL)
+        (!diag && (s->Sb = ol_vec_new(n * n, e)) == NULL) ||
+        (!diag && (s->se = ol_vec_new(n * n, e)) == NULL))
       return OL_ENOMEM;
   }
   /* theta: m = x0, C = sd0 I (omega = log sd0, off-diagonal 0) */
@@ -529,6 +577,8 @@ int ol_vi_named (const ol_vi *s, const char *name, const double **v,
                  int *rows, int *cols)
 {
   const ol_vi_win *w = &s->win[0];
+  /* the errors' buffer: mean-field's is cov's (n x n, its memory) */
+  double *se = s->se != NULL ? s->se : s->cov;
   if (strcmp(name, "mean") == 0) {
     *v = s->rt;
     *rows = 1;
@@ -542,16 +592,54 @@ int ol_vi_named (const ol_vi *s, const char *name, const double **v,
     return 1;
   }
   if (strcmp(name, "mean_se") == 0 && s->average) {
-    batch_se(w->m2, w->nb, s->n, s->se);
-    *v = s->se;
+    batch_se(w->m2, w->nb, s->n, se);
+    *v = se;
     *rows = 1;
     *cols = s->n;
     return 1;
   }
   if (strcmp(name, "cov_se") == 0 && s->average) {
-    batch_se(w->S2, w->nb, s->n * s->n, s->se);
-    *v = s->se;
+    if (s->diag) {   /* S's off-diagonal entries are 0 in every batch */
+      int i, n = s->n;
+      batch_se(w->S2, w->nb, n, s->tb);
+      for (i = 0; i < n * n; i++) se[i] = w->nb >= 2 ? 0 : NAN;
+      for (i = 0; i < n; i++) se[(size_t)i * n + i] = s->tb[i];
+    }
+    else batch_se(w->S2, w->nb, s->n * s->n, se);
+    *v = se;
     *rows = *cols = s->n;
+    return 1;
+  }
+  if (strcmp(name, "drift") == 0 && s->average) {
+    /* per coordinate of m and of the log sds, the least-squares line
+    ** through the batch means x_b, b = 0 .. B - 1: its slope over the
+    ** slope's standard error (residual sd with B - 2 degrees of freedom);
+    ** into tb (np >= 2n) */
+    long nb = w->nb < OL_VI_BMAX ? w->nb : OL_VI_BMAX, b;
+    int i, n2 = 2 * s->n;
+    double bbar = (double)(nb - 1) / 2, sbb = 0, *out = s->tb;
+    for (b = 0; b < nb; b++) sbb += ((double)b - bbar) * ((double)b - bbar);
+    for (i = 0; i < n2; i++) {
+      const double *x = w->bm + i;
+      double xbar = 0, sxb = 0, rss = 0, beta;
+      if (nb < 8) {
+        out[i] = NAN;
+        continue;
+      }
+      for (b = 0; b < nb; b++) xbar += x[(size_t)b * n2];
+      xbar /= (double)nb;
+      for (b = 0; b < nb; b++)
+        sxb += ((double)b - bbar) * (x[(size_t)b * n2] - xbar);
+      beta = sxb / sbb;
+      for (b = 0; b < nb; b++) {
+        double r = x[(size_t)b * n2] - xbar - beta * ((double)b - bbar);
+        rss += r * r;
+      }
+      out[i] = beta / sqrt(rss / (double)(nb - 2) / sbb);
+    }
+    *v = out;
+    *rows = 2;
+    *cols = s->n;
     return 1;
   }
   if (strcmp(name, "window") == 0 && s->average && s->t > 0) {
@@ -578,11 +666,12 @@ void ol_vi_fini (void *st)
   ol_vi *s = st;
   double **v[] = {&s->theta, &s->g, &s->g1, &s->am, &s->av, &s->d, &s->eps,
                   &s->z, &s->gz, &s->w, &s->Z, &s->cov, &s->P, &s->mu,
-                  &s->avg, &s->davg, &s->tb, &s->Sb, &s->se,
+                  &s->Cb, &s->avg, &s->davg, &s->tb, &s->Sb, &s->se,
                   &s->win[0].sum, &s->win[0].bsum, &s->win[0].mm,
                   &s->win[0].m2, &s->win[0].Sm, &s->win[0].S2,
-                  &s->win[1].sum, &s->win[1].bsum, &s->win[1].mm,
-                  &s->win[1].m2, &s->win[1].Sm, &s->win[1].S2};
+                  &s->win[0].bm, &s->win[1].sum, &s->win[1].bsum,
+                  &s->win[1].mm, &s->win[1].m2, &s->win[1].Sm,
+                  &s->win[1].S2, &s->win[1].bm};
   size_t k;
   for (k = 0; k < sizeof v / sizeof v[0]; k++) {
     ol_vec_free(*v[k]);

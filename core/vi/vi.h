@@ -32,8 +32,15 @@ typedef struct ol_vi_win {
                            open batch */
   double *mm, *m2;      /* n each: Welford's mean and M2 over the closed
                            batches of the batch's mean m */
-  double *Sm, *S2;      /* n x n each: the same of S(batch mean theta) */
+  double *Sm, *S2;      /* the same of S(batch mean theta): n x n each,
+                           mean-field its n variances */
+  double *bm;           /* OL_VI_BMAX x 2n: the closed batches' mean m
+                           and log sds omega */
 } ol_vi_win;
+
+/* Batches a window closes at most: it spans fewer than 3 start steps in
+** batches of at least start / 8. */
+#define OL_VI_BMAX 24
 
 typedef struct ol_vi {
   int n, diag, np;
@@ -53,14 +60,17 @@ typedef struct ol_vi {
   double *eps, *z, *gz, *w;   /* n each: a draw, its z, grad U(z), C^-T eps */
   double *Z;            /* evals x n: the last fresh draws (r:samples()) */
   double *cov;          /* n x n: C C' when asked for (ol_vi_result) */
+  double *Cb;           /* n x n, full-rank: C unpacked for C C' */
   /* the returned q: the window average (average = 1, after a step) or
   ** the iterate; rt (np) and rd (n, exp of its omega) point to avg and
   ** davg or to theta and d */
   ol_vi_win win[2];     /* win[0] the returned one, win[1] the next */
   double *avg, *davg;   /* np, n */
   const double *rt, *rd;
-  double *tb, *Sb;      /* np, n x n: a batch's mean theta and its S */
-  double *se;           /* n x n: mean_se or cov_se when asked for */
+  double *tb, *Sb;      /* np, n x n (full-rank): a batch's mean theta
+                           and its S */
+  double *se;           /* n x n (full-rank): mean_se, cov_se or drift
+                           when asked for; mean-field's go into cov */
   /* the Gaussian target's facts (kl), when the target is one */
   int gauss;
   double *P, *mu;       /* precision (n x n), mean (n) */
@@ -87,10 +97,14 @@ int ol_vi_draw (ol_vi *s, ol_ctx *c, double *g, double *u, ol_err *e);
 /* The named results of the returned q (rt): mean (1 x n), cov (n x n,
 ** C C' computed into s->cov), mean_se (1 x n) and cov_se (n x n), the
 ** batch-means standard errors (NaN before 2 batches; none when average
-** = 0), window (1 x 4: first and last iteration averaged, batches, batch
+** = 0), drift (2 x n, rows m and the log sds omega: the t statistic of
+** the slope of the least-squares line through the window's batch means
+** of each against the batch's index, from the residuals' spread; NaN
+** before 8 batches; none when average = 0), window (1 x 4: first and last iteration averaged, batches, batch
 ** length; none when average = 0 or before the first step) and samples
 ** (the last evals fresh draws, evals x n; none when evals = 0): 1 and *v
-** borrowed from s until its next step, else 0. */
+** borrowed from s until its next step or the next of these calls (they
+** share buffers), else 0. */
 int ol_vi_named (const ol_vi *s, const char *name, const double **v,
                  int *rows, int *cols);
 /* H(q) = n/2 (1 + log 2 pi) + sum_i omega_i of the returned q. */

@@ -20,8 +20,9 @@
 **     samples + evals per step;
 **   - r.cov is C C' (1e-14), r.mean is m;
 **   - with average = true (the default): r.mean, r.cov, r.mean_se,
-**     r.cov_se and r.window are the averaging window's, recomputed here
-**     from the recorded iterates (test_average, 1e-12 relative).
+**     r.cov_se, r.drift and r.window are the averaging window's,
+**     recomputed here from the recorded iterates (test_average, 1e-12
+**     relative).
 ** Contexts without a run (orc NULL: exact oracles, counted).
 */
 #include <math.h>
@@ -339,9 +340,12 @@ static void cov_here (int diag_, const double *th, double *S)
 ** from the recorded iterates theta_1 .. theta_T: for 2^k <= T < 2^(k+1)
 ** the window is [a, T], a = 2^(k-1) (1 for T < 2); r.mean and r.cov are
 ** m and C C' of the window's mean theta; the batches are the complete
-** runs of L = max(1, a / 8) iterates from a on, and mean_se (cov_se) is
+** runs of L = max(1, a / 8) iterates from a on (full-rank: at least
+** 2 n / (samples + evals), 6 here), and mean_se (cov_se) is
 ** the sd over the batches of the batch's mean m (of C C' of its mean
-** theta) over sqrt(batches).  Checked at T = 1, 3, 64, 300 (1e-12
+** theta) over sqrt(batches); drift the t statistic of the least-squares
+** slope of the batch means of m and of the log sds against their index
+** (two rows; NaN below 8 batches).  Checked at T = 1, 3, 64, 300 (1e-12
 ** relative), both families. */
 #define TMAX 300
 static void test_average (const ol_problem *p)
@@ -364,7 +368,7 @@ static void test_average (const ol_problem *p)
       ol_err e;
       const double *v, *win;
       double avg[N + N * (N + 1) / 2], S[N * N], Sw[N * N];
-      double bm[TMAX][N], bS[TMAX][N * N];
+      double bm[TMAX][2 * N], bS[TMAX][N * N];
       long a = 1, L, nb, b, k;
       int rows, cols;
       if (ol_vi_step(&f.s, &f.c, &e) != OL_OK) {
@@ -376,6 +380,7 @@ static void test_average (const ol_problem *p)
       ci++;
       while (4 * a <= t) a *= 2;     /* a = 2^(k-1) for 2^k <= t */
       L = a / 8 > 1 ? a / 8 : 1;
+      if (!diag_ && L < 2 * N) L = 2 * N;   /* 2 n / (samples + evals) */
       nb = (t - a + 1) / L;
       for (i = 0; i < np; i++) {
         avg[i] = 0;
@@ -390,7 +395,10 @@ static void test_average (const ol_problem *p)
           for (k = a + b * L; k < a + (b + 1) * L; k++) tb[i] += rec[k][i];
           tb[i] /= (double)L;
         }
-        for (i = 0; i < N; i++) bm[b][i] = tb[i];
+        for (i = 0; i < N; i++) {   /* m, then the log sds omega */
+          bm[b][i] = tb[i];
+          bm[b][N + i] = diag_ ? tb[N + i] : tb[N + i * (i + 1) / 2 + i];
+        }
         cov_here(diag_, tb, bS[b]);
       }
       good = ol_vi_named(&f.s, "mean", &v, &rows, &cols) && cols == N;
@@ -424,6 +432,29 @@ static void test_average (const ol_problem *p)
           if (nb < 2) good = isnan(v[i]);
           else worst = fmax(worst, fabs(v[i] - se) / (1e-300 + se));
         }
+      }
+      /* drift: the slope's t of the line through the batch means */
+      good = good && ol_vi_named(&f.s, "drift", &v, &rows, &cols) &&
+        rows == 2 && cols == N;
+      for (i = 0; good && i < 2 * N; i++) {
+        double bb = (double)(nb - 1) / 2, sbb = 0, xb = 0, sxb = 0, rss = 0;
+        double beta, tt;
+        if (nb < 8) {
+          good = isnan(v[i]);
+          continue;
+        }
+        for (b = 0; b < nb; b++) {
+          sbb += (b - bb) * (b - bb);
+          xb += bm[b][i] / (double)nb;
+        }
+        for (b = 0; b < nb; b++) sxb += (b - bb) * (bm[b][i] - xb);
+        beta = sxb / sbb;
+        for (b = 0; b < nb; b++) {
+          double r = bm[b][i] - xb - beta * (b - bb);
+          rss += r * r;
+        }
+        tt = beta / sqrt(rss / (double)(nb - 2) / sbb);
+        worst = fmax(worst, fabs(v[i] - tt) / (1e-300 + fabs(tt)));
       }
       diag("%s t = %ld: window %ld..%ld, %ld batches of %ld", diag_ ?
            "meanfield" : "fullrank", t, a, t, nb, L);
