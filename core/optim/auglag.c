@@ -63,6 +63,15 @@
 ** reason converged, its message naming which multipliers passed, the
 ** outer iterations and the final mu; r.lambda are those multipliers.
 **
+** Measured on problem.hs with defaults (inner steps, outer iterations):
+** before these rules (N&W's eta/omega schedule, mu raised whenever V >
+** eta, absolute tol = ctol = 1e-10 on ||x - P(x - grad L_A)||_inf and
+** V) HS106 reached f = 7049.248020 with V 4e-11 but ended on its budget
+** (50000 steps, mu = 1e12, kkt 5.8: the multipliers lambda - mu c
+** spoiled by mu times the rounding of c); now 1569 steps, 15 outer
+** iterations, mu = 10, kkt 7.9e-10, multipliers sqp's to 2e-9; the other
+** eleven problems 1 to 140 steps (before 1 to 243), all converged.
+**
 ** Inner solver: projected L-BFGS (two-metric projection, Bertsekas 1982):
 ** the L-BFGS direction (N&W Algorithm 7.4, memory m) on the free
 ** variables (those not at a bound that the gradient pushes against), a
