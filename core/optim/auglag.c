@@ -15,14 +15,20 @@
 **   grad L_A = grad f - sum_i lhat_i grad c_i,
 **   lhat_i = lambda_i - mu c_i (E),  max(0, lambda_i - mu c_i) (I).
 ** Penalty weights: each constraint has its own penalty mu_i = mu w_i,
-** w_i = min(1e6, max(1, 1 / ||grad c~_i(x0)||_2^2)) for the scaled c~_i
-** below, fixed at the start: IPOPT's scaling only shrinks large
-** gradients, and a constraint whose gradient is short (HS106's linear
-** ones, 0.0025 each) would otherwise get a penalty curvature mu ||grad
-** c_i||^2 many orders below the others', which the inner L-BFGS cannot
-** bridge (the weights make it at least mu: equivalently, the method
-** below on the constraints c~_i sqrt(w_i), whose gradients at x0 are at
-** least 1 long).  Below, mu c_i stands for mu_i c_i.
+** fixed at the start so that the penalty's curvature mu_i ||grad
+** c~_i(x0)||_2^2 (c~_i scaled as below) lies in [mu, 10 mu]: w_i = 1 /
+** g2 for g2 = ||grad c~_i(x0)||_2^2 < 1, 10 / g2 for g2 > 10, else 1
+** (within [1e-6, 1e6]; 1 when g2 = 0).  IPOPT's scaling only shrinks
+** gradients longer than 100, and HS106's constraints keep penalty
+** curvatures from mu 1.25e-5 (its linear constraints, gradients 0.0025)
+** to mu 1e4: an inner subproblem conditioned beyond what L-BFGS can
+** bridge in double precision, whose stalled line searches drove mu to
+** 1e12.  The weights equal the method below on the constraints c~_i
+** sqrt(w_i), their gradients at x0 between 1 and sqrt(10) long.  The
+** band was chosen on problem.hs: HS106 takes 249 inner steps with it,
+** 476 with [mu, 100 mu], 1569 with weights only raised (w_i = max(1, 1 /
+** g2)); the full equilibration [mu, mu] sends HS040 to its other global
+** minimiser (x3, x4 negated).  Below, mu c_i stands for mu_i c_i.
 **
 ** Outer update: the safeguarded rule of ALGENCAN (Birgin & Martinez 2014,
 ** "Practical Augmented Lagrangian Methods for Constrained Optimization",
@@ -68,9 +74,9 @@
 ** eta, absolute tol = ctol = 1e-10 on ||x - P(x - grad L_A)||_inf and
 ** V) HS106 reached f = 7049.248020 with V 4e-11 but ended on its budget
 ** (50000 steps, mu = 1e12, kkt 5.8: the multipliers lambda - mu c
-** spoiled by mu times the rounding of c); now 1569 steps, 15 outer
-** iterations, mu = 10, kkt 7.9e-10, multipliers sqp's to 2e-9; the other
-** eleven problems 1 to 140 steps (before 1 to 243), all converged.
+** spoiled by mu times the rounding of c); now 249 steps, 11 outer
+** iterations, mu = 100, kkt 5.0e-11, multipliers sqp's to 2e-9; the
+** other eleven problems 1 to 147 steps (before 1 to 243), all converged.
 **
 ** Inner solver: projected L-BFGS (two-metric projection, Bertsekas 1982):
 ** the L-BFGS direction (N&W Algorithm 7.4, memory m) on the free
@@ -137,7 +143,8 @@
 #define AL_LMAX 1e20    /* the safeguarding box of lambda */
 #define AL_PMAX 500     /* constraints at most for the least squares */
 #define AL_PWORK 2.5e7  /* its m_A^2 n_F at most */
-#define AL_PWMAX 1e6    /* the penalty weights within [1, 1e6] */
+#define AL_PWMAX 1e6    /* the penalty weights within [1e-6, 1e6] */
+#define AL_PWBAND 10.0  /* mu ||grad c_i||^2 w_i within [mu, 10 mu] */
 #define AL_LSEPS 1e-13  /* the least-squares ridge on unit rows */
 
 typedef struct auglag_state {
@@ -454,12 +461,14 @@ static int refresh (auglag_state *s, ol_ctx *c, ol_err *e)
                    s->lhat, e);
   s->valid = rc == OL_OK;
   if (rc == OL_OK && !s->pwset && (!s->scale || s->scaleset)) {
-    /* the penalty's weights: mu_i = mu max(1, 1 / ||grad c~_i(x0)||_2^2),
-    ** at most AL_PWMAX mu */
+    /* the penalty's weights: the penalty's curvature mu w_i ||grad
+    ** c~_i(x0)||_2^2 brought into [mu, AL_PWBAND mu], w_i within
+    ** [1 / AL_PWMAX, AL_PWMAX] */
     int i, n = s->n;
     for (i = 0; i < s->m; i++) {
       double g2 = ol_vec_dot(s->J + (size_t)i * n, s->J + (size_t)i * n, n);
-      s->pw[i] = g2 > 0 ? fmin(AL_PWMAX, fmax(1, 1 / g2)) : 1;
+      s->pw[i] = g2 > 0 ? fmin(AL_PWMAX, fmax(1, 1 / g2))
+        * fmax(1 / AL_PWMAX, fmin(1, AL_PWBAND / g2)) : 1;
     }
     s->pwset = 1;
     return refresh(s, c, e);
