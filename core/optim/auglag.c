@@ -391,10 +391,9 @@ static void cholsolve (const double *L, int k, double *b)
 }
 
 /* The active rows at x (A: the equalities and the inequalities with
-** lhat_i > 0), into s->act,
-** and their Gram matrix on the free variables G = J_AF J_AF'; returns
-** m_A, or -1 when there is no room (m > AL_PMAX, or m_A^2 n > AL_PWORK).
-*/
+** lhat_i > 0) into s->act, and their Gram matrix on the free variables
+** G = J_AF J_AF'; returns m_A, or -1 when there is no room (m > AL_PMAX,
+** or m_A^2 n > AL_PWORK). */
 static int gram (auglag_state *s, const ol_problem *p, const double *x)
 {
   int i, k, j, na = 0, n = s->n;
@@ -415,16 +414,18 @@ static int gram (auglag_state *s, const ol_problem *p, const double *x)
 }
 
 /* Least-squares multipliers at x: on the active rows, the l minimising
-** ||grad f - J_A' l|| over the free variables, (G + eps I) l = J_AF grad
-** f_F (eps = 1e-12 max G_ii, for dependent rows); the inequalities' l_i
-** kept >= 0, the others 0.  Into s->lls, the residual grad f - J' l into
-** s->r; 0 when G + eps I has no factor. */
+** ||grad f - J_AF' l|| over the free variables, from the normal equations
+** with the rows scaled to unit norm, (D G D + eps I) D^-1 l = D J_AF grad
+** f_F, D = diag(G)^-1/2, eps = AL_LSEPS (for dependent rows); the
+** inequalities' l_i kept >= 0, the others 0.  Into s->lls, the residual
+** grad f - J' l into s->r; 0 when there is no factor.  chol may work in
+** place: it reads A(i, j) before it writes L(i, j). */
 static int lsmult (auglag_state *s, const ol_problem *p, const double *x,
                    int na)
 {
   int i, k, j, n = s->n;
   /* rows scaled to unit norm (Jacobi), so that eps only splits truly
-  ** dependent rows: D G D l' = D J_AF grad f_F, l = D l' */
+  ** dependent rows */
   for (i = 0; i < na; i++) {
     double gi = s->G[i * na + i];
     s->lls[i] = gi > 0 ? 1 / sqrt(gi) : 0;
