@@ -14,15 +14,69 @@
 ** gradient is
 **   grad L_A = grad f - sum_i lhat_i grad c_i,
 **   lhat_i = lambda_i - mu c_i (E),  max(0, lambda_i - mu c_i) (I).
-** Outer update (Algorithm 17.4): when the subproblem is solved to
-** ||x - P(x - grad L_A)||_inf <= omega_k, and the violation
-**   V = max(max_E |c_i|, max_I |min(c_i, lambda_i / mu)|) <= eta_k,
-** lambda <- lhat (N&W (17.39)), eta <- eta / mu^0.9, omega <- omega / mu;
-** otherwise mu <- 10 mu, eta <- 1 / mu^0.1, omega <- 1 / mu (N&W take
-** 100; 10 keeps the subproblems better conditioned).  Start mu = mu0,
-** omega = 1 / mu0, eta = 1 / mu0^0.1, lambda = 0; floors tol (omega) and
-** ctol (eta).  The run stops as converged when both floors hold with the
-** multipliers updated.
+** Penalty weights: each constraint has its own penalty mu_i = mu w_i,
+** fixed at the start so that the penalty's curvature mu_i ||grad
+** c~_i(x0)||_2^2 (c~_i scaled as below) lies in [mu, 10 mu]: w_i = 1 /
+** g2 for g2 = ||grad c~_i(x0)||_2^2 < 1, 10 / g2 for g2 > 10, else 1
+** (within [1e-6, 1e6]; 1 when g2 = 0).  IPOPT's scaling only shrinks
+** gradients longer than 100, and HS106's constraints keep penalty
+** curvatures from mu 1.25e-5 (its linear constraints, gradients 0.0025)
+** to mu 1e4: an inner subproblem conditioned beyond what L-BFGS can
+** bridge in double precision, whose stalled line searches drove mu to
+** 1e12.  The weights equal the method below on the constraints c~_i
+** sqrt(w_i), their gradients at x0 between 1 and sqrt(10) long.  The
+** band was chosen on problem.hs: HS106 takes 249 inner steps with it,
+** 476 with [mu, 100 mu], 1569 with weights only raised (w_i = max(1, 1 /
+** g2)); the full equilibration [mu, mu] sends HS040 to its other global
+** minimiser (x3, x4 negated).  Below, mu c_i stands for mu_i c_i.
+**
+** Outer update: the safeguarded rule of ALGENCAN (Birgin & Martinez 2014,
+** "Practical Augmented Lagrangian Methods for Constrained Optimization",
+** SIAM, Algorithm 4.1; Andreani, Birgin, Martinez & Schuverdt 2007,
+** "On augmented Lagrangian methods with general lower-level
+** constraints", SIAM J. Optim. 18, Algorithm 3.1).  When the subproblem
+** is solved to omega_k (below) or its line search can no longer move:
+**   lambda <- P(lhat), the projection onto [-1e20, 1e20] (lambda_I >= 0
+**     already), at every update (no acceptance test as N&W's eta);
+**   V_k = max(max_E |c_i|, max_I |min(c_i, lambda_i / mu_i)|) (with the
+**     lambda and mu of subproblem k); mu <- 10 mu only when V_k > tau
+**     V_{k-1}, tau = 0.5 (the violation did not halve), else kept, so
+**     that the penalty stays as small as the progress allows (a large mu
+**     makes lhat = lambda - mu c carry mu times the rounding of c);
+**   omega_k+1 = max(tol, omega_k / 10) from omega_0 = 1 / mu0: the inner
+**     tolerance tightens with the outer iterations (ALGENCAN's eps_k),
+**     measured as the scaled dual infeasibility stat / s_d below.
+** Start mu = mu0, lambda = 0.  The L-BFGS memory is kept across an update
+** that keeps mu.
+**
+** Convergence (relative, as IPOPT's tests; Waechter & Biegler 2006, eqs.
+** (5)-(6); the scaled stopping criterion for ALGENCAN of Andreani,
+** Haeser, Schuverdt, Secchin & Silva 2022, "On scaled stopping criteria
+** for a safeguarded augmented Lagrangian method with theoretical
+** guarantees"), at
+** every step, on the scaled problem: feasibility max(max_E |c~_i|, max_I
+** max(0, -c~_i)) <= ctol, and stat / s_d <= tol and comp / s_c <= tol,
+** with stat, comp, s_d = max(100, (||lambda||_1 + ||z||_1) / (m + n)) /
+** 100 and s_c those of constr.h's ol_constr_kkt, the bound multipliers z
+** fitted as there.  The multipliers tried are lhat, and when they fail,
+** the least-squares estimate on the active set A (the equalities and
+** the inequalities with lhat_i > 0): l = argmin ||grad f - J_A' l|| over
+** the free variables (rows scaled to unit norm, a 1e-13 ridge for
+** dependent rows; l_I kept >= 0; the least-squares estimate of N&W
+** chapter 18), which does not carry the rounding of c times mu that lhat
+** = lambda - mu c carries;
+** computed when m <= 500 and m_A^2 n <= 2.5e7.  A run so stopped has
+** reason converged, its message naming which multipliers passed, the
+** outer iterations and the final mu; r.lambda are those multipliers.
+**
+** Measured on problem.hs with defaults (inner steps, outer iterations):
+** before these rules (N&W's eta/omega schedule, mu raised whenever V >
+** eta, absolute tol = ctol = 1e-10 on ||x - P(x - grad L_A)||_inf and
+** V) HS106 reached f = 7049.248020 with V 4e-11 but ended on its budget
+** (50000 steps, mu = 1e12, kkt 5.8: the multipliers lambda - mu c
+** spoiled by mu times the rounding of c); now 249 steps, 11 outer
+** iterations, mu = 100, kkt 5.0e-11, multipliers sqp's to 2e-9; the
+** other eleven problems 1 to 147 steps (before 1 to 243), all converged.
 **
 ** Inner solver: projected L-BFGS (two-metric projection, Bertsekas 1982):
 ** the L-BFGS direction (N&W Algorithm 7.4, memory m) on the free
@@ -30,7 +84,8 @@
 ** backtracking Armijo search along the projection arc x(a) = P(x + a d),
 **   L_A(x(a)) <= L_A(x) + c1 grad L_A' (x(a) - x) + 1e-12 |L_A(x)|,
 ** (the slack allows the rounding of L_A, as lbfgs.c), memory dropped at
-** every outer update.  A failed search ends the subproblem.
+** an outer update that raises mu and after a failed search, which ends
+** the subproblem.
 **
 ** The first trial step is 1 (min(1, 1 / ||d||_inf) with an empty
 ** memory) times a growth factor that quadruples after each step whose
@@ -54,7 +109,8 @@
 **
 ** One optlab iteration is one inner step (one line search), so records,
 ** metrics and plots show the inner progress; an outer update happens at
-** the start of the step that finds the subproblem solved.  Multipliers:
+** the start of the step that finds the subproblem solved (or its line
+** search failed in the step before).  Multipliers:
 ** ol_auglag_lambda gives lhat at the current x (r.lambda), the first-order
 ** estimate that becomes lambda at the next update (0 before the first
 ** step, which evaluates it), so that
@@ -70,6 +126,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 
 #include "constr.h"
 #include "method.h"
@@ -81,29 +138,45 @@
 #define AL_SKIP 1e-10
 #define AL_RAISES 3
 #define AL_GROW 1e12
+#define AL_SMAX 100.0   /* IPOPT's s_max */
+#define AL_TAU 0.5      /* raise mu unless V fell by this factor */
+#define AL_LMAX 1e20    /* the safeguarding box of lambda */
+#define AL_PMAX 500     /* constraints at most for the least squares */
+#define AL_PWORK 2.5e7  /* its m_A^2 n_F at most */
+#define AL_PWMAX 1e6    /* the penalty weights within [1e-6, 1e6] */
+#define AL_PWBAND 10.0  /* mu ||grad c_i||^2 w_i within [mu, 10 mu] */
+#define AL_LSEPS 1e-13  /* the least-squares ridge on unit rows */
 
 typedef struct auglag_state {
   int n, m, mem;
   ol_lmem L;                        /* the inner L-BFGS pairs (lmem.h) */
-  double mu, mu0, omega, eta, tol, ctol, c1, mumax;
+  double mu, mu0, omega, tol, ctol, c1, mumax;
   double *lam, *lhat, *cv, *J;      /* m, m, m, m x n */
   double *g, *gf, *d, *xt, *gt, *gft, *lht, *cvt, *Jt, *fw;
+  double *pw;                       /* m: the penalty's weights */
   double *sc, *lamu;                /* m: constraint scales, lhat unscaled */
   double *zl, *zu, *gu, *rw;        /* n, n, n, 6n (restoration) */
+  double *G, *C, *pv, *lls, *r;     /* m^2 x 2, m, m, n: the least-squares
+                                       multipliers (m <= AL_PMAX) */
+  int *act;                         /* m: the active rows */
   double la, f, sf;                 /* L_A, f at c->x (scaled); f's scale */
   double vraise;                    /* V when the penalty raises began */
+  double vprev;                     /* V at the last outer update */
   double grow;                      /* first trial step's expansion */
-  int valid, ninner, nouter, scale, scaleset, nraise, restored;
+  int valid, ninner, nouter, scale, scaleset, nraise, restored, stuck;
+  int pwset;                        /* the weights pw are set */
 } auglag_state;
 
 static const ol_param auglag_params[] = {
   {"mu0", OL_P_REAL, 10, 1e-8, 1e12, "initial penalty mu", NULL},
-  {"tol", OL_P_REAL, 1e-10, 0, 1, "stationarity tolerance: ||x - P(x - "
-   "grad L_A)||_inf of the last subproblem", NULL},
-  {"ctol", OL_P_REAL, 1e-10, 0, 1, "feasibility tolerance on the "
-   "constraint violation", NULL},
+  {"tol", OL_P_REAL, 1e-10, 0, 1, "stop when IPOPT's scaled dual "
+   "infeasibility and complementarity (the kkt metric's parts over s_d, "
+   "s_c) of the scaled problem are at most tol", NULL},
+  {"ctol", OL_P_REAL, 1e-10, 0, 1, "and the scaled problem's constraint "
+   "violation is at most ctol", NULL},
   {"m", OL_P_INT, 10, 1, 1000, "L-BFGS memory of the inner solver", NULL},
-  {"mumax", OL_P_REAL, 1e12, 1, 1e300, "largest penalty", NULL},
+  {"mumax", OL_P_REAL, 1e12, 1, 1e300, "largest penalty (raised tenfold "
+   "only when the violation did not halve)", NULL},
   {"scale", OL_P_BOOL, 1, 0, 1, "scale f and each constraint by min(1, "
    "100 / ||gradient at x0||_inf) (IPOPT's gradient-based scaling)", NULL},
 };
@@ -144,7 +217,7 @@ static int auglag_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   s->sf = 1;
   s->c1 = 1e-4;
   s->omega = 1 / s->mu;
-  s->eta = 1 / pow(s->mu, 0.1);
+  s->vprev = INFINITY;
   mm = m > 0 ? m : 1;
   if ((double)s->mem * n > 1e9 || (double)mm * n > 1e9)
     return ol_err_set(e, OL_EINVAL, "auglag: problem too large");
@@ -160,9 +233,21 @@ static int auglag_init (void *st, const double *par, ol_ctx *c, ol_err *e)
       (s->Jt = ol_vec_new(mm * n, e)) == NULL ||
       (s->sc = ol_vec_new(mm, e)) == NULL ||
       (s->lamu = ol_vec_new(mm, e)) == NULL ||
-      (s->rw = ol_vec_new(6 * n, e)) == NULL)
+      (s->pw = ol_vec_new(mm, e)) == NULL ||
+      (s->rw = ol_vec_new(6 * n, e)) == NULL ||
+      (s->pv = ol_vec_new(mm, e)) == NULL ||
+      (s->lls = ol_vec_new(mm, e)) == NULL ||
+      (s->r = ol_vec_new(n, e)) == NULL)
     return OL_ENOMEM;
-  for (k = 0; k < (size_t)mm; k++) s->sc[k] = 1;
+  if (m > 0 && m <= AL_PMAX) {
+    if ((s->G = ol_vec_new(m * m, e)) == NULL ||
+        (s->C = ol_vec_new(m * m, e)) == NULL)
+      return OL_ENOMEM;
+    if ((s->act = malloc((size_t)m * sizeof *s->act)) == NULL)
+      return ol_err_set(e, OL_ENOMEM, "auglag: out of memory");
+  }
+
+  for (k = 0; k < (size_t)mm; k++) s->sc[k] = s->pw[k] = 1;
   return OL_OK;
 }
 
@@ -189,12 +274,13 @@ static int al_eval (auglag_state *s, ol_ctx *c, const double *x, double *la,
     for (j = 0; j < n; j++) Ji[j] *= s->sc[i];
     ci = cv[i];
     if (p->con.kind[i] == OL_CON_EQ) {
-      lh[i] = li - s->mu * ci;
-      v += -li * ci + 0.5 * s->mu * ci * ci;
+      double mi = s->mu * s->pw[i];
+      lh[i] = li - mi * ci;
+      v += -li * ci + 0.5 * mi * ci * ci;
     } else {
-      double t = li - s->mu * ci;
+      double mi = s->mu * s->pw[i], t = li - mi * ci;
       lh[i] = t > 0 ? t : 0;
-      v += (lh[i] * lh[i] - li * li) / (2 * s->mu);
+      v += (lh[i] * lh[i] - li * li) / (2 * mi);
     }
     for (j = 0; j < n; j++) g[j] -= lh[i] * Ji[j];
   }
@@ -215,29 +301,54 @@ static void box (const ol_problem *p, int j, double *lo, double *hi)
   }
 }
 
-/* ||x - P(x - g)||_inf */
-static double pgnorm (const ol_problem *p, const double *x, const double *g,
-                      int n)
-{
-  double r = 0, lo, hi, y;
-  int j;
-  for (j = 0; j < n; j++) {
-    box(p, j, &lo, &hi);
-    y = x[j] - g[j];
-    y = y < lo ? lo : y > hi ? hi : y;
-    r = fmax(r, fabs(x[j] - y));
-  }
-  return r;
-}
-
 static double violation (const auglag_state *s, const ol_problem *p)
 {
   double v = 0;
   int i;
   for (i = 0; i < s->m; i++)
     v = fmax(v, p->con.kind[i] == OL_CON_EQ ? fabs(s->cv[i])
-             : fabs(fmin(s->cv[i], s->lam[i] / s->mu)));
+             : fabs(fmin(s->cv[i], s->lam[i] / (s->mu * s->pw[i]))));
   return v;
+}
+
+/* IPOPT's optimality error E_0 (Waechter & Biegler 2006, eqs. (5)-(6);
+** constr.h, ol_constr_kkt) of the scaled problem at c->x with the
+** multipliers lhat, from the values kept (no evaluation): the residual r
+** is rr (g = grad L_A = grad f - sum lhat_i grad c_i for lh = lhat),
+** the bound multipliers are fitted to it.  *du = stat / s_d, *co = comp
+** / s_c, *pr = feas. */
+static void optimality (const auglag_state *s, const ol_problem *p,
+                        const double *x, const double *lh, const double *rr,
+                        double *du, double *co, double *pr)
+{
+  double stat = 0, feas = 0, comp = 0, l1 = 0, l1i = 0, z1 = 0, sd, sc;
+  double lo, hi;
+  int i, j, n = s->n, m = s->m;
+  for (i = 0; i < m; i++) {
+    double ci = s->cv[i];
+    l1 += fabs(lh[i]);
+    if (p->con.kind[i] == OL_CON_EQ) feas = fmax(feas, fabs(ci));
+    else {
+      feas = fmax(feas, fmax(0, -ci));
+      l1i += fabs(lh[i]);
+      comp = fmax(comp, fabs(lh[i] * ci));
+    }
+  }
+  for (j = 0; j < n; j++) {
+    double r = rr[j], zl = 0, zu = 0;
+    box(p, j, &lo, &hi);
+    if (isfinite(lo) && r > 0) zl = r / (1 + fmax(0, x[j] - lo));
+    if (isfinite(hi) && r < 0) zu = -r / (1 + fmax(0, hi - x[j]));
+    stat = fmax(stat, fabs(r - zl + zu));
+    if (zl > 0) comp = fmax(comp, zl * fabs(x[j] - lo));
+    if (zu > 0) comp = fmax(comp, zu * fabs(hi - x[j]));
+    z1 += zl + zu;
+  }
+  sd = fmax(AL_SMAX, (l1 + z1) / (m + n)) / AL_SMAX;
+  sc = fmax(AL_SMAX, (z1 + l1i) / (n + p->con.mineq)) / AL_SMAX;
+  *du = stat / sd;
+  *co = comp / sc;
+  *pr = feas;
 }
 
 /* At bound j with the gradient pushing outwards (held fixed). */
@@ -248,11 +359,121 @@ static int held (const ol_problem *p, const double *x, const double *g, int j)
   return (x[j] <= lo && g[j] > 0) || (x[j] >= hi && g[j] < 0);
 }
 
+/* Cholesky factor (lower, row-major k x k) of A into L; 0 when A is not
+** positive definite. */
+static int chol (const double *A, double *L, int k)
+{
+  int i, j, q;
+  for (i = 0; i < k; i++)
+    for (j = 0; j <= i; j++) {
+      double v = A[i * k + j];
+      for (q = 0; q < j; q++) v -= L[i * k + q] * L[j * k + q];
+      if (i == j) {
+        if (!(v > 0)) return 0;
+        L[i * k + i] = sqrt(v);
+      } else L[i * k + j] = v / L[j * k + j];
+    }
+  return 1;
+}
+
+/* b := (L L')^{-1} b */
+static void cholsolve (const double *L, int k, double *b)
+{
+  int i, q;
+  for (i = 0; i < k; i++) {
+    for (q = 0; q < i; q++) b[i] -= L[i * k + q] * b[q];
+    b[i] /= L[i * k + i];
+  }
+  for (i = k - 1; i >= 0; i--) {
+    for (q = i + 1; q < k; q++) b[i] -= L[q * k + i] * b[q];
+    b[i] /= L[i * k + i];
+  }
+}
+
+/* The active rows at x (A: the equalities and the inequalities with
+** lhat_i > 0) into s->act, and their Gram matrix on the free variables
+** G = J_AF J_AF'; returns m_A, or -1 when there is no room (m > AL_PMAX,
+** or m_A^2 n > AL_PWORK). */
+static int gram (auglag_state *s, const ol_problem *p, const double *x)
+{
+  int i, k, j, na = 0, n = s->n;
+  if (s->G == NULL) return -1;
+  for (i = 0; i < s->m; i++)
+    if (p->con.kind[i] == OL_CON_EQ || s->lhat[i] > 0) s->act[na++] = i;
+  if ((double)na * na * n > AL_PWORK) return -1;
+  for (i = 0; i < na; i++)
+    for (k = 0; k <= i; k++) {
+      const double *a = s->J + (size_t)s->act[i] * n;
+      const double *b = s->J + (size_t)s->act[k] * n;
+      double v = 0;
+      for (j = 0; j < n; j++)
+        if (!held(p, x, s->g, j)) v += a[j] * b[j];
+      s->G[i * na + k] = s->G[k * na + i] = v;
+    }
+  return na;
+}
+
+/* Least-squares multipliers at x: on the active rows, the l minimising
+** ||grad f - J_AF' l|| over the free variables, from the normal equations
+** with the rows scaled to unit norm, (D G D + eps I) D^-1 l = D J_AF grad
+** f_F, D = diag(G)^-1/2, eps = AL_LSEPS (for dependent rows); the
+** inequalities' l_i kept >= 0, the others 0.  Into s->lls, the residual
+** grad f - J' l into s->r; 0 when there is no factor.  chol may work in
+** place: it reads A(i, j) before it writes L(i, j). */
+static int lsmult (auglag_state *s, const ol_problem *p, const double *x,
+                   int na)
+{
+  int i, k, j, n = s->n;
+  /* rows scaled to unit norm (Jacobi), so that eps only splits truly
+  ** dependent rows */
+  for (i = 0; i < na; i++) {
+    double gi = s->G[i * na + i];
+    s->lls[i] = gi > 0 ? 1 / sqrt(gi) : 0;
+  }
+  for (i = 0; i < na; i++)
+    for (k = 0; k < na; k++)
+      s->C[i * na + k] = s->G[i * na + k] * s->lls[i] * s->lls[k]
+        + (i == k ? AL_LSEPS : 0);
+  if (!chol(s->C, s->C, na)) return 0;
+  for (i = 0; i < na; i++) {
+    const double *a = s->J + (size_t)s->act[i] * n;
+    double v = 0;
+    for (j = 0; j < n; j++)
+      if (!held(p, x, s->g, j)) v += a[j] * s->gf[j];
+    s->pv[i] = v * s->lls[i];
+  }
+  cholsolve(s->C, na, s->pv);
+  for (i = 0; i < na; i++) s->pv[i] *= s->lls[i];
+  memset(s->lls, 0, (size_t)s->m * sizeof *s->lls);
+  for (i = 0; i < na; i++) {
+    int q = s->act[i];
+    s->lls[q] = p->con.kind[q] == OL_CON_INEQ && s->pv[i] < 0 ? 0
+      : s->pv[i];
+  }
+  memcpy(s->r, s->gf, (size_t)n * sizeof *s->r);
+  for (i = 0; i < s->m; i++)
+    if (s->lls[i] != 0) ol_vec_axpy(-s->lls[i], s->J + (size_t)i * n, s->r, n);
+  return 1;
+}
+
 static int refresh (auglag_state *s, ol_ctx *c, ol_err *e)
 {
   int rc = al_eval(s, c, c->x, &s->la, s->g, &s->f, s->gf, s->cv, s->J,
                    s->lhat, e);
   s->valid = rc == OL_OK;
+  if (rc == OL_OK && !s->pwset && (!s->scale || s->scaleset)) {
+    /* the penalty's weights: the penalty's curvature mu w_i ||grad
+    ** c~_i(x0)||_2^2 brought into [mu, AL_PWBAND mu], w_i within
+    ** [1 / AL_PWMAX, AL_PWMAX] */
+    int i, n = s->n;
+    for (i = 0; i < s->m; i++) {
+      double g2 = ol_vec_dot(s->J + (size_t)i * n, s->J + (size_t)i * n, n);
+      s->pw[i] = g2 > 0 ? fmin(AL_PWMAX, fmax(1, 1 / g2))
+        * fmax(1 / AL_PWMAX, fmin(1, AL_PWBAND / g2)) : 1;
+    }
+    s->pwset = 1;
+    return refresh(s, c, e);
+  }
   if (rc != OL_OK || !s->scale || s->scaleset) return rc;
   /* IPOPT's gradient-based scaling (Waechter & Biegler 2006, sec. 3.8)
   ** from the unscaled gradients at the start; then L_A again, scaled */
@@ -319,31 +540,54 @@ static int auglag_step (void *st, ol_ctx *c, ol_err *e)
 {
   auglag_state *s = st;
   const ol_problem *p = c->p;
-  int n = s->n, i, j, rc, ok = 0;
+  int n = s->n, i, j, rc, ok = 0, na;
   double pg, gd, a, dn, lat = 0, ft = 0;
   if (p->l1 > 0)
     return ol_err_set(e, OL_EINVAL, "auglag: the l1 term of a composite "
                       "problem is not smooth (use ista or fista)");
   if (!s->valid && (rc = refresh(s, c, e)) != OL_OK) return rc;
-  pg = pgnorm(p, c->x, s->g, n);
-  if (pg <= s->omega) {
-    /* (1) subproblem solved: Algorithm 17.4's outer update */
-    double V = violation(s, p);
-    if (V <= s->eta || s->m == 0) {
-      if (V <= s->ctol && pg <= s->tol &&
-          p->noise.kind == OL_NOISE_NONE) {
-        ol_ctx_converged(c, "auglag: stationary and feasible to tol, "
-                         "ctol");
-        known(s, c);
-        return OL_OK;
+  /* (0) converged: IPOPT's optimality error of the scaled problem at x
+  ** with the multipliers lhat, else with the least-squares ones */
+  {
+    double du, co, pr;
+    int conv = 0;
+    optimality(s, p, c->x, s->lhat, s->g, &du, &co, &pr);
+    pg = du;
+    if (p->noise.kind == OL_NOISE_NONE && pr <= s->ctol) {
+      if (du <= s->tol && co <= s->tol) conv = 1;
+      else if ((na = gram(s, p, c->x)) > 0 && lsmult(s, p, c->x, na)) {
+        optimality(s, p, c->x, s->lls, s->r, &du, &co, &pr);
+        if (du <= s->tol && co <= s->tol) conv = 2;
       }
-      memcpy(s->lam, s->lhat, (size_t)s->m * sizeof *s->lam);
-      s->eta = fmax(s->eta / pow(s->mu, 0.9), s->ctol);
-      s->omega = fmax(s->omega / s->mu, s->tol);
-      s->nraise = 0;
-    } else {
-      /* (1b) not feasible enough: a larger penalty, unless the violation
-      ** has stopped decreasing under the raises (infeasible) */
+    }
+    if (conv) {
+      if (conv == 2) {
+        memcpy(s->lhat, s->lls, (size_t)s->m * sizeof *s->lhat);
+        memcpy(s->g, s->r, (size_t)n * sizeof *s->g);
+      }
+      {
+        char msg[OL_ERRMAX];
+        snprintf(msg, sizeof msg, "auglag: optimality error <= tol%s, "
+                 "violation <= ctol (%d outer iterations, mu = %.3g)",
+                 conv == 2 ? " with the least-squares multipliers" : "",
+                 s->nouter, s->mu);
+        ol_ctx_converged(c, msg);
+      }
+      known(s, c);
+      return OL_OK;
+    }
+  }
+  if (pg <= s->omega || s->stuck) {
+    /* (1) subproblem solved: the safeguarded outer update */
+    double V = violation(s, p), mu = s->mu;
+    int nrest = s->restored;
+    for (i = 0; i < s->m; i++) {
+      double l = s->lhat[i];
+      s->lam[i] = l > AL_LMAX ? AL_LMAX : l < -AL_LMAX ? -AL_LMAX : l;
+    }
+    if (V > AL_TAU * s->vprev && s->m > 0) {
+      /* (1b) the violation did not fall by tau: a larger penalty, unless
+      ** it has stopped decreasing under the raises (infeasible) */
       if (s->nraise == 0) s->vraise = V;
       else if (V < 0.25 * s->vraise) {
         s->vraise = V;
@@ -355,18 +599,14 @@ static int auglag_step (void *st, ol_ctx *c, ol_err *e)
         if ((rc = infeasible(s, c, &stop, e)) != OL_OK) return rc;
         if (stop) return OL_OK;
       }
-      if (s->mu < s->mumax) {
-        s->mu *= 10;
-        s->eta = fmax(1 / pow(s->mu, 0.1), s->ctol);
-        s->omega = fmax(1 / s->mu, s->tol);
-      } else {
-        s->omega = fmax(s->omega / 10, s->tol);
-      }
-    }
+      if (s->mu < s->mumax) s->mu = fmin(10 * s->mu, s->mumax);
+    } else s->nraise = 0;
+    s->vprev = V;
+    s->omega = fmax(0.1 * s->omega, s->tol);
     s->nouter++;
-    s->L.cnt = 0;
+    if (s->mu != mu || s->restored != nrest) s->L.cnt = 0;
+    s->stuck = 0;
     if ((rc = refresh(s, c, e)) != OL_OK) return rc;
-    pg = pgnorm(p, c->x, s->g, n);
   }
   s->ninner++;
   /* (2) direction: two-loop recursion on the free variables */
@@ -403,7 +643,7 @@ static int auglag_step (void *st, ol_ctx *c, ol_err *e)
   }
   if (!ok) {
     /* (4) no decrease: the subproblem is solved as far as it can be */
-    s->omega = pg > s->omega ? pg : s->omega;
+    s->stuck = 1;
     s->L.cnt = 0;
     known(s, c);
     return OL_OK;
@@ -417,8 +657,7 @@ static int auglag_step (void *st, ol_ctx *c, ol_err *e)
     }
     /* L_A linear along the step (no curvature pair) and the first trial
     ** taken: the next first trial is 4 times longer; else back to 1 */
-    if (!ol_lmem_push(&s->L, n, AL_SKIP) && i == 0)
-      s->grow = fmin(4 * fmax(1, s->grow), AL_GROW);
+    if (!ol_lmem_push(&s->L, n, AL_SKIP) && i == 0) s->grow = fmin(4 * fmax(1, s->grow), AL_GROW);
     else s->grow = 1;
   }
   memcpy(c->x, s->xt, (size_t)n * sizeof *c->x);
@@ -439,23 +678,28 @@ static void auglag_fini (void *st)
   double **v[] = {&s->g, &s->gf, &s->d, &s->xt, &s->gt, &s->gft, &s->fw,
                   &s->lam, &s->lhat,
                   &s->lht, &s->cv, &s->cvt, &s->J, &s->Jt, &s->sc,
-                  &s->lamu, &s->zl, &s->zu, &s->gu, &s->rw};
+                  &s->lamu, &s->zl, &s->zu, &s->gu, &s->rw, &s->G, &s->pw,
+                  &s->C, &s->pv, &s->lls, &s->r};
   size_t k;
   for (k = 0; k < sizeof v / sizeof v[0]; k++) {
     ol_vec_free(*v[k]);
     *v[k] = NULL;
   }
   ol_lmem_fini(&s->L);
+  free(s->act);
+  s->act = NULL;
 }
 
 const ol_method_type ol_optim_auglag = {
   "auglag", OL_OPTIM,
   "augmented Lagrangian for c(x) = 0, c(x) >= 0 and bounds; projected "
-  "L-BFGS inner solver (one iteration = one inner step); IPOPT's scaling; "
-  "stops 'infeasible' by restoration",
+  "L-BFGS inner solver (one iteration = one inner step); IPOPT's scaling "
+  "and scaled stopping test; ALGENCAN's safeguarded updates; stops "
+  "'infeasible' by restoration",
   "Nocedal & Wright 2006, Algorithm 17.4 and (17.50); Conn, Gould & "
-  "Toint 1991; Waechter & Biegler 2006 (scaling); Birgin, Martinez &"
-  " Raydan 2000 (restoration)",
+  "Toint 1991; Birgin & Martinez 2014, Algorithm 4.1 (updates); Waechter "
+  "& Biegler 2006 (scaling, eqs. 5-6); Andreani et al. 2022 (scaled "
+  "stopping); Birgin, Martinez & Raydan 2000 (restoration)",
   auglag_params, (int)(sizeof auglag_params / sizeof auglag_params[0]),
   sizeof(auglag_state), OL_M_CONSTR,
   OL_KIND(OL_OBJECTIVE),

@@ -17,9 +17,13 @@
 ** 22): IPOPT's bound push (bound_push = bound_frac = 1e-2), the
 ** feasibility restoration's least violation (x1^2 + 1 = 0: 1 at x1 = 0,
 ** by hand), the fitted bound multipliers, the gradient-based scale
-** factor, the scaled optimality error, and reason "infeasible".
+** factor, the scaled optimality error, and reason "infeasible"; auglag
+** with defaults on the badly scaled HS106 (f* = 7049.2480 as published
+** since the collection; 5aa2093 ended on its budget with the penalty at
+** 1e12 and kkt 5.8).
 */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "constr.h"
@@ -333,6 +337,37 @@ static void test_infeasible (void)
   ol_problem_free(p);
 }
 
+/* auglag with defaults on HS106 through the core API: converged, f*
+** to 1e-7 relative, IPOPT's optimality error (the kkt metric, unscaled)
+** <= 1e-8, and the penalty its message names at most 1e4. */
+static void test_hs106 (void)
+{
+  ol_problem *p = olt_problem("hs", NULL, "number", 106.0, (char *)NULL);
+  double par[8], mu = NAN;
+  const ol_method_type *m = olt_method("auglag", par, NULL);
+  ol_run_opts o = olt_opts(40000, 0, OL_MBIT(OL_MET_LOSS) |
+                           OL_MBIT(OL_MET_KKT));
+  ol_run *r;
+  const char *msg, *at;
+  if (p == NULL || m == NULL) return;
+  if ((r = olt_go(p, m, par, &o)) != NULL) {
+    msg = ol_run_message(r);
+    at = strstr(msg, "mu = ");
+    if (at != NULL) mu = strtod(at + 5, NULL);
+    ok(ol_run_reason(r) == OL_STOP_CONVERGED, "auglag, HS106: converged "
+       "with defaults (%s, %ld inner steps: %s)",
+       ol_stop_name(ol_run_reason(r)), ol_run_iter(r), msg);
+    ok(fabs(ol_run_last(r, OL_MET_LOSS) - 7049.2480) <= 1e-7 * 7049.2480,
+       "auglag, HS106: f %.10g vs f* 7049.2480 (1e-7 relative)",
+       ol_run_last(r, OL_MET_LOSS));
+    ok(ol_run_last(r, OL_MET_KKT) <= 1e-8, "auglag, HS106: kkt %.3g <= "
+       "1e-8", ol_run_last(r, OL_MET_KKT));
+    ok(mu <= 1e4, "auglag, HS106: the penalty stays at mu = %g <= 1e4", mu);
+    ol_run_free(r);
+  }
+  ol_problem_free(p);
+}
+
 int main (void)
 {
   test_setter();
@@ -342,5 +377,6 @@ int main (void)
   test_push();
   test_restore();
   test_infeasible();
+  test_hs106();
   return done();
 }

@@ -125,12 +125,32 @@ do
        string.format("sqp, hs106: f %.10g vs f* 7049.2480", r:last("loss")))
   t.ok(r:last("kkt") <= 1e-8, string.format("sqp, hs106: kkt %.3g <= 1e-8",
                                             r:last("kkt")))
+  -- auglag with defaults converges too (5aa2093: budget after 40000
+  -- inner steps, the penalty at 1e12, kkt 5.8): its stopping test is
+  -- IPOPT's scaled one, the penalty is raised only when the violation did
+  -- not halve, the short gradients of HS106's linear constraints get a
+  -- stronger penalty; its multipliers are sqp's to 1e-6 relative (they
+  -- agree to 2e-9)
   local ra = run(p, optim.auglag{}, opts{iters = 40000})
-  t.ok(math.abs(ra:last("loss") - 7049.2480) <= 1e-7 * 7049.2480
-       and ra:last("feasibility") <= 1e-6,
-       string.format("auglag, hs106: f %.10g vs f* 7049.2480, feasibility "
-                     .. "%.3g <= 1e-6", ra:last("loss"),
-                     ra:last("feasibility")))
+  t.is(ra.reason, "converged", "auglag, hs106: converges with defaults ("
+       .. tostring(ra.message) .. ")")
+  t.ok(math.abs(ra:last("loss") - 7049.2480) <= 1e-7 * 7049.2480,
+       string.format("auglag, hs106: f %.10g vs f* 7049.2480 (1e-7 "
+                     .. "relative)", ra:last("loss")))
+  t.ok(ra:last("feasibility") <= 1e-8 and ra:last("kkt") <= 1e-8,
+       string.format("auglag, hs106: feasibility %.3g, kkt %.3g <= 1e-8",
+                     ra:last("feasibility"), ra:last("kkt")))
+  local worst = 0
+  for i = 1, 6 do
+    worst = math.max(worst, math.abs(ra.lambda[i] - r.lambda[i])
+                             / math.abs(r.lambda[i]))
+  end
+  t.ok(worst <= 1e-6, string.format("auglag, hs106: lambda = sqp's (max "
+                                    .. "relative error %.3g <= 1e-6)", worst))
+  local mu = tonumber(tostring(ra.message):match("mu = ([^)]+)%)"))
+  t.ok(mu ~= nil and mu <= 1e4, string.format("auglag, hs106: the penalty "
+       .. "stays moderate (mu = %s <= 1e4; 5aa2093 climbed to 1e12)",
+       tostring(mu)))
   local rn = run(p, optim.sqp{scale = false}, opts{iters = 500})
   t.ok(rn.iter > 0, "sqp{scale = false} runs unscaled")
 end
@@ -164,6 +184,22 @@ do
     t.ok(worst <= 1e-5, string.format("%s: lambda = 1e6 * hs071's (max "
                                       .. "error %.3g <= 1e-5)", name, worst))
   end
+  -- unscaled, auglag's stopping test is still relative to the size of the
+  -- multipliers (IPOPT's s_d, s_c: here about 1e4): it converges where
+  -- the absolute test of 5aa2093 ran to its budget (kkt 6e-4)
+  local r = run(big, optim.auglag{scale = false}, opts{iters = 20000})
+  local name = "auglag{scale = false}, hs071 with f * 1e6"
+  t.is(r.reason, "converged", name .. ": converges (" .. tostring(r.message)
+       .. ")")
+  t.ok(math.abs(r:last("loss") / 1e6 - 17.0140173) <= 1e-7,
+       string.format("%s: f / 1e6 = %.10g vs 17.0140173", name,
+                     r:last("loss") / 1e6))
+  local worst = 0
+  for i = 1, 2 do
+    worst = math.max(worst, math.abs(r.lambda[i] / 1e6 - r0.lambda[i]))
+  end
+  t.ok(worst <= 1e-5, string.format("%s: lambda = 1e6 * hs071's (max "
+                                    .. "error %.3g <= 1e-5)", name, worst))
 end
 
 -- (5) bound multipliers: HS071's x1 = 1 is at its lower bound with z_L =
