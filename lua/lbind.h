@@ -33,9 +33,18 @@ typedef struct olua_state {
   volatile sig_atomic_t *intr;       /* SIGINT flag, may be NULL */
   lua_State *volatile cb;            /* thread running a Lua callback now
                                         (lua_fdf, lua_hess), or NULL */
+  lua_State *volatile co[OLUA_MAXCO];  /* coroutines being resumed now,
+                                        outermost first (lua/loptlab.c) */
+  volatile int nco;                  /* their depth (may exceed MAXCO:
+                                        the deeper ones are not kept) */
 } olua_state;
 
 olua_state *olua_getstate (lua_State *L);
+
+/* Raise "interrupted!" when the interrupt flag is set: an operation that
+** starts after a Ctrl-C in the same statement (a later run of a loop, a
+** run nested in a callback) does not start. */
+void olua_checkintr (lua_State *L);
 
 /* Problem box.  Closing (p:close(), __close, __gc) marks it closed: no
 ** new run, race, job or eval may use it ("problem is closed").  The

@@ -482,6 +482,7 @@ static int run_run (lua_State *L)
   char title[160];
   long speed;
   int paused;
+  olua_checkintr(L);
   olua_checkproblem(L, 1);
   olua_checkmethod(L, 2);
   lua_settop(L, 3);
@@ -559,6 +560,7 @@ static int run_race (lua_State *L)
   char title[160], who[64];
   int n, i, rt, paused;
   long speed;
+  olua_checkintr(L);
   olua_checkproblem(L, 1);
   luaL_checktype(L, 2, LUA_TTABLE);
   lua_settop(L, 3);
@@ -603,6 +605,7 @@ static int run_continue (lua_State *L)
   ol_err e;
   lproblem *pb = runproblem(L, 1);
   luaL_argcheck(L, k >= 0, 2, "iterations must be >= 0");
+  olua_checkintr(L);
   if (ol_run_busy(b->r))
     return luaL_error(L, "run:continue: the run is being stepped (a "
                       "callback cannot continue its own run)");
