@@ -35,6 +35,7 @@ olua_state *olua_getstate (lua_State *L)
   s->intr = NULL;
   s->cb = NULL;
   s->nco = 0;
+  s->cdebt = 0;
   lua_setfield(L, LUA_REGISTRYINDEX, STATEKEY);
   return s;
 }
@@ -62,6 +63,20 @@ lua_State *volatile *olua_cothreads (lua_State *L, volatile int **n)
   olua_state *s = olua_getstate(L);
   *n = &s->nco;
   return s->co;
+}
+
+#define CDEBT_MIN ((size_t)16 << 20)
+
+void olua_gcdebt (lua_State *L, size_t bytes)
+{
+  olua_state *s = olua_getstate(L);
+  size_t heap = (size_t)lua_gc(L, LUA_GCCOUNT) << 10;
+  s->cdebt += bytes;
+  if (s->cdebt >= (heap > CDEBT_MIN ? heap : CDEBT_MIN)) {
+    s->cdebt = 0;
+    lua_gc(L, LUA_GCCOLLECT);
+  }
+  else lua_gc(L, LUA_GCSTEP, (int)(bytes >> 10));
 }
 
 void olua_checkintr (lua_State *L)

@@ -400,7 +400,7 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
   /* the collector counts the run's C memory too, so that dropped runs
   ** (about 70 kB at the default 1000 iterations, little of it Lua's) are
   ** collected at the pace they are made, whatever the Lua heap's size */
-  lua_gc(L, LUA_GCSTEP, (int)(ol_run_memory(b->r) >> 10));
+  olua_gcdebt(L, ol_run_memory(b->r));
   b->useview = ro->useview;
   b->progress = ro->progress;
   b->dropped = dropped;
