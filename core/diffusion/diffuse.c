@@ -125,8 +125,8 @@ int ol_dfs_pause (ol_dfs *D, int i, ol_err *e)
   if ((i & 4095) != 0 || i <= D->next || !ol_interrupted()) return OL_OK;
   D->next = i;
   return ol_err_set(e, OL_EINTR, "interrupted in step %d after %d of %d "
-                    "particles moved (r:continue() moves the others first)",
-                    D->i + 1, i, D->N);
+                    "particles moved: the samples are of two consecutive "
+                    "times", D->i + 1, i, D->N);
 }
 
 void ol_dfs_end (ol_dfs *D, ol_ctx *c)

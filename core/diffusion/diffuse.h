@@ -69,13 +69,13 @@ typedef struct ol_dfs {
   ol_dfs_kv *ord;                 /* entropy: particles by x_1 (N) */
   int next;             /* the first particle the current step has not
                            moved (0 between steps; > 0 after Ctrl-C came
-                           inside a step: the next call resumes there) */
+                           inside a step, which ends the run) */
 } ol_dfs;
 
 /* Inside a step's loop over the particles, before particle i: every 4096
-** particles, OL_EINTR when Ctrl-C came (ol_interrupted), the step to be
-** resumed at i; OL_OK otherwise.  A step over 10^7 particles takes
-** seconds. */
+** particles, OL_EINTR when Ctrl-C came (ol_interrupted), which ends the
+** run with particles 0..i-1 moved and the others not (the message says
+** so); OL_OK otherwise.  A step over 10^7 particles takes seconds. */
 int ol_dfs_pause (ol_dfs *D, int i, ol_err *e);
 
 /* The parameters every sampler on a gmm takes, in this order after its

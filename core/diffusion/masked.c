@@ -157,12 +157,12 @@ static int masked_step (void *st, ol_ctx *c, ol_err *e)
   for (i = S->next; i < S->N; i++) {
     double *x = S->x + (size_t)i * L;
     int nf = 0;
-    /* N up to 1e7: Ctrl-C inside a round, resumed at i by the next call */
+    /* N up to 1e7: Ctrl-C inside a round ends the run there */
     if ((i & 4095) == 0 && i > S->next && ol_interrupted()) {
       S->next = i;
       return ol_err_set(e, OL_EINTR, "interrupted in round %d after %d of "
-                        "%d sequences (r:continue() draws the others "
-                        "first)", S->r + 1, i, S->N);
+                        "%d sequences: the samples are of two consecutive "
+                        "rounds", S->r + 1, i, S->N);
     }
     /* (1) the tokens known before this round, and the masked positions */
     for (j = 0; j < L; j++) {
