@@ -129,7 +129,12 @@ static int linreg_data (linreg *L, double cond, double sigma, uint64_t seed,
   rc = OL_OK;
 done:
   free(B);
-  free(Z);
+  /* n d up to 1e9 doubles written: given back in the background */
+  ol_sl_release(Z, sizeof(double) * (size_t)n * d);
+  if (rc == OL_EINTR) {
+    ol_sl_release(L->A, sizeof(double) * (size_t)n * d);
+    L->A = NULL;
+  }
   return rc;
 }
 
@@ -177,7 +182,13 @@ static int linreg_create (ol_problem *p, const ol_pval *v, ol_err *e)
   /* w_true lives in xstar until x* replaces it */
   rc = linreg_data(L, cond, sigma, (uint64_t)v[4].num, p->xstar, e);
   if (rc != OL_OK) return rc;
-  if ((rc = linreg_solve(L, p->xstar, e)) != OL_OK) return rc;
+  if ((rc = linreg_solve(L, p->xstar, e)) != OL_OK) {
+    if (rc == OL_EINTR) {
+      ol_sl_release(L->A, sizeof(double) * (size_t)n * d);
+      L->A = NULL;
+    }
+    return rc;
+  }
   linreg_fdf(L, p->xstar, &p->fstar, NULL, e);
   snprintf(p->name, sizeof p->name, "linreg");
   p->kind = OL_OBJECTIVE;

@@ -130,6 +130,11 @@ static int matlsq_create (ol_problem *p, const ol_pval *v, ol_err *e)
       (rc = ol_sl_gemm(1, 0, n, n, m, 1.0, q->X, n, q->X, n, q->C, n,
                        "matlsq", e)) != OL_OK) {
     free(Wt);
+    /* up to 2 GB written: given back in the background */
+    ol_sl_release(q->X, mn * sizeof(double));
+    ol_sl_release(q->Y, mk * sizeof(double));
+    ol_sl_release(q->C, (size_t)n * n * sizeof(double));
+    q->X = q->Y = q->C = NULL;
     return rc;
   }
   /* (2) the problem */

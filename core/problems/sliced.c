@@ -11,6 +11,7 @@
 */
 #include <cblas.h>
 #include <lapacke.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -189,7 +190,7 @@ int ol_sl_randorth (int n, ol_rng *r, double *Q, const char *who,
     for (j = 0; j < n; j++)
       Q[(size_t)i * n + j] = G[i + (size_t)j * n] * sgn[j];
 done:
-  free(G);
+  ol_sl_release(G, sizeof(double) * (size_t)n * n);
   free(tau);
   free(T);
   free(work);
@@ -227,9 +228,29 @@ int ol_sl_lstsq (int n, int d, const double *A, const double *y, double *x,
   }
   memcpy(x, M + (size_t)d * n, sizeof(double) * (size_t)d);
 done:
-  free(M);
+  ol_sl_release(M, sizeof(double) * (size_t)n * (d + 1));
   free(tau);
   free(T);
   free(work);
   return rc;
+}
+
+static void *releaser (void *ptr)
+{
+  free(ptr);
+  return NULL;
+}
+
+void ol_sl_release (void *ptr, size_t bytes)
+{
+  pthread_t t;
+  pthread_attr_t a;
+  int made = 0;
+  if (ptr == NULL) return;
+  if (bytes >= ((size_t)32 << 20) && pthread_attr_init(&a) == 0) {
+    if (pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED) == 0)
+      made = pthread_create(&t, &a, releaser, ptr) == 0;
+    pthread_attr_destroy(&a);
+  }
+  if (!made) free(ptr);
 }

@@ -43,4 +43,10 @@ int ol_sl_randorth (int n, ol_rng *r, double *Q, const char *who,
 int ol_sl_lstsq (int n, int d, const double *A, const double *y, double *x,
                  const char *who, ol_err *e);
 
+/* free(ptr) of a block of about bytes, which the caller had written:
+** above 32 MB in a detached thread, since the kernel takes a few hundred
+** milliseconds to take back a gigabyte, and a build that Ctrl-C stopped
+** must give the prompt back at once (at once when no thread can be made). */
+void ol_sl_release (void *ptr, size_t bytes);
+
 #endif
