@@ -96,11 +96,24 @@ static void arm (lua_Hook h, int mask, int count)
     if (cothreads[i] != NULL) lua_sethook(cothreads[i], h, mask, count);
 }
 
+/* When the first Ctrl-C not yet answered by a fresh prompt came (for the
+** debug log: repl_intr_answered). */
+static struct timespec mark_t0;
+static volatile sig_atomic_t marked;
+
+void repl_intr_mark (void)
+{
+  if (marked) return;
+  clock_gettime(CLOCK_MONOTONIC, &mark_t0);
+  marked = 1;
+}
+
 /* SIGINT while a chunk runs: set the flag and arm the hook in the main
 ** thread, the callback's and the coroutines'. */
 static void laction (int sig)
 {
   (void)sig;
+  repl_intr_mark();
   intrflag = 1;
   if (globalL != NULL)
     lua_sethook(globalL, lstop, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT,
@@ -145,6 +158,15 @@ void repl_intr_tick (int on)
 {
   intrflag = 0;
   (void)on;
+}
+
+double repl_intr_answered (void)
+{
+  double ms;
+  if (!marked) return -1;
+  ms = 1e3 * since(&mark_t0);
+  marked = 0;
+  return ms;
 }
 
 void repl_intr_tick_signal (void)

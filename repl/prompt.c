@@ -148,6 +148,7 @@ static volatile sig_atomic_t in_tick;   /* stepping jobs (olua_jobs_tick) */
 static void on_int (int sig)
 {
   (void)sig;
+  repl_intr_mark();
   got_int = 1;
   if (in_tick) repl_intr_tick_signal();
 }
@@ -642,6 +643,11 @@ static void install (lua_State *L)
   catch_signals();
   rl_callback_handler_install(lp.prompt, on_line);
   lp.installed = 1;
+  {
+    double ms = repl_intr_answered();
+    if (ms >= 0) repl_log("ctrl-c: a fresh prompt %.1f ms after the signal",
+                          ms);
+  }
 }
 
 static int chunk_append (const char *s)
@@ -814,6 +820,11 @@ static void interrupt_line (lua_State *L)
       else repl_prompt_print("^C: jobs stopped\n");
     }
     if (dash) dash_set_focus(0);
+    {
+      double ms = repl_intr_answered();
+      if (ms >= 0) repl_log("ctrl-c: jobs stopped %.1f ms after the signal",
+                            ms);
+    }
     return;
   }
   if (dash) {

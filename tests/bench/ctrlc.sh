@@ -5,9 +5,11 @@
 # statement, waits until it is busy, sends C-c and polls the pane every
 # 5 ms until the prompt is back; the median of REPS (3) per case, in ms.
 #   tests/bench/ctrlc.sh [case-name-pattern]     (CORE=0 REPS=3 HOG=1)
-# The figure includes the poll's own granularity (~5-10 ms) and the time
-# the terminal takes to show the prompt: idle-prompt (Ctrl-C on a typed
-# line, nothing running) is that floor on the machine measured.  Not a test:
+# Two figures: the pane's (from send-keys to the prompt on the captured
+# screen: it includes tmux, the poll's granularity and the terminal; the
+# case idle-prompt, Ctrl-C on a typed line with nothing running, is that
+# floor on the machine measured) and optlab's own (from its SIGINT handler
+# to the fresh prompt, from its -v debug log).  Not a test:
 # tests/repl/ctrlc.t drives the same cases without timing.
 cd "$(dirname "$0")/../.." || exit 1
 BIN="${OPTLAB:-./optlab}"
@@ -30,7 +32,7 @@ at_prompt () {
 start () {
   tm kill-session -t t >/dev/null 2>&1
   tm new-session -d -s t -x 120 -y 40 \
-    "env LANG=C.UTF-8 TERM=screen-256color OPTLAB_HISTORY=$TMP/hist taskset -c $CORE $BIN"
+    "env LANG=C.UTF-8 TERM=screen-256color OPTLAB_HISTORY=$TMP/hist OPTLAB_LOG=$TMP/log taskset -c $CORE $BIN -v"
   until at_prompt; do sleep 0.05; done
 }
 line () { tm send-keys -t t -l -- "$1"; tm send-keys -t t Enter; }
@@ -53,7 +55,9 @@ one () {
     [ $(($(now_ms) - t0)) -gt 60000 ] && break
   done
   t1=$(now_ms)
-  echo $((t1 - t0))
+  sleep 0.2
+  # the pane's time, and optlab's own (its debug log: signal to prompt)
+  echo "$((t1 - t0)) $(sed -n 's/.*ctrl-c: [a-z ]* \([0-9.]*\) ms after the signal/\1/p' "$TMP/log" | tail -1)"
 }
 B="io.open('$TMP/busy','w'):close()"
 HF='function (x) local s = 0 for i = 1, #x do for j = i, math.min(#x, i + 60) do s = s + x[i] * x[j] end end return s end'
@@ -79,8 +83,14 @@ cases=(
 for c in "${cases[@]}"; do
   IFS='|' read -r name wait setup stmt <<<"$c"
   [ -n "$1" ] && [[ "$name" != *$1* ]] && continue
-  ms=()
-  for r in $(seq 1 "$REPS"); do ms+=("$(one "$name" "$wait" "$setup" "$stmt")"); done
+  ms=() in=()
+  for r in $(seq 1 "$REPS"); do
+    : > "$TMP/log"
+    read -r a b <<<"$(one "$name" "$wait" "$setup" "$stmt")"
+    ms+=("$a") in+=("${b:--}")
+  done
   med=$(printf '%s\n' "${ms[@]}" | sort -n | sed -n "$(( (REPS + 1) / 2 ))p")
-  printf '%-22s median %5d ms  (%s)\n' "$name" "$med" "${ms[*]}"
+  imed=$(printf '%s\n' "${in[@]}" | sort -g | sed -n "$(( (REPS + 1) / 2 ))p")
+  printf '%-22s pane median %5d ms (%s)  optlab median %s ms (%s)\n' \
+    "$name" "$med" "${ms[*]}" "$imed" "${in[*]}"
 done
