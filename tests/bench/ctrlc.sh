@@ -29,11 +29,14 @@ now_ms () { echo $(($(date +%s%N) / 1000000)); }
 at_prompt () {
   tm capture-pane -p -t t | grep -v '^ *$' | tail -1 | grep -qE '^(\^C)?> ?$'
 }
+# until CMD succeeds, at most 30 s
+upto () { local i=0; until eval "$1"; do sleep 0.05; i=$((i + 1)); [ $i -ge 600 ] && return 1; done; }
 start () {
+  tm start-server \; set-option -g exit-empty off >/dev/null 2>&1
   tm kill-session -t t >/dev/null 2>&1
   tm new-session -d -s t -x 120 -y 40 \
     "env LANG=C.UTF-8 TERM=screen-256color OPTLAB_HISTORY=$TMP/hist OPTLAB_LOG=$TMP/log taskset -c $CORE $BIN -v"
-  until at_prompt; do sleep 0.05; done
+  upto at_prompt
 }
 line () { tm send-keys -t t -l -- "$1"; tm send-keys -t t Enter; }
 # one NAME WAIT SETUP STMT: ms from C-c to the prompt; WAIT: a file the
@@ -41,12 +44,12 @@ line () { tm send-keys -t t -l -- "$1"; tm send-keys -t t Enter; }
 one () {
   local setup=$3 stmt=$4 t0 t1
   start
-  [ -n "$setup" ] && { line "$setup"; sleep 0.3; until at_prompt; do sleep 0.05; done; }
+  [ -n "$setup" ] && { line "$setup"; sleep 0.3; upto at_prompt; }
   rm -f "$TMP/busy"
   if [ "$2" = "i" ]; then tm send-keys -t t -l -- "$stmt"; sleep 0.3
   else line "$stmt"; fi
   if [ "$2" = "i" ]; then :; elif [ "$2" = "-" ]; then sleep 2; else
-    until [ -e "$TMP/busy" ]; do sleep 0.02; done; sleep 0.5
+    upto '[ -e "$TMP/busy" ]'; sleep 0.5
   fi
   t0=$(now_ms)
   tm send-keys -t t C-c
