@@ -30,17 +30,20 @@ local function ctrl_c () io.popen("kill -INT " .. PID):close() end
   return how == "exit" and st or -1, slurp(TMP .. ".out"), slurp(TMP .. ".err")
 end
 
--- (1) a run nested in the objective of a run: the Ctrl-C comes while the
--- outer run is in its 5th call of f; the inner run does not start, the
--- outer one stops "interrupted", and the script goes on to its end
+-- (1) a run nested in the objective of a run: the Ctrl-C comes inside
+-- the inner run (from its own objective, at its 50th call in all), which
+-- stops "interrupted" and used to clear the flag, so the outer run went on
+-- for ever; now the outer one stops too and the script goes on to its end
 do
   local st, out, err = script([[
-local P = problem.rosenbrock{n = 2}
-local calls = 0
+local inner = 0
+local P = problem.new{n = 2, f = function (x)
+    inner = inner + 1
+    if inner == 50 then ctrl_c() end
+    return (x[1] - 1)^2 + x[2]^2 end,
+  grad = function (x, g) g[1] = 2 * (x[1] - 1) g[2] = 2 * x[2] end}
 local p = problem.new{n = 2, f = function (x)
-    calls = calls + 1
-    if calls == 5 then ctrl_c() end
-    run(P, optim.gd{lr = 1e-3}, {iters = 200, progress = false})
+    run(P, optim.gd{lr = 1e-3}, {iters = 20, progress = false})
     return x[1]^2 + x[2]^2 end,
   grad = function (x, g) g[1] = 2 * x[1] g[2] = 2 * x[2] end}
 local r = run(p, optim.gd{lr = 1e-9}, {iters = 1e9, x0 = {1, 1}, progress = false})
