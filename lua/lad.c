@@ -1079,7 +1079,8 @@ int olua_ad_hess (lua_State *L, olua_ad *ad, int fidx, const double *x,
   ol_tape *t = select_tape(L, ad, fidx, x, &v);
   int i, j, n = ad->n, st;
   if (t != NULL) {
-    ol_tape_hessian(t, H);
+    if (ol_tape_hessian(t, H) != OL_OK)
+      return ol_err_set(e, OL_EINTR, "interrupted!");
     return OL_OK;
   }
   /* differences of the difference gradient (work: y, then g+, g-) */

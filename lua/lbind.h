@@ -33,9 +33,29 @@ typedef struct olua_state {
   volatile sig_atomic_t *intr;       /* SIGINT flag, may be NULL */
   lua_State *volatile cb;            /* thread running a Lua callback now
                                         (lua_fdf, lua_hess), or NULL */
+  lua_State *volatile co[OLUA_MAXCO];  /* coroutines being resumed now,
+                                        outermost first (lua/loptlab.c) */
+  volatile int nco;                  /* their depth (may exceed MAXCO:
+                                        the deeper ones are not kept) */
+  size_t cdebt;                      /* C bytes of runs made since the
+                                        last full collection */
 } olua_state;
 
+/* Tell the collector that an object just made holds bytes of C memory it
+** cannot see (a run's history): a step of that size, and a full
+** collection once such bytes since the last one pass the Lua heap's size
+** (at least 16 MB).  In generational mode a step collects young objects
+** only, and a run kept a while by a job (or a table) is old when it is
+** dropped: without the full collections 10^4 stopped jobs kept their C
+** memory and the process grew by 100 MB. */
+void olua_gcdebt (lua_State *L, size_t bytes);
+
 olua_state *olua_getstate (lua_State *L);
+
+/* Raise "interrupted!" when the interrupt flag is set: an operation that
+** starts after a Ctrl-C in the same statement (a later run of a loop, a
+** run nested in a callback) does not start. */
+void olua_checkintr (lua_State *L);
 
 /* Problem box.  Closing (p:close(), __close, __gc) marks it closed: no
 ** new run, race, job or eval may use it ("problem is closed").  The

@@ -132,7 +132,7 @@ int olua_exp_settle (olua_exp *x, volatile sig_atomic_t *intr, int seen)
       seen = 1;
     }
   }
-  if (seen && intr != NULL) *intr = 0;
+  if (seen && intr != NULL && *intr) *intr = 2;  /* taken: see optlab.h */
   return seen;
 }
 

@@ -152,9 +152,13 @@ static long allowance (ljob *j, int paced, double t)
   return j->quota;
 }
 
+/* The program's flag (a Ctrl-C while it steps the jobs) ends the slices
+** at their next chunk; a job whose callback it interrupted ("interrupted!"
+** raised by the program's hook) stops with reason "interrupted". */
 int olua_jobs_tick (lua_State *L, double budget_s, int paced)
 {
   jstate *js = getjs(L);
+  volatile sig_atomic_t *intr = olua_getstate(L)->intr;
   ljob *act[MAXACTIVE];
   double end = ol_now() + budget_s, per;
   int i, n;
@@ -171,12 +175,14 @@ int olua_jobs_tick (lua_State *L, double budget_s, int paced)
       long cap, done;
       if (j->state != OLUA_JOB_RUNNING || !refresh(js, j)) continue;
       if ((cap = allowance(j, paced, ol_now())) <= 0) continue;
-      done = olua_exp_slice(&j->x, cap, per, NULL);
+      done = olua_exp_slice(&j->x, cap, per, intr);
       if (cap != LONG_MAX) j->quota -= done;
       stepped = 1;
+      if (olua_exp_settle(&j->x, NULL, 0)) halt(js, j, OL_STOP_INTERRUPTED);
       refresh(js, j);
+      if (intr != NULL && *intr) break;
     }
-    if (!stepped || ol_now() >= end) break;
+    if (!stepped || ol_now() >= end || (intr != NULL && *intr)) break;
   }
   return js->nact;
 }
@@ -332,6 +338,7 @@ static int job_start (lua_State *L)
   char who[64];
   int n, i, race, jidx, rt, lt, paused;
   long speed;
+  olua_checkintr(L);
   olua_checkproblem(L, 1);
   race = lua_istable(L, 2);
   if (!race) olua_checkmethod(L, 2);
@@ -490,6 +497,7 @@ static int job_step (lua_State *L)
   lua_Integer n = luaL_optinteger(L, 2, 1);
   luaL_argcheck(L, n >= 0, 2, "steps must be >= 0");
   checkidle(L, j, "job:step");
+  olua_checkintr(L);
   lua_settop(L, 1);
   drive(L, j, (long)n);
   return 1;
@@ -500,6 +508,7 @@ static int job_wait (lua_State *L)
 {
   ljob *j = checkjob(L, 1);
   checkidle(L, j, "job:wait");
+  olua_checkintr(L);
   lua_settop(L, 1);
   if (j->state == OLUA_JOB_PAUSED) j->state = OLUA_JOB_RUNNING;
   drive(L, j, -1);

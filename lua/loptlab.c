@@ -34,6 +34,8 @@ olua_state *olua_getstate (lua_State *L)
   s->view = NULL;
   s->intr = NULL;
   s->cb = NULL;
+  s->nco = 0;
+  s->cdebt = 0;
   lua_setfield(L, LUA_REGISTRYINDEX, STATEKEY);
   return s;
 }
@@ -45,7 +47,7 @@ void olua_setview (lua_State *L, const olua_view *v)
 }
 
 /* Keep flag (borrowed for the life of L; NULL for none): run and race
-** poll it between slices and clear it when they stop for it. */
+** poll it between slices; the program clears it. */
 void olua_setintr (lua_State *L, volatile sig_atomic_t *flag)
 {
   olua_getstate(L)->intr = flag;
@@ -54,6 +56,131 @@ void olua_setintr (lua_State *L, volatile sig_atomic_t *flag)
 lua_State *volatile *olua_cbthread (lua_State *L)
 {
   return &olua_getstate(L)->cb;
+}
+
+lua_State *volatile *olua_cothreads (lua_State *L, volatile int **n)
+{
+  olua_state *s = olua_getstate(L);
+  *n = &s->nco;
+  return s->co;
+}
+
+#define CDEBT_MIN ((size_t)16 << 20)
+
+void olua_gcdebt (lua_State *L, size_t bytes)
+{
+  olua_state *s = olua_getstate(L);
+  size_t heap = (size_t)lua_gc(L, LUA_GCCOUNT) << 10;
+  s->cdebt += bytes;
+  if (s->cdebt >= (heap > CDEBT_MIN ? heap : CDEBT_MIN)) {
+    s->cdebt = 0;
+    lua_gc(L, LUA_GCCOLLECT);
+  }
+  else lua_gc(L, LUA_GCSTEP, (int)(bytes >> 10));
+}
+
+void olua_checkintr (lua_State *L)
+{
+  olua_state *s = olua_getstate(L);
+  if (s->intr != NULL && *s->intr) luaL_error(L, "interrupted!");
+}
+
+/* -- coroutines, in the chain the SIGINT handler sees ---------------------- */
+
+/* coroutine.resume and the functions of coroutine.wrap as Lua 5.4's
+** lcorolib.c, but co is kept in the state's chain of coroutines being
+** resumed (olua_cothreads) while it runs: a count hook is per thread, and
+** the program's SIGINT handler arms it on each thread of the chain. */
+static int coresume (lua_State *L, lua_State *co, int narg)
+{
+  olua_state *s = olua_getstate(L);
+  int status, nres, d;
+  if (!lua_checkstack(co, narg)) {
+    lua_pushliteral(L, "too many arguments to resume");
+    return -1;
+  }
+  if (s->intr != NULL && *s->intr == 1) {
+    /* Ctrl-C pending: the resumer's hook raises at once; do not start a
+    ** coroutine that the handler has not armed */
+    lua_pushliteral(L, "interrupted!");
+    return -1;
+  }
+  lua_xmove(L, co, narg);
+  d = s->nco;
+  if (d < OLUA_MAXCO) s->co[d] = co;
+  s->nco = d + 1;                    /* after the slot: the handler reads
+                                        nco, then the slots below it */
+  status = lua_resume(co, L, narg, &nres);
+  s->nco = d;
+  if (status == LUA_OK || status == LUA_YIELD) {
+    if (!lua_checkstack(L, nres + 1)) {
+      lua_pop(co, nres);
+      lua_pushliteral(L, "too many results to resume");
+      return -1;
+    }
+    lua_xmove(co, L, nres);
+    return nres;
+  }
+  lua_xmove(co, L, 1);               /* the error message */
+  return -1;
+}
+
+static int co_resume (lua_State *L)
+{
+  lua_State *co = lua_tothread(L, 1);
+  int r;
+  luaL_argexpected(L, co != NULL, 1, "coroutine");
+  r = coresume(L, co, lua_gettop(L) - 1);
+  if (r < 0) {
+    lua_pushboolean(L, 0);
+    lua_insert(L, -2);
+    return 2;
+  }
+  lua_pushboolean(L, 1);
+  lua_insert(L, -(r + 1));
+  return r + 1;
+}
+
+static int co_auxwrap (lua_State *L)
+{
+  lua_State *co = lua_tothread(L, lua_upvalueindex(1));
+  int r = coresume(L, co, lua_gettop(L));
+  if (r < 0) {
+    int stat = lua_status(co);
+    if (stat != LUA_OK && stat != LUA_YIELD) {   /* an error in co */
+      stat = lua_resetthread(co);                 /* close its tbc vars */
+      lua_xmove(co, L, 1);
+    }
+    if (stat != LUA_ERRMEM && lua_type(L, -1) == LUA_TSTRING) {
+      luaL_where(L, 1);
+      lua_insert(L, -2);
+      lua_concat(L, 2);
+    }
+    return lua_error(L);
+  }
+  return r;
+}
+
+static int co_wrap (lua_State *L)
+{
+  lua_State *co;
+  luaL_checktype(L, 1, LUA_TFUNCTION);
+  co = lua_newthread(L);
+  lua_pushvalue(L, 1);
+  lua_xmove(L, co, 1);
+  lua_pushcclosure(L, co_auxwrap, 1);
+  return 1;
+}
+
+static void opencoroutines (lua_State *L)
+{
+  if (lua_getglobal(L, "coroutine") == LUA_TTABLE) {
+    lua_pushcfunction(L, co_resume);
+    lua_setfield(L, -2, "resume");
+    lua_pushcfunction(L, co_wrap);
+    lua_setfield(L, -2, "wrap");
+  }
+  lua_pop(L, 1);
 }
 
 /* core.typeof(v): "problem", "method", "run", "race" or nil. */
@@ -115,6 +242,7 @@ int luaopen_optlab (lua_State *L)
   };
   int core, i;
   olua_getstate(L);
+  opencoroutines(L);
   lua_newtable(L);
   core = lua_gettop(L);
   lua_newtable(L);

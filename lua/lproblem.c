@@ -314,14 +314,13 @@ static int mkthread (lua_State *L)
   }
   lua_createtable(T, n, 0);                            /* S_X */
   lua_createtable(T, n, 0);                            /* S_G */
-  lua_createtable(T, b->hashess ? n : 0, 0);           /* S_H */
+  lua_createtable(T, 0, 0);      /* S_H: its rows made by the first call
+                                    (hclear), not n^2 slots ahead */
   for (i = 1; i <= n; i++) {
+    if ((i & 0xffff) == 0 && ol_interrupted())
+      return luaL_error(L, "interrupted!");
     lua_pushnumber(T, 0);
     lua_rawseti(T, S_X, i);
-    if (b->hashess) {
-      lua_createtable(T, n, 0);
-      lua_rawseti(T, S_H, i);
-    }
   }
   b->T[b->nt++] = T;
   return 0;
@@ -2095,6 +2094,36 @@ static void pushadinfo (lua_State *L, lproblem *b)
   lua_setfield(L, -2, "constraints");
 }
 
+/* The cheap checks of the keys read late (x0, xstar, fstar, lower,
+** upper: types and lengths), made before anything of size n is built, so
+** that a wrong key is said at once even when n is 10^7. */
+static void precheck (lua_State *L, const char *who, int n)
+{
+  static const char *const vk[] = {"x0", "xstar", "lower", "upper"};
+  int i, ty;
+  for (i = 0; i < 4; i++) {
+    ty = lua_getfield(L, 1, vk[i]);
+    if (ty == LUA_TTABLE) {
+      lua_Unsigned len = lua_rawlen(L, -1);
+      if (len != (lua_Unsigned)n)
+        luaL_error(L, "%s: %s has %I entries, expected n = %d", who, vk[i],
+                   (lua_Integer)len, n);
+    }
+    else if (ty != LUA_TNIL && !(i >= 2 && ty == LUA_TNUMBER)) {
+      if (i >= 2)
+        luaL_error(L, "%s: %s must be a number or a table of n = %d "
+                   "numbers, got a %s", who, vk[i], n, luaL_typename(L, -1));
+      luaL_error(L, "%s: %s must be a table of numbers, got a %s", who,
+                 vk[i], luaL_typename(L, -1));
+    }
+    lua_pop(L, 1);
+  }
+  ty = lua_getfield(L, 1, "fstar");
+  if (ty != LUA_TNIL && !lua_isnumber(L, -1))
+    luaL_error(L, "%s: fstar must be a number", who);
+  lua_pop(L, 1);
+}
+
 /* problem.new{n=, f=, grad=, fdf=, hess=, x0=, xstar=, fstar=, name=,
 ** kind=, set=, noise=, l1=, constraints=, lower=, upper=} -> a problem
 ** whose oracles call the Lua functions (lua_fdf, and lua_hess as p->hess
@@ -2156,6 +2185,7 @@ static int problem_new (lua_State *L)
   }
   if (!b->hasf && !b->hasfdf)
     return luaL_error(L, "%s: needs f or fdf", who);
+  precheck(L, who, n);
   lua_pushvalue(L, 3);
   lua_xmove(L, Z, 1);                                  /* Z_THREADS */
   b->Z = Z;
@@ -2311,6 +2341,7 @@ static int problem_density (lua_State *L)
                         luaL_typename(L, -1));
   }
   lua_settop(L, 1);
+  precheck(L, who, n);
   /* (2) problem.new{n =, f = logp, grad =, name =, kind = "density"} */
   lua_pushcfunction(L, problem_new);
   lua_createtable(L, 0, 5);

@@ -401,7 +401,7 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
   /* the collector counts the run's C memory too, so that dropped runs
   ** (about 70 kB at the default 1000 iterations, little of it Lua's) are
   ** collected at the pace they are made, whatever the Lua heap's size */
-  lua_gc(L, LUA_GCSTEP, (int)(ol_run_memory(b->r) >> 10));
+  olua_gcdebt(L, ol_run_memory(b->r));
   b->useview = ro->useview;
   b->progress = ro->progress;
   b->dropped = dropped;
@@ -492,6 +492,7 @@ static int run_run (lua_State *L)
   char title[160];
   long speed;
   int paused;
+  olua_checkintr(L);
   olua_checkproblem(L, 1);
   olua_checkmethod(L, 2);
   lua_settop(L, 3);
@@ -570,6 +571,7 @@ static int run_race (lua_State *L)
   char title[160], who[64];
   int n, i, rt, paused;
   long speed;
+  olua_checkintr(L);
   olua_checkproblem(L, 1);
   luaL_checktype(L, 2, LUA_TTABLE);
   lua_settop(L, 3);
@@ -614,6 +616,7 @@ static int run_continue (lua_State *L)
   ol_err e;
   lproblem *pb = runproblem(L, 1);
   luaL_argcheck(L, k >= 0, 2, "iterations must be >= 0");
+  olua_checkintr(L);
   if (ol_run_busy(b->r))
     return luaL_error(L, "run:continue: the run is being stepped (a "
                       "callback cannot continue its own run)");

@@ -76,8 +76,12 @@ typedef struct olua_view {
 /* Install the view (kept by pointer until replaced; NULL for none). */
 void olua_setview (lua_State *L, const olua_view *v);
 
-/* A flag the program's SIGINT handler sets; run and race poll it between
-** slices of steps, stop with "interrupted" and clear it. */
+/* A flag the program's SIGINT handler sets to 1; run and race poll it
+** between slices of steps, stop with "interrupted" and set it to 2
+** (taken: the program's hook then lets plain Lua code go on, so that the
+** statement keeps the run it returns); new runs, races and jobs raise
+** "interrupted!" while it is not 0.  The program clears it when the
+** statement is over. */
 void olua_setintr (lua_State *L, volatile sig_atomic_t *flag);
 
 /* Where the binding keeps the Lua thread that is running a callback (a
@@ -86,6 +90,14 @@ void olua_setintr (lua_State *L, volatile sig_atomic_t *flag);
 ** handler arms its hook on *olua_cbthread(L) as well as on L, and an
 ** objective stuck in a Lua loop is interrupted too. */
 lua_State *volatile *olua_cbthread (lua_State *L);
+
+/* The coroutines being resumed right now (coroutine.resume and the
+** functions of coroutine.wrap, replaced by the binding so that they keep
+** this chain), outermost first: *n of them, at most OLUA_MAXCO kept.  The
+** program's SIGINT handler arms its hook on each, so that Lua code
+** looping inside a coroutine is interrupted too. */
+#define OLUA_MAXCO 64
+lua_State *volatile *olua_cothreads (lua_State *L, volatile int **n);
 
 /* Background jobs (start() in Lua).  The program steps them between
 ** keystrokes with olua_jobs_tick and shows the active ones (not done)

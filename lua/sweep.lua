@@ -216,6 +216,15 @@ Repeats.__tostring = function (self)
   return concat(lines, "\n")
 end
 
+-- The task numbers of results, in order: after a Ctrl-C only the tasks
+-- done are visited, not every one of the R asked (10^8 take seconds).
+local function doneidx (results)
+  local idx = {}
+  for i in pairs(results) do idx[#idx + 1] = i end
+  table.sort(idx)
+  return idx
+end
+
 function repeats (problem, method, opts, R)
   local who = "repeats"
   if typeof(problem) ~= "problem" then
@@ -259,7 +268,7 @@ function repeats (problem, method, opts, R)
       return fmt("seed %d, stream %d", o.seed or 1, i - 1)
     end}
   local runs, streams = {}, {}
-  for i = 1, R do
+  for _, i in ipairs(doneidx(results)) do
     local r = results[i]
     if r and r.reason ~= "interrupted" then
       runs[#runs + 1] = r
@@ -440,7 +449,7 @@ function sweep (problem, ctor, grid, opts)
     desc = desc}
   -- an interrupted run keeps its row (reason "interrupted")
   local runs, kept, tasks = {}, {}, {}
-  for i = 1, asked do
+  for _, i in ipairs(doneidx(results)) do
     if results[i] then
       runs[#runs + 1] = results[i]
       kept[#kept + 1] = configs[i]

@@ -282,36 +282,48 @@ local FAILFAST = 3
 local function bulk_one (spec)
   local results, missing = {}, {}
   local b = board(spec)
-  for i = 1, spec.n do
-    if core.task_intr() then
-      board_close(b)
-      return finish(spec, results, missing, true, i)
-    end
-    local st, v = compute(spec, i)
-    if st == "ok" then
-      results[i] = v
-      board_add(b, i, v)
-      if i < spec.n and board_tick(b) then
+  local upto = 0          -- tasks 1 .. upto are recorded
+  local function loop ()
+    for i = 1, spec.n do
+      if core.task_intr() then
         board_close(b)
-        return finish(spec, results, missing, true, i + 1)
+        return finish(spec, results, missing, true, i)
       end
-    elseif st == "error" then
-      missing[#missing + 1] = {task = i, error = v}
-      if spec.failfast and i == FAILFAST and #missing == FAILFAST
-         and missing[1].error == v and missing[2].error == v then
+      local st, v = compute(spec, i)
+      if st == "ok" then
+        results[i] = v
+        upto = i
+        board_add(b, i, v)
+        if i < spec.n and board_tick(b) then
+          board_close(b)
+          return finish(spec, results, missing, true, i + 1)
+        end
+      elseif st == "error" then
+        missing[#missing + 1] = {task = i, error = v}
+        upto = i
+        if spec.failfast and i == FAILFAST and #missing == FAILFAST
+           and missing[1].error == v and missing[2].error == v then
+          board_close(b)
+          error(fmt("%s: tasks 1 to %d failed alike, so the other %d were "
+                    .. "not run: %s", spec.who, FAILFAST, spec.n - FAILFAST,
+                    v), 0)
+        end
+      else
+        results[i] = v
         board_close(b)
-        error(fmt("%s: tasks 1 to %d failed alike, so the other %d were "
-                  .. "not run: %s", spec.who, FAILFAST, spec.n - FAILFAST,
-                  v), 0)
+        return finish(spec, results, missing, true, i + (v and 1 or 0))
       end
-    else
-      results[i] = v
-      board_close(b)
-      return finish(spec, results, missing, true, i + (v and 1 or 0))
     end
+    board_close(b)
+    return finish(spec, results, missing)
   end
+  -- Ctrl-C raises "interrupted!" in whatever Lua code runs when it comes
+  -- (the program's hook), here too: the tasks done are kept all the same
+  local ok, r1, r2, r3 = pcall(loop)
+  if ok then return r1, r2, r3 end
+  if not isintr(r1) then error(r1, 0) end
   board_close(b)
-  return finish(spec, results, missing)
+  return finish(spec, results, missing, true, upto + 1)
 end
 
 -- == slices and gathering ========================================================

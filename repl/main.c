@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lua.h"
@@ -37,6 +38,8 @@ static const char *progname = "optlab";
 static lua_State *globalL = NULL;
 static volatile sig_atomic_t intrflag = 0;
 static lua_State *volatile *cbthread = NULL;  /* olua_cbthread */
+static lua_State *volatile *cothreads = NULL; /* olua_cothreads */
+static volatile int *conth = NULL;
 
 static const char usage_text[] =
   "usage: optlab [options] [script [args]]\n"
@@ -62,30 +65,116 @@ static void message (const char *msg)
   fflush(stderr);
 }
 
-/* Hook armed by the SIGINT handler: raise only if the flag is still set
-** (run and race clear it when they stop for it).  The flag stays set, so
-** run, race and j:wait, whose callback the hook interrupted, see it and
-** stop every run of the statement, not only that one. */
+/* The flag: 0, 1 when a Ctrl-C came, 2 once an operation (run, race,
+** repeats, j:wait...) stopped for it and returned what it has.  It is
+** cleared only when the statement typed at the prompt, the -e chunk or the
+** script is over (repl_docall), so one Ctrl-C stops the whole statement:
+** later operations of it raise "interrupted!" before they start
+** (olua_checkintr), runs nested in callbacks included, and the core's
+** long loops (ol_interrupted) stop at once.
+**
+** Hook armed by the SIGINT handler: raise only while the flag is 1 (an
+** operation that stopped for it made it 2 and returns normally, so that
+** `r = run(...)` keeps the run). */
 static void lstop (lua_State *L, lua_Debug *ar)
 {
   (void)ar;
   lua_sethook(L, NULL, 0, 0);
-  if (intrflag) luaL_error(L, "interrupted!");
+  if (intrflag == 1) luaL_error(L, "interrupted!");
 }
 
-/* SIGINT: set the flag and arm the hook in the main thread and in the
-** thread of the Lua callback running now, if any (hooks are per thread;
-** lua_sethook is safe in a signal handler, as lua.c relies on). */
-static void laction (int sig)
+/* Arm hook h (mask, count) on the thread of the Lua callback running now
+** and on every coroutine being resumed (hooks are per thread; lua_sethook
+** is safe in a signal handler, as lua.c relies on). */
+static void arm (lua_Hook h, int mask, int count)
 {
   lua_State *T = cbthread != NULL ? *cbthread : NULL;
+  int i, n = conth != NULL ? *conth : 0;
+  if (T != NULL && T != globalL) lua_sethook(T, h, mask, count);
+  if (n > OLUA_MAXCO) n = OLUA_MAXCO;
+  for (i = 0; i < n; i++)
+    if (cothreads[i] != NULL) lua_sethook(cothreads[i], h, mask, count);
+}
+
+/* When the first Ctrl-C not yet answered by a fresh prompt came (for the
+** debug log: repl_intr_answered). */
+static struct timespec mark_t0;
+static volatile sig_atomic_t marked;
+
+void repl_intr_mark (void)
+{
+  if (marked) return;
+  clock_gettime(CLOCK_MONOTONIC, &mark_t0);
+  marked = 1;
+}
+
+/* SIGINT while a chunk runs: set the flag and arm the hook in the main
+** thread, the callback's and the coroutines'. */
+static void laction (int sig)
+{
   (void)sig;
+  repl_intr_mark();
   intrflag = 1;
   if (globalL != NULL)
     lua_sethook(globalL, lstop, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT,
                 1);
-  if (T != NULL && T != globalL)
-    lua_sethook(T, lstop, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+  arm(lstop, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+}
+
+/* -- Ctrl-C while the prompt steps background jobs ------------------------ */
+
+/* Between keystrokes the prompt steps its jobs (olua_jobs_tick) with the
+** flag pointing here too: a Ctrl-C there ends the current slice at once
+** (its next chunk) and is then handled as at the prompt (the line dropped,
+** or on an empty line every job stopped).  A job's callback that is still
+** running TICKGRACE seconds after the Ctrl-C (a loop without end, or a
+** callback slower than the prompt may wait) is interrupted by the hook
+** below, and its job stops with reason "interrupted". */
+#define TICKGRACE 0.02
+static struct timespec tick_t0;
+
+static double since (const struct timespec *t0)
+{
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec
+                                                           - t0->tv_nsec);
+}
+
+static void ltick (lua_State *L, lua_Debug *ar)
+{
+  (void)ar;
+  if (intrflag == 0) {
+    lua_sethook(L, NULL, 0, 0);
+    return;
+  }
+  if (since(&tick_t0) >= TICKGRACE) {
+    lua_sethook(L, NULL, 0, 0);
+    luaL_error(L, "interrupted!");
+  }
+}
+
+void repl_intr_tick (int on)
+{
+  intrflag = 0;
+  (void)on;
+}
+
+double repl_intr_answered (void)
+{
+  double ms;
+  if (!marked) return -1;
+  ms = 1e3 * since(&mark_t0);
+  marked = 0;
+  return ms;
+}
+
+void repl_intr_tick_signal (void)
+{
+  if (intrflag) return;
+  clock_gettime(CLOCK_MONOTONIC, &tick_t0);
+  intrflag = 1;
+  arm(ltick, LUA_MASKCOUNT, 1000);
 }
 
 /* tostring and print as Lua's, but a NaN reads "nan" whatever its sign
@@ -362,6 +451,7 @@ static int pmain (lua_State *L)
   olua_task_publish(L);
   olua_setintr(L, &intrflag);
   cbthread = olua_cbthread(L);
+  cothreads = olua_cothreads(L, &conth);
   ol_intr = &intrflag;                 /* long core builds poll it too */
   c.o.mpitty = olua_task_mpi0();
   if (!c.o.notui && (isatty(STDOUT_FILENO) || c.o.mpitty))

@@ -19,7 +19,8 @@
 ** own signal handling is off (rl_catch_signals = 0).
 **
 ** History: $OPTLAB_HISTORY or ~/.optlab_history, read at start, each line
-** appended as it is entered, capped at HISTORY_MAX entries.  When there
+** appended as it is entered, never more than HISTORY_MAX lines, mode 0600,
+** never written through a symbolic link (see history_fd).  When there
 ** is no such file name (no HOME) or the file cannot be written, stderr
 ** says once that history is not saved, and the session keeps it in memory.
 ** Completion: Lua keywords, global names and fields after '.' or ':'
@@ -47,11 +48,13 @@
 ** (one interactive loop per process).
 */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/select.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -92,7 +95,6 @@ static int nticks;
 
 static char hist_path[4096];
 static int have_hist;
-static long appended;
 
 /* Dashboard mode: readline reads from pend (bytes read by the loop) and
 ** draws through dash_prompt; its own output goes to /dev/null. */
@@ -141,10 +143,14 @@ static void run_ticks (lua_State *L)
 
 /* -- signals while waiting at the prompt ---------------------------------- */
 
+static volatile sig_atomic_t in_tick;   /* stepping jobs (olua_jobs_tick) */
+
 static void on_int (int sig)
 {
   (void)sig;
+  repl_intr_mark();
   got_int = 1;
+  if (in_tick) repl_intr_tick_signal();
 }
 
 static void on_winch (int sig)
@@ -176,18 +182,81 @@ static void release_signals (void)
 
 /* -- history -------------------------------------------------------------- */
 
+/* The history file is optlab's own (readline's history functions open it
+** by name, through a symbolic link, and keep an existing file's mode):
+** opened with O_NOFOLLOW, so a symbolic link is refused; made mode 0600
+** whatever mode it had; and never more than HISTORY_MAX lines (when an
+** append would pass it, the file is rewritten with the latest
+** HISTORY_MAX - HISTORY_SLACK entries under a temporary name, then renamed
+** over it).  Only a regular file is read or rewritten (/dev/full, say, is
+** only appended to). */
+#define HISTORY_SLACK 100
+static long hist_lines;           /* lines in the file */
+
 /* Say once that the history file cannot be written (errno err), and
 ** stop trying. */
 static void history_lost (int err)
 {
-  fprintf(stderr, "optlab: cannot write %s (%s): the prompt's history "
-          "will not be saved\n", hist_path, strerror(err));
+  if (err == ELOOP)
+    fprintf(stderr, "optlab: %s is a symbolic link, which history is never "
+            "written through: the prompt's history will not be saved (set "
+            "OPTLAB_HISTORY to a regular file)\n", hist_path);
+  else
+    fprintf(stderr, "optlab: cannot write %s (%s): the prompt's history "
+            "will not be saved\n", hist_path, strerror(err));
   have_hist = 0;
+}
+
+/* Open the file with flags (O_RDONLY, or O_WRONLY | O_APPEND | O_CREAT),
+** never through a symbolic link; a regular file opened for writing is
+** made mode 0600.  -1 with errno set on failure. */
+static int history_fd (int flags)
+{
+  struct stat st;
+  int fd = open(hist_path, flags | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd >= 0 && (flags & O_ACCMODE) != O_RDONLY && fstat(fd, &st) == 0
+      && S_ISREG(st.st_mode) && (st.st_mode & 07777) != 0600)
+    fchmod(fd, 0600);
+  return fd;
+}
+
+/* Rewrite a regular history file with the latest keep entries. */
+static int history_trim (int keep)
+{
+  char tmp[sizeof hist_path + 16];
+  struct stat st;
+  int fd, i, first, err = 0;
+  FILE *f;
+  if (lstat(hist_path, &st) != 0 || !S_ISREG(st.st_mode)) return 0;
+  snprintf(tmp, sizeof tmp, "%s.XXXXXX", hist_path);
+  if ((fd = mkstemp(tmp)) < 0) return errno;          /* mode 0600 */
+  if ((f = fdopen(fd, "w")) == NULL) {
+    err = errno;
+    close(fd);
+    unlink(tmp);
+    return err;
+  }
+  first = history_length > keep ? history_length - keep : 0;
+  for (i = first; i < history_length; i++) {
+    HIST_ENTRY *h = history_get(history_base + i);
+    if (h != NULL) fprintf(f, "%s\n", h->line);
+  }
+  if (fflush(f) != 0 || ferror(f)) err = errno ? errno : EIO;
+  if (fclose(f) != 0 && err == 0) err = errno;
+  if (err == 0 && rename(tmp, hist_path) != 0) err = errno;
+  if (err != 0) {
+    unlink(tmp);
+    return err;
+  }
+  hist_lines = history_length - first;
+  return 0;
 }
 
 static void history_open (void)
 {
   const char *p = getenv("OPTLAB_HISTORY"), *home = getenv("HOME");
+  struct stat st;
+  int fd;
   using_history();
   stifle_history(HISTORY_MAX);
   if (p != NULL && *p != '\0')
@@ -200,25 +269,67 @@ static void history_open (void)
     return;
   }
   have_hist = 1;
-  if (read_history(hist_path) != 0) {
-    int err = write_history(hist_path);
+  hist_lines = 0;
+  if ((fd = history_fd(O_RDONLY)) >= 0) {
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+      FILE *f = fdopen(fd, "r");
+      char *line = NULL;
+      size_t cap = 0;
+      ssize_t len;
+      if (f == NULL) close(fd);
+      else {
+        while ((len = getline(&line, &cap, f)) >= 0) {
+          if (len > 0 && line[len - 1] == '\n') line[--len] = '\0';
+          hist_lines++;
+          if (len > 0) add_history(line);
+        }
+        free(line);
+        fclose(f);
+      }
+    }
+    else close(fd);
+  }
+  else if (errno == ELOOP) {
+    history_lost(ELOOP);
+    return;
+  }
+  /* the file made now (0600), or made 0600; kept to its limit */
+  if ((fd = history_fd(O_WRONLY | O_APPEND | O_CREAT)) < 0) {
+    history_lost(errno);
+    return;
+  }
+  close(fd);
+  if (hist_lines > HISTORY_MAX) {
+    int err = history_trim(HISTORY_MAX);
     if (err != 0) history_lost(err);
   }
-  else history_truncate_file(hist_path, HISTORY_MAX);
   repl_log("prompt: history %s, %d entries", hist_path, history_length);
 }
 
 /* Keep a non-empty line in memory and append it to the file. */
 static void history_keep (const char *line)
 {
+  int fd, err = 0;
+  size_t len = strlen(line);
   if (*line == '\0') return;
   add_history(line);
-  if (have_hist) {
-    int err = append_history(1, hist_path);
-    if (err != 0) history_lost(err);
-    else if (++appended % 100 == 0)
-      history_truncate_file(hist_path, HISTORY_MAX);
+  if (!have_hist) return;
+  if (hist_lines + 1 > HISTORY_MAX) {
+    if ((err = history_trim(HISTORY_MAX - HISTORY_SLACK)) != 0) {
+      history_lost(err);
+      return;
+    }
+    if (hist_lines + 1 <= HISTORY_MAX) return;   /* the line is in it */
   }
+  if ((fd = history_fd(O_WRONLY | O_APPEND | O_CREAT)) < 0) {
+    history_lost(errno);
+    return;
+  }
+  if (write(fd, line, len) != (ssize_t)len || write(fd, "\n", 1) != 1)
+    err = errno ? errno : EIO;
+  close(fd);
+  if (err != 0) history_lost(err);
+  else hist_lines++;
 }
 
 /* -- completion ----------------------------------------------------------- */
@@ -532,6 +643,11 @@ static void install (lua_State *L)
   catch_signals();
   rl_callback_handler_install(lp.prompt, on_line);
   lp.installed = 1;
+  {
+    double ms = repl_intr_answered();
+    if (ms >= 0) repl_log("ctrl-c: a fresh prompt %.1f ms after the signal",
+                          ms);
+  }
 }
 
 static int chunk_append (const char *s)
@@ -704,6 +820,11 @@ static void interrupt_line (lua_State *L)
       else repl_prompt_print("^C: jobs stopped\n");
     }
     if (dash) dash_set_focus(0);
+    {
+      double ms = repl_intr_answered();
+      if (ms >= 0) repl_log("ctrl-c: jobs stopped %.1f ms after the signal",
+                            ms);
+    }
     return;
   }
   if (dash) {
@@ -1007,7 +1128,11 @@ void repl_loop (lua_State *L, const repl_opts *o)
     /* (3) a slice of job steps, then the dashboard */
     if (running > 0 && (busy || ol_now() - last_job >= REPL_TICK_MS * 1e-3)) {
       last_job = ol_now();
+      repl_intr_tick(1);
+      in_tick = 1;
       olua_jobs_tick(L, JOB_SLICE, dash_is_open());
+      in_tick = 0;
+      repl_intr_tick(0);
     }
     if (dash_is_open()) dash_tick(L);
     /* (4) ticks, also under a steady stream of keys */
@@ -1043,7 +1168,6 @@ void repl_loop (lua_State *L, const repl_opts *o)
   fputc('\n', stdout);
   leave();
   release_signals();
-  if (have_hist) history_truncate_file(hist_path, HISTORY_MAX);
   free(lp.chunk);
   lp.chunk = NULL;
   lp.cap = lp.len = 0;

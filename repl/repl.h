@@ -27,6 +27,18 @@ typedef struct repl_opts {
 /* Run the function on top of the stack with narg arguments under a
 ** traceback message handler and the SIGINT hook; status as lua_pcall. */
 int repl_docall (lua_State *L, int narg, int nres);
+/* Around the prompt's stepping of background jobs: repl_intr_tick
+** clears the interrupt flag (before and after); repl_intr_tick_signal,
+** called from the prompt's SIGINT handler while it steps them
+** (async-signal-safe), sets it, so that the slice ends, and interrupts a
+** job's Lua callback still running 20 ms later. */
+void repl_intr_tick (int on);
+void repl_intr_tick_signal (void);
+/* Note the time of a Ctrl-C (async-signal-safe; the first one only until
+** it is answered); repl_intr_answered: milliseconds since then, once (a
+** fresh prompt is up), or -1.  The prompt logs it with -v. */
+void repl_intr_mark (void);
+double repl_intr_answered (void);
 /* Print a non-OK status's message (on top of the stack) to stderr as
 ** "optlab: <msg>" and pop it; returns status. */
 int repl_report (lua_State *L, int status);

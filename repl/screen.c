@@ -17,10 +17,13 @@
 ** keeps out) sets a flag; screen_resized reads the size with TIOCGWINSZ
 ** and calls resizeterm.  KEY_RESIZE, if delivered, is treated the same.
 **
-** Restoration: atexit and fatal signals (SIGTERM, SIGHUP, SIGQUIT, SIGSEGV,
-** SIGBUS, SIGFPE, SIGABRT, where no handler was installed before) end
-** curses, put back the terminal mode saved by screen_guard, then let the
-** signal's default action run.  endwin in a fatal handler is not strictly
+** Restoration: atexit and every signal whose default action ends the
+** program (SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGFPE, SIGABRT,
+** SIGILL, SIGTRAP, SIGSYS, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM, SIGVTALRM,
+** SIGPROF, SIGXCPU, SIGXFSZ; where no handler was installed before) end
+** curses, put back the terminal mode saved by screen_guard (the prompt
+** calls it before readline changes the mode), then the signal is raised
+** again with its default action, so the exit status says which it was.  endwin in a fatal handler is not strictly
 ** async-signal-safe; it is the conventional best effort, and the
 ** tcsetattr after it is.
 */
@@ -81,8 +84,14 @@ static void on_exit_restore (void)
 
 void screen_guard (void)
 {
+  /* every signal whose default action ends the program, but SIGINT
+  ** (Ctrl-C: handled) and SIGKILL / SIGSTOP (cannot be caught): SIGILL
+  ** is an -march=native binary on an older CPU, SIGXCPU a cluster's
+  ** `ulimit -t`, SIGPIPE a closed pipe, SIGUSR1 / SIGALRM a stray kill */
   static const int sigs[] = {
-    SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGFPE, SIGABRT
+    SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGILL,
+    SIGTRAP, SIGSYS, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM, SIGVTALRM, SIGPROF,
+    SIGXCPU, SIGXFSZ
   };
   size_t i;
   if (guarded) return;

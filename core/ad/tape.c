@@ -1245,11 +1245,13 @@ void ol_tape_hvp (ol_tape *t, const double *vv, double *hv, double *g)
   }
 }
 
-void ol_tape_hessian (ol_tape *t, double *H)
+int ol_tape_hessian (ol_tape *t, double *H)
 {
   int n = t->n, i, j;
   for (i = 0; i < n; i++) {
     double *row = H + (size_t)i * n;
+    /* n sweeps of the whole tape: Ctrl-C is looked at before each */
+    if (ol_interrupted()) return OL_EINTR;
     /* e_i in the row itself: hvp reads vv before it writes hv */
     memset(row, 0, (size_t)n * sizeof *row);
     row[i] = 1;
@@ -1260,6 +1262,7 @@ void ol_tape_hessian (ol_tape *t, double *H)
       double s = 0.5 * (H[(size_t)i * n + j] + H[(size_t)j * n + i]);
       H[(size_t)i * n + j] = H[(size_t)j * n + i] = s;
     }
+  return OL_OK;
 }
 
 /* -- inspection ----------------------------------------------------------- */

@@ -106,8 +106,10 @@ void ol_tape_reverse (ol_tape *t, double *g);
 ** gradient into g when g is not NULL. */
 void ol_tape_hvp (ol_tape *t, const double *v, double *hv, double *g);
 /* The dense Hessian (n x n row-major) at the point of the last forward
-** sweep: n Hessian-vector products, then H := (H + H')/2. */
-void ol_tape_hessian (ol_tape *t, double *H);
+** sweep: n Hessian-vector products, then H := (H + H')/2.  Returns
+** OL_OK, or OL_EINTR when Ctrl-C came (ol_interrupted, polled before
+** each product; H is then partly written). */
+int ol_tape_hessian (ol_tape *t, double *H);
 /* 1 when, at the last forward sweep, some guard's two sides are equal
 ** (x on a kink: abs at 0, max of equal values, a floor at an integer),
 ** where the tape's derivative is one side's. */

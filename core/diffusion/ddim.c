@@ -42,12 +42,12 @@ static int ddim_step (void *st, ol_ctx *c, ol_err *e)
   ol_dfs *D = &S->D;
   double t, tp, s, sig, sp, sigp, se, sd;
   int i, j, n = D->n;
-  (void)e;
   ol_dfs_times(D, 0, &t, &tp, &s, &sig, &sp, &sigp);
   se = S->eta * sqrt(sigp * sigp * (sig * sig - sigp * sigp) / (sig * sig));
   sd = sqrt(fmax(sigp * sigp - se * se, 0));
-  for (i = 0; i < D->N; i++) {
+  for (i = D->next; i < D->N; i++) {
     double *x = D->x + (size_t)i * n;
+    if (ol_dfs_pause(D, i, e) != OL_OK) return OL_EINTR;
     ol_dfs_score(D, D->lv, s, x, D->sc, c->rng);
     for (j = 0; j < n; j++) {
       double ep = -s * sig * D->sc[j];             /* (1) eps^ */

@@ -38,13 +38,13 @@ static int ddpm_step (void *st, ol_ctx *c, ol_err *e)
   ol_dfs *D = &((ddpm_state *)st)->D;
   double t, tp, s, sig, sp, sigp, a, b, bt, sa;
   int i, j, n = D->n;
-  (void)e;
   ol_dfs_times(D, 0, &t, &tp, &s, &sig, &sp, &sigp);
   if (D->sched == OL_DFS_VE) {
     a = sig * sig - sigp * sigp;               /* sigma_t^2 - sigma_t'^2 */
     bt = sqrt(sigp * sigp * a / (sig * sig));
-    for (i = 0; i < D->N; i++) {
+    for (i = D->next; i < D->N; i++) {
       double *x = D->x + (size_t)i * n;
+      if (ol_dfs_pause(D, i, e) != OL_OK) return OL_EINTR;
       ol_dfs_score(D, D->lv, s, x, D->sc, c->rng);
       for (j = 0; j < n; j++)
         x[j] += a * D->sc[j] + bt * ol_rng_normal(c->rng);
@@ -56,8 +56,9 @@ static int ddpm_step (void *st, ol_ctx *c, ol_err *e)
     b = 1 - a;
     sa = 1 / sqrt(a);
     bt = sqrt(b * (1 - abp) / (1 - ab));
-    for (i = 0; i < D->N; i++) {
+    for (i = D->next; i < D->N; i++) {
       double *x = D->x + (size_t)i * n;
+      if (ol_dfs_pause(D, i, e) != OL_OK) return OL_EINTR;
       ol_dfs_score(D, D->lv, s, x, D->sc, c->rng);
       for (j = 0; j < n; j++)
         x[j] = sa * (x[j] + b * D->sc[j]) + bt * ol_rng_normal(c->rng);

@@ -67,7 +67,16 @@ typedef struct ol_dfs {
   double *m, *S, *R, *B, *lam;    /* w2: particle moments, Sigma^1/2 */
   int *isuppz;
   ol_dfs_kv *ord;                 /* entropy: particles by x_1 (N) */
+  int next;             /* the first particle the current step has not
+                           moved (0 between steps; > 0 after Ctrl-C came
+                           inside a step, which ends the run) */
 } ol_dfs;
+
+/* Inside a step's loop over the particles, before particle i: every 4096
+** particles, OL_EINTR when Ctrl-C came (ol_interrupted), which ends the
+** run with particles 0..i-1 moved and the others not (the message says
+** so); OL_OK otherwise.  A step over 10^7 particles takes seconds. */
+int ol_dfs_pause (ol_dfs *D, int i, ol_err *e);
 
 /* The parameters every sampler on a gmm takes, in this order after its
 ** own: steps, schedule, delta, score_error, samples. */

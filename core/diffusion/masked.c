@@ -34,6 +34,8 @@
 typedef struct masked_state {
   const ol_tokens *T;
   int L, V, steps, r, N, nst;
+  int next;             /* first sequence the round has not drawn (> 0
+                           after Ctrl-C inside a round: resumed there) */
   int *size;            /* tokens unmasked in each round (steps) */
   double *x;            /* N x L symbols 1..V, 0 masked */
   int *seq, *known, *perm, *free_;   /* L scratch each */
@@ -152,10 +154,16 @@ static int masked_step (void *st, ol_ctx *c, ol_err *e)
 {
   masked_state *S = st;
   int i, j, a, L = S->L;
-  (void)e;
-  for (i = 0; i < S->N; i++) {
+  for (i = S->next; i < S->N; i++) {
     double *x = S->x + (size_t)i * L;
     int nf = 0;
+    /* N up to 1e7: Ctrl-C inside a round ends the run there */
+    if ((i & 4095) == 0 && i > S->next && ol_interrupted()) {
+      S->next = i;
+      return ol_err_set(e, OL_EINTR, "interrupted in round %d after %d of "
+                        "%d sequences: the samples are of two consecutive "
+                        "rounds", S->r + 1, i, S->N);
+    }
     /* (1) the tokens known before this round, and the masked positions */
     for (j = 0; j < L; j++) {
       S->known[j] = x[j] > 0;
@@ -175,6 +183,7 @@ static int masked_step (void *st, ol_ctx *c, ol_err *e)
       x[S->free_[a]] = v + 1;
     }
   }
+  S->next = 0;
   for (j = 0; j < L; j++) {
     double m = 0;
     for (i = 0; i < S->N; i++) m += S->x[(size_t)i * L + j];

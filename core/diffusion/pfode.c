@@ -43,11 +43,11 @@ static int pfode_step (void *st, ol_ctx *c, ol_err *e)
   ol_dfs *D = &S->D;
   double t, tp, s, sig, sp, sigp, h;
   int i, j, n = D->n;
-  (void)e;
   ol_dfs_times(D, S->heun, &t, &tp, &s, &sig, &sp, &sigp);
   h = sigp - sig;
-  for (i = 0; i < D->N; i++) {
+  for (i = D->next; i < D->N; i++) {
     double *x = D->x + (size_t)i * n;
+    if (ol_dfs_pause(D, i, e) != OL_OK) return OL_EINTR;
     /* (1) the slope d = eps^ at x */
     ol_dfs_score(D, D->lv, s, x, D->sc, c->rng);
     if (!S->heun)

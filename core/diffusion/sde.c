@@ -35,14 +35,14 @@ static int sde_step (void *st, ol_ctx *c, ol_err *e)
   ol_dfs *D = &((sde_state *)st)->D;
   double t, tp, s, sig, sp, sigp, dt, g2, drift, sq;
   int i, j, n = D->n;
-  (void)e;
   ol_dfs_times(D, 0, &t, &tp, &s, &sig, &sp, &sigp);
   dt = t - tp;
   g2 = ol_dfs_g2(D, t);
   drift = D->sched == OL_DFS_VE ? 0 : 0.5 * g2 * dt;  /* -f dt = beta x dt/2 */
   sq = sqrt(g2 * dt);
-  for (i = 0; i < D->N; i++) {
+  for (i = D->next; i < D->N; i++) {
     double *x = D->x + (size_t)i * n;
+    if (ol_dfs_pause(D, i, e) != OL_OK) return OL_EINTR;
     ol_dfs_score(D, D->lv, s, x, D->sc, c->rng);
     for (j = 0; j < n; j++)
       x[j] += drift * x[j] + g2 * dt * D->sc[j] + sq * ol_rng_normal(c->rng);

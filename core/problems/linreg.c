@@ -12,7 +12,7 @@
 ** in [1/cond, 1] (lambda = 1 when d = 1); w_true ~ N(0, I_d);
 ** y = A w_true + sigma e, e ~ N(0, I_n).  The problem dimension is d and
 ** n >= d is required, so the minimiser is unique (almost surely):
-** x* = argmin ||A x - y|| is computed with LAPACKE_dgels (QR) and
+** x* = argmin ||A x - y|| is computed by Householder QR (as dgels) and
 ** f* = f(x*).  x0 = 0.  nsum = n with the component oracle above (for
 ** minibatch noise and finite-sum methods).  The oracle uses scratch kept
 ** in the problem (n doubles): not for two threads at once.  d <= 4096.
@@ -27,6 +27,7 @@
 #include "ol.h"
 #include "problem.h"
 #include "rng.h"
+#include "sliced.h"
 #include "vec.h"
 
 #define LINREG_MAXD 4096
@@ -107,53 +108,40 @@ static int linreg_data (linreg *L, double cond, double sigma, uint64_t seed,
     goto done;
   }
   ol_rng_seed(&rng, seed, 0);
-  /* (1) B = Q diag(sqrt(lambda)) */
-  if ((rc = ol_mat_randorth(d, &rng, B, e)) != OL_OK) goto done;
+  /* (1) B = Q diag(sqrt(lambda)); every step in slices that look at
+  ** Ctrl-C (sliced.h: n d up to 1e9 takes minutes) */
+  if ((rc = ol_sl_randorth(d, &rng, B, "linreg", e)) != OL_OK) goto done;
   for (j = 0; j < d; j++) {
     double s = d == 1 ? 1.0 : sqrt(pow(cond, -(double)j / (d - 1)));
     for (i = 0; i < d; i++) B[(size_t)i * d + j] *= s;
   }
   /* (2) A = Z B' (row i is B z_i) */
-  ol_rng_normals(&rng, Z, n * d);
-  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, n, d, d, 1.0, Z, d,
-              B, d, 0.0, L->A, d);
+  if ((rc = ol_sl_normals(&rng, Z, (size_t)n * d, "linreg", e)) != OL_OK ||
+      (rc = ol_sl_gemm(0, 1, n, d, d, 1.0, Z, d, B, d, L->A, d, "linreg",
+                       e)) != OL_OK)
+    goto done;
   /* (3) y = A w_true + sigma e */
   ol_rng_normals(&rng, w, d);
-  ol_rng_normals(&rng, L->y, n);
+  if ((rc = ol_sl_normals(&rng, L->y, (size_t)n, "linreg", e)) != OL_OK)
+    goto done;
   cblas_dgemv(CblasRowMajor, CblasNoTrans, n, d, 1.0, L->A, d, w, 1, sigma,
               L->y, 1);
   rc = OL_OK;
 done:
   free(B);
-  free(Z);
+  /* n d up to 1e9 doubles written: given back in the background */
+  ol_sl_release(Z, sizeof(double) * (size_t)n * d);
+  if (rc == OL_EINTR) {
+    ol_sl_release(L->A, sizeof(double) * (size_t)n * d);
+    L->A = NULL;
+  }
   return rc;
 }
 
-/* x* = argmin ||A x - y|| by QR (dgels) on copies of A and y. */
+/* x* = argmin ||A x - y|| by Householder QR (as dgels), in slices. */
 static int linreg_solve (const linreg *L, double *xstar, ol_err *e)
 {
-  int n = L->n, d = L->d;
-  lapack_int info;
-  double *Ac = malloc(sizeof(double) * (size_t)n * d);
-  double *yc = malloc(sizeof(double) * (size_t)n);
-  if (Ac == NULL || yc == NULL) {
-    free(Ac);
-    free(yc);
-    return ol_err_set(e, OL_ENOMEM, "linreg: out of memory for x*");
-  }
-  memcpy(Ac, L->A, sizeof(double) * (size_t)n * d);
-  memcpy(yc, L->y, sizeof(double) * (size_t)n);
-  info = LAPACKE_dgels(LAPACK_ROW_MAJOR, 'N', n, d, 1, Ac, d, yc, 1);
-  if (info == 0) memcpy(xstar, yc, sizeof(double) * (size_t)d);
-  free(Ac);
-  free(yc);
-  if (info < 0)
-    return ol_err_set(e, OL_EINVAL, "linreg: dgels argument %d is invalid",
-                      (int)-info);
-  if (info > 0)
-    return ol_err_set(e, OL_ENUMERIC, "linreg: dgels: A is rank deficient "
-                      "(R(%d,%d) = 0)", (int)info, (int)info);
-  return OL_OK;
+  return ol_sl_lstsq(L->n, L->d, L->A, L->y, xstar, "linreg", e);
 }
 
 static const ol_param linreg_params[] = {
@@ -194,7 +182,13 @@ static int linreg_create (ol_problem *p, const ol_pval *v, ol_err *e)
   /* w_true lives in xstar until x* replaces it */
   rc = linreg_data(L, cond, sigma, (uint64_t)v[4].num, p->xstar, e);
   if (rc != OL_OK) return rc;
-  if ((rc = linreg_solve(L, p->xstar, e)) != OL_OK) return rc;
+  if ((rc = linreg_solve(L, p->xstar, e)) != OL_OK) {
+    if (rc == OL_EINTR) {
+      ol_sl_release(L->A, sizeof(double) * (size_t)n * d);
+      L->A = NULL;
+    }
+    return rc;
+  }
   linreg_fdf(L, p->xstar, &p->fstar, NULL, e);
   snprintf(p->name, sizeof p->name, "linreg");
   p->kind = OL_OBJECTIVE;
@@ -211,7 +205,7 @@ static int linreg_create (ol_problem *p, const ol_pval *v, ol_err *e)
 
 const ol_problem_type ol_problem_linreg = {
   "linreg", OL_OBJECTIVE,
-  "1/(2n) ||Ax - y||^2, finite sum over n samples, x* by LAPACK dgels",
+  "1/(2n) ||Ax - y||^2, finite sum over n samples, x* by Householder QR",
   NULL,
   linreg_params, (int)(sizeof linreg_params / sizeof linreg_params[0]),
   linreg_create

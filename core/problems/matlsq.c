@@ -25,6 +25,7 @@
 #include "ol.h"
 #include "problem.h"
 #include "rng.h"
+#include "sliced.h"
 
 #define MATLSQ_MAXDENSE 4096
 
@@ -93,6 +94,7 @@ static int matlsq_create (ol_problem *p, const ol_pval *v, ol_err *e)
   size_t i, mn = (size_t)m * n, nk = (size_t)n * k, mk = (size_t)m * k;
   double *Wt, s = 1 / sqrt((double)m);
   ol_rng rng;
+  int rc;
   matlsq *q;
   if (nk > 100000000)
     return ol_err_set(e, OL_EINVAL, "matlsq: n k = %zu exceeds 1e8", nk);
@@ -113,15 +115,28 @@ static int matlsq_create (ol_problem *p, const ol_pval *v, ol_err *e)
     free(Wt);
     return ol_err_set(e, OL_ENOMEM, "matlsq: out of memory");
   }
-  /* (1) X, W_true, Y = X W_true, C = X'X */
+  /* (1) X, W_true, Y = X W_true, C = X'X, in slices that look at
+  ** Ctrl-C (m n up to 2^28: seconds to minutes) */
   ol_rng_seed(&rng, (uint64_t)v[3].num, 0);
-  ol_rng_normals(&rng, q->X, (int)mn);
-  for (i = 0; i < mn; i++) q->X[i] *= s;
-  ol_rng_normals(&rng, Wt, (int)nk);
-  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, k, n, 1.0, q->X,
-              n, Wt, k, 0.0, q->Y, k);
-  cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, n, n, m, 1.0, q->X,
-              n, q->X, n, 0.0, q->C, n);
+  rc = ol_sl_normals(&rng, q->X, mn, "matlsq", e);
+  for (i = 0; i < mn && rc == OL_OK; i++) {
+    if ((i & 0xfffff) == 0) rc = ol_sl_intr("matlsq", e);
+    q->X[i] *= s;
+  }
+  if (rc != OL_OK ||
+      (rc = ol_sl_normals(&rng, Wt, nk, "matlsq", e)) != OL_OK ||
+      (rc = ol_sl_gemm(0, 0, m, k, n, 1.0, q->X, n, Wt, k, q->Y, k, "matlsq",
+                       e)) != OL_OK ||
+      (rc = ol_sl_gemm(1, 0, n, n, m, 1.0, q->X, n, q->X, n, q->C, n,
+                       "matlsq", e)) != OL_OK) {
+    free(Wt);
+    /* up to 2 GB written: given back in the background */
+    ol_sl_release(q->X, mn * sizeof(double));
+    ol_sl_release(q->Y, mk * sizeof(double));
+    ol_sl_release(q->C, (size_t)n * n * sizeof(double));
+    q->X = q->Y = q->C = NULL;
+    return rc;
+  }
   /* (2) the problem */
   snprintf(p->name, sizeof p->name, "matlsq");
   p->kind = OL_OBJECTIVE;

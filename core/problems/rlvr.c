@@ -22,6 +22,8 @@
 #include "rng.h"
 #include "rl/mdp.h"
 
+#define RLVR_MAXP 1.25e8   /* queries^2 responses: 1 GB of doubles */
+
 static const ol_param rlvr_params[] = {
   {"queries", OL_P_INT, 8, 1, 10000, "number of queries Q", NULL},
   {"responses", OL_P_INT, 8, 2, 1000, "candidate responses M per query",
@@ -34,10 +36,20 @@ static int rlvr_create (ol_problem *p, const ol_pval *v, ol_err *e)
 {
   int Q = (int)v[0].num, M = (int)v[1].num, q, a, rc, cq, perm[1000];
   ol_rng rng;
-  ol_mdp *D = ol_mdp_new(1, Q, M, e);
-  if (D == NULL) return OL_ENOMEM;
+  ol_mdp *D;
+  /* the MDP's transition table has Q^2 M entries (all 0: one stage) */
+  if ((double)Q * Q * M > RLVR_MAXP)
+    return ol_err_set(e, OL_EINVAL, "rlvr: queries^2 x responses = %.0f is "
+                      "out of range [2, %.0f] (its MDP's transition table "
+                      "would take %.1f GB); use fewer queries or responses",
+                      (double)Q * Q * M, RLVR_MAXP, (double)Q * Q * M * 8e-9);
+  if ((D = ol_mdp_new(1, Q, M, e)) == NULL) return OL_ENOMEM;
   ol_rng_seed(&rng, (uint64_t)v[2].num, 0);
   for (q = 0; q < Q; q++) {
+    if ((q & 255) == 0 && ol_interrupted()) {
+      ol_mdp_free(D);
+      return ol_err_set(e, OL_EINTR, "rlvr: interrupted");
+    }
     D->mu[q] = 1.0 / Q;
     for (a = 0; a < M; a++) perm[a] = a;
     for (a = M - 1; a > 0; a--) {

@@ -13,6 +13,7 @@
 
 #include "ol.h"
 #include "problem.h"
+#include "problems/sliced.h"
 
 #define ROSEN_MAXDENSE 4096
 
@@ -88,6 +89,14 @@ static int rosen_create (ol_problem *p, const ol_pval *v, ol_err *e)
   if ((p->x0 = ol_problem_alloc(n, e)) == NULL) return OL_ENOMEM;
   if ((p->xstar = ol_problem_alloc(n, e)) == NULL) return OL_ENOMEM;
   for (i = 0; i < n; i++) {
+    /* n up to 1e8: 1.6 GB to touch, seconds; Ctrl-C stops it */
+    if ((i & 0xfffff) == 0 && ol_interrupted()) {
+      /* up to 1.6 GB written: given back in the background */
+      ol_sl_release(p->x0, (size_t)i * sizeof(double));
+      ol_sl_release(p->xstar, (size_t)i * sizeof(double));
+      p->x0 = p->xstar = NULL;
+      return ol_err_set(e, OL_EINTR, "rosenbrock: interrupted");
+    }
     p->x0[i] = i % 2 == 0 ? -1.2 : 1.0;
     p->xstar[i] = 1;
   }

@@ -105,6 +105,8 @@ int ol_mdp_setup (ol_problem *p, ol_mdp *M, const char *name, ol_err *e)
     return ol_err_set(e, OL_EINVAL, "%s: mu sums to %.17g", name, msum);
   for (s = 0; s < (int)sa; s++) {
     double r = 0;
+    if ((s & 1023) == 0 && ol_interrupted())     /* S A S: up to 1e8 */
+      return ol_err_set(e, OL_EINTR, "%s: interrupted", name);
     if (!isfinite(M->R[s]))
       return ol_err_set(e, OL_EINVAL, "%s: R is not finite", name);
     for (t = 0; t < S; t++) {
@@ -124,6 +126,8 @@ int ol_mdp_setup (ol_problem *p, ol_mdp *M, const char *name, ol_err *e)
       const double *vn = M->vopt + (size_t)(h + 1) * S;
       double best = -INFINITY;
       int arg = 0;
+      if ((s & 63) == 0 && ol_interrupted())
+        return ol_err_set(e, OL_EINTR, "%s: interrupted", name);
       for (a = 0; a < A; a++) {
         double q = qval(M, s, a, vn);
         if (q > best) {
@@ -138,6 +142,8 @@ int ol_mdp_setup (ol_problem *p, ol_mdp *M, const char *name, ol_err *e)
   for (s = 0; s < S; s++) M->vstar += M->mu[s] * M->vopt[s];
   M->binary = H == 1;
   for (s = 0; s < (int)sa && M->binary; s++) {
+    if ((s & 1023) == 0 && ol_interrupted())
+      return ol_err_set(e, OL_EINTR, "%s: interrupted", name);
     if (M->R[s] != 0 && M->R[s] != 1) M->binary = 0;
     for (t = 0; t < S; t++)
       if (M->P[(size_t)s * S + t] != 0) M->binary = 0;

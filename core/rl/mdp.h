@@ -58,7 +58,8 @@ size_t ol_mdp_worksize (const ol_mdp *M);
 ** name, kind, n = H S A, fdf + ud (p owns M from here on, also on
 ** failure), x0 = 0 (the uniform policy), fstar = -vstar.  desc is left
 ** to the caller.  OL_OK, or OL_EINVAL when a row of P sums to more than
-** 1 (+1e-12) or an entry is negative or not finite, OL_ENOMEM. */
+** 1 (+1e-12) or an entry is negative or not finite, OL_ENOMEM, OL_EINTR
+** (Ctrl-C: ol_interrupted, polled while S A S entries are checked). */
 int ol_mdp_setup (ol_problem *p, ol_mdp *M, const char *name, ol_err *e);
 /* The MDP of p, or NULL when p's oracle is not an MDP's. */
 const ol_mdp *ol_mdp_of (const ol_problem *p);

@@ -108,6 +108,9 @@ static int hmc_step (void *st, ol_ctx *c, ol_err *e)
   H0 = ol_ham_energy(&s->z, m);
   /* (2) L leapfrog steps; a non-finite value ends the trajectory */
   for (l = 0; l < s->L; l++) {
+    /* L up to 1e6: Ctrl-C ends the run, this trajectory dropped */
+    if ((l & 63) == 63 && ol_interrupted())
+      return ol_err_set(e, OL_EINTR, "hmc: interrupted");
     rc = ol_ham_leapfrog(c, &s->z, m, eps, e);
     nl++;
     if (rc != OL_OK) break;
