@@ -40,6 +40,7 @@
 #include <stdlib.h>
 
 #include "method.h"
+#include "syevr.h"
 #include "vec.h"
 
 #define CUBIC_DOUBLINGS 60
@@ -49,9 +50,8 @@ typedef struct cubic_state {
   double M0, M;         /* parameter M and the current M_k */
   int adapt;
   double *g, *H;        /* gradient; Hessian, then eigenvectors (rows) */
-  double *lam, *gt, *st, *xt, *work;
-  lapack_int *iwork;
-  lapack_int lwork, liwork;
+  double *lam, *gt, *st, *xt;
+  ol_syevd_ws ws;       /* dsyevd's workspace */
   double r, gs, shs;    /* ||s||, g's and s'Hs of the last subproblem */
 } cubic_state;
 
@@ -68,8 +68,6 @@ static int cubic_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 {
   cubic_state *s = st;
   int n = c->n;
-  double wq;
-  lapack_int iq, info;
   s->M0 = s->M = par[0];
   s->adapt = par[1] != 0;
   if ((s->g = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
@@ -78,18 +76,8 @@ static int cubic_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   if ((s->gt = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
   if ((s->st = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
   if ((s->xt = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
-  /* (1) dsyevd workspace query */
-  info = LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, 'V', 'L', n, s->H, n, s->lam,
-                             &wq, -1, &iq, -1);
-  if (info != 0)
-    return ol_err_set(e, OL_ENUMERIC, "cubic: dsyevd workspace query "
-                      "failed (info %d)", (int)info);
-  s->lwork = (lapack_int)wq + 1;
-  s->liwork = iq + 1;
-  if ((s->work = ol_vec_new((int)s->lwork, e)) == NULL) return OL_ENOMEM;
-  s->iwork = calloc((size_t)s->liwork, sizeof *s->iwork);
-  if (s->iwork == NULL) return ol_err_set(e, OL_ENOMEM, "out of memory");
-  return OL_OK;
+  /* (1) dsyevd workspace */
+  return ol_syevd_ws_init(&s->ws, n, s->H, s->lam, "cubic", e);
 }
 
 /* ||s(r)|| and d||s||/dr over the components with a nonzero gt_i. */
@@ -178,8 +166,7 @@ static int cubic_step (void *st, ol_ctx *c, ol_err *e)
   }
   if ((rc = ol_ctx_hess(c, x, s->H, e)) != OL_OK) return rc;
   /* (2) H = Q diag(lam) Q'; rows of s->H are then the eigenvectors */
-  info = LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, 'V', 'L', n, s->H, n, s->lam,
-                             s->work, s->lwork, s->iwork, s->liwork);
+  info = ol_syevd_ws_eig(&s->ws, n, s->H, s->lam);
   if (info != 0)
     return ol_err_set(e, OL_ENUMERIC, "cubic: eigendecomposition failed "
                       "(dsyevd info %d)", (int)info);
@@ -224,10 +211,8 @@ static void cubic_fini (void *st)
   ol_vec_free(s->gt);
   ol_vec_free(s->st);
   ol_vec_free(s->xt);
-  ol_vec_free(s->work);
-  free(s->iwork);
-  s->g = s->H = s->lam = s->gt = s->st = s->xt = s->work = NULL;
-  s->iwork = NULL;
+  ol_syevd_ws_fini(&s->ws);
+  s->g = s->H = s->lam = s->gt = s->st = s->xt = NULL;
 }
 
 const ol_method_type ol_optim_cubic = {

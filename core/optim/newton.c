@@ -58,6 +58,7 @@
 #include <stdlib.h>
 
 #include "method.h"
+#include "syevr.h"
 #include "vec.h"
 
 enum { NEWTON_PURE, NEWTON_DAMPED, NEWTON_BACKTRACK };
@@ -68,9 +69,8 @@ enum { NEWTON_PURE, NEWTON_DAMPED, NEWTON_BACKTRACK };
 typedef struct newton_state {
   int rule;
   double lr;
-  double *g, *H, *diag, *p, *xt, *ev, *work;
-  lapack_int *iwork;
-  lapack_int lwork, liwork;
+  double *g, *H, *diag, *p, *xt, *ev;
+  ol_syevd_ws ws;       /* dsyevd's workspace, for Greenstadt's B */
   int modified;         /* B is Greenstadt's (H overwritten by Q) */
   double tau, lambda;   /* largest eigenvalue change, Newton decrement */
 } newton_state;
@@ -95,21 +95,7 @@ static int newton_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   if ((s->p = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
   if ((s->xt = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
   if ((s->ev = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
-  {
-    double wq;
-    lapack_int iq, info;
-    info = LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, 'V', 'L', n, s->H, n, s->ev,
-                               &wq, -1, &iq, -1);
-    if (info != 0)
-      return ol_err_set(e, OL_ENUMERIC, "newton: dsyevd workspace query "
-                        "failed (info %d)", (int)info);
-    s->lwork = (lapack_int)wq + 1;
-    s->liwork = iq + 1;
-    if ((s->work = ol_vec_new((int)s->lwork, e)) == NULL) return OL_ENOMEM;
-    s->iwork = calloc((size_t)s->liwork, sizeof *s->iwork);
-    if (s->iwork == NULL) return ol_err_set(e, OL_ENOMEM, "out of memory");
-  }
-  return OL_OK;
+  return ol_syevd_ws_init(&s->ws, n, s->H, s->ev, "newton", e);
 }
 
 /* B from H in place: the Cholesky factor of H (lower, column-major) when
@@ -135,8 +121,7 @@ static int newton_factor (newton_state *s, int n, ol_err *e)
     for (i = j + 1; i < n; i++) H[(size_t)j * n + i] = H[(size_t)i * n + j];
     H[(size_t)j * n + j] = s->diag[j];
   }
-  info = LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, 'V', 'L', n, H, n, s->ev,
-                             s->work, s->lwork, s->iwork, s->liwork);
+  info = ol_syevd_ws_eig(&s->ws, n, H, s->ev);
   if (info != 0)
     return ol_err_set(e, OL_ENUMERIC, "newton: eigendecomposition of an "
                       "indefinite Hessian failed (dsyevd info %d)",
@@ -222,10 +207,8 @@ static void newton_fini (void *st)
   ol_vec_free(s->p);
   ol_vec_free(s->xt);
   ol_vec_free(s->ev);
-  ol_vec_free(s->work);
-  free(s->iwork);
-  s->g = s->H = s->diag = s->p = s->xt = s->ev = s->work = NULL;
-  s->iwork = NULL;
+  ol_syevd_ws_fini(&s->ws);
+  s->g = s->H = s->diag = s->p = s->xt = s->ev = NULL;
 }
 
 const ol_method_type ol_optim_newton = {

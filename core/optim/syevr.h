@@ -1,9 +1,11 @@
 /*
-** core/optim/syevr.h -- the LAPACK dsyevr workspace that the optimizers
-** with symmetric eigendecompositions in their steps (fullada, shampoo)
-** share: sized once in init by dsyevr's own query for the largest order,
-** so that a step never allocates, and the column-major call ('V', 'A',
-** 'L': all eigenpairs from the lower triangle) on any smaller order.
+** core/optim/syevr.h -- the LAPACK workspaces that the optimizers with
+** symmetric eigendecompositions in their steps share: dsyevr's (fullada,
+** shampoo) and dsyevd's (newton, cubic: eigenvectors in place of A).
+** Each is sized once in init by LAPACK's own query for the largest
+** order, so that a step never allocates, and then called column-major
+** ('V', 'L': all eigenpairs from the lower triangle) on any smaller
+** order.
 */
 #ifndef OL_SYEVR_H
 #define OL_SYEVR_H
@@ -65,6 +67,56 @@ static inline void ol_syevr_ws_fini (ol_syevr_ws *ws)
   free(ws->isuppz);
   ws->work = NULL;
   ws->iwork = ws->isuppz = NULL;
+}
+
+/* dsyevd: the same for the divide-and-conquer driver, which overwrites
+** A with the eigenvectors (no Z). */
+typedef struct ol_syevd_ws {
+  double *work;
+  lapack_int *iwork;
+  lapack_int lwork, liwork;
+} ol_syevd_ws;
+
+/* Sizes and allocates ws for orders k <= d by dsyevd's query on the
+** caller's d x d A and d-vector w (not touched).  OL_OK; OL_ENUMERIC when
+** the query fails, OL_ENOMEM, with e set and messages starting "who: "
+** (the arrays made stay for ol_syevd_ws_fini). */
+static inline int ol_syevd_ws_init (ol_syevd_ws *ws, int d, double *A,
+                                    double *w, const char *who, ol_err *e)
+{
+  double wq;
+  lapack_int iq, info;
+  info = LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, 'V', 'L', d, A, d, w, &wq, -1,
+                             &iq, -1);
+  if (info != 0)
+    return ol_err_set(e, OL_ENUMERIC, "%s: dsyevd workspace query failed "
+                      "(info %d)", who, (int)info);
+  ws->lwork = (lapack_int)wq + 1;
+  ws->liwork = iq + 1;
+  ws->work = calloc((size_t)ws->lwork, sizeof *ws->work);
+  ws->iwork = calloc((size_t)ws->liwork, sizeof *ws->iwork);
+  if (ws->work == NULL || ws->iwork == NULL)
+    return ol_err_set(e, OL_ENOMEM, "%s: out of memory", who);
+  return OL_OK;
+}
+
+/* A := the eigenvectors (columns), w := the eigenvalues (ascending) of
+** the k x k symmetric A (column-major, ld k), k no larger than ws was
+** made for.  dsyevd's info: 0 on success. */
+static inline lapack_int ol_syevd_ws_eig (ol_syevd_ws *ws, int k, double *A,
+                                          double *w)
+{
+  return LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, 'V', 'L', k, A, k, w,
+                             ws->work, ws->lwork, ws->iwork, ws->liwork);
+}
+
+/* Frees the arrays of a (possibly partly) made ws. */
+static inline void ol_syevd_ws_fini (ol_syevd_ws *ws)
+{
+  free(ws->work);
+  free(ws->iwork);
+  ws->work = NULL;
+  ws->iwork = NULL;
 }
 
 #endif
