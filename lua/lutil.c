@@ -340,7 +340,8 @@ void olua_pushvec (lua_State *L, const double *x, int n)
   }
 }
 
-/* Traceback message handler (as lua.c's msghandler); also the program's
+/* Traceback message handler (as lua.c's msghandler, but an interrupt
+** is said without a traceback); also the program's
 ** (repl/main.c). */
 int olua_msghandler (lua_State *L)
 {
@@ -350,6 +351,10 @@ int olua_msghandler (lua_State *L)
       return 1;
     msg = lua_pushfstring(L, "(error object is a %s value)",
                           luaL_typename(L, 1));
+  }
+  else {                 /* Ctrl-C: where it landed tells the user nothing */
+    size_t len = strlen(msg), k = sizeof "interrupted!" - 1;
+    if (len >= k && strcmp(msg + len - k, "interrupted!") == 0) return 1;
   }
   luaL_traceback(L, L, msg, 1);
   return 1;
