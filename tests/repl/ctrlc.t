@@ -80,6 +80,8 @@ tm_line "coroutine.wrap(function () io.open('$M', 'w'):close() while true do end
 wait_file "$M"; ok $? "ctrlc: (b) the coroutine is looping"
 ctrl_c "(b) loop in coroutine.wrap"
 tm_wait 'interrupted!' 5; ok $? "ctrlc: (b) it says interrupted!"
+! tm_screen | grep -q 'stack traceback'
+ok $? "ctrlc: (b) without a traceback (where a Ctrl-C landed says nothing)"
 survives "(b)"
 M="$T_TMP/in_co2"
 tm_line "co = coroutine.create(function () io.open('$M', 'w'):close() \
