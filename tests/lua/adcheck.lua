@@ -286,4 +286,30 @@ section("grad= checked", function ()
        "problem.density's grad is checked too: " .. out)
 end)
 
+-- a grad= check whose f has more inputs than the check's tape holds (1 << 20
+-- nodes): the check is skipped with the reason, and the tracing state (the
+-- math library swapped for tracing versions, the trace in progress) is put
+-- back.  5aa2093 raised from inside the trace: problem.density failed with
+-- "its tape's recording failed", and math.sin, grad, ... stayed broken.
+section("inputs beyond the check's tape", function ()
+  local n = (1 << 20) + 10
+  local sin0 = math.sin
+  local ok, p = pcall(problem.density, {n = n,
+    logp = function (x) return 0 end, grad = function (x, g) end})
+  t.ok(ok, "problem.density{n = 2^20 + 10, grad = ...} is made: "
+       .. tostring(p))
+  t.ok(math.sin == sin0 and abs(math.sin(1) - 0.8414709848078965) <= 1e-15,
+       "math.sin is Lua's again after the check's trace gave up")
+  local g, why = grad(function (x) return x[1] ^ 2 + 3 * x[2] end, {1, 2})
+  t.ok(why == nil and abs(g[1] - 2) <= 1e-15 and abs(g[2] - 3) <= 1e-15,
+       fmt("grad traces again afterwards (g = %s, %s; reason %s)",
+           tostring(g[1]), tostring(g[2]), tostring(why)))
+  if ok then
+    local chk = tostring(p.ad.check)
+    t.ok(chk:find("not checked", 1, true) ~= nil
+         and chk:find("inputs", 1, true) ~= nil,
+         "p.ad.check says why grad= was not checked: " .. chk)
+  end
+end)
+
 t.done()
