@@ -1490,6 +1490,23 @@ static void oneparam (lua_State *L, const char *who, int sidx, int nidx,
   if (size < 1 || size > 100000000)
     luaL_error(L, "%s: parameter %s: its size must be an integer in [1, "
                "100000000]", who, name);
+  /* scalar bounds named by the parameter (the core names x[k]); a
+  ** density's must leave an interval, an objective may fix a variable */
+  {
+    int top = lua_gettop(L), fix = strcmp(who, "problem.new") == 0;
+    if (lua_getfield(L, top, "lower") == LUA_TNUMBER &&
+        lua_getfield(L, top, "upper") == LUA_TNUMBER) {
+      double lo = lua_tonumber(L, top + 1), hi = lua_tonumber(L, top + 2);
+      if (isnan(lo) || isnan(hi))
+        luaL_error(L, "%s: parameter %s: %s is NaN", who, name,
+                   isnan(lo) ? "lower" : "upper");
+      if (fix ? lo > hi : lo >= hi)
+        luaL_error(L, "%s: parameter %s: lower = %s must be %s upper = %s",
+                   who, name, lua_tostring(L, top + 1),
+                   fix ? "at most" : "below", lua_tostring(L, top + 2));
+    }
+    lua_settop(L, top);
+  }
   lua_pushinteger(L, size);
   lua_setfield(L, -2, "size");
   lua_pushboolean(L, size == 1);
@@ -1670,8 +1687,9 @@ static int withparams (lua_State *L, lua_CFunction ctor, const char *who,
   lua_setfield(L, aidx, "params");
   if (lua_getfield(L, 1, "n") != LUA_TNIL &&
       !(lua_isinteger(L, -1) && lua_tointeger(L, -1) == n))
-    luaL_error(L, "%s: n = %s, but params declare %d entries (leave n out "
-               "with params)", who, luaL_tolstring(L, -1, NULL), n);
+    luaL_error(L, "%s: n = %s, but params declare %d %s (leave n out "
+               "with params)", who, luaL_tolstring(L, -1, NULL), n,
+               n == 1 ? "entry" : "entries");
   lua_pop(L, 1);
   lua_pushinteger(L, n);
   lua_setfield(L, aidx, "n");

@@ -139,5 +139,22 @@ t.errors("x0.b must be a table of 2 numbers", problem.density,
          {params = {{"b", 2}}, x0 = {b = 1}, logp = lp})
 t.errors("parameter tau: lower has 1 entries, its size is 2",
          problem.density, {params = {{"tau", 2, lower = {0}}}, logp = lp})
+-- bounds in the wrong order name the parameter, not x[k] (5aa2093's core
+-- message "bounds of x[2]" left the user to count entries)
+t.errors("parameter tau: lower = 0 must be below upper = -1",
+         problem.density, {params = {mu = 1, tau = {lower = 0, upper = -1}},
+                           logp = lp})
+t.errors("parameter tau: lower = 2 must be below upper = 2",
+         problem.density, {params = {{"mu"}, {"tau", lower = 2, upper = 2}},
+                           logp = lp})
+t.errors("parameter tau: lower = 3 must be at most upper = 2", problem.new,
+         {params = {{"mu"}, {"tau", lower = 3, upper = 2}}, f = lp})
+t.ok(pcall(problem.new, {params = {{"mu"}, {"tau", lower = 2, upper = 2}},
+                         f = lp}),
+     "problem.new may fix a parameter (lower = upper), as with lower=/upper=")
+t.errors("parameter tau: lower is NaN", problem.density,
+         {params = {{"tau", lower = 0 / 0, upper = 1}}, logp = lp})
+t.errors("n = 3, but params declare 1 entry (", problem.density,
+         {n = 3, params = {a = 1}, logp = lp})
 
 t.done()
