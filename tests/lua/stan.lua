@@ -184,6 +184,16 @@ back = diag.read_csv(files[1] .. ".w.csv")
 t.ok(#back[1] == 4 and back[1][1][2] == 1 and back[1][3][2] ~= back[1][3][2],
      "read_csv: warmup draws before 'Adaptation terminated' dropped, nan read")
 t.errors("draw 3 of chain 1 is nan", diag.summary, back)
+-- its errors point at the caller's line, not at the Lua wrapper that
+-- flattens named draws (lua/prelude.lua:297 before)
+do
+  local chunk = load("local s = diag.summary({{1, 2, 3}})\nreturn s",
+                     "=mine")
+  local ok, e = pcall(chunk)
+  t.ok(not ok and tostring(e):find("^mine:1: diag%.summary: 3 draws per "
+                                   .. "chain, needs 4") ~= nil,
+       "diag.summary's error is at the caller's line: " .. tostring(e))
+end
 for _, fn in ipairs(files) do os.remove(fn) end
 os.remove(files[1] .. ".w.csv")
 
