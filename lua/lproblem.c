@@ -1943,6 +1943,20 @@ static const char *gradcheck_at (lproblem *b, lua_State *T, int fidx,
   return c->checkmsg;
 }
 
+/* The warning line for w, a gradcheck_at outcome: a difference names the
+** fix too. */
+static void gradwarn (char *line, size_t sz, const char *who, const char *w)
+{
+  const char *fix = "";
+  if (strncmp(w, "grad= differs from the traced", 29) == 0)
+    fix = " (correct grad=, or leave it out: f's traced gradient is exact)";
+  else if (strncmp(w, "grad= differs", 13) == 0)
+    fix = " (correct grad=; if f is noisy or not smooth there, the "
+          "differences may be what is off)";
+  snprintf(line, sz, "%s%swarning: %s%s", who != NULL ? who : "",
+           who != NULL ? ": " : "", w, fix);
+}
+
 /* At the end of problem.new (box at 2): when grad= is
 ** given with f, trace f (unless ad = false) and check grad= at x0; with
 ** ad = "check", against differences when f cannot be traced. */
@@ -1988,7 +2002,7 @@ static void gradcheck_new (lua_State *L, const char *who, lproblem *b)
   w = gradcheck_at(b, L, top + 1, b->p->x0, g, mode == 2, "x0", &skip);
   b->gck->pending = !traced ? 0 : skip ? 2 : 1;
   if (w != NULL) {
-    snprintf(line, sizeof line, "%s: warning: %s", who, w);
+    gradwarn(line, sizeof line, who, w);
     say(L, line);
   }
   else if (mode == 2) {
@@ -2032,7 +2046,7 @@ static void gradcheck_step (lproblem *b, lua_State *T, const double *x,
     memcpy(xc, x, (size_t)b->n * sizeof *x);
     lua_settop(T, S_TOP);
     if (w != NULL) {
-      snprintf(line, sizeof line, "warning: %s", w);
+      gradwarn(line, sizeof line, NULL, w);
       say(T, line);
     }
     return;
@@ -2045,7 +2059,7 @@ static void gradcheck_step (lproblem *b, lua_State *T, const double *x,
   olua_ad_release(b->gck, "checked");        /* its tapes are not needed */
   lua_settop(T, S_TOP);
   if (w != NULL) {
-    snprintf(line, sizeof line, "warning: %s", w);
+    gradwarn(line, sizeof line, NULL, w);
     say(T, line);
   }
 }

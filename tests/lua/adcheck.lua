@@ -206,6 +206,9 @@ section("grad= checked", function ()
        1, true) ~= nil and out:find("coordinate 2: grad= gives -40, the "
        .. "tape 40", 1, true) ~= nil, "a wrong-sign grad= warns, naming the "
        .. "worst coordinate and both values: " .. out)
+  t.ok(out:find(" (correct grad=, or leave it out: f's traced gradient is "
+                .. "exact)", 1, true) ~= nil,
+       "... and the fix (5aa2093's warning named none)")
   t.ok(tostring(r):find("grad= differs", 1, true) ~= nil and
        p.ad.agrees == false, "... and the summary and p.ad say so")
   out = capture(function ()
