@@ -275,8 +275,9 @@ int olua_run_tostring (lua_State *L)
     snprintf(buf, sizeof buf, "\n  running: %ld of %ld iterations",
              ol_run_iter(r), ol_run_budget(r));
   else
-    snprintf(buf, sizeof buf, "\n  stopped: %s after %ld iterations (%s s)",
+    snprintf(buf, sizeof buf, "\n  stopped: %s after %ld iteration%s (%s s)",
              stopphrase(olua_runreason(b)), ol_run_iter(r),
+             ol_run_iter(r) == 1 ? "" : "s",
              ol_fmtnum(num, sizeof num, ol_run_seconds(r), 2));
   luaL_addstring(&bf, buf);
   addevals(&bf, r);

@@ -27,6 +27,10 @@ s = tostring(run(problem.quadratic{n = 2}, optim.gd{lr = 1},
                  opts{iters = 5000, tol = 1e-8}))
 t.ok(s:find("\n  stopped: tolerance after %d+ iterations %([%d.e+-]+ s%)\n"),
      "a tolerance stop keeps 'stopped: tolerance after N iterations (t s)'")
+-- one iteration is singular (an infeasible sqp run often stops after 1)
+s = tostring(run(problem.quadratic{n = 2}, optim.gd{lr = 0.1}, opts{iters = 1}))
+t.ok(has(s, "\n  stopped: budget after 1 iteration ("),
+     "'after 1 iteration', not '1 iterations': " .. s:match("stopped: [^\n]*"))
 
 -- (2) final x and evaluation counts
 local r = run(problem.rosenbrock{n = 100}, optim.gd{lr = 1e-4}, opts{iters = 50})
