@@ -193,6 +193,21 @@ t.is(lpdf.beta(1.5, 2, 2), -math.huge, "beta outside [0, 1]: -inf")
 t.errors("k = 2.5 must be an integer", lpdf.poisson_log, 2.5, 1)
 t.errors("k = 11 must be an integer in %[0, 10%]", lpdf.binomial_logit, 11, 10, 0)
 t.errors("different lengths", lpdf.normal, {1, 2}, {0, 0, 0}, 1)
+-- a missing or non-number argument is named (5aa2093's lpdf said
+-- "lua/lpdf.lua:141: attempt to compare nil with number")
+t.errors("lpdf.normal(x, mu, sigma): sigma must be a number or a table of "
+         .. "numbers, got nil (missing?)", lpdf.normal, 1, 0)
+t.errors("lpdf.normal(x, mu, sigma): x must be a number or a table of "
+         .. "numbers, got a string", lpdf.normal, "a", 0, 1)
+t.errors("lpdf.gamma(x, alpha, beta): x[2] must be a number, got a string",
+         lpdf.gamma, {1, "b"}, 2, 1)
+do
+  local chunk = load("local v = lpdf.student_t(1, 3, 0)\nreturn v", "=mine")
+  local ok, e = pcall(chunk)
+  t.ok(not ok and tostring(e):find("^mine:1: lpdf%.student_t%(x, nu, mu, "
+                                   .. "sigma%): sigma must be") ~= nil,
+       "the error is at the caller's line: " .. tostring(e))
+end
 
 -- == the densities: derivatives ===========================================
 local cases = {
