@@ -240,10 +240,12 @@ math.log1p(x), math.expm1(x)
   log(1 + x), exp(x) - 1 accurate near 0.
 All are traced like math: a logp written with them gets exact gradients
 and Hessians from its tape (lgamma's derivative is the digamma); on
-numbers they return numbers.  Example:
-  problem.density{n = 2, logp = function (p)
-    return lpdf.normal(y, p[1], p[2]) + lpdf.cauchy(p[2], 0, 5) end,
-    lower = {-math.huge, 0}, x0 = {0, 1}}]]
+numbers they return numbers.  Example (data y, parameters mu, sigma):
+  y = {1.2, 0.4, 2.2, 1.9, 0.1}
+  p = problem.density{params = {{"mu"}, {"sigma", lower = 0}},
+    logp = function (q) return lpdf.normal(y, q.mu, q.sigma)
+      + lpdf.cauchy(q.sigma, 0, 5) end}
+  print(run(p, sample.nuts{}, {chains = 4}))]]
 core.fdocs.lpdf = doc
 core.fdocs[lpdf] = doc
 for k, f in pairs(lpdf) do

@@ -209,6 +209,32 @@ do
        "the error is at the caller's line: " .. tostring(e))
 end
 
+-- help(lpdf)'s example runs as printed (5aa2093's used a y it never set)
+do
+  local tmp, old = os.tmpname(), io.output()
+  io.output(tmp)
+  help(lpdf)
+  io.output():close()
+  io.output(old)
+  local fh = assert(io.open(tmp))
+  local txt = fh:read("a")
+  fh:close()
+  os.remove(tmp)
+  local code = txt:match("Example[^\n]*\n(.*)$")
+  local ok, err = false, "no example found"
+  if code then
+    local printed = {}
+    local env = setmetatable({print = function (...) printed[#printed + 1]
+      = tostring((...)) end}, {__index = _G})
+    local chunk, lerr = load(code, "=example", "t", env)
+    if chunk then ok, err = pcall(chunk) else err = lerr end
+    if ok and not (printed[1] or ""):find("4 chains, warmup 1000", 1, true)
+    then ok, err = false, "printed: " .. tostring(printed[1]) end
+  end
+  t.ok(ok, "help(lpdf)'s example runs and samples 4 chains: "
+       .. tostring(err))
+end
+
 -- == the densities: derivatives ===========================================
 local cases = {
   {"normal", function (v) return lpdf.normal(v[1], v[2], v[3]) end,
