@@ -2156,6 +2156,9 @@ static void precheck (lua_State *L, const char *who, int n)
   lua_pop(L, 1);
 }
 
+/* Set by problem.density right before it calls problem_new. */
+#define DENSITYCALL "optlab.densitycall"
+
 /* problem.new{n=, f=, grad=, fdf=, hess=, x0=, xstar=, fstar=, name=,
 ** kind=, set=, noise=, l1=, constraints=, lower=, upper=} -> a problem
 ** whose oracles call the Lua functions (lua_fdf, and lua_hess as p->hess
@@ -2167,11 +2170,20 @@ static int problem_new (lua_State *L)
     "set", "noise", "l1", "constraints", "lower", "upper", "ad", "params",
     NULL
   };
-  const char *who = "problem.new";
+  const char *who = "problem.new", *said = who;
   lproblem *b;
   lua_State *Z;
   ol_err e;
-  int n, i, kind = OL_OBJECTIVE, traced;
+  int n, i, kind = OL_OBJECTIVE, traced, density;
+  /* called by problem.density (the flag it set just before, taken at
+  ** once): the notices of the trace and the grad= check name it and logp */
+  density = lua_getfield(L, LUA_REGISTRYINDEX, DENSITYCALL) != LUA_TNIL;
+  lua_pop(L, 1);
+  if (density) {
+    lua_pushnil(L);
+    lua_setfield(L, LUA_REGISTRYINDEX, DENSITYCALL);
+    said = "problem.density";
+  }
   if (lua_istable(L, 1) && lua_getfield(L, 1, "params") != LUA_TNIL) {
     static const char *const fk[] = {"f", "grad", "fdf", "hess", NULL};
     return withparams(L, problem_new, who, fk);
@@ -2230,7 +2242,8 @@ static int problem_new (lua_State *L)
     lua_xmove(Z, L, 1);
   }
   lua_call(L, 7, 0);
-  traced = traceobjective(L, who, b, 3);
+  if (density) b->fname = "logp";
+  traced = traceobjective(L, said, b, 3);
   b->p = ol_problem_custom(n, lua_fdf, !b->hasgrad && !b->hasfdf && !traced,
                            b, NULL, &e);
   if (b->p == NULL) return luaL_error(L, "%s: %s", who, e.msg);
@@ -2265,7 +2278,7 @@ static int problem_new (lua_State *L)
   }
   generic(L, who, b->p);
   readconstraints(L, who, b);
-  gradcheck_new(L, who, b);
+  gradcheck_new(L, said, b);
   return 1;
 }
 
@@ -2394,6 +2407,8 @@ static int problem_density (lua_State *L)
   lua_setfield(L, -2, "ad");
   lua_getfield(L, 1, "x0");                  /* the trace point: x0 */
   lua_setfield(L, -2, "x0");
+  lua_pushboolean(L, 1);                     /* taken by problem_new */
+  lua_setfield(L, LUA_REGISTRYINDEX, DENSITYCALL);
   lua_call(L, 1, 1);                                   /* index 2: box */
   b = lua_touserdata(L, 2);
   b->fname = "logp";

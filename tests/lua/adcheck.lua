@@ -289,6 +289,24 @@ section("grad= checked", function ()
        "problem.density's grad is checked too: " .. out)
 end)
 
+-- the notice of an untraceable log density names problem.density and
+-- logp (5aa2093: "problem.new: f cannot be traced", a call the user never
+-- made), and a problem.new after it still names problem.new and f
+section("untraceable logp named", function ()
+  local out = capture(function ()
+    problem.density{n = 1, logp = function (x)
+      return tostring(x[1]) and -x[1] ^ 2 end}
+  end)
+  t.ok(out:find("^problem.density: logp cannot be traced: it converts a "
+                .. "traced value to a string") ~= nil,
+       "problem.density's notice: " .. out)
+  out = capture(function ()
+    problem.new{n = 1, f = function (x) return tostring(x[1]) and x[1] ^ 2 end}
+  end)
+  t.ok(out:find("^problem.new: f cannot be traced") ~= nil,
+       "problem.new's notice after it: " .. out)
+end)
+
 -- a grad= check whose f has more inputs than the check's tape holds (1 << 20
 -- nodes): the check is skipped with the reason, and the tracing state (the
 -- math library swapped for tracing versions, the trace in progress) is put
