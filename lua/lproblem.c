@@ -1020,7 +1020,13 @@ static int problem_make (lua_State *L)
   lua_settop(L, 3);
   b = newbox(L);
   b->p = ol_problem_new(t, v, &e);
-  if (b->p == NULL) return luaL_error(L, "%s: %s", who, e.msg);
+  if (b->p == NULL) {            /* the core's "name: ..." said once */
+    const char *m = e.msg;
+    size_t l = strlen(t->name);
+    if (strncmp(m, t->name, l) == 0 && m[l] == ':' && m[l + 1] == ' ')
+      m += l + 2;
+    return luaL_error(L, "%s: %s", who, m);
+  }
   b->n = b->p->n;
   generic(L, who, b->p);
   return 1;
