@@ -592,9 +592,11 @@ nonfinite:
     ** draws kept never met it, so it is a note, not a warning */
     const char *lvl = hnf > 0 ? "warning" : "note";
     char counts[160];
+    int j, xinf = 0;
     if (x == NULL) return text;
     ol_problem_constrain(ol_run_problem(nfrun), nfx, x);
     pointtext(x, n, pt, sizeof pt);
+    for (j = 0; j < n; j++) xinf |= !isfinite(x[j]);
     free(x);
     if (hnf > 0)
       snprintf(counts, sizeof counts, "%ld of %ld transitions after warmup "
@@ -607,6 +609,13 @@ nonfinite:
            "finite at x = %s; %s met a non-finite gradient and were rejected "
            "there (these are not divergences of curvature): make the "
            "gradient finite wherever logp is", lvl, pt, counts);
+    else if (xinf)                 /* a step so long that x overflowed */
+      tadd(&text, &len, "\n%s: logp returned %s at x = %s, a point whose "
+           "coordinates overflowed (a leapfrog step too long for the scale "
+           "of x, as early in warmup; or x = lower + exp(u) past the "
+           "largest double); %s met it and were rejected there (not "
+           "curvature)%s", lvl, w, pt, counts, hnf > 0 ? ": give x0 near "
+           "the typical set, or rescale the parameters towards 1" : "");
     else if (nfU == INFINITY)
       tadd(&text, &len, "\n%s: logp returned -inf at x = %s; %s met a "
            "log density of -inf (zero density) and were rejected there (not "
