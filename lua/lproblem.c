@@ -1324,7 +1324,7 @@ static int traceobjective (lua_State *L, const char *who, lproblem *b,
   if (!ok) {                                   /* said once, here */
     lua_getglobal(L, "print");
     lua_pushfstring(L, "%s: %s cannot be traced: %s; its gradient is by "
-                    "finite differences (ad = false says so quietly)", who,
+                    "finite differences (ad = false: the same, without this notice)", who,
                     b->fname != NULL ? b->fname : "f", b->ad->why);
     lua_call(L, 1, 0);
   }

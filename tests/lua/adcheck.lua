@@ -305,6 +305,9 @@ section("untraceable logp named", function ()
   end)
   t.ok(out:find("^problem.new: f cannot be traced") ~= nil,
        "problem.new's notice after it: " .. out)
+  t.ok(out:find("(ad = false: the same, without this notice)", 1, true)
+       ~= nil, "the notice says what ad = false does (it read 'ad = false "
+       .. "says so quietly')")
 end)
 
 -- a grad= check whose f has more inputs than the check's tape holds (1 << 20
