@@ -376,6 +376,19 @@ static double rhat_shown (double r, char *buf, size_t sz)
   return strtod(buf, NULL);
 }
 
+/* nm cut to w bytes in place keeping its end from the last '[' (the
+** index, which tells the rows of one vector apart), the cut marked "~". */
+static void fitname (char *nm, int w)
+{
+  int l = (int)strlen(nm), t;
+  const char *br = strrchr(nm, '[');
+  if (l <= w) return;
+  t = br != NULL ? (int)(nm + l - br) : 0;
+  if (t > w / 2) t = w / 2;
+  memmove(nm + w - t, nm + l - t, (size_t)t + 1);
+  nm[w - t - 1] = '~';
+}
+
 /* The rows of a summary table: lp (NULL: no lp__ row) then n coordinates
 ** named by names (NULL: x[j]), at most 24 of them. */
 static void addrows (char **text, size_t *len, const ol_summary *lp,
@@ -394,6 +407,7 @@ static void addrows (char **text, size_t *len, const ol_summary *lp,
     if (r == NULL) continue;
     if (j < 0) snprintf(nm, sizeof nm, "lp__");
     else coordname(names, j, 0, nm, sizeof nm);
+    fitname(nm, w);
     snprintf(rb, sizeof rb, "%.4f", r->rhat);
     tadd(text, len, "\n  %-*.*s %9.4g %9.2g %9.4g %9.4g %9.4g %9.4g %9.0f "
          "%9.0f %7s", w, w, nm, r->mean, r->mcse_mean, r->sd, r->q5, r->q50,

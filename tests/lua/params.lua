@@ -119,6 +119,29 @@ local px = problem.density{n = 2, logp = function (x)
 t.is(run(px, sample.nuts{}, opts{iters = 50, seed = SEED}):summary()[2].name,
      "x[2]", "no params: x[j] as before")
 
+-- a name longer than the summary's column keeps its index: the rows of
+-- one vector stay apart (5aa2093 cut all twelve to the same 24 bytes)
+do
+  local nm = "a_very_long_parameter_name"
+  local pl = problem.density{params = {{nm, 12}}, logp = function (q)
+    local s = 0
+    for i = 1, 12 do s = s - 0.5 * q[nm][i] ^ 2 end
+    return s end}
+  local txt = tostring(run(pl, sample.nuts{}, opts{chains = 2, iters = 100,
+                                                  seed = SEED}))
+  local rows, seen, distinct = 0, {}, 0
+  for label in txt:gmatch("\n  (a_very_long_param%S*)") do
+    rows = rows + 1
+    if not seen[label] then distinct = distinct + 1 end
+    seen[label] = true
+  end
+  t.ok(rows == 12 and distinct == 12 and seen["a_very_long_paramete~[1]"]
+       and seen["a_very_long_paramet~[12]"],
+       string.format("long names: 12 rows, 12 labels, each ending in its "
+                     .. "index (%d, %d)",
+           rows, distinct))
+end
+
 -- (4) malformed declarations
 local lp = function () return 0 end
 t.errors("parameter mu is declared twice", problem.density,
