@@ -37,10 +37,19 @@ int ol_method_check (const ol_method_type *m, const ol_problem *p,
                first ? "" : " or ", kind_names[k]);
       first = 0;
     }
-    return ol_err_set(e, OL_EINVAL, "%s needs %s (%s is %s)", m->name,
+    static const char *const fam[OL_NFAMILY] = {
+      "optim", "sample", "game", "vi", "diffusion", "rl", "dist"
+    };
+    return ol_err_set(e, OL_EINVAL, "%s%s%s needs %s (%s is %s)%s",
+                      m->family >= 0 && m->family < OL_NFAMILY
+                      ? fam[m->family] : "", m->family >= 0 &&
+                      m->family < OL_NFAMILY ? "." : "", m->name,
                       first ? "no problem kind" : need, p->name,
                       p->kind >= OL_OBJECTIVE && p->kind <= OL_GAME
-                      ? kind_names[p->kind] : "of unknown kind");
+                      ? kind_names[p->kind] : "of unknown kind",
+                      p->kind == OL_GAME && m->family != OL_DYNAMIC
+                      ? ": a game runs with game dynamics, game.<name>{} "
+                        "(help(game))" : "");
   }
   if (p->con.m > 0 && !(m->flags & OL_M_CONSTR))
     return ol_err_set(e, OL_EINVAL, "%s ignores general constraints; %s "

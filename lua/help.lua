@@ -259,7 +259,8 @@ local docs = {}
 
 docs.new = [[
 problem.new{n = , f = , grad = , fdf = , ...} -- a problem from Lua functions
-  n       dimension (required)
+  n       dimension (required), or params: named parameters, as
+          problem.density's (help(problem.density)); f(p) gets p.mu, ...
   f       f(x) -> number
   grad    grad(x, g): fill g[1..n] (or return a new table of n numbers)
   fdf     fdf(x, g) -> f, filling g when g is not nil (one call per step)
@@ -286,7 +287,7 @@ problem.new{n = , f = , grad = , fdf = , ...} -- a problem from Lua functions
           was).  r.lambda: multipliers (grad f - sum lambda_i grad c_i -
           zl + zu = 0); r.zl, r.zu: the bounds' (>= 0); metrics kkt,
           stationarity, feasibility, complementarity; a run that ends on
-          its budget with the constraints violated by > 1e-6 warns
+          its budget with the constraints violated by > 1e-6 warns.
 Without grad or fdf, f is traced at x0 into a tape (help(grad)): exact
 gradients and Hessians in C, no Lua call per step while its branches hold
 (ad = false: central finite differences; ad = "check": print the tape's
@@ -295,9 +296,9 @@ With grad and a traceable f, grad is checked against the tape's gradient
 (a warning names the coordinates that differ; ad = "check" checks at x0
 at once, against differences when f cannot be traced).  Constraints
 without grad are traced too; one that cannot be is said, by differences
-(p.ad.constraints).  An
-f that cannot be traced gets central differences, and so does hess when
-missing: h_i = eps^(1/3) max(1, |x_i|), 2n gradient calls, in r.ngev.
+(p.ad.constraints).  An f that cannot be traced gets central differences,
+and so does hess when missing: h_i = eps^(1/3) max(1, |x_i|), 2n
+gradient calls, in r.ngev.
 g and H are cleared to nil before each call, and what comes back is
 checked: every entry set to a number, nothing beyond n, or else an error
 naming the callback (write g[i] = ..., not g = {...}, which only rebinds

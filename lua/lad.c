@@ -766,13 +766,25 @@ static ol_tape *trace1 (lua_State *L, int fidx, int n, const double *x,
   lua_pushvalue(L, fidx);
   lua_createtable(L, n, 0);
   for (i = 0; i < n; i++) {
-    pushnode(L, st, ol_tape_var(t, i, x[i]));
+    int k = ol_tape_var(t, i, x[i]);
+    if (k < 0) break;    /* the tape's limit: no raise with the state set */
+    pushnode(L, st, k);
     lua_rawseti(L, -2, i + 1);
   }
-  rc = lua_pcall(L, 1, 1, 0);
+  if (i < n) {
+    snprintf(why, wsz, "its %d inputs alone fill the tape (%.120s)", n,
+             ol_tape_why(t));
+    lua_pop(L, 2);
+    lua_pushnil(L);
+    rc = LUA_OK;
+  }
+  else
+    rc = lua_pcall(L, 1, 1, 0);
   /* (3) what it returned; a Ctrl-C (the prompt's "interrupted!") is no
   ** reason to fall back: it is raised again once the state is back */
-  if (rc != LUA_OK) {
+  if (i < n)
+    ;                    /* why is said */
+  else if (rc != LUA_OK) {
     const char *msg = lua_tostring(L, -1);
     if (msg != NULL && strstr(msg, "interrupted!") != NULL) intr = 1;
     if (st->why[0] != '\0') snprintf(why, wsz, "%s", st->why);

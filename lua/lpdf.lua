@@ -94,6 +94,27 @@ function math.log_sum_exp (...)
   return m + math.log1p(s)
 end
 
+-- The arguments' names, for the errors.
+local ARGS = {
+  normal = {"x", "mu", "sigma"}, lognormal = {"x", "mu", "sigma"},
+  student_t = {"x", "nu", "mu", "sigma"}, cauchy = {"x", "mu", "sigma"},
+  exponential = {"x", "lambda"}, gamma = {"x", "alpha", "beta"},
+  beta = {"x", "a", "b"}, binomial_logit = {"k", "n", "alpha"},
+  poisson_log = {"k", "alpha"},
+}
+
+-- v, argument i of lpdf.name (entry j of a table when j): a number or a
+-- traced value, else an error naming the argument (level: the caller's).
+local function checkarg (name, i, v, j)
+  local tv = type(v)
+  if tv == "number" or tv == "userdata" then return end
+  local sig = ARGS[name]
+  error(fmt("lpdf.%s(%s): %s%s must be a number%s, got %s", name,
+            table.concat(sig, ", "), sig[i], j and fmt("[%d]", j) or "",
+            j and "" or " or a table of numbers",
+            tv == "nil" and "nil (missing?)" or "a " .. tv), 3)
+end
+
 -- f vectorised over its nargs arguments: a table argument sums f over
 -- its entries, scalars broadcast; name for the error on unequal lengths.
 local function vectorised (name, nargs, f)
@@ -101,6 +122,7 @@ local function vectorised (name, nargs, f)
     local a = {...}
     local len
     for i = 1, nargs do
+      if type(a[i]) ~= "table" then checkarg(name, i, a[i]) end
       if type(a[i]) == "table" then
         local l = #a[i]
         if len ~= nil and l ~= len then
@@ -114,7 +136,10 @@ local function vectorised (name, nargs, f)
     local s, b = 0, {}
     for j = 1, len do
       for i = 1, nargs do
-        if type(a[i]) == "table" then b[i] = a[i][j] else b[i] = a[i] end
+        if type(a[i]) == "table" then
+          b[i] = a[i][j]
+          checkarg(name, i, b[i], j)
+        else b[i] = a[i] end
       end
       s = s + f(b[1], b[2], b[3], b[4])
     end
@@ -215,10 +240,12 @@ math.log1p(x), math.expm1(x)
   log(1 + x), exp(x) - 1 accurate near 0.
 All are traced like math: a logp written with them gets exact gradients
 and Hessians from its tape (lgamma's derivative is the digamma); on
-numbers they return numbers.  Example:
-  problem.density{n = 2, logp = function (p)
-    return lpdf.normal(y, p[1], p[2]) + lpdf.cauchy(p[2], 0, 5) end,
-    lower = {-math.huge, 0}, x0 = {0, 1}}]]
+numbers they return numbers.  Example (data y, parameters mu, sigma):
+  y = {1.2, 0.4, 2.2, 1.9, 0.1}
+  p = problem.density{params = {{"mu"}, {"sigma", lower = 0}},
+    logp = function (q) return lpdf.normal(y, q.mu, q.sigma)
+      + lpdf.cauchy(q.sigma, 0, 5) end}
+  print(run(p, sample.nuts{}, {chains = 4}))]]
 core.fdocs.lpdf = doc
 core.fdocs[lpdf] = doc
 for k, f in pairs(lpdf) do

@@ -94,6 +94,25 @@ static void addevals (luaL_Buffer *bf, const ol_run *r)
   luaL_addstring(bf, buf);
 }
 
+/* The run's message: a callback error's traceback (olua_msghandler)
+** indented under it, so that the summary keeps its shape; none after a
+** Ctrl-C, where it says only where the interrupt happened to land. */
+static void addmessage (luaL_Buffer *bf, const char *msg, int interrupted)
+{
+  const char *nl, *tb = strstr(msg, "\nstack traceback:");
+  const char *end = interrupted && tb != NULL ? tb : msg + strlen(msg);
+  while ((nl = memchr(msg, '\n', (size_t)(end - msg))) != NULL) {
+    luaL_addlstring(bf, msg, (size_t)(nl - msg));
+    luaL_addstring(bf, "\n    ");
+    msg = nl + 1;
+    if (*msg == '\t' && msg < end) {           /* the traceback's tab */
+      luaL_addstring(bf, "  ");
+      msg++;
+    }
+  }
+  luaL_addlstring(bf, msg, (size_t)(end - msg));
+}
+
 /* The stop line's reason: the core's name, except where that would read
 ** "stopped: stopped" or hide who stopped it. */
 static const char *stopphrase (int why)
@@ -275,8 +294,9 @@ int olua_run_tostring (lua_State *L)
     snprintf(buf, sizeof buf, "\n  running: %ld of %ld iterations",
              ol_run_iter(r), ol_run_budget(r));
   else
-    snprintf(buf, sizeof buf, "\n  stopped: %s after %ld iterations (%s s)",
+    snprintf(buf, sizeof buf, "\n  stopped: %s after %ld iteration%s (%s s)",
              stopphrase(olua_runreason(b)), ol_run_iter(r),
+             ol_run_iter(r) == 1 ? "" : "s",
              ol_fmtnum(num, sizeof num, ol_run_seconds(r), 2));
   luaL_addstring(&bf, buf);
   addevals(&bf, r);
@@ -322,7 +342,7 @@ int olua_run_tostring (lua_State *L)
     int why = olua_runreason(b);
     luaL_addstring(&bf, why == OL_STOP_TOL || why == OL_STOP_CONVERGED ||
                    why == OL_STOP_DIVERGED ? "\n  rule: " : "\n  message: ");
-    luaL_addstring(&bf, ol_run_message(r));
+    addmessage(&bf, ol_run_message(r), why == OL_STOP_INTERRUPTED);
   }
   {
     lrun *one = b;

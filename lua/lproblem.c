@@ -1020,7 +1020,13 @@ static int problem_make (lua_State *L)
   lua_settop(L, 3);
   b = newbox(L);
   b->p = ol_problem_new(t, v, &e);
-  if (b->p == NULL) return luaL_error(L, "%s: %s", who, e.msg);
+  if (b->p == NULL) {            /* the core's "name: ..." said once */
+    const char *m = e.msg;
+    size_t l = strlen(t->name);
+    if (strncmp(m, t->name, l) == 0 && m[l] == ':' && m[l + 1] == ' ')
+      m += l + 2;
+    return luaL_error(L, "%s: %s", who, m);
+  }
   b->n = b->p->n;
   generic(L, who, b->p);
   return 1;
@@ -1318,7 +1324,7 @@ static int traceobjective (lua_State *L, const char *who, lproblem *b,
   if (!ok) {                                   /* said once, here */
     lua_getglobal(L, "print");
     lua_pushfstring(L, "%s: %s cannot be traced: %s; its gradient is by "
-                    "finite differences (ad = false says so quietly)", who,
+                    "finite differences (ad = false: the same, without this notice)", who,
                     b->fname != NULL ? b->fname : "f", b->ad->why);
     lua_call(L, 1, 0);
   }
@@ -1490,6 +1496,23 @@ static void oneparam (lua_State *L, const char *who, int sidx, int nidx,
   if (size < 1 || size > 100000000)
     luaL_error(L, "%s: parameter %s: its size must be an integer in [1, "
                "100000000]", who, name);
+  /* scalar bounds named by the parameter (the core names x[k]); a
+  ** density's must leave an interval, an objective may fix a variable */
+  {
+    int top = lua_gettop(L), fix = strcmp(who, "problem.new") == 0;
+    if (lua_getfield(L, top, "lower") == LUA_TNUMBER &&
+        lua_getfield(L, top, "upper") == LUA_TNUMBER) {
+      double lo = lua_tonumber(L, top + 1), hi = lua_tonumber(L, top + 2);
+      if (isnan(lo) || isnan(hi))
+        luaL_error(L, "%s: parameter %s: %s is NaN", who, name,
+                   isnan(lo) ? "lower" : "upper");
+      if (fix ? lo > hi : lo >= hi)
+        luaL_error(L, "%s: parameter %s: lower = %s must be %s upper = %s",
+                   who, name, lua_tostring(L, top + 1),
+                   fix ? "at most" : "below", lua_tostring(L, top + 2));
+    }
+    lua_settop(L, top);
+  }
   lua_pushinteger(L, size);
   lua_setfield(L, -2, "size");
   lua_pushboolean(L, size == 1);
@@ -1670,8 +1693,9 @@ static int withparams (lua_State *L, lua_CFunction ctor, const char *who,
   lua_setfield(L, aidx, "params");
   if (lua_getfield(L, 1, "n") != LUA_TNIL &&
       !(lua_isinteger(L, -1) && lua_tointeger(L, -1) == n))
-    luaL_error(L, "%s: n = %s, but params declare %d entries (leave n out "
-               "with params)", who, luaL_tolstring(L, -1, NULL), n);
+    luaL_error(L, "%s: n = %s, but params declare %d %s (leave n out "
+               "with params)", who, luaL_tolstring(L, -1, NULL), n,
+               n == 1 ? "entry" : "entries");
   lua_pop(L, 1);
   lua_pushinteger(L, n);
   lua_setfield(L, aidx, "n");
@@ -1925,6 +1949,20 @@ static const char *gradcheck_at (lproblem *b, lua_State *T, int fidx,
   return c->checkmsg;
 }
 
+/* The warning line for w, a gradcheck_at outcome: a difference names the
+** fix too. */
+static void gradwarn (char *line, size_t sz, const char *who, const char *w)
+{
+  const char *fix = "";
+  if (strncmp(w, "grad= differs from the traced", 29) == 0)
+    fix = " (correct grad=, or leave it out: f's traced gradient is exact)";
+  else if (strncmp(w, "grad= differs", 13) == 0)
+    fix = " (correct grad=; if f is noisy or not smooth there, the "
+          "differences may be what is off)";
+  snprintf(line, sz, "%s%swarning: %s%s", who != NULL ? who : "",
+           who != NULL ? ": " : "", w, fix);
+}
+
 /* At the end of problem.new (box at 2): when grad= is
 ** given with f, trace f (unless ad = false) and check grad= at x0; with
 ** ad = "check", against differences when f cannot be traced. */
@@ -1970,7 +2008,7 @@ static void gradcheck_new (lua_State *L, const char *who, lproblem *b)
   w = gradcheck_at(b, L, top + 1, b->p->x0, g, mode == 2, "x0", &skip);
   b->gck->pending = !traced ? 0 : skip ? 2 : 1;
   if (w != NULL) {
-    snprintf(line, sizeof line, "%s: warning: %s", who, w);
+    gradwarn(line, sizeof line, who, w);
     say(L, line);
   }
   else if (mode == 2) {
@@ -2014,7 +2052,7 @@ static void gradcheck_step (lproblem *b, lua_State *T, const double *x,
     memcpy(xc, x, (size_t)b->n * sizeof *x);
     lua_settop(T, S_TOP);
     if (w != NULL) {
-      snprintf(line, sizeof line, "warning: %s", w);
+      gradwarn(line, sizeof line, NULL, w);
       say(T, line);
     }
     return;
@@ -2027,7 +2065,7 @@ static void gradcheck_step (lproblem *b, lua_State *T, const double *x,
   olua_ad_release(b->gck, "checked");        /* its tapes are not needed */
   lua_settop(T, S_TOP);
   if (w != NULL) {
-    snprintf(line, sizeof line, "warning: %s", w);
+    gradwarn(line, sizeof line, NULL, w);
     say(T, line);
   }
 }
@@ -2124,6 +2162,9 @@ static void precheck (lua_State *L, const char *who, int n)
   lua_pop(L, 1);
 }
 
+/* Set by problem.density right before it calls problem_new. */
+#define DENSITYCALL "optlab.densitycall"
+
 /* problem.new{n=, f=, grad=, fdf=, hess=, x0=, xstar=, fstar=, name=,
 ** kind=, set=, noise=, l1=, constraints=, lower=, upper=} -> a problem
 ** whose oracles call the Lua functions (lua_fdf, and lua_hess as p->hess
@@ -2135,11 +2176,20 @@ static int problem_new (lua_State *L)
     "set", "noise", "l1", "constraints", "lower", "upper", "ad", "params",
     NULL
   };
-  const char *who = "problem.new";
+  const char *who = "problem.new", *said = who;
   lproblem *b;
   lua_State *Z;
   ol_err e;
-  int n, i, kind = OL_OBJECTIVE, traced;
+  int n, i, kind = OL_OBJECTIVE, traced, density;
+  /* called by problem.density (the flag it set just before, taken at
+  ** once): the notices of the trace and the grad= check name it and logp */
+  density = lua_getfield(L, LUA_REGISTRYINDEX, DENSITYCALL) != LUA_TNIL;
+  lua_pop(L, 1);
+  if (density) {
+    lua_pushnil(L);
+    lua_setfield(L, LUA_REGISTRYINDEX, DENSITYCALL);
+    said = "problem.density";
+  }
   if (lua_istable(L, 1) && lua_getfield(L, 1, "params") != LUA_TNIL) {
     static const char *const fk[] = {"f", "grad", "fdf", "hess", NULL};
     return withparams(L, problem_new, who, fk);
@@ -2198,7 +2248,8 @@ static int problem_new (lua_State *L)
     lua_xmove(Z, L, 1);
   }
   lua_call(L, 7, 0);
-  traced = traceobjective(L, who, b, 3);
+  if (density) b->fname = "logp";
+  traced = traceobjective(L, said, b, 3);
   b->p = ol_problem_custom(n, lua_fdf, !b->hasgrad && !b->hasfdf && !traced,
                            b, NULL, &e);
   if (b->p == NULL) return luaL_error(L, "%s: %s", who, e.msg);
@@ -2233,7 +2284,7 @@ static int problem_new (lua_State *L)
   }
   generic(L, who, b->p);
   readconstraints(L, who, b);
-  gradcheck_new(L, who, b);
+  gradcheck_new(L, said, b);
   return 1;
 }
 
@@ -2362,6 +2413,8 @@ static int problem_density (lua_State *L)
   lua_setfield(L, -2, "ad");
   lua_getfield(L, 1, "x0");                  /* the trace point: x0 */
   lua_setfield(L, -2, "x0");
+  lua_pushboolean(L, 1);                     /* taken by problem_new */
+  lua_setfield(L, LUA_REGISTRYINDEX, DENSITYCALL);
   lua_call(L, 1, 1);                                   /* index 2: box */
   b = lua_touserdata(L, 2);
   b->fname = "logp";

@@ -376,6 +376,19 @@ static double rhat_shown (double r, char *buf, size_t sz)
   return strtod(buf, NULL);
 }
 
+/* nm cut to w bytes in place keeping its end from the last '[' (the
+** index, which tells the rows of one vector apart), the cut marked "~". */
+static void fitname (char *nm, int w)
+{
+  int l = (int)strlen(nm), t;
+  const char *br = strrchr(nm, '[');
+  if (l <= w) return;
+  t = br != NULL ? (int)(nm + l - br) : 0;
+  if (t > w / 2) t = w / 2;
+  memmove(nm + w - t, nm + l - t, (size_t)t + 1);
+  nm[w - t - 1] = '~';
+}
+
 /* The rows of a summary table: lp (NULL: no lp__ row) then n coordinates
 ** named by names (NULL: x[j]), at most 24 of them. */
 static void addrows (char **text, size_t *len, const ol_summary *lp,
@@ -394,6 +407,7 @@ static void addrows (char **text, size_t *len, const ol_summary *lp,
     if (r == NULL) continue;
     if (j < 0) snprintf(nm, sizeof nm, "lp__");
     else coordname(names, j, 0, nm, sizeof nm);
+    fitname(nm, w);
     snprintf(rb, sizeof rb, "%.4f", r->rhat);
     tadd(text, len, "\n  %-*.*s %9.4g %9.2g %9.4g %9.4g %9.4g %9.4g %9.0f "
          "%9.0f %7s", w, w, nm, r->mean, r->mcse_mean, r->sd, r->q5, r->q50,
@@ -592,9 +606,11 @@ nonfinite:
     ** draws kept never met it, so it is a note, not a warning */
     const char *lvl = hnf > 0 ? "warning" : "note";
     char counts[160];
+    int j, xinf = 0;
     if (x == NULL) return text;
     ol_problem_constrain(ol_run_problem(nfrun), nfx, x);
     pointtext(x, n, pt, sizeof pt);
+    for (j = 0; j < n; j++) xinf |= !isfinite(x[j]);
     free(x);
     if (hnf > 0)
       snprintf(counts, sizeof counts, "%ld of %ld transitions after warmup "
@@ -607,6 +623,13 @@ nonfinite:
            "finite at x = %s; %s met a non-finite gradient and were rejected "
            "there (these are not divergences of curvature): make the "
            "gradient finite wherever logp is", lvl, pt, counts);
+    else if (xinf)                 /* a step so long that x overflowed */
+      tadd(&text, &len, "\n%s: logp returned %s at x = %s, a point whose "
+           "coordinates overflowed (a leapfrog step too long for the scale "
+           "of x, as early in warmup; or x = lower + exp(u) past the "
+           "largest double); %s met it and were rejected there (not "
+           "curvature)%s", lvl, w, pt, counts, hnf > 0 ? ": give x0 near "
+           "the typical set, or rescale the parameters towards 1" : "");
     else if (nfU == INFINITY)
       tadd(&text, &len, "\n%s: logp returned -inf at x = %s; %s met a "
            "log density of -inf (zero density) and were rejected there (not "

@@ -289,12 +289,21 @@ if type(diagt) == "table" then
   end
   -- diag.summary of named draws (r:draws() of a run with params =):
   -- flattened, keys sorted by name, a vector's entries named key[j]
-  local csummary = diagt.summary
+  local cfun = diagt.summary
+  -- the C function's errors at the user's line, not at this wrapper's
+  local function csummary (...)
+    local res = table.pack(pcall(cfun, ...))
+    if res[1] then return table.unpack(res, 2, res.n) end
+    local e = res[2]
+    if type(e) ~= "string" then error(e, 0) end
+    error((e:gsub("^[^\n]-prelude%.lua:%d+: ", "")), 3)
+  end
   function diagt.summary (chains, names, ...)
     local first = type(chains) == "table" and type(chains[1]) == "table"
       and chains[1][1]
     if type(first) ~= "table" or first[1] ~= nil or next(first) == nil then
-      return csummary(chains, names, ...)
+      local s = csummary(chains, names, ...)
+      return s
     end
     local keys = {}
     for k in pairs(first) do keys[#keys + 1] = k end
@@ -319,7 +328,8 @@ if type(diagt) == "table" then
         flat[c][s] = row
       end
     end
-    return csummary(flat, names or nm, ...)
+    local s = csummary(flat, names or nm, ...)
+    return s
   end
   -- help(diag.read_csv): diag's text (lua/help.lua, loaded before this)
   if core.fdocs and core.fdocs[diagt] then

@@ -192,11 +192,34 @@ function Repeats.metrics (self)
   return self.runs[1]:metrics()
 end
 
+-- "0..4", or "1, 3..5" when some are missing: the streams of the runs
+local function streamlist (streams, R)
+  if streams == nil or #streams == 0 then return fmt("0..%d", R - 1) end
+  local parts, a, b = {}, streams[1], streams[1]
+  local function flush ()
+    parts[#parts + 1] = a == b and tostring(a) or fmt("%d..%d", a, b)
+  end
+  for k = 2, #streams do
+    if streams[k] == b + 1 then b = streams[k]
+    else
+      flush()
+      a, b = streams[k], streams[k]
+    end
+  end
+  flush()
+  if #parts > 4 then
+    return fmt("%s, ..., %s", parts[1], parts[#parts])
+  end
+  return table.concat(parts, ", ")
+end
+
 Repeats.__tostring = function (self)
   local r1 = self.runs[1]
-  local lines = {fmt("repeats: %s on %s  seed %d  (%d runs, streams 0..%d)",
+  local lines = {fmt("repeats: %s on %s  seed %d  (%d run%s, stream%s %s)",
                      r1.label, tostring(r1.problem), self.seed, self.R,
-                     self.R - 1)}
+                     self.R == 1 and "" or "s",
+                     self.R == 1 and "" or "s",
+                     streamlist(self.streams, self.R))}
   if self.interrupted then
     lines[2] = fmt("  interrupted: %d of %d runs finished", self.R,
                    self.asked)

@@ -206,6 +206,9 @@ section("grad= checked", function ()
        1, true) ~= nil and out:find("coordinate 2: grad= gives -40, the "
        .. "tape 40", 1, true) ~= nil, "a wrong-sign grad= warns, naming the "
        .. "worst coordinate and both values: " .. out)
+  t.ok(out:find(" (correct grad=, or leave it out: f's traced gradient is "
+                .. "exact)", 1, true) ~= nil,
+       "... and the fix (5aa2093's warning named none)")
   t.ok(tostring(r):find("grad= differs", 1, true) ~= nil and
        p.ad.agrees == false, "... and the summary and p.ad say so")
   out = capture(function ()
@@ -284,6 +287,53 @@ section("grad= checked", function ()
   end)
   t.ok(out:find("warning: grad= differs", 1, true) ~= nil,
        "problem.density's grad is checked too: " .. out)
+end)
+
+-- the notice of an untraceable log density names problem.density and
+-- logp (5aa2093: "problem.new: f cannot be traced", a call the user never
+-- made), and a problem.new after it still names problem.new and f
+section("untraceable logp named", function ()
+  local out = capture(function ()
+    problem.density{n = 1, logp = function (x)
+      return tostring(x[1]) and -x[1] ^ 2 end}
+  end)
+  t.ok(out:find("^problem.density: logp cannot be traced: it converts a "
+                .. "traced value to a string") ~= nil,
+       "problem.density's notice: " .. out)
+  out = capture(function ()
+    problem.new{n = 1, f = function (x) return tostring(x[1]) and x[1] ^ 2 end}
+  end)
+  t.ok(out:find("^problem.new: f cannot be traced") ~= nil,
+       "problem.new's notice after it: " .. out)
+  t.ok(out:find("(ad = false: the same, without this notice)", 1, true)
+       ~= nil, "the notice says what ad = false does (it read 'ad = false "
+       .. "says so quietly')")
+end)
+
+-- a grad= check whose f has more inputs than the check's tape holds (1 << 20
+-- nodes): the check is skipped with the reason, and the tracing state (the
+-- math library swapped for tracing versions, the trace in progress) is put
+-- back.  5aa2093 raised from inside the trace: problem.density failed with
+-- "its tape's recording failed", and math.sin, grad, ... stayed broken.
+section("inputs beyond the check's tape", function ()
+  local n = (1 << 20) + 10
+  local sin0 = math.sin
+  local ok, p = pcall(problem.density, {n = n,
+    logp = function (x) return 0 end, grad = function (x, g) end})
+  t.ok(ok, "problem.density{n = 2^20 + 10, grad = ...} is made: "
+       .. tostring(p))
+  t.ok(math.sin == sin0 and abs(math.sin(1) - 0.8414709848078965) <= 1e-15,
+       "math.sin is Lua's again after the check's trace gave up")
+  local g, why = grad(function (x) return x[1] ^ 2 + 3 * x[2] end, {1, 2})
+  t.ok(why == nil and abs(g[1] - 2) <= 1e-15 and abs(g[2] - 3) <= 1e-15,
+       fmt("grad traces again afterwards (g = %s, %s; reason %s)",
+           tostring(g[1]), tostring(g[2]), tostring(why)))
+  if ok then
+    local chk = tostring(p.ad.check)
+    t.ok(chk:find("not checked", 1, true) ~= nil
+         and chk:find("inputs", 1, true) ~= nil,
+         "p.ad.check says why grad= was not checked: " .. chk)
+  end
 end)
 
 t.done()

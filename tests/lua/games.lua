@@ -211,6 +211,13 @@ for _, ix in ipairs({true, false}) do
        "games: exp3 (ix = " .. tostring(ix) .. ") is reproducible from its "
        .. "seed and differs across seeds")
 end
+-- an optimizer on a game names its family and the game dynamics to use
+-- (5aa2093: "rmplus needs an objective or a density (matrixgame is a
+-- game)", while game.rmplus is the one that runs on it)
+t.errors("optim.rmplus needs an objective or a density (matrixgame is a "
+         .. "game): a game runs with game dynamics, game.<name>{} "
+         .. "(help(game))", run, problem.matrixgame{A = {{0, 1}, {1, 0}}},
+         optim.rmplus{}, {iters = 1, progress = false})
 t.errors("exp3 needs a game (lua is an objective)", run,
          problem.new{n = 3, set = {simplex = {3}}, x0 = {1/3, 1/3, 1/3},
                      f = function (x) return x[1] end,

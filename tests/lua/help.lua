@@ -131,4 +131,19 @@ for _, f in ipairs{optim, sample, game, problem} do
 end
 t.is(#bad, 0, "no range shows 1e300, 1e-300 or -nan: " .. table.concat(bad, "; "))
 
+-- help(problem.new) says it takes params= (5aa2093's text named it only
+-- under problem.density), its lines fit 80 columns, and no sentence runs
+-- into the next one without its full stop
+h = capture(help, problem.new)
+t.ok(h:match("\n  n +dimension %(required%), or params:") ~= nil,
+     "help(problem.new): params= beside n")
+local long = {}
+for line in h:gmatch("[^\n]+") do
+  if #line > 80 then long[#long + 1] = line end
+end
+t.is(#long, 0, "help(problem.new): lines of at most 80 columns: "
+     .. table.concat(long, " | "))
+t.ok(not h:match("warns\nWithout") and not h:match(" An\n"),
+     "help(problem.new): sentences end before the next begins")
+
 t.done()

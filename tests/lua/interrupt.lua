@@ -153,6 +153,32 @@ do
   q:close()
 end
 
+-- (3) the summary of a run whose callback took the Ctrl-C: the message
+-- says it was interrupted, without the traceback of where the signal
+-- happened to land (it ran unindented into the summary before)
+do
+  local st, out = script([[
+local calls = 0
+local p = problem.new{n = 2, f = function (x)
+    calls = calls + 1
+    if calls == 100 then ctrl_c() end
+    local s = 0
+    for i = 1, 1e5 do s = s + i end
+    return x[1]^2 + x[2]^2 end,
+  grad = function (x, g) g[1] = 2 * x[1] g[2] = 2 * x[2] end}
+local r = run(p, optim.gd{lr = 1e-12}, {iters = 1e9, x0 = {1, 1}, tol = 0, progress = false})
+print(r.reason)
+print(r)
+print("end of summary")
+]])
+  t.ok(st == 0 and out:find("^interrupted\n") ~= nil,
+       "interrupt: summary: the run stopped, interrupted")
+  t.ok(out:find("\n  message: [^\n]*interrupted[^\n]*\nend of summary")
+       ~= nil and not out:find("stack traceback", 1, true),
+       "interrupt: summary: its message, no traceback: "
+       .. (out:match("message: .*") or out))
+end
+
 os.remove(TMP)
 for _, s in ipairs{".lua", ".out", ".err"} do os.remove(TMP .. s) end
 t.done()

@@ -193,6 +193,47 @@ t.is(lpdf.beta(1.5, 2, 2), -math.huge, "beta outside [0, 1]: -inf")
 t.errors("k = 2.5 must be an integer", lpdf.poisson_log, 2.5, 1)
 t.errors("k = 11 must be an integer in %[0, 10%]", lpdf.binomial_logit, 11, 10, 0)
 t.errors("different lengths", lpdf.normal, {1, 2}, {0, 0, 0}, 1)
+-- a missing or non-number argument is named (5aa2093's lpdf said
+-- "lua/lpdf.lua:141: attempt to compare nil with number")
+t.errors("lpdf.normal(x, mu, sigma): sigma must be a number or a table of "
+         .. "numbers, got nil (missing?)", lpdf.normal, 1, 0)
+t.errors("lpdf.normal(x, mu, sigma): x must be a number or a table of "
+         .. "numbers, got a string", lpdf.normal, "a", 0, 1)
+t.errors("lpdf.gamma(x, alpha, beta): x[2] must be a number, got a string",
+         lpdf.gamma, {1, "b"}, 2, 1)
+do
+  local chunk = load("local v = lpdf.student_t(1, 3, 0)\nreturn v", "=mine")
+  local ok, e = pcall(chunk)
+  t.ok(not ok and tostring(e):find("^mine:1: lpdf%.student_t%(x, nu, mu, "
+                                   .. "sigma%): sigma must be") ~= nil,
+       "the error is at the caller's line: " .. tostring(e))
+end
+
+-- help(lpdf)'s example runs as printed (5aa2093's used a y it never set)
+do
+  local tmp, old = os.tmpname(), io.output()
+  io.output(tmp)
+  help(lpdf)
+  io.output():close()
+  io.output(old)
+  local fh = assert(io.open(tmp))
+  local txt = fh:read("a")
+  fh:close()
+  os.remove(tmp)
+  local code = txt:match("Example[^\n]*\n(.*)$")
+  local ok, err = false, "no example found"
+  if code then
+    local printed = {}
+    local env = setmetatable({print = function (...) printed[#printed + 1]
+      = tostring((...)) end}, {__index = _G})
+    local chunk, lerr = load(code, "=example", "t", env)
+    if chunk then ok, err = pcall(chunk) else err = lerr end
+    if ok and not (printed[1] or ""):find("4 chains, warmup 1000", 1, true)
+    then ok, err = false, "printed: " .. tostring(printed[1]) end
+  end
+  t.ok(ok, "help(lpdf)'s example runs and samples 4 chains: "
+       .. tostring(err))
+end
 
 -- == the densities: derivatives ===========================================
 local cases = {

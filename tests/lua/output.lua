@@ -27,6 +27,25 @@ s = tostring(run(problem.quadratic{n = 2}, optim.gd{lr = 1},
                  opts{iters = 5000, tol = 1e-8}))
 t.ok(s:find("\n  stopped: tolerance after %d+ iterations %([%d.e+-]+ s%)\n"),
      "a tolerance stop keeps 'stopped: tolerance after N iterations (t s)'")
+-- a callback error's traceback is indented under "message:", the summary
+-- keeping its shape (it ran from column 0 into what followed before)
+do
+  local pe = problem.new{n = 1, f = function (x)
+    if x[1] < 0.5 then error("f: boom") end
+    return x[1] ^ 2 end, grad = function (x, g) g[1] = 2 * x[1] end}
+  local re = run(pe, optim.gd{lr = 0.8}, opts{iters = 10, x0 = {1}})
+  local after = tostring(re):match("\n  message: [^\n]*(.*)$") or "?"
+  local flush = true
+  for line in after:gmatch("\n([^\n]*)") do
+    if not line:find("^    ") then flush = false end
+  end
+  t.ok(after:find("stack traceback", 1, true) ~= nil and flush,
+       "a callback error's traceback is indented under message: " .. after)
+end
+-- one iteration is singular (an infeasible sqp run often stops after 1)
+s = tostring(run(problem.quadratic{n = 2}, optim.gd{lr = 0.1}, opts{iters = 1}))
+t.ok(has(s, "\n  stopped: budget after 1 iteration ("),
+     "'after 1 iteration', not '1 iterations': " .. s:match("stopped: [^\n]*"))
 
 -- (2) final x and evaluation counts
 local r = run(problem.rosenbrock{n = 100}, optim.gd{lr = 1e-4}, opts{iters = 50})

@@ -119,6 +119,29 @@ local px = problem.density{n = 2, logp = function (x)
 t.is(run(px, sample.nuts{}, opts{iters = 50, seed = SEED}):summary()[2].name,
      "x[2]", "no params: x[j] as before")
 
+-- a name longer than the summary's column keeps its index: the rows of
+-- one vector stay apart (5aa2093 cut all twelve to the same 24 bytes)
+do
+  local nm = "a_very_long_parameter_name"
+  local pl = problem.density{params = {{nm, 12}}, logp = function (q)
+    local s = 0
+    for i = 1, 12 do s = s - 0.5 * q[nm][i] ^ 2 end
+    return s end}
+  local txt = tostring(run(pl, sample.nuts{}, opts{chains = 2, iters = 100,
+                                                  seed = SEED}))
+  local rows, seen, distinct = 0, {}, 0
+  for label in txt:gmatch("\n  (a_very_long_param%S*)") do
+    rows = rows + 1
+    if not seen[label] then distinct = distinct + 1 end
+    seen[label] = true
+  end
+  t.ok(rows == 12 and distinct == 12 and seen["a_very_long_paramete~[1]"]
+       and seen["a_very_long_paramet~[12]"],
+       string.format("long names: 12 rows, 12 labels, each ending in its "
+                     .. "index (%d, %d)",
+           rows, distinct))
+end
+
 -- (4) malformed declarations
 local lp = function () return 0 end
 t.errors("parameter mu is declared twice", problem.density,
@@ -139,5 +162,22 @@ t.errors("x0.b must be a table of 2 numbers", problem.density,
          {params = {{"b", 2}}, x0 = {b = 1}, logp = lp})
 t.errors("parameter tau: lower has 1 entries, its size is 2",
          problem.density, {params = {{"tau", 2, lower = {0}}}, logp = lp})
+-- bounds in the wrong order name the parameter, not x[k] (5aa2093's core
+-- message "bounds of x[2]" left the user to count entries)
+t.errors("parameter tau: lower = 0 must be below upper = -1",
+         problem.density, {params = {mu = 1, tau = {lower = 0, upper = -1}},
+                           logp = lp})
+t.errors("parameter tau: lower = 2 must be below upper = 2",
+         problem.density, {params = {{"mu"}, {"tau", lower = 2, upper = 2}},
+                           logp = lp})
+t.errors("parameter tau: lower = 3 must be at most upper = 2", problem.new,
+         {params = {{"mu"}, {"tau", lower = 3, upper = 2}}, f = lp})
+t.ok(pcall(problem.new, {params = {{"mu"}, {"tau", lower = 2, upper = 2}},
+                         f = lp}),
+     "problem.new may fix a parameter (lower = upper), as with lower=/upper=")
+t.errors("parameter tau: lower is NaN", problem.density,
+         {params = {{"tau", lower = 0 / 0, upper = 1}}, logp = lp})
+t.errors("n = 3, but params declare 1 entry (", problem.density,
+         {n = 3, params = {a = 1}, logp = lp})
 
 t.done()

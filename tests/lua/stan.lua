@@ -184,8 +184,33 @@ back = diag.read_csv(files[1] .. ".w.csv")
 t.ok(#back[1] == 4 and back[1][1][2] == 1 and back[1][3][2] ~= back[1][3][2],
      "read_csv: warmup draws before 'Adaptation terminated' dropped, nan read")
 t.errors("draw 3 of chain 1 is nan", diag.summary, back)
+-- its errors point at the caller's line, not at the Lua wrapper that
+-- flattens named draws (lua/prelude.lua:297 before)
+do
+  local chunk = load("local s = diag.summary({{1, 2, 3}})\nreturn s",
+                     "=mine")
+  local ok, e = pcall(chunk)
+  t.ok(not ok and tostring(e):find("^mine:1: diag%.summary: 3 draws per "
+                                   .. "chain, needs 4") ~= nil,
+       "diag.summary's error is at the caller's line: " .. tostring(e))
+end
 for _, fn in ipairs(files) do os.remove(fn) end
 os.remove(files[1] .. ".w.csv")
+
+-- (9b) a log density of -inf met where x overflowed (x = 0 + exp(u) = inf
+-- after a long warmup step, seed 1) is said as such; 5aa2093 advised to
+-- "declare the support with lower =", which this density has
+do
+  local q = problem.density{n = 1, lower = 0,
+    logp = function (x) return -0.5 * x[1] ^ 2 end}
+  local txt = tostring(run(q, sample.nuts{}, opts{chains = 2, iters = 200,
+                                                 x0 = {-1}, seed = 1}))
+  local note = txt:match("\nnote: logp returned %-inf[^\n]*")
+  t.ok(note ~= nil and note:find("overflowed", 1, true) ~= nil
+       and not note:find("declare the support", 1, true),
+       "an overflowed x is named, no advice to add bounds it has: "
+       .. tostring(note))
+end
 
 -- (10) help for diag and its functions
 for _, f in ipairs{diag, diag.summary, diag.rhat, diag.read_csv} do

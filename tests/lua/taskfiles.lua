@@ -256,6 +256,12 @@ do
   t.ok(c == 0 and err:find("op1-1.task is cut short or damaged", 1, true)
        and out:find("missing: task 1", 1, true),
        "tasks: a file cut short is a missing task, named")
+  -- the heading names the streams of the runs there (task 1, stream 0,
+  -- is missing; 5aa2093 said "streams 0..R-2" whatever was missing)
+  t.ok(out:find("runs?, streams? 1%.%.%d+%)") ~= nil
+       or out:find("%(1 run, stream 1%)") ~= nil,
+       "tasks: the heading's streams leave the missing one out: "
+       .. (out:match("repeats: [^\n]*") or out))
   local _, _, sc = sh(fmt("%s --tasks 1/1 --dir %s %s >/dev/null 2>%s",
                           OPTLAB, D, S, ERR))
   t.ok(sc == 0 and (slurp(ERR) or ""):find("computing task 1 again", 1, true),
