@@ -532,6 +532,12 @@ int olua_getjobrow (lua_State *L, int idx, olua_jobrow *row)
   refresh(getjs(L), j);
   row->id = j->id;
   row->state = statenames[j->state];
+  /* ended by a Ctrl-C or a stop: say so, not "done" as if it finished */
+  if (j->state == OLUA_JOB_DONE && j->boxes[0]->r != NULL) {
+    int why = olua_runreason(j->boxes[0]);
+    if (why == OL_STOP_INTERRUPTED) row->state = "interrupted";
+    else if (why == OL_STOP_STOPPED) row->state = "stopped";
+  }
   row->iter = maxiter(j);
   row->budget = j->boxes[0]->r ? ol_run_budget(j->boxes[0]->r) : 0L;
   row->title = j->title;

@@ -373,7 +373,7 @@ int olua_joblist_tostring (lua_State *L)
   luaL_Buffer b;
   lua_Integer i, n;
   char line[512], it[48];
-  int wid = 2, wit = 4, pass;
+  int wid = 2, wit = 4, wst = 7, pass;
   luaL_checktype(L, 1, LUA_TTABLE);
   n = (lua_Integer)lua_rawlen(L, 1);
   if (n == 0) {
@@ -384,8 +384,8 @@ int olua_joblist_tostring (lua_State *L)
   /* pass 0 measures the columns, pass 1 writes the lines */
   for (pass = 0; pass < 2; pass++) {
     if (pass == 1) {
-      snprintf(line, sizeof line, "  %-*s  %-7s  %-*s  %s", wid, "id",
-               "state", wit, "iter", "label");
+      snprintf(line, sizeof line, "  %-*s  %-*s  %-*s  %s", wid, "id",
+               wst, "state", wit, "iter", "label");
       luaL_addstring(&b, line);
     }
     for (i = 1; i <= n; i++) {
@@ -400,11 +400,12 @@ int olua_joblist_tostring (lua_State *L)
           int kid = snprintf(line, sizeof line, "%d", row.id);
           if (kid > wid) wid = kid;
           if (k > wit) wit = k;
+          if ((int)strlen(row.state) > wst) wst = (int)strlen(row.state);
           line[0] = '\0';
         }
         else
-          snprintf(line, sizeof line, "\n  %-*d  %-7s  %-*s  %s on %s", wid,
-                   row.id, row.state, wit, it, row.label, row.title);
+          snprintf(line, sizeof line, "\n  %-*d  %-*s  %-*s  %s on %s", wid,
+                   row.id, wst, row.state, wit, it, row.label, row.title);
       }
       lua_pop(L, 1);
       /* added with the buffer on top again: it may grow (a box) */

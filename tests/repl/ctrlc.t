@@ -59,6 +59,11 @@ ctrl_c "(a) job with a looping callback"
 tm_line 'print("state=" .. j.state .. " " .. j.run.reason)'
 tm_wait '^state=done interrupted$' 10
 ok $? "ctrlc: (a) the job stopped, interrupted"
+tm_line 'print(j) print(jobs())'
+tm_wait '^job #1 gd lr=1e-09 on lua.*: interrupted, iter' 10
+ok $? "ctrlc: (a) print(j) says interrupted, not done"
+tm_wait '^  1 +interrupted +[0-9]+/1000000 +gd' 10
+ok $? "ctrlc: (a) jobs() lists it as interrupted"
 survives "(a)"
 
 # (a') a job whose objective takes 5 s a call (a busy loop on the clock)
