@@ -78,7 +78,8 @@ t.is(list[#list], rc, "jobs: in start order")
 local s = tostring(list)
 t.ok(s:find("id%s+state%s+iter%s+label"), "jobs: a header line")
 t.ok(s:find("\n  " .. k.id .. "%s+stopped%s+10/100000000%s+adam lr=0.001"),
-     "jobs: a line per job with id, state (stopped: k:stop() ended it), iter, label")
+     "jobs: a line per job with id, state (stopped: k:stop() ended it), "
+     .. "iter, label")
 
 -- a job finishing by tolerance
 local q = start(problem.quadratic{n = 2}, optim.gd{lr = 0.5},
