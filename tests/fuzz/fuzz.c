@@ -226,7 +226,7 @@ static void *alloc (void *ud, void *ptr, size_t osize, size_t nsize)
   return q;
 }
 
-/* -- the library's Lua chunks, compiled once ------------------------------- */
+/* -- the library's Lua chunks, compiled once ----------------------------- */
 
 /* luaopen_optlab compiles lua/ *.lua (lua/lembed.c: luaL_loadbuffer with
 ** the chunk name "@lua/x.lua") for every new state: a third of an input's

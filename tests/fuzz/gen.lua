@@ -548,7 +548,8 @@ local function texpr (d)
   elseif k <= 4 then
     return "(" .. texpr(d + 1) .. pick{" + ", " - ", " * ", " / ", " ^ "}
            .. texpr(d + 1) .. ")"
-  elseif k == 5 then return "math." .. pick(MATHF) .. "(" .. texpr(d + 1) .. ")"
+  elseif k == 5 then
+    return "math." .. pick(MATHF) .. "(" .. texpr(d + 1) .. ")"
   elseif k == 6 and #MATHX > 0 then
     local a = {}
     for j = 1, byte() % 3 + 1 do a[j] = texpr(d + 1) end
@@ -613,8 +614,9 @@ local function prelude (pv)
   elseif k == 21 then return "X = " .. (HAS["grad"] and "grad" or "print")
                              .. "(function(y) return y[1] * x[1] end, {2})"
   elseif k == 22 then return "for i = 1, 1e9 do end"
-  elseif k == 23 then return fmt("X = coroutine.wrap(function() return run(%s, "
-                                 .. "optim.gd{}, {iters = 2}) end)()", pv)
+  elseif k == 23 then
+    return fmt("X = coroutine.wrap(function() return run(%s, optim.gd{}, "
+               .. "{iters = 2}) end)()", pv)
   elseif k == 24 then return "coroutine.yield(x)"
   elseif k == 25 then return "X = " .. problem()
   end
@@ -723,7 +725,8 @@ end
 local function set ()
   local k = byte() % 8
   if k == 0 then return '"simplex"'
-  elseif k == 1 then return fmt("{lo = -%s, hi = %s}", pick(SANE), pick(SANE))
+  elseif k == 1 then
+    return fmt("{lo = -(%s), hi = %s}", pick(SANE), pick(SANE))
   elseif k == 2 then return fmt("{lo = %s, hi = %s}", vec(), vec())
   elseif k == 3 then return "{lo = -1, hi = 1}"
   elseif k == 4 then return fmt("{box = {%s, %s}}", num(), num())
@@ -736,7 +739,9 @@ local GENERIC = {x0 = vec, set = set, l1 = num, noise = noise}
 local function generic (keys)
   return function (t)
     for _, k in ipairs(keys or {"x0", "set", "l1", "noise"}) do
-      if GENERIC[k] and chance(8) then t[#t + 1] = k .. " = " .. GENERIC[k]() end
+      if GENERIC[k] and chance(8) then
+        t[#t + 1] = k .. " = " .. GENERIC[k]()
+      end
     end
   end
 end
@@ -770,8 +775,8 @@ local function params ()
       elseif k == 1 then spec = key .. " = " .. pick{"3", "8", "1", "0", "-1",
                                                       "1e9", "'x'"}
       elseif k == 2 then spec = fmt("%s = {lower = %s}", key, num())
-      elseif k == 3 then spec = fmt("%s = {lower = %s, upper = %s}", key, num(),
-                                    num())
+      elseif k == 3 then
+        spec = fmt("%s = {lower = %s, upper = %s}", key, num(), num())
       elseif k == 4 then spec = fmt("%s = {%s, lower = %s}", key,
                                     pick{"2", "3"}, num())
       else spec = key .. " = " .. any() end
@@ -835,7 +840,8 @@ local function userproblem (pv, which)
   local t = {}
   t[#t + 1] = "n = " .. dimension()
   if which == "density" then
-    if not (adverse() and chance(3)) then t[#t + 1] = "logp = " .. cb(pv, "logp")
+    if not (adverse() and chance(3)) then
+      t[#t + 1] = "logp = " .. cb(pv, "logp")
     end
     if chance(4) then t[#t + 1] = "grad = " .. cb(pv, "grad") end
   else
