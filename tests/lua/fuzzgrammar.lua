@@ -32,7 +32,13 @@ t.ok(type(gen) == "function" and type(info) == "table",
      "gen.lua returns generate and what it found")
 
 -- the families and methods it found are the library's
-local core = debug.getregistry()["optlab.taskcore"]
+local core
+for _, v in pairs(debug.getregistry()) do
+  if type(v) == "table" and type(rawget(v, "ctors")) == "table"
+     and type(rawget(v, "methods")) == "table" then
+    core = v
+  end
+end
 local fams, want = {}, {}
 for _, f in ipairs(info.families) do fams[f] = true end
 for _, m in ipairs(core.methods) do want[m.family] = true end
