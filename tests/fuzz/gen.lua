@@ -217,7 +217,7 @@ end
 -- COMPAT[m] = the problem types method m runs on (a 1-iteration run of m
 -- on each default problem succeeds); KINDS[m][kind] when one of them is of
 -- that kind (so problem.new / problem.density of it fit m too).
-local COMPAT, KINDS = {}, {}
+local COMPAT, KINDS, CONSTR = {}, {}, {}
 do
   local made = {}
   for _, p in ipairs(PROBLEMS) do
@@ -237,6 +237,14 @@ do
     end
     COMPAT[m] = list
     KINDS[m] = kinds
+  end
+  -- CONSTR[m]: m runs on a problem with general constraints (auglag, sqp)
+  local okc, pc = pcall(problem.new, {n = 2, f = function (x)
+    return x[1]^2 + x[2]^2 end, constraints = {{kind = "ineq",
+    c = function (x) return 1 - x[1] end}}})
+  for _, m in ipairs(METHODS) do
+    local ok, M = pcall(m.ctor, {})
+    CONSTR[m] = okc and ok and pcall(run, pc, M, {iters = 1}) or nil
   end
   for _, p in ipairs(made) do pcall(p.obj.close, p.obj) end
   collectgarbage()
@@ -831,7 +839,7 @@ local function dimension ()
 end
 
 -- problem.new{...} or problem.density{...}: keys from its own error list.
-local function userproblem (pv, which)
+local function userproblem (pv, which, constr)
   local path = which == "density" and "problem.density" or "problem.new"
   local keys = KEYS[path]
   if not keys then return "problem.quadratic{}" end
@@ -854,8 +862,9 @@ local function userproblem (pv, which)
   end
   local done = {n = 1, f = 1, fdf = 1, grad = 1, hess = 1, logp = 1}
   for _, k in ipairs(keys) do
-    if not done[k] and chance(k == "params" and 3 or k == "constraints"
-                              and 4 or 7) then
+    if not done[k] and ((constr and k == "constraints")
+                        or chance(k == "params" and 3 or k == "constraints"
+                                  and 4 or 7)) then
       local v
       if k == "params" then v = params()
       elseif k == "constraints" then v = constraints(pv)
@@ -917,7 +926,8 @@ local function pair (pv)
   local prob
   local compat = COMPAT[m]
   local k = byte() % 8
-  if k < 5 and #compat > 0 then prob = typed(pick(compat), pv or "q")
+  if CONSTR[m] and k < 4 then prob = userproblem(pv or "q", "new", true)
+  elseif k < 5 and #compat > 0 then prob = typed(pick(compat), pv or "q")
   elseif k == 5 and KINDS[m].density and HAS["problem.density"] then
     prob = userproblem(pv or "q", "density")
   elseif k == 5 and KINDS[m].objective then
