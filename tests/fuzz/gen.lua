@@ -1298,10 +1298,10 @@ local function problemcall (p)
 end
 
 local SPECIAL = {
-  "collectgarbage()", "collectgarbage('step')", "collectgarbage('incremental')",
-  "collectgarbage('generational')", "X = jobs()", "print(jobs())",
-  "X = metrics()", "help()", "help(run)", "help('metrics')", "help(optim.adam)",
-  "help(problem.new)", "math = nil", "ipairs = nil", "pairs = nil",
+  "collectgarbage()", "collectgarbage('step')",
+  "collectgarbage('incremental')", "collectgarbage('generational')",
+  "X = jobs()", "print(jobs())", "X = metrics()", "help()", "help(run)",
+  "help('metrics')", "help(optim.adam)", "help(problem.new)", "math = nil", "ipairs = nil", "pairs = nil",
   "string = nil", "table = nil", "tostring = nil", "type = nil",
   "setmetatable = nil", "optim.gd = nil", "problem = nil", "run = nil",
   "X = blas_threads()", "blas_threads(2)", "blas_threads(0)",
