@@ -43,7 +43,10 @@
 ** Files that statements write (r:save, plot{file=}) go to the directory
 ** $OPTLAB_FUZZ_DIR (default: a fresh one under $TMPDIR), the working
 ** directory while an input runs.  OPTLAB_FUZZ_SHOW=1 prints each
-** statement and its error on stderr (to turn a crash into a reproduction).
+** statement and its error on stderr (to turn a crash into a reproduction);
+** OPTLAB_FUZZ_SKIP (Lua patterns, one a line) leaves out the statements
+** that match one, generated or in --lua inputs (to fuzz past a known
+** defect).
 */
 #include <errno.h>
 #include <signal.h>
@@ -535,6 +538,8 @@ int LLVMFuzzerInitialize (int *argc, char ***argv)
   }
   if (chdir(origdir) != 0) abort();
   summary(G);
+  lua_getfield(G, -1, "skip");         /* OPTLAB_FUZZ_SKIP's test, if set */
+  lua_setglobal(G, "skip");
   lua_pop(G, 1);
   lua_setglobal(G, "generate");
   return 0;
@@ -551,8 +556,16 @@ static int statements (const uint8_t *data, size_t size)
       size_t j = i;
       while (j < size && data[j] != '\n') j++;
       if (j > i) {
-        lua_pushlstring(G, (const char *)data + i, j - i);
-        lua_rawseti(G, 1, (lua_Integer)++k);
+        int keep = 1;
+        if (lua_getglobal(G, "skip") == LUA_TFUNCTION) {
+          lua_pushlstring(G, (const char *)data + i, j - i);
+          keep = lua_pcall(G, 1, 1, 0) == LUA_OK && !lua_toboolean(G, -1);
+        }
+        lua_pop(G, 1);
+        if (keep) {
+          lua_pushlstring(G, (const char *)data + i, j - i);
+          lua_rawseti(G, 1, (lua_Integer)++k);
+        }
       }
       i = j + 1;
     }

@@ -1413,8 +1413,9 @@ local PROLOGUE = {
   "M1 = optim.gd{}", "M2 = optim.adam{lr = 0.01}", "M3 = game.rmplus{}"
 }
 
--- OPTLAB_FUZZ_SKIP: Lua patterns, one a line; a generated statement that
--- matches one is left out (to fuzz on past a known defect being fixed).
+-- OPTLAB_FUZZ_SKIP: Lua patterns, one a line; a statement that matches
+-- one is left out (to fuzz on past a known defect being fixed): here the
+-- generated ones, in fuzz.c the lines of --lua inputs (seeds).
 local SKIP = {}
 for p in (os.getenv("OPTLAB_FUZZ_SKIP") or ""):gmatch("[^\n]+") do
   SKIP[#SKIP + 1] = p
@@ -1442,6 +1443,7 @@ return function (bytes)
 end,
 -- for the fuzzer's self-check (fuzz -help=1 shows nothing of it): what
 -- was found
-{families = FAMILIES, methods = #METHODS, problems = #PROBLEMS,
+{skip = #SKIP > 0 and skipped or nil,
+ families = FAMILIES, methods = #METHODS, problems = #PROBLEMS,
  entries = ENTRIES, mathx = MATHX, keys = KEYS, optkeys = OPTKEYS,
  compat = COMPAT}
