@@ -199,24 +199,30 @@ static const luaL_Reg method_meta[] = {
   {NULL, NULL}
 };
 
-/* dist.compress(v, {kind =, k =, s =, clip =, seed =, draws =}) ->
+/* dist.compress(v, {kind =, k =, s =, clip =, seed =, draws =}) (kind or,
+** as in the methods, compress) ->
 ** C(v) (a list) or, with draws = m, m independent draws C(v) (a list of
 ** lists), and the bits of one message (core/dist/compress.h).  The
 ** draws come from the generator seeded (seed, stream 0), seed 1 unless
 ** given. */
 static int dist_compress (lua_State *L)
 {
-  static const ol_param cp_params[] = {
+  static const ol_param cp_params0[] = {
     OL_COMPRESS_PARAMS(OL_CMP_NONE),
     {"seed", OL_P_INT, 1, 0, 9007199254740992.0, "seed of the draws", NULL},
     {"draws", OL_P_INT, 0, 0, 1e7, "draws (0: one, as a list)", NULL},
   };
-  const int np = (int)(sizeof cp_params / sizeof cp_params[0]);
+  const int np = (int)(sizeof cp_params0 / sizeof cp_params0[0]);
+  /* the compressor's key is "kind" here (the methods' "compress" is
+  ** accepted too): messages name it so, and list it among the valid */
+  ol_param cp_params[sizeof cp_params0 / sizeof cp_params0[0]];
   double par[OL_COMPRESS_NPARAMS + 2], *v, *out, bits;
   int n, i, j, k, m;
   ol_compress cp = {0};
   ol_rng r;
   ol_err e;
+  memcpy(cp_params, cp_params0, sizeof cp_params);
+  cp_params[0].name = "kind";
   luaL_checktype(L, 1, LUA_TTABLE);
   luaL_checktype(L, 2, LUA_TTABLE);
   n = (int)lua_rawlen(L, 1);
@@ -226,8 +232,8 @@ static int dist_compress (lua_State *L)
   while (lua_next(L, 2) != 0) {
     const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2)
                                                       : "?";
-    k = strcmp(key, "kind") == 0 ? 0 : ol_param_find(cp_params, np, key);
-    if (k <= 0 && strcmp(key, "kind") != 0)
+    k = strcmp(key, "compress") == 0 ? 0 : ol_param_find(cp_params, np, key);
+    if (k < 0)
       return olua_unknownparam(L, "dist.compress", key, cp_params, np);
     olua_readparam(L, -1, "dist.compress", &cp_params[k], &par[k]);
     lua_pop(L, 1);

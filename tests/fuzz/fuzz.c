@@ -3,11 +3,12 @@
 ** statements calling optlab's whole API, run in-process as at the prompt.
 **
 ** An input is either bytes for the grammar of tests/fuzz/gen.lua (which
-** turns them into statements: every constructor of problem, optim,
-** sample and game, run, race, start, sweep, repeats, the methods of every
-** object, options with adversarial values, callbacks that error, close,
-** re-enter and loop), or, when it starts with "--lua\n", Lua source with
-** one statement per line (how crash reproductions are written).
+** reads the API from a Lua state with optlab opened -- every family and
+** method with its parameter table, every problem type, every global entry
+** point and helper table -- and turns the bytes into statements over all
+** of it, with user callbacks that error, loop, return garbage, re-enter
+** and yield), or, when it starts with "--lua\n", Lua source with one
+** statement per line (how seeds and crash reproductions are written).
 **
 ** Each input gets a fresh lua_State with the standard libraries and
 ** optlab opened as repl/main.c opens them, with no view (headless) unless
@@ -23,20 +24,29 @@
 **   --@view K   install the fake view of mode K (0: none)
 **   --@intr MS  a Ctrl-C MS milliseconds into the next statement (the
 **               interrupt flag and count hook of repl/main.c)
+**   --@long     this input gets LONG_INSNS and LONG_MS instead (the
+**               grammar makes one input in 64 long, with larger sizes
+**               and budgets)
 **
 ** Bounds per input: a count hook raises "fuzz: budget" after LIMIT_INSNS
 ** Lua instructions (in every thread: threads inherit the hook), a timer
 ** delivers a Ctrl-C every 10 ms once DEADLINE_MS have passed and the hook
 ** then raises at every instruction, so C loops that poll the interrupt
 ** flag stop too, and a statement still running HANG_MS after that is
-** reported as a hang (abort: the input is kept); the Lua heap is capped at LIMIT_HEAP bytes by the
-** allocator, and C allocations above 256 MB fail (ASAN_OPTIONS defaults
-** below) so oversized problems meet their out-of-memory paths.  libFuzzer's
-** -timeout and -rss_limit_mb (set by `make fuzz`) catch the rest.
+** reported as a hang ("fuzz: Ctrl-C ignored", abort: the input is kept);
+** the Lua heap is capped at LIMIT_HEAP bytes by the allocator, and C
+** allocations above 256 MB fail (ASAN_OPTIONS defaults below) so oversized
+** problems meet their out-of-memory paths.  libFuzzer's -timeout and
+** -rss_limit_mb (set by `make fuzz`) catch the rest.  The bounds are small
+** (an input costs ~10-40 ms under ASan) so that a run reaches many inputs;
+** the deadline's Ctrl-Cs are themselves part of what is fuzzed.
 ** Files that statements write (r:save, plot{file=}) go to the directory
 ** $OPTLAB_FUZZ_DIR (default: a fresh one under $TMPDIR), the working
 ** directory while an input runs.  OPTLAB_FUZZ_SHOW=1 prints each
-** statement and its error on stderr (to turn a crash into a reproduction).
+** statement and its error on stderr (to turn a crash into a reproduction);
+** OPTLAB_FUZZ_SKIP (Lua patterns, one a line) leaves out the statements
+** that match one, generated or in --lua inputs (to fuzz past a known
+** defect).
 */
 #include <errno.h>
 #include <signal.h>
@@ -59,9 +69,11 @@
 #include "metrics.h"
 #include "problem.h"
 
-#define LIMIT_INSNS  3000000L         /* Lua instructions per input */
+#define LIMIT_INSNS  400000L          /* Lua instructions per input */
+#define DEADLINE_MS  40               /* wall time before the Ctrl-Cs */
+#define LONG_INSNS   5000000L         /* the same for a --@long input */
+#define LONG_MS      400
 #define LIMIT_HEAP   (96u << 20)      /* bytes of Lua heap per input */
-#define DEADLINE_MS  100              /* wall time before the Ctrl-Cs */
 #define HANG_MS      2000             /* Ctrl-Cs ignored this long: a hang */
 #define HOOK_COUNT   1000
 #define MAXSTMTS     64
@@ -78,6 +90,7 @@ static volatile sig_atomic_t intrflag;       /* optlab's interrupt flag */
 static volatile sig_atomic_t expired;        /* deadline passed */
 static volatile sig_atomic_t armed;          /* the count-1 hook is on */
 static long insns;
+static long lim_insns, deadline_ms;          /* this input's bounds */
 static size_t heap;
 static timer_t timer;
 static int show;
@@ -105,7 +118,7 @@ static void hook (lua_State *L, lua_Debug *ar)
 {
   (void)ar;
   insns += armed ? 1 : HOOK_COUNT;
-  if (insns > LIMIT_INSNS) expired = 1;
+  if (insns > lim_insns) expired = 1;
   if (expired) luaL_error(L, "fuzz: budget");
   if (armed) {
     armed = 0;
@@ -161,11 +174,11 @@ static void ontimer (int sig)
   long t;
   (void)sig;
   t = elapsed_ms();
-  if (t >= DEADLINE_MS) expired = 1;
-  if (t >= DEADLINE_MS + HANG_MS && curL != NULL) hang();
+  if (t >= deadline_ms) expired = 1;
+  if (t >= deadline_ms + HANG_MS && curL != NULL) hang();
   if (rearm) {
     rearm = 0;
-    settimer(t < DEADLINE_MS ? DEADLINE_MS - t : 1, 10);
+    settimer(t < deadline_ms ? deadline_ms - t : 1, 10);
   }
   intrflag = 1;
   if (curL != NULL) {
@@ -186,7 +199,7 @@ static long elapsed_ms (void)
 /* The deadline, or a pending --@intr before it. */
 static void armtimer (void)
 {
-  long left = DEADLINE_MS - elapsed_ms();
+  long left = deadline_ms - elapsed_ms();
   if (left < 1) left = 1;
   if (intr_ms >= 0 && intr_ms < left) {
     rearm = 1;
@@ -214,6 +227,80 @@ static void *alloc (void *ud, void *ptr, size_t osize, size_t nsize)
   q = realloc(ptr, nsize);
   if (q != NULL) heap += nsize - osize;
   return q;
+}
+
+/* -- the library's Lua chunks, compiled once ----------------------------- */
+
+/* luaopen_optlab compiles lua/ *.lua (lua/lembed.c: luaL_loadbuffer with
+** the chunk name "@lua/x.lua") for every new state: a third of an input's
+** setup under ASan.  This definition takes the place of liblua's for the
+** whole process (calls from the shared library too): those chunks are
+** compiled the first time, dumped, and later loaded from their bytecode,
+** which is the same function; every other load is liblua's own. */
+typedef struct { const char *s; size_t n; } rbuf;
+
+static const char *readbuf (lua_State *L, void *ud, size_t *size)
+{
+  rbuf *b = ud;
+  (void)L;
+  if (b->n == 0) return NULL;
+  *size = b->n;
+  b->n = 0;
+  return b->s;
+}
+
+static struct {
+  const char *text;                 /* the chunk's text (static storage) */
+  size_t len;
+  char *bc;                         /* its bytecode */
+  size_t bclen;
+} chunk[32];
+static int nchunk;
+
+static int writebc (lua_State *L, const void *p, size_t sz, void *ud)
+{
+  int i = *(int *)ud;
+  char *q;
+  (void)L;
+  q = realloc(chunk[i].bc, chunk[i].bclen + sz);
+  if (q == NULL) return 1;
+  memcpy(q + chunk[i].bclen, p, sz);
+  chunk[i].bc = q;
+  chunk[i].bclen += sz;
+  return 0;
+}
+
+int luaL_loadbufferx (lua_State *L, const char *buff, size_t sz,
+                      const char *name, const char *mode)
+{
+  rbuf b;
+  int i, st;
+  b.s = buff;
+  b.n = sz;
+  if (mode != NULL || name == NULL || strncmp(name, "@lua/", 5) != 0)
+    return lua_load(L, readbuf, &b, name, mode);
+  for (i = 0; i < nchunk; i++)
+    if (chunk[i].text == buff && chunk[i].len == sz) {
+      b.s = chunk[i].bc;
+      b.n = chunk[i].bclen;
+      return lua_load(L, readbuf, &b, name, "b");
+    }
+  st = lua_load(L, readbuf, &b, name, NULL);
+  if (st == LUA_OK && nchunk < (int)(sizeof chunk / sizeof chunk[0])) {
+    i = nchunk;
+    chunk[i].bc = NULL;
+    chunk[i].bclen = 0;
+    if (lua_dump(L, writebc, &i, 0) == 0) {
+      chunk[i].text = buff;
+      chunk[i].len = sz;
+      nchunk++;
+    }
+    else {
+      free(chunk[i].bc);
+      chunk[i].bc = NULL;
+    }
+  }
+  return st;
 }
 
 /* -- the fake view: exercises the binding's view driving, headless -------- */
@@ -291,6 +378,10 @@ static void action (lua_State *L, const char *s)
     olua_setview(L, viewmode ? &fakeview : NULL);
   }
   else if (strcmp(op, "intr") == 0) intr_ms = a < 0 ? 0 : a % 200;
+  else if (strcmp(op, "long") == 0) {
+    lim_insns = LONG_INSNS;
+    deadline_ms = LONG_MS;
+  }
 }
 
 /* Run one statement as a chunk, as the prompt runs a line. */
@@ -358,78 +449,6 @@ static void unsafe (lua_State *L)
   if (luaL_dostring(L, safeopen) != LUA_OK) abort();
 }
 
-/* -- the grammar's state --------------------------------------------------- */
-
-static const char *const kinds[] = {
-  "real", "int", "bool", "enum", "vector", "matrix"
-};
-static const char *const families[] = {"optim", "sample", "game"};
-
-static void pushparams (lua_State *L, const ol_param *pt, int np)
-{
-  int i;
-  lua_createtable(L, np, 0);
-  for (i = 0; i < np; i++) {
-    lua_createtable(L, 0, 6);
-    lua_pushstring(L, pt[i].name);
-    lua_setfield(L, -2, "name");
-    lua_pushstring(L, pt[i].kind >= 0 && pt[i].kind <= 5 ? kinds[pt[i].kind]
-                                                         : "real");
-    lua_setfield(L, -2, "kind");
-    lua_pushnumber(L, pt[i].def);
-    lua_setfield(L, -2, "def");
-    lua_pushnumber(L, pt[i].lo);
-    lua_setfield(L, -2, "lo");
-    lua_pushnumber(L, pt[i].hi);
-    lua_setfield(L, -2, "hi");
-    lua_pushstring(L, pt[i].choices != NULL ? pt[i].choices : "");
-    lua_setfield(L, -2, "choices");
-    lua_rawseti(L, -2, i + 1);
-  }
-}
-
-/* REG = {problems = {{name, kind, params}}, methods = {{name, family,
-** params}}, metrics = {names}}, read from the core's registries so a new
-** method or problem is fuzzed the moment it is registered. */
-static void pushregistry (lua_State *L)
-{
-  int i;
-  lua_newtable(L);
-  lua_newtable(L);
-  for (i = 0; ol_problem_types[i] != NULL; i++) {
-    const ol_problem_type *t = ol_problem_types[i];
-    lua_createtable(L, 0, 3);
-    lua_pushstring(L, t->name);
-    lua_setfield(L, -2, "name");
-    lua_pushinteger(L, t->kind);
-    lua_setfield(L, -2, "kind");
-    pushparams(L, t->params, t->nparams);
-    lua_setfield(L, -2, "params");
-    lua_rawseti(L, -2, i + 1);
-  }
-  lua_setfield(L, -2, "problems");
-  lua_newtable(L);
-  for (i = 0; ol_methods[i] != NULL; i++) {
-    const ol_method_type *t = ol_methods[i];
-    lua_createtable(L, 0, 3);
-    lua_pushstring(L, t->name);
-    lua_setfield(L, -2, "name");
-    lua_pushstring(L, t->family >= 0 && t->family <= 2 ? families[t->family]
-                                                       : "optim");
-    lua_setfield(L, -2, "family");
-    pushparams(L, t->params, t->nparams);
-    lua_setfield(L, -2, "params");
-    lua_rawseti(L, -2, i + 1);
-  }
-  lua_setfield(L, -2, "methods");
-  lua_createtable(L, OL_NMETRICS, 0);
-  for (i = 0; i < OL_NMETRICS; i++) {
-    lua_pushstring(L, ol_metric_types[i].name);
-    lua_rawseti(L, -2, i + 1);
-  }
-  lua_setfield(L, -2, "metrics");
-}
-
 /* ASan defaults (ASAN_OPTIONS still overrides): oversized C allocations
 ** fail with NULL, so they take the core's out-of-memory paths. */
 const char *__asan_default_options (void);
@@ -449,6 +468,25 @@ const char *__ubsan_default_options (void)
 
 int LLVMFuzzerInitialize (int *argc, char ***argv);
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
+
+/* One line on stderr: what the grammar found in the API (the info table
+** gen.lua returns beside generate), so a log shows the surface fuzzed. */
+static void summary (lua_State *L)
+{
+  static const char code[] =
+    "local i = ...\n"
+    "local e = {}\n"
+    "for _, x in ipairs(i.entries) do e[#e + 1] = x.path end\n"
+    "return string.format('fuzz: grammar over %d methods in %d families "
+    "(%s), %d problem types, %d entry points (%s), math additions (%s)', "
+    "i.methods, #i.families, table.concat(i.families, ' '), i.problems, #e, "
+    "table.concat(e, ' '), table.concat(i.mathx, ' '))\n";
+  if (luaL_loadstring(L, code) != LUA_OK) abort();
+  lua_pushvalue(L, -2);
+  if (lua_pcall(L, 1, 1, 0) == LUA_OK)
+    fprintf(stderr, "%s\n", lua_tostring(L, -1));
+  lua_pop(L, 1);
+}
 
 int LLVMFuzzerInitialize (int *argc, char ***argv)
 {
@@ -491,11 +529,18 @@ int LLVMFuzzerInitialize (int *argc, char ***argv)
     fprintf(stderr, "fuzz: %s\n", lua_tostring(G, -1));
     abort();
   }
-  pushregistry(G);
-  if (lua_pcall(G, 1, 1, 0) != LUA_OK || !lua_isfunction(G, -1)) {
+  /* gen.lua reads the API from G, running each method once on each
+  ** problem type: in the work directory, as the inputs run */
+  if (chdir(workdir) != 0) abort();
+  if (lua_pcall(G, 0, 2, 0) != LUA_OK || !lua_isfunction(G, -2)) {
     fprintf(stderr, "fuzz: gen.lua: %s\n", lua_tostring(G, -1));
     abort();
   }
+  if (chdir(origdir) != 0) abort();
+  summary(G);
+  lua_getfield(G, -1, "skip");         /* OPTLAB_FUZZ_SKIP's test, if set */
+  lua_setglobal(G, "skip");
+  lua_pop(G, 1);
   lua_setglobal(G, "generate");
   return 0;
 }
@@ -511,8 +556,16 @@ static int statements (const uint8_t *data, size_t size)
       size_t j = i;
       while (j < size && data[j] != '\n') j++;
       if (j > i) {
-        lua_pushlstring(G, (const char *)data + i, j - i);
-        lua_rawseti(G, 1, (lua_Integer)++k);
+        int keep = 1;
+        if (lua_getglobal(G, "skip") == LUA_TFUNCTION) {
+          lua_pushlstring(G, (const char *)data + i, j - i);
+          keep = lua_pcall(G, 1, 1, 0) == LUA_OK && !lua_toboolean(G, -1);
+        }
+        lua_pop(G, 1);
+        if (keep) {
+          lua_pushlstring(G, (const char *)data + i, j - i);
+          lua_rawseti(G, 1, (lua_Integer)++k);
+        }
       }
       i = j + 1;
     }
@@ -536,6 +589,8 @@ int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   if (chdir(workdir) != 0) abort();
   openblas_set_num_threads(1);
   insns = 0;
+  lim_insns = LIMIT_INSNS;
+  deadline_ms = DEADLINE_MS;
   heap = 0;
   expired = armed = 0;
   intrflag = 0;
