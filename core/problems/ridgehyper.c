@@ -285,6 +285,9 @@ static int rh_argmin (ol_problem *p, ol_err *e)
   int k, kb = -1, nk = (int)((RH_XHI - RH_XLO) / RH_XSTEP) + 1, rc;
   for (k = 0; k < nk; k++) {
     double x = RH_XLO + k * RH_XSTEP;
+    if (ol_interrupted())         /* each point is a d x d Cholesky */
+      return ol_err_set(e, OL_EINTR, "ridgehyper: interrupted while "
+                        "searching for x*");
     if ((rc = rh_fdf(p->ud, &x, &fv, NULL, e)) != OL_OK) return rc;
     if (fv < best) {
       best = fv;
@@ -300,6 +303,9 @@ static int rh_argmin (ol_problem *p, ol_err *e)
   /* 60 halvings of a 0.5 bracket: to the last bit */
   for (k = 0; k < 60; k++) {
     xm = 0.5 * (a + b);
+    if (ol_interrupted())
+      return ol_err_set(e, OL_EINTR, "ridgehyper: interrupted while "
+                        "searching for x*");
     if ((rc = rh_fdf(p->ud, &xm, NULL, &gm, e)) != OL_OK) return rc;
     if (gm < 0) a = xm;
     else b = xm;

@@ -34,6 +34,7 @@ static void builders (void)
     {"linreg", "n", 20000, "d", 256},
     {"rosenbrock", "n", 2e6, NULL, 0},
     {"rlvr", "queries", 1000, "responses", 100},
+    {"ridgehyper", "d", 256, NULL, 0},     /* its x* search (the fuzzer) */
   };
   size_t i;
   for (i = 0; i < sizeof b / sizeof b[0]; i++) {

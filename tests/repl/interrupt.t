@@ -12,14 +12,17 @@
 #   (f) a sweep in a coroutine whose tasks all fail before stepping.
 # Each case starts a statement that cannot finish by itself, waits until
 # it is running, sends C-c and measures the time until the prompt is back
-# (polling the screen every 10 ms).  The bound asserted, MAX_MS, is
-# generous so that the test does not depend on the machine's speed; the
-# measured time is printed as a diag line (the aim is 100 ms).  After each,
+# (polling the screen every 10 ms).  The bound asserted, MAX_MS (20 s),
+# is a hang guard only, so that the test does not depend on the machine's
+# speed: pinned to one core beside a CPU hog on a loaded machine, cases
+# (b)-(f) took up to 6.7 s at 5aa2093 and after it alike.  The measured
+# time is printed as a diag line; tests/bench/ctrlc.sh measures the
+# latencies (the aim is 100 ms).  After each,
 # the program must still be alive and usable (print(1+1) prints 2).
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/tmux.sh
 
-MAX_MS=${MAX_MS:-2000}
+MAX_MS=${MAX_MS:-20000}
 P='^(\^C)?> ?$'          # the prompt, after a Ctrl-C echoed as ^C or not
 
 now_ms () { echo $(($(date +%s%N) / 1000000)); }
@@ -27,13 +30,15 @@ now_ms () { echo $(($(date +%s%N) / 1000000)); }
 # at_prompt: the last non-blank line of the pane is a bare prompt.
 at_prompt () { tm_screen | grep -v '^ *$' | tail -1 | grep -qE -- "$P"; }
 
-# ctrl_c NAME: send C-c, poll every 10 ms for the prompt (for up to 10 s),
+# ctrl_c NAME: send C-c, poll every 10 ms for the prompt (up to MAX_MS),
 # print the time as a diag line and assert it is within MAX_MS.
 ctrl_c () {
   local t0 t1 ms
   t0=$(now_ms)
   tm_keys C-c
-  while ! at_prompt && [ $(($(now_ms) - t0)) -lt 10000 ]; do sleep 0.01; done
+  while ! at_prompt && [ $(($(now_ms) - t0)) -lt "$MAX_MS" ]; do
+    sleep 0.01
+  done
   t1=$(now_ms)
   ms=$((t1 - t0))
   at_prompt || ms=-1
