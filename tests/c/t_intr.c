@@ -35,6 +35,7 @@ static void builders (void)
     {"rosenbrock", "n", 2e6, NULL, 0},
     {"rlvr", "queries", 1000, "responses", 100},
     {"ridgehyper", "d", 256, NULL, 0},     /* its x* search (the fuzzer) */
+    {"lowrank", "m", 1000, "n", 4096},     /* M = U V' (the fuzzer) */
   };
   size_t i;
   for (i = 0; i < sizeof b / sizeof b[0]; i++) {
