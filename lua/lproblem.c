@@ -1813,6 +1813,15 @@ static void say (lua_State *L, const char *msg)
   if (lua_pcall(L, 1, 0, 0) != LUA_OK) lua_pop(L, 1);
 }
 
+/* After a check that called the problem's own functions: they may have
+** closed it (p:close() inside f), and the caller must not go on. */
+static void stillopen (lua_State *L, const lproblem *b)
+{
+  if (b->closed || b->p == NULL)
+    luaL_error(L, "problem is closed (its own function closed it while its "
+               "tape was checked)");
+}
+
 void olua_problem_adverify (lua_State *L, lproblem *b)
 {
   char line[800];
@@ -1828,6 +1837,7 @@ void olua_problem_adverify (lua_State *L, lproblem *b)
       say(L, line);
     }
     lua_pop(L, 1);
+    stillopen(L, b);
   }
   for (i = 0; i < m; i++) {
     olua_ad *c = b->cad[i];
@@ -1842,6 +1852,7 @@ void olua_problem_adverify (lua_State *L, lproblem *b)
       say(L, line);
     }
     lua_pop(L, 2);
+    stillopen(L, b);
   }
 }
 

@@ -336,4 +336,20 @@ section("inputs beyond the check's tape", function ()
   end
 end)
 
+-- a function that closes its own problem while p:eval checks its tape
+-- (the check calls f at the trace point): an error, not a use of the
+-- freed problem (found by the fuzzer: a null dereference in
+-- ol_problem_eval under UBSan, a crash in the release build)
+do
+  local P
+  P = problem.new{n = 1, x0 = {1}, f = function (x)
+    if P and x[1] == 1 then P:close() end
+    return x[1] ^ 2
+  end}
+  local ok, err = pcall(P.eval, P, {2})
+  t.ok(not ok and tostring(err):find("closed", 1, true) ~= nil,
+       "p:eval: f closing its own problem during the tape's check is an "
+       .. "error naming it: " .. tostring(err))
+end
+
 t.done()
