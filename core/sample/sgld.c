@@ -80,7 +80,10 @@ static int sgld_step (void *st, ol_ctx *c, ol_err *e)
   else {
     ol_vec_set(s->g, 0, n);
     for (k = 0; k < s->batch; k++) {
-      long j = ol_rng_below(c->rng, c->p->nsum);
+      long j;
+      if ((k & 0xffff) == 0xffff && ol_interrupted())   /* batch to 1e9 */
+        return ol_err_set(e, OL_EINTR, "sgld: interrupted in a minibatch");
+      j = ol_rng_below(c->rng, c->p->nsum);
       if ((rc = ol_ctx_gradi(c, j, x, NULL, s->gi, e)) != OL_OK) return rc;
       ol_vec_axpy(1, s->gi, s->g, n);
     }

@@ -216,6 +216,8 @@ int main (void)
   run_stops("blogreg", "hmc", 1e-3, "eps", "L", 1000, "hmc{L=1000}");
   run_stops("gmm", "ddpm", 20000, "samples", "steps", 100,
             "ddpm{samples=20000}");
+  run_stops("reddi", "sgld", 1e8, "batch", "a", 0.01,
+            "sgld{batch=1e8}");             /* a minibatch's loop */
   tape();
   ol_intr = NULL;
   return done();
