@@ -312,16 +312,22 @@ static int mkthread (lua_State *L)
     lua_pushvalue(L, i);
     lua_xmove(L, T, 1);
   }
-  lua_createtable(T, n, 0);                            /* S_X */
-  lua_createtable(T, n, 0);                            /* S_G */
-  lua_createtable(T, 0, 0);      /* S_H: its rows made by the first call
-                                    (hclear), not n^2 slots ahead */
+  /* the tables are made here, on the running thread, then moved: an out
+  ** of memory in T, which is not running, would jump past this call's
+  ** protected caller to the main thread's, leaving the run that asked
+  ** for T busy and never freed (the fuzzer's leak) */
+  if (!lua_checkstack(L, 4)) return luaL_error(L, "out of memory");
+  lua_createtable(L, n, 0);                            /* S_X */
   for (i = 1; i <= n; i++) {
     if ((i & 0xffff) == 0 && ol_interrupted())
       return luaL_error(L, "interrupted!");
-    lua_pushnumber(T, 0);
-    lua_rawseti(T, S_X, i);
+    lua_pushnumber(L, 0);
+    lua_rawseti(L, -2, i);
   }
+  lua_createtable(L, n, 0);                            /* S_G */
+  lua_createtable(L, 0, 0);      /* S_H: its rows made by the first call
+                                    (hclear), not n^2 slots ahead */
+  lua_xmove(L, T, 3);
   b->T[b->nt++] = T;
   return 0;
 }
