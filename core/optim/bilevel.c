@@ -95,8 +95,11 @@ static int bilevel_step (void *st, ol_ctx *c, ol_err *e)
   b->smooth(b, c->x, &lf, &lg);
   ay = s->beta / (sg * lf + lg);
   az = s->beta / lg;
-  /* (1) y toward argmin sigma f + g */
+  /* (1) y toward argmin sigma f + g; K reaches 1e9, so Ctrl-C is looked
+  ** at every 64 inner steps (the step is dropped, x unchanged) */
   for (k = 0; k < s->K; k++) {
+    if ((k & 63) == 63 && ol_interrupted())
+      return ol_err_set(e, OL_EINTR, "bilevel: interrupted");
     if ((rc = b->upper(b, c->x, s->y, NULL, NULL, s->gf, e)) != OL_OK)
       return rc;
     if ((rc = b->lower(b, c->x, s->y, NULL, NULL, s->gy, e)) != OL_OK)
@@ -105,6 +108,8 @@ static int bilevel_step (void *st, ol_ctx *c, ol_err *e)
   }
   /* (2) z toward argmin g */
   for (k = 0; k < s->K; k++) {
+    if ((k & 63) == 63 && ol_interrupted())
+      return ol_err_set(e, OL_EINTR, "bilevel: interrupted");
     if ((rc = b->lower(b, c->x, s->z, NULL, NULL, s->gy, e)) != OL_OK)
       return rc;
     for (i = 0; i < ny; i++) s->z[i] -= az * s->gy[i];

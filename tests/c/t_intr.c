@@ -218,6 +218,8 @@ int main (void)
             "ddpm{samples=20000}");
   run_stops("reddi", "sgld", 1e8, "batch", "a", 0.01,
             "sgld{batch=1e8}");             /* a minibatch's loop */
+  run_stops("ridgehyper", "bilevel", 1e9, "K", "lr", 0.01,
+            "bilevel{K=1e9}");      /* the inner loops (found by the fuzzer) */
   tape();
   ol_intr = NULL;
   return done();
