@@ -313,6 +313,7 @@ ol_problem *ol_problem_new (const ol_problem_type *t, const ol_pval *v,
   }
   p = blank(e);
   if (p == NULL) return NULL;
+  p->type = t;
   snprintf(p->name, sizeof p->name, "%s", t->name);
   p->kind = t->kind;
   if (t->create(p, v, e) != OL_OK) goto fail;
@@ -328,6 +329,13 @@ fail:
   ol_problem_free(p);
   return NULL;
 }
+
+const ol_problem_type ol_problem_custom_type = {
+  .name = "custom",
+  .kind = OL_OBJECTIVE,
+  .doc = "a user objective from an oracle (ol_problem_custom; Lua: "
+         "problem.new), a density after ol_problem_set_kind",
+};
 
 /* A user objective.  On success the problem owns ud (freed by
 ** ol_problem_free through free_ud); on failure (NULL) ud is left alone and
@@ -351,6 +359,7 @@ ol_problem *ol_problem_custom (int n, ol_fdf_fn fdf, int fd_grad, void *ud,
     free(p);
     return NULL;
   }
+  p->type = &ol_problem_custom_type;
   snprintf(p->name, sizeof p->name, "custom");
   snprintf(p->desc, sizeof p->desc, "user objective, n = %d%s", n,
            fd_grad ? ", finite-difference gradient" : "");

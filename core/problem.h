@@ -16,6 +16,8 @@
 **
 ** Built-in problem types are registered in core/problems/list.h, one line
 ** each; user problems (Lua functions) are made with ol_problem_custom.
+** Every problem points at its type (p->type, never NULL), whose hooks tell
+** the structure some methods need (a game, a tree, a mixture, an MDP, ...).
 ** A problem is complete and checked when it is built: ol_problem_new or
 ** ol_problem_custom, then the checked setters below (x0, noise, set, l1,
 ** and for a custom problem its kind, Hessian, name and known optimum),
@@ -202,6 +204,11 @@ typedef struct ol_workers {
 } ol_workers;
 
 typedef struct ol_problem {
+  /* What kind of problem this is: its registry entry (ol_problem_new), or
+  ** ol_problem_custom_type / ol_problem_density_type (made from an
+  ** oracle); never NULL.  Its hooks are the one way to tell a problem's
+  ** structure: nothing compares a problem's function pointers. */
+  const struct ol_problem_type *type;
   char name[32];             /* "rosenbrock", "lua", ... */
   int kind;                  /* OL_OBJECTIVE, OL_DENSITY, OL_GAME */
   int n;                     /* dimension (joint strategy length for games) */
@@ -280,23 +287,61 @@ int ol_problem_aniso (ol_problem *p, ol_err *e);
 /* Duality gap of z = (x, y): max_i (A y)_i - min_j (A'x)_j, >= 0. */
 double ol_game_gap (const ol_problem *p, const double *z, double *work);
 
-/* Problem types (registry). */
+/* Problem types (registry).  Written with designated initialisers; every
+** field after create is optional (0 / NULL: none).
+**
+** The structure hooks tell the methods and metrics that need more than
+** the oracle what a problem of the type is: each returns the structure of
+** p, borrowed from p (from its ud, or static) for p's life, or NULL when p
+** has none (yet: ud is set during create).  Callers ask through the
+** structure's own accessor (ol_game_of, ol_kuhn_is, ol_gmm_of,
+** ol_tokens_of, ol_mdp_of, ol_bilevel_of), which answers NULL for a type
+** without the hook.  Adding a structure is one hook here, one accessor
+** beside the structure, and the hook named in the types that have it. */
+struct ol_game;      /* problems/game.h: a bimatrix game */
+struct ol_tree;      /* problems/kuhn.h: an extensive-form game tree */
+struct ol_gmm;       /* problems/gmm.h: a Gaussian mixture */
+struct ol_tokens;    /* problems/tokens.h: a token-sequence target */
+struct ol_mdp;       /* rl/mdp.h: a tabular finite-horizon MDP */
+struct ol_bilevel;   /* problems/bilevel.h: upper and lower levels */
 typedef struct ol_problem_type {
   const char *name;          /* Lua name: problem.<name>{...} */
-  int kind;
+  int kind;                  /* the kind its problems are made with
+                                (ol_problem_set_kind may change a custom
+                                problem's own p->kind) */
   const char *doc;           /* one line */
   const char *ref;           /* reference, or NULL */
   const ol_param *params;
   int nparams;
-  /* Fill p (zeroed, with fstar = NAN) from v (nparams values, in table
-  ** order, already range-checked).  Allocations go into p's owned fields
-  ** or ud + free_ud; on failure return a code with e set (the caller frees
-  ** the partial problem with ol_problem_free). */
+  /* Fill p (zeroed, with fstar = NAN, type and kind set) from v (nparams
+  ** values, in table order, already range-checked).  Allocations go into
+  ** p's owned fields or ud + free_ud; on failure return a code with e set
+  ** (the caller frees the partial problem with ol_problem_free).  NULL for
+  ** the types of problems made from an oracle, which ol_problem_new
+  ** refuses. */
   int (*create) (ol_problem *p, const ol_pval *v, ol_err *e);
+  /* The name of a parameter a binding takes as a function of the pure
+  ** actions (i, j) returning the payoffs (a, b; b absent: zero-sum),
+  ** tabulated over m x n (the params "m" and "n") into the matrix params
+  ** "A" and "B" (matrixgame's u); NULL: none.  Not in params: a value of
+  ** the core is a number or an array. */
+  const char *payoff_fn;
+  /* Structure hooks (see above). */
+  const struct ol_game *(*game) (const ol_problem *p);
+  const struct ol_tree *(*tree) (const ol_problem *p);
+  const struct ol_gmm *(*mixture) (const ol_problem *p);
+  const struct ol_tokens *(*tokens) (const ol_problem *p);
+  const struct ol_mdp *(*mdp) (const ol_problem *p);
+  const struct ol_bilevel *(*bilevel) (const ol_problem *p);
 } ol_problem_type;
 
 extern const ol_problem_type *const ol_problem_types[];   /* NULL-ended */
 const ol_problem_type *ol_problem_type_find (const char *name);
+/* The types of problems made from an oracle, not in the registry (no
+** create): ol_problem_custom's ("custom", Lua's problem.new) and
+** ol_problem_density's ("density", Lua's problem.density). */
+extern const ol_problem_type ol_problem_custom_type;
+extern const ol_problem_type ol_problem_density_type;
 
 /* Make a problem of type t with values v (nparams entries).  NULL on error
 ** with e set.  The result is owned by the caller: ol_problem_free. */

@@ -888,10 +888,11 @@ static int notapplicable (lua_State *L, const char *who, const char *key,
 /* matrixgame{u = function (i, j) return a, b end, m =, n =}: the payoffs
 ** tabulated from a Lua function of the pure actions (i, j), 1-based,
 ** returning the row player's a and the column player's b (b absent:
-** zero-sum, b = -a), into v[0] (A) and v[1] (B); the buffers are anchored
-** in the table at index anchors.  The function is at index fi. */
-static void tabulate_u (lua_State *L, int fi, const char *who, ol_pval *v,
-                        int m, int n, int anchors)
+** zero-sum, b = -a), into va (A) and vb (B, left alone when zero-sum);
+** the buffers are anchored in the table at index anchors.  The function
+** is at index fi. */
+static void tabulate_u (lua_State *L, int fi, const char *who, ol_pval *va,
+                        ol_pval *vb, int m, int n, int anchors)
 {
   double *A = lua_newuserdatauv(L, (size_t)2 * m * n * sizeof(double), 0);
   double *B = A + (size_t)m * n;
@@ -916,14 +917,42 @@ static void tabulate_u (lua_State *L, int fi, const char *who, ol_pval *v,
         luaL_error(L, "%s: u(%d, %d) is not finite", who, i + 1, j + 1);
       lua_pop(L, 2);
     }
-  v[0].arr = A;
-  v[0].rows = m;
-  v[0].cols = n;
+  va->arr = A;
+  va->rows = m;
+  va->cols = n;
   if (!zerosum) {
-    v[1].arr = B;
-    v[1].rows = m;
-    v[1].cols = n;
+    vb->arr = B;
+    vb->rows = m;
+    vb->cols = n;
   }
+}
+
+/* The payoffs of a type with a payoff function (t->payoff_fn, at index
+** fi): none of t's matrix parameters may be given too ("give the payoffs
+** as u or as A, B, potential, not both"); tabulated over t's params m x n
+** into its A and B (buffers anchored at index anchors). */
+static void payoff_fn (lua_State *L, int fi, const char *who,
+                       const ol_problem_type *t, ol_pval *v, int anchors)
+{
+  int i, given = 0, np = t->nparams, ia = ol_param_find(t->params, np, "A"),
+    ib = ol_param_find(t->params, np, "B"),
+    im = ol_param_find(t->params, np, "m"),
+    in = ol_param_find(t->params, np, "n");
+  char names[160] = "";
+  if (ia < 0 || ib < 0 || im < 0 || in < 0)
+    luaL_error(L, "%s: %s needs the parameters A, B, m and n", who,
+               t->payoff_fn);
+  for (i = 0; i < np; i++)
+    if (t->params[i].kind == OL_P_MATRIX) {
+      size_t l = strlen(names);
+      snprintf(names + l, sizeof names - l, "%s, ", t->params[i].name);
+      given |= v[i].arr != NULL;
+    }
+  if (given)
+    luaL_error(L, "%s: give the payoffs as %s or as %snot both", who,
+               t->payoff_fn, names);
+  tabulate_u(L, fi, who, &v[ia], &v[ib], (int)v[im].num, (int)v[in].num,
+             anchors);
 }
 
 /* problem.<type>{...}: upvalue 1 is the ol_problem_type. */
@@ -957,11 +986,12 @@ static int problem_make (lua_State *L)
     int k;
     if (lua_type(L, -2) != LUA_TSTRING)
       return luaL_error(L, "%s: parameter names must be strings", who);
-    if (strcmp(t->name, "matrixgame") == 0
-        && strcmp(lua_tostring(L, -2), "u") == 0) {
+    if (t->payoff_fn != NULL
+        && strcmp(lua_tostring(L, -2), t->payoff_fn) == 0) {
       if (!lua_isfunction(L, -1))
-        return luaL_error(L, "%s: u must be a function (i, j) returning "
-                          "the payoffs, got a %s", who, luaL_typename(L, -1));
+        return luaL_error(L, "%s: %s must be a function (i, j) returning "
+                          "the payoffs, got a %s", who, t->payoff_fn,
+                          luaL_typename(L, -1));
       lua_pop(L, 1);
       continue;
     }
@@ -1016,13 +1046,9 @@ static int problem_make (lua_State *L)
     else olua_readparam(L, -1, who, pd, &v[k].num);
     lua_pop(L, 1);
   }
-  if (strcmp(t->name, "matrixgame") == 0
-      && lua_getfield(L, 1, "u") == LUA_TFUNCTION) {
-    if (v[0].arr != NULL || v[1].arr != NULL || v[2].arr != NULL)
-      return luaL_error(L, "%s: give the payoffs as u or as A, B, "
-                        "potential, not both", who);
-    tabulate_u(L, lua_gettop(L), who, v, (int)v[3].num, (int)v[4].num, 3);
-  }
+  if (t->payoff_fn != NULL
+      && lua_getfield(L, 1, t->payoff_fn) == LUA_TFUNCTION)
+    payoff_fn(L, lua_gettop(L), who, t, v, 3);
   lua_settop(L, 3);
   b = newbox(L);
   b->p = ol_problem_new(t, v, &e);

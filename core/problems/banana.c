@@ -99,9 +99,12 @@ static int banana_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_banana = {
-  "banana", OL_DENSITY,
-  "Haario's twisted Gaussian; mean 0, cov diag(100, 1 + 2e4 b^2, 1, ...)",
-  "Haario, Saksman & Tamminen 1999",
-  banana_params, (int)(sizeof banana_params / sizeof banana_params[0]),
-  banana_create
+  .name = "banana",
+  .kind = OL_DENSITY,
+  .doc = "Haario's twisted Gaussian; mean 0, cov diag(100, 1 + 2e4 b^2, 1, "
+         "...)",
+  .ref = "Haario, Saksman & Tamminen 1999",
+  .params = banana_params,
+  .nparams = (int)(sizeof banana_params / sizeof banana_params[0]),
+  .create = banana_create,
 };

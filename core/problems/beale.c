@@ -84,9 +84,9 @@ static int beale_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_beale = {
-  "beale", OL_OBJECTIVE,
-  "sum_k (c_k - x + x y^k)^2, c = (1.5, 2.25, 2.625), x* = (3, 0.5)",
-  "Beale 1958; More, Garbow & Hillstrom 1981, problem 5",
-  NULL, 0,
-  beale_create
+  .name = "beale",
+  .kind = OL_OBJECTIVE,
+  .doc = "sum_k (c_k - x + x y^k)^2, c = (1.5, 2.25, 2.625), x* = (3, 0.5)",
+  .ref = "Beale 1958; More, Garbow & Hillstrom 1981, problem 5",
+  .create = beale_create,
 };

@@ -29,9 +29,10 @@ static int biasedrps_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_biasedrps = {
-  "biasedrps", OL_GAME,
-  "biased rock-paper-scissors: zero-sum, equilibrium (1, 10, 5)/16",
-  "OpenSpiel matrix_brps (Lanctot et al. 2019)",
-  NULL, 0,
-  biasedrps_create
+  .name = "biasedrps",
+  .kind = OL_GAME,
+  .doc = "biased rock-paper-scissors: zero-sum, equilibrium (1, 10, 5)/16",
+  .ref = "OpenSpiel matrix_brps (Lanctot et al. 2019)",
+  .create = biasedrps_create,
+  .game = ol_game_ud,
 };

@@ -13,10 +13,11 @@
 ** can solve the lower level itself; hyper gives the exact F and dF/dx
 ** whatever p->fdf is, for the hypergrad_err metric.
 **
-** A bilevel problem's ud starts with an ol_bilevel and its oracle is
-** ol_bilevel_fdf, which calls fdf below; ol_bilevel_of tells them apart
-** from every other problem by that oracle.  The partial oracles may use
-** scratch kept in the problem: not for two threads at once.
+** A bilevel problem's ud starts with an ol_bilevel, and its type names
+** ol_bilevel_ud as its bilevel hook (ol_problem_type.bilevel), which is
+** how ol_bilevel_of tells it from every other problem.  The partial
+** oracles may use scratch kept in the problem: not for two threads at
+** once.
 */
 #ifndef OL_BILEVEL_H
 #define OL_BILEVEL_H
@@ -44,15 +45,14 @@ struct ol_bilevel {
   ** may be NULL; OL_OK or a code with e set (a singular lower level). */
   int (*hyper) (const ol_bilevel *b, const double *x, double *F,
                 double *dF, ol_err *e);
-  /* The problem's oracle over x (the p->fdf that ol_bilevel_fdf calls). */
-  ol_fdf_fn fdf;
   const double *y0;          /* a start for the lower variable (ny) */
 };
 
-/* The oracle of every bilevel problem: b = ud, then b->fdf(ud, ...). */
-int ol_bilevel_fdf (void *ud, const double *x, double *f, double *g,
-                    ol_err *e);
-/* The bilevel structure of p, or NULL when p is not a bilevel problem. */
+/* The bilevel structure of p, or NULL when p is not a bilevel problem
+** (its type has no bilevel hook). */
 const ol_bilevel *ol_bilevel_of (const ol_problem *p);
+/* The bilevel hook of a type whose problems' ud starts with an
+** ol_bilevel: p's ud. */
+const ol_bilevel *ol_bilevel_ud (const ol_problem *p);
 
 #endif

@@ -50,11 +50,13 @@ static int bilinear_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_bilinear = {
-  "bilinear", OL_GAME,
-  "bilinear saddle min_x max_y x'My, M = [2 -1; -1 1], on simplices or "
-  "unconstrained",
-  "Korpelevich 1976; Daskalakis et al. 2018",
-  bilinear_params,
-  (int)(sizeof bilinear_params / sizeof bilinear_params[0]),
-  bilinear_create
+  .name = "bilinear",
+  .kind = OL_GAME,
+  .doc = "bilinear saddle min_x max_y x'My, M = [2 -1; -1 1], on simplices or "
+         "unconstrained",
+  .ref = "Korpelevich 1976; Daskalakis et al. 2018",
+  .params = bilinear_params,
+  .nparams = (int)(sizeof bilinear_params / sizeof bilinear_params[0]),
+  .create = bilinear_create,
+  .game = ol_game_ud,
 };

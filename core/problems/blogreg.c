@@ -96,9 +96,11 @@ static int blogreg_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_blogreg = {
-  "blogreg", OL_DENSITY,
-  "Bayesian logistic regression on logreg's data, prior N(0, sigma^2 I)",
-  NULL,
-  blogreg_params, (int)(sizeof blogreg_params / sizeof blogreg_params[0]),
-  blogreg_create
+  .name = "blogreg",
+  .kind = OL_DENSITY,
+  .doc = "Bayesian logistic regression on logreg's data, prior N(0, sigma^2 "
+         "I)",
+  .params = blogreg_params,
+  .nparams = (int)(sizeof blogreg_params / sizeof blogreg_params[0]),
+  .create = blogreg_create,
 };

@@ -237,6 +237,13 @@ static int bounded_hess (void *ud, const double *u, double *H, ol_err *e)
   return OL_OK;
 }
 
+const ol_problem_type ol_problem_density_type = {
+  .name = "density",
+  .kind = OL_DENSITY,
+  .doc = "a density from an oracle of log p, sampled on the unconstrained "
+         "scale (ol_problem_density; Lua: problem.density)",
+};
+
 ol_problem *ol_problem_density (ol_problem *logp, const double *lo,
                                 const double *hi, const double *x0,
                                 ol_err *e)
@@ -290,6 +297,7 @@ ol_problem *ol_problem_density (ol_problem *logp, const double *lo,
     bounded_free(B);
     return NULL;
   }
+  p->type = &ol_problem_density_type;
   p->kind = OL_DENSITY;
   p->xform = B->any ? &B->t : NULL;
   if (logp->hess != NULL) {

@@ -34,10 +34,11 @@ static int climbing_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_climbing = {
-  "climbing", OL_GAME,
-  "climbing game: identical interest 3 x 3, pure equilibria (a,a) = 11 "
-  "and (b,b) = 7",
-  "Claus & Boutilier 1998",
-  NULL, 0,
-  climbing_create
+  .name = "climbing",
+  .kind = OL_GAME,
+  .doc = "climbing game: identical interest 3 x 3, pure equilibria (a,a) = 11 "
+         "and (b,b) = 7",
+  .ref = "Claus & Boutilier 1998",
+  .create = climbing_create,
+  .game = ol_game_ud,
 };

@@ -28,10 +28,11 @@ static int coordination_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_coordination = {
-  "coordination", OL_GAME,
-  "coordination game A = B = [2 0; 0 1]: pure equilibria (1,1), (2,2), "
-  "one mixed",
-  "Schelling 1960; Monderer & Shapley 1996",
-  NULL, 0,
-  coordination_create
+  .name = "coordination",
+  .kind = OL_GAME,
+  .doc = "coordination game A = B = [2 0; 0 1]: pure equilibria (1,1), (2,2), "
+         "one mixed",
+  .ref = "Schelling 1960; Monderer & Shapley 1996",
+  .create = coordination_create,
+  .game = ol_game_ud,
 };

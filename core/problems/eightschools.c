@@ -154,10 +154,12 @@ static int es_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_eightschools = {
-  "eightschools", OL_DENSITY,
-  "eight schools hierarchical model, tau = e^u; draws (theta_1..8, mu, "
-  "tau)",
-  "Rubin 1981; Gelman et al., BDA3, section 5.5",
-  es_params, (int)(sizeof es_params / sizeof es_params[0]),
-  es_create
+  .name = "eightschools",
+  .kind = OL_DENSITY,
+  .doc = "eight schools hierarchical model, tau = e^u; draws (theta_1..8, mu, "
+         "tau)",
+  .ref = "Rubin 1981; Gelman et al., BDA3, section 5.5",
+  .params = es_params,
+  .nparams = (int)(sizeof es_params / sizeof es_params[0]),
+  .create = es_create,
 };

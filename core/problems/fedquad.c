@@ -275,9 +275,11 @@ static int fedquad_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_fedquad = {
-  "fedquad", OL_OBJECTIVE,
-  "heterogeneous quadratic clients 1/2 (x-c_i)'H_w(x-c_i), shards set",
-  "Karimireddy et al. 2020 (SCAFFOLD: client drift on quadratics)",
-  fedquad_params, (int)(sizeof fedquad_params / sizeof fedquad_params[0]),
-  fedquad_create
+  .name = "fedquad",
+  .kind = OL_OBJECTIVE,
+  .doc = "heterogeneous quadratic clients 1/2 (x-c_i)'H_w(x-c_i), shards set",
+  .ref = "Karimireddy et al. 2020 (SCAFFOLD: client drift on quadratics)",
+  .params = fedquad_params,
+  .nparams = (int)(sizeof fedquad_params / sizeof fedquad_params[0]),
+  .create = fedquad_create,
 };

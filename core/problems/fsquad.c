@@ -176,9 +176,11 @@ static int fsquad_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_fsquad = {
-  "fsquad", OL_OBJECTIVE,
-  "(1/N) sum 1/2 (x-c_i)'H_i(x-c_i), diagonal H_i, SGD w/o replacement",
-  "Mishchenko, Khaled & Richtarik 2020 (random reshuffling)",
-  fsquad_params, (int)(sizeof fsquad_params / sizeof fsquad_params[0]),
-  fsquad_create
+  .name = "fsquad",
+  .kind = OL_OBJECTIVE,
+  .doc = "(1/N) sum 1/2 (x-c_i)'H_i(x-c_i), diagonal H_i, SGD w/o replacement",
+  .ref = "Mishchenko, Khaled & Richtarik 2020 (random reshuffling)",
+  .params = fsquad_params,
+  .nparams = (int)(sizeof fsquad_params / sizeof fsquad_params[0]),
+  .create = fsquad_create,
 };

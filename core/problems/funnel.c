@@ -143,10 +143,12 @@ static int funnel_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_funnel = {
-  "funnel", OL_DENSITY,
-  "Neal's funnel v ~ N(0, 9), x_i ~ N(0, e^v); mean 0, Var v 9, Var x_i "
-  "e^4.5",
-  "Neal 2003 (Slice sampling, section 8)",
-  funnel_params, (int)(sizeof funnel_params / sizeof funnel_params[0]),
-  funnel_create
+  .name = "funnel",
+  .kind = OL_DENSITY,
+  .doc = "Neal's funnel v ~ N(0, 9), x_i ~ N(0, e^v); mean 0, Var v 9, Var "
+         "x_i e^4.5",
+  .ref = "Neal 2003 (Slice sampling, section 8)",
+  .params = funnel_params,
+  .nparams = (int)(sizeof funnel_params / sizeof funnel_params[0]),
+  .create = funnel_create,
 };

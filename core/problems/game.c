@@ -45,10 +45,17 @@ static void game_free (void *ud)
   free(G);
 }
 
+/* The game hook of the bimatrix games' types: their ud is the game
+** (NULL until ol_game_setup2 has run). */
+const ol_game *ol_game_ud (const ol_problem *p)
+{
+  return p->ud;
+}
+
 const ol_game *ol_game_of (const ol_problem *p)
 {
-  return p != NULL && p->kind == OL_GAME && p->fdf == game_fdf ? p->ud
-    : NULL;
+  if (p == NULL || p->kind != OL_GAME || p->type->game == NULL) return NULL;
+  return p->type->game(p);
 }
 
 int ol_game_view (const ol_problem *p, ol_game *G)

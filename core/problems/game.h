@@ -36,8 +36,9 @@ typedef struct ol_game {
 } ol_game;
 
 /* Fill p as the game with payoffs A and B (rows x cols, row-major, both
-** copied; B NULL: zero-sum, B = -A): name "game", kind, n, fdf + ud, the
-** product of two simplices, rows/cols, payoff, x0 (uniform), the
+** copied; B NULL: zero-sum, B = -A): name "game", kind, n, fdf + ud (the
+** game, which p's type gives back through its game hook, ol_game_ud),
+** the product of two simplices, rows/cols, payoff, x0 (uniform), the
 ** potential when there is one.  xstar / fstar stay unknown, desc is left
 ** to the caller.  OL_OK or an error code with e set (the caller frees the
 ** partial problem). */
@@ -66,8 +67,12 @@ int ol_game_builtin (ol_problem *p, const char *name, const double *A,
 ** else 0 (*eq NULL). */
 int ol_game_equilibria (const ol_problem *p, const double **eq);
 
-/* The game of p, or NULL when p's oracle is not a bimatrix game's. */
+/* The game of p, or NULL when p is not a bimatrix game (its type has no
+** game hook). */
 const ol_game *ol_game_of (const ol_problem *p);
+/* The game hook (ol_problem_type.game) of a type whose problems are made
+** by ol_game_setup2 or ol_game_builtin: p's ud. */
+const ol_game *ol_game_ud (const ol_problem *p);
 
 /* The game of p as a view into G: p's own game when it has one, else,
 ** for any problem of kind OL_GAME with a payoff matrix (a game assembled

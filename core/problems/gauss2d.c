@@ -92,9 +92,11 @@ static int gauss2d_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_gauss2d = {
-  "gauss2d", OL_DENSITY,
-  "correlated 2-D Gaussian N(mu, Sigma); potential 1/2 (x-mu)'Sigma^-1(x-mu)",
-  NULL,
-  gauss2d_params, (int)(sizeof gauss2d_params / sizeof gauss2d_params[0]),
-  gauss2d_create
+  .name = "gauss2d",
+  .kind = OL_DENSITY,
+  .doc = "correlated 2-D Gaussian N(mu, Sigma); potential 1/2 "
+         "(x-mu)'Sigma^-1(x-mu)",
+  .params = gauss2d_params,
+  .nparams = (int)(sizeof gauss2d_params / sizeof gauss2d_params[0]),
+  .create = gauss2d_create,
 };

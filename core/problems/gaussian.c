@@ -225,10 +225,11 @@ static int gaussian_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_gaussian = {
-  "gaussian", OL_DENSITY,
-  "N(mu, Sigma), Sigma dense: given, or random of condition number cond; "
-  "mean mu, cov Sigma",
-  NULL,
-  gaussian_params, (int)(sizeof gaussian_params / sizeof gaussian_params[0]),
-  gaussian_create
+  .name = "gaussian",
+  .kind = OL_DENSITY,
+  .doc = "N(mu, Sigma), Sigma dense: given, or random of condition number "
+         "cond; mean mu, cov Sigma",
+  .params = gaussian_params,
+  .nparams = (int)(sizeof gaussian_params / sizeof gaussian_params[0]),
+  .create = gaussian_create,
 };

@@ -134,10 +134,16 @@ static int gmm_fdf (void *ud, const double *x, double *f, double *g,
   return OL_OK;
 }
 
+/* The mixture hook of problem.gmm: the mixture in its ud. */
+static const ol_gmm *gmm_of (const ol_problem *p)
+{
+  return p->ud != NULL ? &((const gmm_ud *)p->ud)->G : NULL;
+}
+
 const ol_gmm *ol_gmm_of (const ol_problem *p)
 {
-  if (p == NULL || p->fdf != gmm_fdf || p->ud == NULL) return NULL;
-  return &((const gmm_ud *)p->ud)->G;
+  if (p == NULL || p->type->mixture == NULL) return NULL;
+  return p->type->mixture(p);
 }
 
 static void gmm_free (void *ud)
@@ -310,10 +316,13 @@ fail:
 }
 
 const ol_problem_type ol_problem_gmm = {
-  "gmm", OL_DENSITY,
-  "sum_k w_k N(mu_k, S_k) with full covariances; the diffusion samplers' "
-  "target (exact diffused score)",
-  "Ho et al. 2020; Song et al. 2021 (closed-form VP / VE marginals)",
-  gmm_params, (int)(sizeof gmm_params / sizeof gmm_params[0]),
-  gmm_create
+  .name = "gmm",
+  .kind = OL_DENSITY,
+  .doc = "sum_k w_k N(mu_k, S_k) with full covariances; the diffusion "
+         "samplers' target (exact diffused score)",
+  .ref = "Ho et al. 2020; Song et al. 2021 (closed-form VP / VE marginals)",
+  .params = gmm_params,
+  .nparams = (int)(sizeof gmm_params / sizeof gmm_params[0]),
+  .create = gmm_create,
+  .mixture = gmm_of,
 };

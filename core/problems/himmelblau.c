@@ -58,9 +58,9 @@ static int himmelblau_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_himmelblau = {
-  "himmelblau", OL_OBJECTIVE,
-  "(x^2+y-11)^2 + (x+y^2-7)^2, four minima with f* = 0, x* = (3, 2)",
-  "Himmelblau 1972, Applied Nonlinear Programming",
-  NULL, 0,
-  himmelblau_create
+  .name = "himmelblau",
+  .kind = OL_OBJECTIVE,
+  .doc = "(x^2+y-11)^2 + (x+y^2-7)^2, four minima with f* = 0, x* = (3, 2)",
+  .ref = "Himmelblau 1972, Applied Nonlinear Programming",
+  .create = himmelblau_create,
 };

@@ -469,11 +469,13 @@ static int hs_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_hs = {
-  "hs", OL_OBJECTIVE,
-  "constrained test problems of Hock & Schittkowski (number = 6, 10, 14, "
-  "21, 28, 35, 39, 40, 43, 71, 76, 106) with published optima",
-  "Hock & Schittkowski 1981, Test Examples for Nonlinear Programming "
-  "Codes",
-  hs_params, (int)(sizeof hs_params / sizeof hs_params[0]),
-  hs_create
+  .name = "hs",
+  .kind = OL_OBJECTIVE,
+  .doc = "constrained test problems of Hock & Schittkowski (number = 6, 10, "
+         "14, 21, 28, 35, 39, 40, 43, 71, 76, 106) with published optima",
+  .ref = "Hock & Schittkowski 1981, Test Examples for Nonlinear Programming "
+         "Codes",
+  .params = hs_params,
+  .nparams = (int)(sizeof hs_params / sizeof hs_params[0]),
+  .create = hs_create,
 };

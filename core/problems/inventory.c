@@ -67,10 +67,13 @@ static int inventory_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_inventory = {
-  "inventory", OL_OBJECTIVE,
-  "an inventory MDP: stock 0..M, orders, demand 0, 1, 2 w.p. 1/4, 1/2, 1/4",
-  "Puterman 1994, sections 3.2.2 and 4.6.1",
-  inventory_params,
-  (int)(sizeof inventory_params / sizeof inventory_params[0]),
-  inventory_create
+  .name = "inventory",
+  .kind = OL_OBJECTIVE,
+  .doc = "an inventory MDP: stock 0..M, orders, demand 0, 1, 2 w.p. 1/4, 1/2, "
+         "1/4",
+  .ref = "Puterman 1994, sections 3.2.2 and 4.6.1",
+  .params = inventory_params,
+  .nparams = (int)(sizeof inventory_params / sizeof inventory_params[0]),
+  .create = inventory_create,
+  .mdp = ol_mdp_ud,
 };

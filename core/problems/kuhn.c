@@ -130,9 +130,25 @@ static int kuhn_fdf (void *ud, const double *x, double *f, double *g,
   return OL_OK;
 }
 
+/* Kuhn poker's tree: what problem.kuhn's tree hook gives. */
+static const ol_tree kuhn = {
+  .n = OL_KUHN_N,
+  .value = ol_kuhn_value,
+  .walk = ol_kuhn_walk,
+  .brvalue = ol_kuhn_brvalue,
+  .nashconv = ol_kuhn_nashconv,
+};
+
+/* The tree hook of problem.kuhn. */
+static const ol_tree *kuhn_tree (const ol_problem *p)
+{
+  (void)p;
+  return &kuhn;
+}
+
 int ol_kuhn_is (const ol_problem *p)
 {
-  return p != NULL && p->fdf == kuhn_fdf;
+  return p != NULL && p->type->tree != NULL && p->type->tree(p) == &kuhn;
 }
 
 static int kuhn_create (ol_problem *p, const ol_pval *v, ol_err *e)
@@ -160,10 +176,11 @@ static int kuhn_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_kuhn = {
-  "kuhn", OL_GAME,
-  "Kuhn poker: 3-card extensive-form game, behavioural strategies on "
-  "12 information sets, value -1/18",
-  "Kuhn 1950",
-  NULL, 0,
-  kuhn_create
+  .name = "kuhn",
+  .kind = OL_GAME,
+  .doc = "Kuhn poker: 3-card extensive-form game, behavioural strategies on "
+         "12 information sets, value -1/18",
+  .ref = "Kuhn 1950",
+  .create = kuhn_create,
+  .tree = kuhn_tree,
 };

@@ -28,7 +28,19 @@
 
 #define OL_KUHN_N 12   /* information sets = coordinates */
 
-/* 1 when p is the Kuhn poker problem (its oracle is the tree walk). */
+/* An extensive-form game's tree as its problem type's tree hook
+** (ol_problem_type.tree) gives it: n information sets (the coordinates of
+** the behavioural strategy x) and the walks over it, as the functions
+** below are Kuhn poker's. */
+typedef struct ol_tree {
+  int n;
+  double (*value) (const double *x);
+  double (*walk) (const double *x, double *cfv, double *reach);
+  double (*brvalue) (const double *x, int i);
+  double (*nashconv) (const double *x);
+} ol_tree;
+
+/* 1 when p is the Kuhn poker problem (its type's tree is Kuhn's). */
 int ol_kuhn_is (const ol_problem *p);
 /* The player (0 or 1) acting at information set I. */
 static inline int ol_kuhn_player (int I) { return I < 6 ? 0 : 1; }

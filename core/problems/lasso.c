@@ -150,9 +150,11 @@ static int lasso_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_lasso = {
-  "lasso", OL_OBJECTIVE,
-  "1/2 ||Ax - y||^2 + lambda ||x||_1, planted k-sparse signal",
-  "Tibshirani 1996",
-  lasso_params, (int)(sizeof lasso_params / sizeof lasso_params[0]),
-  lasso_create
+  .name = "lasso",
+  .kind = OL_OBJECTIVE,
+  .doc = "1/2 ||Ax - y||^2 + lambda ||x||_1, planted k-sparse signal",
+  .ref = "Tibshirani 1996",
+  .params = lasso_params,
+  .nparams = (int)(sizeof lasso_params / sizeof lasso_params[0]),
+  .create = lasso_create,
 };

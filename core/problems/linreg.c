@@ -204,9 +204,11 @@ static int linreg_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_linreg = {
-  "linreg", OL_OBJECTIVE,
-  "1/(2n) ||Ax - y||^2, finite sum over n samples, x* by Householder QR",
-  NULL,
-  linreg_params, (int)(sizeof linreg_params / sizeof linreg_params[0]),
-  linreg_create
+  .name = "linreg",
+  .kind = OL_OBJECTIVE,
+  .doc = "1/(2n) ||Ax - y||^2, finite sum over n samples, x* by Householder "
+         "QR",
+  .params = linreg_params,
+  .nparams = (int)(sizeof linreg_params / sizeof linreg_params[0]),
+  .create = linreg_create,
 };

@@ -167,9 +167,11 @@ static int logreg_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_logreg = {
-  "logreg", OL_OBJECTIVE,
-  "synthetic L2-regularised logistic regression (n samples, d features)",
-  NULL,
-  logreg_params, (int)(sizeof logreg_params / sizeof logreg_params[0]),
-  logreg_create
+  .name = "logreg",
+  .kind = OL_OBJECTIVE,
+  .doc = "synthetic L2-regularised logistic regression (n samples, d "
+         "features)",
+  .params = logreg_params,
+  .nparams = (int)(sizeof logreg_params / sizeof logreg_params[0]),
+  .create = logreg_create,
 };

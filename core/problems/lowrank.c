@@ -120,9 +120,11 @@ static int lowrank_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_lowrank = {
-  "lowrank", OL_OBJECTIVE,
-  "1/2 ||U V' - M||_F^2 over x = [U; V], M planted rank r, f* = 0",
-  "seeds catalog T16(b); low-rank matrix factorisation",
-  lowrank_params, (int)(sizeof lowrank_params / sizeof lowrank_params[0]),
-  lowrank_create
+  .name = "lowrank",
+  .kind = OL_OBJECTIVE,
+  .doc = "1/2 ||U V' - M||_F^2 over x = [U; V], M planted rank r, f* = 0",
+  .ref = "seeds catalog T16(b); low-rank matrix factorisation",
+  .params = lowrank_params,
+  .nparams = (int)(sizeof lowrank_params / sizeof lowrank_params[0]),
+  .create = lowrank_create,
 };

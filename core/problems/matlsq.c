@@ -156,9 +156,11 @@ static int matlsq_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_matlsq = {
-  "matlsq", OL_OBJECTIVE,
-  "1/2 ||X W - Y||_F^2 over W (n x k), Y = X W_true, f* = 0",
-  "seeds catalog T16(a); matrix least squares",
-  matlsq_params, (int)(sizeof matlsq_params / sizeof matlsq_params[0]),
-  matlsq_create
+  .name = "matlsq",
+  .kind = OL_OBJECTIVE,
+  .doc = "1/2 ||X W - Y||_F^2 over W (n x k), Y = X W_true, f* = 0",
+  .ref = "seeds catalog T16(a); matrix least squares",
+  .params = matlsq_params,
+  .nparams = (int)(sizeof matlsq_params / sizeof matlsq_params[0]),
+  .create = matlsq_create,
 };

@@ -109,10 +109,14 @@ static int matrixgame_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_matrixgame = {
-  "matrixgame", OL_GAME,
-  "two-player bimatrix game: payoffs x'Ay and x'By (B = -A: zero-sum); "
-  "random without A",
-  "von Neumann 1928; Nash 1951; Monderer & Shapley 1996",
-  matrixgame_params, NPARAMS,
-  matrixgame_create
+  .name = "matrixgame",
+  .kind = OL_GAME,
+  .doc = "two-player bimatrix game: payoffs x'Ay and x'By (B = -A: zero-sum); "
+         "random without A",
+  .ref = "von Neumann 1928; Nash 1951; Monderer & Shapley 1996",
+  .params = matrixgame_params,
+  .nparams = NPARAMS,
+  .create = matrixgame_create,
+  .payoff_fn = "u",
+  .game = ol_game_ud,
 };

@@ -177,9 +177,10 @@ static int mixture_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_mixture = {
-  "mixture", OL_DENSITY,
-  "sum_k w_k N(m_k, diag s_k^2); mean sum_k w_k m_k, covariance exact",
-  NULL,
-  mixture_params, (int)(sizeof mixture_params / sizeof mixture_params[0]),
-  mixture_create
+  .name = "mixture",
+  .kind = OL_DENSITY,
+  .doc = "sum_k w_k N(m_k, diag s_k^2); mean sum_k w_k m_k, covariance exact",
+  .params = mixture_params,
+  .nparams = (int)(sizeof mixture_params / sizeof mixture_params[0]),
+  .create = mixture_create,
 };

@@ -52,9 +52,8 @@ static int monkey_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_monkey = {
-  "monkey", OL_OBJECTIVE,
-  "monkey saddle x^3 - 3 x y^2: gradient and Hessian vanish at 0",
-  NULL,
-  NULL, 0,
-  monkey_create
+  .name = "monkey",
+  .kind = OL_OBJECTIVE,
+  .doc = "monkey saddle x^3 - 3 x y^2: gradient and Hessian vanish at 0",
+  .create = monkey_create,
 };

@@ -21,9 +21,10 @@ static int pennies_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_pennies = {
-  "pennies", OL_GAME,
-  "matching pennies: zero-sum 2 x 2, equilibrium (1/2, 1/2)",
-  "von Neumann & Morgenstern 1944",
-  NULL, 0,
-  pennies_create
+  .name = "pennies",
+  .kind = OL_GAME,
+  .doc = "matching pennies: zero-sum 2 x 2, equilibrium (1/2, 1/2)",
+  .ref = "von Neumann & Morgenstern 1944",
+  .create = pennies_create,
+  .game = ol_game_ud,
 };

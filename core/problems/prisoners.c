@@ -24,9 +24,10 @@ static int prisoners_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_prisoners = {
-  "prisoners", OL_GAME,
-  "prisoner's dilemma [3 0; 5 1]: unique equilibrium (defect, defect)",
-  "Flood & Dresher 1950; Axelrod 1984",
-  NULL, 0,
-  prisoners_create
+  .name = "prisoners",
+  .kind = OL_GAME,
+  .doc = "prisoner's dilemma [3 0; 5 1]: unique equilibrium (defect, defect)",
+  .ref = "Flood & Dresher 1950; Axelrod 1984",
+  .create = prisoners_create,
+  .game = ol_game_ud,
 };

@@ -356,9 +356,10 @@ static int quad_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_quadratic = {
-  "quadratic", OL_OBJECTIVE,
-  "1/2 (x-x*)'H(x-x*), spectrum log-spaced in [1/cond, 1], x* = 0",
-  NULL,
-  quad_params, (int)(sizeof quad_params / sizeof quad_params[0]),
-  quad_create
+  .name = "quadratic",
+  .kind = OL_OBJECTIVE,
+  .doc = "1/2 (x-x*)'H(x-x*), spectrum log-spaced in [1/cond, 1], x* = 0",
+  .params = quad_params,
+  .nparams = (int)(sizeof quad_params / sizeof quad_params[0]),
+  .create = quad_create,
 };

@@ -100,10 +100,11 @@ static int rastrigin_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_rastrigin = {
-  "rastrigin", OL_OBJECTIVE,
-  "A n + sum x_i^2 - A cos(2 pi x_i), multimodal, x* = 0",
-  "Rastrigin 1974; Muehlenbein, Schomisch & Born 1991",
-  rastrigin_params,
-  (int)(sizeof rastrigin_params / sizeof rastrigin_params[0]),
-  rastrigin_create
+  .name = "rastrigin",
+  .kind = OL_OBJECTIVE,
+  .doc = "A n + sum x_i^2 - A cos(2 pi x_i), multimodal, x* = 0",
+  .ref = "Rastrigin 1974; Muehlenbein, Schomisch & Born 1991",
+  .params = rastrigin_params,
+  .nparams = (int)(sizeof rastrigin_params / sizeof rastrigin_params[0]),
+  .create = rastrigin_create,
 };

@@ -91,9 +91,11 @@ static int reddi_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_reddi = {
-  "reddi", OL_OBJECTIVE,
-  "online Cx, -x, -x on [-1, 1] (cyclic), where Adam fails; x* = -1",
-  "Reddi, Kale & Kumar 2018 (ICLR), Section 3",
-  reddi_params, (int)(sizeof reddi_params / sizeof reddi_params[0]),
-  reddi_create
+  .name = "reddi",
+  .kind = OL_OBJECTIVE,
+  .doc = "online Cx, -x, -x on [-1, 1] (cyclic), where Adam fails; x* = -1",
+  .ref = "Reddi, Kale & Kumar 2018 (ICLR), Section 3",
+  .params = reddi_params,
+  .nparams = (int)(sizeof reddi_params / sizeof reddi_params[0]),
+  .create = reddi_create,
 };

@@ -371,12 +371,11 @@ static int rh_create (ol_problem *p, const ol_pval *v, ol_err *e)
   R->b.lower = rh_lower;
   R->b.smooth = rh_smooth;
   R->b.hyper = rh_hyper;
-  R->b.fdf = rh_fdf;
   R->b.y0 = R->y0;
   snprintf(p->name, sizeof p->name, "ridgehyper");
   p->kind = OL_OBJECTIVE;
   p->n = 1;
-  p->fdf = ol_bilevel_fdf;
+  p->fdf = rh_fdf;
   p->fstar = NAN;
   if ((p->x0 = ol_problem_alloc(1, e)) == NULL) return OL_ENOMEM;
   if ((rc = rh_argmin(p, e)) != OL_OK) return rc;
@@ -386,10 +385,13 @@ static int rh_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_ridgehyper = {
-  "ridgehyper", OL_OBJECTIVE,
-  "bilevel: validation loss of ridge regression over x = log lambda, "
-  "exact hypergradient",
-  "Kwon, Kwon, Wright & Nowak 2024 (ICLR), the value-function penalty",
-  rh_params, (int)(sizeof rh_params / sizeof rh_params[0]),
-  rh_create
+  .name = "ridgehyper",
+  .kind = OL_OBJECTIVE,
+  .doc = "bilevel: validation loss of ridge regression over x = log lambda, "
+         "exact hypergradient",
+  .ref = "Kwon, Kwon, Wright & Nowak 2024 (ICLR), the value-function penalty",
+  .params = rh_params,
+  .nparams = (int)(sizeof rh_params / sizeof rh_params[0]),
+  .create = rh_create,
+  .bilevel = ol_bilevel_ud,
 };

@@ -74,9 +74,13 @@ static int rlvr_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_rlvr = {
-  "rlvr", OL_OBJECTIVE,
-  "RLVR toy: Q queries, softmax over M responses, a correct subset each",
-  "seed catalog T26 (the QAE paper's setting, Wu et al. 2025)",
-  rlvr_params, (int)(sizeof rlvr_params / sizeof rlvr_params[0]),
-  rlvr_create
+  .name = "rlvr",
+  .kind = OL_OBJECTIVE,
+  .doc = "RLVR toy: Q queries, softmax over M responses, a correct subset "
+         "each",
+  .ref = "seed catalog T26 (the QAE paper's setting, Wu et al. 2025)",
+  .params = rlvr_params,
+  .nparams = (int)(sizeof rlvr_params / sizeof rlvr_params[0]),
+  .create = rlvr_create,
+  .mdp = ol_mdp_ud,
 };

@@ -106,9 +106,11 @@ static int rosen_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_rosenbrock = {
-  "rosenbrock", OL_OBJECTIVE,
-  "sum 100 (x_{i+1} - x_i^2)^2 + (1 - x_i)^2, x* = ones",
-  "Rosenbrock 1960; Nocedal & Wright 2006, eq. 2.22",
-  rosen_params, (int)(sizeof rosen_params / sizeof rosen_params[0]),
-  rosen_create
+  .name = "rosenbrock",
+  .kind = OL_OBJECTIVE,
+  .doc = "sum 100 (x_{i+1} - x_i^2)^2 + (1 - x_i)^2, x* = ones",
+  .ref = "Rosenbrock 1960; Nocedal & Wright 2006, eq. 2.22",
+  .params = rosen_params,
+  .nparams = (int)(sizeof rosen_params / sizeof rosen_params[0]),
+  .create = rosen_create,
 };

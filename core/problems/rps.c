@@ -28,9 +28,9 @@ static int rps_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_rps = {
-  "rps", OL_GAME,
-  "rock-paper-scissors: zero-sum 3 x 3 game, uniform equilibrium",
-  NULL,
-  NULL, 0,
-  rps_create
+  .name = "rps",
+  .kind = OL_GAME,
+  .doc = "rock-paper-scissors: zero-sum 3 x 3 game, uniform equilibrium",
+  .create = rps_create,
+  .game = ol_game_ud,
 };

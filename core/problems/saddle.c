@@ -52,9 +52,9 @@ static int saddle_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_saddle = {
-  "saddle", OL_OBJECTIVE,
-  "x^2 - y^2, a strict saddle at 0, no minimiser",
-  "Dauphin et al. 2014; Lee et al. 2016",
-  NULL, 0,
-  saddle_create
+  .name = "saddle",
+  .kind = OL_OBJECTIVE,
+  .doc = "x^2 - y^2, a strict saddle at 0, no minimiser",
+  .ref = "Dauphin et al. 2014; Lee et al. 2016",
+  .create = saddle_create,
 };

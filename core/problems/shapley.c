@@ -26,10 +26,11 @@ static int shapley_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_shapley = {
-  "shapley", OL_GAME,
-  "Shapley's game: general-sum 3 x 3, unique equilibrium uniform; "
-  "fictitious play cycles",
-  "Shapley 1964",
-  NULL, 0,
-  shapley_create
+  .name = "shapley",
+  .kind = OL_GAME,
+  .doc = "Shapley's game: general-sum 3 x 3, unique equilibrium uniform; "
+         "fictitious play cycles",
+  .ref = "Shapley 1964",
+  .create = shapley_create,
+  .game = ol_game_ud,
 };

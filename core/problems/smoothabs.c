@@ -54,9 +54,9 @@ static int smoothabs_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_smoothabs = {
-  "smoothabs", OL_OBJECTIVE,
-  "sqrt(1 + x^2), n = 1: pure Newton diverges from |x0| > 1",
-  "Boyd & Vandenberghe 2004, Convex Optimization, ch. 9 (Newton)",
-  NULL, 0,
-  smoothabs_create
+  .name = "smoothabs",
+  .kind = OL_OBJECTIVE,
+  .doc = "sqrt(1 + x^2), n = 1: pure Newton diverges from |x0| > 1",
+  .ref = "Boyd & Vandenberghe 2004, Convex Optimization, ch. 9 (Newton)",
+  .create = smoothabs_create,
 };

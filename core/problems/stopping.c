@@ -46,10 +46,13 @@ static int stopping_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_stopping = {
-  "stopping", OL_OBJECTIVE,
-  "optimal stopping of i.i.d. uniform grid prices over H stages (an MDP)",
-  "Chow, Robbins & Siegmund 1971; Klein, Weissmann & Doring 2024",
-  stopping_params,
-  (int)(sizeof stopping_params / sizeof stopping_params[0]),
-  stopping_create
+  .name = "stopping",
+  .kind = OL_OBJECTIVE,
+  .doc = "optimal stopping of i.i.d. uniform grid prices over H stages (an "
+         "MDP)",
+  .ref = "Chow, Robbins & Siegmund 1971; Klein, Weissmann & Doring 2024",
+  .params = stopping_params,
+  .nparams = (int)(sizeof stopping_params / sizeof stopping_params[0]),
+  .create = stopping_create,
+  .mdp = ol_mdp_ud,
 };

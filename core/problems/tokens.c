@@ -83,10 +83,16 @@ static int tok_fdf (void *ud, const double *x, double *f, double *g,
   return OL_OK;
 }
 
+/* The tokens hook of problem.tokens: the target in its ud. */
+static const ol_tokens *tok_of (const ol_problem *p)
+{
+  return p->ud != NULL ? &((const tok_ud *)p->ud)->T : NULL;
+}
+
 const ol_tokens *ol_tokens_of (const ol_problem *p)
 {
-  if (p == NULL || p->fdf != tok_fdf || p->ud == NULL) return NULL;
-  return &((const tok_ud *)p->ud)->T;
+  if (p == NULL || p->type->tokens == NULL) return NULL;
+  return p->type->tokens(p);
 }
 
 static void tok_free (void *ud)
@@ -144,10 +150,13 @@ static int tok_create (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 const ol_problem_type ol_problem_tokens = {
-  "tokens", OL_DENSITY,
-  "L tokens over V symbols, copy + independent mixture with total mutual "
-  "information mi: masked diffusion's target",
-  "a toy after the catalogue's B063 (diffusion LMs: KL ~ mi / T)",
-  tok_params, (int)(sizeof tok_params / sizeof tok_params[0]),
-  tok_create
+  .name = "tokens",
+  .kind = OL_DENSITY,
+  .doc = "L tokens over V symbols, copy + independent mixture with total "
+         "mutual information mi: masked diffusion's target",
+  .ref = "a toy after the catalogue's B063 (diffusion LMs: KL ~ mi / T)",
+  .params = tok_params,
+  .nparams = (int)(sizeof tok_params / sizeof tok_params[0]),
+  .create = tok_create,
+  .tokens = tok_of,
 };

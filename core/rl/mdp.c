@@ -82,9 +82,15 @@ static int mdp_fdf (void *ud, const double *x, double *f, double *g,
   return OL_OK;
 }
 
+const ol_mdp *ol_mdp_ud (const ol_problem *p)
+{
+  return p->ud;
+}
+
 const ol_mdp *ol_mdp_of (const ol_problem *p)
 {
-  return p != NULL && p->fdf == mdp_fdf ? p->ud : NULL;
+  if (p == NULL || p->type->mdp == NULL) return NULL;
+  return p->type->mdp(p);
 }
 
 int ol_mdp_setup (ol_problem *p, ol_mdp *M, const char *name, ol_err *e)

@@ -61,8 +61,12 @@ size_t ol_mdp_worksize (const ol_mdp *M);
 ** 1 (+1e-12) or an entry is negative or not finite, OL_ENOMEM, OL_EINTR
 ** (Ctrl-C: ol_interrupted, polled while S A S entries are checked). */
 int ol_mdp_setup (ol_problem *p, ol_mdp *M, const char *name, ol_err *e);
-/* The MDP of p, or NULL when p's oracle is not an MDP's. */
+/* The MDP of p, or NULL when p is not an MDP problem (its type has no
+** mdp hook). */
 const ol_mdp *ol_mdp_of (const ol_problem *p);
+/* The mdp hook (ol_problem_type.mdp) of a type whose problems are made by
+** ol_mdp_setup: p's ud (NULL until ol_mdp_setup has run). */
+const ol_mdp *ol_mdp_ud (const ol_problem *p);
 
 /* pi = softmax of each block of A logits in z (n = H S A entries each). */
 void ol_mdp_policy (const ol_mdp *M, const double *z, double *pi);
