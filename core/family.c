@@ -56,6 +56,7 @@ static int dynamic_metrics (const ol_problem *p, int *out, int max)
 #define NO_METRICS (const int[]){-1}
 
 const ol_family ol_families[OL_NFAMILY] = {
+  /* probe metrics (lr*, ortherr) only when asked for */
   [OL_OPTIM] = {
     .ns = "optim",
     .what = "optimizer",
