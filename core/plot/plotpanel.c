@@ -145,6 +145,7 @@ int pn_defaults (const ol_problem *p, int family, ol_mset rec, int *out,
 #define ADD(k) do { if (n < max) out[n++] = (k); } while (0)
   for (k = 0; pl[k] != OL_PANEL_END; k++) {
     int what = pl[k];
+    /* progress, or the recorded metrics, of a game are its gaps */
     if (game && (what == OL_PANEL_PROGRESS || what == OL_PANEL_RECORDED))
       what = OL_PANEL_GAPS;
     if (what == OL_PANEL_TRACE) ADD(PN_TRACE);
