@@ -28,6 +28,7 @@
 #define OL_METHOD_H
 
 #include "ol.h"
+#include "family.h"
 #include "problem.h"
 #include "metrics.h"
 #include "rng.h"

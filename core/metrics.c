@@ -141,8 +141,8 @@ static int has_fstar (const ol_problem *p, int family)
 /* bias, variance: an optimizer on an unconstrained quadratic with x*, f*. */
 static int noisy_quadratic (const ol_problem *p, int family)
 {
-  return family == OL_OPTIM && p->quadratic && p->xstar != NULL &&
-    isfinite(p->fstar) && p->set.kind == OL_SET_NONE && !(p->l1 > 0);
+  return ol_family_get(family)->shadow && p->quadratic &&
+    p->xstar != NULL && isfinite(p->fstar) && p->set.kind == OL_SET_NONE && !(p->l1 > 0);
 }
 
 static int has_simplex (const ol_problem *p, int family)
@@ -165,7 +165,7 @@ static int has_game (const ol_problem *p, int family)
 /* regret, ccegap: a dynamic on a game or a product of simplices. */
 static int has_play (const ol_problem *p, int family)
 {
-  return family == OL_DYNAMIC && p->set.kind == OL_SET_SIMPLEX;
+  return ol_family_get(family)->plays && p->set.kind == OL_SET_SIMPLEX;
 }
 
 /* regret: as has_play, or an optimizer on a set that keeps the account
@@ -173,7 +173,7 @@ static int has_play (const ol_problem *p, int family)
 static int has_regret (const ol_problem *p, int family)
 {
   return has_play(p, family) ||
-    (family == OL_OPTIM && p->set.kind != OL_SET_NONE);
+    (ol_family_get(family)->regret_probe && p->set.kind != OL_SET_NONE);
 }
 
 static int has_potential (const ol_problem *p, int family)
@@ -199,7 +199,7 @@ static int has_constraints (const ol_problem *p, int family)
 static int is_sampler (const ol_problem *p, int family)
 {
   (void)p;
-  return family == OL_SAMPLER;
+  return ol_family_get(family)->draws;
 }
 
 /* Available for some methods only: the run asks the method's probe. */
@@ -666,12 +666,13 @@ typedef struct dcache {
 
 static int has_moments (const ol_problem *p, int family)
 {
-  return family == OL_SAMPLER && p->mean != NULL;
+  return ol_family_get(family)->draws && p->mean != NULL;
 }
 
 static int has_gauss (const ol_problem *p, int family)
 {
-  return family == OL_SAMPLER && p->mean != NULL && p->cov != NULL;
+  return ol_family_get(family)->draws && p->mean != NULL &&
+    p->cov != NULL;
 }
 
 /* Doubles of nucnorm's workspace at the start of mm->svd (0: none). */
@@ -1234,64 +1235,24 @@ int ol_metric_find (const char *name)
   return -1;
 }
 
-/* Defaults by family, restricted to what p makes available:
-**   optimizers  loss gradnorm dist subopt mingradnorm, plus kkt entropy
-**               when constrained, kkt support when composite (l1 > 0),
-**               kkt stationarity feasibility complementarity with
-**               general constraints,
-**               nucnorm when matrix-shaped; probe metrics (lr*, ortherr)
-**               only when asked for;
-**   samplers    loss gradnorm accept dist;
-**   dynamics    loss exploitability exploitability_avg regret entropy
-**               potential value kkt (not on Kuhn poker, whose x is
-**               behavioural strategies);
-**   vi, diffusion, rl  none here: their methods' probes
-**               (ol_method_metrics, method.h). */
+/* Defaults by family, restricted to what p makes available: the family
+** entry's list and its problem-dependent additions (core/family.c; vi,
+** diffusion, rl have none there, their methods' probes define theirs:
+** ol_method_metrics, method.h). */
 ol_mset ol_metric_defaults (const ol_problem *p, int family)
 {
-  ol_mset want, have = 0;
-  int i;
-  switch (family) {
-  case OL_SAMPLER:
-    want = OL_MBIT(OL_MET_LOSS) | OL_MBIT(OL_MET_GRADNORM) |
-      OL_MBIT(OL_MET_ACCEPT) | OL_MBIT(OL_MET_DIST);
-    break;
-  case OL_VI:
-  case OL_DIFFUSION:
-  case OL_RL:
-    want = 0;                  /* their methods' own (ol_method_metrics) */
-    break;
-  case OL_DYNAMIC:
-    want = OL_MBIT(OL_MET_LOSS) | OL_MBIT(OL_MET_EXPLOIT) |
-      OL_MBIT(OL_MET_EXPLOIT_AVG) | OL_MBIT(OL_MET_REGRET) |
-      OL_MBIT(OL_MET_ENTROPY) | OL_MBIT(OL_MET_POTENTIAL) |
-      OL_MBIT(OL_MET_VALUE) | OL_MBIT(OL_MET_KKT);
-    /* Kuhn's x is behavioural strategies per information set: the
-    ** simplex-gap kkt of its oracle is no equilibrium measure there */
-    if (ol_kuhn_is(p)) want &= ~OL_MBIT(OL_MET_KKT);
-    break;
-  default:
-    want = OL_MBIT(OL_MET_LOSS) | OL_MBIT(OL_MET_GRADNORM) |
-      OL_MBIT(OL_MET_DIST) | OL_MBIT(OL_MET_SUBOPT) |
-      OL_MBIT(OL_MET_MINGRADNORM);
-    if (p->set.kind != OL_SET_NONE)
-      want |= OL_MBIT(OL_MET_KKT) | OL_MBIT(OL_MET_ENTROPY);
-    if (p->l1 > 0) want |= OL_MBIT(OL_MET_KKT) | OL_MBIT(OL_MET_SUPPORT);
-    if (p->con.m > 0)
-      want |= OL_MBIT(OL_MET_KKT) | OL_MBIT(OL_MET_STATIONARITY) |
-        OL_MBIT(OL_MET_FEASIBILITY) | OL_MBIT(OL_MET_COMPLEMENTARITY);
-    if (p->mrows > 0) want |= OL_MBIT(OL_MET_NUCNORM);
-    break;
-  }
-  for (i = 0; i < OL_NMETRICS; i++)
-    if ((want & OL_MBIT(i)) && ol_metric_types[i].avail(p, family))
-      have |= OL_MBIT(i);
+  ol_mset have = 0;
+  int want[2 * OL_NMETRICS], n, i;
+  n = ol_family_metrics(family, p, want, 2 * OL_NMETRICS);
+  for (i = 0; i < n; i++)
+    if (ol_metric_types[want[i]].avail(p, family))
+      have |= OL_MBIT(want[i]);
   return have;
 }
 
 ol_mset ol_method_metrics (const ol_problem *p, const ol_method_type *m)
 {
   ol_mset d = ol_metric_defaults(p, m->family);
-  if (m->family >= OL_VI) d |= m->probes;
+  if (ol_family_of(m)->probe_metrics) d |= m->probes;
   return d;
 }

@@ -77,19 +77,20 @@ const ol_problem_type *const ol_problem_types[] = {
 ** registry order (optimizers, samplers, dynamics). */
 const ol_method_type *ol_method_find (const char *name)
 {
-  static const char *const fam[OL_NFAMILY] = {"optim.", "sample.", "game.",
-                                              "vi.", "diffusion.", "rl.",
-                                              "dist."};
-  int i, f = -1;
+  const ol_family *fam = NULL;     /* the family the name carries */
+  int i;
+  size_t k;
   if (name == NULL) return NULL;
-  for (i = 0; i < OL_NFAMILY && f < 0; i++)
-    if (strncmp(name, fam[i], strlen(fam[i])) == 0) {
-      f = i;              /* the prefixes are in family order */
-      name += strlen(fam[i]);
+  for (i = 0; i < OL_NFAMILY && fam == NULL; i++) {
+    k = strlen(ol_families[i].ns);
+    if (strncmp(name, ol_families[i].ns, k) == 0 && name[k] == '.') {
+      fam = &ol_families[i];
+      name += k + 1;
     }
+  }
   for (i = 0; ol_methods[i] != NULL; i++)
     if (strcmp(ol_methods[i]->name, name) == 0
-        && (f < 0 || ol_methods[i]->family == f))
+        && (fam == NULL || ol_family_of(ol_methods[i]) == fam))
       return ol_methods[i];
   return NULL;
 }

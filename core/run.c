@@ -442,7 +442,7 @@ static int check_x (ol_run *r)
 static int check_fg (ol_run *r)
 {
   const ol_run_opts *o = &r->o;
-  int optim = r->m->family == OL_OPTIM;
+  int tols = ol_family_of(r->m)->tolerances;
   double fl = r->f0 - o->flimit * fmax(1, fabs(r->f0)), d;
   if (r->p->kind != OL_GAME && r->orc.f < fl)
     return stop_msg(r, OL_STOP_DIVERGED, "f = %.3g fell below f(x_0) - "
@@ -458,7 +458,7 @@ static int check_fg (ol_run *r)
                       ol_metric_types[o->stop_metric].name, v,
                       o->stop_value);
   }
-  if (!optim) return OL_STOP_NONE;
+  if (!tols) return OL_STOP_NONE;
   if (r->p->noise.kind == OL_NOISE_NONE || r->usetol) {
     int plain = r->p->set.kind == OL_SET_NONE && !(r->p->l1 > 0)
                 && r->p->con.m == 0;
@@ -858,12 +858,13 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
   r->c.sched = 1;
   r->c.rng = &r->rng;
   r->c.orc = &r->orc;
-  r->project = m->family == OL_OPTIM && p->set.kind != OL_SET_NONE;
+  r->project = ol_family_of(m)->project && p->set.kind != OL_SET_NONE;
   r->useavg = (p->kind == OL_GAME || o->average ||
                (r->metrics & OL_MBIT(OL_MET_EXPLOIT)))
     && !(m->flags & OL_M_OWNAVG);
   r->usetol = ((o->tol > 0 || o->f_abstol > 0 || o->f_reltol > 0 ||
-                o->x_abstol > 0 || o->x_reltol > 0) && m->family == OL_OPTIM)
+                o->x_abstol > 0 || o->x_reltol > 0) &&
+               ol_family_of(m)->tolerances)
     || o->stop_metric >= 0;
   /* (3) the true oracle at x0: a failure returns the run stopped */
   e2.msg[0] = '\0';
@@ -883,7 +884,8 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
       ol_metric_unavail(i, p, m, e);
       goto fail;
     }
-  if ((r->metrics & OL_MBIT(OL_MET_REGRET)) && m->family == OL_OPTIM &&
+  if ((r->metrics & OL_MBIT(OL_MET_REGRET)) &&
+      ol_family_of(m)->regret_probe &&
       (m->probe == NULL || !(m->probes & OL_MBIT(OL_MET_REGRET)))) {
     ol_metric_unavail(OL_MET_REGRET, p, m, e);
     goto fail;
@@ -894,7 +896,7 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
   /* (6) a sampler's draws after its warmup */
   r->warmup = ol_sampler_warmup(m, r->st);
   if (o->warmup > r->warmup) r->warmup = o->warmup;
-  if (o->draws > 0 && m->family == OL_SAMPLER) {
+  if (o->draws > 0 && ol_family_of(m)->draws) {
     r->dcap = o->draws / (OL_DRAW_COLS + n);
     if (r->dcap < 2) r->dcap = 2;
     r->dthin = 1;

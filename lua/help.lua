@@ -154,21 +154,15 @@ local function find (list, name)
   end
 end
 
--- The family tables, as they are when the library opens.
+-- The family tables, as they are when the library opens: the problems,
+-- then the method families of core.families (core/family.c) in order.
 local families = {
   {tab = problem, fam = "problem", what = "problem", plural = "problems"},
-  {tab = optim, fam = "optim", what = "optimizer", plural = "optimizers"},
-  {tab = sample, fam = "sample", what = "sampler", plural = "samplers"},
-  {tab = game, fam = "game", what = "game dynamic",
-   plural = "game dynamics"},
-  {tab = vi, fam = "vi", what = "variational method",
-   plural = "variational methods"},
-  {tab = diffusion, fam = "diffusion", what = "diffusion sampler",
-   plural = "diffusion samplers"},
-  {tab = rl, fam = "rl", what = "RL method", plural = "RL methods"},
-  {tab = dist, fam = "dist", what = "distributed method",
-   plural = "distributed methods"},
 }
+for _, f in ipairs(core.families) do
+  families[#families + 1] = {tab = G[f.fam], fam = f.fam, what = f.what,
+                             plural = f.plural}
+end
 local familyof = {}
 for _, f in ipairs(families) do familyof[f.tab] = f end
 
@@ -525,8 +519,8 @@ local function family_rows (fam)
                        "split a finite sum among workers for dist methods "
                        .. "(help(problem.workers))"}
   else
-    for _, m in ipairs(core.methods) do
-      if m.family == fam then rows[#rows + 1] = {m.name, m.doc} end
+    for _, m in ipairs(core.families[fam].methods) do
+      rows[#rows + 1] = {m.name, m.doc}
     end
     if fam == "dist" then
       rows[#rows + 1] = {"compress", "a compressor's C(v) and its bits "
@@ -603,8 +597,9 @@ function help (x)
     if info == "problem.density" then return out("%s", docs.density) end
     if info == "problem.workers" then return out("%s", docs.workers) end
     if type(info) == "table" then
-      if info.family == "problem" then return problem_help(info) end
-      return method_help(info)
+      -- a method's family is one of core.families, a problem's is not
+      if core.families[info.family] then return method_help(info) end
+      return problem_help(info)
     end
     if x == run then return out("%s", docs.run) end
     if x == race then return out("%s", docs.race) end

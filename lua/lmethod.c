@@ -15,13 +15,10 @@
 #include "lbind.h"
 #include "dist/compress.h"
 
-static const char *const famname[OL_NFAMILY] = {"optim", "sample", "game",
-                                                "vi", "diffusion", "rl",
-                                                "dist"};
-
+/* The family's Lua namespace ("method" for none: core/family.c). */
 static const char *familyname (int f)
 {
-  return f >= 0 && f < OL_NFAMILY ? famname[f] : "method";
+  return ol_family_get(f)->ns;
 }
 
 /* The method at arg; a constructor passed by mistake (optim.adam for
@@ -272,9 +269,9 @@ static int dist_compress (lua_State *L)
   return 2;
 }
 
-/* Create the globals optim, sample and game and fill core.methods (list
-** of info tables) and core.ctors[constructor] = info.  Core table on
-** top of the stack. */
+/* Create the family globals (optim, sample, game, ...: core/family.c)
+** and fill core.families, core.methods (list of info tables) and
+** core.ctors[constructor] = info.  Core table on top of the stack. */
 void olua_openmethod (lua_State *L)
 {
   int core = lua_gettop(L), i, f;
@@ -293,10 +290,26 @@ void olua_openmethod (lua_State *L)
   lua_pop(L, 1);
   lua_newtable(L);                             /* core.methods */
   lua_getfield(L, core, "ctors");
-  for (f = OL_OPTIM; f < OL_NFAMILY; f++) {
+  /* core.families: {fam, what, plural, methods} per family in family
+  ** order (core/family.c), also under its namespace, for help and sweep */
+  lua_createtable(L, OL_NFAMILY, OL_NFAMILY);
+  for (f = 0; f < OL_NFAMILY; f++) {
     lua_newtable(L);
-    lua_setglobal(L, famname[f]);
+    lua_setglobal(L, ol_families[f].ns);
+    lua_createtable(L, 0, 4);
+    lua_pushstring(L, ol_families[f].ns);
+    lua_setfield(L, -2, "fam");
+    lua_pushstring(L, ol_families[f].what);
+    lua_setfield(L, -2, "what");
+    lua_pushstring(L, ol_families[f].plural);
+    lua_setfield(L, -2, "plural");
+    lua_newtable(L);
+    lua_setfield(L, -2, "methods");
+    lua_pushvalue(L, -1);
+    lua_setfield(L, -3, ol_families[f].ns);
+    lua_rawseti(L, -2, f + 1);
   }
+  lua_setfield(L, core, "families");
   for (i = 0; ol_methods[i] != NULL; i++) {
     const ol_method_type *t = ol_methods[i];
     lua_getglobal(L, familyname(t->family));
@@ -306,6 +319,12 @@ void olua_openmethod (lua_State *L)
                   t->params, t->nparams);
     lua_pushvalue(L, -2);
     lua_setfield(L, -2, "ctor");
+    lua_getfield(L, core, "families");         /* its family's methods */
+    lua_rawgeti(L, -1, t->family + 1);
+    lua_getfield(L, -1, "methods");
+    lua_pushvalue(L, -4);
+    lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+    lua_pop(L, 3);
     lua_pushvalue(L, -1);
     lua_rawseti(L, core + 1, (lua_Integer)lua_rawlen(L, core + 1) + 1);
     lua_pushvalue(L, -2);                      /* ctors[fn] = info */

@@ -233,10 +233,9 @@ static int l_now (lua_State *L)
 ** {version, problem, optim, sample, game, run, race, help, ...}. */
 int luaopen_optlab (lua_State *L)
 {
+  /* after "problem" and the family tables (core/family.c) */
   static const char *const globals[] = {
-    "problem", "optim", "sample", "game", "vi", "diffusion", "rl", "dist",
-    "run",
-    "race", "help", "pretty",
+    "run", "race", "help", "pretty",
     "metrics", "start", "jobs", "blas_threads", "grad", "hessian", "hvp",
     "tape", NULL
   };
@@ -264,6 +263,12 @@ int luaopen_optlab (lua_State *L)
   lua_setfield(L, -2, "version");
   lua_pushstring(L, LUA_RELEASE);
   lua_setfield(L, -2, "lua");
+  lua_getglobal(L, "problem");
+  lua_setfield(L, -2, "problem");
+  for (i = 0; i < OL_NFAMILY; i++) {
+    lua_getglobal(L, ol_families[i].ns);
+    lua_setfield(L, -2, ol_families[i].ns);
+  }
   for (i = 0; globals[i] != NULL; i++) {
     lua_getglobal(L, globals[i]);
     lua_setfield(L, -2, globals[i]);

@@ -25,7 +25,7 @@ const char *olua_acceptnote (const ol_run *r, char *buf, size_t sz)
   const ol_method_type *m = ol_run_method(r);
   const char *h = m->nparams > 0 ? m->params[0].name : "the step size";
   long t = ol_run_iter(r), a = ol_run_accepted(r);
-  if (m->family != OL_SAMPLER) return NULL;
+  if (!(ol_family_of(m)->print & OL_FPRINT_ACCEPT)) return NULL;
   if (a == 0 && t >= 20)
     snprintf(buf, sz, "acceptance 0 over %ld steps: no proposal was "
              "accepted, %s is too large", t, h);
@@ -40,8 +40,9 @@ const char *olua_acceptnote (const ol_run *r, char *buf, size_t sz)
 
 int olua_constrained (const ol_run *r)
 {
-  return ol_run_method(r)->family == OL_OPTIM &&
-    (ol_run_problem(r)->con.m > 0 || (ol_run_method(r)->flags & OL_M_CONSTR));
+  const ol_method_type *m = ol_run_method(r);
+  return (ol_family_of(m)->print & OL_FPRINT_CONSTR) &&
+    (ol_run_problem(r)->con.m > 0 || (m->flags & OL_M_CONSTR));
 }
 
 const char *olua_constrnote (const ol_run *r, char *buf, size_t sz)
@@ -337,7 +338,7 @@ int olua_run_tostring (lua_State *L)
     luaL_addstring(&bf, "\n  x:");
     addcoords(&bf, ol_run_x(r), ol_run_n(r));
   }
-  if (ol_run_method(r)->family == OL_VI) addvi(&bf, r);
+  if (ol_family_of(ol_run_method(r))->print & OL_FPRINT_Q) addvi(&bf, r);
   if (ol_run_message(r)[0] != '\0') {
     int why = olua_runreason(b);
     luaL_addstring(&bf, why == OL_STOP_TOL || why == OL_STOP_CONVERGED ||

@@ -313,6 +313,7 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
 {
   lproblem *pb = olua_checkproblem(L, pidx);
   lmethod *mb = olua_checkmethod(L, midx);
+  const ol_family *fam = ol_family_of(mb->t);
   ol_run_opts o = ro->o;
   ol_err e;
   ol_mset rec, dropped = 0;
@@ -357,7 +358,7 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
   if (o.metrics == 0) o.metrics = ol_method_metrics(pb->p, mb->t);
   /* a sampler: its warmup (the option, else the method's own), then iters
   ** kept draws */
-  if (mb->t->family == OL_SAMPLER) {
+  if (fam->draws) {
     int np = mb->t->nparams;
     for (i = 0; i < np && i < 64; i++) par[i] = mb->par[i];
     for (i = 0; i < np && strcmp(mb->t->params[i].name, "warmup"); i++) {}
@@ -374,7 +375,7 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
   /* a diffusion sampler's particles: the option sets its samples */
   if (ro->samples > 0) {
     int np = mb->t->nparams;
-    if (mb->t->family != OL_SAMPLER)
+    if (!fam->draws)
       for (i = 0; i < np && i < 64; i++) par[i] = mb->par[i];
     for (i = 0; i < np && strcmp(mb->t->params[i].name, "samples"); i++) {}
     if (i == np)
@@ -384,16 +385,18 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
       luaL_error(L, "%s: %s", who, e.msg);
     par[i] = (double)ro->samples;
   }
-  /* a diffusion sampler runs its steps (iterations) unless told */
-  if (mb->t->family == OL_DIFFUSION && !ro->iters_given) {
+  /* a family whose run length is a parameter (a diffusion sampler's
+  ** steps) runs that many iterations unless told */
+  if (fam->iters_param != NULL && !ro->iters_given) {
     int np = mb->t->nparams;
-    for (i = 0; i < np && strcmp(mb->t->params[i].name, "steps"); i++) {}
+    for (i = 0; i < np && strcmp(mb->t->params[i].name, fam->iters_param);
+         i++) {}
     if (i < np) o.iters = (long)mb->par[i];
   }
   olua_problem_adverify(L, pb);        /* f changed since its trace? */
   olua_problem_ref(pb);                /* given back by run_gc */
-  b->r = ol_run_new(pb->p, mb->t, mb->t->family == OL_SAMPLER ||
-                    ro->samples > 0 ? par : mb->par, &o, &e);
+  b->r = ol_run_new(pb->p, mb->t, fam->draws || ro->samples > 0 ? par
+                    : mb->par, &o, &e);
   if (b->r == NULL) {
     olua_problem_unref(pb);
     luaL_error(L, "%s: %s", who, e.msg);
@@ -499,14 +502,14 @@ static int run_run (lua_State *L)
   olua_readopts(L, 3, "run", &ro);
   olua_readpace(L, 3, "run", &speed, &paused);
   if (ro.chains > 1) {
-    if (olua_checkmethod(L, 2)->t->family != OL_SAMPLER)
+    if (!ol_family_of(olua_checkmethod(L, 2)->t)->draws)
       return luaL_error(L, "run: chains = %d needs a sampler (%s is not "
                         "one)", ro.chains, olua_checkmethod(L, 2)->t->name);
     if (olua_task_chains(L)) return 1;
     return olua_runchains(L, &ro, olua_problemdesc(olua_checkproblem(L,
                           1)->p, title, sizeof title), speed, paused);
   }
-  b = olua_checkmethod(L, 2)->t->family == OL_SAMPLER
+  b = ol_family_of(olua_checkmethod(L, 2)->t)->draws
     ? olua_mksampler(L, &ro) : olua_mkrun(L, 1, 2, &ro, "run");
   olua_exp_drive(L, &b, 1, olua_problemdesc(ol_run_problem(b->r), title,
                                             sizeof title),

@@ -409,7 +409,7 @@ function sweep (problem, ctor, grid, opts)
               typeof(problem) or type(problem)), 2)
   end
   local info = core.ctors[ctor]
-  if type(info) ~= "table" or info.family == "problem" then
+  if type(info) ~= "table" or not core.families[info.family] then
     error(fmt("%s: argument 2 must be a method constructor (e.g. optim.gd), "
               .. "got a %s", who, typeof(ctor) or type(ctor)), 2)
   end

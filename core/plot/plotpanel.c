@@ -139,42 +139,39 @@ void pn_axes_init (pn_axes *a, int xaxis, int xlog)
 int pn_defaults (const ol_problem *p, int family, ol_mset rec, int *out,
                  int max)
 {
-  int n = 0, i;
+  /* the family's list (core/family.c), item by item */
+  const int *pl = ol_family_get(family)->panels;
+  int game = p != NULL && p->kind == OL_GAME, n = 0, i, k;
 #define ADD(k) do { if (n < max) out[n++] = (k); } while (0)
-  if (family == OL_SAMPLER) {
-    if (rec & OL_MBIT(OL_MET_ACCEPT)) ADD(OL_MET_ACCEPT);
-    ADD(PN_TRACE);
-    if (p != NULL && p->n >= 2) ADD(PN_CLOUD);
-    if (rec & OL_MBIT(OL_MET_STEPSIZE)) ADD(OL_MET_STEPSIZE);
-    return n;
+  for (k = 0; pl[k] != OL_PANEL_END; k++) {
+    int what = pl[k];
+    /* progress, or the recorded metrics, of a game are its gaps */
+    if (game && (what == OL_PANEL_PROGRESS || what == OL_PANEL_RECORDED))
+      what = OL_PANEL_GAPS;
+    if (what == OL_PANEL_TRACE) ADD(PN_TRACE);
+    else if (what == OL_PANEL_CLOUD) {
+      if (p != NULL && p->n >= 2) ADD(PN_CLOUD);
+    } else if (what == OL_PANEL_GAPS) {
+      if (rec & OL_MBIT(OL_MET_EXPLOIT_AVG)) ADD(OL_MET_EXPLOIT_AVG);
+      if (rec & OL_MBIT(OL_MET_EXPLOIT)) ADD(OL_MET_EXPLOIT);
+      if (rec & OL_MBIT(OL_MET_ENTROPY)) ADD(OL_MET_ENTROPY);
+    } else if (what == OL_PANEL_RECORDED) {
+      for (i = 0; i < OL_NMETRICS; i++)
+        if (rec & OL_MBIT(i)) ADD(i);
+    } else if (what == OL_PANEL_PROGRESS && p != NULL && p->con.m > 0) {
+      /* general constraints: the loss and the three parts of the KKT
+      ** error (||grad f|| is not what goes to 0 at a constrained
+      ** optimum) */
+      static const int kk[] = {OL_MET_LOSS, OL_MET_STATIONARITY,
+                               OL_MET_FEASIBILITY, OL_MET_COMPLEMENTARITY};
+      for (i = 0; i < 4; i++)
+        if (rec & OL_MBIT(kk[i])) ADD(kk[i]);
+    } else if (what == OL_PANEL_PROGRESS) {
+      if (rec & OL_MBIT(OL_MET_LOSS)) ADD(OL_MET_LOSS);
+      if (rec & OL_MBIT(OL_MET_GRADNORM)) ADD(OL_MET_GRADNORM);
+    } else if (what >= 0 && what < OL_NMETRICS && (rec & OL_MBIT(what)))
+      ADD(what);
   }
-  if (family == OL_DYNAMIC || (p != NULL && p->kind == OL_GAME)) {
-    /* the average's gap is what no-regret dynamics drive to 0; the last
-    ** iterate's is what optimistic ones do (and plain ones do not) */
-    if (rec & OL_MBIT(OL_MET_EXPLOIT_AVG)) ADD(OL_MET_EXPLOIT_AVG);
-    if (rec & OL_MBIT(OL_MET_EXPLOIT)) ADD(OL_MET_EXPLOIT);
-    if (rec & OL_MBIT(OL_MET_ENTROPY)) ADD(OL_MET_ENTROPY);
-  } else if (family >= OL_VI && family != OL_DIST) {
-    /* variational, diffusion and RL methods: the metrics their probes
-    ** define, in metric order (below); a diffusion sampler's particles
-    ** as a cloud over the target's contours for a 2-D target */
-    for (i = 0; i < OL_NMETRICS; i++)
-      if (rec & OL_MBIT(i)) ADD(i);
-    if (family == OL_DIFFUSION && p != NULL && p->n >= 2) ADD(PN_CLOUD);
-  } else if (p != NULL && p->con.m > 0) {
-    /* general constraints: the loss and the three parts of the KKT
-    ** error (||grad f|| is not what goes to 0 at a constrained optimum) */
-    static const int kk[] = {OL_MET_LOSS, OL_MET_STATIONARITY,
-                             OL_MET_FEASIBILITY, OL_MET_COMPLEMENTARITY};
-    for (i = 0; i < 4; i++)
-      if (rec & OL_MBIT(kk[i])) ADD(kk[i]);
-  } else {
-    if (rec & OL_MBIT(OL_MET_LOSS)) ADD(OL_MET_LOSS);
-    if (rec & OL_MBIT(OL_MET_GRADNORM)) ADD(OL_MET_GRADNORM);
-  }
-  /* decentralized methods: how far their nodes are from agreeing */
-  if (family == OL_DIST && (rec & OL_MBIT(OL_MET_CONSENSUS)))
-    ADD(OL_MET_CONSENSUS);
   if (n == 0)
     for (i = 0; i < OL_NMETRICS; i++)
       if (rec & OL_MBIT(i)) ADD(i);
@@ -511,7 +508,7 @@ int pn_points (const ol_run *r, pn_pts *pt)
   int dim = 0, prow, pcol;
   memset(pt, 0, sizeof *pt);
   /* a diffusion sampler's particles (method.h, ol_method_result) */
-  if (ol_run_method(r)->family == OL_DIFFUSION &&
+  if (ol_family_of(ol_run_method(r))->particles &&
       ol_method_result(ol_run_method(r), ol_run_state(r), "samples", &d,
                        &prow, &pcol) && prow > 0 && pcol > 0) {
     pt->x = d;
@@ -2116,7 +2113,7 @@ int pn_auto_panel (const pn_runs *rs)
   if (rs->n < 1 || ol_run_traj(rs->runs[0], &dim) == NULL) return -1;
   /* a diffusion sampler's x is its particles' mean: its cloud shows the
   ** target's contours instead (pn_defaults) */
-  if (ol_run_method(rs->runs[0])->family == OL_DIFFUSION) return -1;
+  if (ol_family_of(ol_run_method(rs->runs[0]))->particles) return -1;
   p = ol_run_problem(rs->runs[0]);
   /* a 2-D distributed run: its workers around their average */
   if (p->n == 2 && pn_workers_of(rs->runs[0], &dim) != NULL)
