@@ -142,24 +142,24 @@ int pn_defaults (const ol_problem *p, int family, ol_mset rec, int *out,
   int n = 0, i;
 #define ADD(k) do { if (n < max) out[n++] = (k); } while (0)
   if (family == OL_SAMPLER) {
-    if (rec & OL_MBIT(OL_MET_ACCEPT)) ADD(OL_MET_ACCEPT);
+    if (ol_mset_has(rec, OL_MET_ACCEPT)) ADD(OL_MET_ACCEPT);
     ADD(PN_TRACE);
     if (p != NULL && p->n >= 2) ADD(PN_CLOUD);
-    if (rec & OL_MBIT(OL_MET_STEPSIZE)) ADD(OL_MET_STEPSIZE);
+    if (ol_mset_has(rec, OL_MET_STEPSIZE)) ADD(OL_MET_STEPSIZE);
     return n;
   }
   if (family == OL_DYNAMIC || (p != NULL && p->kind == OL_GAME)) {
     /* the average's gap is what no-regret dynamics drive to 0; the last
     ** iterate's is what optimistic ones do (and plain ones do not) */
-    if (rec & OL_MBIT(OL_MET_EXPLOIT_AVG)) ADD(OL_MET_EXPLOIT_AVG);
-    if (rec & OL_MBIT(OL_MET_EXPLOIT)) ADD(OL_MET_EXPLOIT);
-    if (rec & OL_MBIT(OL_MET_ENTROPY)) ADD(OL_MET_ENTROPY);
+    if (ol_mset_has(rec, OL_MET_EXPLOIT_AVG)) ADD(OL_MET_EXPLOIT_AVG);
+    if (ol_mset_has(rec, OL_MET_EXPLOIT)) ADD(OL_MET_EXPLOIT);
+    if (ol_mset_has(rec, OL_MET_ENTROPY)) ADD(OL_MET_ENTROPY);
   } else if (family >= OL_VI && family != OL_DIST) {
     /* variational, diffusion and RL methods: the metrics their probes
     ** define, in metric order (below); a diffusion sampler's particles
     ** as a cloud over the target's contours for a 2-D target */
     for (i = 0; i < OL_NMETRICS; i++)
-      if (rec & OL_MBIT(i)) ADD(i);
+      if (ol_mset_has(rec, i)) ADD(i);
     if (family == OL_DIFFUSION && p != NULL && p->n >= 2) ADD(PN_CLOUD);
   } else if (p != NULL && p->con.m > 0) {
     /* general constraints: the loss and the three parts of the KKT
@@ -167,17 +167,17 @@ int pn_defaults (const ol_problem *p, int family, ol_mset rec, int *out,
     static const int kk[] = {OL_MET_LOSS, OL_MET_STATIONARITY,
                              OL_MET_FEASIBILITY, OL_MET_COMPLEMENTARITY};
     for (i = 0; i < 4; i++)
-      if (rec & OL_MBIT(kk[i])) ADD(kk[i]);
+      if (ol_mset_has(rec, kk[i])) ADD(kk[i]);
   } else {
-    if (rec & OL_MBIT(OL_MET_LOSS)) ADD(OL_MET_LOSS);
-    if (rec & OL_MBIT(OL_MET_GRADNORM)) ADD(OL_MET_GRADNORM);
+    if (ol_mset_has(rec, OL_MET_LOSS)) ADD(OL_MET_LOSS);
+    if (ol_mset_has(rec, OL_MET_GRADNORM)) ADD(OL_MET_GRADNORM);
   }
   /* decentralized methods: how far their nodes are from agreeing */
-  if (family == OL_DIST && (rec & OL_MBIT(OL_MET_CONSENSUS)))
+  if (family == OL_DIST && ol_mset_has(rec, OL_MET_CONSENSUS))
     ADD(OL_MET_CONSENSUS);
   if (n == 0)
     for (i = 0; i < OL_NMETRICS; i++)
-      if (rec & OL_MBIT(i)) ADD(i);
+      if (ol_mset_has(rec, i)) ADD(i);
 #undef ADD
   return n;
 }
@@ -197,7 +197,7 @@ int pn_available (const pn_runs *rs, int kind, char *why, size_t wsize)
   if (pn_pooled(rs, kind)) return 1;
   if (kind >= 0 && kind < OL_NMETRICS) {
     for (k = 0; k < rs->n; k++)
-      if (ol_run_metrics(rs->runs[k]) & OL_MBIT(kind)) return 1;
+      if (ol_mset_has(ol_run_metrics(rs->runs[k]), kind)) return 1;
     snprintf(why, wsize, "metric '%s' was not recorded", pn_name(kind));
     return 0;
   }
@@ -1440,7 +1440,7 @@ void pn_workers_title (const pn_runs *rs, char *title, size_t tsize)
   double cons = NAN;
   for (k = 0; k < rs->n; k++)
     if (pn_workers_of(rs->runs[k], &m) != NULL) total += m;
-  if (rs->n > 0 && (ol_run_metrics(rs->runs[0]) & OL_MBIT(OL_MET_CONSENSUS)))
+  if (rs->n > 0 && ol_mset_has(ol_run_metrics(rs->runs[0]), OL_MET_CONSENSUS))
     cons = ol_run_last(rs->runs[0], OL_MET_CONSENSUS);
   if (isfinite(cons))
     snprintf(title, tsize, "workers x1,x2: %d workers, consensus %.2e", total,
