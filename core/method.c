@@ -88,7 +88,7 @@ int ol_method_check (const ol_method_type *m, const ol_problem *p,
                       "(problem.stopping, problem.inventory, problem.rlvr); "
                       "%s is not one", m->name, p->name);
   /* the group-sampling methods (they report pass1) need 0/1 rewards */
-  if (m->family == OL_RL && (m->probes & OL_MBIT(OL_MET_PASS1)) &&
+  if (m->family == OL_RL && ol_mset_has(m->probes, OL_MET_PASS1) &&
       !ol_mdp_of(p)->binary)
     return ol_err_set(e, OL_EINVAL, "rl.%s needs a verifiable-reward toy "
                       "(problem.rlvr); %s is not one: use rl.pg or "

@@ -77,14 +77,17 @@ typedef struct ol_method_type {
   ** state, e.g. OL_MET_LRMAX of an adaptive method or OL_MET_ORTHERR of
   ** Muon; NAN when the method does not define that metric. */
   double (*probe) (const void *st, int metric, const ol_ctx *c);
-  /* OL_MBIT() set of the metrics probe defines (from the first step on:
-  ** before it the probe may give NAN); 0 without a probe. */
+  /* the metrics probe defines (from the first step on: before it the
+  ** probe may give NAN); OL_MSET_NONE without a probe. */
   ol_mset probes;
 } ol_method_type;
 
-#define OL_PROBES_LR (OL_MBIT(OL_MET_LRMIN) | OL_MBIT(OL_MET_LRMED) | \
-                      OL_MBIT(OL_MET_LRMAX))
-#define OL_PROBES_ORTH OL_MBIT(OL_MET_ORTHERR)
+/* Probe sets (initialisers, metrics.h OL_MSET) of adaptive methods'
+** effective learning rates and of Muon-type orthogonalisation; the ids
+** of the first to combine them: OL_MSET(OL_LR_METRICS, OL_MET_ORTHERR). */
+#define OL_LR_METRICS OL_MET_LRMIN, OL_MET_LRMED, OL_MET_LRMAX
+#define OL_PROBES_LR OL_MSET(OL_LR_METRICS)
+#define OL_PROBES_ORTH OL_MSET(OL_MET_ORTHERR)
 
 /* Registry: every method of every family, NULL-ended, in list order. */
 extern const ol_method_type *const ol_methods[];

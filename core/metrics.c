@@ -1,6 +1,7 @@
 /*
-** core/metrics.c -- the metric registry: one availability test and one
-** evaluation function per metric of OL_METRIC_LIST (metrics.h).
+** core/metrics.c -- the metric registry, ol_metric_types[]: an entry per
+** metric id of metrics.h with its availability test, evaluation function
+** and messages (the table is after the functions).
 **
 ** Definitions (DESIGN.md, "Metrics"), with x = x_t, g = true grad f(x_t)
 ** (f the smooth part), F = f + l1 ||x||_1 (F = f when l1 = 0):
@@ -644,10 +645,16 @@ static double m_support (const ol_mstate *s)
 
 /* == sampler diagnostics (ess, rhat, meanerr, kl, w2) ==================== */
 
-#define DIAG_BITS (OL_MBIT(OL_MET_ESS) | OL_MBIT(OL_MET_RHAT) | \
-                   OL_MBIT(OL_MET_MEANERR) | OL_MBIT(OL_MET_KL) | \
-                   OL_MBIT(OL_MET_W2))
-#define GAUSS_BITS (OL_MBIT(OL_MET_KL) | OL_MBIT(OL_MET_W2))
+/* 1 when a metric of s has a need of 'need' (OL_MNEED_*): the cache is
+** kept for the metrics that need the draws (ess, rhat, meanerr, kl, w2),
+** Sigma's inverse and root for those that need the covariance (kl, w2). */
+static int needs_any (ol_mset s, unsigned need)
+{
+  int k;
+  OL_MSET_FOR(k, s)
+    if (k < OL_NMETRICS && (ol_metric_types[k].needs & need)) return 1;
+  return 0;
+}
 
 /* The diagnostics' cache, at the start of its part of mm->svd; its arrays
 ** follow it in the same block. */
@@ -703,7 +710,7 @@ static const ol_run *run_of (const ol_mstate *s)
 static dcache *cache_of (const ol_mstate *s, const ol_run **rp)
 {
   const ol_run *r = run_of(s);
-  if (r == NULL || !(r->metrics & DIAG_BITS) || r->mem.svd == NULL)
+  if (r == NULL || !needs_any(r->metrics, OL_MNEED_DRAWS) || r->mem.svd == NULL)
     return NULL;
   *rp = r;
   return (dcache *)(void *)(r->mem.svd + nuc_size(&r->mem, r->p));
@@ -909,10 +916,10 @@ static int dcache_init (ol_mmem *mm, const ol_problem *p, ol_mset metrics,
 {
   size_t n = (size_t)p->n, nn = n * n, nuc = nuc_size(mm, p), h = dc_head();
   size_t sz = h + n + nn + 2 * nn + 2 * nn + n + 2 * n;
-  int gauss = (metrics & GAUSS_BITS) && p->cov != NULL && p->mean != NULL;
+  int gauss = needs_any(metrics, OL_MNEED_COV) && p->cov != NULL && p->mean != NULL;
   double *blk, *at;
   dcache *d;
-  if (!(metrics & DIAG_BITS)) return OL_OK;
+  if (!needs_any(metrics, OL_MNEED_DRAWS)) return OL_OK;
   blk = realloc(mm->svd, (nuc + sz) * sizeof *blk);
   if (blk == NULL)
     return ol_err_set(e, OL_ENOMEM, "out of memory (sampler diagnostics, "
@@ -943,12 +950,12 @@ int ol_mmem_init (ol_mmem *mm, const ol_problem *p, ol_mset metrics,
   double q, dummy = 0;
   memset(mm, 0, sizeof *mm);
   mm->mingrad = INFINITY;
-  if (metrics & OL_MBIT(OL_MET_SUPPORT)) {
+  if (ol_mset_has(metrics, OL_MET_SUPPORT)) {
     mm->sign = calloc((size_t)n, 1);
     if (mm->sign == NULL)
       return ol_err_set(e, OL_ENOMEM, "out of memory (support)");
   }
-  if ((metrics & OL_MBIT(OL_MET_NUCNORM)) && (nb = mat_blocks(p, rows))) {
+  if (ol_mset_has(metrics, OL_MET_NUCNORM) && (nb = mat_blocks(p, rows))) {
     int lwork = 1;
     for (b = 0; b < nb; b++) {
       q = 0;
@@ -973,112 +980,6 @@ void ol_mmem_free (ol_mmem *mm)
   free(mm->svd);
   mm->sign = NULL;
   mm->svd = NULL;
-}
-
-static const char *const kind_word[] = {"an objective", "a density",
-                                        "a game"};
-
-int ol_metric_unavail (int id, const ol_problem *p, const ol_method_type *m,
-                       ol_err *e)
-{
-  const char *name = id >= 0 && id < OL_NMETRICS ? ol_metric_types[id].name
-    : "?", *mn = m != NULL ? m->name : "this method";
-  switch (id) {
-  case OL_MET_TV:
-  case OL_MET_MODEWEIGHTS:
-    return ol_err_set(e, OL_EINVAL, "%s: %s is not a diffusion sampler on "
-                      "a mixture (diffusion.ddpm, ddim, pfode, sde on "
-                      "problem.gmm)", name, mn);
-  case OL_MET_DIST:
-    return ol_err_set(e, OL_EINVAL, "dist needs a known minimiser x* (%s "
-                      "has none)", p->name);
-  case OL_MET_SUBOPT:
-    return ol_err_set(e, OL_EINVAL, "subopt needs a known optimal value f* "
-                      "(%s has none)", p->name);
-  case OL_MET_ENTROPY:
-    return ol_err_set(e, OL_EINVAL, "entropy needs a simplex constraint "
-                      "(%s has none)", p->name);
-  case OL_MET_EXPLOIT:
-  case OL_MET_EXPLOIT_AVG:
-  case OL_MET_NASHCONV:
-  case OL_MET_NASHCONV_AVG:
-    return ol_err_set(e, OL_EINVAL, "%s needs a bimatrix game on simplices "
-                      "(%s is %s)", name, p->name, p->kind == OL_GAME
-                      ? "unconstrained" : "not one");
-  case OL_MET_REGRET:
-    return ol_err_set(e, OL_EINVAL, "regret needs a game dynamic on "
-                      "simplices or optim.rmplus (%s on %s)", mn, p->name);
-  case OL_MET_CCEGAP:
-  case OL_MET_REGRET1:
-  case OL_MET_REGRET2:
-    return ol_err_set(e, OL_EINVAL, "%s needs a game dynamic on simplices "
-                      "(%s on %s)", name, mn, p->name);
-  case OL_MET_POTENTIAL:
-    return ol_err_set(e, OL_EINVAL, "potential needs a game with an exact "
-                      "potential (%s has none)", p->name);
-  case OL_MET_VALUE:
-    return ol_err_set(e, OL_EINVAL, "value needs a bimatrix game (%s is not "
-                      "one)", p->name);
-  case OL_MET_ACCEPT:
-    return ol_err_set(e, OL_EINVAL, "accept: %s is not a sampler", mn);
-  case OL_MET_EPSILON:
-    return ol_err_set(e, OL_EINVAL, "epsilon: %s is not a private method "
-                      "(optim.dpsgd)", mn);
-  case OL_MET_LRMIN:
-  case OL_MET_LRMED:
-  case OL_MET_LRMAX:
-    return ol_err_set(e, OL_EINVAL, "%s: %s has no effective learning rate",
-                      name, mn);
-  case OL_MET_ORTHERR:
-    return ol_err_set(e, OL_EINVAL, "ortherr: %s has no orthogonalisation "
-                      "error (Muon-type methods only)", mn);
-  case OL_MET_ELBO:
-  case OL_MET_ELBO_SE:
-  case OL_MET_GRADVAR:
-    return ol_err_set(e, OL_EINVAL, "%s: %s is not a variational method "
-                      "(vi.meanfield, vi.fullrank)", name, mn);
-  case OL_MET_GAP:
-  case OL_MET_DENTROPY_PRED:
-  case OL_MET_DENTROPY:
-    return ol_err_set(e, OL_EINVAL, "%s: %s is not an RL method on an MDP "
-                      "(rl.pg, rl.dynpg, rl.grpo, rl.qae; optimizers "
-                      "have subopt = V* - V^pi)", name, mn);
-  case OL_MET_ZEROADV:
-  case OL_MET_ZEROADV_PRED:
-  case OL_MET_PASS1:
-    return ol_err_set(e, OL_EINVAL, "%s: %s is not a group-sampling RL "
-                      "method (rl.grpo, rl.qae on problem.rlvr)", name, mn);
-  case OL_MET_NUCNORM:
-    return ol_err_set(e, OL_EINVAL, "nucnorm needs a matrix-shaped problem "
-                      "(%s is a plain vector)", p->name);
-  case OL_MET_SUPPORT:
-    return ol_err_set(e, OL_EINVAL, "support needs an objective (%s is %s)",
-                      p->name, p->kind >= OL_OBJECTIVE && p->kind <= OL_GAME
-                      ? kind_word[p->kind] : "of unknown kind");
-  case OL_MET_BIAS:
-  case OL_MET_VARIANCE:
-    if (m != NULL && m->family != OL_OPTIM)
-      return ol_err_set(e, OL_EINVAL, "%s: %s is not an optimizer", name,
-                        mn);
-    return ol_err_set(e, OL_EINVAL, "%s needs an unconstrained quadratic "
-                      "with known x* and f* (quadratic, linreg, fsquad, "
-                      "matlsq; %s %s)", name, p->name,
-                      !p->quadratic ? "is not one"
-                      : p->set.kind != OL_SET_NONE ? "has a constraint set"
-                      : p->l1 > 0 ? "has an l1 term"
-                      : "has no known x* or f*");
-  case OL_MET_MEANERR:
-  case OL_MET_KL:
-  case OL_MET_W2:
-    if (m != NULL && m->family != OL_SAMPLER)
-      return ol_err_set(e, OL_EINVAL, "%s: %s is not a sampler", name, mn);
-    return ol_err_set(e, OL_EINVAL, "%s needs a target with a known mean%s "
-                      "(%s has none: gaussian, banana, mixture do)", name,
-                      id == OL_MET_MEANERR ? "" : " and covariance", p->name);
-  default:
-    return ol_err_set(e, OL_EINVAL, "%s is not available for %s run by %s",
-                      name, p->name, mn);
-  }
 }
 
 /* Sampler statistics (core/sample/stats.h) of the last step. */
@@ -1106,125 +1007,567 @@ static double m_divergences (const ol_mstate *s)
   return (double)st.ndivergent;
 }
 
-/* Map each list entry to its avail / eval functions by id. */
-#define AV_LOSS always
-#define AV_GRADNORM always
-#define AV_DIST has_xstar
-#define AV_SUBOPT has_fstar
-#define AV_KKT always
-#define AV_ENTROPY has_simplex
-#define AV_EXPLOIT has_game
-#define AV_NASHCONV has_game
-#define AV_NASHCONV_AVG has_game
-#define AV_EXPLOIT_AVG has_game
-#define AV_REGRET has_regret
-#define AV_CCEGAP has_play
-#define AV_REGRET1 has_play
-#define AV_REGRET2 has_play
-#define AV_POTENTIAL has_potential
-#define AV_VALUE has_value
-#define AV_STATIONARITY has_constraints
-#define AV_FEASIBILITY has_constraints
-#define AV_COMPLEMENTARITY has_constraints
-#define EV_STATIONARITY m_stationarity
-#define EV_FEASIBILITY m_feasibility
-#define EV_COMPLEMENTARITY m_complementarity
-#define EV_NASHCONV m_nashconv
-#define EV_NASHCONV_AVG m_nashconv_avg
-#define EV_EXPLOIT_AVG m_exploit_avg
-#define EV_REGRET m_regret
-#define EV_CCEGAP m_ccegap
-#define EV_REGRET1 m_regret1
-#define EV_REGRET2 m_regret2
-#define AV_ELBO by_probe
-#define AV_ELBO_SE by_probe
-#define AV_GRADVAR by_probe
-#define EV_ELBO m_elbo
-#define EV_ELBO_SE m_elbo_se
-#define EV_GRADVAR m_gradvar
-#define AV_GAP by_probe
-#define AV_DENTROPY_PRED by_probe
-#define AV_DENTROPY by_probe
-#define AV_ZEROADV by_probe
-#define AV_ZEROADV_PRED by_probe
-#define AV_PASS1 by_probe
-#define EV_GAP m_gap
-#define EV_DENTROPY_PRED m_dentropy_pred
-#define EV_DENTROPY m_dentropy
-#define EV_ZEROADV m_zeroadv
-#define EV_ZEROADV_PRED m_zeroadv_pred
-#define EV_PASS1 m_pass1
-#define EV_POTENTIAL m_potential
-#define EV_VALUE m_value
-#define AV_ACCEPT is_sampler
-#define AV_MINGRADNORM always
-#define AV_LRMIN by_probe
-#define AV_LRMED by_probe
-#define AV_LRMAX by_probe
-#define AV_ORTHERR by_probe
-#define AV_NUCNORM has_matrix
-#define AV_SUPPORT is_objective
-#define AV_BIAS noisy_quadratic
-#define AV_VARIANCE noisy_quadratic
-#define AV_STEPSIZE is_sampler
-#define AV_DIVERGENCES is_sampler
-#define AV_ESS is_sampler
-#define AV_RHAT is_sampler
-#define AV_MEANERR has_moments
-#define AV_KL has_gauss
-#define AV_W2 has_gauss
-#define EV_ESS m_ess
-#define EV_RHAT m_rhat
-#define EV_MEANERR m_meanerr
-#define EV_KL m_kl
-#define EV_W2 m_w2
-#define EV_STEPSIZE m_stepsize
-#define EV_DIVERGENCES m_divergences
-#define EV_BIAS m_bias
-#define EV_VARIANCE m_variance
-#define EV_MINGRADNORM m_mingradnorm
-#define EV_LRMIN m_lrmin
-#define EV_LRMED m_lrmed
-#define EV_LRMAX m_lrmax
-#define EV_ORTHERR m_ortherr
-#define AV_EPSILON by_probe
-#define EV_EPSILON m_epsilon
-#define AV_CONSENSUS by_probe
-#define EV_CONSENSUS m_consensus
-#define AV_DRIFT by_probe
-#define EV_DRIFT m_drift
-#define AV_BITS by_probe
-#define EV_BITS m_bits
-#define AV_COMPRESS_ERR by_probe
-#define EV_COMPRESS_ERR m_compress_err
-#define AV_ROUNDS by_probe
-#define EV_ROUNDS m_rounds
-#define AV_HYPERGRAD_ERR by_probe
-#define EV_HYPERGRAD_ERR m_hypergrad_err
-#define EV_NUCNORM m_nucnorm
-#define EV_SUPPORT m_support
-#define EV_LOSS m_loss
-#define EV_GRADNORM m_gradnorm
-#define EV_DIST m_dist
-#define EV_SUBOPT m_subopt
-#define EV_KKT m_kkt
-#define EV_ENTROPY m_entropy
-#define EV_EXPLOIT m_exploit
-#define EV_ACCEPT m_accept
+static const char *const kind_word[] = {"an objective", "a density",
+                                        "a game"};
 
-#define AV_TV by_probe
-#define AV_MODEWEIGHTS by_probe
-#define EV_TV m_tv
-#define EV_MODEWEIGHTS m_modeweights
+/* {why} of the equilibrium gaps: what the problem is instead. */
+static const char *why_game (const ol_problem *p, const ol_method_type *m)
+{
+  (void)m;
+  return p->kind == OL_GAME ? "unconstrained" : "not one";
+}
 
-/* Metric sets are OL_MBIT() bits of an ol_mset. */
-_Static_assert(OL_NMETRICS < 64, "more metrics than bits in a metric set");
+/* {why} of bias, variance: the first requirement p misses. */
+static const char *why_quadratic (const ol_problem *p,
+                                  const ol_method_type *m)
+{
+  (void)m;
+  return !p->quadratic ? "is not one"
+    : p->set.kind != OL_SET_NONE ? "has a constraint set"
+    : p->l1 > 0 ? "has an l1 term"
+    : "has no known x* or f*";
+}
 
+/* The registry, one entry per metric id (metrics.h says what each field
+** is).  A metric without .unavailable_msg is one that every run has or
+** that has the generic message. */
 const ol_metric_type ol_metric_types[OL_NMETRICS] = {
-#define OL_METRIC(id, name, doc) {name, doc, AV_##id, EV_##id},
-  OL_METRIC_LIST
-#undef OL_METRIC
+  [OL_MET_LOSS] = {
+    .name = "loss",
+    .doc = "f(x_t): objective value (potential -log p + c for densities, "
+      "x'Ay for games)",
+    .avail = always,
+    .eval = m_loss,
+  },
+  [OL_MET_GRADNORM] = {
+    .name = "gradnorm",
+    .doc = "||grad f(x_t)||_2 of the true gradient, also when the method "
+      "sees a noisy one",
+    .avail = always,
+    .eval = m_gradnorm,
+  },
+  [OL_MET_DIST] = {
+    .name = "dist",
+    .doc = "||x_t - x*||_2 (needs a known x*); a game: the distance to the "
+      "nearest of its known equilibria",
+    .avail = has_xstar,
+    .eval = m_dist,
+    .unavailable_msg = "dist needs a known minimiser x* ({problem} has none)",
+  },
+  [OL_MET_SUBOPT] = {
+    .name = "subopt",
+    .doc = "f(x_t) - f* (needs a known f*)",
+    .avail = has_fstar,
+    .eval = m_subopt,
+    .unavailable_msg = "subopt needs a known optimal value f* ({problem} has "
+      "none)",
+  },
+  [OL_MET_KKT] = {
+    .name = "kkt",
+    .doc = "KKT gap: with general constraints IPOPT's overall NLP error "
+      "max(stationarity / s_d, feasibility, complementarity / s_c) (Waechter "
+      "& Biegler 2006, eqs. 5-6); else gradnorm unconstrained; ||x - P(x - "
+      "grad f)|| on a box or a ball; Frank-Wolfe gap sum_i (<g_i,x_i> - "
+      "min_a g_ia) on simplices",
+    .avail = always,
+    .eval = m_kkt,
+  },
+  [OL_MET_ENTROPY] = {
+    .name = "entropy",
+    .doc = "Shannon entropy -sum p log p of each simplex block (each "
+      "player's strategy) of x_t, summed over the blocks; a method's own "
+      "where it defines one: a variational Gaussian's (exact), diffusion "
+      "particles' (Kozachenko-Leonenko), an RL policy's (averaged over "
+      "decision points)",
+    .avail = has_simplex,
+    .eval = m_entropy,
+    .unavailable_msg = "entropy needs a simplex constraint ({problem} has "
+      "none)",
+  },
+  [OL_MET_EXPLOIT] = {
+    .name = "exploitability",
+    .doc = "NashConv / 2 of the last iterate (OpenSpiel's exploitability, "
+      "NashConv / num_players, of two-player constant-sum games; kept as "
+      "NashConv / 2 for general-sum ones)",
+    .avail = has_game,
+    .eval = m_exploit,
+    .unavailable_msg = "{metric} needs a bimatrix game on simplices "
+      "({problem} is {why})",
+    .why = why_game,
+  },
+  [OL_MET_ACCEPT] = {
+    .name = "accept",
+    .doc = "acceptance rate of a sampler: accepted proposals / steps",
+    .needs = OL_MNEED_SAMPLER,
+    .avail = is_sampler,
+    .eval = m_accept,
+    .unavailable_msg = "accept: {method} is not a sampler",
+  },
+  [OL_MET_MINGRADNORM] = {
+    .name = "mingradnorm",
+    .doc = "min over recorded s <= t of ||grad f(x_s)||",
+    .avail = always,
+    .eval = m_mingradnorm,
+  },
+  [OL_MET_LRMIN] = {
+    .name = "lrmin",
+    .doc = "effective learning rate of an adaptive method, min over "
+      "coordinates",
+    .avail = by_probe,
+    .eval = m_lrmin,
+    .unavailable_msg = "{metric}: {method} has no effective learning rate",
+  },
+  [OL_MET_LRMED] = {
+    .name = "lrmed",
+    .doc = "effective learning rate of an adaptive method, median over "
+      "coordinates",
+    .avail = by_probe,
+    .eval = m_lrmed,
+    .unavailable_msg = "{metric}: {method} has no effective learning rate",
+  },
+  [OL_MET_LRMAX] = {
+    .name = "lrmax",
+    .doc = "effective learning rate of an adaptive method, max over "
+      "coordinates",
+    .avail = by_probe,
+    .eval = m_lrmax,
+    .unavailable_msg = "{metric}: {method} has no effective learning rate",
+  },
+  [OL_MET_ORTHERR] = {
+    .name = "ortherr",
+    .doc = "||O'O - I||_F of the approximate polar factor O of a Muon step",
+    .avail = by_probe,
+    .eval = m_ortherr,
+    .unavailable_msg = "ortherr: {method} has no orthogonalisation error "
+      "(Muon-type methods only)",
+  },
+  [OL_MET_NUCNORM] = {
+    .name = "nucnorm",
+    .doc = "nuclear norm ||grad f(W)||_* of a matrix gradient (sum of "
+      "singular values)",
+    .avail = has_matrix,
+    .eval = m_nucnorm,
+    .unavailable_msg = "nucnorm needs a matrix-shaped problem ({problem} is "
+      "a plain vector)",
+  },
+  [OL_MET_SUPPORT] = {
+    .name = "support",
+    .doc = "support changes: coordinates whose sign pattern changed since "
+      "the previous record, summed over the run",
+    .avail = is_objective,
+    .eval = m_support,
+    .unavailable_msg = "support needs an objective ({problem} is {kind})",
+  },
+  [OL_MET_BIAS] = {
+    .name = "bias",
+    .doc = "f(xbar_t) - f* on a quadratic: xbar_t is the same method run "
+      "without gradient noise (= E x_t for methods linear in g)",
+    .needs = OL_MNEED_OPTIM,
+    .avail = noisy_quadratic,
+    .eval = m_bias,
+    .unavailable_msg = "{metric} needs an unconstrained quadratic with known "
+      "x* and f* (quadratic, linreg, fsquad, matlsq; {problem} {why})",
+    .method_msg = "{metric}: {method} is not an optimizer",
+    .why = why_quadratic,
+  },
+  [OL_MET_VARIANCE] = {
+    .name = "variance",
+    .doc = "1/2 (x_t - xbar_t)' H (x_t - xbar_t) on a quadratic: E loss - f* "
+      "= bias + E variance for methods linear in g",
+    .needs = OL_MNEED_OPTIM,
+    .avail = noisy_quadratic,
+    .eval = m_variance,
+    .unavailable_msg = "{metric} needs an unconstrained quadratic with known "
+      "x* and f* (quadratic, linreg, fsquad, matlsq; {problem} {why})",
+    .method_msg = "{metric}: {method} is not an optimizer",
+    .why = why_quadratic,
+  },
+  [OL_MET_STEPSIZE] = {
+    .name = "stepsize",
+    .doc = "a sampler's step size at its last step (adapted during warmup; "
+      "NaN for samplers without statistics)",
+    .needs = OL_MNEED_SAMPLER,
+    .avail = is_sampler,
+    .eval = m_stepsize,
+  },
+  [OL_MET_DIVERGENCES] = {
+    .name = "divergences",
+    .doc = "post-warmup divergent transitions so far (energy error > 1000: "
+      "hmc, nuts)",
+    .needs = OL_MNEED_SAMPLER,
+    .avail = is_sampler,
+    .eval = m_divergences,
+  },
+  [OL_MET_ESS] = {
+    .name = "ess",
+    .doc = "min over coordinates of the bulk-ESS (Vehtari et al. 2021, "
+      "core/diag.c) of this run's kept post-warmup draws; recomputed when "
+      "they grew by 10% since the last computation, else that value",
+    .needs = OL_MNEED_SAMPLER | OL_MNEED_DRAWS,
+    .avail = is_sampler,
+    .eval = m_ess,
+  },
+  [OL_MET_RHAT] = {
+    .name = "rhat",
+    .doc = "max over coordinates of the rank-normalised split-R-hat of this "
+      "run's kept post-warmup draws (its two halves); the same 10% rule",
+    .needs = OL_MNEED_SAMPLER | OL_MNEED_DRAWS,
+    .avail = is_sampler,
+    .eval = m_rhat,
+  },
+  [OL_MET_MEANERR] = {
+    .name = "meanerr",
+    .doc = "||m - mu||_2: mean m of the kept post-warmup draws against the "
+      "target's known mean mu",
+    .needs = OL_MNEED_SAMPLER | OL_MNEED_DRAWS,
+    .avail = has_moments,
+    .eval = m_meanerr,
+    .unavailable_msg = "{metric} needs a target with a known mean ({problem} "
+      "has none: gaussian, banana, mixture do)",
+    .method_msg = "{metric}: {method} is not a sampler",
+  },
+  [OL_MET_KL] = {
+    .name = "kl",
+    .doc = "samplers: KL(N(m, S) || N(mu, Sigma)) of the Gaussian fit of the "
+      "kept draws (mean m, covariance S with divisor k - 1) to the target's "
+      "known mean and covariance; vi: KL(q || p) exact for a Gaussian "
+      "target; diffusion: KL of the particles' histogram to the target's bin "
+      "masses (masked: exact by enumeration)",
+    .needs = OL_MNEED_SAMPLER | OL_MNEED_DRAWS | OL_MNEED_COV,
+    .avail = has_gauss,
+    .eval = m_kl,
+    .unavailable_msg = "{metric} needs a target with a known mean and "
+      "covariance ({problem} has none: gaussian, banana, mixture do)",
+    .method_msg = "{metric}: {method} is not a sampler",
+  },
+  [OL_MET_W2] = {
+    .name = "w2",
+    .doc = "2-Wasserstein distance of the Gaussian fit N(m, S) of the kept "
+      "draws to N(mu, Sigma): sqrt(||m - mu||^2 + tr(S + Sigma - 2 "
+      "(Sigma^1/2 S Sigma^1/2)^1/2))",
+    .needs = OL_MNEED_SAMPLER | OL_MNEED_DRAWS | OL_MNEED_COV,
+    .avail = has_gauss,
+    .eval = m_w2,
+    .unavailable_msg = "{metric} needs a target with a known mean and "
+      "covariance ({problem} has none: gaussian, banana, mixture do)",
+    .method_msg = "{metric}: {method} is not a sampler",
+  },
+  [OL_MET_NASHCONV] = {
+    .name = "nashconv",
+    .doc = "NashConv of the last iterate: sum over the players of the "
+      "best-response gain max_a u_i(a, x_-i) - u_i(x)",
+    .avail = has_game,
+    .eval = m_nashconv,
+    .unavailable_msg = "{metric} needs a bimatrix game on simplices "
+      "({problem} is {why})",
+    .why = why_game,
+  },
+  [OL_MET_NASHCONV_AVG] = {
+    .name = "nashconv_avg",
+    .doc = "NashConv of the average iterate (the method's average: uniform, "
+      "or linear / quadratic weights)",
+    .avail = has_game,
+    .eval = m_nashconv_avg,
+    .unavailable_msg = "{metric} needs a bimatrix game on simplices "
+      "({problem} is {why})",
+    .why = why_game,
+  },
+  [OL_MET_EXPLOIT_AVG] = {
+    .name = "exploitability_avg",
+    .doc = "NashConv / 2 of the average iterate",
+    .avail = has_game,
+    .eval = m_exploit_avg,
+    .unavailable_msg = "{metric} needs a bimatrix game on simplices "
+      "({problem} is {why})",
+    .why = why_game,
+  },
+  [OL_MET_REGRET] = {
+    .name = "regret",
+    .doc = "max over players of external regret / T: (max_a sum_t u_i(a, "
+      "x_-i,t) - sum_t u_i(x_t)) / T over the T strategies played",
+    .avail = has_regret,
+    .eval = m_regret,
+    .unavailable_msg = "regret needs a game dynamic on simplices or "
+      "optim.rmplus ({method} on {problem})",
+  },
+  [OL_MET_CCEGAP] = {
+    .name = "ccegap",
+    .doc = "CCE gap of the empirical joint distribution of play (1/T) sum_t "
+      "x_t (x) y_t: max(0, regret)",
+    .avail = has_play,
+    .eval = m_ccegap,
+    .unavailable_msg = "{metric} needs a game dynamic on simplices ({method} "
+      "on {problem})",
+  },
+  [OL_MET_POTENTIAL] = {
+    .name = "potential",
+    .doc = "x_t' Phi y_t, an exact potential Phi of the game (potential and "
+      "identical-interest games)",
+    .avail = has_potential,
+    .eval = m_potential,
+    .unavailable_msg = "potential needs a game with an exact potential "
+      "({problem} has none)",
+  },
+  [OL_MET_VALUE] = {
+    .name = "value",
+    .doc = "row player's value estimate: xbar' A ybar at the average iterate",
+    .avail = has_value,
+    .eval = m_value,
+    .unavailable_msg = "value needs a bimatrix game ({problem} is not one)",
+  },
+  [OL_MET_STATIONARITY] = {
+    .name = "stationarity",
+    .doc = "general constraints: ||grad f - sum_i lambda_i grad c_i - z_l + "
+      "z_u||_inf with the method's multipliers (auglag), z_j = |r_j| / (1 + "
+      "gap to the bound r pushes against) (IPOPT's dual infeasibility)",
+    .avail = has_constraints,
+    .eval = m_stationarity,
+  },
+  [OL_MET_FEASIBILITY] = {
+    .name = "feasibility",
+    .doc = "general constraints: max of |c_i| (eq), max(0, -c_i) (ineq) and "
+      "the bound violations",
+    .avail = has_constraints,
+    .eval = m_feasibility,
+  },
+  [OL_MET_COMPLEMENTARITY] = {
+    .name = "complementarity",
+    .doc = "general constraints: max of |lambda_i c_i| (ineq) and z_l (x - "
+      "lo), z_u (hi - x) on the bounds",
+    .avail = has_constraints,
+    .eval = m_complementarity,
+  },
+  [OL_MET_REGRET1] = {
+    .name = "regret1",
+    .doc = "player 1's external regret / T: (max_a sum_t u_1(a, x_2,t) - "
+      "sum_t u_1(x_t)) / T (regret is the larger of the two)",
+    .avail = has_play,
+    .eval = m_regret1,
+    .unavailable_msg = "{metric} needs a game dynamic on simplices ({method} "
+      "on {problem})",
+  },
+  [OL_MET_REGRET2] = {
+    .name = "regret2",
+    .doc = "player 2's external regret / T, as regret1",
+    .avail = has_play,
+    .eval = m_regret2,
+    .unavailable_msg = "{metric} needs a game dynamic on simplices ({method} "
+      "on {problem})",
+  },
+  [OL_MET_ELBO] = {
+    .name = "elbo",
+    .doc = "variational methods: Monte Carlo ELBO E_q[-U(z)] + H(q) at the "
+      "current q over the method's fresh draws (evals; the ELBO of exp(-U), "
+      "so log Z - KL(q || p))",
+    .avail = by_probe,
+    .eval = m_elbo,
+    .unavailable_msg = "{metric}: {method} is not a variational method "
+      "(vi.meanfield, vi.fullrank)",
+  },
+  [OL_MET_ELBO_SE] = {
+    .name = "elbo_se",
+    .doc = "variational methods: standard error of elbo, sd of -U(z_k) over "
+      "the fresh draws / sqrt(evals)",
+    .avail = by_probe,
+    .eval = m_elbo_se,
+    .unavailable_msg = "{metric}: {method} is not a variational method "
+      "(vi.meanfield, vi.fullrank)",
+  },
+  [OL_MET_GRADVAR] = {
+    .name = "gradvar",
+    .doc = "variational methods: E||g||^2 of the one-draw ELBO gradient "
+      "estimator (all parameters) at the current q, the mean over the fresh "
+      "draws",
+    .avail = by_probe,
+    .eval = m_gradvar,
+    .unavailable_msg = "{metric}: {method} is not a variational method "
+      "(vi.meanfield, vi.fullrank)",
+  },
+  [OL_MET_GAP] = {
+    .name = "gap",
+    .doc = "RL methods: V* - V^pi of the softmax policy of x_t, exact "
+      "(backward induction and policy evaluation, core/rl/mdp.h)",
+    .avail = by_probe,
+    .eval = m_gap,
+    .unavailable_msg = "{metric}: {method} is not an RL method on an MDP "
+      "(rl.pg, rl.dynpg, rl.grpo, rl.qae; optimizers have subopt = V* - V^pi)",
+  },
+  [OL_MET_DENTROPY_PRED] = {
+    .name = "dentropy_pred",
+    .doc = "RL methods: first-order predicted change of entropy by the last "
+      "step, the average over decision points of -Cov_pi(log pi, dz) (dz its "
+      "logit change)",
+    .avail = by_probe,
+    .eval = m_dentropy_pred,
+    .unavailable_msg = "{metric}: {method} is not an RL method on an MDP "
+      "(rl.pg, rl.dynpg, rl.grpo, rl.qae; optimizers have subopt = V* - V^pi)",
+  },
+  [OL_MET_DENTROPY] = {
+    .name = "dentropy",
+    .doc = "RL methods: actual change of entropy (the average over decision "
+      "points) by the last step",
+    .avail = by_probe,
+    .eval = m_dentropy,
+    .unavailable_msg = "{metric}: {method} is not an RL method on an MDP "
+      "(rl.pg, rl.dynpg, rl.grpo, rl.qae; optimizers have subopt = V* - V^pi)",
+  },
+  [OL_MET_ZEROADV] = {
+    .name = "zeroadv",
+    .doc = "group-sampling RL methods: fraction of the last batch's "
+      "responses whose advantage is exactly 0",
+    .avail = by_probe,
+    .eval = m_zeroadv,
+    .unavailable_msg = "{metric}: {method} is not a group-sampling RL method "
+      "(rl.grpo, rl.qae on problem.rlvr)",
+  },
+  [OL_MET_ZEROADV_PRED] = {
+    .name = "zeroadv_pred",
+    .doc = "group-sampling RL methods: expected zeroadv at the policy of the "
+      "last step, E over k ~ Bin(G, p_q) of the zero fraction of a group "
+      "with k successes, averaged over queries",
+    .avail = by_probe,
+    .eval = m_zeroadv_pred,
+    .unavailable_msg = "{metric}: {method} is not a group-sampling RL method "
+      "(rl.grpo, rl.qae on problem.rlvr)",
+  },
+  [OL_MET_PASS1] = {
+    .name = "pass1",
+    .doc = "RLVR: mean over queries of pass@1, the policy's probability of a "
+      "correct response",
+    .avail = by_probe,
+    .eval = m_pass1,
+    .unavailable_msg = "{metric}: {method} is not a group-sampling RL method "
+      "(rl.grpo, rl.qae on problem.rlvr)",
+  },
+  [OL_MET_TV] = {
+    .name = "tv",
+    .doc = "diffusion samplers: total variation 1/2 sum_b |q_b - p_b| "
+      "between the particles' histogram q on a grid (1-D or 2-D) and the "
+      "target's exact bin masses p (the grid of kl)",
+    .avail = by_probe,
+    .eval = m_tv,
+    .unavailable_msg = "{metric}: {method} is not a diffusion sampler on a "
+      "mixture (diffusion.ddpm, ddim, pfode, sde on problem.gmm)",
+  },
+  [OL_MET_MODEWEIGHTS] = {
+    .name = "modeweights",
+    .doc = "diffusion samplers: max_k |r_k - w_k|, r_k the particles' mean "
+      "responsibility w_k N_k(x) / p(x) of mixture component k (E r_k = w_k "
+      "under the target)",
+    .avail = by_probe,
+    .eval = m_modeweights,
+    .unavailable_msg = "{metric}: {method} is not a diffusion sampler on a "
+      "mixture (diffusion.ddpm, ddim, pfode, sde on problem.gmm)",
+  },
+  [OL_MET_EPSILON] = {
+    .name = "epsilon",
+    .doc = "private methods: epsilon of the (epsilon, delta)-DP spent by the "
+      "steps so far at the method's delta (dpsgd: RDP accountant of the "
+      "Poisson-sampled Gaussian mechanism, core/optim/rdp.h)",
+    .avail = by_probe,
+    .eval = m_epsilon,
+    .unavailable_msg = "epsilon: {method} is not a private method "
+      "(optim.dpsgd)",
+  },
+  [OL_MET_CONSENSUS] = {
+    .name = "consensus",
+    .doc = "distributed methods: (1/n) sum_w ||x_w - xbar||^2, the workers' "
+      "mean squared distance to their average",
+    .avail = by_probe,
+    .eval = m_consensus,
+  },
+  [OL_MET_DRIFT] = {
+    .name = "drift",
+    .doc = "federated methods: client drift, (1/n) sum_w ||x_w - x||^2 of "
+      "the clients' local iterates after their local steps from the server's "
+      "x",
+    .avail = by_probe,
+    .eval = m_drift,
+  },
+  [OL_MET_BITS] = {
+    .name = "bits",
+    .doc = "distributed methods: bits sent by the workers so far "
+      "(cumulative; per compressor, documented with each); an x axis (xaxis "
+      "= \"bits\")",
+    .avail = by_probe,
+    .eval = m_bits,
+  },
+  [OL_MET_COMPRESS_ERR] = {
+    .name = "compress_err",
+    .doc = "compressed methods: ||C(v) - v||^2 / ||v||^2 of the last "
+      "compressed vectors",
+    .avail = by_probe,
+    .eval = m_compress_err,
+  },
+  [OL_MET_ROUNDS] = {
+    .name = "rounds",
+    .doc = "distributed methods: communication rounds so far (an x axis: "
+      "xaxis = \"rounds\")",
+    .avail = by_probe,
+    .eval = m_rounds,
+  },
+  [OL_MET_HYPERGRAD_ERR] = {
+    .name = "hypergrad_err",
+    .doc = "bilevel methods: ||hypergradient estimate - exact "
+      "hypergradient|| where the exact one is known",
+    .avail = by_probe,
+    .eval = m_hypergrad_err,
+  },
 };
+
+/* Copies template t into out (cap bytes, truncated), each {key} replaced
+** as metrics.h says; an unknown {key} is copied as it is. */
+static void expand (char *out, size_t cap, const char *t,
+                    const char *const val[][2], int nval)
+{
+  size_t k = 0;
+  int i;
+  while (*t != '\0' && k + 1 < cap) {
+    const char *v = NULL;
+    size_t len = 0;
+    if (*t == '{')
+      for (i = 0; i < nval; i++) {
+        len = strlen(val[i][0]);
+        if (strncmp(t + 1, val[i][0], len) == 0 && t[1 + len] == '}') {
+          v = val[i][1];
+          break;
+        }
+      }
+    if (v == NULL) {
+      out[k++] = *t++;
+      continue;
+    }
+    for (; *v != '\0' && k + 1 < cap; v++) out[k++] = *v;
+    t += len + 2;
+  }
+  out[k] = '\0';
+}
+
+int ol_metric_unavail (int id, const ol_problem *p, const ol_method_type *m,
+                       ol_err *e)
+{
+  const ol_metric_type *t = id >= 0 && id < OL_NMETRICS
+    ? &ol_metric_types[id] : NULL;
+  const char *tmpl = t != NULL && t->unavailable_msg != NULL
+    ? t->unavailable_msg : "{metric} is not available for {problem} run by "
+    "{method}";
+  const char *val[5][2] = {
+    {"metric", t != NULL ? t->name : "?"},
+    {"method", m != NULL ? m->name : "this method"},
+    {"problem", p->name},
+    {"kind", p->kind >= OL_OBJECTIVE && p->kind <= OL_GAME
+             ? kind_word[p->kind] : "of unknown kind"},
+    {"why", t != NULL && t->why != NULL ? t->why(p, m) : ""}
+  };
+  char msg[OL_ERRMAX];
+  /* the method is the wrong kind, whatever p */
+  if (t != NULL && t->method_msg != NULL && m != NULL &&
+      (((t->needs & OL_MNEED_OPTIM) && m->family != OL_OPTIM) ||
+       ((t->needs & OL_MNEED_SAMPLER) && m->family != OL_SAMPLER)))
+    tmpl = t->method_msg;
+  expand(msg, sizeof msg, tmpl, val, 5);
+  return ol_err_set(e, OL_EINVAL, "%s", msg);
+}
 
 int ol_metric_find (const char *name)
 {
@@ -1241,18 +1584,18 @@ int ol_metric_find (const char *name)
 ** ol_method_metrics, method.h). */
 ol_mset ol_metric_defaults (const ol_problem *p, int family)
 {
-  ol_mset have = 0;
+  ol_mset have = OL_MSET_NONE;
   int want[2 * OL_NMETRICS], n, i;
   n = ol_family_metrics(family, p, want, 2 * OL_NMETRICS);
   for (i = 0; i < n; i++)
     if (ol_metric_types[want[i]].avail(p, family))
-      have |= OL_MBIT(want[i]);
+      ol_mset_add(&have, want[i]);
   return have;
 }
 
 ol_mset ol_method_metrics (const ol_problem *p, const ol_method_type *m)
 {
   ol_mset d = ol_metric_defaults(p, m->family);
-  if (ol_family_of(m)->probe_metrics) d |= m->probes;
+  if (ol_family_of(m)->probe_metrics) d = ol_mset_or(d, m->probes);
   return d;
 }

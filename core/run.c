@@ -58,7 +58,7 @@ void ol_run_opts_default (ol_run_opts *o)
   o->seed = 1;
   o->stream = 0;
   o->x0 = NULL;
-  o->metrics = 0;
+  o->metrics = OL_MSET_EMPTY;
   o->stop_metric = -1;
   o->stop_value = 0;
   o->xlimit = 1e50;
@@ -274,7 +274,7 @@ static void restride (ol_run *r, long t)
 /* Method m defines metric i itself (its probe and probes set). */
 static int probed (const ol_method_type *m, int i)
 {
-  return m->probe != NULL && (m->probes & OL_MBIT(i)) != 0;
+  return m->probe != NULL && ol_mset_has(m->probes, i);
 }
 
 /* Record the metrics at the current t; the cache must be valid at x.  A
@@ -667,7 +667,7 @@ static int make_shadow (ol_run *r, const ol_run_opts *o, ol_err *e)
   so.stop_metric = -1;
   so.xlimit = so.flimit = INFINITY;
   so.time_limit = 0;
-  so.metrics = OL_MBIT(OL_MET_LOSS);
+  so.metrics = OL_MSET_OF(OL_MET_LOSS);
   so.cap = 16;
   so.record_x = 0;
   so.average = 0;
@@ -757,9 +757,9 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
   /* (1) validate */
   if (check_opts(o, e) != OL_OK || ol_method_check(m, p, e) != OL_OK)
     return NULL;
-  if (o->metrics != 0)
+  if (!ol_mset_empty(o->metrics))
     for (i = 0; i < OL_NMETRICS; i++)
-      if ((o->metrics & OL_MBIT(i)) && !probed(m, i) &&
+      if (ol_mset_has(o->metrics, i) && !probed(m, i) &&
           !ol_metric_types[i].avail(p, m->family)) {
         ol_metric_unavail(i, p, m, e);
         return NULL;
@@ -809,8 +809,9 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
   r->ucap = o->cap / 2;
   for (r->lgl = 1; (2L << r->lgl) <= o->cap / 64; r->lgl++) {}
   r->stride = 1;
-  r->metrics = (o->metrics ? o->metrics : ol_method_metrics(p, m));
-  r->metrics &= OL_MBIT(OL_NMETRICS) - 1;
+  r->metrics = (!ol_mset_empty(o->metrics) ? o->metrics
+                : ol_method_metrics(p, m));
+  r->metrics = ol_mset_and(r->metrics, ol_mset_all());
   r->mem.mingrad = INFINITY;
   for (i = 0; i < OL_NMETRICS; i++) r->vmin[i] = NAN;
   if (alloc(&r->x0, n, e) || alloc(&r->x, n, e) || alloc(&r->xavg, n, e) ||
@@ -825,7 +826,7 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
   }
   if (alloc(&r->evals, 1, e) || alloc(&r->secs, 1, e)) goto fail;
   for (i = 0; i < OL_NMETRICS; i++)
-    if ((r->metrics & OL_MBIT(i)) && alloc(&r->vals[i], 1, e))
+    if (ol_mset_has(r->metrics, i) && alloc(&r->vals[i], 1, e))
       goto fail;
   if (o->record_x) {
     r->tdim = n < 8 ? n : 8;
@@ -860,7 +861,7 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
   r->c.orc = &r->orc;
   r->project = ol_family_of(m)->project && p->set.kind != OL_SET_NONE;
   r->useavg = (p->kind == OL_GAME || o->average ||
-               (r->metrics & OL_MBIT(OL_MET_EXPLOIT)))
+               ol_mset_has(r->metrics, OL_MET_EXPLOIT))
     && !(m->flags & OL_M_OWNAVG);
   r->usetol = ((o->tol > 0 || o->f_abstol > 0 || o->f_reltol > 0 ||
                 o->x_abstol > 0 || o->x_reltol > 0) &&
@@ -879,18 +880,18 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
   if (rc != OL_OK) goto fail;
   /* (5) probe metrics need a method that defines them */
   for (i = 0; i < OL_NMETRICS; i++)
-    if ((r->metrics & OL_MBIT(i)) && ol_metric_byprobe(i) &&
+    if (ol_mset_has(r->metrics, i) && ol_metric_byprobe(i) &&
         !probed(m, i)) {
       ol_metric_unavail(i, p, m, e);
       goto fail;
     }
-  if ((r->metrics & OL_MBIT(OL_MET_REGRET)) &&
+  if (ol_mset_has(r->metrics, OL_MET_REGRET) &&
       ol_family_of(m)->regret_probe &&
-      (m->probe == NULL || !(m->probes & OL_MBIT(OL_MET_REGRET)))) {
+      (m->probe == NULL || !ol_mset_has(m->probes, OL_MET_REGRET))) {
     ol_metric_unavail(OL_MET_REGRET, p, m, e);
     goto fail;
   }
-  if ((r->metrics & (OL_MBIT(OL_MET_BIAS) | OL_MBIT(OL_MET_VARIANCE))) &&
+  if (ol_mset_any(r->metrics, OL_MSET_OF(OL_MET_BIAS, OL_MET_VARIANCE)) &&
       make_shadow(r, o, e) != OL_OK)
     goto fail;
   /* (6) a sampler's draws after its warmup */

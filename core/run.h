@@ -114,7 +114,7 @@ typedef struct ol_run_opts {
   uint64_t seed;        /* default 1 */
   uint64_t stream;      /* rng stream (chain / repeat index), default 0 */
   const double *x0;     /* NULL: the problem's default; copied */
-  ol_mset metrics;      /* OL_MBIT() set to record; 0 = defaults for the
+  ol_mset metrics;      /* set to record; empty = defaults for the
                            problem kind and method family */
   int cap;              /* history size (see above), >= 16; default 4096 */
   int record_x;         /* keep the trajectory of x (first min(n, 8)
@@ -205,7 +205,7 @@ long ol_run_accepted (const ol_run *r);
 /* Recorded series.  All share the time axis ol_run_times (iteration
 ** numbers, increasing); ol_run_series returns NULL for a metric not
 ** recorded.  Pointers stay valid until the next step. */
-ol_mset ol_run_metrics (const ol_run *r);    /* OL_MBIT set recorded */
+ol_mset ol_run_metrics (const ol_run *r);    /* the set recorded */
 int ol_run_len (const ol_run *r);
 const long *ol_run_times (const ol_run *r);
 /* Arrays parallel to ol_run_times (same length ol_run_len, same

@@ -56,11 +56,16 @@ static void get (cur *c, void *v, size_t k)
   c->at += k;
 }
 
-/* The scalars, in one place for both directions. */
+/* The scalars, in one place for both directions.  Of the metric set the
+** first word, as before sets had more: every metric id is below 64 so far
+** and packed runs keep their bytes. */
+_Static_assert(OL_NMETRICS <= 64, "a packed run keeps the first 64 bits of "
+               "its metric set: widen the layout (and its magic) first");
+
 #define SCALARS(X) \
   X(r->n) X(r->tdim) X(r->len) X(r->offgrid) X(r->stride) X(r->next_rec) \
   X(r->reason) X(r->c.t) X(r->c.nfev) X(r->c.ngev) X(r->c.nhev) \
-  X(r->c.accepted) X(r->orc.mfev) X(r->orc.mgev) X(r->metrics) \
+  X(r->c.accepted) X(r->orc.mfev) X(r->orc.mgev) X(r->metrics.w[0]) \
   X(r->seconds) X(r->drows) X(r->dthin) X(r->dseen) X(hasavg) \
   X(r->mem.mingrad) X(r->mem.changes)
 
@@ -142,14 +147,6 @@ nomem:
                     "points, %ld draws)", len, drows);
 }
 
-/* The number of metrics in m. */
-static int nmetrics (ol_mset m)
-{
-  int k = 0;
-  for (; m != 0; m &= m - 1) k++;
-  return k;
-}
-
 /* 1 when v is a power of two in [1, 2^62]. */
 static int pow2 (long v)
 {
@@ -171,13 +168,14 @@ static int muladd (size_t a, size_t b, size_t c, size_t *out)
 static int check_scalars (const ol_run *r, const ol_run *h, int hasavg,
                           ol_err *e)
 {
-  if (h->n != r->n || h->tdim != r->tdim || h->metrics != r->metrics ||
+  if (h->n != r->n || h->tdim != r->tdim ||
+      !ol_mset_eq(h->metrics, r->metrics) ||
       (hasavg != 0 && hasavg != 1) || hasavg != (r->xavg != NULL))
     return BAD("the packed run does not match this run (another problem, "
                "method or options: n %d, %d recorded metrics, trajectory "
                "width %d; this run's %d, %d, %d)", h->n,
-               nmetrics(h->metrics), h->tdim, r->n,
-               nmetrics(r->metrics), r->tdim);
+               ol_mset_count(h->metrics), h->tdim, r->n,
+               ol_mset_count(r->metrics), r->tdim);
   if (h->c.t < 0 || h->c.t > OL_RUN_MAXITERS)
     return BAD("iteration %ld is out of range [0, 2^62]", h->c.t);
   if (h->reason < OL_STOP_NONE || h->reason > OL_STOP_DIVERGED)
@@ -373,14 +371,16 @@ int ol_run_band (ol_run *const *dst, const double *q, int nq,
                         q[b]);
   t = src[0];
   for (i = 0; i < n; i++) {
-    if (src[i]->metrics != dst[0]->metrics || src[i]->n != dst[0]->n)
+    if (!ol_mset_eq(src[i]->metrics, dst[0]->metrics) ||
+        src[i]->n != dst[0]->n)
       return ol_err_set(e, OL_EINVAL, "band: run %d records other metrics "
                         "than the band", i + 1);
     if (src[i]->len > t->len) t = src[i];
   }
   len = t->len;
   for (b = 0; b < nq; b++) {
-    if (dst[b]->metrics != dst[0]->metrics || dst[b]->n != dst[0]->n)
+    if (!ol_mset_eq(dst[b]->metrics, dst[0]->metrics) ||
+        dst[b]->n != dst[0]->n)
       return ol_err_set(e, OL_EINVAL, "band: the bands' runs differ");
     if (reserve(dst[b], len, 0, e) != OL_OK) return e->code;
   }

@@ -49,7 +49,7 @@ typedef struct ol_mmem {
   int lwork;
 } ol_mmem;
 
-/* metrics.c: allocate what the metrics in 'metrics' (OL_MBIT set) need
+/* metrics.c: allocate what the metrics in 'metrics' (a set) need
 ** (OL_ENOMEM / OL_ENUMERIC with e set); free it (copes with a partial
 ** init and a zeroed struct). */
 int ol_mmem_init (ol_mmem *mm, const ol_problem *p, ol_mset metrics,
@@ -87,7 +87,7 @@ struct ol_run {
   double seconds;             /* accumulated stepping wall time */
   double slice0;              /* clock at the start of the current slice */
   int inslice;                /* inside ol_run_advance (see above) */
-  ol_mset metrics;            /* OL_MBIT set recorded */
+  ol_mset metrics;            /* the set recorded */
   int cap, len, offgrid, tdim;
   int alloc, ucap, lgl;       /* capacity; U and log2 L of the history */
   long stride, next_rec;

@@ -131,7 +131,7 @@ void olua_pushrunlabel (lua_State *L, const lrun *b);
 /* Parsed options of run / race / start. */
 typedef struct ropts {
   ol_run_opts o;
-  ol_mset metrics;       /* given metric set (0: defaults) */
+  ol_mset metrics;       /* given metric set (empty: defaults) */
   ol_mset watchbits;
   int nwatch;
   int watch[OL_NMETRICS];

@@ -51,7 +51,7 @@ const char *olua_constrnote (const ol_run *r, char *buf, size_t sz)
   double v;
   if (!olua_constrained(r) || ol_run_problem(r)->con.m == 0 ||
       (why != OL_STOP_BUDGET && why != OL_STOP_TIME) ||
-      !(ol_run_metrics(r) & OL_MBIT(OL_MET_FEASIBILITY)))
+      !ol_mset_has(ol_run_metrics(r), OL_MET_FEASIBILITY))
     return NULL;
   v = ol_run_last(r, OL_MET_FEASIBILITY);
   if (!(v > OL_CONSTR_WARN)) return NULL;
@@ -310,9 +310,9 @@ int olua_run_tostring (lua_State *L)
   ** does not vanish at a constrained optimum; kkt and feasibility say how
   ** near one it is) */
   if (olua_constrained(r))
-    rec &= ~(OL_MBIT(OL_MET_GRADNORM) | OL_MBIT(OL_MET_MINGRADNORM));
+    rec = ol_mset_minus(rec, OL_MSET_OF(OL_MET_GRADNORM, OL_MET_MINGRADNORM));
   for (i = 0; i < OL_NMETRICS; i++)
-    if (rec & OL_MBIT(i)) {
+    if (ol_mset_has(rec, i)) {
       snprintf(buf, sizeof buf, "%s%s %s", k++ ? "  " : "\n  final: ",
                ol_metric_types[i].name,
                i == OL_MET_LOSS && olua_constrained(r)

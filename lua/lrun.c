@@ -57,7 +57,7 @@ static int unknownmetric (lua_State *L, const char *who, const char *name)
 static ol_mset readmetrics (lua_State *L, int idx, const char *who,
                              const char *key, int *ids, int *nids)
 {
-  ol_mset bits = 0;
+  ol_mset bits = OL_MSET_NONE;
   lua_Integer i, n;
   int k = 0, j;
   if (!lua_istable(L, idx))
@@ -84,8 +84,8 @@ static ol_mset readmetrics (lua_State *L, int idx, const char *who,
       lua_pop(L, 1);
       continue;
     }
-    if (!(bits & OL_MBIT(m)) && ids != NULL && k < OL_NMETRICS) ids[k++] = m;
-    bits |= OL_MBIT(m);
+    if (!ol_mset_has(bits, m) && ids != NULL && k < OL_NMETRICS) ids[k++] = m;
+    ol_mset_add(&bits, m);
     lua_pop(L, 1);
   }
   if (nids != NULL) *nids = k;
@@ -262,7 +262,7 @@ void olua_readopts (lua_State *L, int idx, const char *who, ropts *ro)
                    mk, luaL_typename(L, -1));
       ro->o.stop_metric = m;
       ro->o.stop_value = lua_tonumber(L, -1);
-      ro->watchbits |= OL_MBIT(m);
+      ol_mset_add(&ro->watchbits, m);
       cnt++;
       lua_pop(L, 1);
     }
@@ -316,7 +316,7 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
   const ol_family *fam = ol_family_of(mb->t);
   ol_run_opts o = ro->o;
   ol_err e;
-  ol_mset rec, dropped = 0;
+  ol_mset rec, dropped = OL_MSET_NONE;
   double par[64];
   int i;
   lrun *b;
@@ -332,8 +332,8 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
   lua_setiuservalue(L, -2, 1);
   lua_pushvalue(L, midx);
   lua_setiuservalue(L, -2, 2);
-  o.metrics = (ro->metrics ? ro->metrics
-               : ol_method_metrics(pb->p, mb->t)) | ro->watchbits;
+  o.metrics = ol_mset_or(!ol_mset_empty(ro->metrics) ? ro->metrics
+                         : ol_method_metrics(pb->p, mb->t), ro->watchbits);
   /* record x when a landscape or simplex panel can show it */
   if (o.record_x < 0) {
     int first[1];
@@ -344,18 +344,17 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
   /* a race watches a metric for the methods that define it */
   if (ro->lenient)
     for (i = 0; i < OL_NMETRICS; i++) {
-      ol_mset bit = OL_MBIT(i);
       /* the method's own value of a metric counts (a diffusion sampler's
       ** kl and entropy, a variational Gaussian's) */
-      int own = mb->t->probe != NULL && (mb->t->probes & bit) != 0;
-      if ((o.metrics & bit) && !own &&
+      int own = mb->t->probe != NULL && ol_mset_has(mb->t->probes, i);
+      if (ol_mset_has(o.metrics, i) && !own &&
           (!ol_metric_types[i].avail(pb->p, mb->t->family) ||
            ol_metric_byprobe(i))) {
-        o.metrics &= ~bit;
-        dropped |= bit;
+        ol_mset_del(&o.metrics, i);
+        ol_mset_add(&dropped, i);
       }
     }
-  if (o.metrics == 0) o.metrics = ol_method_metrics(pb->p, mb->t);
+  if (ol_mset_empty(o.metrics)) o.metrics = ol_method_metrics(pb->p, mb->t);
   /* a sampler: its warmup (the option, else the method's own), then iters
   ** kept draws */
   if (fam->draws) {
@@ -365,8 +364,8 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
     if (i < np && ro->warmup >= 0) par[i] = (double)ro->warmup;
     o.warmup = i < np ? (long)par[i] : ro->warmup > 0 ? ro->warmup : 0;
     /* one that adapts records its step size (a default panel) */
-    if (i < np && par[i] > 0 && ro->metrics == 0)
-      o.metrics |= OL_MBIT(OL_MET_STEPSIZE);
+    if (i < np && par[i] > 0 && ol_mset_empty(ro->metrics))
+      ol_mset_add(&o.metrics, OL_MET_STEPSIZE);
     if (o.iters > OL_RUN_MAXITERS - o.warmup)
       luaL_error(L, "%s: warmup + iters is out of range [0, 2^62]", who);
     o.iters += o.warmup;
@@ -410,7 +409,7 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
   b->dropped = dropped;
   b->xaxis = ro->xaxis;
   rec = ol_run_metrics(b->r);
-  if (PN_XKIND(b->xaxis) == PN_X_BITS && !(rec & OL_MBIT(OL_MET_BITS)))
+  if (PN_XKIND(b->xaxis) == PN_X_BITS && !ol_mset_has(rec, OL_MET_BITS))
     luaL_error(L, "%s: xaxis = \"bits\" needs a method that counts the bits "
                "it sends (a dist method; %s does not)", who, mb->t->name);
   if (ro->nwatch > 0) {
@@ -524,13 +523,13 @@ static int run_run (lua_State *L)
 static void racenotes (lua_State *L, lrun **boxes, int n, int rt,
                        const ropts *ro)
 {
-  ol_mset all = ~(ol_mset)0, any = 0;
+  ol_mset all = ol_mset_all(), any = OL_MSET_NONE;
   int i, k, nn = 0;
   for (i = 0; i < n; i++) {
-    all &= boxes[i]->dropped;
-    any |= boxes[i]->dropped;
+    all = ol_mset_and(all, boxes[i]->dropped);
+    any = ol_mset_or(any, boxes[i]->dropped);
   }
-  if (all != 0) {
+  if (!ol_mset_empty(all)) {
     /* nobody defines it: the first method's own error */
     ropts strict = *ro;
     strict.lenient = 0;
@@ -542,12 +541,12 @@ static void racenotes (lua_State *L, lrun **boxes, int n, int rt,
   for (k = 0; k < OL_NMETRICS; k++) {
     luaL_Buffer bf;
     int first = 1;
-    if (!(any & OL_MBIT(k))) continue;
+    if (!ol_mset_has(any, k)) continue;
     luaL_buffinit(L, &bf);
     luaL_addstring(&bf, ol_metric_types[k].name);
     luaL_addstring(&bf, " is not defined for ");
     for (i = 0; i < n; i++)
-      if (boxes[i]->dropped & OL_MBIT(k)) {
+      if (ol_mset_has(boxes[i]->dropped, k)) {
         if (!first) luaL_addstring(&bf, ", ");
         olua_pushlabel(L, ol_run_method(boxes[i]->r),
                        ol_run_params(boxes[i]->r));
@@ -644,7 +643,7 @@ static const char *pushrecorded (lua_State *L, const ol_run *r)
   int i, k = 0;
   luaL_buffinit(L, &bf);
   for (i = 0; i < OL_NMETRICS; i++)
-    if (rec & OL_MBIT(i)) {
+    if (ol_mset_has(rec, i)) {
       if (k++) luaL_addstring(&bf, ", ");
       luaL_addstring(&bf, ol_metric_types[i].name);
     }
@@ -661,7 +660,7 @@ static int checkrecorded (lua_State *L, const ol_run *r, int arg,
   if (m < 0)
     return luaL_error(L, "%s: unknown metric '%s' (recorded: %s)", who,
                       olua_pushshort(L, name), pushrecorded(L, r));
-  if (!(ol_run_metrics(r) & OL_MBIT(m)))
+  if (!ol_mset_has(ol_run_metrics(r), m))
     return luaL_error(L, "%s: metric '%s' was not recorded (recorded: %s)",
                       who, name, pushrecorded(L, r));
   return m;
@@ -749,7 +748,7 @@ static int run_metrics (lua_State *L)
   int i, k = 0;
   lua_newtable(L);
   for (i = 0; i < OL_NMETRICS; i++)
-    if (rec & OL_MBIT(i)) {
+    if (ol_mset_has(rec, i)) {
       lua_pushstring(L, ol_metric_types[i].name);
       lua_rawseti(L, -2, ++k);
     }
@@ -781,7 +780,7 @@ static void pushcsv (lua_State *L, const ol_run *r)
   luaL_buffinit(L, &bf);
   luaL_addstring(&bf, "iter");
   for (i = 0; i < OL_NMETRICS; i++)
-    if (rec & OL_MBIT(i)) {
+    if (ol_mset_has(rec, i)) {
       luaL_addchar(&bf, ',');
       luaL_addstring(&bf, ol_metric_types[i].name);
       ser[ns++] = ol_run_series(r, i);

@@ -93,9 +93,8 @@ int ol_dfs_pause (ol_dfs *D, int i, ol_err *e);
   {"samples", OL_P_INT, 1000, 1, 1e7, "particles (the run option samples " \
    "sets it)", NULL}
 
-#define OL_DFS_PROBES (OL_MBIT(OL_MET_KL) | OL_MBIT(OL_MET_TV) | \
-                       OL_MBIT(OL_MET_W2) | OL_MBIT(OL_MET_MODEWEIGHTS) | \
-                       OL_MBIT(OL_MET_ENTROPY))
+#define OL_DFS_PROBES OL_MSET(OL_MET_KL, OL_MET_TV, OL_MET_W2, \
+                              OL_MET_MODEWEIGHTS, OL_MET_ENTROPY)
 
 /* Set up D from par (the OL_DFS_PARAMS values, in order) on c's problem,
 ** which must be a gmm (else OL_EINVAL naming who); draws the particles

@@ -250,5 +250,5 @@ const ol_method_type ol_diffusion_masked = {
   masked_params, (int)(sizeof masked_params / sizeof masked_params[0]),
   sizeof(masked_state), 0u, OL_KIND(OL_DENSITY),
   masked_init, masked_step, masked_fini, masked_probe,
-  OL_MBIT(OL_MET_KL) | OL_MBIT(OL_MET_TV) | OL_MBIT(OL_MET_ENTROPY)
+  OL_MSET(OL_MET_KL, OL_MET_TV, OL_MET_ENTROPY)
 };

@@ -173,5 +173,5 @@ const ol_method_type ol_dist_asgd = {
   asgd_params, (int)(sizeof asgd_params / sizeof asgd_params[0]),
   sizeof(asgd_state), OL_M_NEEDSUM, OL_KIND(OL_OBJECTIVE),
   asgd_init, asgd_step, asgd_fini, asgd_probe,
-  OL_MBIT(OL_MET_CONSENSUS) | OL_MBIT(OL_MET_ROUNDS)
+  OL_MSET(OL_MET_CONSENSUS, OL_MET_ROUNDS)
 };

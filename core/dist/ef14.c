@@ -150,5 +150,5 @@ const ol_method_type ol_dist_ef14 = {
   ef14_params, (int)(sizeof ef14_params / sizeof ef14_params[0]),
   sizeof(ef14_state), OL_M_NEEDSUM, OL_KIND(OL_OBJECTIVE),
   ef14_init, ef14_step, ef14_fini, ef14_probe,
-  OL_MBIT(OL_MET_BITS) | OL_MBIT(OL_MET_COMPRESS_ERR) | OL_MBIT(OL_MET_ROUNDS)
+  OL_MSET(OL_MET_BITS, OL_MET_COMPRESS_ERR, OL_MET_ROUNDS)
 };

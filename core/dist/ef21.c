@@ -130,5 +130,5 @@ const ol_method_type ol_dist_ef21 = {
   ef21_params, (int)(sizeof ef21_params / sizeof ef21_params[0]),
   sizeof(ef21_state), OL_M_NEEDSUM, OL_KIND(OL_OBJECTIVE),
   ef21_init, ef21_step, ef21_fini, ef21_probe,
-  OL_MBIT(OL_MET_BITS) | OL_MBIT(OL_MET_COMPRESS_ERR) | OL_MBIT(OL_MET_ROUNDS)
+  OL_MSET(OL_MET_BITS, OL_MET_COMPRESS_ERR, OL_MET_ROUNDS)
 };

@@ -173,6 +173,6 @@ const ol_method_type ol_dist_fedavg = {
   fedavg_params, (int)(sizeof fedavg_params / sizeof fedavg_params[0]),
   sizeof(fedavg_state), OL_M_NEEDSUM, OL_KIND(OL_OBJECTIVE),
   fedavg_init, fedavg_step, fedavg_fini, fedavg_probe,
-  OL_MBIT(OL_MET_DRIFT) | OL_MBIT(OL_MET_CONSENSUS) | OL_MBIT(OL_MET_ROUNDS)
-  | OL_MBIT(OL_MET_BITS) | OL_MBIT(OL_MET_COMPRESS_ERR)
+  OL_MSET(OL_MET_DRIFT, OL_MET_CONSENSUS, OL_MET_ROUNDS,
+          OL_MET_BITS, OL_MET_COMPRESS_ERR)
 };

@@ -108,6 +108,6 @@ void ol_dec_average (const ol_dec *s, double *x);
 /* The probe of consensus, (1/m) sum_w ||X_w - xbar||^2 around the run's
 ** x (the average; st begins with an ol_dec). */
 double ol_dec_probe (const void *st, int metric, const ol_ctx *c);
-#define OL_PROBES_DEC OL_MBIT(OL_MET_CONSENSUS)
+#define OL_PROBES_DEC OL_MSET(OL_MET_CONSENSUS)
 
 #endif

@@ -161,6 +161,6 @@ const ol_method_type ol_dist_scaffold = {
   scaffold_params, (int)(sizeof scaffold_params / sizeof scaffold_params[0]),
   sizeof(scaffold_state), OL_M_NEEDSUM, OL_KIND(OL_OBJECTIVE),
   scaffold_init, scaffold_step, scaffold_fini, scaffold_probe,
-  OL_MBIT(OL_MET_DRIFT) | OL_MBIT(OL_MET_CONSENSUS) | OL_MBIT(OL_MET_ROUNDS)
-  | OL_MBIT(OL_MET_BITS) | OL_MBIT(OL_MET_COMPRESS_ERR)
+  OL_MSET(OL_MET_DRIFT, OL_MET_CONSENSUS, OL_MET_ROUNDS,
+          OL_MET_BITS, OL_MET_COMPRESS_ERR)
 };

@@ -47,5 +47,5 @@ const ol_method_type ol_game_cfr = {
   "Zinkevich, Johanson, Bowling & Piccione 2007, eq. (4)-(8)",
   cfr_params, (int)(sizeof cfr_params / sizeof cfr_params[0]),
   sizeof(cfr_state), OL_M_OWNAVG | OL_M_TREE, OL_KIND(OL_GAME),
-  cfr_init, ol_cfr_step, NULL, NULL, 0
+  cfr_init, ol_cfr_step, NULL, NULL, OL_MSET_NONE
 };

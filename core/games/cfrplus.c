@@ -44,5 +44,5 @@ const ol_method_type ol_game_cfrplus = {
   "Tammelin 2014; Tammelin, Burch, Johanson & Bowling 2015",
   cfrplus_params, (int)(sizeof cfrplus_params / sizeof cfrplus_params[0]),
   sizeof(cfrplus_state), OL_M_OWNAVG | OL_M_TREE, OL_KIND(OL_GAME),
-  cfrplus_init, ol_cfr_step, NULL, NULL, 0
+  cfrplus_init, ol_cfr_step, NULL, NULL, OL_MSET_NONE
 };

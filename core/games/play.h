@@ -40,8 +40,8 @@ typedef struct ol_play {
   long T;                       /* observations */
 } ol_play;
 
-#define OL_PROBES_PLAY (OL_MBIT(OL_MET_REGRET) | OL_MBIT(OL_MET_REGRET1) | \
-                        OL_MBIT(OL_MET_REGRET2))
+#define OL_PROBES_PLAY OL_MSET(OL_MET_REGRET, OL_MET_REGRET1, \
+                               OL_MET_REGRET2)
 
 /* Set pl up for the run in c (its blocks from the problem), averaging
 ** kind avg; xavg := x0.  OL_EINVAL naming who when the problem has

@@ -144,5 +144,5 @@ const ol_method_type ol_optim_adago = {
   sizeof(adago_state), OL_M_NEEDMAT,
   OL_KIND(OL_OBJECTIVE),
   adago_init, adago_step, adago_fini, adago_probe,
-  OL_PROBES_LR | OL_PROBES_ORTH
+  OL_MSET(OL_LR_METRICS, OL_MET_ORTHERR)
 };

@@ -124,5 +124,5 @@ const ol_method_type ol_optim_agr = {
   agr_params, (int)(sizeof agr_params / sizeof agr_params[0]),
   sizeof(agr_state), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  agr_init, agr_step, agr_fini, NULL, 0u
+  agr_init, agr_step, agr_fini, NULL, OL_MSET_NONE
 };

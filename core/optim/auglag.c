@@ -703,5 +703,5 @@ const ol_method_type ol_optim_auglag = {
   auglag_params, (int)(sizeof auglag_params / sizeof auglag_params[0]),
   sizeof(auglag_state), OL_M_CONSTR,
   OL_KIND(OL_OBJECTIVE),
-  auglag_init, auglag_step, auglag_fini, NULL, 0u
+  auglag_init, auglag_step, auglag_fini, NULL, OL_MSET_NONE
 };

@@ -220,5 +220,5 @@ const ol_method_type ol_optim_bcd = {
   bcd_params, (int)(sizeof bcd_params / sizeof bcd_params[0]),
   sizeof(bcd_state), 0u,
   OL_KIND(OL_OBJECTIVE),
-  bcd_init, bcd_step, bcd_fini, NULL, 0u
+  bcd_init, bcd_step, bcd_fini, NULL, OL_MSET_NONE
 };

@@ -167,5 +167,5 @@ const ol_method_type ol_optim_bilevel = {
   bilevel_params, (int)(sizeof bilevel_params / sizeof bilevel_params[0]),
   sizeof(bilevel_state), OL_M_BILEVEL, OL_KIND(OL_OBJECTIVE),
   bilevel_init, bilevel_step, bilevel_fini, bilevel_probe,
-  OL_MBIT(OL_MET_HYPERGRAD_ERR)
+  OL_MSET(OL_MET_HYPERGRAD_ERR)
 };

@@ -64,5 +64,5 @@ const ol_method_type ol_optim_clipsgd = {
   clipsgd_params, (int)(sizeof clipsgd_params / sizeof clipsgd_params[0]),
   sizeof(clipsgd_state), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  clipsgd_init, clipsgd_step, clipsgd_fini, NULL, 0u
+  clipsgd_init, clipsgd_step, clipsgd_fini, NULL, OL_MSET_NONE
 };

@@ -222,5 +222,5 @@ const ol_method_type ol_optim_cubic = {
   cubic_params, (int)(sizeof cubic_params / sizeof cubic_params[0]),
   sizeof(cubic_state), OL_M_NEEDHESS,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  cubic_init, cubic_step, cubic_fini, NULL, 0u
+  cubic_init, cubic_step, cubic_fini, NULL, OL_MSET_NONE
 };

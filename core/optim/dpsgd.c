@@ -167,5 +167,5 @@ const ol_method_type ol_optim_dpsgd = {
   dpsgd_params, (int)(sizeof dpsgd_params / sizeof dpsgd_params[0]),
   sizeof(dpsgd_state), OL_M_NEEDSUM,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  dpsgd_init, dpsgd_step, dpsgd_fini, dpsgd_probe, OL_MBIT(OL_MET_EPSILON)
+  dpsgd_init, dpsgd_step, dpsgd_fini, dpsgd_probe, OL_MSET(OL_MET_EPSILON)
 };

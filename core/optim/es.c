@@ -60,5 +60,5 @@ const ol_method_type ol_optim_es = {
   es_params, (int)(sizeof es_params / sizeof es_params[0]),
   sizeof(es_state), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  ol_zo_init, es_step, ol_zo_fini, NULL, 0u
+  ol_zo_init, es_step, ol_zo_fini, NULL, OL_MSET_NONE
 };

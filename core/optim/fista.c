@@ -102,5 +102,5 @@ const ol_method_type ol_optim_fista = {
   fista_params, (int)(sizeof fista_params / sizeof fista_params[0]),
   sizeof(fista_state), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  fista_init, fista_step, fista_fini, NULL, 0u
+  fista_init, fista_step, fista_fini, NULL, OL_MSET_NONE
 };

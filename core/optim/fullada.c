@@ -182,5 +182,5 @@ const ol_method_type ol_optim_fullada = {
   fullada_params, (int)(sizeof fullada_params / sizeof fullada_params[0]),
   sizeof(fullada_state), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  fullada_init, fullada_step, fullada_fini, NULL, 0u
+  fullada_init, fullada_step, fullada_fini, NULL, OL_MSET_NONE
 };

@@ -382,5 +382,5 @@ const ol_method_type ol_optim_fw = {
   fw_params, (int)(sizeof fw_params / sizeof fw_params[0]),
   sizeof(fw_state), OL_M_NEEDSET,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  fw_init, fw_step, fw_fini, NULL, 0u
+  fw_init, fw_step, fw_fini, NULL, OL_MSET_NONE
 };

@@ -58,5 +58,5 @@ const ol_method_type ol_optim_gd = {
   gd_params, (int)(sizeof gd_params / sizeof gd_params[0]),
   sizeof(gd_state), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  gd_init, gd_step, gd_fini, NULL, 0u
+  gd_init, gd_step, gd_fini, NULL, OL_MSET_NONE
 };

@@ -65,5 +65,5 @@ const ol_method_type ol_optim_gradavg = {
   gradavg_params, (int)(sizeof gradavg_params / sizeof gradavg_params[0]),
   sizeof(gradavg_state), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  gradavg_init, gradavg_step, gradavg_fini, NULL, 0u
+  gradavg_init, gradavg_step, gradavg_fini, NULL, OL_MSET_NONE
 };

@@ -63,5 +63,5 @@ const ol_method_type ol_optim_gsmooth = {
   gsmooth_params, (int)(sizeof gsmooth_params / sizeof gsmooth_params[0]),
   sizeof(gsmooth_state), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  ol_zo_init, gsmooth_step, ol_zo_fini, NULL, 0u
+  ol_zo_init, gsmooth_step, ol_zo_fini, NULL, OL_MSET_NONE
 };

@@ -60,5 +60,5 @@ const ol_method_type ol_optim_ista = {
   ista_params, (int)(sizeof ista_params / sizeof ista_params[0]),
   sizeof(ista_state), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  ista_init, ista_step, ista_fini, NULL, 0u
+  ista_init, ista_step, ista_fini, NULL, OL_MSET_NONE
 };

@@ -314,5 +314,5 @@ const ol_method_type ol_optim_lbfgs = {
   lbfgs_params, (int)(sizeof lbfgs_params / sizeof lbfgs_params[0]),
   sizeof(lbfgs_state), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  lbfgs_init, lbfgs_step, lbfgs_fini, NULL, 0u
+  lbfgs_init, lbfgs_step, lbfgs_fini, NULL, OL_MSET_NONE
 };

@@ -191,5 +191,5 @@ const ol_method_type ol_optim_md = {
   md_params, (int)(sizeof md_params / sizeof md_params[0]),
   sizeof(md_state), OL_M_NEEDSET,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  md_init, md_step, md_fini, NULL, 0u
+  md_init, md_step, md_fini, NULL, OL_MSET_NONE
 };

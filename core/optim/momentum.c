@@ -74,5 +74,5 @@ const ol_method_type ol_optim_momentum = {
   (int)(sizeof momentum_params / sizeof momentum_params[0]),
   sizeof(momentum_state), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  momentum_init, momentum_step, momentum_fini, NULL, 0u
+  momentum_init, momentum_step, momentum_fini, NULL, OL_MSET_NONE
 };

@@ -74,5 +74,5 @@ const ol_method_type ol_optim_nesterov = {
   (int)(sizeof nesterov_params / sizeof nesterov_params[0]),
   sizeof(nesterov_state), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  nesterov_init, nesterov_step, nesterov_fini, NULL, 0u
+  nesterov_init, nesterov_step, nesterov_fini, NULL, OL_MSET_NONE
 };

@@ -220,5 +220,5 @@ const ol_method_type ol_optim_newton = {
   newton_params, (int)(sizeof newton_params / sizeof newton_params[0]),
   sizeof(newton_state), OL_M_NEEDHESS,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  newton_init, newton_step, newton_fini, NULL, 0u
+  newton_init, newton_step, newton_fini, NULL, OL_MSET_NONE
 };

@@ -65,5 +65,5 @@ const ol_method_type ol_optim_nsgdm = {
   nsgdm_params, (int)(sizeof nsgdm_params / sizeof nsgdm_params[0]),
   sizeof(nsgdm_state), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  nsgdm_init, nsgdm_step, nsgdm_fini, NULL, 0u
+  nsgdm_init, nsgdm_step, nsgdm_fini, NULL, OL_MSET_NONE
 };

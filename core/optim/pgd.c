@@ -55,5 +55,5 @@ const ol_method_type ol_optim_pgd = {
   pgd_params, (int)(sizeof pgd_params / sizeof pgd_params[0]),
   sizeof(pgd_state), OL_M_NEEDSET,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  pgd_init, pgd_step, pgd_fini, NULL, 0u
+  pgd_init, pgd_step, pgd_fini, NULL, OL_MSET_NONE
 };

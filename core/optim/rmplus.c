@@ -287,5 +287,5 @@ const ol_method_type ol_optim_rmplus = {
   rmp_params, (int)(sizeof rmp_params / sizeof rmp_params[0]),
   sizeof(rmp_state), OL_M_NEEDSET,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  rmp_init, rmp_step, rmp_fini, rmp_probe, OL_MBIT(OL_MET_REGRET)
+  rmp_init, rmp_step, rmp_fini, rmp_probe, OL_MSET(OL_MET_REGRET)
 };

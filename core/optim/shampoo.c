@@ -166,5 +166,5 @@ const ol_method_type ol_optim_shampoo = {
   shampoo_params, (int)(sizeof shampoo_params / sizeof shampoo_params[0]),
   sizeof(shampoo_state), OL_M_NEEDMAT,
   OL_KIND(OL_OBJECTIVE),
-  shampoo_init, shampoo_step, shampoo_fini, NULL, 0u
+  shampoo_init, shampoo_step, shampoo_fini, NULL, OL_MSET_NONE
 };

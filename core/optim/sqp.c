@@ -749,5 +749,5 @@ const ol_method_type ol_optim_sqp = {
   sqp_params, (int)(sizeof sqp_params / sizeof sqp_params[0]),
   sizeof(sqp_state), OL_M_CONSTR,
   OL_KIND(OL_OBJECTIVE),
-  sqp_init, sqp_step, sqp_fini, NULL, 0u
+  sqp_init, sqp_step, sqp_fini, NULL, OL_MSET_NONE
 };

@@ -67,5 +67,5 @@ const ol_method_type ol_optim_twopoint = {
   twopoint_params, (int)(sizeof twopoint_params / sizeof twopoint_params[0]),
   sizeof(twopoint_state), 0u,
   OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  ol_zo_init, twopoint_step, ol_zo_fini, NULL, 0u
+  ol_zo_init, twopoint_step, ol_zo_fini, NULL, OL_MSET_NONE
 };

@@ -152,12 +152,12 @@ int pn_defaults (const ol_problem *p, int family, ol_mset rec, int *out,
     else if (what == OL_PANEL_CLOUD) {
       if (p != NULL && p->n >= 2) ADD(PN_CLOUD);
     } else if (what == OL_PANEL_GAPS) {
-      if (rec & OL_MBIT(OL_MET_EXPLOIT_AVG)) ADD(OL_MET_EXPLOIT_AVG);
-      if (rec & OL_MBIT(OL_MET_EXPLOIT)) ADD(OL_MET_EXPLOIT);
-      if (rec & OL_MBIT(OL_MET_ENTROPY)) ADD(OL_MET_ENTROPY);
+      if (ol_mset_has(rec, OL_MET_EXPLOIT_AVG)) ADD(OL_MET_EXPLOIT_AVG);
+      if (ol_mset_has(rec, OL_MET_EXPLOIT)) ADD(OL_MET_EXPLOIT);
+      if (ol_mset_has(rec, OL_MET_ENTROPY)) ADD(OL_MET_ENTROPY);
     } else if (what == OL_PANEL_RECORDED) {
       for (i = 0; i < OL_NMETRICS; i++)
-        if (rec & OL_MBIT(i)) ADD(i);
+        if (ol_mset_has(rec, i)) ADD(i);
     } else if (what == OL_PANEL_PROGRESS && p != NULL && p->con.m > 0) {
       /* general constraints: the loss and the three parts of the KKT
       ** error (||grad f|| is not what goes to 0 at a constrained
@@ -165,16 +165,16 @@ int pn_defaults (const ol_problem *p, int family, ol_mset rec, int *out,
       static const int kk[] = {OL_MET_LOSS, OL_MET_STATIONARITY,
                                OL_MET_FEASIBILITY, OL_MET_COMPLEMENTARITY};
       for (i = 0; i < 4; i++)
-        if (rec & OL_MBIT(kk[i])) ADD(kk[i]);
+        if (ol_mset_has(rec, kk[i])) ADD(kk[i]);
     } else if (what == OL_PANEL_PROGRESS) {
-      if (rec & OL_MBIT(OL_MET_LOSS)) ADD(OL_MET_LOSS);
-      if (rec & OL_MBIT(OL_MET_GRADNORM)) ADD(OL_MET_GRADNORM);
-    } else if (what >= 0 && what < OL_NMETRICS && (rec & OL_MBIT(what)))
+      if (ol_mset_has(rec, OL_MET_LOSS)) ADD(OL_MET_LOSS);
+      if (ol_mset_has(rec, OL_MET_GRADNORM)) ADD(OL_MET_GRADNORM);
+    } else if (what >= 0 && what < OL_NMETRICS && ol_mset_has(rec, what))
       ADD(what);
   }
   if (n == 0)
     for (i = 0; i < OL_NMETRICS; i++)
-      if (rec & OL_MBIT(i)) ADD(i);
+      if (ol_mset_has(rec, i)) ADD(i);
 #undef ADD
   return n;
 }
@@ -194,7 +194,7 @@ int pn_available (const pn_runs *rs, int kind, char *why, size_t wsize)
   if (pn_pooled(rs, kind)) return 1;
   if (kind >= 0 && kind < OL_NMETRICS) {
     for (k = 0; k < rs->n; k++)
-      if (ol_run_metrics(rs->runs[k]) & OL_MBIT(kind)) return 1;
+      if (ol_mset_has(ol_run_metrics(rs->runs[k]), kind)) return 1;
     snprintf(why, wsize, "metric '%s' was not recorded", pn_name(kind));
     return 0;
   }
@@ -1437,7 +1437,7 @@ void pn_workers_title (const pn_runs *rs, char *title, size_t tsize)
   double cons = NAN;
   for (k = 0; k < rs->n; k++)
     if (pn_workers_of(rs->runs[k], &m) != NULL) total += m;
-  if (rs->n > 0 && (ol_run_metrics(rs->runs[0]) & OL_MBIT(OL_MET_CONSENSUS)))
+  if (rs->n > 0 && ol_mset_has(ol_run_metrics(rs->runs[0]), OL_MET_CONSENSUS))
     cons = ol_run_last(rs->runs[0], OL_MET_CONSENSUS);
   if (isfinite(cons))
     snprintf(title, tsize, "workers x1,x2: %d workers, consensus %.2e", total,

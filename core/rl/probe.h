@@ -59,11 +59,12 @@ double ol_rl_probe (const void *st, int metric, const ol_ctx *c);
 void ol_rl_group_step (ol_rl *r, ol_ctx *c, int G, int quantile, double K,
                        int scale, double lr, double *work, int *iw);
 
-#define OL_PROBES_RL (OL_MBIT(OL_MET_GAP) | OL_MBIT(OL_MET_ENTROPY) | \
-                      OL_MBIT(OL_MET_DENTROPY_PRED) | \
-                      OL_MBIT(OL_MET_DENTROPY))
-#define OL_PROBES_GROUP (OL_PROBES_RL | OL_MBIT(OL_MET_ZEROADV) | \
-                         OL_MBIT(OL_MET_ZEROADV_PRED) | \
-                         OL_MBIT(OL_MET_PASS1))
+/* The metrics an RL method's probe defines (ids, then the sets), a
+** group-sampling one's with three more. */
+#define OL_RL_METRICS OL_MET_GAP, OL_MET_ENTROPY, OL_MET_DENTROPY_PRED, \
+                      OL_MET_DENTROPY
+#define OL_PROBES_RL OL_MSET(OL_RL_METRICS)
+#define OL_PROBES_GROUP OL_MSET(OL_RL_METRICS, OL_MET_ZEROADV, \
+                                OL_MET_ZEROADV_PRED, OL_MET_PASS1)
 
 #endif

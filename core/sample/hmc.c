@@ -159,5 +159,5 @@ const ol_method_type ol_sample_hmc = {
   hmc_params, (int)(sizeof hmc_params / sizeof hmc_params[0]),
   sizeof(hmc_state), OL_M_MH,
   OL_KIND(OL_DENSITY) | OL_KIND(OL_OBJECTIVE),
-  hmc_init, hmc_step, hmc_fini, NULL, 0u
+  hmc_init, hmc_step, hmc_fini, NULL, OL_MSET_NONE
 };

@@ -219,5 +219,5 @@ const ol_method_type ol_sample_mala = {
   mala_params, (int)(sizeof mala_params / sizeof mala_params[0]),
   sizeof(mala_state), OL_M_MH,
   OL_KIND(OL_DENSITY) | OL_KIND(OL_OBJECTIVE),
-  mala_init, mala_step, mala_fini, NULL, 0u
+  mala_init, mala_step, mala_fini, NULL, OL_MSET_NONE
 };

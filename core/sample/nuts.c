@@ -419,5 +419,5 @@ const ol_method_type ol_sample_nuts = {
   nuts_params, (int)(sizeof nuts_params / sizeof nuts_params[0]),
   sizeof(nuts_state), 0u,
   OL_KIND(OL_DENSITY) | OL_KIND(OL_OBJECTIVE),
-  nuts_init, nuts_step, nuts_fini, NULL, 0u
+  nuts_init, nuts_step, nuts_fini, NULL, OL_MSET_NONE
 };

@@ -281,5 +281,5 @@ const ol_method_type ol_sample_pmala = {
   pmala_params, (int)(sizeof pmala_params / sizeof pmala_params[0]),
   sizeof(pmala_state), OL_M_MH,
   OL_KIND(OL_DENSITY),
-  pmala_init, pmala_step, pmala_fini, NULL, 0u
+  pmala_init, pmala_step, pmala_fini, NULL, OL_MSET_NONE
 };

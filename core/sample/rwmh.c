@@ -122,5 +122,5 @@ const ol_method_type ol_sample_rwmh = {
   rwmh_params, (int)(sizeof rwmh_params / sizeof rwmh_params[0]),
   sizeof(rwmh_state), OL_M_MH,
   OL_KIND(OL_DENSITY) | OL_KIND(OL_OBJECTIVE),
-  rwmh_init, rwmh_step, rwmh_fini, NULL, 0u
+  rwmh_init, rwmh_step, rwmh_fini, NULL, OL_MSET_NONE
 };

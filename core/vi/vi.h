@@ -119,8 +119,7 @@ extern const ol_param ol_vi_meanfield_params[OL_VI_NPARAMS];
 extern const ol_param ol_vi_fullrank_params[OL_VI_NPARAMS];
 
 /* The metrics every vi method's probe defines. */
-#define OL_PROBES_VI (OL_MBIT(OL_MET_ELBO) | OL_MBIT(OL_MET_ELBO_SE) | \
-                      OL_MBIT(OL_MET_ENTROPY) | OL_MBIT(OL_MET_GRADVAR) | \
-                      OL_MBIT(OL_MET_KL))
+#define OL_PROBES_VI OL_MSET(OL_MET_ELBO, OL_MET_ELBO_SE, OL_MET_ENTROPY, \
+                             OL_MET_GRADVAR, OL_MET_KL)
 
 #endif

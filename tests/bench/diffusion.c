@@ -108,7 +108,7 @@ static double ddpm_engine (const ol_problem *p, int N, int steps, double *x0)
   ol_run_opts_default(&o);
   o.iters = steps;
   o.cap = 16;
-  o.metrics = OL_MBIT(OL_MET_LOSS);
+  o.metrics = OL_MSET_OF(OL_MET_LOSS);
   r = ol_run_new(p, m, par, &o, &e);
   if (r == NULL) {
     fprintf(stderr, "diffusion: %s\n", e.msg);

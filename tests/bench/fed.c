@@ -74,7 +74,7 @@ static double fed_engine (const ol_problem *p, int rounds, int K, double *x0)
   o.iters = rounds;
   o.cap = 16;
   o.tol = 0;
-  o.metrics = OL_MBIT(OL_MET_ROUNDS);
+  o.metrics = OL_MSET_OF(OL_MET_ROUNDS);
   r = ol_run_new(p, m, par, &o, &e);
   if (r == NULL) {
     fprintf(stderr, "fed: %s\n", e.msg);

@@ -303,7 +303,7 @@ static int optlab_solve (bench_nlp *b, const char *method, double *secs,
   for (i = 0; i < mt->nparams; i++) par[i] = mt->params[i].def;
   ol_run_opts_default(&o);
   o.iters = 100000;
-  o.metrics = OL_MBIT(OL_MET_LOSS);
+  o.metrics = OL_MSET_OF(OL_MET_LOSS);
   t0 = bench_now();
   if ((r = ol_run_new(b->p, mt, par, &o, &e)) == NULL) {
     fprintf(stderr, "ipopt bench: %s\n", e.msg);

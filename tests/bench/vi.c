@@ -123,7 +123,7 @@ static double engine (const ol_problem *p, long steps, double *mout)
   ol_run_opts_default(&o);
   o.iters = steps;
   o.cap = 16;
-  o.metrics = OL_MBIT(OL_MET_ENTROPY);
+  o.metrics = OL_MSET_OF(OL_MET_ENTROPY);
   if ((r = ol_run_new(p, m, par, &o, &e)) == NULL) {
     fprintf(stderr, "vi: %s\n", e.msg);
     exit(1);

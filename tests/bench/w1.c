@@ -54,7 +54,7 @@ static int engine (long N, double *xo, double *yo, double *secs)
   if (!p) return 1;
   ol_run_opts_default(&o);
   o.iters = N;
-  o.metrics = OL_MBIT(OL_MET_LOSS) | OL_MBIT(OL_MET_GRADNORM);
+  o.metrics = OL_MSET_OF(OL_MET_LOSS, OL_MET_GRADNORM);
   r = ol_run_new(p, mt, par, &o, &e);
   if (!r) { ol_problem_free(p); return 1; }
   {

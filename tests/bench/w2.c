@@ -121,7 +121,7 @@ int main (int argc, char **argv)
   o.iters = W2_WARM + T;
   o.cap = 16;
   o.record_x = 0;
-  o.metrics = OL_MBIT(OL_MET_LOSS);
+  o.metrics = OL_MSET_OF(OL_MET_LOSS);
   for (rp = 0; rp < reps; rp++) {
     ol_run *r;
     double t0;

@@ -106,7 +106,7 @@ static int engine (int iters, int rule, double *secs, double *f)
   if ((p = ol_problem_new(pt, pv, &e)) == NULL) return 1;
   ol_run_opts_default(&o);
   o.iters = iters;
-  o.metrics = OL_MBIT(OL_MET_LOSS) | OL_MBIT(OL_MET_GRADNORM);
+  o.metrics = OL_MSET_OF(OL_MET_LOSS, OL_MET_GRADNORM);
   if ((r = ol_run_new(p, mt, par, &o, &e)) == NULL) {
     ol_problem_free(p);
     return 1;

@@ -86,7 +86,7 @@ static ol_run *mkrun (const ol_problem *p, const ol_method_type *m,
   ol_run_opts_default(&o);
   o.iters = steps;
   o.cap = 16;
-  o.metrics = OL_MBIT(OL_MET_ACCEPT);
+  o.metrics = OL_MSET_OF(OL_MET_ACCEPT);
   r = ol_run_new(p, m, par, &o, &e);
   if (r == NULL) {
     fprintf(stderr, "w4: %s\n", e.msg);

@@ -83,7 +83,7 @@ static int engine (double *secs, long *nit, long *nfev, double *gn)
   ol_run_opts_default(&o);
   o.iters = 100000;
   o.tol = 1e-6;
-  o.metrics = OL_MBIT(OL_MET_LOSS) | OL_MBIT(OL_MET_GRADNORM);
+  o.metrics = OL_MSET_OF(OL_MET_LOSS, OL_MET_GRADNORM);
   if ((r = ol_run_new(p, mt, par, &o, &e)) == NULL) {
     ol_problem_free(p);
     return 1;

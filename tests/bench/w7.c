@@ -58,7 +58,7 @@ int main (int argc, char **argv)
   v = u + m;
   for (i = 0; i < m; i++) x[i] = 1.0 / m;
   ol_run_opts_default(&o);
-  o.metrics = OL_MBIT(OL_MET_LOSS);
+  o.metrics = OL_MSET_OF(OL_MET_LOSS);
   for (r = 0; r < reps; r++) {
     ol_run *run;
     /* (2) the floor: A y and A'x on the same payoff */

@@ -36,7 +36,7 @@
 static int iterates (const ol_problem *p, const ol_method_type *m,
                      const double *par, int k, double *X)
 {
-  ol_run_opts o = olt_opts(100, 0, 0);
+  ol_run_opts o = olt_opts(100, 0, OL_MSET_EMPTY);
   return m != NULL && olt_iterates(p, m, par, &o, k, X);
 }
 
@@ -407,7 +407,7 @@ static long agr_iters (const ol_problem *p, double restart, long budget)
   double par[8];
   const ol_method_type *m = olt_method("agr", par, "lr", 1.0, "restart",
                                        restart, (char *)NULL);
-  ol_run_opts o = olt_opts(budget, 0, OL_MBIT(OL_MET_LOSS));
+  ol_run_opts o = olt_opts(budget, 0, OL_MSET_OF(OL_MET_LOSS));
   ol_run *r = olt_run(p, m, par, &o);
   long k;
   if (r == NULL) return -1;

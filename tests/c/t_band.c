@@ -37,7 +37,7 @@ static ol_run *gdrun (const ol_problem *p, long iters, int stream,
 {
   double par[16];
   const ol_method_type *m = olt_method("gd", par, "lr", 0.05, (char *)NULL);
-  ol_run_opts o = olt_opts(iters, 0, 0);
+  ol_run_opts o = olt_opts(iters, 0, OL_MSET_EMPTY);
   o.seed = SEED;
   o.stream = (uint64_t)stream;
   o.record_x = record_x;
@@ -151,7 +151,7 @@ int main (void)
     ol_run *g;
     double par[16];
     const ol_method_type *m = olt_method("gd", par, (char *)NULL);
-    ol_run_opts o = olt_opts(10, 0, OL_MBIT(OL_MET_LOSS));
+    ol_run_opts o = olt_opts(10, 0, OL_MSET_OF(OL_MET_LOSS));
     is_int(ol_run_band(dst, &qbad, 1, src, NR, &e), OL_EINVAL,
            "band: q = 1.5 is refused");
     ok(strstr(e.msg, "[0, 1]") != NULL, "band: ... naming the range (%s)",

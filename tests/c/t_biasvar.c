@@ -48,9 +48,8 @@ static ol_problem *noisy (double sigma)
 static ol_run *start (const ol_problem *p, const char *name, double lr,
                       long iters, long stream, ol_err *e)
 {
-  ol_run_opts o = olt_opts(iters, 0, OL_MBIT(OL_MET_LOSS)
-                           | OL_MBIT(OL_MET_SUBOPT) | OL_MBIT(OL_MET_BIAS)
-                           | OL_MBIT(OL_MET_VARIANCE));
+  ol_run_opts o = olt_opts(iters, 0, OL_MSET_OF(OL_MET_LOSS, OL_MET_SUBOPT,
+                                                OL_MET_BIAS, OL_MET_VARIANCE));
   const ol_method_type *m = ol_method_find(name);
   double par[8];
   olt_params(m, par, "lr", lr, (char *)NULL);
@@ -216,7 +215,7 @@ static void test_extend (void)
 /* (5) where the metrics are refused */
 static void test_unavailable (void)
 {
-  ol_run_opts o = olt_opts(10, 0, OL_MBIT(OL_MET_BIAS));
+  ol_run_opts o = olt_opts(10, 0, OL_MSET_OF(OL_MET_BIAS));
   ol_problem *rb = olt_problem("rosenbrock", NULL, (char *)NULL);
   ol_problem *q = noisy(0.1), *g2 = olt_problem("gauss2d", NULL, (char *)NULL);
   double par[8];
@@ -238,7 +237,7 @@ static void test_unavailable (void)
     q->set.kind = OL_SET_BOX;
     q->set.lo = lo;
     q->set.hi = hi;
-    o.metrics = OL_MBIT(OL_MET_VARIANCE);
+    o.metrics = OL_MSET_OF(OL_MET_VARIANCE);
     r = ol_run_new(q, ol_method_find("gd"), par, &o, &e);
     ok(r == NULL && strstr(e.msg, "variance needs an unconstrained") != NULL
        && strstr(e.msg, "has a constraint set") != NULL,
@@ -249,7 +248,7 @@ static void test_unavailable (void)
     q->set.lo = q->set.hi = NULL;
   }
   olt_params(ol_method_find("mala"), par, (char *)NULL);
-  o.metrics = OL_MBIT(OL_MET_BIAS);
+  o.metrics = OL_MSET_OF(OL_MET_BIAS);
   r = ol_run_new(g2, ol_method_find("mala"), par, &o, &e);
   ok(r == NULL && strstr(e.msg, "bias") != NULL,
      "bias for a sampler is refused: \"%s\"", r ? "" : e.msg);

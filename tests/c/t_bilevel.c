@@ -144,8 +144,8 @@ static void test_method_exact (const ol_problem *p0)
                                (char *)NULL);
   const ol_method_type *m = olt_method("bilevel", par, "sigma", sg, "lr",
                                        0.0, "K", 3000.0, (char *)NULL);
-  ol_run_opts o = olt_opts(2, 0, OL_MBIT(OL_MET_LOSS) |
-                           OL_MBIT(OL_MET_HYPERGRAD_ERR));
+  ol_run_opts o = olt_opts(2, 0, OL_MSET_OF(OL_MET_LOSS,
+                                            OL_MET_HYPERGRAD_ERR));
   ol_run *r;
   double want = fabs(dval(ps, x0) - dval(p0, x0)), got;
   o.x0 = &x0;
@@ -172,8 +172,8 @@ static void test_method_converges (const ol_problem *p0)
                                (char *)NULL);
   const ol_method_type *m = olt_method("bilevel", par, "sigma", sg, "lr",
                                        0.05, (char *)NULL);
-  ol_run_opts o = olt_opts(400, 0, OL_MBIT(OL_MET_LOSS) |
-                           OL_MBIT(OL_MET_HYPERGRAD_ERR));
+  ol_run_opts o = olt_opts(400, 0, OL_MSET_OF(OL_MET_LOSS,
+                                              OL_MET_HYPERGRAD_ERR));
   ol_run *r = m != NULL ? olt_go(p0, m, par, &o) : NULL;
   if (ok(r != NULL && ps->xstar != NULL, "bilevel: runs 400 steps")) {
     double x = ol_run_x(r)[0], gap = fabs(dval(p0, x));

@@ -50,7 +50,7 @@ static const double L[2] = {1, 0.1};
 static int iterates (const ol_problem *p, const ol_method_type *m,
                      const double *par, int k, double *X)
 {
-  ol_run_opts o = olt_opts(100, 0, 0);
+  ol_run_opts o = olt_opts(100, 0, OL_MSET_EMPTY);
   return m != NULL && olt_iterates(p, m, par, &o, k, X);
 }
 
@@ -245,7 +245,7 @@ static void test_fullada (const ol_problem *p)
      "G)^{-1/2} g (Gram path t <= 2, n x n path t = 3)");
   {
     ol_problem *big = olt_quadratic(1025, 10, 0);
-    ol_run_opts o = olt_opts(10, 0, 0);
+    ol_run_opts o = olt_opts(10, 0, OL_MSET_EMPTY);
     ol_err e;
     ol_run *r = NULL;
     olt_params(m, par, (char *)NULL);
@@ -576,7 +576,7 @@ static void test_convergence (void)
   for (i = 0; i < 2; i++) {
     const char *name = i == 0 ? "adago" : "shampoo";
     const ol_method_type *m = olt_method(name, par, (char *)NULL);
-    ol_run_opts o = olt_opts(1000, 0, OL_MBIT(OL_MET_LOSS));
+    ol_run_opts o = olt_opts(1000, 0, OL_MSET_OF(OL_MET_LOSS));
     ol_run *r = olt_go(q, m, par, &o);
     double f0 = r ? ol_run_series(r, OL_MET_LOSS)[0] : NAN;
     double f1 = r ? ol_run_last(r, OL_MET_LOSS) : NAN;

@@ -33,7 +33,7 @@
 #define SEED 20240611u
 
 /* Options of every run here: iters, the fixed seed, metrics mets. */
-static ol_run_opts opts (long iters, unsigned mets)
+static ol_run_opts opts (long iters, ol_mset mets)
 {
   ol_run_opts o = olt_opts(iters, 0, mets);
   o.seed = SEED;
@@ -41,7 +41,7 @@ static ol_run_opts opts (long iters, unsigned mets)
 }
 
 static ol_run *start (const ol_problem *p, const char *name,
-                      const double *par, long iters, unsigned mets)
+                      const double *par, long iters, ol_mset mets)
 {
   ol_run_opts o = opts(iters, mets);
   return olt_run(p, ol_method_find(name), par, &o);
@@ -51,7 +51,7 @@ static ol_run *start (const ol_problem *p, const char *name,
 static int iterates (const ol_problem *p, const char *name,
                      const double *par, int k, double xs[][2])
 {
-  ol_run_opts o = opts(10, OL_MBIT(OL_MET_LOSS));
+  ol_run_opts o = opts(10, OL_MSET_OF(OL_MET_LOSS));
   return olt_iterates(p, ol_method_find(name), par, &o, k, xs[0]);
 }
 
@@ -132,7 +132,7 @@ static void test_first_iterates (void)
        "dog: probe lrmin = lrmed = lrmax = eta of the latest step, eta_0 "
        "after init (%.6g %.6g %.6g)", pr[0], pr[1], pr[2]);
     {
-      ol_run *r = start(p, "dog", par, 10, OL_MBIT(OL_MET_LRMAX));
+      ol_run *r = start(p, "dog", par, 10, OL_MSET_OF(OL_MET_LRMAX));
       double lrmax = NAN;
       if (r != NULL && ol_run_advance(r, 2) == 2)
         lrmax = ol_run_last(r, OL_MET_LRMAX);
@@ -235,7 +235,7 @@ static void test_deterministic (void)
     ol_run *r;
     olt_method("clipsgd", par, "lr", 1.0, "c", cs[j],
                (char *)NULL);
-    r = start(p, "clipsgd", par, 5000, OL_MBIT(OL_MET_LOSS));
+    r = start(p, "clipsgd", par, 5000, OL_MSET_OF(OL_MET_LOSS));
     k[j] = r != NULL ? steps_to(p, r, 1e-8, 5000, &d) : -1;
     ok(k[j] >= 0, "clipsgd: exact gradients, lr = 1, c = %g reach dist < "
        "1e-8 on quadratic{n=10, cond=10} within 5000 steps (%ld, %.3g)",
@@ -310,7 +310,7 @@ static void test_bias (void)
   }
   p->x0[0] = 1;
   olt_method("clipsgd", par, "lr", lr, "c", 1.0, (char *)NULL);
-  r = start(p, "clipsgd", par, T, OL_MBIT(OL_MET_LOSS));
+  r = start(p, "clipsgd", par, T, OL_MSET_OF(OL_MET_LOSS));
   for (j = 0; j < nbatch; j++) bm[j] = 0;
   for (t = 1; r != NULL && t <= T; t++) {
     if (ol_run_advance(r, 1) != 1) break;
@@ -340,7 +340,7 @@ static void test_dog (void)
   double par[8], d;
   long k;
   olt_method("dog", par, (char *)NULL);
-  r = start(p, "dog", par, 20000, OL_MBIT(OL_MET_LOSS));
+  r = start(p, "dog", par, 20000, OL_MSET_OF(OL_MET_LOSS));
   k = r != NULL ? steps_to(p, r, 1e-6, 20000, &d) : -1;
   ok(k >= 0, "dog: defaults reach dist < 1e-6 on quadratic{n=10, cond=100} "
      "within 20000 steps (%ld, %.3g)", k, d);

@@ -235,7 +235,7 @@ static void test_gd (const ol_problem *p)
   enum { KS = 20 };
   double X[KS * 20], G[KS * 20], par[16], gpar[8];
   const char *name[2] = {"ef14", "ef21"};
-  ol_run_opts o = olt_opts(KS, 0, OL_MBIT(OL_MET_LOSS));
+  ol_run_opts o = olt_opts(KS, 0, OL_MSET_OF(OL_MET_LOSS));
   const ol_method_type *gd = olt_method("gd", gpar, "lr", 0.3, (char *)NULL);
   int j, good;
   good = gd != NULL && olt_iterates(p, gd, gpar, &o, KS, G);
@@ -255,11 +255,11 @@ static double run_last (const ol_problem *p, const char *name, long T,
   double par[16], v = NAN;
   va_list ap;
   ol_run *r;
-  ol_run_opts o = olt_opts(T, 0, OL_MBIT(OL_MET_LOSS) | OL_MBIT(metric)
-                           | OL_MBIT(OL_MET_SUBOPT));
+  ol_run_opts o = olt_opts(T, 0, OL_MSET_OF(OL_MET_LOSS, OL_MET_SUBOPT));
   const ol_method_type *m = olt_method(name, par, (char *)NULL);
   const char *key;
   if (m == NULL) return NAN;
+  ol_mset_add(&o.metrics, metric);
   o.seed = SEED;
   va_start(ap, metric);
   while ((key = va_arg(ap, const char *)) != NULL) {

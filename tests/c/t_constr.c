@@ -187,7 +187,7 @@ static void test_auglag (void)
   ol_run *r;
   const double *lam;
   if (p == NULL || m == NULL) return;
-  o = olt_opts(20000, 0, OL_MBIT(OL_MET_LOSS) | OL_MBIT(OL_MET_KKT));
+  o = olt_opts(20000, 0, OL_MSET_OF(OL_MET_LOSS, OL_MET_KKT));
   r = olt_go(p, m, par, &o);
   if (r == NULL) return;
   ok(ol_run_reason(r) == OL_STOP_CONVERGED, "auglag converges on HS071");
@@ -320,8 +320,8 @@ static void test_infeasible (void)
     return;
   for (k = 0; k < 2; k++) {
     const ol_method_type *m = olt_method(names[k], par, NULL);
-    ol_run_opts o = olt_opts(20000, 0, OL_MBIT(OL_MET_LOSS) |
-                             OL_MBIT(OL_MET_FEASIBILITY));
+    ol_run_opts o = olt_opts(20000, 0, OL_MSET_OF(OL_MET_LOSS,
+                                                  OL_MET_FEASIBILITY));
     ol_run *r = olt_go(p, m, par, &o);
     if (r == NULL) continue;
     ok(ol_run_reason(r) == OL_STOP_INFEASIBLE &&
@@ -345,8 +345,7 @@ static void test_hs106 (void)
   ol_problem *p = olt_problem("hs", NULL, "number", 106.0, (char *)NULL);
   double par[8], mu = NAN;
   const ol_method_type *m = olt_method("auglag", par, NULL);
-  ol_run_opts o = olt_opts(40000, 0, OL_MBIT(OL_MET_LOSS) |
-                           OL_MBIT(OL_MET_KKT));
+  ol_run_opts o = olt_opts(40000, 0, OL_MSET_OF(OL_MET_LOSS, OL_MET_KKT));
   ol_run *r;
   const char *msg, *at;
   if (p == NULL || m == NULL) return;

@@ -188,7 +188,7 @@ static void firststeps (void)
   const double *x0, *v;
   int w, j, k, u, rows, cols;
   const char *names[3] = {"dsgd", "gt", "gtnsgdm"};
-  ol_run_opts o = olt_opts(1, 0, 0);
+  ol_run_opts o = olt_opts(1, 0, OL_MSET_EMPTY);
   if (p == NULL) return;
   x0 = p->x0;
   ol_graph_init(&g, OL_GRAPH_RING, M, 0, 0, &e);
@@ -268,7 +268,7 @@ static void dsgd_consensus (void)
   const char *gname[2] = {"ring", "torus"};
   double par[8], G2 = 0, gw[D];
   int w, k, rows, cols;
-  ol_run_opts o = olt_opts(0, 0, OL_MBIT(OL_MET_CONSENSUS));
+  ol_run_opts o = olt_opts(0, 0, OL_MSET_OF(OL_MET_CONSENSUS));
   if (p == NULL) return;
   for (w = 0; w < M; w++) {
     nodegrad(p, w, p->xstar, gw);
@@ -317,7 +317,7 @@ static void tracking (void)
 {
   ol_problem *p = hetero(80);
   double par[8];
-  ol_run_opts o = olt_opts(3000, 0, OL_MBIT(OL_MET_CONSENSUS));
+  ol_run_opts o = olt_opts(3000, 0, OL_MSET_OF(OL_MET_CONSENSUS));
   const ol_method_type *m;
   ol_run *r;
   double dg, dd;
@@ -404,7 +404,7 @@ static void panel (void)
   ol_problem *p = hetero(40);
   double par[8], win[4];
   char title[96];
-  ol_run_opts o = olt_opts(30, 0, OL_MBIT(OL_MET_CONSENSUS));
+  ol_run_opts o = olt_opts(30, 0, OL_MSET_OF(OL_MET_CONSENSUS));
   const ol_method_type *m;
   ol_run *r;
   const double *X;
@@ -480,7 +480,7 @@ static void panel (void)
     ok(pn_auto_panel(&rs) == PN_WORKERS && pn_find("workers") == PN_WORKERS
        && pn_available(&rs, PN_WORKERS, why, sizeof why),
        "a 2-D dsgd run shows its workers by default");
-    ol_run_opts og = olt_opts(30, 0, 0);
+    ol_run_opts og = olt_opts(30, 0, OL_MSET_EMPTY);
     og.record_x = 1;
     m = olt_method("gd", par, (char *)NULL);
     runs[0] = g = olt_go(p, m, par, &og);
@@ -510,7 +510,7 @@ static void mixing (void)
 {
   ol_problem *p = hetero(40);
   double par[8];
-  ol_run_opts o = olt_opts(1, 0, 0);
+  ol_run_opts o = olt_opts(1, 0, OL_MSET_EMPTY);
   static cv_canvas cv;
   char title[96];
   int k;

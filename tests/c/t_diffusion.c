@@ -132,7 +132,7 @@ static double runkl (ol_problem *p, int T, int *okrun)
   double par[8];
   const ol_method_type *m = olt_method("masked", par, "steps", (double)T,
                                        (char *)NULL);
-  ol_run_opts o = olt_opts(100, 0, OL_MBIT(OL_MET_KL));
+  ol_run_opts o = olt_opts(100, 0, OL_MSET_OF(OL_MET_KL));
   ol_run *r = olt_run(p, m, par, &o);
   double kl;
   if (r == NULL) { *okrun = 0; return NAN; }
@@ -197,7 +197,7 @@ static ol_run *mkrun (ol_problem *p, const samp *s, int steps, int N)
                                        "samples", (double)N, "schedule",
                                        (double)s->sched, s->key, s->val,
                                        (char *)NULL);
-  ol_run_opts o = olt_opts(steps + 10, 0, 0);
+  ol_run_opts o = olt_opts(steps + 10, 0, OL_MSET_EMPTY);
   ol_run *r;
   o.seed = SEED;
   r = olt_run(p, m, par, &o);

@@ -121,7 +121,7 @@ static int iterates (const ol_problem *p, const char *name, int k,
   double par[16];
   const ol_method_type *m = olt_method(name, par, k1, v1, k2, v2, k3, v3,
                                        k4, v4, (char *)NULL);
-  ol_run_opts o = olt_opts(k, 0, OL_MBIT(OL_MET_LOSS));
+  ol_run_opts o = olt_opts(k, 0, OL_MSET_OF(OL_MET_LOSS));
   o.seed = SEED;
   return m != NULL && olt_iterates(p, m, par, &o, k, X);
 }
@@ -147,7 +147,7 @@ static void test_gd (const ol_problem *p)
                                            0.0, "clip", INFINITY, "batch",
                                            (double)p->nsum, "sampling", 1.0,
                                            (char *)NULL);
-      ol_run_opts o = olt_opts(KS, 0, OL_MBIT(OL_MET_LOSS));
+      ol_run_opts o = olt_opts(KS, 0, OL_MSET_OF(OL_MET_LOSS));
       o.seed = SEED;
       good = m != NULL && olt_iterates(p, m, par, &o, KS, D);
     }
@@ -159,8 +159,7 @@ static void test_gd (const ol_problem *p)
     double par[16];
     const ol_method_type *m = olt_method("dpsgd", par, "sigma", 0.0, "clip",
                                          INFINITY, (char *)NULL);
-    ol_run_opts o = olt_opts(5, 0, OL_MBIT(OL_MET_LOSS) |
-                             OL_MBIT(OL_MET_EPSILON));
+    ol_run_opts o = olt_opts(5, 0, OL_MSET_OF(OL_MET_LOSS, OL_MET_EPSILON));
     ol_run *r = m != NULL ? olt_go(p, m, par, &o) : NULL;
     ok(r != NULL && isinf(ol_run_last(r, OL_MET_EPSILON)),
        "dpsgd: sigma = 0 reports epsilon = inf");
@@ -205,7 +204,7 @@ static void test_clip (const ol_problem *p)
     const ol_method_type *m = olt_method("dpsgd", par, "lr", lr, "sigma",
                                          0.0, "clip", C, "batch", 10.0,
                                          "sampling", 1.0, (char *)NULL);
-    ol_run_opts o = olt_opts(50, 0, OL_MBIT(OL_MET_LOSS));
+    ol_run_opts o = olt_opts(50, 0, OL_MSET_OF(OL_MET_LOSS));
     o.seed = SEED;
     good = m != NULL && olt_iterates(p, m, par, &o, 50, X);
     for (k = 0; good && k < 50; k++) {
@@ -229,8 +228,7 @@ static void test_run_epsilon (const ol_problem *p)
   int order = 0;
   const ol_method_type *m = olt_method("dpsgd", par, "batch", 20.0, "sigma",
                                        1.3, "delta", 1e-6, (char *)NULL);
-  ol_run_opts o = olt_opts(T, 0, OL_MBIT(OL_MET_LOSS) |
-                           OL_MBIT(OL_MET_EPSILON));
+  ol_run_opts o = olt_opts(T, 0, OL_MSET_OF(OL_MET_LOSS, OL_MET_EPSILON));
   ol_run *r;
   o.seed = SEED;
   r = m != NULL ? olt_go(p, m, par, &o) : NULL;

@@ -50,7 +50,7 @@ static ol_run *go3 (const ol_problem *p, const char *name, long iters,
 {
   double par[16];
   const ol_method_type *m = olt_method(name, par, (char *)NULL);
-  ol_run_opts o = olt_opts(iters, 0, 0);
+  ol_run_opts o = olt_opts(iters, 0, OL_MSET_EMPTY);
   int i, j;
   if (m == NULL) return NULL;
   for (i = 0; i < m->nparams; i++)
@@ -146,7 +146,7 @@ static void test_sgd (void)
   double par[4];
   const ol_method_type *gd = olt_method("gd", par, "lr", 0.3, (char *)NULL);
   ol_noise nz = {OL_NOISE_BATCH, 0, 1, 5, OL_ORDER_REPLACE, NULL};
-  ol_run_opts o = olt_opts(200, 0, 0);
+  ol_run_opts o = olt_opts(200, 0, OL_MSET_EMPTY);
   ol_run *a, *b;
   ol_err e;
   if (p == NULL || q == NULL || gd == NULL) return;
@@ -291,7 +291,8 @@ static void test_partial (void)
                               "participation", 0.25, (char *)NULL);
   double par[16];
   const ol_method_type *m = olt_method("fedavg", par, (char *)NULL);
-  ol_run_opts o1 = olt_opts(30, 0, 0), o2 = olt_opts(30, 0, 0);
+  ol_run_opts o1 = olt_opts(30, 0, OL_MSET_EMPTY),
+    o2 = olt_opts(30, 0, OL_MSET_EMPTY);
   ol_run *a, *b, *c;
   if (p == NULL || m == NULL) return;
   o2.seed = 2;

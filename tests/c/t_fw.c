@@ -111,7 +111,7 @@ static long drive (const quad *q, const ol_problem *p, const char *name,
                    const double *xs, double fs, double *dx, int *inset,
                    double *minrate, double *frate, double *lastgap)
 {
-  ol_run_opts o = olt_opts(iters, 0, OL_MBIT(OL_MET_LOSS));
+  ol_run_opts o = olt_opts(iters, 0, OL_MSET_OF(OL_MET_LOSS));
   ol_err e;
   ol_run *r = ol_run_new(p, ol_method_find(name), par, &o, &e);
   double mingap = INFINITY, g = NAN;
@@ -197,7 +197,7 @@ static void test_simplex (void)
   {
     double g[6], sv[6], d[6], gap, dhd = 0, want[6], x1[6], x2[6];
     double y0[6] = {0.1, 0.1, 0.1, 0.1, 0.1, 0.5}, gam;
-    ol_run_opts o = olt_opts(2, 0, 0);
+    ol_run_opts o = olt_opts(2, 0, OL_MSET_EMPTY);
     o.x0 = y0;
     quad_fdf(&q, y0, NULL, g, NULL);
     ol_set_lmo(&s, g, sv, 6, NULL);
@@ -359,7 +359,7 @@ static void test_md (void)
   double lo[6] = {0, 0, 0, 0, 0, 0}, hi[6] = {0.5, 1, 1, 1, 0.5, 1};
   ol_set s = {0};
   ol_problem *p;
-  ol_run_opts o = olt_opts(3000, 0, OL_MBIT(OL_MET_LOSS));
+  ol_run_opts o = olt_opts(3000, 0, OL_MSET_OF(OL_MET_LOSS));
   ol_run *r;
   ol_err e;
   int i, inside = 1;
@@ -394,7 +394,7 @@ static void test_md (void)
   /* a start on the boundary is mixed with the uniform point */
   x0[0] = 1;
   for (i = 1; i < 6; i++) x0[i] = 0;
-  o = olt_opts(1, 0, 0);
+  o = olt_opts(1, 0, OL_MSET_EMPTY);
   o.x0 = x0;
   r = ol_run_new(p, ol_method_find("md"), par, &o, &e);
   ol_run_advance(r, 1);
@@ -410,7 +410,7 @@ static void test_md (void)
   kkt_block(&q, 3, 3, 0, 1, xs);
   for (i = 0; i < 6; i++) x0[i] = 1.0 / 3;
   p = mkprob(&q, &s, x0);
-  o = olt_opts(3000, 0, 0);
+  o = olt_opts(3000, 0, OL_MSET_EMPTY);
   r = ol_run_new(p, ol_method_find("md"), par, &o, &e);
   if (r != NULL) ol_run_advance(r, 3000);
   ok(r != NULL && dist(ol_run_x(r), xs, 6) <= 1e-8, "md: simplex {3, 3}: "

@@ -399,7 +399,7 @@ static void test_regret (void)
       int j, i, b;
       m = olt_method(meths[mi], par, (char *)NULL);
       if (mi == 0) par[0] = avg;
-      o = olt_opts(K, 0, OL_MBIT(OL_MET_REGRET) | OL_MBIT(OL_MET_CCEGAP));
+      o = olt_opts(K, 0, OL_MSET_OF(OL_MET_REGRET, OL_MET_CCEGAP));
       memcpy(X, p->x0, sizeof(double) * 6);
       if (!olt_iterates(p, m, par, &o, K, X + 6)) {
         ok(0, "%s: iterates", meths[mi]);
@@ -538,8 +538,8 @@ static void test_regret_family (void)
   for (i = 0; i < 4; i++)
     for (j = 0; j < 3; j++) {
       const table *t = find_table(zs[i]);
-      ol_run *r = go(zs[i], ms[j], T, OL_MBIT(OL_MET_NASHCONV_AVG) |
-                     OL_MBIT(OL_MET_VALUE), NULL, 0);
+      ol_run *r = go(zs[i], ms[j], T, OL_MSET_OF(OL_MET_NASHCONV_AVG,
+                                                 OL_MET_VALUE), NULL, 0);
       double bound = 3 * amax(t) / sqrt((double)T), nc, v;
       if (!ok(r != NULL && ol_run_iter(r) == T, "%s on %s: %ld steps",
               ms[j], zs[i], T)) {
@@ -572,7 +572,7 @@ static void test_regret_random (void)
                                 "seed", 3.0, (char *)NULL);
     double par[8], nc, bound, work[12];
     const ol_method_type *m = olt_method(ms[j], par, (char *)NULL);
-    ol_run_opts o = olt_opts(T, 0, OL_MBIT(OL_MET_NASHCONV_AVG));
+    ol_run_opts o = olt_opts(T, 0, OL_MSET_OF(OL_MET_NASHCONV_AVG));
     ol_run *r = p != NULL ? olt_go(p, m, par, &o) : NULL;
     if (!ok(r != NULL, "%s on matrixgame{m=5, n=7, seed=3}", ms[j])) {
       ol_problem_free(p);
@@ -594,8 +594,10 @@ static void test_omwu (void)
   for (i = 0; i < 2; i++) {
     const table *t = find_table(gs[i]);
     double lr = 0.1 / amax(t), gap, gmwu, hmwu;
-    ol_run *r = go(gs[i], "omwu", 100000, OL_MBIT(OL_MET_NASHCONV), "lr", lr);
-    ol_run *q = go(gs[i], "mwu", 100000, OL_MBIT(OL_MET_NASHCONV), "lr", lr);
+    ol_run *r = go(gs[i], "omwu", 100000, OL_MSET_OF(OL_MET_NASHCONV), "lr",
+                   lr);
+    ol_run *q = go(gs[i], "mwu", 100000, OL_MSET_OF(OL_MET_NASHCONV), "lr",
+                   lr);
     if (!ok(r != NULL && q != NULL, "omwu, mwu on %s", gs[i])) {
       drop_run(r);
       drop_run(q);
@@ -617,7 +619,7 @@ static void test_omwu (void)
 static void test_fp_shapley (void)
 {
   const table *t = find_table("shapley");
-  ol_run *r = go2("shapley", "fp", 10000, 5000, 0, NULL, 0);
+  ol_run *r = go2("shapley", "fp", 10000, 5000, OL_MSET_EMPTY, NULL, 0);
   double lo = INFINITY;
   long k;
   if (!ok(r != NULL, "fp on shapley")) return;
@@ -637,7 +639,7 @@ static void test_br (void)
   int i;
   for (i = 0; i < 3; i++) {
     const table *t = find_table(gs[i]);
-    ol_run *r = go2(gs[i], "br", 100, 1, OL_MBIT(OL_MET_POTENTIAL), NULL,
+    ol_run *r = go2(gs[i], "br", 100, 1, OL_MSET_OF(OL_MET_POTENTIAL), NULL,
                     0);
     const ol_game *G;
     double prev, cur, drop = 0, worst;
@@ -668,7 +670,7 @@ static void test_br (void)
 
 static void test_bilinear (void)
 {
-  ol_run *r = go2("bilinear0", "gda", 2000, 1, OL_MBIT(OL_MET_DIST), "lr",
+  ol_run *r = go2("bilinear0", "gda", 2000, 1, OL_MSET_OF(OL_MET_DIST), "lr",
                   0.1);
   double prev, cur, drop = 0, d0;
   long k;
@@ -690,7 +692,7 @@ static void test_bilinear (void)
     drop_run(r);
   }
   for (i = 0; i < 2; i++) {
-    r = go("bilinear0", conv[i], 30000, OL_MBIT(OL_MET_DIST), "lr", 0.1);
+    r = go("bilinear0", conv[i], 30000, OL_MSET_OF(OL_MET_DIST), "lr", 0.1);
     if (!ok(r != NULL, "%s on bilinear{simplex=false}", conv[i])) continue;
     cur = ol_vec_nrm2(ol_run_x(r), 4);
     ok(cur < 1e-6, "%s on bilinear{simplex=false}: ||z_T - z*|| = %.3g < "

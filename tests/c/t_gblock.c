@@ -125,7 +125,7 @@ static void test_quad_gsep (void)
 static int final_x (const ol_problem *p, const ol_method_type *m,
                     const double *par, long iters, double *xf, long *ngev)
 {
-  ol_run_opts o = olt_opts(iters, 0, OL_MBIT(OL_MET_LOSS));
+  ol_run_opts o = olt_opts(iters, 0, OL_MSET_OF(OL_MET_LOSS));
   ol_run *r;
   int good;
   o.cap = 16;
@@ -243,7 +243,7 @@ static void test_failure (void)
 {
   const int n = 2 * OL_GBLOCK + 3;
   ol_problem *p = olt_quadratic(n, 10, 0);
-  ol_run_opts o = olt_opts(50, 0, OL_MBIT(OL_MET_LOSS));
+  ol_run_opts o = olt_opts(50, 0, OL_MSET_OF(OL_MET_LOSS));
   ol_run *r;
   double par[8];
   if (p == NULL) {

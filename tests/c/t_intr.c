@@ -166,7 +166,7 @@ static void run_stops (const char *pname, const char *mname, double k1v,
   ol_problem *p = olt_problem(pname, &e, (char *)NULL);
   const ol_method_type *m = olt_method(mname, par, k1, k1v, k2, k2v,
                                        (char *)NULL);
-  ol_run_opts o = olt_opts(10, 0, 0);
+  ol_run_opts o = olt_opts(10, 0, OL_MSET_EMPTY);
   ol_run *rr = p != NULL && m != NULL ? olt_run(p, m, par, &o) : NULL;
   long done;
   if (rr == NULL) {

@@ -165,8 +165,7 @@ static double run_exploit (const ol_problem *p, const char *name, long T,
 {
   double par[4];
   const ol_method_type *m = olt_method(name, par, (char *)NULL);
-  ol_run_opts o = olt_opts(T, 0, OL_MBIT(OL_MET_EXPLOIT_AVG) |
-                           OL_MBIT(OL_MET_VALUE));
+  ol_run_opts o = olt_opts(T, 0, OL_MSET_OF(OL_MET_EXPLOIT_AVG, OL_MET_VALUE));
   ol_run *r = olt_go(p, m, par, &o);
   double ex;
   if (r == NULL) return NAN;

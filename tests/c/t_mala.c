@@ -52,7 +52,7 @@ static ol_run *chain (const ol_problem *p, double h, const double *c,
   ol_run_opts_default(&o);
   o.iters = BURN + (long)NB * BLEN;
   o.seed = SEED;
-  o.metrics = OL_MBIT(OL_MET_LOSS) | OL_MBIT(OL_MET_ACCEPT);
+  o.metrics = OL_MSET_OF(OL_MET_LOSS, OL_MET_ACCEPT);
   par[0] = h;
   r = ol_run_new(p, ol_method_find("mala"), par, &o, &e);
   if (r == NULL) {
@@ -121,7 +121,7 @@ int main (void)
     ol_run_opts_default(&o);
     o.iters = 2000;
     o.seed = SEED;
-    o.metrics = OL_MBIT(OL_MET_ACCEPT);
+    o.metrics = OL_MSET_OF(OL_MET_ACCEPT);
     r = ol_run_new(p, ol_method_find("mala"), par, &o, &e);
     if (r != NULL) ol_run_advance(r, 2000);
     ok(r != NULL && ol_run_reason(r) == OL_STOP_BUDGET

@@ -239,7 +239,7 @@ static void test_parts (void)
 static int two_steps (const ol_problem *p, const ol_method_type *m,
                       const double *par, double *x1, double *x2)
 {
-  ol_run_opts o = olt_opts(10, 0, 0);
+  ol_run_opts o = olt_opts(10, 0, OL_MSET_EMPTY);
   return olt_two_steps(p, m, par, &o, x1, x2);
 }
 
@@ -328,8 +328,7 @@ static void test_muon_hand (void)
 static int run_x (const ol_problem *p, const ol_method_type *m,
                   const double *par, long T, double *x, double *ortherr)
 {
-  ol_run_opts o = olt_opts(T, 0, OL_MBIT(OL_MET_LOSS)
-                                 | OL_MBIT(OL_MET_ORTHERR));
+  ol_run_opts o = olt_opts(T, 0, OL_MSET_OF(OL_MET_LOSS, OL_MET_ORTHERR));
   ol_run *r = olt_go(p, m, par, &o);
   if (r == NULL) return 0;
   if (ol_run_iter(r) != T) {

@@ -43,7 +43,7 @@ static int nop_step (void *st, ol_ctx *c, ol_err *e)
 
 static const ol_method_type nop = {
   "nop", OL_OPTIM, "does nothing (test)", NULL, NULL, 0, 0, 0,
-  OL_KIND(OL_OBJECTIVE), nop_init, nop_step, NULL, NULL, 0u
+  OL_KIND(OL_OBJECTIVE), nop_init, nop_step, NULL, NULL, OL_MSET_NONE
 };
 
 /* x <- x - 0.1 g with the stochastic gradient. */
@@ -60,7 +60,7 @@ static int sgd_step (void *st, ol_ctx *c, ol_err *e)
 
 static const ol_method_type sgd = {
   "sgd", OL_OPTIM, "x -= 0.1 g (test)", NULL, NULL, 0, 0, 0,
-  OL_KIND(OL_OBJECTIVE), nop_init, sgd_step, NULL, NULL, 0u
+  OL_KIND(OL_OBJECTIVE), nop_init, sgd_step, NULL, NULL, OL_MSET_NONE
 };
 
 /* f = 0, g = 0: the stochastic gradient is the noise itself. */
@@ -187,7 +187,7 @@ static ol_run *start (ol_problem *p, uint64_t seed, ol_err *e)
   ol_run_opts o;
   ol_run_opts_default(&o);
   o.seed = seed;
-  o.metrics = OL_MBIT(OL_MET_LOSS) | OL_MBIT(OL_MET_GRADNORM);
+  o.metrics = OL_MSET_OF(OL_MET_LOSS, OL_MET_GRADNORM);
   cap = NULL;
   return ol_run_new(p, &nop, NULL, &o, e);
 }
@@ -510,7 +510,7 @@ int main (void)
     ol_run_opts_default(&o);
     o.seed = SEED;
     o.iters = 25;
-    o.metrics = OL_MBIT(OL_MET_LOSS) | OL_MBIT(OL_MET_GRADNORM);
+    o.metrics = OL_MSET_OF(OL_MET_LOSS, OL_MET_GRADNORM);
     r = ol_run_new(p, &sgd, NULL, &o, &e);
     ol_run_advance(r, 25);
     fs_fdf(NULL, ol_run_x(r), &ft, gt, &e);

@@ -174,8 +174,7 @@ static void test_convergence (void)
 {
   ol_err e;
   ol_problem *p = olt_quadratic(10, 100, 1);
-  ol_mset mets = OL_MBIT(OL_MET_LOSS) | OL_MBIT(OL_MET_GRADNORM)
-                  | OL_MBIT(OL_MET_DIST);
+  ol_mset mets = OL_MSET_OF(OL_MET_LOSS, OL_MET_GRADNORM, OL_MET_DIST);
   double par[8], k = 100, sk = 10;
   ol_run *r;
 
@@ -239,7 +238,7 @@ static void test_convergence (void)
     for (i = 0; i < 5; i++) p->x0[i] = i == 0;
   }
   olt_method("pgd", par, (char *)NULL);
-  r = go(p, "pgd", par, 1000, 0, mets | OL_MBIT(OL_MET_KKT));
+  r = go(p, "pgd", par, 1000, 0, ol_mset_or(mets, OL_MSET_OF(OL_MET_KKT)));
   if (r != NULL) {
     const double *x = ol_run_x(r);
     double worst = 0;
@@ -305,7 +304,7 @@ static void test_sweep (void)
       continue;
     }
     olt_params(m, par, (char *)NULL);
-    r = go(cand[j], m->name, par, 200, 0, OL_MBIT(OL_MET_LOSS));
+    r = go(cand[j], m->name, par, 200, 0, OL_MSET_OF(OL_MET_LOSS));
     ok(r != NULL && (ol_run_reason(r) == OL_STOP_BUDGET ||
                      ol_run_reason(r) == OL_STOP_CONVERGED)
        && ol_run_series(r, OL_MET_LOSS) != NULL

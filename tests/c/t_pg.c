@@ -117,7 +117,7 @@ static ol_run *start (const char *name, double lr, long T)
   ol_problem *p = olt_problem(name, &e, (char *)NULL);
   double par[4];
   const ol_method_type *m = olt_method("pg", par, "lr", lr, (char *)NULL);
-  ol_run_opts o = olt_opts(T, 0, OL_MBIT(OL_MET_NASHCONV));
+  ol_run_opts o = olt_opts(T, 0, OL_MSET_OF(OL_MET_NASHCONV));
   ol_run *r;
   if (p == NULL || m == NULL) {
     ol_problem_free(p);

@@ -142,9 +142,8 @@ static void test_defaults (void)
 {
   int w[8], n, i;
   char got[128] = "";
-  ol_mset rec = OL_MBIT(OL_MET_LOSS) | OL_MBIT(OL_MET_GRADNORM)
-    | OL_MBIT(OL_MET_ACCEPT) | OL_MBIT(OL_MET_EXPLOIT)
-    | OL_MBIT(OL_MET_ENTROPY);
+  ol_mset rec = OL_MSET_OF(OL_MET_LOSS, OL_MET_GRADNORM, OL_MET_ACCEPT,
+                           OL_MET_EXPLOIT, OL_MET_ENTROPY);
   n = pn_defaults(NULL, OL_DYNAMIC, rec, w, 8);
   for (i = 0; i < n; i++) {
     strcat(got, pn_name(w[i]));
@@ -187,7 +186,7 @@ static void test_panel (void)
   ol_run_opts_default(&o);
   o.iters = 300;
   o.tol = 0;
-  o.metrics = OL_MBIT(OL_MET_LOSS);
+  o.metrics = OL_MSET_OF(OL_MET_LOSS);
   r = ol_run_new(p, gd, par, &o, &e);
   if (r == NULL) {
     ok(0, "panel: the run (%s)", e.msg);
@@ -261,7 +260,7 @@ static ol_run *game_run (const char *name, long T)
   ol_problem *p = olt_problem(name, &e, (char *)NULL);
   double par[4];
   const ol_method_type *m = olt_method("mwu", par, (char *)NULL);
-  ol_run_opts o = olt_opts(T, 0, OL_MBIT(OL_MET_NASHCONV));
+  ol_run_opts o = olt_opts(T, 0, OL_MSET_OF(OL_MET_NASHCONV));
   ol_run *r;
   if (p == NULL || m == NULL) return NULL;
   o.record_x = 1;
@@ -425,8 +424,8 @@ static void test_names (void)
      && pn_find("cloud:1,1") < 0 && pn_find("cloud:1,17") < 0
      && pn_find("cloud:1") < 0, "names: out of range or malformed "
      "coordinates are unknown names");
-  n = pn_defaults(g, OL_SAMPLER, OL_MBIT(OL_MET_ACCEPT)
-                  | OL_MBIT(OL_MET_STEPSIZE), w, 8);
+  n = pn_defaults(g, OL_SAMPLER, OL_MSET_OF(OL_MET_ACCEPT, OL_MET_STEPSIZE),
+                                            w, 8);
   ok(n == 4 && w[0] == OL_MET_ACCEPT && w[1] == PN_TRACE && w[2] == PN_CLOUD
      && w[3] == OL_MET_STEPSIZE, "defaults: a sampler that adapts on a 2-D "
      "density: accept, trace, cloud (over contours), stepsize");
@@ -465,7 +464,7 @@ static void test_pool (void)
     return;
   }
   diag("pool: seed 5, %d rwmh chains on gauss2d", K);
-  o = olt_opts(WARM + DRAWS, 0, OL_MBIT(OL_MET_ACCEPT));
+  o = olt_opts(WARM + DRAWS, 0, OL_MSET_OF(OL_MET_ACCEPT));
   o.seed = 5;
   o.warmup = WARM;
   o.draws = 2L * DRAWS * (OL_DRAW_COLS + 2);

@@ -51,7 +51,7 @@ static double *chains (const ol_problem *p, const double *par, long burn,
     o.stream = (unsigned)c;
     o.x0 = x0;
     o.cap = 16;
-    o.metrics = OL_MBIT(OL_MET_ACCEPT);
+    o.metrics = OL_MSET_OF(OL_MET_ACCEPT);
     r = ol_run_new(p, ol_method_find("pmala"), par, &o, &e);
     if (r == NULL) {
       diag("pmala: %s", e.msg);

@@ -64,15 +64,15 @@ static int ista_step (void *st, ol_ctx *c, ol_err *e)
 
 static const ol_method_type nop = {
   "nop", OL_OPTIM, "does nothing (test)", NULL, NULL, 0, 0, 0,
-  OL_KIND(OL_OBJECTIVE), nop_init, nop_step, NULL, NULL, 0u
+  OL_KIND(OL_OBJECTIVE), nop_init, nop_step, NULL, NULL, OL_MSET_NONE
 };
 
 static const ol_method_type ista = {
   "ista", OL_OPTIM, "proximal gradient, step 1/4 (test)", NULL, NULL, 0, 0,
-  0, OL_KIND(OL_OBJECTIVE), nop_init, ista_step, NULL, NULL, 0u
+  0, OL_KIND(OL_OBJECTIVE), nop_init, ista_step, NULL, NULL, OL_MSET_NONE
 };
 
-#define B_(m) OL_MBIT(OL_MET_##m)
+#define B_(m) OL_MET_##m
 
 static ol_run *at (ol_problem *p, const ol_method_type *m, double *x0,
                    ol_mset metrics, ol_err *e)
@@ -133,10 +133,12 @@ int main (void)
   p->xstar[0] = 2;
   p->xstar[1] = 0;
   p->xstar[2] = 0.75;
-  ok((ol_metric_defaults(p, OL_OPTIM) & (B_(KKT) | B_(SUPPORT))) ==
-     (B_(KKT) | B_(SUPPORT)),
+  ok(ol_mset_eq(ol_mset_and(ol_metric_defaults(p, OL_OPTIM),
+                            OL_MSET_OF(B_(KKT), B_(SUPPORT))),
+                OL_MSET_OF(B_(KKT), B_(SUPPORT))),
      "composite: kkt and support join the optimizer defaults when l1 > 0");
-  r = at(p, &nop, p->xstar, B_(LOSS) | B_(KKT) | B_(SUBOPT) | B_(GRADNORM),
+  r = at(p, &nop, p->xstar, OL_MSET_OF(B_(LOSS), B_(KKT), B_(SUBOPT),
+                                       B_(GRADNORM)),
          &e);
   ok(r != NULL, "composite: a run at x*");
   is_near(ol_run_last(r, OL_MET_LOSS), 3.4375, 1e-15,
@@ -152,7 +154,7 @@ int main (void)
     /* x = 0: g = (-3, 0.5, -4), prox_1(x - g) = (2, 0, 3): kkt sqrt(13);
     ** F(0) = 4.5 + 0.0625 + 2 = 6.5625 */
     double x0[3] = {0, 0, 0};
-    r = at(p, &nop, x0, B_(LOSS) | B_(KKT) | B_(SUBOPT), &e);
+    r = at(p, &nop, x0, OL_MSET_OF(B_(LOSS), B_(KKT), B_(SUBOPT)), &e);
     is_near(ol_run_last(r, OL_MET_KKT), sqrt(13), 1e-15,
             "composite: kkt at 0 is ||(2, 0, 3)|| = sqrt(13)");
     is_near(ol_run_last(r, OL_MET_LOSS), 6.5625, 1e-15,
@@ -170,7 +172,7 @@ int main (void)
     o.x0 = x0;
     o.iters = 10000;
     o.tol = 1e-12;
-    o.metrics = B_(LOSS) | B_(KKT) | B_(DIST);
+    o.metrics = OL_MSET_OF(B_(LOSS), B_(KKT), B_(DIST));
     r = ol_run_new(p, &ista, NULL, &o, &e);
     ol_run_advance(r, 10000);
     is_int(ol_run_reason(r), OL_STOP_TOL,
@@ -205,14 +207,14 @@ int main (void)
   }
   {
     double x0 = 0.5;
-    r = at(p, &nop, &x0, B_(KKT) | B_(LOSS), &e);
+    r = at(p, &nop, &x0, OL_MSET_OF(B_(KKT), B_(LOSS)), &e);
     is_near(ol_run_last(r, OL_MET_KKT), 0.5, 1e-15,
             "composite: on a box, kkt projects after the prox (0.5)");
     is_near(ol_run_last(r, OL_MET_LOSS), 0.5 * 2.5 * 2.5 + 0.5, 1e-15,
             "composite: loss on a box is f + l1 |x|");
     ol_run_free(r);
     x0 = 1;
-    r = at(p, &nop, &x0, B_(KKT), &e);
+    r = at(p, &nop, &x0, OL_MSET_OF(B_(KKT)), &e);
     is_near(ol_run_last(r, OL_MET_KKT), 0, 0,
             "composite: kkt is 0 at the constrained LASSO solution 1");
     ol_run_free(r);

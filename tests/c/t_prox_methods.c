@@ -33,7 +33,7 @@
 static ol_run *start (const ol_problem *p, const char *name,
                       const double *par, long iters)
 {
-  ol_run_opts o = olt_opts(iters, 0, OL_MBIT(OL_MET_LOSS));
+  ol_run_opts o = olt_opts(iters, 0, OL_MSET_OF(OL_MET_LOSS));
   o.seed = SEED;
   return olt_run(p, ol_method_find(name), par, &o);
 }

@@ -209,7 +209,7 @@ static void test_dentropy_run (void)
       double par[8];
       const ol_method_type *m = olt_method(meth[j], par, "lr", lr,
                                            (char *)NULL);
-      ol_run_opts o = olt_opts(1, 0, 0);
+      ol_run_opts o = olt_opts(1, 0, OL_MSET_EMPTY);
       ol_run *r = olt_go(p, m, par, &o);
       double a = ol_run_last(r, OL_MET_DENTROPY);
       double b = ol_run_last(r, OL_MET_DENTROPY_PRED);
@@ -242,7 +242,7 @@ static void test_zeroadv (void)
     double par[8], want = 0, sd = 0, sp = 0, s2 = 0, dm, se;
     const ol_method_type *m = olt_method(j == 0 ? "rl.grpo" : "rl.qae", par,
                                          (char *)NULL);
-    ol_run_opts o = olt_opts(400, 0, 0);
+    ol_run_opts o = olt_opts(400, 0, OL_MSET_EMPTY);
     ol_run *r;
     const double *z, *zp;
     int len, t;
@@ -291,14 +291,14 @@ static void test_runs (void)
   const ol_method_type *pg = olt_method("rl.pg", par, "lr", 2.0, (char *)NULL);
   const ol_method_type *gd = olt_method("optim.gd", par2, "lr", 2.0,
                                         (char *)NULL);
-  ol_run_opts o = olt_opts(300, 0, 0);
+  ol_run_opts o = olt_opts(300, 0, OL_MSET_EMPTY);
   ol_run *a, *b;
   const double *gap;
   int t, len, mono = 1;
   ol_err e;
-  o.metrics = OL_MBIT(OL_MET_GAP) | OL_MBIT(OL_MET_LOSS);
+  o.metrics = OL_MSET_OF(OL_MET_GAP, OL_MET_LOSS);
   a = olt_go(p, pg, par, &o);
-  o.metrics = OL_MBIT(OL_MET_SUBOPT);
+  o.metrics = OL_MSET_OF(OL_MET_SUBOPT);
   b = olt_go(p, gd, par2, &o);
   ok(olt_agree(ol_run_x(a), ol_run_x(b), p->n, 1e-12),
      "rl.pg (exact) and optim.gd take the same steps on -J");
@@ -316,7 +316,7 @@ static void test_runs (void)
   {
     const ol_method_type *dy = olt_method("rl.dynpg", par, "lr", 1000.0,
                                           "tol", 1e-6, (char *)NULL);
-    ol_run_opts o2 = olt_opts(100000, 0, 0);
+    ol_run_opts o2 = olt_opts(100000, 0, OL_MSET_EMPTY);
     double g;
     a = olt_go(p, dy, par, &o2);
     g = ol_run_last(a, OL_MET_GAP);

@@ -135,8 +135,7 @@ static ol_run *go (const ol_problem *p, const char *name, long iters,
   return r;
 }
 
-#define KR (OL_MBIT(OL_MET_KKT) | OL_MBIT(OL_MET_LOSS) | \
-            OL_MBIT(OL_MET_REGRET))
+#define KR OL_MSET_OF(OL_MET_KKT, OL_MET_LOSS, OL_MET_REGRET)
 
 /* The interior and the face solution on one simplex: the last iterate. */
 static void test_simplex (void)
@@ -304,7 +303,7 @@ static void test_product (void)
   p = mkprob(&q, &s, x0);
   /* reference: Frank-Wolfe with away steps to a gap of 1e-13 */
   olt_params(ol_method_find("fw"), par, "away", 1.0, (char *)NULL);
-  o = olt_opts(5000, 0, OL_MBIT(OL_MET_KKT));
+  o = olt_opts(5000, 0, OL_MSET_OF(OL_MET_KKT));
   o.stop_metric = OL_MET_KKT;
   o.stop_value = 1e-13;
   r = ol_run_new(p, ol_method_find("fw"), par, &o, &e);
@@ -399,14 +398,14 @@ static void test_refusals (void)
   /* regret: rmplus's probe; pgd keeps no account; ccegap is for play */
   s = simplex(1, 2);
   p = mkprob(&q, &s, (double[]){0.5, 0.5});
-  o = olt_opts(10, 0, OL_MBIT(OL_MET_REGRET));
+  o = olt_opts(10, 0, OL_MSET_OF(OL_MET_REGRET));
   olt_params(ol_method_find("pgd"), par, (char *)NULL);
   r = ol_run_new(p, ol_method_find("pgd"), par, &o, &e);
   ok(r == NULL && strstr(e.msg, "regret needs a game dynamic on simplices "
      "or optim.rmplus (pgd on") != NULL,
      "regret: refused for pgd, which keeps no regrets (%s)", r ? "" : e.msg);
   ol_run_free(r);
-  o = olt_opts(10, 0, OL_MBIT(OL_MET_CCEGAP));
+  o = olt_opts(10, 0, OL_MSET_OF(OL_MET_CCEGAP));
   olt_params(m, par, (char *)NULL);
   r = ol_run_new(p, m, par, &o, &e);
   ok(r == NULL && strstr(e.msg, "ccegap needs a game dynamic") != NULL,
@@ -438,7 +437,7 @@ static void test_table (void)
      "rmplus: parameters alternate = false, avg = none (none|uniform|"
      "linear), predictive = false");
   ok((m->flags & OL_M_NEEDSET) && m->probe != NULL
-     && m->probes == OL_MBIT(OL_MET_REGRET)
+     && ol_mset_eq(m->probes, OL_MSET_OF(OL_MET_REGRET))
      && (m->kinds & OL_KIND(OL_OBJECTIVE)) && !(m->kinds & OL_KIND(OL_GAME)),
      "rmplus: needs a set, probes regret, takes objectives, not games");
 }

@@ -45,8 +45,7 @@ static ol_run *mkrun (const ol_problem *p, int alternate, long iters,
   par[1] = 0;   /* avg = "uniform" */
   ol_run_opts_default(&o);
   o.iters = iters;
-  o.metrics = OL_MBIT(OL_MET_LOSS) | OL_MBIT(OL_MET_NASHCONV_AVG) |
-    OL_MBIT(OL_MET_EXPLOIT_AVG);
+  o.metrics = OL_MSET_OF(OL_MET_LOSS, OL_MET_NASHCONV_AVG, OL_MET_EXPLOIT_AVG);
   return ol_run_new(p, ol_method_find("game.rmplus"), par, &o, e);
 }
 

@@ -112,17 +112,17 @@ static void gd_fini (void *st)
 
 static const ol_method_type test_gd = {
   "testgd", OL_OPTIM, "plain gradient descent", NULL, gd_params, 1,
-  sizeof(gd), 0, OL_KIND(OL_OBJECTIVE), gd_init, gd_step, gd_fini, NULL, 0u
+  sizeof(gd), 0, OL_KIND(OL_OBJECTIVE), gd_init, gd_step, gd_fini, NULL, OL_MSET_NONE
 };
 
 static const ol_method_type test_pgd = {
   "testpgd", OL_OPTIM, "projected gradient descent", NULL, gd_params, 1,
-  sizeof(gd), OL_M_NEEDSET, OL_KIND(OL_OBJECTIVE), gd_init, gd_step, gd_fini, NULL, 0u
+  sizeof(gd), OL_M_NEEDSET, OL_KIND(OL_OBJECTIVE), gd_init, gd_step, gd_fini, NULL, OL_MSET_NONE
 };
 
 static const ol_method_type test_newton = {
   "testnewton", OL_OPTIM, "needs a Hessian", NULL, gd_params, 1,
-  sizeof(gd), OL_M_NEEDHESS, OL_KIND(OL_OBJECTIVE), gd_init, gd_step, gd_fini, NULL, 0u
+  sizeof(gd), OL_M_NEEDHESS, OL_KIND(OL_OBJECTIVE), gd_init, gd_step, gd_fini, NULL, OL_MSET_NONE
 };
 
 /* A scripted dynamic: x_t = e_(t mod 2) in two coordinates. */
@@ -151,12 +151,12 @@ static void cycle_fini (void *st)
 
 static const ol_method_type test_cycle = {
   "testcycle", OL_DYNAMIC, "scripted", NULL, NULL, 0, 1, 0,
-  OL_KIND(OL_GAME), cycle_init, cycle_step, cycle_fini, NULL, 0u
+  OL_KIND(OL_GAME), cycle_init, cycle_step, cycle_fini, NULL, OL_MSET_NONE
 };
 
 static const ol_method_type test_cycle_own = {
   "testcycleown", OL_DYNAMIC, "scripted", NULL, NULL, 0, 1, OL_M_OWNAVG,
-  OL_KIND(OL_GAME), cycle_init, cycle_step, cycle_fini, NULL, 0u
+  OL_KIND(OL_GAME), cycle_init, cycle_step, cycle_fini, NULL, OL_MSET_NONE
 };
 
 /* -- helpers ------------------------------------------------------------- */
@@ -209,8 +209,8 @@ int main (void)
   /* (1) defaults */
   ol_run_opts_default(&o);
   ok(o.iters == 1000 && o.tol == 0 && o.time_limit == 0 && o.seed == 1 &&
-     o.stream == 0 && o.x0 == NULL && o.metrics == 0 && o.cap == 4096 &&
-     o.record_x == 0 && o.sched.kind == OL_SCHED_CONST &&
+     o.stream == 0 && o.x0 == NULL && ol_mset_empty(o.metrics) &&
+     o.cap == 4096 && o.record_x == 0 && o.sched.kind == OL_SCHED_CONST &&
      o.sched.gamma == 0.1 && o.sched.period == 1000,
      "run: default options are iters 1000, seed 1, cap 4096, const sched");
 
@@ -231,8 +231,8 @@ int main (void)
       okx = 0;
   ok(okx, "run: gd iterates follow x_t = (1 - lr a)^t x_0");
   is_int(ol_run_len(r), 11, "run: records every step while under cap");
-  ok(ol_run_metrics(r) == (OL_MBIT(OL_MET_LOSS) | OL_MBIT(OL_MET_GRADNORM) |
-                           OL_MBIT(OL_MET_MINGRADNORM)),
+  ok(ol_mset_eq(ol_run_metrics(r), OL_MSET_OF(OL_MET_LOSS, OL_MET_GRADNORM,
+                                              OL_MET_MINGRADNORM)),
      "run: default metrics of an unconstrained objective are loss, "
      "gradnorm, mingradnorm");
   is_int(q.calls, 11, "run: the method's gradients at recorded points come "
@@ -359,7 +359,7 @@ int main (void)
   ok(ol_run_reason(r) == OL_STOP_TOL && ol_run_iter(r) == 14 &&
      ol_run_x(r)[0] == 0.5,
      "run: on a box, tolerance measures the kkt gap, not gradnorm (t = 14)");
-  ok(ol_run_metrics(r) & OL_MBIT(OL_MET_KKT),
+  ok(ol_mset_has(ol_run_metrics(r), OL_MET_KKT),
      "run: a constrained optimizer records kkt by default");
   is_near(ol_run_last(r, OL_MET_KKT), 0, 0, "run: kkt is 0 at the bound");
   ol_run_free(r);
@@ -445,12 +445,11 @@ int main (void)
   ok(ol_run_new(p, &test_gd, &lr, &o, &e) == NULL &&
      strstr(e.msg, "x0[1]") != NULL, "run: a non-finite x0 is EINVAL");
   ol_run_opts_default(&o);
-  o.metrics = OL_MBIT(OL_MET_LOSS) | OL_MBIT(OL_MET_DIST) |
-    OL_MBIT(OL_MET_ACCEPT);
+  o.metrics = OL_MSET_OF(OL_MET_LOSS, OL_MET_DIST, OL_MET_ACCEPT);
   ok(ol_run_new(p, &test_gd, NULL, &o, &e) == NULL &&
      strstr(e.msg, "dist needs a known minimiser") != NULL,
      "run: a requested metric the problem lacks is an error naming it");
-  o.metrics = OL_MBIT(OL_MET_LOSS);
+  o.metrics = OL_MSET_OF(OL_MET_LOSS);
   r = ol_run_new(p, &test_gd, NULL, &o, &e);
   ok(ol_run_params(r)[0] == 0.1,
      "run: NULL parameters take the table defaults");
@@ -577,7 +576,7 @@ int main (void)
     ol_run_advance(r, 1);
     ok(fabs(ol_run_xavg(r)[0] - 0.5) < 1e-15,
        "run: xavg after 3 steps is (1/2, 1/2)");
-    ok(ol_run_metrics(r) & OL_MBIT(OL_MET_EXPLOIT),
+    ok(ol_mset_has(ol_run_metrics(r), OL_MET_EXPLOIT),
        "run: a game dynamic records exploitability by default");
     ol_run_free(r);
     r = ol_run_new(p, &test_cycle_own, NULL, &o, &e);

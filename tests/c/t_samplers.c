@@ -358,7 +358,7 @@ static void test_same_as_run (const ol_problem *g2, const ol_problem *fs)
     const ol_method_type *m = ol_method_find(names[k]);
     const ol_problem *p = strcmp(names[k], "sgld") == 0 ? fs : g2;
     double par[16];
-    ol_run_opts o = olt_opts(300, 0, 0);
+    ol_run_opts o = olt_opts(300, 0, OL_MSET_EMPTY);
     ol_run *r;
     drv d;
     long t;

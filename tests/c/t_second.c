@@ -39,8 +39,8 @@
 static ol_run *go (const ol_problem *p, const char *name, const double *par,
                    long iters, double tol)
 {
-  ol_run_opts o = olt_opts(iters, tol, OL_MBIT(OL_MET_LOSS)
-                                       | OL_MBIT(OL_MET_GRADNORM));
+  ol_run_opts o = olt_opts(iters, tol, OL_MSET_OF(OL_MET_LOSS,
+                                                  OL_MET_GRADNORM));
   return olt_go(p, ol_method_find(name), par, &o);
 }
 

@@ -106,8 +106,8 @@ static ol_problem *target (void)
   return p;
 }
 
-static const ol_mset MET = OL_MBIT(OL_MET_ESS) | OL_MBIT(OL_MET_RHAT) |
-  OL_MBIT(OL_MET_MEANERR) | OL_MBIT(OL_MET_KL) | OL_MBIT(OL_MET_W2);
+static const ol_mset MET = OL_MSET(OL_MET_ESS, OL_MET_RHAT, OL_MET_MEANERR,
+                                   OL_MET_KL, OL_MET_W2);
 
 /* NUTS with warmup 500 and iters post-warmup steps keeping at most cap
 ** draws; the checks against the kept rows. */
@@ -203,7 +203,7 @@ int main (void)
     }
   }
   /* a target without known moments: kl is unavailable, with a message */
-  o.metrics = OL_MBIT(OL_MET_KL);
+  o.metrics = OL_MSET_OF(OL_MET_KL);
   {
     double par[16];
     olt_params(ol_method_find("nuts"), par, (char *)NULL);

@@ -57,7 +57,7 @@ int main (void)
       if (ol_method_check(m, p, &e) != OL_OK) continue;
       used++;
       pairs++;
-      o = olt_opts(BUDGET, 0, 0);
+      o = olt_opts(BUDGET, 0, OL_MSET_EMPTY);
       r = ol_run_new(p, m, par, &o, &e);
       if (r == NULL) {
         ok(0, "%s on %s: starts (%s)", m->name, p->name, e.msg);

@@ -725,7 +725,7 @@ static double *nuts_draws (const char *who, const ol_problem *p)
   x0 = malloc(sizeof(double) * n);
   ol_rng_seed(&r0, SEED, 77);
   for (c = 0; c < CH && X != NULL; c++) {
-    ol_run_opts o = olt_opts(warm + DRAWS, 0, 0);
+    ol_run_opts o = olt_opts(warm + DRAWS, 0, OL_MSET_EMPTY);
     ol_run *r;
     for (j = 0; j < n; j++) x0[j] = p->x0[j] + ol_rng_normal(&r0);
     o.seed = SEED;

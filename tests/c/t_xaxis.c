@@ -86,7 +86,7 @@ static void two_fini (void *st)
 
 static const ol_method_type test_two = {
   "testtwo", OL_OPTIM, "two gradients per step", NULL, two_params, 1,
-  sizeof(two), 0, OL_KIND(OL_OBJECTIVE), two_init, two_step, two_fini, NULL, 0u
+  sizeof(two), 0, OL_KIND(OL_OBJECTIVE), two_init, two_step, two_fini, NULL, OL_MSET_NONE
 };
 
 static ol_run *mkrun (quad *q, ol_problem **pp, int cap, long iters,

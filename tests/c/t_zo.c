@@ -195,7 +195,7 @@ static void test_run (const ol_problem *p, const zo_case *z, double lr,
   double par[16], fstar, xs[N];
   const ol_method_type *m = olt_method(z->name, par, "lr", lr, "m", z->m,
                                        z->scale, scale, (char *)NULL);
-  ol_run_opts o = olt_opts(iters, 0, OL_MBIT(OL_MET_LOSS));
+  ol_run_opts o = olt_opts(iters, 0, OL_MSET_OF(OL_MET_LOSS));
   ol_run *r;
   int i, j;
   /* x* = A^{-1} b by Gauss-Jordan on the 4 x 4 system */
