@@ -243,12 +243,19 @@ int ol_masked_result (const void *st, const char *name, const double **v,
 }
 
 const ol_method_type ol_diffusion_masked = {
-  "masked", OL_DIFFUSION,
-  "masked (absorbing-state) diffusion on token sequences: T unmasking "
-  "rounds with the exact conditionals; exact KL by enumeration",
-  "Austin et al. 2021 (absorbing D3PM); the catalogue's B063 (KL ~ mi / T)",
-  masked_params, (int)(sizeof masked_params / sizeof masked_params[0]),
-  sizeof(masked_state), 0u, OL_KIND(OL_DENSITY),
-  masked_init, masked_step, masked_fini, masked_probe,
-  OL_MBIT(OL_MET_KL) | OL_MBIT(OL_MET_TV) | OL_MBIT(OL_MET_ENTROPY)
+  .name = "masked",
+  .family = OL_DIFFUSION,
+  .doc = "masked (absorbing-state) diffusion on token sequences: T unmasking "
+    "rounds with the exact conditionals; exact KL by enumeration",
+  .ref =
+    "Austin et al. 2021 (absorbing D3PM); the catalogue's B063 (KL ~ mi / T)",
+  .params = masked_params,
+  .nparams = (int)(sizeof masked_params / sizeof masked_params[0]),
+  .size = sizeof(masked_state),
+  .kinds = OL_KIND(OL_DENSITY),
+  .init = masked_init,
+  .step = masked_step,
+  .fini = masked_fini,
+  .probe = masked_probe,
+  .probes = OL_MBIT(OL_MET_KL) | OL_MBIT(OL_MET_TV) | OL_MBIT(OL_MET_ENTROPY),
 };

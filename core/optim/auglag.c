@@ -691,17 +691,23 @@ static void auglag_fini (void *st)
 }
 
 const ol_method_type ol_optim_auglag = {
-  "auglag", OL_OPTIM,
-  "augmented Lagrangian for c(x) = 0, c(x) >= 0 and bounds; projected "
-  "L-BFGS inner solver (one iteration = one inner step); IPOPT's scaling "
-  "and scaled stopping test; ALGENCAN's safeguarded updates; stops "
-  "'infeasible' by restoration",
-  "Nocedal & Wright 2006, Algorithm 17.4 and (17.50); Conn, Gould & "
-  "Toint 1991; Birgin & Martinez 2014, Algorithm 4.1 (updates); Waechter "
-  "& Biegler 2006 (scaling, eqs. 5-6); Andreani et al. 2022 (scaled "
-  "stopping); Birgin, Martinez & Raydan 2000 (restoration)",
-  auglag_params, (int)(sizeof auglag_params / sizeof auglag_params[0]),
-  sizeof(auglag_state), OL_M_CONSTR,
-  OL_KIND(OL_OBJECTIVE),
-  auglag_init, auglag_step, auglag_fini, NULL, 0u
+  .name = "auglag",
+  .family = OL_OPTIM,
+  .doc = "augmented Lagrangian for c(x) = 0, c(x) >= 0 and bounds; projected "
+    "L-BFGS inner solver (one iteration = one inner step); IPOPT's scaling "
+    "and scaled stopping test; ALGENCAN's safeguarded updates; stops "
+    "'infeasible' by restoration",
+  .ref = "Nocedal & Wright 2006, Algorithm 17.4 and (17.50); Conn, Gould & "
+    "Toint 1991; Birgin & Martinez 2014, Algorithm 4.1 (updates); Waechter "
+    "& Biegler 2006 (scaling, eqs. 5-6); Andreani et al. 2022 (scaled "
+    "stopping); Birgin, Martinez & Raydan 2000 (restoration)",
+  .params = auglag_params,
+  .nparams = (int)(sizeof auglag_params / sizeof auglag_params[0]),
+  .size = sizeof(auglag_state),
+  .flags = OL_M_CONSTR,
+  .kinds = OL_KIND(OL_OBJECTIVE),
+  .init = auglag_init,
+  .step = auglag_step,
+  .fini = auglag_fini,
+  .probes = 0u,
 };

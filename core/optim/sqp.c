@@ -739,15 +739,23 @@ static void sqp_fini (void *st)
 }
 
 const ol_method_type ol_optim_sqp = {
-  "sqp", OL_OPTIM,
-  "line-search SQP: damped-BFGS Lagrangian Hessian, dense dual active-set "
-  "QP (Goldfarb-Idnani), Powell's weighted l1 merit with second-order "
-  "correction; IPOPT's scaling; stops 'infeasible' by restoration",
-  "Nocedal & Wright 2006, Algorithm 18.3; Goldfarb & Idnani 1983; Powell "
-  "1978; Waechter & Biegler 2006 (scaling); Birgin, Martinez & Raydan "
-  "2000 (restoration)",
-  sqp_params, (int)(sizeof sqp_params / sizeof sqp_params[0]),
-  sizeof(sqp_state), OL_M_CONSTR,
-  OL_KIND(OL_OBJECTIVE),
-  sqp_init, sqp_step, sqp_fini, NULL, 0u
+  .name = "sqp",
+  .family = OL_OPTIM,
+  .doc =
+    "line-search SQP: damped-BFGS Lagrangian Hessian, dense dual active-set "
+    "QP (Goldfarb-Idnani), Powell's weighted l1 merit with second-order "
+    "correction; IPOPT's scaling; stops 'infeasible' by restoration",
+  .ref =
+    "Nocedal & Wright 2006, Algorithm 18.3; Goldfarb & Idnani 1983; Powell "
+    "1978; Waechter & Biegler 2006 (scaling); Birgin, Martinez & Raydan "
+    "2000 (restoration)",
+  .params = sqp_params,
+  .nparams = (int)(sizeof sqp_params / sizeof sqp_params[0]),
+  .size = sizeof(sqp_state),
+  .flags = OL_M_CONSTR,
+  .kinds = OL_KIND(OL_OBJECTIVE),
+  .init = sqp_init,
+  .step = sqp_step,
+  .fini = sqp_fini,
+  .probes = 0u,
 };
