@@ -81,5 +81,7 @@ const ol_method_type ol_diffusion_ddim = {
   .step = ddim_step,
   .fini = ddim_fini,
   .probe = ol_dfs_probe,
+  .result = ol_dfs_result,
+  .check = ol_dfs_check,
   .probes = OL_DFS_PROBES,
 };

@@ -87,5 +87,7 @@ const ol_method_type ol_diffusion_ddpm = {
   .step = ddpm_step,
   .fini = ddpm_fini,
   .probe = ol_dfs_probe,
+  .result = ol_dfs_result,
+  .check = ol_dfs_check,
   .probes = OL_DFS_PROBES,
 };

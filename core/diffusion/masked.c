@@ -222,8 +222,11 @@ static double masked_probe (const void *st, int metric, const ol_ctx *c)
     : metric == OL_MET_ENTROPY ? S->ent : NAN;
 }
 
-int ol_masked_result (const void *st, const char *name, const double **v,
-                      int *rows, int *cols)
+/* The named results (method.h's result hook): samples (N x L symbols, 0
+** still masked) and q (1 x V^L: the exact output law, sequences in
+** base-V order, first token most significant). */
+static int masked_result (const void *st, const char *name, const double **v,
+                          int *rows, int *cols)
 {
   const masked_state *S = st;
   if (S->x == NULL) return 0;
@@ -242,6 +245,17 @@ int ol_masked_result (const void *st, const char *name, const double **v,
   return 0;
 }
 
+/* Its target is a token-sequence law (method.h's check hook). */
+static int masked_check (const ol_method_type *m, const ol_problem *p,
+                         ol_err *e)
+{
+  (void)m;
+  if (ol_tokens_of(p) == NULL)
+    return ol_err_set(e, OL_EINVAL, "masked needs a token-sequence target "
+                      "made by problem.tokens{} (%s is not one)", p->name);
+  return OL_OK;
+}
+
 const ol_method_type ol_diffusion_masked = {
   .name = "masked",
   .family = OL_DIFFUSION,
@@ -257,5 +271,7 @@ const ol_method_type ol_diffusion_masked = {
   .step = masked_step,
   .fini = masked_fini,
   .probe = masked_probe,
+  .result = masked_result,
+  .check = masked_check,
   .probes = OL_MBIT(OL_MET_KL) | OL_MBIT(OL_MET_TV) | OL_MBIT(OL_MET_ENTROPY),
 };

@@ -88,5 +88,7 @@ const ol_method_type ol_diffusion_pfode = {
   .step = pfode_step,
   .fini = pfode_fini,
   .probe = ol_dfs_probe,
+  .result = ol_dfs_result,
+  .check = ol_dfs_check,
   .probes = OL_DFS_PROBES,
 };

@@ -70,5 +70,7 @@ const ol_method_type ol_diffusion_sde = {
   .step = sde_step,
   .fini = sde_fini,
   .probe = ol_dfs_probe,
+  .result = ol_dfs_result,
+  .check = ol_dfs_check,
   .probes = OL_DFS_PROBES,
 };

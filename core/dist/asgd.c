@@ -180,5 +180,6 @@ const ol_method_type ol_dist_asgd = {
   .step = asgd_step,
   .fini = asgd_fini,
   .probe = asgd_probe,
+  .result = ol_dist_fedresult,
   .probes = OL_MBIT(OL_MET_CONSENSUS) | OL_MBIT(OL_MET_ROUNDS),
 };

@@ -83,5 +83,6 @@ const ol_method_type ol_dist_dsgd = {
   .step = dsgd_step,
   .fini = dsgd_fini,
   .probe = ol_dec_probe,
+  .result = ol_dec_result,
   .probes = OL_PROBES_DEC,
 };

@@ -105,5 +105,6 @@ const ol_method_type ol_dist_gt = {
   .step = gt_step,
   .fini = gt_fini,
   .probe = ol_dec_probe,
+  .result = ol_dec_result,
   .probes = OL_PROBES_DEC,
 };

@@ -124,5 +124,6 @@ const ol_method_type ol_dist_gtnsgdm = {
   .step = gtn_step,
   .fini = gtn_fini,
   .probe = ol_dec_probe,
+  .result = ol_dec_result,
   .probes = OL_PROBES_DEC,
 };

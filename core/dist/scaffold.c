@@ -168,6 +168,7 @@ const ol_method_type ol_dist_scaffold = {
   .step = scaffold_step,
   .fini = scaffold_fini,
   .probe = scaffold_probe,
+  .result = ol_dist_fedresult,
   .probes =
     OL_MBIT(OL_MET_DRIFT) | OL_MBIT(OL_MET_CONSENSUS) | OL_MBIT(OL_MET_ROUNDS)
     | OL_MBIT(OL_MET_BITS) | OL_MBIT(OL_MET_COMPRESS_ERR),

@@ -103,5 +103,6 @@ const ol_method_type ol_game_br = {
   .step = br_step,
   .fini = br_fini,
   .probe = ol_play_probe,
+  .check = ol_game_check,
   .probes = OL_PROBES_PLAY,
 };

@@ -53,5 +53,6 @@ const ol_method_type ol_game_cfr = {
   .kinds = OL_KIND(OL_GAME),
   .init = cfr_init,
   .step = ol_cfr_step,
+  .check = ol_game_check_tree,
   .probes = 0,
 };

@@ -50,5 +50,6 @@ const ol_method_type ol_game_cfrplus = {
   .kinds = OL_KIND(OL_GAME),
   .init = cfrplus_init,
   .step = ol_cfr_step,
+  .check = ol_game_check_tree,
   .probes = 0,
 };

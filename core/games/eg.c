@@ -83,5 +83,6 @@ const ol_method_type ol_game_eg = {
   .step = eg_step,
   .fini = eg_fini,
   .probe = ol_play_probe,
+  .check = ol_game_check,
   .probes = OL_PROBES_PLAY,
 };

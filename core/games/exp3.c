@@ -145,5 +145,6 @@ const ol_method_type ol_game_exp3 = {
   .step = exp3_step,
   .fini = exp3_fini,
   .probe = ol_play_probe,
+  .check = ol_game_check,
   .probes = OL_PROBES_PLAY,
 };

@@ -77,5 +77,6 @@ const ol_method_type ol_game_fp = {
   .step = fp_step,
   .fini = fp_fini,
   .probe = ol_play_probe,
+  .check = ol_game_check,
   .probes = OL_PROBES_PLAY,
 };

@@ -90,5 +90,6 @@ const ol_method_type ol_game_gda = {
   .step = gda_step,
   .fini = gda_fini,
   .probe = ol_play_probe,
+  .check = ol_game_check,
   .probes = OL_PROBES_PLAY,
 };

@@ -106,5 +106,6 @@ const ol_method_type ol_game_mwu = {
   .step = mwu_step,
   .fini = mwu_fini,
   .probe = ol_play_probe,
+  .check = ol_game_check,
   .probes = OL_PROBES_PLAY,
 };

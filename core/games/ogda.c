@@ -83,5 +83,6 @@ const ol_method_type ol_game_ogda = {
   .step = ogda_step,
   .fini = ogda_fini,
   .probe = ol_play_probe,
+  .check = ol_game_check,
   .probes = OL_PROBES_PLAY,
 };

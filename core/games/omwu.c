@@ -97,5 +97,6 @@ const ol_method_type ol_game_omwu = {
   .step = omwu_step,
   .fini = omwu_fini,
   .probe = ol_play_probe,
+  .check = ol_game_check,
   .probes = OL_PROBES_PLAY,
 };

@@ -119,5 +119,6 @@ const ol_method_type ol_game_pg = {
   .step = pg_step,
   .fini = pg_fini,
   .probe = ol_play_probe,
+  .check = ol_game_check,
   .probes = OL_PROBES_PLAY,
 };

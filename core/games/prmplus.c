@@ -70,5 +70,6 @@ const ol_method_type ol_game_prmplus = {
   .step = prmplus_step,
   .fini = ol_regret_fini,
   .probe = ol_play_probe,
+  .check = ol_game_check,
   .probes = OL_PROBES_PLAY,
 };

@@ -122,5 +122,6 @@ const ol_method_type ol_game_rmplus = {
   .step = rmplus_step,
   .fini = rmplus_fini,
   .probe = ol_play_probe,
+  .check = ol_game_check,
   .probes = OL_PROBES_PLAY,
 };

@@ -194,6 +194,27 @@ const double *ol_auglag_z (const void *st, int which)
   return which == 0 ? s->zl : s->zu;
 }
 
+/* The result hook (method.h): lambda (the multipliers above, 1 x m, none
+** without constraints) and zl, zu (the bound multipliers, 1 x n). */
+static int auglag_result (const void *st, const char *name, const double **v,
+                      int *rows, int *cols)
+{
+  const auglag_state *s = st;
+  const double *r = NULL;
+  int k = s->n;
+  if (strcmp(name, "lambda") == 0) {
+    r = ol_auglag_lambda(st);
+    k = s->m;
+  }
+  else if (strcmp(name, "zl") == 0 || strcmp(name, "zu") == 0)
+    r = ol_auglag_z(st, name[1] == 'u');
+  if (r == NULL) return 0;
+  *v = r;
+  *rows = 1;
+  *cols = k;
+  return 1;
+}
+
 static int auglag_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 {
   auglag_state *s = st;
@@ -709,5 +730,6 @@ const ol_method_type ol_optim_auglag = {
   .init = auglag_init,
   .step = auglag_step,
   .fini = auglag_fini,
+  .result = auglag_result,
   .probes = 0u,
 };

@@ -124,6 +124,27 @@ const double *ol_sqp_z (const void *st, int which)
   return which == 0 ? s->zl : s->zu;
 }
 
+/* The result hook (method.h): lambda (the multipliers above, 1 x m, none
+** without constraints) and zl, zu (the bound multipliers, 1 x n). */
+static int sqp_result (const void *st, const char *name, const double **v,
+                      int *rows, int *cols)
+{
+  const sqp_state *s = st;
+  const double *r = NULL;
+  int k = s->n;
+  if (strcmp(name, "lambda") == 0) {
+    r = ol_sqp_lambda(st);
+    k = s->m;
+  }
+  else if (strcmp(name, "zl") == 0 || strcmp(name, "zu") == 0)
+    r = ol_sqp_z(st, name[1] == 'u');
+  if (r == NULL) return 0;
+  *v = r;
+  *rows = 1;
+  *cols = k;
+  return 1;
+}
+
 static double norminf (const double *x, int n)
 {
   double r = 0;
@@ -757,5 +778,6 @@ const ol_method_type ol_optim_sqp = {
   .init = sqp_init,
   .step = sqp_step,
   .fini = sqp_fini,
+  .result = sqp_result,
   .probes = 0u,
 };

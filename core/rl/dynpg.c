@@ -109,5 +109,6 @@ const ol_method_type ol_rl_dynpg = {
   .step = dynpg_step,
   .fini = dynpg_fini,
   .probe = ol_rl_probe,
+  .check = ol_rl_check,
   .probes = OL_PROBES_RL,
 };

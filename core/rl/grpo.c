@@ -87,5 +87,6 @@ const ol_method_type ol_rl_grpo = {
   .step = grpo_step,
   .fini = grpo_fini,
   .probe = ol_rl_probe,
+  .check = ol_rl_check_binary,
   .probes = OL_PROBES_GROUP,
 };

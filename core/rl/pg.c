@@ -100,5 +100,6 @@ const ol_method_type ol_rl_pg = {
   .step = pg_step,
   .fini = pg_fini,
   .probe = ol_rl_probe,
+  .check = ol_rl_check,
   .probes = OL_PROBES_RL,
 };

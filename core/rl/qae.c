@@ -95,5 +95,6 @@ const ol_method_type ol_rl_qae = {
   .step = qae_step,
   .fini = qae_fini,
   .probe = ol_rl_probe,
+  .check = ol_rl_check_binary,
   .probes = OL_PROBES_GROUP,
 };

@@ -165,5 +165,6 @@ const ol_method_type ol_sample_hmc = {
   .init = hmc_init,
   .step = hmc_step,
   .fini = hmc_fini,
+  .stats = ol_sampler_head_of,
   .probes = 0u,
 };

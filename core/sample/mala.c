@@ -225,5 +225,6 @@ const ol_method_type ol_sample_mala = {
   .init = mala_init,
   .step = mala_step,
   .fini = mala_fini,
+  .stats = ol_sampler_head_of,
   .probes = 0u,
 };

@@ -424,5 +424,6 @@ const ol_method_type ol_sample_nuts = {
   .init = nuts_init,
   .step = nuts_step,
   .fini = nuts_fini,
+  .stats = ol_sampler_head_of,
   .probes = 0u,
 };

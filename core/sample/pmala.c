@@ -288,5 +288,6 @@ const ol_method_type ol_sample_pmala = {
   .init = pmala_init,
   .step = pmala_step,
   .fini = pmala_fini,
+  .stats = ol_sampler_head_of,
   .probes = 0u,
 };

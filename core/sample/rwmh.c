@@ -123,10 +123,11 @@ const ol_method_type ol_sample_rwmh = {
   .params = rwmh_params,
   .nparams = (int)(sizeof rwmh_params / sizeof rwmh_params[0]),
   .size = sizeof(rwmh_state),
-  .flags = OL_M_MH,
+  .flags = OL_M_MH | OL_M_NOGRAD,
   .kinds = OL_KIND(OL_DENSITY) | OL_KIND(OL_OBJECTIVE),
   .init = rwmh_init,
   .step = rwmh_step,
   .fini = rwmh_fini,
+  .stats = ol_sampler_head_of,
   .probes = 0u,
 };

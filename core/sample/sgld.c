@@ -134,5 +134,6 @@ const ol_method_type ol_sample_sgld = {
   .step = sgld_step,
   .fini = sgld_fini,
   .probe = sgld_probe,
+  .stats = ol_sampler_head_of,
   .probes = OL_PROBES_LR,
 };

@@ -106,5 +106,6 @@ const ol_method_type ol_sample_ula = {
   .step = ula_step,
   .fini = ula_fini,
   .probe = ula_probe,
+  .stats = ol_sampler_head_of,
   .probes = OL_PROBES_LR,
 };

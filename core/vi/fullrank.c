@@ -46,5 +46,6 @@ const ol_method_type ol_vi_fullrank = {
   .step = ol_vi_step,
   .fini = ol_vi_fini,
   .probe = ol_vi_probe,
+  .result = ol_vi_named,
   .probes = OL_PROBES_VI,
 };

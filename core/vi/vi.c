@@ -572,10 +572,11 @@ static void batch_se (const double *m2, long nb, int k, double *out)
       : NAN;
 }
 
-/* The named results (core/vi/result.c; vi.h). */
-int ol_vi_named (const ol_vi *s, const char *name, const double **v,
+/* The named results (vi.h): every vi method's result hook. */
+int ol_vi_named (const void *st, const char *name, const double **v,
                  int *rows, int *cols)
 {
+  const ol_vi *s = st;
   const ol_vi_win *w = &s->win[0];
   /* the errors' buffer: mean-field's is cov's (n x n, its memory) */
   double *se = s->se != NULL ? s->se : s->cov;
