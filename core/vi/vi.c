@@ -470,7 +470,7 @@ int ol_vi_init (void *st, int diag, const double *par, ol_ctx *c,
     }
     if ((s->avg = ol_vec_new(s->np, e)) == NULL ||
         (s->davg = ol_vec_new(n, e)) == NULL ||
-        (s->tb = ol_vec_new(s->np, e)) == NULL ||
+        (s->tb = ol_vec_new(s->np > 4 ? s->np : 4, e)) == NULL ||
         (!diag && (s->Sb = ol_vec_new(n * n, e)) == NULL) ||
         (!diag && (s->se = ol_vec_new(n * n, e)) == NULL))
       return OL_ENOMEM;

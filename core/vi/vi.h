@@ -67,8 +67,9 @@ typedef struct ol_vi {
   ol_vi_win win[2];     /* win[0] the returned one, win[1] the next */
   double *avg, *davg;   /* np, n */
   const double *rt, *rd;
-  double *tb, *Sb;      /* np, n x n (full-rank): a batch's mean theta
-                           and its S */
+  double *tb, *Sb;      /* max(np, 4), n x n (full-rank): a batch's
+                           mean theta and its S; tb also holds the 4
+                           numbers of the result window */
   double *se;           /* n x n (full-rank): mean_se, cov_se or drift
                            when asked for; mean-field's go into cov */
   /* the Gaussian target's facts (kl), when the target is one */
