@@ -96,5 +96,6 @@ const ol_method_type ol_optim_adagrad = {
   .step = adagrad_step,
   .fini = adagrad_fini,
   .probe = adagrad_probe,
+  .params_live = OL_LIVE(0) | OL_LIVE(1),
   .probes = OL_PROBES_LR,
 };

@@ -83,5 +83,6 @@ const ol_method_type ol_optim_adam = {
   .step = adam_step,
   .fini = ol_adam_core_fini,
   .probe = ol_adam_core_probe,
+  .params_live = OL_LIVE(0) | OL_LIVE(3),
   .probes = OL_PROBES_LR,
 };

@@ -63,5 +63,6 @@ const ol_method_type ol_optim_gd = {
   .init = gd_init,
   .step = gd_step,
   .fini = gd_fini,
+  .params_live = OL_LIVE(0),
   .probes = 0u,
 };

@@ -78,5 +78,6 @@ const ol_method_type ol_optim_momentum = {
   .init = momentum_init,
   .step = momentum_step,
   .fini = momentum_fini,
+  .params_live = OL_LIVE(0) | OL_LIVE(1),
   .probes = 0u,
 };

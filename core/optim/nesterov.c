@@ -78,5 +78,6 @@ const ol_method_type ol_optim_nesterov = {
   .init = nesterov_init,
   .step = nesterov_step,
   .fini = nesterov_fini,
+  .params_live = OL_LIVE(0) | OL_LIVE(1),
   .probes = 0u,
 };

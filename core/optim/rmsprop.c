@@ -100,5 +100,6 @@ const ol_method_type ol_optim_rmsprop = {
   .step = rmsprop_step,
   .fini = rmsprop_fini,
   .probe = rmsprop_probe,
+  .params_live = OL_LIVE(0) | OL_LIVE(1) | OL_LIVE(2),
   .probes = OL_PROBES_LR,
 };
