@@ -145,6 +145,11 @@ lint:
 	  || { echo "lint: a shared binding helper outside lua/lutil.c"; exit 1; }
 	@! grep -nE '(static [a-z ]*\<now *\(|#define now\>)' $(CORE_SRC) lua/*.c repl/*.c \
 	  || { echo "lint: a local clock (use ol_now)"; exit 1; }
+	@awk '/const ol_method_type [A-Za-z_0-9]+ *= *\{/ { at = FNR; \
+	  if ($$0 !~ /\{ *$$/ || (getline l) <= 0 || l !~ /^[ \t]*\./) { \
+	  print FILENAME ":" at ": " $$0; bad = 1 } } END { exit bad }' \
+	  $(CORE_SRC) $(CORE_H) tests/c/*.c \
+	  || { echo "lint: a method vtable not written with designated initialisers (.name = ..., core/method.h)"; exit 1; }
 	@echo "lint: layer rules hold"
 
 # The binding's shared helpers, defined in lua/lutil.c only.

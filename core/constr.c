@@ -13,9 +13,6 @@
 #include <stdio.h>
 #include <string.h>
 
-extern const ol_method_type ol_optim_auglag;
-extern const ol_method_type ol_optim_sqp;
-
 int ol_problem_ceval (const ol_problem *p, int i, const double *x,
                       double *c, double *g, double *work, long *nval,
                       long *ngrad, ol_err *e)
@@ -285,17 +282,20 @@ int ol_constr_restore (const ol_problem *p, double *x, const double *sc,
   return OL_OK;
 }
 
+/* Both read the method's result hook (method.h): auglag's and sqp's
+** answer lambda, zl and zu. */
 const double *ol_constr_z (const ol_method_type *m, const void *st,
                            int which)
 {
-  if (m == &ol_optim_auglag && st != NULL) return ol_auglag_z(st, which);
-  if (m == &ol_optim_sqp && st != NULL) return ol_sqp_z(st, which);
-  return NULL;
+  const double *v;
+  int rows, cols;
+  return ol_method_result(m, st, which ? "zu" : "zl", &v, &rows, &cols)
+    ? v : NULL;
 }
 
 const double *ol_constr_lambda (const ol_method_type *m, const void *st)
 {
-  if (m == &ol_optim_auglag && st != NULL) return ol_auglag_lambda(st);
-  if (m == &ol_optim_sqp && st != NULL) return ol_sqp_lambda(st);
-  return NULL;
+  const double *v;
+  int rows, cols;
+  return ol_method_result(m, st, "lambda", &v, &rows, &cols) ? v : NULL;
 }

@@ -1,17 +1,15 @@
 /*
 ** core/method.c -- which methods can run on which problems.
 **
-** ol_method_check matches a method's family, accepted problem kinds and
-** flags against a problem, and says what is missing; ol_method_result
-** hands a family's named results (a variational mean, diffusion samples)
-** to the binding.  The registry
-** (ol_methods, ol_method_find) is in core/registry.c; the oracles a
-** method sees (ol_ctx_*) in core/oracle.c.
+** ol_method_check matches a method's accepted problem kinds and flags
+** against a problem, then asks the method's check hook, and says what is
+** missing; ol_method_result hands a method's named results (a variational
+** mean, diffusion samples) from its result hook to the binding.  The
+** registry (ol_methods, ol_method_find) is in core/registry.c; the
+** oracles a method sees (ol_ctx_*) in core/oracle.c.
 */
 #include "method.h"
 #include "problems/bilevel.h"
-#include "problems/kuhn.h"
-#include "rl/mdp.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -69,35 +67,13 @@ int ol_method_check (const ol_method_type *m, const ol_problem *p,
   if ((m->flags & OL_M_NEEDSUM) && (p->nsum < 1 || p->fdfi == NULL))
     return ol_err_set(e, OL_EINVAL, "%s needs a finite-sum problem "
                       "(components f_i); %s has none", m->name, p->name);
-  if (m->family == OL_DYNAMIC && (m->flags & OL_M_TREE) && !ol_kuhn_is(p))
-    return ol_err_set(e, OL_EINVAL, "%s needs an extensive-form game (a "
-                      "game tree: problem.kuhn{}); %s is not one: use a "
-                      "normal-form dynamic (game.rm, game.rmplus, ...)",
-                      m->name, p->name);
-  if (m->family == OL_DYNAMIC && !(m->flags & OL_M_TREE) && ol_kuhn_is(p))
-    return ol_err_set(e, OL_EINVAL, "%s plays normal-form games; %s is an "
-                      "extensive-form game (behavioural strategies on a "
-                      "tree): use game.cfr or game.cfrplus", m->name,
-                      p->name);
   if ((m->flags & OL_M_BILEVEL) && ol_bilevel_of(p) == NULL)
     return ol_err_set(e, OL_EINVAL, "%s needs a bilevel problem "
                       "(problem.ridgehyper); %s is not one", m->name,
                       p->name);
-  if (m->family == OL_RL && ol_mdp_of(p) == NULL)
-    return ol_err_set(e, OL_EINVAL, "rl.%s needs an MDP problem "
-                      "(problem.stopping, problem.inventory, problem.rlvr); "
-                      "%s is not one", m->name, p->name);
-  /* the group-sampling methods (they report pass1) need 0/1 rewards */
-  if (m->family == OL_RL && ol_mset_has(m->probes, OL_MET_PASS1) &&
-      !ol_mdp_of(p)->binary)
-    return ol_err_set(e, OL_EINVAL, "rl.%s needs a verifiable-reward toy "
-                      "(problem.rlvr); %s is not one: use rl.pg or "
-                      "rl.dynpg", m->name, p->name);
-  if (m->family == OL_DIFFUSION) return ol_diffusion_check(m, p, e);
-  if (m->family == OL_DYNAMIC && p->kind != OL_GAME &&
-      p->set.kind != OL_SET_SIMPLEX)
-    return ol_err_set(e, OL_EINVAL, "%s needs a game or a problem over "
-                      "simplices (set = \"simplex\")", m->name);
+  /* what the method needs beyond kinds and flags (an MDP, a game tree,
+  ** a Gaussian-mixture target): its own check */
+  if (m->check != NULL) return m->check(m, p, e);
   return OL_OK;
 }
 
@@ -109,9 +85,9 @@ int ol_method_result (const ol_method_type *m, const void *st,
   *v = NULL;
   *rows = *cols = 0;
   if (m == NULL || st == NULL || name == NULL) return 0;
-  if (m->family == OL_VI) return ol_vi_result(m, st, name, v, rows, cols);
-  if (m->family == OL_DIFFUSION)
-    return ol_diffusion_result(m, st, name, v, rows, cols);
-  if (m->family == OL_DIST) return ol_dist_result(m, st, name, v, rows, cols);
+  if (m->result == NULL) return 0;
+  if (m->result(st, name, v, rows, cols)) return 1;
+  *v = NULL;
+  *rows = *cols = 0;
   return 0;
 }

@@ -8,7 +8,8 @@
 ** core/games/list.h.  Its help text, Lua constructor, parameter checking
 ** and the registry sweep test all come from the table.
 **
-** Contract:
+** Contract (the table is written with designated initialisers, `make
+** lint` checks it; optional hooks are left out, i.e. NULL / 0):
 **   init  called once by the run; par holds nparams checked values in
 **         table order; allocates every array the method needs (state
 **         struct itself is allocated by the run, size bytes, zeroed).
@@ -17,12 +18,25 @@
 **         errors are passed through unchanged).
 **   fini  frees what init allocated; called once, also after a failed
 **         init (so fini must cope with a partly initialised state).
-** Oracles are reached only through ol_ctx_* (core/oracle.h), which count
-** evaluations, add the problem's gradient noise, and reject non-finite
-** values.  Coordinate-wise methods (gd, momentum, adagrad, rmsprop, the
-** Adam family) hand their update to ol_ctx_grad_apply, which on a large
-** separable problem applies it a block at a time while the block's
-** gradient is in cache.
+** Optional:
+**   probe, probes  method-specific metrics (below).
+**   result  named outputs beyond x (Lua r.<name>: r.lambda, r.mean,
+**         r.workers, r:samples(), ...); the only place a method's extra
+**         outputs are described (ol_method_result asks it).  A family's
+**         methods may share one (ol_vi_named, ol_dist_fedresult).
+**   stats  a sampler's per-draw statistics, metric and warmup: the
+**         ol_sampler_head in its state (core/sample/stats.h; samplers
+**         whose state starts with one point at ol_sampler_head_of).
+**   check  what the method needs of a problem beyond kinds and flags (an
+**         MDP, a game tree, a Gaussian-mixture target); called by
+**         ol_method_check after the generic tests pass.
+**   params_live  OL_LIVE(i) bits: the parameters that may change between
+**         two steps of a run (live tuning).  The rule: params[i] is live
+**         only when init copies par[i] into the state unchanged, step
+**         reads that copy afresh every iteration, and nothing init or an
+**         earlier step computed depends on it (so a new value takes effect
+**         at the next step with no other change).  When in doubt it is
+**         not live; nparams <= 32 for a table that sets any bit.
 */
 #ifndef OL_METHOD_H
 #define OL_METHOD_H
@@ -56,9 +70,14 @@ enum { OL_OPTIM, OL_SAMPLER, OL_DYNAMIC, OL_VI, OL_DIFFUSION, OL_RL,
                                refuse a problem that has them */
 #define OL_M_BILEVEL 256u   /* runs on a bilevel problem only
                                (problems/bilevel.h: problem.ridgehyper) */
+#define OL_M_NOGRAD  512u   /* a sampler that evaluates the density only,
+                               never its gradient (rwmh): a search for a
+                               valid start tests the density alone */
 
 #define OL_KIND(k) (1u << (k))   /* bit for a problem kind in 'kinds' */
+#define OL_LIVE(i) (1u << (i))   /* bit for params[i] in 'params_live' */
 
+struct ol_sampler_head;          /* core/sample/stats.h */
 
 typedef struct ol_method_type {
   const char *name;          /* Lua name: optim.<name>{...} */
@@ -80,6 +99,19 @@ typedef struct ol_method_type {
   /* the metrics probe defines (from the first step on: before it the
   ** probe may give NAN); OL_MSET_NONE without a probe. */
   ol_mset probes;
+  /* Optional: the named result name of state st (see ol_method_result
+  ** for the contract); 1 when the method has it, else 0. */
+  int (*result) (const void *st, const char *name, const double **v,
+                 int *rows, int *cols);
+  /* Optional (samplers): the statistics head of state st, borrowed for
+  ** as long as st lives; NULL when this state keeps none. */
+  struct ol_sampler_head *(*stats) (const void *st);
+  /* Optional: OL_OK when the method can run on p (which passed the generic
+  ** tests of ol_method_check), else OL_EINVAL with a message naming m and
+  ** what p lacks. */
+  int (*check) (const struct ol_method_type *m, const ol_problem *p,
+                ol_err *e);
+  unsigned params_live;      /* OL_LIVE() bits; 0: none (see above) */
 } ol_method_type;
 
 /* Probe sets (initialisers, metrics.h OL_MSET) of adaptive methods'
@@ -101,27 +133,11 @@ ol_mset ol_method_metrics (const ol_problem *p, const ol_method_type *m);
 
 /* A named result of method m's state st beyond x (Lua: r.<name>, and
 ** r:samples() for "samples"): *rows x *cols doubles, row-major, borrowed
-** from st until its next step; 1 when m has it, else 0.  Answered by the
-** family's own function: ol_vi_result (core/vi/result.c), ol_diffusion_result
-** (core/diffusion/result.c). */
+** from st until its next step; 1 when m has it, else 0 (and *v = NULL,
+** *rows = *cols = 0).  Answered by m's result hook. */
 int ol_method_result (const ol_method_type *m, const void *st,
                       const char *name, const double **v, int *rows,
                       int *cols);
-int ol_vi_result (const ol_method_type *m, const void *st, const char *name,
-                  const double **v, int *rows, int *cols);
-int ol_diffusion_result (const ol_method_type *m, const void *st,
-                         const char *name, const double **v, int *rows,
-                         int *cols);
-/* core/dist/result.c: "workers", the decentralized nodes' iterates (rows
-** = nodes, cols = n), and "mixing", their mixing matrix. */
-int ol_dist_result (const ol_method_type *m, const void *st,
-                    const char *name, const double **v, int *rows,
-                    int *cols);
-/* The diffusion family's own test of its targets (core/diffusion/result.c:
-** problem.gmm for the samplers with an exact score, problem.tokens for
-** masked), called by ol_method_check. */
-int ol_diffusion_check (const ol_method_type *m, const ol_problem *p,
-                        ol_err *e);
 /* OL_OK when method m can run on problem p, else OL_EINVAL with a message
 ** ("pgd needs a constrained problem", "mala needs an objective or density"). */
 int ol_method_check (const ol_method_type *m, const ol_problem *p, ol_err *e);

@@ -569,11 +569,88 @@ static const luaL_Reg job_methods[] = {
   {NULL, NULL}
 };
 
-/* Fields: id, state, run, runs, label, iter, iters, elapsed, problem;
-** j[i] is run i; then the methods above. */
+/* j.<name>: a job's fields, one entry each: push puts the value on the
+** stack (the job is at index 1, refreshed); they are also the names the
+** REPL completes (metatable .__fields). */
+typedef struct job_field {
+  const char *name;
+  void (*push) (lua_State *L, ljob *j);
+} job_field;
+
+static void f_id (lua_State *L, ljob *j)
+{
+  lua_pushinteger(L, j->id);
+}
+
+static void f_state (lua_State *L, ljob *j)
+{
+  lua_pushstring(L, statenames[j->state]);
+}
+
+static void f_run (lua_State *L, ljob *j)
+{
+  (void)j;
+  lua_getiuservalue(L, 1, 1);
+  lua_rawgeti(L, -1, 1);
+}
+
+static void f_runs (lua_State *L, ljob *j)
+{
+  (void)j;
+  lua_getiuservalue(L, 1, 1);
+}
+
+static void f_label (lua_State *L, ljob *j)
+{
+  (void)j;
+  lua_getiuservalue(L, 1, 2);
+  lua_getfield(L, -1, "label");
+}
+
+static void f_iter (lua_State *L, ljob *j)
+{
+  lua_pushinteger(L, maxiter(j));
+}
+
+static void f_iters (lua_State *L, ljob *j)
+{
+  lua_pushinteger(L, j->boxes[0]->r ? ol_run_budget(j->boxes[0]->r) : 0);
+}
+
+static void f_elapsed (lua_State *L, ljob *j)
+{
+  lua_pushnumber(L, j->x.t0 == 0 ? 0
+                 : (j->state == OLUA_JOB_DONE ? j->t1 : ol_now()) - j->x.t0);
+}
+
+static void f_problem (lua_State *L, ljob *j)
+{
+  (void)j;
+  lua_getiuservalue(L, 1, 1);
+  lua_rawgeti(L, -1, 1);
+  lua_getfield(L, -1, "problem");
+}
+
+static const job_field job_fields[] = {
+  {"id", f_id},
+  {"state", f_state},
+  {"run", f_run},
+  {"runs", f_runs},
+  {"label", f_label},
+  {"iter", f_iter},
+  {"iters", f_iters},
+  {"elapsed", f_elapsed},
+  {"problem", f_problem},
+  {NULL, NULL}
+};
+
+/* j[i] is run i; j.<k> a field of job_fields, else a method above, else
+** nil. */
 static int job_index (lua_State *L)
 {
   ljob *j = checkjob(L, 1);
+  const job_field *f;
+  const luaL_Reg *m;
   const char *k;
   refresh(getjs(L), j);
   if (lua_type(L, 2) == LUA_TNUMBER) {
@@ -582,38 +659,17 @@ static int job_index (lua_State *L)
     return 1;
   }
   k = luaL_checkstring(L, 2);
-  if (strcmp(k, "id") == 0) lua_pushinteger(L, j->id);
-  else if (strcmp(k, "state") == 0) lua_pushstring(L, statenames[j->state]);
-  else if (strcmp(k, "run") == 0) {
-    lua_getiuservalue(L, 1, 1);
-    lua_rawgeti(L, -1, 1);
-  }
-  else if (strcmp(k, "runs") == 0) lua_getiuservalue(L, 1, 1);
-  else if (strcmp(k, "label") == 0) {
-    lua_getiuservalue(L, 1, 2);
-    lua_getfield(L, -1, "label");
-  }
-  else if (strcmp(k, "iter") == 0) lua_pushinteger(L, maxiter(j));
-  else if (strcmp(k, "iters") == 0)
-    lua_pushinteger(L, j->boxes[0]->r ? ol_run_budget(j->boxes[0]->r) : 0);
-  else if (strcmp(k, "elapsed") == 0)
-    lua_pushnumber(L, j->x.t0 == 0 ? 0
-                   : (j->state == OLUA_JOB_DONE ? j->t1 : ol_now())
-                     - j->x.t0);
-  else if (strcmp(k, "problem") == 0) {
-    lua_getiuservalue(L, 1, 1);
-    lua_rawgeti(L, -1, 1);
-    lua_getfield(L, -1, "problem");
-  }
-  else {
-    const luaL_Reg *m;
-    for (m = job_methods; m->name != NULL; m++)
-      if (strcmp(m->name, k) == 0) {
-        lua_pushcfunction(L, m->func);
-        return 1;
-      }
-    lua_pushnil(L);
-  }
+  for (f = job_fields; f->name != NULL; f++)
+    if (strcmp(f->name, k) == 0) {
+      f->push(L, j);
+      return 1;
+    }
+  for (m = job_methods; m->name != NULL; m++)
+    if (strcmp(m->name, k) == 0) {
+      lua_pushcfunction(L, m->func);
+      return 1;
+    }
+  lua_pushnil(L);
   return 1;
 }
 
@@ -633,19 +689,15 @@ static const luaL_Reg job_meta[] = {
 /* Globals start and jobs; the registry record. */
 void olua_openjobs (lua_State *L)
 {
-  static const char *const fields[] = {
-    "id", "state", "run", "runs", "label", "iter", "iters", "elapsed",
-    "problem", NULL
-  };
+  const job_field *f;
   const luaL_Reg *m;
   jstate *js;
-  int i;
   luaL_newmetatable(L, OLUA_JOB);
   luaL_setfuncs(L, job_meta, 0);
   lua_newtable(L);
-  for (i = 0; fields[i] != NULL; i++) {
+  for (f = job_fields; f->name != NULL; f++) {
     lua_pushboolean(L, 1);
-    lua_setfield(L, -2, fields[i]);
+    lua_setfield(L, -2, f->name);
   }
   for (m = job_methods; m->name != NULL; m++) {
     lua_pushcfunction(L, m->func);

@@ -19,7 +19,6 @@
 #include "ltask.h"
 #include "lprint.h"
 #include "plotpanel.h"
-#include "constr.h"
 #include "problems/game.h"
 #include "problems/kuhn.h"
 
@@ -897,100 +896,225 @@ static const luaL_Reg run_methods[] = {
   {NULL, NULL}
 };
 
-/* Fields: iter, reason, message, notice, seed, x, xavg, value, lambda, zl,
-** zu, budget, nfev,
-** ngev, nhev, seconds, label, method, problem; then the methods above. */
+/* r.<name>: the fields every run has, one entry each: push puts the
+** value on the stack (nil when the run has none); the run is at index 1.
+** comp is the value the REPL's completion maps the name to (metatable
+** .__fields): 'n' a number, 's' a string, 't' a table, 'b' true, 0 not
+** listed.  A method's own outputs (r.mean, r.workers, ...) are not here:
+** its result hook answers them (run_index). */
+typedef struct run_field {
+  const char *name;
+  void (*push) (lua_State *L, lrun *b);
+  char comp;
+} run_field;
+
+static void f_iter (lua_State *L, lrun *b)
+{
+  lua_pushinteger(L, ol_run_iter(b->r));
+}
+
+static void f_reason (lua_State *L, lrun *b)
+{
+  lua_pushstring(L, olua_runreason(b) == OL_STOP_NONE ? "running"
+                 : ol_stop_name(olua_runreason(b)));
+}
+
+static void f_message (lua_State *L, lrun *b)
+{
+  const char *msg = ol_run_message(b->r);
+  if (msg[0] != '\0') lua_pushstring(L, msg);
+  else lua_pushnil(L);
+}
+
+static void f_seed (lua_State *L, lrun *b)
+{
+  lua_pushinteger(L, (lua_Integer)ol_run_options(b->r)->seed);
+}
+
+static void f_x (lua_State *L, lrun *b)
+{
+  olua_pushvec(L, ol_run_x(b->r), ol_run_n(b->r));
+}
+
+static void f_xavg (lua_State *L, lrun *b)
+{
+  if (ol_run_xavg(b->r) != NULL)
+    olua_pushvec(L, ol_run_xavg(b->r), ol_run_n(b->r));
+  else lua_pushnil(L);
+}
+
+/* a game's value estimate: the row player's payoff x'Ay at the average
+** strategies (the last ones when the method keeps none) */
+static void f_value (lua_State *L, lrun *b)
+{
+  const ol_run *r = b->r;
+  ol_game G;
+  const double *z = ol_run_xavg(r) != NULL ? ol_run_xavg(r) : ol_run_x(r);
+  if (ol_kuhn_is(ol_run_problem(r))) lua_pushnumber(L, ol_kuhn_value(z));
+  else if (ol_game_view(ol_run_problem(r), &G))
+    lua_pushnumber(L, ol_game_value(&G, z));
+  else lua_pushnil(L);
+}
+
+/* lambda (general constraints: the multipliers, in the order of the
+** constraints), zl, zu (bound multipliers >= 0, IPOPT's z_L, z_U): the
+** method's result hook under the field's own name, nil for a method that
+** keeps none; listed here so that every run completes them */
+static void f_result (lua_State *L, lrun *b, const char *name)
+{
+  const double *v;
+  int rows, cols;
+  if (ol_method_result(ol_run_method(b->r), ol_run_state(b->r), name, &v,
+                       &rows, &cols))
+    pushrows(L, v, rows, cols);
+  else lua_pushnil(L);
+}
+
+static void f_lambda (lua_State *L, lrun *b)
+{
+  f_result(L, b, "lambda");
+}
+
+static void f_zl (lua_State *L, lrun *b)
+{
+  f_result(L, b, "zl");
+}
+
+static void f_zu (lua_State *L, lrun *b)
+{
+  f_result(L, b, "zu");
+}
+
+static void f_notice (lua_State *L, lrun *b)
+{
+  if (ol_run_notice(b->r)[0] != '\0') lua_pushstring(L, ol_run_notice(b->r));
+  else lua_pushnil(L);
+}
+
+static void f_budget (lua_State *L, lrun *b)
+{
+  lua_pushinteger(L, ol_run_budget(b->r));
+}
+
+static void f_nfev (lua_State *L, lrun *b)
+{
+  lua_pushinteger(L, ol_run_nfev(b->r));
+}
+
+static void f_ngev (lua_State *L, lrun *b)
+{
+  lua_pushinteger(L, ol_run_ngev(b->r));
+}
+
+static void f_nhev (lua_State *L, lrun *b)
+{
+  lua_pushinteger(L, ol_run_nhev(b->r));
+}
+
+static void f_mfev (lua_State *L, lrun *b)
+{
+  lua_pushinteger(L, ol_run_mfev(b->r));
+}
+
+static void f_mgev (lua_State *L, lrun *b)
+{
+  lua_pushinteger(L, ol_run_mgev(b->r));
+}
+
+static void f_fdgrad (lua_State *L, lrun *b)
+{
+  lua_pushboolean(L, ol_run_problem(b->r)->fd_grad);
+}
+
+static void f_fdhess (lua_State *L, lrun *b)
+{
+  lua_pushboolean(L, ol_run_problem(b->r)->hess == NULL &&
+                  ol_run_nhev(b->r) > 0);
+}
+
+static void f_seconds (lua_State *L, lrun *b)
+{
+  lua_pushnumber(L, ol_run_seconds(b->r));
+}
+
+static void f_label (lua_State *L, lrun *b)
+{
+  olua_pushrunlabel(L, b);
+}
+
+static void f_problem (lua_State *L, lrun *b)
+{
+  (void)b;
+  lua_getiuservalue(L, 1, 1);
+}
+
+static void f_method (lua_State *L, lrun *b)
+{
+  (void)b;
+  lua_getiuservalue(L, 1, 2);
+}
+
+static const run_field run_fields[] = {
+  {"iter", f_iter, 'n'},
+  {"reason", f_reason, 's'},
+  {"message", f_message, 's'},
+  {"seed", f_seed, 'n'},
+  {"x", f_x, 't'},
+  {"xavg", f_xavg, 't'},
+  {"value", f_value, 'n'},
+  {"lambda", f_lambda, 't'},
+  {"zl", f_zl, 't'},
+  {"zu", f_zu, 't'},
+  {"notice", f_notice, 's'},
+  {"budget", f_budget, 'n'},
+  {"nfev", f_nfev, 'n'},
+  {"ngev", f_ngev, 'n'},
+  {"nhev", f_nhev, 'n'},
+  {"mfev", f_mfev, 'n'},
+  {"mgev", f_mgev, 'n'},
+  {"fdgrad", f_fdgrad, 0},
+  {"fdhess", f_fdhess, 0},
+  {"seconds", f_seconds, 'n'},
+  {"label", f_label, 's'},
+  {"problem", f_problem, 'b'},
+  {"method", f_method, 'b'},
+  {NULL, NULL, 0}
+};
+
+/* r.<k>: a field of run_fields; else the method's named result (a
+** variational mean, ...: a vector for one row, else a list of rows;
+** r.samples is the method r:samples()); else a method of the run; else
+** nil. */
 static int run_index (lua_State *L)
 {
   lrun *b = olua_checkrun(L, 1);
-  const ol_run *r = b->r;
   const char *k = luaL_checkstring(L, 2);
-  const char *msg;
-  if (strcmp(k, "iter") == 0) lua_pushinteger(L, ol_run_iter(r));
-  else if (strcmp(k, "reason") == 0)
-    lua_pushstring(L, olua_runreason(b) == OL_STOP_NONE ? "running"
-                      : ol_stop_name(olua_runreason(b)));
-  else if (strcmp(k, "message") == 0) {
-    msg = ol_run_message(r);
-    if (msg[0] != '\0') lua_pushstring(L, msg);
-    else lua_pushnil(L);
-  }
-  else if (strcmp(k, "seed") == 0)
-    lua_pushinteger(L, (lua_Integer)ol_run_options(r)->seed);
-  else if (strcmp(k, "x") == 0) olua_pushvec(L, ol_run_x(r), ol_run_n(r));
-  else if (strcmp(k, "xavg") == 0) {
-    if (ol_run_xavg(r) != NULL)
-      olua_pushvec(L, ol_run_xavg(r), ol_run_n(r));
-    else lua_pushnil(L);
-  }
-  else if (strcmp(k, "value") == 0) {
-    /* a game's value estimate: the row player's payoff x'Ay at the
-    ** average strategies (the last ones when the method keeps none) */
-    ol_game G;
-    const double *z = ol_run_xavg(r) != NULL ? ol_run_xavg(r) : ol_run_x(r);
-    if (ol_kuhn_is(ol_run_problem(r))) lua_pushnumber(L, ol_kuhn_value(z));
-    else if (ol_game_view(ol_run_problem(r), &G))
-      lua_pushnumber(L, ol_game_value(&G, z));
-    else lua_pushnil(L);
-  }
-  else if (strcmp(k, "lambda") == 0) {
-    /* general constraints: the method's multipliers, in the order of the
-    ** constraints (nil when it keeps none) */
-    const double *lam = ol_constr_lambda(ol_run_method(r), ol_run_state(r));
-    if (lam != NULL) olua_pushvec(L, lam, ol_run_problem(r)->con.m);
-    else lua_pushnil(L);
-  }
-  else if (strcmp(k, "zl") == 0 || strcmp(k, "zu") == 0) {
-    /* bound multipliers (>= 0, IPOPT's z_L, z_U): nil for a method that
-    ** keeps none */
-    const double *z = ol_constr_z(ol_run_method(r), ol_run_state(r),
-                                  k[1] == 'u');
-    if (z != NULL) olua_pushvec(L, z, ol_run_n(r));
-    else lua_pushnil(L);
-  }
-  else if (strcmp(k, "notice") == 0) {
-    if (ol_run_notice(r)[0] != '\0') lua_pushstring(L, ol_run_notice(r));
-    else lua_pushnil(L);
-  }
-  else if (strcmp(k, "budget") == 0) lua_pushinteger(L, ol_run_budget(r));
-  else if (strcmp(k, "nfev") == 0) lua_pushinteger(L, ol_run_nfev(r));
-  else if (strcmp(k, "ngev") == 0) lua_pushinteger(L, ol_run_ngev(r));
-  else if (strcmp(k, "nhev") == 0) lua_pushinteger(L, ol_run_nhev(r));
-  else if (strcmp(k, "mfev") == 0) lua_pushinteger(L, ol_run_mfev(r));
-  else if (strcmp(k, "mgev") == 0) lua_pushinteger(L, ol_run_mgev(r));
-  else if (strcmp(k, "fdgrad") == 0)
-    lua_pushboolean(L, ol_run_problem(r)->fd_grad);
-  else if (strcmp(k, "fdhess") == 0)
-    lua_pushboolean(L, ol_run_problem(r)->hess == NULL &&
-                    ol_run_nhev(r) > 0);
-  else if (strcmp(k, "seconds") == 0) lua_pushnumber(L, ol_run_seconds(r));
-  else if (strcmp(k, "label") == 0) olua_pushrunlabel(L, b);
-  else if (strcmp(k, "problem") == 0) lua_getiuservalue(L, 1, 1);
-  else if (strcmp(k, "method") == 0) lua_getiuservalue(L, 1, 2);
-  else {
-    const luaL_Reg *m;
-    const double *v;
-    int rows, cols;
-    /* a family's named result (a variational mean, ...): a vector for one
-    ** row, else a list of rows */
-    if (strcmp(k, "samples") != 0 &&
-        ol_method_result(ol_run_method(r), ol_run_state(r), k, &v, &rows,
-                         &cols)) {
-      pushrows(L, v, rows, cols);
+  const run_field *f;
+  const luaL_Reg *m;
+  const double *v;
+  int rows, cols;
+  for (f = run_fields; f->name != NULL; f++)
+    if (strcmp(f->name, k) == 0) {
+      f->push(L, b);
       return 1;
     }
-    for (m = run_methods; m->name != NULL; m++)
-      if (strcmp(m->name, k) == 0) {
-        lua_pushcfunction(L, m->func);
-        return 1;
-      }
-    for (m = olua_sample_methods; m->name != NULL; m++)
-      if (strcmp(m->name, k) == 0) {
-        lua_pushcfunction(L, m->func);
-        return 1;
-      }
-    lua_pushnil(L);
+  if (strcmp(k, "samples") != 0 &&
+      ol_method_result(ol_run_method(b->r), ol_run_state(b->r), k, &v, &rows,
+                       &cols)) {
+    pushrows(L, v, rows, cols);
+    return 1;
   }
+  for (m = run_methods; m->name != NULL; m++)
+    if (strcmp(m->name, k) == 0) {
+      lua_pushcfunction(L, m->func);
+      return 1;
+    }
+  for (m = olua_sample_methods; m->name != NULL; m++)
+    if (strcmp(m->name, k) == 0) {
+      lua_pushcfunction(L, m->func);
+      return 1;
+    }
+  lua_pushnil(L);
   return 1;
 }
 
@@ -1003,40 +1127,22 @@ static const luaL_Reg run_meta[] = {
 };
 
 /* metatable.__fields (on top): names for the REPL's completion, mapped
-** to a value of their type. */
+** to a value of their type (run_fields' comp). */
 static void setfields (lua_State *L)
 {
-  static const char *const nums[] = {
-    "iter", "seed", "budget", "nfev", "ngev", "nhev", "mfev", "mgev",
-    "seconds", "value", NULL
-  };
-  static const char *const strs[] = {"reason", "message", "label", "notice",
-                                     NULL};
+  const run_field *f;
   const luaL_Reg *m;
-  int i;
   lua_newtable(L);
-  for (i = 0; nums[i] != NULL; i++) {
-    lua_pushinteger(L, 0);
-    lua_setfield(L, -2, nums[i]);
+  for (f = run_fields; f->name != NULL; f++) {
+    switch (f->comp) {
+    case 'n': lua_pushinteger(L, 0); break;
+    case 's': lua_pushliteral(L, ""); break;
+    case 't': lua_newtable(L); break;
+    case 'b': lua_pushboolean(L, 1); break;
+    default: continue;
+    }
+    lua_setfield(L, -2, f->name);
   }
-  for (i = 0; strs[i] != NULL; i++) {
-    lua_pushliteral(L, "");
-    lua_setfield(L, -2, strs[i]);
-  }
-  lua_newtable(L);
-  lua_setfield(L, -2, "x");
-  lua_newtable(L);
-  lua_setfield(L, -2, "xavg");
-  lua_newtable(L);
-  lua_setfield(L, -2, "lambda");
-  lua_newtable(L);
-  lua_setfield(L, -2, "zl");
-  lua_newtable(L);
-  lua_setfield(L, -2, "zu");
-  lua_pushboolean(L, 1);
-  lua_setfield(L, -2, "problem");
-  lua_pushboolean(L, 1);
-  lua_setfield(L, -2, "method");
   for (m = run_methods; m->name != NULL; m++) {
     lua_pushcfunction(L, m->func);
     lua_setfield(L, -2, m->name);

@@ -225,7 +225,7 @@ static lrun *reinit (lua_State *L, ropts *rc, lrun *b, double *xs,
 {
   const ol_problem *p = olua_checkproblem(L, 1)->p;
   const ol_method_type *m = olua_checkmethod(L, 2)->t;
-  int n = p->n, i, k, needg = strcmp(m->name, "rwmh") != 0, chain = b->chain;
+  int n = p->n, i, k, needg = !(m->flags & OL_M_NOGRAD), chain = b->chain;
   double *g, U, U0;
   char note[sizeof b->note];
   const char *where = chain <= 1 ? "x0" : "its dispersed start";

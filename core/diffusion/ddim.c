@@ -67,11 +67,21 @@ static void ddim_fini (void *st)
 }
 
 const ol_method_type ol_diffusion_ddim = {
-  "ddim", OL_DIFFUSION,
-  "DDIM (eta: 0 deterministic, 1 DDPM) with the exact score of a Gaussian "
-  "mixture",
-  "Song, Meng & Ermon 2021 (eq. 12, 16)",
-  ddim_params, (int)(sizeof ddim_params / sizeof ddim_params[0]),
-  sizeof(ddim_state), 0u, OL_KIND(OL_DENSITY),
-  ddim_init, ddim_step, ddim_fini, ol_dfs_probe, OL_DFS_PROBES
+  .name = "ddim",
+  .family = OL_DIFFUSION,
+  .doc =
+    "DDIM (eta: 0 deterministic, 1 DDPM) with the exact score of a Gaussian "
+    "mixture",
+  .ref = "Song, Meng & Ermon 2021 (eq. 12, 16)",
+  .params = ddim_params,
+  .nparams = (int)(sizeof ddim_params / sizeof ddim_params[0]),
+  .size = sizeof(ddim_state),
+  .kinds = OL_KIND(OL_DENSITY),
+  .init = ddim_init,
+  .step = ddim_step,
+  .fini = ddim_fini,
+  .probe = ol_dfs_probe,
+  .result = ol_dfs_result,
+  .check = ol_dfs_check,
+  .probes = OL_DFS_PROBES,
 };

@@ -74,10 +74,20 @@ static void ddpm_fini (void *st)
 }
 
 const ol_method_type ol_diffusion_ddpm = {
-  "ddpm", OL_DIFFUSION,
-  "DDPM ancestral sampling with the exact score of a Gaussian mixture",
-  "Ho, Jain & Abbeel 2020 (Algorithm 2, eq. 11); Song et al. 2021 (eq. 47)",
-  ddpm_params, (int)(sizeof ddpm_params / sizeof ddpm_params[0]),
-  sizeof(ddpm_state), 0u, OL_KIND(OL_DENSITY),
-  ddpm_init, ddpm_step, ddpm_fini, ol_dfs_probe, OL_DFS_PROBES
+  .name = "ddpm",
+  .family = OL_DIFFUSION,
+  .doc = "DDPM ancestral sampling with the exact score of a Gaussian mixture",
+  .ref =
+    "Ho, Jain & Abbeel 2020 (Algorithm 2, eq. 11); Song et al. 2021 (eq. 47)",
+  .params = ddpm_params,
+  .nparams = (int)(sizeof ddpm_params / sizeof ddpm_params[0]),
+  .size = sizeof(ddpm_state),
+  .kinds = OL_KIND(OL_DENSITY),
+  .init = ddpm_init,
+  .step = ddpm_step,
+  .fini = ddpm_fini,
+  .probe = ol_dfs_probe,
+  .result = ol_dfs_result,
+  .check = ol_dfs_check,
+  .probes = OL_DFS_PROBES,
 };

@@ -460,9 +460,10 @@ double ol_dfs_probe (const void *st, int metric, const ol_ctx *c)
   return D->met[slot];
 }
 
-int ol_dfs_result (const ol_dfs *D, const char *name, const double **v,
+int ol_dfs_result (const void *st, const char *name, const double **v,
                    int *rows, int *cols)
 {
+  const ol_dfs *D = st;
   if (D->x == NULL) return 0;
   if (strcmp(name, "samples") == 0) {
     *v = D->x;
@@ -480,4 +481,13 @@ int ol_dfs_result (const ol_dfs *D, const char *name, const double **v,
     return 1;
   }
   return 0;
+}
+
+int ol_dfs_check (const ol_method_type *m, const ol_problem *p, ol_err *e)
+{
+  if (ol_gmm_of(p) == NULL)
+    return ol_err_set(e, OL_EINVAL, "%s needs the exact score of its "
+                      "target: a Gaussian mixture made by problem.gmm{} (%s "
+                      "is not one)", m->name, p->name);
+  return OL_OK;
 }

@@ -118,12 +118,15 @@ void ol_dfs_end (ol_dfs *D, ol_ctx *c);
 /* The probe of kl, tv, w2, modeweights and entropy (see the man page):
 ** computed for the current step on first use. */
 double ol_dfs_probe (const void *st, int metric, const ol_ctx *c);
-/* Named results: samples (N x n), shares and shares_se (1 x K). */
-int ol_dfs_result (const ol_dfs *D, const char *name, const double **v,
+/* The result hook (method.h) of a state that starts with an ol_dfs:
+**   samples    N x n particles
+**   shares     1 x K: the particles' mean responsibility per mixture
+**              component (modeweights is its largest error), shares_se
+**              its standard errors */
+int ol_dfs_result (const void *st, const char *name, const double **v,
                    int *rows, int *cols);
-
-/* The masked-diffusion toy (masked.c). */
-int ol_masked_result (const void *st, const char *name, const double **v,
-                      int *rows, int *cols);
+/* The check hook (method.h) of the samplers with an exact score: the
+** target is a Gaussian mixture made by problem.gmm{}. */
+int ol_dfs_check (const ol_method_type *m, const ol_problem *p, ol_err *e);
 
 #endif

@@ -222,8 +222,11 @@ static double masked_probe (const void *st, int metric, const ol_ctx *c)
     : metric == OL_MET_ENTROPY ? S->ent : NAN;
 }
 
-int ol_masked_result (const void *st, const char *name, const double **v,
-                      int *rows, int *cols)
+/* The named results (method.h's result hook): samples (N x L symbols, 0
+** still masked) and q (1 x V^L: the exact output law, sequences in
+** base-V order, first token most significant). */
+static int masked_result (const void *st, const char *name, const double **v,
+                          int *rows, int *cols)
 {
   const masked_state *S = st;
   if (S->x == NULL) return 0;
@@ -242,13 +245,33 @@ int ol_masked_result (const void *st, const char *name, const double **v,
   return 0;
 }
 
+/* Its target is a token-sequence law (method.h's check hook). */
+static int masked_check (const ol_method_type *m, const ol_problem *p,
+                         ol_err *e)
+{
+  (void)m;
+  if (ol_tokens_of(p) == NULL)
+    return ol_err_set(e, OL_EINVAL, "masked needs a token-sequence target "
+                      "made by problem.tokens{} (%s is not one)", p->name);
+  return OL_OK;
+}
+
 const ol_method_type ol_diffusion_masked = {
-  "masked", OL_DIFFUSION,
-  "masked (absorbing-state) diffusion on token sequences: T unmasking "
-  "rounds with the exact conditionals; exact KL by enumeration",
-  "Austin et al. 2021 (absorbing D3PM); the catalogue's B063 (KL ~ mi / T)",
-  masked_params, (int)(sizeof masked_params / sizeof masked_params[0]),
-  sizeof(masked_state), 0u, OL_KIND(OL_DENSITY),
-  masked_init, masked_step, masked_fini, masked_probe,
-  OL_MSET(OL_MET_KL, OL_MET_TV, OL_MET_ENTROPY)
+  .name = "masked",
+  .family = OL_DIFFUSION,
+  .doc = "masked (absorbing-state) diffusion on token sequences: T unmasking "
+    "rounds with the exact conditionals; exact KL by enumeration",
+  .ref =
+    "Austin et al. 2021 (absorbing D3PM); the catalogue's B063 (KL ~ mi / T)",
+  .params = masked_params,
+  .nparams = (int)(sizeof masked_params / sizeof masked_params[0]),
+  .size = sizeof(masked_state),
+  .kinds = OL_KIND(OL_DENSITY),
+  .init = masked_init,
+  .step = masked_step,
+  .fini = masked_fini,
+  .probe = masked_probe,
+  .result = masked_result,
+  .check = masked_check,
+  .probes = OL_MSET(OL_MET_KL, OL_MET_TV, OL_MET_ENTROPY),
 };

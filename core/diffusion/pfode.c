@@ -74,11 +74,21 @@ static void pfode_fini (void *st)
 }
 
 const ol_method_type ol_diffusion_pfode = {
-  "pfode", OL_DIFFUSION,
-  "probability-flow ODE (Euler or Heun in sigma) with the exact score of "
-  "a Gaussian mixture",
-  "Song et al. 2021 (eq. 13); Karras et al. 2022 (eq. 4, Algorithm 1)",
-  pfode_params, (int)(sizeof pfode_params / sizeof pfode_params[0]),
-  sizeof(pfode_state), 0u, OL_KIND(OL_DENSITY),
-  pfode_init, pfode_step, pfode_fini, ol_dfs_probe, OL_DFS_PROBES
+  .name = "pfode",
+  .family = OL_DIFFUSION,
+  .doc =
+    "probability-flow ODE (Euler or Heun in sigma) with the exact score of "
+    "a Gaussian mixture",
+  .ref = "Song et al. 2021 (eq. 13); Karras et al. 2022 (eq. 4, Algorithm 1)",
+  .params = pfode_params,
+  .nparams = (int)(sizeof pfode_params / sizeof pfode_params[0]),
+  .size = sizeof(pfode_state),
+  .kinds = OL_KIND(OL_DENSITY),
+  .init = pfode_init,
+  .step = pfode_step,
+  .fini = pfode_fini,
+  .probe = ol_dfs_probe,
+  .result = ol_dfs_result,
+  .check = ol_dfs_check,
+  .probes = OL_DFS_PROBES,
 };

@@ -57,11 +57,20 @@ static void sde_fini (void *st)
 }
 
 const ol_method_type ol_diffusion_sde = {
-  "sde", OL_DIFFUSION,
-  "reverse-time SDE (Euler-Maruyama) with the exact score of a Gaussian "
-  "mixture",
-  "Song et al. 2021 (eq. 6); Anderson 1982",
-  sde_params, (int)(sizeof sde_params / sizeof sde_params[0]),
-  sizeof(sde_state), 0u, OL_KIND(OL_DENSITY),
-  sde_init, sde_step, sde_fini, ol_dfs_probe, OL_DFS_PROBES
+  .name = "sde",
+  .family = OL_DIFFUSION,
+  .doc = "reverse-time SDE (Euler-Maruyama) with the exact score of a Gaussian "
+    "mixture",
+  .ref = "Song et al. 2021 (eq. 6); Anderson 1982",
+  .params = sde_params,
+  .nparams = (int)(sizeof sde_params / sizeof sde_params[0]),
+  .size = sizeof(sde_state),
+  .kinds = OL_KIND(OL_DENSITY),
+  .init = sde_init,
+  .step = sde_step,
+  .fini = sde_fini,
+  .probe = ol_dfs_probe,
+  .result = ol_dfs_result,
+  .check = ol_dfs_check,
+  .probes = OL_DFS_PROBES,
 };

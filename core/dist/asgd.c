@@ -166,12 +166,20 @@ static double asgd_probe (const void *st, int metric, const ol_ctx *c)
 }
 
 const ol_method_type ol_dist_asgd = {
-  "asgd", OL_DIST,
-  "asynchronous SGD: stale gradients from simulated workers of given "
-  "speeds",
-  "Recht et al. 2011; Lian et al. 2015 (AsySG-con)",
-  asgd_params, (int)(sizeof asgd_params / sizeof asgd_params[0]),
-  sizeof(asgd_state), OL_M_NEEDSUM, OL_KIND(OL_OBJECTIVE),
-  asgd_init, asgd_step, asgd_fini, asgd_probe,
-  OL_MSET(OL_MET_CONSENSUS, OL_MET_ROUNDS)
+  .name = "asgd",
+  .family = OL_DIST,
+  .doc = "asynchronous SGD: stale gradients from simulated workers of given "
+    "speeds",
+  .ref = "Recht et al. 2011; Lian et al. 2015 (AsySG-con)",
+  .params = asgd_params,
+  .nparams = (int)(sizeof asgd_params / sizeof asgd_params[0]),
+  .size = sizeof(asgd_state),
+  .flags = OL_M_NEEDSUM,
+  .kinds = OL_KIND(OL_OBJECTIVE),
+  .init = asgd_init,
+  .step = asgd_step,
+  .fini = asgd_fini,
+  .probe = asgd_probe,
+  .result = ol_dist_fedresult,
+  .probes = OL_MSET(OL_MET_CONSENSUS, OL_MET_ROUNDS),
 };

@@ -119,14 +119,10 @@ double ol_dist_consensus (const double *X, int m, int n, const double *xbar)
   return m > 0 ? sum / m : 0;
 }
 
-int ol_dist_fedresult (const ol_method_type *m, const void *st,
-                       const char *name, const double **v, int *rows,
-                       int *cols)
+int ol_dist_fedresult (const void *st, const char *name, const double **v,
+                       int *rows, int *cols)
 {
   const ol_dist_view *s = st;
-  if (strcmp(m->name, "fedavg") != 0 && strcmp(m->name, "scaffold") != 0 &&
-      strcmp(m->name, "asgd") != 0)
-    return 0;
   if (strcmp(name, "workers") != 0 || s->X == NULL) return 0;
   *v = s->X;
   *rows = s->m;

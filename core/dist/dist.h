@@ -82,12 +82,10 @@ typedef struct ol_dist_view {
   double *X;
   int m, d;
 } ol_dist_view;
-/* The named result "workers" (method.h, ol_method_result) of those three
-** methods: X as m x d; 1 when m is one of them and has it, else 0.  For
-** core/dist/result.c to answer with. */
-int ol_dist_fedresult (const ol_method_type *m, const void *st,
-                       const char *name, const double **v, int *rows,
-                       int *cols);
+/* The result hook (method.h) of those three methods, whose state begins
+** with an ol_dist_view: "workers", X as m x d; 1 when it has it, else 0. */
+int ol_dist_fedresult (const void *st, const char *name, const double **v,
+                       int *rows, int *cols);
 
 /* The round bookkeeping fedavg and scaffold share: the workers' last
 ** local iterates (view, first, so that ol_dist_fedresult answers), the

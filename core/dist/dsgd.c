@@ -70,10 +70,19 @@ static void dsgd_fini (void *st)
 }
 
 const ol_method_type ol_dist_dsgd = {
-  "dsgd", OL_DIST,
-  "decentralized SGD: gossip over a graph, then a local gradient step",
-  "Lian et al. 2017 (D-PSGD); Nedic & Ozdaglar 2009",
-  dsgd_params, (int)(sizeof dsgd_params / sizeof dsgd_params[0]),
-  sizeof(dsgd_state), OL_M_NEEDSUM, OL_KIND(OL_OBJECTIVE),
-  dsgd_init, dsgd_step, dsgd_fini, ol_dec_probe, OL_PROBES_DEC
+  .name = "dsgd",
+  .family = OL_DIST,
+  .doc = "decentralized SGD: gossip over a graph, then a local gradient step",
+  .ref = "Lian et al. 2017 (D-PSGD); Nedic & Ozdaglar 2009",
+  .params = dsgd_params,
+  .nparams = (int)(sizeof dsgd_params / sizeof dsgd_params[0]),
+  .size = sizeof(dsgd_state),
+  .flags = OL_M_NEEDSUM,
+  .kinds = OL_KIND(OL_OBJECTIVE),
+  .init = dsgd_init,
+  .step = dsgd_step,
+  .fini = dsgd_fini,
+  .probe = ol_dec_probe,
+  .result = ol_dec_result,
+  .probes = OL_PROBES_DEC,
 };

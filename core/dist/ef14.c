@@ -144,11 +144,18 @@ static double ef14_probe (const void *st, int metric, const ol_ctx *c)
 }
 
 const ol_method_type ol_dist_ef14 = {
-  "ef14", OL_DIST,
-  "compressed distributed GD with error feedback (per-worker memory)",
-  "Seide et al. 2014; Stich et al. 2018; Karimireddy et al. 2019",
-  ef14_params, (int)(sizeof ef14_params / sizeof ef14_params[0]),
-  sizeof(ef14_state), OL_M_NEEDSUM, OL_KIND(OL_OBJECTIVE),
-  ef14_init, ef14_step, ef14_fini, ef14_probe,
-  OL_MSET(OL_MET_BITS, OL_MET_COMPRESS_ERR, OL_MET_ROUNDS)
+  .name = "ef14",
+  .family = OL_DIST,
+  .doc = "compressed distributed GD with error feedback (per-worker memory)",
+  .ref = "Seide et al. 2014; Stich et al. 2018; Karimireddy et al. 2019",
+  .params = ef14_params,
+  .nparams = (int)(sizeof ef14_params / sizeof ef14_params[0]),
+  .size = sizeof(ef14_state),
+  .flags = OL_M_NEEDSUM,
+  .kinds = OL_KIND(OL_OBJECTIVE),
+  .init = ef14_init,
+  .step = ef14_step,
+  .fini = ef14_fini,
+  .probe = ef14_probe,
+  .probes = OL_MSET(OL_MET_BITS, OL_MET_COMPRESS_ERR, OL_MET_ROUNDS),
 };

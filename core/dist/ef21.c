@@ -124,11 +124,18 @@ static double ef21_probe (const void *st, int metric, const ol_ctx *c)
 }
 
 const ol_method_type ol_dist_ef21 = {
-  "ef21", OL_DIST,
-  "EF21: workers send compressed changes of their gradient estimates",
-  "Richtarik, Sokolov & Fatkhullin 2021",
-  ef21_params, (int)(sizeof ef21_params / sizeof ef21_params[0]),
-  sizeof(ef21_state), OL_M_NEEDSUM, OL_KIND(OL_OBJECTIVE),
-  ef21_init, ef21_step, ef21_fini, ef21_probe,
-  OL_MSET(OL_MET_BITS, OL_MET_COMPRESS_ERR, OL_MET_ROUNDS)
+  .name = "ef21",
+  .family = OL_DIST,
+  .doc = "EF21: workers send compressed changes of their gradient estimates",
+  .ref = "Richtarik, Sokolov & Fatkhullin 2021",
+  .params = ef21_params,
+  .nparams = (int)(sizeof ef21_params / sizeof ef21_params[0]),
+  .size = sizeof(ef21_state),
+  .flags = OL_M_NEEDSUM,
+  .kinds = OL_KIND(OL_OBJECTIVE),
+  .init = ef21_init,
+  .step = ef21_step,
+  .fini = ef21_fini,
+  .probe = ef21_probe,
+  .probes = OL_MSET(OL_MET_BITS, OL_MET_COMPRESS_ERR, OL_MET_ROUNDS),
 };

@@ -166,13 +166,23 @@ static double fedavg_probe (const void *st, int metric, const ol_ctx *c)
 }
 
 const ol_method_type ol_dist_fedavg = {
-  "fedavg", OL_DIST,
-  "federated averaging: K local steps per client, server averages "
-  "(momentum: FedAvgM; beta: client momentum)",
-  "McMahan et al. 2017 (Alg. 1); Hsu, Qi & Brown 2019; Cheng et al. 2024",
-  fedavg_params, (int)(sizeof fedavg_params / sizeof fedavg_params[0]),
-  sizeof(fedavg_state), OL_M_NEEDSUM, OL_KIND(OL_OBJECTIVE),
-  fedavg_init, fedavg_step, fedavg_fini, fedavg_probe,
-  OL_MSET(OL_MET_DRIFT, OL_MET_CONSENSUS, OL_MET_ROUNDS,
-          OL_MET_BITS, OL_MET_COMPRESS_ERR)
+  .name = "fedavg",
+  .family = OL_DIST,
+  .doc = "federated averaging: K local steps per client, server averages "
+    "(momentum: FedAvgM; beta: client momentum)",
+  .ref =
+    "McMahan et al. 2017 (Alg. 1); Hsu, Qi & Brown 2019; Cheng et al. 2024",
+  .params = fedavg_params,
+  .nparams = (int)(sizeof fedavg_params / sizeof fedavg_params[0]),
+  .size = sizeof(fedavg_state),
+  .flags = OL_M_NEEDSUM,
+  .kinds = OL_KIND(OL_OBJECTIVE),
+  .init = fedavg_init,
+  .step = fedavg_step,
+  .fini = fedavg_fini,
+  .probe = fedavg_probe,
+  .result = ol_dist_fedresult,
+  .probes =
+    OL_MSET(OL_MET_DRIFT, OL_MET_CONSENSUS, OL_MET_ROUNDS, OL_MET_BITS,
+            OL_MET_COMPRESS_ERR),
 };

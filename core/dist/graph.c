@@ -279,3 +279,28 @@ double ol_dec_probe (const void *st, int metric, const ol_ctx *c)
     return ol_dist_consensus(s->X, s->m, s->d, c->x);
   return NAN;
 }
+
+int ol_dec_result (const void *st, const char *name, const double **v,
+                   int *rows, int *cols)
+{
+  const ol_dec *s = st;
+  if (s->X == NULL) return 0;
+  if (strcmp(name, "workers") == 0) {
+    *v = s->X;
+    *rows = s->m;
+    *cols = s->d;
+    return 1;
+  }
+  if (strcmp(name, "mixing") == 0 && s->g.W != NULL) {
+    *v = s->g.W;
+    *rows = *cols = s->m;
+    return 1;
+  }
+  if (strcmp(name, "graph") == 0 && s->g.W != NULL) {
+    *v = s->g.info;
+    *rows = 1;
+    *cols = 4;
+    return 1;
+  }
+  return 0;
+}

@@ -109,5 +109,13 @@ void ol_dec_average (const ol_dec *s, double *x);
 ** x (the average; st begins with an ol_dec). */
 double ol_dec_probe (const void *st, int metric, const ol_ctx *c);
 #define OL_PROBES_DEC OL_MSET(OL_MET_CONSENSUS)
+/* The result hook (method.h) of a state that begins with an ol_dec:
+**   workers    m x d: each node's iterate, the rows whose average is the
+**              run's x
+**   mixing     m x m: the mixing matrix W
+**   graph      1 x 4: its spectral gap, rho = 1 - gap, edges, draws (an
+**              Erdos-Renyi graph's draws until connected, else 1) */
+int ol_dec_result (const void *st, const char *name, const double **v,
+                   int *rows, int *cols);
 
 #endif

@@ -92,10 +92,19 @@ static void gt_fini (void *st)
 }
 
 const ol_method_type ol_dist_gt = {
-  "gt", OL_DIST,
-  "gradient tracking: gossip, step along a tracked average gradient",
-  "Nedic, Olshevsky & Shi 2017 (DIGing); Qu & Li 2018",
-  gt_params, (int)(sizeof gt_params / sizeof gt_params[0]),
-  sizeof(gt_state), OL_M_NEEDSUM, OL_KIND(OL_OBJECTIVE),
-  gt_init, gt_step, gt_fini, ol_dec_probe, OL_PROBES_DEC
+  .name = "gt",
+  .family = OL_DIST,
+  .doc = "gradient tracking: gossip, step along a tracked average gradient",
+  .ref = "Nedic, Olshevsky & Shi 2017 (DIGing); Qu & Li 2018",
+  .params = gt_params,
+  .nparams = (int)(sizeof gt_params / sizeof gt_params[0]),
+  .size = sizeof(gt_state),
+  .flags = OL_M_NEEDSUM,
+  .kinds = OL_KIND(OL_OBJECTIVE),
+  .init = gt_init,
+  .step = gt_step,
+  .fini = gt_fini,
+  .probe = ol_dec_probe,
+  .result = ol_dec_result,
+  .probes = OL_PROBES_DEC,
 };

@@ -110,10 +110,20 @@ static void gtn_fini (void *st)
 }
 
 const ol_method_type ol_dist_gtnsgdm = {
-  "gtnsgdm", OL_DIST,
-  "GT-NSGDm: normalized momentum steps with gradient tracking (heavy tails)",
-  "Yu, Jakovetic & Kar 2025 (arXiv 2505.03736)",
-  gtn_params, (int)(sizeof gtn_params / sizeof gtn_params[0]),
-  sizeof(gtn_state), OL_M_NEEDSUM, OL_KIND(OL_OBJECTIVE),
-  gtn_init, gtn_step, gtn_fini, ol_dec_probe, OL_PROBES_DEC
+  .name = "gtnsgdm",
+  .family = OL_DIST,
+  .doc =
+    "GT-NSGDm: normalized momentum steps with gradient tracking (heavy tails)",
+  .ref = "Yu, Jakovetic & Kar 2025 (arXiv 2505.03736)",
+  .params = gtn_params,
+  .nparams = (int)(sizeof gtn_params / sizeof gtn_params[0]),
+  .size = sizeof(gtn_state),
+  .flags = OL_M_NEEDSUM,
+  .kinds = OL_KIND(OL_OBJECTIVE),
+  .init = gtn_init,
+  .step = gtn_step,
+  .fini = gtn_fini,
+  .probe = ol_dec_probe,
+  .result = ol_dec_result,
+  .probes = OL_PROBES_DEC,
 };

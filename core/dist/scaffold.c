@@ -155,12 +155,21 @@ static double scaffold_probe (const void *st, int metric, const ol_ctx *c)
 }
 
 const ol_method_type ol_dist_scaffold = {
-  "scaffold", OL_DIST,
-  "SCAFFOLD: local steps corrected by control variates (option II)",
-  "Karimireddy et al. 2020 (Alg. 1, option II)",
-  scaffold_params, (int)(sizeof scaffold_params / sizeof scaffold_params[0]),
-  sizeof(scaffold_state), OL_M_NEEDSUM, OL_KIND(OL_OBJECTIVE),
-  scaffold_init, scaffold_step, scaffold_fini, scaffold_probe,
-  OL_MSET(OL_MET_DRIFT, OL_MET_CONSENSUS, OL_MET_ROUNDS,
-          OL_MET_BITS, OL_MET_COMPRESS_ERR)
+  .name = "scaffold",
+  .family = OL_DIST,
+  .doc = "SCAFFOLD: local steps corrected by control variates (option II)",
+  .ref = "Karimireddy et al. 2020 (Alg. 1, option II)",
+  .params = scaffold_params,
+  .nparams = (int)(sizeof scaffold_params / sizeof scaffold_params[0]),
+  .size = sizeof(scaffold_state),
+  .flags = OL_M_NEEDSUM,
+  .kinds = OL_KIND(OL_OBJECTIVE),
+  .init = scaffold_init,
+  .step = scaffold_step,
+  .fini = scaffold_fini,
+  .probe = scaffold_probe,
+  .result = ol_dist_fedresult,
+  .probes =
+    OL_MSET(OL_MET_DRIFT, OL_MET_CONSENSUS, OL_MET_ROUNDS, OL_MET_BITS,
+            OL_MET_COMPRESS_ERR),
 };

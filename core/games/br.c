@@ -89,10 +89,20 @@ static void br_fini (void *st)
 }
 
 const ol_method_type ol_game_br = {
-  "br", OL_DYNAMIC,
-  "best-response dynamics: players switch in turn to a better pure reply",
-  "Cournot 1838; Monderer & Shapley 1996",
-  NULL, 0,
-  sizeof(br_state), OL_M_NEEDSET | OL_M_OWNAVG, OL_KIND(OL_GAME),
-  br_init, br_step, br_fini, ol_play_probe, OL_PROBES_PLAY
+  .name = "br",
+  .family = OL_DYNAMIC,
+  .doc =
+    "best-response dynamics: players switch in turn to a better pure reply",
+  .ref = "Cournot 1838; Monderer & Shapley 1996",
+  .params = NULL,
+  .nparams = 0,
+  .size = sizeof(br_state),
+  .flags = OL_M_NEEDSET | OL_M_OWNAVG,
+  .kinds = OL_KIND(OL_GAME),
+  .init = br_init,
+  .step = br_step,
+  .fini = br_fini,
+  .probe = ol_play_probe,
+  .check = ol_game_check,
+  .probes = OL_PROBES_PLAY,
 };

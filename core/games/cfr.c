@@ -42,10 +42,17 @@ static int cfr_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 }
 
 const ol_method_type ol_game_cfr = {
-  "cfr", OL_DYNAMIC,
-  "counterfactual regret minimisation on a game tree (Kuhn poker)",
-  "Zinkevich, Johanson, Bowling & Piccione 2007, eq. (4)-(8)",
-  cfr_params, (int)(sizeof cfr_params / sizeof cfr_params[0]),
-  sizeof(cfr_state), OL_M_OWNAVG | OL_M_TREE, OL_KIND(OL_GAME),
-  cfr_init, ol_cfr_step, NULL, NULL, OL_MSET_NONE
+  .name = "cfr",
+  .family = OL_DYNAMIC,
+  .doc = "counterfactual regret minimisation on a game tree (Kuhn poker)",
+  .ref = "Zinkevich, Johanson, Bowling & Piccione 2007, eq. (4)-(8)",
+  .params = cfr_params,
+  .nparams = (int)(sizeof cfr_params / sizeof cfr_params[0]),
+  .size = sizeof(cfr_state),
+  .flags = OL_M_OWNAVG | OL_M_TREE,
+  .kinds = OL_KIND(OL_GAME),
+  .init = cfr_init,
+  .step = ol_cfr_step,
+  .check = ol_game_check_tree,
+  .probes = OL_MSET_NONE,
 };

@@ -38,11 +38,18 @@ static int cfrplus_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 }
 
 const ol_method_type ol_game_cfrplus = {
-  "cfrplus", OL_DYNAMIC,
-  "CFR+ on a game tree (Kuhn poker): regret matching+, alternating "
-  "updates, linear averaging",
-  "Tammelin 2014; Tammelin, Burch, Johanson & Bowling 2015",
-  cfrplus_params, (int)(sizeof cfrplus_params / sizeof cfrplus_params[0]),
-  sizeof(cfrplus_state), OL_M_OWNAVG | OL_M_TREE, OL_KIND(OL_GAME),
-  cfrplus_init, ol_cfr_step, NULL, NULL, OL_MSET_NONE
+  .name = "cfrplus",
+  .family = OL_DYNAMIC,
+  .doc = "CFR+ on a game tree (Kuhn poker): regret matching+, alternating "
+    "updates, linear averaging",
+  .ref = "Tammelin 2014; Tammelin, Burch, Johanson & Bowling 2015",
+  .params = cfrplus_params,
+  .nparams = (int)(sizeof cfrplus_params / sizeof cfrplus_params[0]),
+  .size = sizeof(cfrplus_state),
+  .flags = OL_M_OWNAVG | OL_M_TREE,
+  .kinds = OL_KIND(OL_GAME),
+  .init = cfrplus_init,
+  .step = ol_cfr_step,
+  .check = ol_game_check_tree,
+  .probes = OL_MSET_NONE,
 };

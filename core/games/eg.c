@@ -70,10 +70,19 @@ static void eg_fini (void *st)
 }
 
 const ol_method_type ol_game_eg = {
-  "eg", OL_DYNAMIC,
-  "extragradient: extrapolate, then step from the same point",
-  "Korpelevich 1976",
-  eg_params, (int)(sizeof eg_params / sizeof eg_params[0]),
-  sizeof(eg_state), OL_M_OWNAVG, OL_KIND(OL_GAME),
-  eg_init, eg_step, eg_fini, ol_play_probe, OL_PROBES_PLAY
+  .name = "eg",
+  .family = OL_DYNAMIC,
+  .doc = "extragradient: extrapolate, then step from the same point",
+  .ref = "Korpelevich 1976",
+  .params = eg_params,
+  .nparams = (int)(sizeof eg_params / sizeof eg_params[0]),
+  .size = sizeof(eg_state),
+  .flags = OL_M_OWNAVG,
+  .kinds = OL_KIND(OL_GAME),
+  .init = eg_init,
+  .step = eg_step,
+  .fini = eg_fini,
+  .probe = ol_play_probe,
+  .check = ol_game_check,
+  .probes = OL_PROBES_PLAY,
 };

@@ -131,11 +131,20 @@ static void exp3_fini (void *st)
 }
 
 const ol_method_type ol_game_exp3 = {
-  "exp3", OL_DYNAMIC,
-  "Exp3 / Exp3-IX self-play with bandit feedback (each player sees only "
-  "its realized payoff)",
-  "Auer, Cesa-Bianchi, Freund & Schapire 2002; Neu 2015",
-  exp3_params, (int)(sizeof exp3_params / sizeof exp3_params[0]),
-  sizeof(exp3_state), OL_M_NEEDSET | OL_M_OWNAVG, OL_KIND(OL_GAME),
-  exp3_init, exp3_step, exp3_fini, ol_play_probe, OL_PROBES_PLAY
+  .name = "exp3",
+  .family = OL_DYNAMIC,
+  .doc = "Exp3 / Exp3-IX self-play with bandit feedback (each player sees only "
+    "its realized payoff)",
+  .ref = "Auer, Cesa-Bianchi, Freund & Schapire 2002; Neu 2015",
+  .params = exp3_params,
+  .nparams = (int)(sizeof exp3_params / sizeof exp3_params[0]),
+  .size = sizeof(exp3_state),
+  .flags = OL_M_NEEDSET | OL_M_OWNAVG,
+  .kinds = OL_KIND(OL_GAME),
+  .init = exp3_init,
+  .step = exp3_step,
+  .fini = exp3_fini,
+  .probe = ol_play_probe,
+  .check = ol_game_check,
+  .probes = OL_PROBES_PLAY,
 };

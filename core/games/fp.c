@@ -64,10 +64,19 @@ static void fp_fini (void *st)
 }
 
 const ol_method_type ol_game_fp = {
-  "fp", OL_DYNAMIC,
-  "fictitious play: best response to the opponents' empirical play",
-  "Brown 1951",
-  NULL, 0,
-  sizeof(fp_state), OL_M_NEEDSET | OL_M_OWNAVG, OL_KIND(OL_GAME),
-  fp_init, fp_step, fp_fini, ol_play_probe, OL_PROBES_PLAY
+  .name = "fp",
+  .family = OL_DYNAMIC,
+  .doc = "fictitious play: best response to the opponents' empirical play",
+  .ref = "Brown 1951",
+  .params = NULL,
+  .nparams = 0,
+  .size = sizeof(fp_state),
+  .flags = OL_M_NEEDSET | OL_M_OWNAVG,
+  .kinds = OL_KIND(OL_GAME),
+  .init = fp_init,
+  .step = fp_step,
+  .fini = fp_fini,
+  .probe = ol_play_probe,
+  .check = ol_game_check,
+  .probes = OL_PROBES_PLAY,
 };

@@ -77,10 +77,19 @@ static void gda_fini (void *st)
 }
 
 const ol_method_type ol_game_gda = {
-  "gda", OL_DYNAMIC,
-  "projected gradient descent-ascent, simultaneous or alternating",
-  "Arrow, Hurwicz & Uzawa 1958; Gidel et al. 2019",
-  gda_params, (int)(sizeof gda_params / sizeof gda_params[0]),
-  sizeof(gda_state), OL_M_OWNAVG, OL_KIND(OL_GAME),
-  gda_init, gda_step, gda_fini, ol_play_probe, OL_PROBES_PLAY
+  .name = "gda",
+  .family = OL_DYNAMIC,
+  .doc = "projected gradient descent-ascent, simultaneous or alternating",
+  .ref = "Arrow, Hurwicz & Uzawa 1958; Gidel et al. 2019",
+  .params = gda_params,
+  .nparams = (int)(sizeof gda_params / sizeof gda_params[0]),
+  .size = sizeof(gda_state),
+  .flags = OL_M_OWNAVG,
+  .kinds = OL_KIND(OL_GAME),
+  .init = gda_init,
+  .step = gda_step,
+  .fini = gda_fini,
+  .probe = ol_play_probe,
+  .check = ol_game_check,
+  .probes = OL_PROBES_PLAY,
 };

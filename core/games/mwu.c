@@ -93,10 +93,19 @@ static void mwu_fini (void *st)
 }
 
 const ol_method_type ol_game_mwu = {
-  "mwu", OL_DYNAMIC,
-  "multiplicative weights (Hedge) self-play on a product of simplices",
-  "Freund & Schapire 1997",
-  mwu_params, (int)(sizeof mwu_params / sizeof mwu_params[0]),
-  sizeof(mwu_state), OL_M_NEEDSET | OL_M_OWNAVG, OL_KIND(OL_GAME),
-  mwu_init, mwu_step, mwu_fini, ol_play_probe, OL_PROBES_PLAY
+  .name = "mwu",
+  .family = OL_DYNAMIC,
+  .doc = "multiplicative weights (Hedge) self-play on a product of simplices",
+  .ref = "Freund & Schapire 1997",
+  .params = mwu_params,
+  .nparams = (int)(sizeof mwu_params / sizeof mwu_params[0]),
+  .size = sizeof(mwu_state),
+  .flags = OL_M_NEEDSET | OL_M_OWNAVG,
+  .kinds = OL_KIND(OL_GAME),
+  .init = mwu_init,
+  .step = mwu_step,
+  .fini = mwu_fini,
+  .probe = ol_play_probe,
+  .check = ol_game_check,
+  .probes = OL_PROBES_PLAY,
 };

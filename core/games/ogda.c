@@ -70,10 +70,19 @@ static void ogda_fini (void *st)
 }
 
 const ol_method_type ol_game_ogda = {
-  "ogda", OL_DYNAMIC,
-  "optimistic gradient descent-ascent (past extragradient)",
-  "Popov 1980; Daskalakis et al. 2018",
-  ogda_params, (int)(sizeof ogda_params / sizeof ogda_params[0]),
-  sizeof(ogda_state), OL_M_OWNAVG, OL_KIND(OL_GAME),
-  ogda_init, ogda_step, ogda_fini, ol_play_probe, OL_PROBES_PLAY
+  .name = "ogda",
+  .family = OL_DYNAMIC,
+  .doc = "optimistic gradient descent-ascent (past extragradient)",
+  .ref = "Popov 1980; Daskalakis et al. 2018",
+  .params = ogda_params,
+  .nparams = (int)(sizeof ogda_params / sizeof ogda_params[0]),
+  .size = sizeof(ogda_state),
+  .flags = OL_M_OWNAVG,
+  .kinds = OL_KIND(OL_GAME),
+  .init = ogda_init,
+  .step = ogda_step,
+  .fini = ogda_fini,
+  .probe = ol_play_probe,
+  .check = ol_game_check,
+  .probes = OL_PROBES_PLAY,
 };

@@ -83,10 +83,20 @@ static void omwu_fini (void *st)
 }
 
 const ol_method_type ol_game_omwu = {
-  "omwu", OL_DYNAMIC,
-  "optimistic multiplicative weights self-play on a product of simplices",
-  "Rakhlin & Sridharan 2013; Daskalakis & Panageas 2019",
-  omwu_params, (int)(sizeof omwu_params / sizeof omwu_params[0]),
-  sizeof(omwu_state), OL_M_NEEDSET | OL_M_OWNAVG, OL_KIND(OL_GAME),
-  omwu_init, omwu_step, omwu_fini, ol_play_probe, OL_PROBES_PLAY
+  .name = "omwu",
+  .family = OL_DYNAMIC,
+  .doc =
+    "optimistic multiplicative weights self-play on a product of simplices",
+  .ref = "Rakhlin & Sridharan 2013; Daskalakis & Panageas 2019",
+  .params = omwu_params,
+  .nparams = (int)(sizeof omwu_params / sizeof omwu_params[0]),
+  .size = sizeof(omwu_state),
+  .flags = OL_M_NEEDSET | OL_M_OWNAVG,
+  .kinds = OL_KIND(OL_GAME),
+  .init = omwu_init,
+  .step = omwu_step,
+  .fini = omwu_fini,
+  .probe = ol_play_probe,
+  .check = ol_game_check,
+  .probes = OL_PROBES_PLAY,
 };

@@ -106,10 +106,19 @@ static void pg_fini (void *st)
 }
 
 const ol_method_type ol_game_pg = {
-  "pg", OL_DYNAMIC,
-  "softmax policy gradient self-play on a product of simplices",
-  "Williams 1992; Sutton et al. 2000; Agarwal et al. 2021",
-  pg_params, (int)(sizeof pg_params / sizeof pg_params[0]),
-  sizeof(pg_state), OL_M_NEEDSET | OL_M_OWNAVG, OL_KIND(OL_GAME),
-  pg_init, pg_step, pg_fini, ol_play_probe, OL_PROBES_PLAY
+  .name = "pg",
+  .family = OL_DYNAMIC,
+  .doc = "softmax policy gradient self-play on a product of simplices",
+  .ref = "Williams 1992; Sutton et al. 2000; Agarwal et al. 2021",
+  .params = pg_params,
+  .nparams = (int)(sizeof pg_params / sizeof pg_params[0]),
+  .size = sizeof(pg_state),
+  .flags = OL_M_NEEDSET | OL_M_OWNAVG,
+  .kinds = OL_KIND(OL_GAME),
+  .init = pg_init,
+  .step = pg_step,
+  .fini = pg_fini,
+  .probe = ol_play_probe,
+  .check = ol_game_check,
+  .probes = OL_PROBES_PLAY,
 };

@@ -143,4 +143,11 @@ int ol_cfr_step (void *st, ol_ctx *c, ol_err *e);
 ** L += eta d, then x = softmax(L), and L shifted to maximum 0. */
 void ol_mwu_block (double *L, const double *d, double eta, double *x, int k);
 
+/* The check hooks of the dynamics (method.h; core/games/check.c): a
+** normal-form dynamic needs a game or a problem over simplices, not a game
+** tree; an extensive-form one (cfr, cfrplus) a game tree. */
+int ol_game_check (const ol_method_type *m, const ol_problem *p, ol_err *e);
+int ol_game_check_tree (const ol_method_type *m, const ol_problem *p,
+                        ol_err *e);
+
 #endif

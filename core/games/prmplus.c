@@ -57,10 +57,19 @@ static int prmplus_step (void *st, ol_ctx *c, ol_err *e)
 }
 
 const ol_method_type ol_game_prmplus = {
-  "prmplus", OL_DYNAMIC,
-  "predictive regret matching+ self-play on a product of simplices",
-  "Farina, Kroer & Sandholm 2021",
-  prmplus_params, (int)(sizeof prmplus_params / sizeof prmplus_params[0]),
-  sizeof(prmplus_state), OL_M_NEEDSET | OL_M_OWNAVG, OL_KIND(OL_GAME),
-  prmplus_init, prmplus_step, ol_regret_fini, ol_play_probe, OL_PROBES_PLAY
+  .name = "prmplus",
+  .family = OL_DYNAMIC,
+  .doc = "predictive regret matching+ self-play on a product of simplices",
+  .ref = "Farina, Kroer & Sandholm 2021",
+  .params = prmplus_params,
+  .nparams = (int)(sizeof prmplus_params / sizeof prmplus_params[0]),
+  .size = sizeof(prmplus_state),
+  .flags = OL_M_NEEDSET | OL_M_OWNAVG,
+  .kinds = OL_KIND(OL_GAME),
+  .init = prmplus_init,
+  .step = prmplus_step,
+  .fini = ol_regret_fini,
+  .probe = ol_play_probe,
+  .check = ol_game_check,
+  .probes = OL_PROBES_PLAY,
 };

@@ -55,10 +55,19 @@ static int rm_step (void *st, ol_ctx *c, ol_err *e)
 }
 
 const ol_method_type ol_game_rm = {
-  "rm", OL_DYNAMIC,
-  "regret matching self-play on a product of simplices",
-  "Hart & Mas-Colell 2000",
-  rm_params, (int)(sizeof rm_params / sizeof rm_params[0]),
-  sizeof(rm_state), OL_M_NEEDSET | OL_M_OWNAVG, OL_KIND(OL_GAME),
-  rm_init, rm_step, ol_regret_fini, ol_play_probe, OL_PROBES_PLAY
+  .name = "rm",
+  .family = OL_DYNAMIC,
+  .doc = "regret matching self-play on a product of simplices",
+  .ref = "Hart & Mas-Colell 2000",
+  .params = rm_params,
+  .nparams = (int)(sizeof rm_params / sizeof rm_params[0]),
+  .size = sizeof(rm_state),
+  .flags = OL_M_NEEDSET | OL_M_OWNAVG,
+  .kinds = OL_KIND(OL_GAME),
+  .init = rm_init,
+  .step = rm_step,
+  .fini = ol_regret_fini,
+  .probe = ol_play_probe,
+  .check = ol_game_check,
+  .probes = OL_PROBES_PLAY,
 };

@@ -109,11 +109,19 @@ static void rmplus_fini (void *st)
 }
 
 const ol_method_type ol_game_rmplus = {
-  "rmplus", OL_DYNAMIC,
-  "regret matching+ self-play on a product of simplices",
-  "Tammelin 2014; Farina, Kroer & Sandholm 2021",
-  rmplus_params, (int)(sizeof rmplus_params / sizeof rmplus_params[0]),
-  sizeof(rmplus_state), OL_M_NEEDSET | OL_M_OWNAVG,
-  OL_KIND(OL_GAME) | OL_KIND(OL_OBJECTIVE),
-  rmplus_init, rmplus_step, rmplus_fini, ol_play_probe, OL_PROBES_PLAY
+  .name = "rmplus",
+  .family = OL_DYNAMIC,
+  .doc = "regret matching+ self-play on a product of simplices",
+  .ref = "Tammelin 2014; Farina, Kroer & Sandholm 2021",
+  .params = rmplus_params,
+  .nparams = (int)(sizeof rmplus_params / sizeof rmplus_params[0]),
+  .size = sizeof(rmplus_state),
+  .flags = OL_M_NEEDSET | OL_M_OWNAVG,
+  .kinds = OL_KIND(OL_GAME) | OL_KIND(OL_OBJECTIVE),
+  .init = rmplus_init,
+  .step = rmplus_step,
+  .fini = rmplus_fini,
+  .probe = ol_play_probe,
+  .check = ol_game_check,
+  .probes = OL_PROBES_PLAY,
 };

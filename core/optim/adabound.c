@@ -96,13 +96,17 @@ static double adabound_probe (const void *st, int metric, const ol_ctx *c)
 }
 
 const ol_method_type ol_optim_adabound = {
-  "adabound", OL_OPTIM,
-  "AdaBound: Adam-type rates clipped to a band shrinking to final_lr",
-  "Luo, Xiong, Liu & Sun 2019, Algorithm 2",
-  adabound_params,
-  (int)(sizeof adabound_params / sizeof adabound_params[0]),
-  sizeof(adabound_state), 0u,
-  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  adabound_init, adabound_step, adabound_fini, adabound_probe,
-  OL_PROBES_LR
+  .name = "adabound",
+  .family = OL_OPTIM,
+  .doc = "AdaBound: Adam-type rates clipped to a band shrinking to final_lr",
+  .ref = "Luo, Xiong, Liu & Sun 2019, Algorithm 2",
+  .params = adabound_params,
+  .nparams = (int)(sizeof adabound_params / sizeof adabound_params[0]),
+  .size = sizeof(adabound_state),
+  .kinds = OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  .init = adabound_init,
+  .step = adabound_step,
+  .fini = adabound_fini,
+  .probe = adabound_probe,
+  .probes = OL_PROBES_LR,
 };

@@ -137,12 +137,18 @@ static double adago_probe (const void *st, int metric, const ol_ctx *c)
 }
 
 const ol_method_type ol_optim_adago = {
-  "adago", OL_OPTIM,
-  "AdaGO: Muon's orthogonalised momentum with an AdaGrad-norm step size",
-  "Zhang, Liu & Schaeffer 2025, AdaGrad meets Muon, Algorithm 1",
-  adago_params, (int)(sizeof adago_params / sizeof adago_params[0]),
-  sizeof(adago_state), OL_M_NEEDMAT,
-  OL_KIND(OL_OBJECTIVE),
-  adago_init, adago_step, adago_fini, adago_probe,
-  OL_MSET(OL_LR_METRICS, OL_MET_ORTHERR)
+  .name = "adago",
+  .family = OL_OPTIM,
+  .doc = "AdaGO: Muon's orthogonalised momentum with an AdaGrad-norm step size",
+  .ref = "Zhang, Liu & Schaeffer 2025, AdaGrad meets Muon, Algorithm 1",
+  .params = adago_params,
+  .nparams = (int)(sizeof adago_params / sizeof adago_params[0]),
+  .size = sizeof(adago_state),
+  .flags = OL_M_NEEDMAT,
+  .kinds = OL_KIND(OL_OBJECTIVE),
+  .init = adago_init,
+  .step = adago_step,
+  .fini = adago_fini,
+  .probe = adago_probe,
+  .probes = OL_MSET(OL_LR_METRICS, OL_MET_ORTHERR),
 };

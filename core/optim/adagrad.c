@@ -84,13 +84,18 @@ static double adagrad_probe (const void *st, int metric, const ol_ctx *c)
 }
 
 const ol_method_type ol_optim_adagrad = {
-  "adagrad", OL_OPTIM,
-  "AdaGrad: per-coordinate steps lr / sqrt(sum of squared gradients)",
-  "Duchi, Hazan & Singer 2011",
-  adagrad_params,
-  (int)(sizeof adagrad_params / sizeof adagrad_params[0]),
-  sizeof(adagrad_state), 0u,
-  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  adagrad_init, adagrad_step, adagrad_fini, adagrad_probe,
-  OL_PROBES_LR
+  .name = "adagrad",
+  .family = OL_OPTIM,
+  .doc = "AdaGrad: per-coordinate steps lr / sqrt(sum of squared gradients)",
+  .ref = "Duchi, Hazan & Singer 2011",
+  .params = adagrad_params,
+  .nparams = (int)(sizeof adagrad_params / sizeof adagrad_params[0]),
+  .size = sizeof(adagrad_state),
+  .kinds = OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  .init = adagrad_init,
+  .step = adagrad_step,
+  .fini = adagrad_fini,
+  .probe = adagrad_probe,
+  .params_live = OL_LIVE(0) | OL_LIVE(1),
+  .probes = OL_PROBES_LR,
 };

@@ -79,13 +79,17 @@ static double adagradnorm_probe (const void *st, int metric,
 }
 
 const ol_method_type ol_optim_adagradnorm = {
-  "adagradnorm", OL_OPTIM,
-  "AdaGrad-Norm: one step size lr / sqrt(b0^2 + sum of ||g||^2)",
-  "Ward, Wu & Bottou 2019, Algorithm 1",
-  adagradnorm_params,
-  (int)(sizeof adagradnorm_params / sizeof adagradnorm_params[0]),
-  sizeof(adagradnorm_state), 0u,
-  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  adagradnorm_init, adagradnorm_step, adagradnorm_fini, adagradnorm_probe,
-  OL_PROBES_LR
+  .name = "adagradnorm",
+  .family = OL_OPTIM,
+  .doc = "AdaGrad-Norm: one step size lr / sqrt(b0^2 + sum of ||g||^2)",
+  .ref = "Ward, Wu & Bottou 2019, Algorithm 1",
+  .params = adagradnorm_params,
+  .nparams = (int)(sizeof adagradnorm_params / sizeof adagradnorm_params[0]),
+  .size = sizeof(adagradnorm_state),
+  .kinds = OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  .init = adagradnorm_init,
+  .step = adagradnorm_step,
+  .fini = adagradnorm_fini,
+  .probe = adagradnorm_probe,
+  .probes = OL_PROBES_LR,
 };

@@ -71,12 +71,18 @@ static int adam_step (void *st, ol_ctx *c, ol_err *e)
 }
 
 const ol_method_type ol_optim_adam = {
-  "adam", OL_OPTIM,
-  "Adam: bias-corrected first and second moment estimates",
-  "Kingma & Ba 2015, Algorithm 1",
-  adam_params, (int)(sizeof adam_params / sizeof adam_params[0]),
-  sizeof(ol_adam_core), 0u,
-  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  adam_init, adam_step, ol_adam_core_fini, ol_adam_core_probe,
-  OL_PROBES_LR
+  .name = "adam",
+  .family = OL_OPTIM,
+  .doc = "Adam: bias-corrected first and second moment estimates",
+  .ref = "Kingma & Ba 2015, Algorithm 1",
+  .params = adam_params,
+  .nparams = (int)(sizeof adam_params / sizeof adam_params[0]),
+  .size = sizeof(ol_adam_core),
+  .kinds = OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  .init = adam_init,
+  .step = adam_step,
+  .fini = ol_adam_core_fini,
+  .probe = ol_adam_core_probe,
+  .params_live = OL_LIVE(0) | OL_LIVE(3),
+  .probes = OL_PROBES_LR,
 };

@@ -105,12 +105,17 @@ static double adamod_probe (const void *st, int metric, const ol_ctx *c)
 }
 
 const ol_method_type ol_optim_adamod = {
-  "adamod", OL_OPTIM,
-  "AdaMod: Adam with each rate capped by its own running mean",
-  "Ding, Ren, Luo & Sun 2019, Algorithm 1",
-  adamod_params, (int)(sizeof adamod_params / sizeof adamod_params[0]),
-  sizeof(adamod_state), 0u,
-  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  adamod_init, adamod_step, adamod_fini, adamod_probe,
-  OL_PROBES_LR
+  .name = "adamod",
+  .family = OL_OPTIM,
+  .doc = "AdaMod: Adam with each rate capped by its own running mean",
+  .ref = "Ding, Ren, Luo & Sun 2019, Algorithm 1",
+  .params = adamod_params,
+  .nparams = (int)(sizeof adamod_params / sizeof adamod_params[0]),
+  .size = sizeof(adamod_state),
+  .kinds = OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  .init = adamod_init,
+  .step = adamod_step,
+  .fini = adamod_fini,
+  .probe = adamod_probe,
+  .probes = OL_PROBES_LR,
 };

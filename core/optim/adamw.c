@@ -86,12 +86,18 @@ static int adamw_step (void *st, ol_ctx *c, ol_err *e)
 }
 
 const ol_method_type ol_optim_adamw = {
-  "adamw", OL_OPTIM,
-  "AdamW: Adam with weight decay decoupled from the adaptive step",
-  "Loshchilov & Hutter 2019, Algorithm 2",
-  adamw_params, (int)(sizeof adamw_params / sizeof adamw_params[0]),
-  sizeof(adamw_state), 0u,
-  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  adamw_init, adamw_step, ol_adam_core_fini, ol_adam_core_probe,
-  OL_PROBES_LR
+  .name = "adamw",
+  .family = OL_OPTIM,
+  .doc = "AdamW: Adam with weight decay decoupled from the adaptive step",
+  .ref = "Loshchilov & Hutter 2019, Algorithm 2",
+  .params = adamw_params,
+  .nparams = (int)(sizeof adamw_params / sizeof adamw_params[0]),
+  .size = sizeof(adamw_state),
+  .kinds = OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  .init = adamw_init,
+  .step = adamw_step,
+  .fini = ol_adam_core_fini,
+  .probe = ol_adam_core_probe,
+  .params_live = OL_LIVE(0) | OL_LIVE(3) | OL_LIVE(4),
+  .probes = OL_PROBES_LR,
 };

@@ -124,12 +124,17 @@ static double adopt_probe (const void *st, int metric, const ol_ctx *c)
 }
 
 const ol_method_type ol_optim_adopt = {
-  "adopt", OL_OPTIM,
-  "ADOPT: normalise by the previous second moment, then take momentum",
-  "Taniguchi et al. 2024, Algorithm 1",
-  adopt_params, (int)(sizeof adopt_params / sizeof adopt_params[0]),
-  sizeof(adopt_state), 0u,
-  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  adopt_init, adopt_step, adopt_fini, adopt_probe,
-  OL_PROBES_LR
+  .name = "adopt",
+  .family = OL_OPTIM,
+  .doc = "ADOPT: normalise by the previous second moment, then take momentum",
+  .ref = "Taniguchi et al. 2024, Algorithm 1",
+  .params = adopt_params,
+  .nparams = (int)(sizeof adopt_params / sizeof adopt_params[0]),
+  .size = sizeof(adopt_state),
+  .kinds = OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  .init = adopt_init,
+  .step = adopt_step,
+  .fini = adopt_fini,
+  .probe = adopt_probe,
+  .probes = OL_PROBES_LR,
 };

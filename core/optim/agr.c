@@ -118,11 +118,16 @@ static void agr_fini (void *st)
 }
 
 const ol_method_type ol_optim_agr = {
-  "agr", OL_OPTIM,
-  "Accelerated gradient, beta_k = (k-1)/(k+2), with momentum restarts",
-  "Beck & Teboulle 2009; O'Donoghue & Candes 2015, Sec. 3.2",
-  agr_params, (int)(sizeof agr_params / sizeof agr_params[0]),
-  sizeof(agr_state), 0u,
-  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  agr_init, agr_step, agr_fini, NULL, OL_MSET_NONE
+  .name = "agr",
+  .family = OL_OPTIM,
+  .doc = "Accelerated gradient, beta_k = (k-1)/(k+2), with momentum restarts",
+  .ref = "Beck & Teboulle 2009; O'Donoghue & Candes 2015, Sec. 3.2",
+  .params = agr_params,
+  .nparams = (int)(sizeof agr_params / sizeof agr_params[0]),
+  .size = sizeof(agr_state),
+  .kinds = OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  .init = agr_init,
+  .step = agr_step,
+  .fini = agr_fini,
+  .probes = OL_MSET_NONE,
 };

@@ -99,13 +99,18 @@ static double amsbound_probe (const void *st, int metric, const ol_ctx *c)
 }
 
 const ol_method_type ol_optim_amsbound = {
-  "amsbound", OL_OPTIM,
-  "AMSBound: AMSGrad's rates (max second moment) clipped to AdaBound's band",
-  "Luo, Xiong, Liu & Sun 2019, Algorithm 3",
-  amsbound_params,
-  (int)(sizeof amsbound_params / sizeof amsbound_params[0]),
-  sizeof(amsbound_state), 0u,
-  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  amsbound_init, amsbound_step, amsbound_fini, amsbound_probe,
-  OL_PROBES_LR
+  .name = "amsbound",
+  .family = OL_OPTIM,
+  .doc =
+    "AMSBound: AMSGrad's rates (max second moment) clipped to AdaBound's band",
+  .ref = "Luo, Xiong, Liu & Sun 2019, Algorithm 3",
+  .params = amsbound_params,
+  .nparams = (int)(sizeof amsbound_params / sizeof amsbound_params[0]),
+  .size = sizeof(amsbound_state),
+  .kinds = OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  .init = amsbound_init,
+  .step = amsbound_step,
+  .fini = amsbound_fini,
+  .probe = amsbound_probe,
+  .probes = OL_PROBES_LR,
 };

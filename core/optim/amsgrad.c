@@ -95,12 +95,17 @@ static double amsgrad_probe (const void *st, int metric, const ol_ctx *c)
 }
 
 const ol_method_type ol_optim_amsgrad = {
-  "amsgrad", OL_OPTIM,
-  "AMSGrad: Adam without bias correction, normalised by max_s v_s",
-  "Reddi, Kale & Kumar 2018, Algorithm 2",
-  amsgrad_params, (int)(sizeof amsgrad_params / sizeof amsgrad_params[0]),
-  sizeof(amsgrad_state), 0u,
-  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  amsgrad_init, amsgrad_step, amsgrad_fini, amsgrad_probe,
-  OL_PROBES_LR
+  .name = "amsgrad",
+  .family = OL_OPTIM,
+  .doc = "AMSGrad: Adam without bias correction, normalised by max_s v_s",
+  .ref = "Reddi, Kale & Kumar 2018, Algorithm 2",
+  .params = amsgrad_params,
+  .nparams = (int)(sizeof amsgrad_params / sizeof amsgrad_params[0]),
+  .size = sizeof(amsgrad_state),
+  .kinds = OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  .init = amsgrad_init,
+  .step = amsgrad_step,
+  .fini = amsgrad_fini,
+  .probe = amsgrad_probe,
+  .probes = OL_PROBES_LR,
 };

@@ -194,6 +194,27 @@ const double *ol_auglag_z (const void *st, int which)
   return which == 0 ? s->zl : s->zu;
 }
 
+/* The result hook (method.h): lambda (the multipliers above, 1 x m, none
+** without constraints) and zl, zu (the bound multipliers, 1 x n). */
+static int auglag_result (const void *st, const char *name, const double **v,
+                      int *rows, int *cols)
+{
+  const auglag_state *s = st;
+  const double *r = NULL;
+  int k = s->n;
+  if (strcmp(name, "lambda") == 0) {
+    r = ol_auglag_lambda(st);
+    k = s->m;
+  }
+  else if (strcmp(name, "zl") == 0 || strcmp(name, "zu") == 0)
+    r = ol_auglag_z(st, name[1] == 'u');
+  if (r == NULL) return 0;
+  *v = r;
+  *rows = 1;
+  *cols = k;
+  return 1;
+}
+
 static int auglag_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 {
   auglag_state *s = st;
@@ -691,17 +712,24 @@ static void auglag_fini (void *st)
 }
 
 const ol_method_type ol_optim_auglag = {
-  "auglag", OL_OPTIM,
-  "augmented Lagrangian for c(x) = 0, c(x) >= 0 and bounds; projected "
-  "L-BFGS inner solver (one iteration = one inner step); IPOPT's scaling "
-  "and scaled stopping test; ALGENCAN's safeguarded updates; stops "
-  "'infeasible' by restoration",
-  "Nocedal & Wright 2006, Algorithm 17.4 and (17.50); Conn, Gould & "
-  "Toint 1991; Birgin & Martinez 2014, Algorithm 4.1 (updates); Waechter "
-  "& Biegler 2006 (scaling, eqs. 5-6); Andreani et al. 2022 (scaled "
-  "stopping); Birgin, Martinez & Raydan 2000 (restoration)",
-  auglag_params, (int)(sizeof auglag_params / sizeof auglag_params[0]),
-  sizeof(auglag_state), OL_M_CONSTR,
-  OL_KIND(OL_OBJECTIVE),
-  auglag_init, auglag_step, auglag_fini, NULL, OL_MSET_NONE
+  .name = "auglag",
+  .family = OL_OPTIM,
+  .doc = "augmented Lagrangian for c(x) = 0, c(x) >= 0 and bounds; projected "
+    "L-BFGS inner solver (one iteration = one inner step); IPOPT's scaling "
+    "and scaled stopping test; ALGENCAN's safeguarded updates; stops "
+    "'infeasible' by restoration",
+  .ref = "Nocedal & Wright 2006, Algorithm 17.4 and (17.50); Conn, Gould & "
+    "Toint 1991; Birgin & Martinez 2014, Algorithm 4.1 (updates); Waechter "
+    "& Biegler 2006 (scaling, eqs. 5-6); Andreani et al. 2022 (scaled "
+    "stopping); Birgin, Martinez & Raydan 2000 (restoration)",
+  .params = auglag_params,
+  .nparams = (int)(sizeof auglag_params / sizeof auglag_params[0]),
+  .size = sizeof(auglag_state),
+  .flags = OL_M_CONSTR,
+  .kinds = OL_KIND(OL_OBJECTIVE),
+  .init = auglag_init,
+  .step = auglag_step,
+  .fini = auglag_fini,
+  .result = auglag_result,
+  .probes = OL_MSET_NONE,
 };

@@ -214,11 +214,16 @@ static void bcd_fini (void *st)
 }
 
 const ol_method_type ol_optim_bcd = {
-  "bcd", OL_OPTIM,
-  "block coordinate descent: one block per step, random|cyclic|gs|gsl",
-  "Nesterov 2012; Nutini, Laradji & Schmidt 2022, JMLR",
-  bcd_params, (int)(sizeof bcd_params / sizeof bcd_params[0]),
-  sizeof(bcd_state), 0u,
-  OL_KIND(OL_OBJECTIVE),
-  bcd_init, bcd_step, bcd_fini, NULL, OL_MSET_NONE
+  .name = "bcd",
+  .family = OL_OPTIM,
+  .doc = "block coordinate descent: one block per step, random|cyclic|gs|gsl",
+  .ref = "Nesterov 2012; Nutini, Laradji & Schmidt 2022, JMLR",
+  .params = bcd_params,
+  .nparams = (int)(sizeof bcd_params / sizeof bcd_params[0]),
+  .size = sizeof(bcd_state),
+  .kinds = OL_KIND(OL_OBJECTIVE),
+  .init = bcd_init,
+  .step = bcd_step,
+  .fini = bcd_fini,
+  .probes = OL_MSET_NONE,
 };

@@ -160,12 +160,19 @@ static double bilevel_probe (const void *st, int metric, const ol_ctx *c)
 }
 
 const ol_method_type ol_optim_bilevel = {
-  "bilevel", OL_OPTIM,
-  "value-function penalty: x <- x - lr grad psi_sigma, inner loops on "
-  "sigma f + g and g",
-  "Kwon, Kwon, Wright & Nowak 2024 (ICLR)",
-  bilevel_params, (int)(sizeof bilevel_params / sizeof bilevel_params[0]),
-  sizeof(bilevel_state), OL_M_BILEVEL, OL_KIND(OL_OBJECTIVE),
-  bilevel_init, bilevel_step, bilevel_fini, bilevel_probe,
-  OL_MSET(OL_MET_HYPERGRAD_ERR)
+  .name = "bilevel",
+  .family = OL_OPTIM,
+  .doc = "value-function penalty: x <- x - lr grad psi_sigma, inner loops on "
+    "sigma f + g and g",
+  .ref = "Kwon, Kwon, Wright & Nowak 2024 (ICLR)",
+  .params = bilevel_params,
+  .nparams = (int)(sizeof bilevel_params / sizeof bilevel_params[0]),
+  .size = sizeof(bilevel_state),
+  .flags = OL_M_BILEVEL,
+  .kinds = OL_KIND(OL_OBJECTIVE),
+  .init = bilevel_init,
+  .step = bilevel_step,
+  .fini = bilevel_fini,
+  .probe = bilevel_probe,
+  .probes = OL_MSET(OL_MET_HYPERGRAD_ERR),
 };

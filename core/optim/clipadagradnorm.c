@@ -81,12 +81,17 @@ static double cagn_probe (const void *st, int metric, const ol_ctx *c)
 }
 
 const ol_method_type ol_optim_clipadagradnorm = {
-  "clipadagradnorm", OL_OPTIM,
-  "clipped AdaGrad-Norm with delay: x <- x - gamma clip(g) / b_{t-1}",
-  "Chezhegov et al. 2024, arXiv 2406.04443 (Clip-AdaGradD-Norm)",
-  cagn_params, (int)(sizeof cagn_params / sizeof cagn_params[0]),
-  sizeof(cagn_state), 0u,
-  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  cagn_init, cagn_step, cagn_fini, cagn_probe,
-  OL_PROBES_LR
+  .name = "clipadagradnorm",
+  .family = OL_OPTIM,
+  .doc = "clipped AdaGrad-Norm with delay: x <- x - gamma clip(g) / b_{t-1}",
+  .ref = "Chezhegov et al. 2024, arXiv 2406.04443 (Clip-AdaGradD-Norm)",
+  .params = cagn_params,
+  .nparams = (int)(sizeof cagn_params / sizeof cagn_params[0]),
+  .size = sizeof(cagn_state),
+  .kinds = OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  .init = cagn_init,
+  .step = cagn_step,
+  .fini = cagn_fini,
+  .probe = cagn_probe,
+  .probes = OL_PROBES_LR,
 };

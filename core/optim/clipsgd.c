@@ -58,11 +58,16 @@ static void clipsgd_fini (void *st)
 }
 
 const ol_method_type ol_optim_clipsgd = {
-  "clipsgd", OL_OPTIM,
-  "clipped SGD: x <- x - lr min(1, c/||g||) g",
-  "Zhang, He, Sra & Jadbabaie 2020; Koloskova, Hendrikx & Stich 2023",
-  clipsgd_params, (int)(sizeof clipsgd_params / sizeof clipsgd_params[0]),
-  sizeof(clipsgd_state), 0u,
-  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  clipsgd_init, clipsgd_step, clipsgd_fini, NULL, OL_MSET_NONE
+  .name = "clipsgd",
+  .family = OL_OPTIM,
+  .doc = "clipped SGD: x <- x - lr min(1, c/||g||) g",
+  .ref = "Zhang, He, Sra & Jadbabaie 2020; Koloskova, Hendrikx & Stich 2023",
+  .params = clipsgd_params,
+  .nparams = (int)(sizeof clipsgd_params / sizeof clipsgd_params[0]),
+  .size = sizeof(clipsgd_state),
+  .kinds = OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  .init = clipsgd_init,
+  .step = clipsgd_step,
+  .fini = clipsgd_fini,
+  .probes = OL_MSET_NONE,
 };

@@ -216,11 +216,17 @@ static void cubic_fini (void *st)
 }
 
 const ol_method_type ol_optim_cubic = {
-  "cubic", OL_OPTIM,
-  "cubic-regularized Newton: s = argmin g's + s'Hs/2 + M||s||^3/6",
-  "Nesterov & Polyak 2006, eq. (2.7)-(2.9) and section 3",
-  cubic_params, (int)(sizeof cubic_params / sizeof cubic_params[0]),
-  sizeof(cubic_state), OL_M_NEEDHESS,
-  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  cubic_init, cubic_step, cubic_fini, NULL, OL_MSET_NONE
+  .name = "cubic",
+  .family = OL_OPTIM,
+  .doc = "cubic-regularized Newton: s = argmin g's + s'Hs/2 + M||s||^3/6",
+  .ref = "Nesterov & Polyak 2006, eq. (2.7)-(2.9) and section 3",
+  .params = cubic_params,
+  .nparams = (int)(sizeof cubic_params / sizeof cubic_params[0]),
+  .size = sizeof(cubic_state),
+  .flags = OL_M_NEEDHESS,
+  .kinds = OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  .init = cubic_init,
+  .step = cubic_step,
+  .fini = cubic_fini,
+  .probes = OL_MSET_NONE,
 };

@@ -104,13 +104,18 @@ static double diffgrad_probe (const void *st, int metric, const ol_ctx *c)
 }
 
 const ol_method_type ol_optim_diffgrad = {
-  "diffgrad", OL_OPTIM,
-  "diffGrad: Adam step damped by sigmoid(|g_{t-1} - g_t|) per coordinate",
-  "Dubey et al. 2020, IEEE TNNLS, Algorithm 1",
-  diffgrad_params,
-  (int)(sizeof diffgrad_params / sizeof diffgrad_params[0]),
-  sizeof(diffgrad_state), 0u,
-  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  diffgrad_init, diffgrad_step, diffgrad_fini, diffgrad_probe,
-  OL_PROBES_LR
+  .name = "diffgrad",
+  .family = OL_OPTIM,
+  .doc =
+    "diffGrad: Adam step damped by sigmoid(|g_{t-1} - g_t|) per coordinate",
+  .ref = "Dubey et al. 2020, IEEE TNNLS, Algorithm 1",
+  .params = diffgrad_params,
+  .nparams = (int)(sizeof diffgrad_params / sizeof diffgrad_params[0]),
+  .size = sizeof(diffgrad_state),
+  .kinds = OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  .init = diffgrad_init,
+  .step = diffgrad_step,
+  .fini = diffgrad_fini,
+  .probe = diffgrad_probe,
+  .probes = OL_PROBES_LR,
 };

@@ -95,12 +95,17 @@ static double dog_probe (const void *st, int metric, const ol_ctx *c)
 }
 
 const ol_method_type ol_optim_dog = {
-  "dog", OL_OPTIM,
-  "DoG: step size max_i ||x_i - x0|| / sqrt(sum ||g_i||^2), no lr",
-  "Ivgi, Hinder & Carmon 2023, ICML, Algorithm 1",
-  dog_params, (int)(sizeof dog_params / sizeof dog_params[0]),
-  sizeof(dog_state), 0u,
-  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  dog_init, dog_step, dog_fini, dog_probe,
-  OL_PROBES_LR
+  .name = "dog",
+  .family = OL_OPTIM,
+  .doc = "DoG: step size max_i ||x_i - x0|| / sqrt(sum ||g_i||^2), no lr",
+  .ref = "Ivgi, Hinder & Carmon 2023, ICML, Algorithm 1",
+  .params = dog_params,
+  .nparams = (int)(sizeof dog_params / sizeof dog_params[0]),
+  .size = sizeof(dog_state),
+  .kinds = OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  .init = dog_init,
+  .step = dog_step,
+  .fini = dog_fini,
+  .probe = dog_probe,
+  .probes = OL_PROBES_LR,
 };

@@ -161,11 +161,18 @@ static double dpsgd_probe (const void *st, int metric, const ol_ctx *c)
 }
 
 const ol_method_type ol_optim_dpsgd = {
-  "dpsgd", OL_OPTIM,
-  "DP-SGD: per-example clipping, Gaussian noise sigma C, RDP accountant",
-  "Abadi et al. 2016; Mironov, Talwar & Zhang 2019",
-  dpsgd_params, (int)(sizeof dpsgd_params / sizeof dpsgd_params[0]),
-  sizeof(dpsgd_state), OL_M_NEEDSUM,
-  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  dpsgd_init, dpsgd_step, dpsgd_fini, dpsgd_probe, OL_MSET(OL_MET_EPSILON)
+  .name = "dpsgd",
+  .family = OL_OPTIM,
+  .doc = "DP-SGD: per-example clipping, Gaussian noise sigma C, RDP accountant",
+  .ref = "Abadi et al. 2016; Mironov, Talwar & Zhang 2019",
+  .params = dpsgd_params,
+  .nparams = (int)(sizeof dpsgd_params / sizeof dpsgd_params[0]),
+  .size = sizeof(dpsgd_state),
+  .flags = OL_M_NEEDSUM,
+  .kinds = OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  .init = dpsgd_init,
+  .step = dpsgd_step,
+  .fini = dpsgd_fini,
+  .probe = dpsgd_probe,
+  .probes = OL_MSET(OL_MET_EPSILON),
 };

@@ -53,12 +53,17 @@ static int es_step (void *st, ol_ctx *c, ol_err *e)
 }
 
 const ol_method_type ol_optim_es = {
-  "es", OL_OPTIM,
-  "antithetic evolution strategies: x <- x - lr/(2 sigma m) "
-  "sum (f(x+sigma u) - f(x-sigma u)) u",
-  "Salimans, Ho, Chen, Sidor & Sutskever 2017",
-  es_params, (int)(sizeof es_params / sizeof es_params[0]),
-  sizeof(es_state), 0u,
-  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  ol_zo_init, es_step, ol_zo_fini, NULL, OL_MSET_NONE
+  .name = "es",
+  .family = OL_OPTIM,
+  .doc = "antithetic evolution strategies: x <- x - lr/(2 sigma m) "
+    "sum (f(x+sigma u) - f(x-sigma u)) u",
+  .ref = "Salimans, Ho, Chen, Sidor & Sutskever 2017",
+  .params = es_params,
+  .nparams = (int)(sizeof es_params / sizeof es_params[0]),
+  .size = sizeof(es_state),
+  .kinds = OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  .init = ol_zo_init,
+  .step = es_step,
+  .fini = ol_zo_fini,
+  .probes = OL_MSET_NONE,
 };

@@ -96,11 +96,16 @@ static void fista_fini (void *st)
 }
 
 const ol_method_type ol_optim_fista = {
-  "fista", OL_OPTIM,
-  "FISTA: accelerated proximal gradient, optional function restart",
-  "Beck & Teboulle 2009, SIAM J. Imaging Sci., FISTA constant step",
-  fista_params, (int)(sizeof fista_params / sizeof fista_params[0]),
-  sizeof(fista_state), 0u,
-  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  fista_init, fista_step, fista_fini, NULL, OL_MSET_NONE
+  .name = "fista",
+  .family = OL_OPTIM,
+  .doc = "FISTA: accelerated proximal gradient, optional function restart",
+  .ref = "Beck & Teboulle 2009, SIAM J. Imaging Sci., FISTA constant step",
+  .params = fista_params,
+  .nparams = (int)(sizeof fista_params / sizeof fista_params[0]),
+  .size = sizeof(fista_state),
+  .kinds = OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  .init = fista_init,
+  .step = fista_step,
+  .fini = fista_fini,
+  .probes = OL_MSET_NONE,
 };

@@ -176,11 +176,16 @@ static void fullada_fini (void *st)
 }
 
 const ol_method_type ol_optim_fullada = {
-  "fullada", OL_OPTIM,
-  "full-matrix AdaGrad: x -= lr (delta I + sum g g')^{-1/2} g",
-  "Duchi, Hazan & Singer 2011, full-matrix AdaGrad",
-  fullada_params, (int)(sizeof fullada_params / sizeof fullada_params[0]),
-  sizeof(fullada_state), 0u,
-  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  fullada_init, fullada_step, fullada_fini, NULL, OL_MSET_NONE
+  .name = "fullada",
+  .family = OL_OPTIM,
+  .doc = "full-matrix AdaGrad: x -= lr (delta I + sum g g')^{-1/2} g",
+  .ref = "Duchi, Hazan & Singer 2011, full-matrix AdaGrad",
+  .params = fullada_params,
+  .nparams = (int)(sizeof fullada_params / sizeof fullada_params[0]),
+  .size = sizeof(fullada_state),
+  .kinds = OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  .init = fullada_init,
+  .step = fullada_step,
+  .fini = fullada_fini,
+  .probes = OL_MSET_NONE,
 };

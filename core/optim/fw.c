@@ -374,13 +374,20 @@ static void fw_fini (void *st)
 }
 
 const ol_method_type ol_optim_fw = {
-  "fw", OL_OPTIM,
-  "Frank-Wolfe: x <- x + gamma (s - x), s = argmin_{s in C} <grad f, s>; "
-  "away or pairwise steps on polytopes",
-  "Frank & Wolfe 1956; Jaggi 2013, Alg. 1; Guelat & Marcotte 1986; "
-  "Lacoste-Julien & Jaggi 2015, Alg. 1-2",
-  fw_params, (int)(sizeof fw_params / sizeof fw_params[0]),
-  sizeof(fw_state), OL_M_NEEDSET,
-  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  fw_init, fw_step, fw_fini, NULL, OL_MSET_NONE
+  .name = "fw",
+  .family = OL_OPTIM,
+  .doc =
+    "Frank-Wolfe: x <- x + gamma (s - x), s = argmin_{s in C} <grad f, s>; "
+    "away or pairwise steps on polytopes",
+  .ref = "Frank & Wolfe 1956; Jaggi 2013, Alg. 1; Guelat & Marcotte 1986; "
+    "Lacoste-Julien & Jaggi 2015, Alg. 1-2",
+  .params = fw_params,
+  .nparams = (int)(sizeof fw_params / sizeof fw_params[0]),
+  .size = sizeof(fw_state),
+  .flags = OL_M_NEEDSET,
+  .kinds = OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  .init = fw_init,
+  .step = fw_step,
+  .fini = fw_fini,
+  .probes = OL_MSET_NONE,
 };

@@ -52,11 +52,17 @@ static void gd_fini (void *st)
 }
 
 const ol_method_type ol_optim_gd = {
-  "gd", OL_OPTIM,
-  "gradient descent: x <- x - lr grad f(x)",
-  "Cauchy 1847",
-  gd_params, (int)(sizeof gd_params / sizeof gd_params[0]),
-  sizeof(gd_state), 0u,
-  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  gd_init, gd_step, gd_fini, NULL, OL_MSET_NONE
+  .name = "gd",
+  .family = OL_OPTIM,
+  .doc = "gradient descent: x <- x - lr grad f(x)",
+  .ref = "Cauchy 1847",
+  .params = gd_params,
+  .nparams = (int)(sizeof gd_params / sizeof gd_params[0]),
+  .size = sizeof(gd_state),
+  .kinds = OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  .init = gd_init,
+  .step = gd_step,
+  .fini = gd_fini,
+  .params_live = OL_LIVE(0),
+  .probes = OL_MSET_NONE,
 };

@@ -59,11 +59,16 @@ static void gradavg_fini (void *st)
 }
 
 const ol_method_type ol_optim_gradavg = {
-  "gradavg", OL_OPTIM,
-  "Grad-Avg: step along the mean of the gradients at x and x - lr g",
-  "Purkayastha & Purkayastha 2020, arXiv 2012.02387",
-  gradavg_params, (int)(sizeof gradavg_params / sizeof gradavg_params[0]),
-  sizeof(gradavg_state), 0u,
-  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  gradavg_init, gradavg_step, gradavg_fini, NULL, OL_MSET_NONE
+  .name = "gradavg",
+  .family = OL_OPTIM,
+  .doc = "Grad-Avg: step along the mean of the gradients at x and x - lr g",
+  .ref = "Purkayastha & Purkayastha 2020, arXiv 2012.02387",
+  .params = gradavg_params,
+  .nparams = (int)(sizeof gradavg_params / sizeof gradavg_params[0]),
+  .size = sizeof(gradavg_state),
+  .kinds = OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  .init = gradavg_init,
+  .step = gradavg_step,
+  .fini = gradavg_fini,
+  .probes = OL_MSET_NONE,
 };

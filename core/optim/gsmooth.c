@@ -56,12 +56,17 @@ static int gsmooth_step (void *st, ol_ctx *c, ol_err *e)
 }
 
 const ol_method_type ol_optim_gsmooth = {
-  "gsmooth", OL_OPTIM,
-  "Gaussian smoothing, forward differences: "
-  "x <- x - lr/mu (f(x+mu u) - f(x)) u",
-  "Nesterov & Spokoiny 2017",
-  gsmooth_params, (int)(sizeof gsmooth_params / sizeof gsmooth_params[0]),
-  sizeof(gsmooth_state), 0u,
-  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  ol_zo_init, gsmooth_step, ol_zo_fini, NULL, OL_MSET_NONE
+  .name = "gsmooth",
+  .family = OL_OPTIM,
+  .doc = "Gaussian smoothing, forward differences: "
+    "x <- x - lr/mu (f(x+mu u) - f(x)) u",
+  .ref = "Nesterov & Spokoiny 2017",
+  .params = gsmooth_params,
+  .nparams = (int)(sizeof gsmooth_params / sizeof gsmooth_params[0]),
+  .size = sizeof(gsmooth_state),
+  .kinds = OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  .init = ol_zo_init,
+  .step = gsmooth_step,
+  .fini = ol_zo_fini,
+  .probes = OL_MSET_NONE,
 };

@@ -54,11 +54,16 @@ static void ista_fini (void *st)
 }
 
 const ol_method_type ol_optim_ista = {
-  "ista", OL_OPTIM,
-  "ISTA proximal gradient: x <- prox_{lr l1}(x - lr grad f(x))",
-  "Beck & Teboulle 2009, SIAM J. Imaging Sci., eq. (1.5)/(3.1)",
-  ista_params, (int)(sizeof ista_params / sizeof ista_params[0]),
-  sizeof(ista_state), 0u,
-  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  ista_init, ista_step, ista_fini, NULL, OL_MSET_NONE
+  .name = "ista",
+  .family = OL_OPTIM,
+  .doc = "ISTA proximal gradient: x <- prox_{lr l1}(x - lr grad f(x))",
+  .ref = "Beck & Teboulle 2009, SIAM J. Imaging Sci., eq. (1.5)/(3.1)",
+  .params = ista_params,
+  .nparams = (int)(sizeof ista_params / sizeof ista_params[0]),
+  .size = sizeof(ista_state),
+  .kinds = OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  .init = ista_init,
+  .step = ista_step,
+  .fini = ista_fini,
+  .probes = OL_MSET_NONE,
 };

@@ -308,11 +308,16 @@ static void lbfgs_fini (void *st)
 }
 
 const ol_method_type ol_optim_lbfgs = {
-  "lbfgs", OL_OPTIM,
-  "L-BFGS: two-loop recursion, strong-Wolfe line search",
-  "Nocedal & Wright 2006, Algorithms 7.4, 7.5, 3.5, 3.6",
-  lbfgs_params, (int)(sizeof lbfgs_params / sizeof lbfgs_params[0]),
-  sizeof(lbfgs_state), 0u,
-  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  lbfgs_init, lbfgs_step, lbfgs_fini, NULL, OL_MSET_NONE
+  .name = "lbfgs",
+  .family = OL_OPTIM,
+  .doc = "L-BFGS: two-loop recursion, strong-Wolfe line search",
+  .ref = "Nocedal & Wright 2006, Algorithms 7.4, 7.5, 3.5, 3.6",
+  .params = lbfgs_params,
+  .nparams = (int)(sizeof lbfgs_params / sizeof lbfgs_params[0]),
+  .size = sizeof(lbfgs_state),
+  .kinds = OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  .init = lbfgs_init,
+  .step = lbfgs_step,
+  .fini = lbfgs_fini,
+  .probes = OL_MSET_NONE,
 };

@@ -184,12 +184,18 @@ static void md_fini (void *st)
 }
 
 const ol_method_type ol_optim_md = {
-  "md", OL_OPTIM,
-  "entropic mirror descent (exponentiated gradient) on simplices: "
-  "x <- x exp(-eta g) / normalisation, per block",
-  "Nemirovski & Yudin 1983; Beck & Teboulle 2003, eq. 5.1",
-  md_params, (int)(sizeof md_params / sizeof md_params[0]),
-  sizeof(md_state), OL_M_NEEDSET,
-  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  md_init, md_step, md_fini, NULL, OL_MSET_NONE
+  .name = "md",
+  .family = OL_OPTIM,
+  .doc = "entropic mirror descent (exponentiated gradient) on simplices: "
+    "x <- x exp(-eta g) / normalisation, per block",
+  .ref = "Nemirovski & Yudin 1983; Beck & Teboulle 2003, eq. 5.1",
+  .params = md_params,
+  .nparams = (int)(sizeof md_params / sizeof md_params[0]),
+  .size = sizeof(md_state),
+  .flags = OL_M_NEEDSET,
+  .kinds = OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  .init = md_init,
+  .step = md_step,
+  .fini = md_fini,
+  .probes = OL_MSET_NONE,
 };

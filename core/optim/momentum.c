@@ -67,12 +67,17 @@ static void momentum_fini (void *st)
 }
 
 const ol_method_type ol_optim_momentum = {
-  "momentum", OL_OPTIM,
-  "Polyak heavy ball: x <- x - lr g + mu (x - x_prev)",
-  "Polyak 1964, eq. 9",
-  momentum_params,
-  (int)(sizeof momentum_params / sizeof momentum_params[0]),
-  sizeof(momentum_state), 0u,
-  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  momentum_init, momentum_step, momentum_fini, NULL, OL_MSET_NONE
+  .name = "momentum",
+  .family = OL_OPTIM,
+  .doc = "Polyak heavy ball: x <- x - lr g + mu (x - x_prev)",
+  .ref = "Polyak 1964, eq. 9",
+  .params = momentum_params,
+  .nparams = (int)(sizeof momentum_params / sizeof momentum_params[0]),
+  .size = sizeof(momentum_state),
+  .kinds = OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  .init = momentum_init,
+  .step = momentum_step,
+  .fini = momentum_fini,
+  .params_live = OL_LIVE(0) | OL_LIVE(1),
+  .probes = OL_MSET_NONE,
 };

@@ -105,12 +105,19 @@ static double muon_probe (const void *st, int metric, const ol_ctx *c)
 }
 
 const ol_method_type ol_optim_muon = {
-  "muon", OL_OPTIM,
-  "Muon: momentum orthogonalised by its polar factor (Newton-Schulz/SVD)",
-  "Jordan et al. 2024, Muon: an optimizer for hidden layers",
-  muon_params, (int)(sizeof muon_params / sizeof muon_params[0]),
-  sizeof(muon_state), OL_M_NEEDMAT,
-  OL_KIND(OL_OBJECTIVE),
-  muon_init, muon_step, muon_fini, muon_probe,
-  OL_PROBES_ORTH
+  .name = "muon",
+  .family = OL_OPTIM,
+  .doc =
+    "Muon: momentum orthogonalised by its polar factor (Newton-Schulz/SVD)",
+  .ref = "Jordan et al. 2024, Muon: an optimizer for hidden layers",
+  .params = muon_params,
+  .nparams = (int)(sizeof muon_params / sizeof muon_params[0]),
+  .size = sizeof(muon_state),
+  .flags = OL_M_NEEDMAT,
+  .kinds = OL_KIND(OL_OBJECTIVE),
+  .init = muon_init,
+  .step = muon_step,
+  .fini = muon_fini,
+  .probe = muon_probe,
+  .probes = OL_PROBES_ORTH,
 };

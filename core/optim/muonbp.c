@@ -145,12 +145,19 @@ static double muonbp_probe (const void *st, int metric, const ol_ctx *c)
 }
 
 const ol_method_type ol_optim_muonbp = {
-  "muonbp", OL_OPTIM,
-  "MuonBP: Muon with blockwise orthogonalisation, full every period steps",
-  "Khaled et al. 2025, MuonBP, arXiv:2510.16981",
-  muonbp_params, (int)(sizeof muonbp_params / sizeof muonbp_params[0]),
-  sizeof(muonbp_state), OL_M_NEEDMAT,
-  OL_KIND(OL_OBJECTIVE),
-  muonbp_init, muonbp_step, muonbp_fini, muonbp_probe,
-  OL_PROBES_ORTH
+  .name = "muonbp",
+  .family = OL_OPTIM,
+  .doc =
+    "MuonBP: Muon with blockwise orthogonalisation, full every period steps",
+  .ref = "Khaled et al. 2025, MuonBP, arXiv:2510.16981",
+  .params = muonbp_params,
+  .nparams = (int)(sizeof muonbp_params / sizeof muonbp_params[0]),
+  .size = sizeof(muonbp_state),
+  .flags = OL_M_NEEDMAT,
+  .kinds = OL_KIND(OL_OBJECTIVE),
+  .init = muonbp_init,
+  .step = muonbp_step,
+  .fini = muonbp_fini,
+  .probe = muonbp_probe,
+  .probes = OL_PROBES_ORTH,
 };

@@ -67,12 +67,17 @@ static void nesterov_fini (void *st)
 }
 
 const ol_method_type ol_optim_nesterov = {
-  "nesterov", OL_OPTIM,
-  "Nesterov momentum: v <- mu v - lr grad f(x + mu v); x <- x + v",
-  "Sutskever, Martens, Dahl & Hinton 2013, eqs. 3-4",
-  nesterov_params,
-  (int)(sizeof nesterov_params / sizeof nesterov_params[0]),
-  sizeof(nesterov_state), 0u,
-  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  nesterov_init, nesterov_step, nesterov_fini, NULL, OL_MSET_NONE
+  .name = "nesterov",
+  .family = OL_OPTIM,
+  .doc = "Nesterov momentum: v <- mu v - lr grad f(x + mu v); x <- x + v",
+  .ref = "Sutskever, Martens, Dahl & Hinton 2013, eqs. 3-4",
+  .params = nesterov_params,
+  .nparams = (int)(sizeof nesterov_params / sizeof nesterov_params[0]),
+  .size = sizeof(nesterov_state),
+  .kinds = OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  .init = nesterov_init,
+  .step = nesterov_step,
+  .fini = nesterov_fini,
+  .params_live = OL_LIVE(0) | OL_LIVE(1),
+  .probes = OL_MSET_NONE,
 };

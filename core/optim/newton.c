@@ -212,13 +212,19 @@ static void newton_fini (void *st)
 }
 
 const ol_method_type ol_optim_newton = {
-  "newton", OL_OPTIM,
-  "Newton's method: Cholesky, or Greenstadt's |eigenvalue| modification "
-  "of an indefinite H; pure, damped or backtracking",
-  "Nocedal & Wright 2006, Algorithm 3.1 and sec. 3.4; Greenstadt 1967; "
-  "Nesterov 2004, 4.1.5",
-  newton_params, (int)(sizeof newton_params / sizeof newton_params[0]),
-  sizeof(newton_state), OL_M_NEEDHESS,
-  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  newton_init, newton_step, newton_fini, NULL, OL_MSET_NONE
+  .name = "newton",
+  .family = OL_OPTIM,
+  .doc = "Newton's method: Cholesky, or Greenstadt's |eigenvalue| modification "
+    "of an indefinite H; pure, damped or backtracking",
+  .ref = "Nocedal & Wright 2006, Algorithm 3.1 and sec. 3.4; Greenstadt 1967; "
+    "Nesterov 2004, 4.1.5",
+  .params = newton_params,
+  .nparams = (int)(sizeof newton_params / sizeof newton_params[0]),
+  .size = sizeof(newton_state),
+  .flags = OL_M_NEEDHESS,
+  .kinds = OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  .init = newton_init,
+  .step = newton_step,
+  .fini = newton_fini,
+  .probes = OL_MSET_NONE,
 };

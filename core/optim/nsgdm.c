@@ -59,11 +59,16 @@ static void nsgdm_fini (void *st)
 }
 
 const ol_method_type ol_optim_nsgdm = {
-  "nsgdm", OL_OPTIM,
-  "normalized SGD with momentum: x <- x - lr m/||m||",
-  "Cutkosky & Mehta 2020, ICML, Algorithm 1",
-  nsgdm_params, (int)(sizeof nsgdm_params / sizeof nsgdm_params[0]),
-  sizeof(nsgdm_state), 0u,
-  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  nsgdm_init, nsgdm_step, nsgdm_fini, NULL, OL_MSET_NONE
+  .name = "nsgdm",
+  .family = OL_OPTIM,
+  .doc = "normalized SGD with momentum: x <- x - lr m/||m||",
+  .ref = "Cutkosky & Mehta 2020, ICML, Algorithm 1",
+  .params = nsgdm_params,
+  .nparams = (int)(sizeof nsgdm_params / sizeof nsgdm_params[0]),
+  .size = sizeof(nsgdm_state),
+  .kinds = OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  .init = nsgdm_init,
+  .step = nsgdm_step,
+  .fini = nsgdm_fini,
+  .probes = OL_MSET_NONE,
 };

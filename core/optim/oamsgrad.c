@@ -112,12 +112,17 @@ static double oamsgrad_probe (const void *st, int metric, const ol_ctx *c)
 }
 
 const ol_method_type ol_optim_oamsgrad = {
-  "oamsgrad", OL_OPTIM,
-  "Optimistic AMSGrad: AMSGrad plus a step along the predicted moment",
-  "Wang, Li, Karimi & Li 2021, Algorithm 2 (OPT-AMSGrad)",
-  oamsgrad_params, (int)(sizeof oamsgrad_params / sizeof oamsgrad_params[0]),
-  sizeof(oamsgrad_state), 0u,
-  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  oamsgrad_init, oamsgrad_step, oamsgrad_fini, oamsgrad_probe,
-  OL_PROBES_LR
+  .name = "oamsgrad",
+  .family = OL_OPTIM,
+  .doc = "Optimistic AMSGrad: AMSGrad plus a step along the predicted moment",
+  .ref = "Wang, Li, Karimi & Li 2021, Algorithm 2 (OPT-AMSGrad)",
+  .params = oamsgrad_params,
+  .nparams = (int)(sizeof oamsgrad_params / sizeof oamsgrad_params[0]),
+  .size = sizeof(oamsgrad_state),
+  .kinds = OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  .init = oamsgrad_init,
+  .step = oamsgrad_step,
+  .fini = oamsgrad_fini,
+  .probe = oamsgrad_probe,
+  .probes = OL_PROBES_LR,
 };

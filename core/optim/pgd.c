@@ -49,11 +49,17 @@ static void pgd_fini (void *st)
 }
 
 const ol_method_type ol_optim_pgd = {
-  "pgd", OL_OPTIM,
-  "projected gradient: x <- P_C(x - lr grad f(x))",
-  "Goldstein 1964; Levitin & Polyak 1966",
-  pgd_params, (int)(sizeof pgd_params / sizeof pgd_params[0]),
-  sizeof(pgd_state), OL_M_NEEDSET,
-  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  pgd_init, pgd_step, pgd_fini, NULL, OL_MSET_NONE
+  .name = "pgd",
+  .family = OL_OPTIM,
+  .doc = "projected gradient: x <- P_C(x - lr grad f(x))",
+  .ref = "Goldstein 1964; Levitin & Polyak 1966",
+  .params = pgd_params,
+  .nparams = (int)(sizeof pgd_params / sizeof pgd_params[0]),
+  .size = sizeof(pgd_state),
+  .flags = OL_M_NEEDSET,
+  .kinds = OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  .init = pgd_init,
+  .step = pgd_step,
+  .fini = pgd_fini,
+  .probes = OL_MSET_NONE,
 };

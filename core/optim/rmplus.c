@@ -279,13 +279,21 @@ static void rmp_fini (void *st)
 }
 
 const ol_method_type ol_optim_rmplus = {
-  "rmplus", OL_OPTIM,
-  "regret matching+ on simplices (or a box): utilities -grad f per block, "
-  "Q <- [Q + u - <u, x>]^+, x = Q / sum Q",
-  "Tammelin 2014; Anagnostides, Tewolde, Zhang, Panageas, Conitzer & "
-  "Sandholm (RM+ eps-KKT); Farina, Kroer & Sandholm 2021",
-  rmp_params, (int)(sizeof rmp_params / sizeof rmp_params[0]),
-  sizeof(rmp_state), OL_M_NEEDSET,
-  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  rmp_init, rmp_step, rmp_fini, rmp_probe, OL_MSET(OL_MET_REGRET)
+  .name = "rmplus",
+  .family = OL_OPTIM,
+  .doc =
+    "regret matching+ on simplices (or a box): utilities -grad f per block, "
+    "Q <- [Q + u - <u, x>]^+, x = Q / sum Q",
+  .ref = "Tammelin 2014; Anagnostides, Tewolde, Zhang, Panageas, Conitzer & "
+    "Sandholm (RM+ eps-KKT); Farina, Kroer & Sandholm 2021",
+  .params = rmp_params,
+  .nparams = (int)(sizeof rmp_params / sizeof rmp_params[0]),
+  .size = sizeof(rmp_state),
+  .flags = OL_M_NEEDSET,
+  .kinds = OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  .init = rmp_init,
+  .step = rmp_step,
+  .fini = rmp_fini,
+  .probe = rmp_probe,
+  .probes = OL_MSET(OL_MET_REGRET),
 };

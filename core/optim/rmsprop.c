@@ -88,13 +88,18 @@ static double rmsprop_probe (const void *st, int metric, const ol_ctx *c)
 }
 
 const ol_method_type ol_optim_rmsprop = {
-  "rmsprop", OL_OPTIM,
-  "RMSProp: steps lr / sqrt(running mean of squared gradients)",
-  "Tieleman & Hinton 2012, lecture 6.5",
-  rmsprop_params,
-  (int)(sizeof rmsprop_params / sizeof rmsprop_params[0]),
-  sizeof(rmsprop_state), 0u,
-  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  rmsprop_init, rmsprop_step, rmsprop_fini, rmsprop_probe,
-  OL_PROBES_LR
+  .name = "rmsprop",
+  .family = OL_OPTIM,
+  .doc = "RMSProp: steps lr / sqrt(running mean of squared gradients)",
+  .ref = "Tieleman & Hinton 2012, lecture 6.5",
+  .params = rmsprop_params,
+  .nparams = (int)(sizeof rmsprop_params / sizeof rmsprop_params[0]),
+  .size = sizeof(rmsprop_state),
+  .kinds = OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  .init = rmsprop_init,
+  .step = rmsprop_step,
+  .fini = rmsprop_fini,
+  .probe = rmsprop_probe,
+  .params_live = OL_LIVE(0) | OL_LIVE(1) | OL_LIVE(2),
+  .probes = OL_PROBES_LR,
 };

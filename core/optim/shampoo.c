@@ -160,11 +160,17 @@ static void shampoo_fini (void *st)
 }
 
 const ol_method_type ol_optim_shampoo = {
-  "shampoo", OL_OPTIM,
-  "Shampoo: W -= lr L^{-1/4} G R^{-1/4}, L = sum G G', R = sum G'G",
-  "Gupta, Koren & Singer 2018, Algorithm 1",
-  shampoo_params, (int)(sizeof shampoo_params / sizeof shampoo_params[0]),
-  sizeof(shampoo_state), OL_M_NEEDMAT,
-  OL_KIND(OL_OBJECTIVE),
-  shampoo_init, shampoo_step, shampoo_fini, NULL, OL_MSET_NONE
+  .name = "shampoo",
+  .family = OL_OPTIM,
+  .doc = "Shampoo: W -= lr L^{-1/4} G R^{-1/4}, L = sum G G', R = sum G'G",
+  .ref = "Gupta, Koren & Singer 2018, Algorithm 1",
+  .params = shampoo_params,
+  .nparams = (int)(sizeof shampoo_params / sizeof shampoo_params[0]),
+  .size = sizeof(shampoo_state),
+  .flags = OL_M_NEEDMAT,
+  .kinds = OL_KIND(OL_OBJECTIVE),
+  .init = shampoo_init,
+  .step = shampoo_step,
+  .fini = shampoo_fini,
+  .probes = OL_MSET_NONE,
 };

@@ -124,6 +124,27 @@ const double *ol_sqp_z (const void *st, int which)
   return which == 0 ? s->zl : s->zu;
 }
 
+/* The result hook (method.h): lambda (the multipliers above, 1 x m, none
+** without constraints) and zl, zu (the bound multipliers, 1 x n). */
+static int sqp_result (const void *st, const char *name, const double **v,
+                      int *rows, int *cols)
+{
+  const sqp_state *s = st;
+  const double *r = NULL;
+  int k = s->n;
+  if (strcmp(name, "lambda") == 0) {
+    r = ol_sqp_lambda(st);
+    k = s->m;
+  }
+  else if (strcmp(name, "zl") == 0 || strcmp(name, "zu") == 0)
+    r = ol_sqp_z(st, name[1] == 'u');
+  if (r == NULL) return 0;
+  *v = r;
+  *rows = 1;
+  *cols = k;
+  return 1;
+}
+
 static double norminf (const double *x, int n)
 {
   double r = 0;
@@ -739,15 +760,24 @@ static void sqp_fini (void *st)
 }
 
 const ol_method_type ol_optim_sqp = {
-  "sqp", OL_OPTIM,
-  "line-search SQP: damped-BFGS Lagrangian Hessian, dense dual active-set "
-  "QP (Goldfarb-Idnani), Powell's weighted l1 merit with second-order "
-  "correction; IPOPT's scaling; stops 'infeasible' by restoration",
-  "Nocedal & Wright 2006, Algorithm 18.3; Goldfarb & Idnani 1983; Powell "
-  "1978; Waechter & Biegler 2006 (scaling); Birgin, Martinez & Raydan "
-  "2000 (restoration)",
-  sqp_params, (int)(sizeof sqp_params / sizeof sqp_params[0]),
-  sizeof(sqp_state), OL_M_CONSTR,
-  OL_KIND(OL_OBJECTIVE),
-  sqp_init, sqp_step, sqp_fini, NULL, OL_MSET_NONE
+  .name = "sqp",
+  .family = OL_OPTIM,
+  .doc =
+    "line-search SQP: damped-BFGS Lagrangian Hessian, dense dual active-set "
+    "QP (Goldfarb-Idnani), Powell's weighted l1 merit with second-order "
+    "correction; IPOPT's scaling; stops 'infeasible' by restoration",
+  .ref =
+    "Nocedal & Wright 2006, Algorithm 18.3; Goldfarb & Idnani 1983; Powell "
+    "1978; Waechter & Biegler 2006 (scaling); Birgin, Martinez & Raydan "
+    "2000 (restoration)",
+  .params = sqp_params,
+  .nparams = (int)(sizeof sqp_params / sizeof sqp_params[0]),
+  .size = sizeof(sqp_state),
+  .flags = OL_M_CONSTR,
+  .kinds = OL_KIND(OL_OBJECTIVE),
+  .init = sqp_init,
+  .step = sqp_step,
+  .fini = sqp_fini,
+  .result = sqp_result,
+  .probes = OL_MSET_NONE,
 };

@@ -60,12 +60,17 @@ static int twopoint_step (void *st, ol_ctx *c, ol_err *e)
 }
 
 const ol_method_type ol_optim_twopoint = {
-  "twopoint", OL_OPTIM,
-  "two-point estimator on the sphere: x <- x - lr n/(2 mu) "
-  "(f(x+mu u) - f(x-mu u)) u",
-  "Duchi, Jordan, Wainwright & Wibisono 2015; Nesterov & Spokoiny 2017",
-  twopoint_params, (int)(sizeof twopoint_params / sizeof twopoint_params[0]),
-  sizeof(twopoint_state), 0u,
-  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
-  ol_zo_init, twopoint_step, ol_zo_fini, NULL, OL_MSET_NONE
+  .name = "twopoint",
+  .family = OL_OPTIM,
+  .doc = "two-point estimator on the sphere: x <- x - lr n/(2 mu) "
+    "(f(x+mu u) - f(x-mu u)) u",
+  .ref = "Duchi, Jordan, Wainwright & Wibisono 2015; Nesterov & Spokoiny 2017",
+  .params = twopoint_params,
+  .nparams = (int)(sizeof twopoint_params / sizeof twopoint_params[0]),
+  .size = sizeof(twopoint_state),
+  .kinds = OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  .init = ol_zo_init,
+  .step = twopoint_step,
+  .fini = ol_zo_fini,
+  .probes = OL_MSET_NONE,
 };

@@ -96,10 +96,19 @@ static void dynpg_fini (void *st)
 }
 
 const ol_method_type ol_rl_dynpg = {
-  "dynpg", OL_RL,
-  "dynamic policy gradient: the stages of an MDP trained backwards in time",
-  "Klein, Weissmann & Doring 2024 (ICLR)",
-  dynpg_params, (int)(sizeof dynpg_params / sizeof dynpg_params[0]),
-  sizeof(dynpg_state), 0, OL_KIND(OL_OBJECTIVE),
-  dynpg_init, dynpg_step, dynpg_fini, ol_rl_probe, OL_PROBES_RL
+  .name = "dynpg",
+  .family = OL_RL,
+  .doc =
+    "dynamic policy gradient: the stages of an MDP trained backwards in time",
+  .ref = "Klein, Weissmann & Doring 2024 (ICLR)",
+  .params = dynpg_params,
+  .nparams = (int)(sizeof dynpg_params / sizeof dynpg_params[0]),
+  .size = sizeof(dynpg_state),
+  .kinds = OL_KIND(OL_OBJECTIVE),
+  .init = dynpg_init,
+  .step = dynpg_step,
+  .fini = dynpg_fini,
+  .probe = ol_rl_probe,
+  .check = ol_rl_check,
+  .probes = OL_PROBES_RL,
 };

@@ -75,10 +75,18 @@ static void grpo_fini (void *st)
 }
 
 const ol_method_type ol_rl_grpo = {
-  "grpo", OL_RL,
-  "GRPO: group sampling, mean-baseline advantages, softmax PG on logits",
-  "Shao et al. 2024 (DeepSeekMath), sec. 4.1.2; Williams 1992",
-  grpo_params, (int)(sizeof grpo_params / sizeof grpo_params[0]),
-  sizeof(grpo_state), 0, OL_KIND(OL_OBJECTIVE),
-  grpo_init, grpo_step, grpo_fini, ol_rl_probe, OL_PROBES_GROUP
+  .name = "grpo",
+  .family = OL_RL,
+  .doc = "GRPO: group sampling, mean-baseline advantages, softmax PG on logits",
+  .ref = "Shao et al. 2024 (DeepSeekMath), sec. 4.1.2; Williams 1992",
+  .params = grpo_params,
+  .nparams = (int)(sizeof grpo_params / sizeof grpo_params[0]),
+  .size = sizeof(grpo_state),
+  .kinds = OL_KIND(OL_OBJECTIVE),
+  .init = grpo_init,
+  .step = grpo_step,
+  .fini = grpo_fini,
+  .probe = ol_rl_probe,
+  .check = ol_rl_check_binary,
+  .probes = OL_PROBES_GROUP,
 };

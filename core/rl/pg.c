@@ -88,10 +88,18 @@ static void pg_fini (void *st)
 }
 
 const ol_method_type ol_rl_pg = {
-  "pg", OL_RL,
-  "simultaneous softmax policy gradient on an MDP (exact or REINFORCE)",
-  "Williams 1992; Sutton et al. 2000; Agarwal et al. 2021, sec. 4.1",
-  pg_params, (int)(sizeof pg_params / sizeof pg_params[0]),
-  sizeof(pg_state), 0, OL_KIND(OL_OBJECTIVE),
-  pg_init, pg_step, pg_fini, ol_rl_probe, OL_PROBES_RL
+  .name = "pg",
+  .family = OL_RL,
+  .doc = "simultaneous softmax policy gradient on an MDP (exact or REINFORCE)",
+  .ref = "Williams 1992; Sutton et al. 2000; Agarwal et al. 2021, sec. 4.1",
+  .params = pg_params,
+  .nparams = (int)(sizeof pg_params / sizeof pg_params[0]),
+  .size = sizeof(pg_state),
+  .kinds = OL_KIND(OL_OBJECTIVE),
+  .init = pg_init,
+  .step = pg_step,
+  .fini = pg_fini,
+  .probe = ol_rl_probe,
+  .check = ol_rl_check,
+  .probes = OL_PROBES_RL,
 };

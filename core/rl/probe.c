@@ -8,6 +8,27 @@
 #include "rl/probe.h"
 #include "vec.h"
 
+int ol_rl_check (const ol_method_type *m, const ol_problem *p, ol_err *e)
+{
+  if (ol_mdp_of(p) == NULL)
+    return ol_err_set(e, OL_EINVAL, "rl.%s needs an MDP problem "
+                      "(problem.stopping, problem.inventory, problem.rlvr); "
+                      "%s is not one", m->name, p->name);
+  return OL_OK;
+}
+
+int ol_rl_check_binary (const ol_method_type *m, const ol_problem *p,
+                        ol_err *e)
+{
+  int rc = ol_rl_check(m, p, e);
+  if (rc != OL_OK) return rc;
+  if (!ol_mdp_of(p)->binary)
+    return ol_err_set(e, OL_EINVAL, "rl.%s needs a verifiable-reward toy "
+                      "(problem.rlvr); %s is not one: use rl.pg or "
+                      "rl.dynpg", m->name, p->name);
+  return OL_OK;
+}
+
 int ol_rl_init (ol_rl *r, ol_ctx *c, const char *who, int needbin,
                 ol_err *e)
 {

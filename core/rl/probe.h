@@ -36,6 +36,12 @@ typedef struct ol_rl {
 int ol_rl_init (ol_rl *r, ol_ctx *c, const char *who, int needbin,
                 ol_err *e);
 void ol_rl_fini (ol_rl *r);
+/* The check hooks of the RL methods (method.h): ol_rl_check wants an MDP
+** problem, ol_rl_check_binary (the group-sampling methods grpo, qae,
+** which report pass1) one with 0/1 rewards (an rlvr toy). */
+int ol_rl_check (const ol_method_type *m, const ol_problem *p, ol_err *e);
+int ol_rl_check_binary (const ol_method_type *m, const ol_problem *p,
+                        ol_err *e);
 /* Keep z_t before a step changes it. */
 void ol_rl_begin (ol_rl *r, const ol_ctx *c);
 /* The metrics above for a state whose first member is an ol_rl. */

@@ -83,10 +83,18 @@ static void qae_fini (void *st)
 }
 
 const ol_method_type ol_rl_qae = {
-  "qae", OL_RL,
-  "QAE: group sampling with a K-quantile baseline, softmax PG on logits",
-  "Wu et al. 2025, quantile advantage estimation (seed A03)",
-  qae_params, (int)(sizeof qae_params / sizeof qae_params[0]),
-  sizeof(qae_state), 0, OL_KIND(OL_OBJECTIVE),
-  qae_init, qae_step, qae_fini, ol_rl_probe, OL_PROBES_GROUP
+  .name = "qae",
+  .family = OL_RL,
+  .doc = "QAE: group sampling with a K-quantile baseline, softmax PG on logits",
+  .ref = "Wu et al. 2025, quantile advantage estimation (seed A03)",
+  .params = qae_params,
+  .nparams = (int)(sizeof qae_params / sizeof qae_params[0]),
+  .size = sizeof(qae_state),
+  .kinds = OL_KIND(OL_OBJECTIVE),
+  .init = qae_init,
+  .step = qae_step,
+  .fini = qae_fini,
+  .probe = ol_rl_probe,
+  .check = ol_rl_check_binary,
+  .probes = OL_PROBES_GROUP,
 };

@@ -153,11 +153,18 @@ static void hmc_fini (void *st)
 }
 
 const ol_method_type ol_sample_hmc = {
-  "hmc", OL_SAMPLER,
-  "Hamiltonian Monte Carlo: L leapfrog steps of size eps, MH correction",
-  "Duane et al. 1987; Neal 2011 (eq. 5.18-5.20)",
-  hmc_params, (int)(sizeof hmc_params / sizeof hmc_params[0]),
-  sizeof(hmc_state), OL_M_MH,
-  OL_KIND(OL_DENSITY) | OL_KIND(OL_OBJECTIVE),
-  hmc_init, hmc_step, hmc_fini, NULL, OL_MSET_NONE
+  .name = "hmc",
+  .family = OL_SAMPLER,
+  .doc = "Hamiltonian Monte Carlo: L leapfrog steps of size eps, MH correction",
+  .ref = "Duane et al. 1987; Neal 2011 (eq. 5.18-5.20)",
+  .params = hmc_params,
+  .nparams = (int)(sizeof hmc_params / sizeof hmc_params[0]),
+  .size = sizeof(hmc_state),
+  .flags = OL_M_MH,
+  .kinds = OL_KIND(OL_DENSITY) | OL_KIND(OL_OBJECTIVE),
+  .init = hmc_init,
+  .step = hmc_step,
+  .fini = hmc_fini,
+  .stats = ol_sampler_head_of,
+  .probes = OL_MSET_NONE,
 };

@@ -212,12 +212,19 @@ static void mala_fini (void *st)
 }
 
 const ol_method_type ol_sample_mala = {
-  "mala", OL_SAMPLER,
-  "Metropolis-adjusted Langevin: Langevin proposal plus MH correction, "
-  "optional mass matrix and warmup",
-  "Roberts & Tweedie 1996; Girolami & Calderhead 2011 (eq. 9-10)",
-  mala_params, (int)(sizeof mala_params / sizeof mala_params[0]),
-  sizeof(mala_state), OL_M_MH,
-  OL_KIND(OL_DENSITY) | OL_KIND(OL_OBJECTIVE),
-  mala_init, mala_step, mala_fini, NULL, OL_MSET_NONE
+  .name = "mala",
+  .family = OL_SAMPLER,
+  .doc = "Metropolis-adjusted Langevin: Langevin proposal plus MH correction, "
+    "optional mass matrix and warmup",
+  .ref = "Roberts & Tweedie 1996; Girolami & Calderhead 2011 (eq. 9-10)",
+  .params = mala_params,
+  .nparams = (int)(sizeof mala_params / sizeof mala_params[0]),
+  .size = sizeof(mala_state),
+  .flags = OL_M_MH,
+  .kinds = OL_KIND(OL_DENSITY) | OL_KIND(OL_OBJECTIVE),
+  .init = mala_init,
+  .step = mala_step,
+  .fini = mala_fini,
+  .stats = ol_sampler_head_of,
+  .probes = OL_MSET_NONE,
 };

@@ -413,11 +413,17 @@ static void nuts_fini (void *st)
 }
 
 const ol_method_type ol_sample_nuts = {
-  "nuts", OL_SAMPLER,
-  "No-U-Turn Sampler: multinomial NUTS with Stan's warmup",
-  "Hoffman & Gelman 2014 (Alg. 6); Betancourt 2017 (appendix A)",
-  nuts_params, (int)(sizeof nuts_params / sizeof nuts_params[0]),
-  sizeof(nuts_state), 0u,
-  OL_KIND(OL_DENSITY) | OL_KIND(OL_OBJECTIVE),
-  nuts_init, nuts_step, nuts_fini, NULL, OL_MSET_NONE
+  .name = "nuts",
+  .family = OL_SAMPLER,
+  .doc = "No-U-Turn Sampler: multinomial NUTS with Stan's warmup",
+  .ref = "Hoffman & Gelman 2014 (Alg. 6); Betancourt 2017 (appendix A)",
+  .params = nuts_params,
+  .nparams = (int)(sizeof nuts_params / sizeof nuts_params[0]),
+  .size = sizeof(nuts_state),
+  .kinds = OL_KIND(OL_DENSITY) | OL_KIND(OL_OBJECTIVE),
+  .init = nuts_init,
+  .step = nuts_step,
+  .fini = nuts_fini,
+  .stats = ol_sampler_head_of,
+  .probes = OL_MSET_NONE,
 };

@@ -274,12 +274,20 @@ static void pmala_fini (void *st)
 }
 
 const ol_method_type ol_sample_pmala = {
-  "pmala", OL_SAMPLER,
-  "preconditioned Langevin: MALA with the SoftAbs Hessian of -log p as a "
-  "position-dependent metric",
-  "Girolami & Calderhead 2011 (eq. 10); Betancourt 2013 (SoftAbs)",
-  pmala_params, (int)(sizeof pmala_params / sizeof pmala_params[0]),
-  sizeof(pmala_state), OL_M_MH,
-  OL_KIND(OL_DENSITY),
-  pmala_init, pmala_step, pmala_fini, NULL, OL_MSET_NONE
+  .name = "pmala",
+  .family = OL_SAMPLER,
+  .doc =
+    "preconditioned Langevin: MALA with the SoftAbs Hessian of -log p as a "
+    "position-dependent metric",
+  .ref = "Girolami & Calderhead 2011 (eq. 10); Betancourt 2013 (SoftAbs)",
+  .params = pmala_params,
+  .nparams = (int)(sizeof pmala_params / sizeof pmala_params[0]),
+  .size = sizeof(pmala_state),
+  .flags = OL_M_MH,
+  .kinds = OL_KIND(OL_DENSITY),
+  .init = pmala_init,
+  .step = pmala_step,
+  .fini = pmala_fini,
+  .stats = ol_sampler_head_of,
+  .probes = OL_MSET_NONE,
 };

@@ -116,11 +116,18 @@ static void rwmh_fini (void *st)
 }
 
 const ol_method_type ol_sample_rwmh = {
-  "rwmh", OL_SAMPLER,
-  "random-walk Metropolis: Gaussian proposal, scale tuned in warmup",
-  "Metropolis et al. 1953; Roberts, Gelman & Gilks 1997 (0.234)",
-  rwmh_params, (int)(sizeof rwmh_params / sizeof rwmh_params[0]),
-  sizeof(rwmh_state), OL_M_MH,
-  OL_KIND(OL_DENSITY) | OL_KIND(OL_OBJECTIVE),
-  rwmh_init, rwmh_step, rwmh_fini, NULL, OL_MSET_NONE
+  .name = "rwmh",
+  .family = OL_SAMPLER,
+  .doc = "random-walk Metropolis: Gaussian proposal, scale tuned in warmup",
+  .ref = "Metropolis et al. 1953; Roberts, Gelman & Gilks 1997 (0.234)",
+  .params = rwmh_params,
+  .nparams = (int)(sizeof rwmh_params / sizeof rwmh_params[0]),
+  .size = sizeof(rwmh_state),
+  .flags = OL_M_MH | OL_M_NOGRAD,
+  .kinds = OL_KIND(OL_DENSITY) | OL_KIND(OL_OBJECTIVE),
+  .init = rwmh_init,
+  .step = rwmh_step,
+  .fini = rwmh_fini,
+  .stats = ol_sampler_head_of,
+  .probes = OL_MSET_NONE,
 };

@@ -121,11 +121,19 @@ static double sgld_probe (const void *st, int metric, const ol_ctx *c)
 }
 
 const ol_method_type ol_sample_sgld = {
-  "sgld", OL_SAMPLER,
-  "stochastic gradient Langevin dynamics on a finite sum (minibatches)",
-  "Welling & Teh 2011 (eq. 4)",
-  sgld_params, (int)(sizeof sgld_params / sizeof sgld_params[0]),
-  sizeof(sgld_state), OL_M_NEEDSUM,
-  OL_KIND(OL_DENSITY) | OL_KIND(OL_OBJECTIVE),
-  sgld_init, sgld_step, sgld_fini, sgld_probe, OL_PROBES_LR
+  .name = "sgld",
+  .family = OL_SAMPLER,
+  .doc = "stochastic gradient Langevin dynamics on a finite sum (minibatches)",
+  .ref = "Welling & Teh 2011 (eq. 4)",
+  .params = sgld_params,
+  .nparams = (int)(sizeof sgld_params / sizeof sgld_params[0]),
+  .size = sizeof(sgld_state),
+  .flags = OL_M_NEEDSUM,
+  .kinds = OL_KIND(OL_DENSITY) | OL_KIND(OL_OBJECTIVE),
+  .init = sgld_init,
+  .step = sgld_step,
+  .fini = sgld_fini,
+  .probe = sgld_probe,
+  .stats = ol_sampler_head_of,
+  .probes = OL_PROBES_LR,
 };

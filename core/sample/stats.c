@@ -1,6 +1,7 @@
 /*
-** core/sample/stats.c -- the accessors of stats.h: which samplers keep
-** an ol_sampler_head at the start of their state, and reading it.
+** core/sample/stats.c -- the accessors of stats.h: a sampler's
+** ol_sampler_head, found through its stats hook (method.h), and reading
+** it.
 */
 #include <math.h>
 #include <stdlib.h>
@@ -9,44 +10,40 @@
 #include "mass.h"
 #include "stats.h"
 
-extern const ol_method_type ol_sample_rwmh, ol_sample_ula, ol_sample_hmc,
-  ol_sample_nuts, ol_sample_sgld, ol_sample_mala, ol_sample_pmala;
-
-/* The samplers whose state starts with an ol_sampler_head. */
-static const ol_method_type *const with_head[] = {
-  &ol_sample_rwmh, &ol_sample_ula, &ol_sample_hmc, &ol_sample_nuts,
-  &ol_sample_sgld, &ol_sample_mala, &ol_sample_pmala, NULL
-};
-
-static int has_head (const ol_method_type *m)
+/* The head of m's state st, or NULL when m keeps none (its stats hook,
+** method.h). */
+static ol_sampler_head *head (const ol_method_type *m, const void *st)
 {
-  int i;
-  for (i = 0; with_head[i] != NULL; i++)
-    if (with_head[i] == m) return 1;
-  return 0;
+  if (m == NULL || st == NULL || m->stats == NULL) return NULL;
+  return m->stats(st);
+}
+
+ol_sampler_head *ol_sampler_head_of (const void *st)
+{
+  return (ol_sampler_head *)st;
 }
 
 int ol_sampler_stats (const ol_method_type *m, const void *st,
                       ol_sampler_stat *out)
 {
-  if (m == NULL || st == NULL || out == NULL || !has_head(m))
-    return OL_EINVAL;
-  *out = ((const ol_sampler_head *)st)->stat;
+  const ol_sampler_head *h = head(m, st);
+  if (h == NULL || out == NULL) return OL_EINVAL;
+  *out = h->stat;
   return OL_OK;
 }
 
 const double *ol_sampler_metric (const ol_method_type *m, const void *st)
 {
-  if (m == NULL || st == NULL || !has_head(m)) return NULL;
-  return ((const ol_sampler_head *)st)->minv;
+  const ol_sampler_head *h = head(m, st);
+  return h != NULL ? h->minv : NULL;
 }
 
 int ol_sampler_set_metric (const ol_method_type *m, void *st,
                            const double *minv, int n, ol_err *e)
 {
-  ol_sampler_head *h = st;
+  ol_sampler_head *h = head(m, st);
   int i;
-  if (m == NULL || st == NULL || !has_head(m) || h->minv == NULL)
+  if (h == NULL || h->minv == NULL)
     return ol_err_set(e, OL_EINVAL, "%s has no metric to set",
                       m != NULL ? m->name : "(no method)");
   if (minv == NULL || n != h->n)
@@ -63,8 +60,8 @@ int ol_sampler_set_metric (const ol_method_type *m, void *st,
 
 long ol_sampler_warmup (const ol_method_type *m, const void *st)
 {
-  if (m == NULL || st == NULL || !has_head(m)) return 0;
-  return ((const ol_sampler_head *)st)->warmup;
+  const ol_sampler_head *h = head(m, st);
+  return h != NULL ? h->warmup : 0;
 }
 
 void ol_sampler_nonfinite (ol_sampler_head *h, const double *x, double U)
@@ -80,8 +77,8 @@ void ol_sampler_nonfinite (ol_sampler_head *h, const double *x, double U)
 const double *ol_sampler_nonfinite_at (const ol_method_type *m,
                                        const void *st, double *U)
 {
-  const ol_sampler_head *h = st;
-  if (m == NULL || st == NULL || !has_head(m) || h->nfx == NULL) return NULL;
+  const ol_sampler_head *h = head(m, st);
+  if (h == NULL || h->nfx == NULL) return NULL;
   if (U != NULL) *U = h->nfU;
   return h->nfx;
 }

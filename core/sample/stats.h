@@ -3,11 +3,12 @@
 ** accessors an engine or a front end reads them through.
 **
 ** Every sampler with statistics (rwmh, ula, mala, hmc, nuts, sgld,
-** pmala) starts its state with an ol_sampler_head:
-** the statistics of its last step, its diagonal inverse metric and its
-** warmup length.  The accessors below check the method against that list
-** and read the head, so an engine needs no knowledge of each state's
-** layout.  The statistics are those of CmdStan's output (lp__,
+** pmala) keeps an ol_sampler_head in its state: the statistics of its
+** last step, its diagonal inverse metric and its warmup length, and
+** hands it out through its stats hook (method.h; ol_sampler_head_of when
+** the head is the state's first member, as in all of them).  The
+** accessors below ask the hook and read the head, so an engine needs no
+** knowledge of each state's layout.  The statistics are those of CmdStan's output (lp__,
 ** accept_stat__, stepsize__, treedepth__, n_leapfrog__, divergent__,
 ** energy__) plus the warmup flag of the step.
 **
@@ -69,6 +70,11 @@ typedef struct ol_sampler_head {
   double nfU;           /* the potential U = -log p met there: NaN or
                            +-inf, finite when the gradient was not */
 } ol_sampler_head;
+
+/* The stats hook of a sampler whose state starts with an ol_sampler_head:
+** st itself (the state is the caller's, so the head may be written
+** through the result: ol_sampler_set_metric). */
+ol_sampler_head *ol_sampler_head_of (const void *st);
 
 /* The statistics of m's last step (st: m's state, as the run allocated
 ** it) into *out.  OL_OK, or OL_EINVAL when m keeps no statistics (mala,

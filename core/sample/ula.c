@@ -93,11 +93,19 @@ static double ula_probe (const void *st, int metric, const ol_ctx *c)
 }
 
 const ol_method_type ol_sample_ula = {
-  "ula", OL_SAMPLER,
-  "unadjusted Langevin: Euler step of the Langevin diffusion, no MH step",
-  "Roberts & Tweedie 1996; Durmus & Moulines 2017",
-  ula_params, (int)(sizeof ula_params / sizeof ula_params[0]),
-  sizeof(ula_state), 0u,
-  OL_KIND(OL_DENSITY) | OL_KIND(OL_OBJECTIVE),
-  ula_init, ula_step, ula_fini, ula_probe, OL_PROBES_LR
+  .name = "ula",
+  .family = OL_SAMPLER,
+  .doc =
+    "unadjusted Langevin: Euler step of the Langevin diffusion, no MH step",
+  .ref = "Roberts & Tweedie 1996; Durmus & Moulines 2017",
+  .params = ula_params,
+  .nparams = (int)(sizeof ula_params / sizeof ula_params[0]),
+  .size = sizeof(ula_state),
+  .kinds = OL_KIND(OL_DENSITY) | OL_KIND(OL_OBJECTIVE),
+  .init = ula_init,
+  .step = ula_step,
+  .fini = ula_fini,
+  .probe = ula_probe,
+  .stats = ol_sampler_head_of,
+  .probes = OL_PROBES_LR,
 };

@@ -29,14 +29,23 @@ static int fullrank_init (void *st, const double *par, ol_ctx *c,
 }
 
 const ol_method_type ol_vi_fullrank = {
-  "fullrank", OL_VI,
-  "full-rank Gaussian BBVI: reparameterization gradient of the ELBO "
-  "(stl), q = N(m, C C') with C lower triangular, Adam or SGD, averaged "
-  "iterates with their MC errors",
-  "Kucukelbir et al. 2017 (ADVI, Sec. 2.5; its k^-1/2 step decay); "
-  "Titsias & "
-  "Lazaro-Gredilla 2014 (Alg. 1); Roeder et al. 2017 (stl, eq. 8); Polyak "
-  "& Juditsky 1992 (averaging)",
-  ol_vi_fullrank_params, OL_VI_NPARAMS, sizeof(ol_vi), 0u, OL_KIND(OL_DENSITY),
-  fullrank_init, ol_vi_step, ol_vi_fini, ol_vi_probe, OL_PROBES_VI
+  .name = "fullrank",
+  .family = OL_VI,
+  .doc = "full-rank Gaussian BBVI: reparameterization gradient of the ELBO "
+    "(stl), q = N(m, C C') with C lower triangular, Adam or SGD, averaged "
+    "iterates with their MC errors",
+  .ref = "Kucukelbir et al. 2017 (ADVI, Sec. 2.5; its k^-1/2 step decay); "
+    "Titsias & "
+    "Lazaro-Gredilla 2014 (Alg. 1); Roeder et al. 2017 (stl, eq. 8); Polyak "
+    "& Juditsky 1992 (averaging)",
+  .params = ol_vi_fullrank_params,
+  .nparams = OL_VI_NPARAMS,
+  .size = sizeof(ol_vi),
+  .kinds = OL_KIND(OL_DENSITY),
+  .init = fullrank_init,
+  .step = ol_vi_step,
+  .fini = ol_vi_fini,
+  .probe = ol_vi_probe,
+  .result = ol_vi_named,
+  .probes = OL_PROBES_VI,
 };

@@ -30,14 +30,23 @@ static int meanfield_init (void *st, const double *par, ol_ctx *c,
 }
 
 const ol_method_type ol_vi_meanfield = {
-  "meanfield", OL_VI,
-  "mean-field Gaussian BBVI: reparameterization gradient of the ELBO, "
-  "q = N(m, diag(exp(2 omega))), Adam or SGD, averaged iterates with "
-  "their MC errors",
-  "Kucukelbir et al. 2017 (ADVI, Sec. 2.5; its k^-1/2 step decay); "
-  "Titsias & "
-  "Lazaro-Gredilla 2014; Roeder et al. 2017 (stl, eq. 8); Polyak & "
-  "Juditsky 1992 (averaging)",
-  ol_vi_meanfield_params, OL_VI_NPARAMS, sizeof(ol_vi), 0u, OL_KIND(OL_DENSITY),
-  meanfield_init, ol_vi_step, ol_vi_fini, ol_vi_probe, OL_PROBES_VI
+  .name = "meanfield",
+  .family = OL_VI,
+  .doc = "mean-field Gaussian BBVI: reparameterization gradient of the ELBO, "
+    "q = N(m, diag(exp(2 omega))), Adam or SGD, averaged iterates with "
+    "their MC errors",
+  .ref = "Kucukelbir et al. 2017 (ADVI, Sec. 2.5; its k^-1/2 step decay); "
+    "Titsias & "
+    "Lazaro-Gredilla 2014; Roeder et al. 2017 (stl, eq. 8); Polyak & "
+    "Juditsky 1992 (averaging)",
+  .params = ol_vi_meanfield_params,
+  .nparams = OL_VI_NPARAMS,
+  .size = sizeof(ol_vi),
+  .kinds = OL_KIND(OL_DENSITY),
+  .init = meanfield_init,
+  .step = ol_vi_step,
+  .fini = ol_vi_fini,
+  .probe = ol_vi_probe,
+  .result = ol_vi_named,
+  .probes = OL_PROBES_VI,
 };

@@ -470,7 +470,7 @@ int ol_vi_init (void *st, int diag, const double *par, ol_ctx *c,
     }
     if ((s->avg = ol_vec_new(s->np, e)) == NULL ||
         (s->davg = ol_vec_new(n, e)) == NULL ||
-        (s->tb = ol_vec_new(s->np, e)) == NULL ||
+        (s->tb = ol_vec_new(s->np > 4 ? s->np : 4, e)) == NULL ||
         (!diag && (s->Sb = ol_vec_new(n * n, e)) == NULL) ||
         (!diag && (s->se = ol_vec_new(n * n, e)) == NULL))
       return OL_ENOMEM;
@@ -572,10 +572,11 @@ static void batch_se (const double *m2, long nb, int k, double *out)
       : NAN;
 }
 
-/* The named results (core/vi/result.c; vi.h). */
-int ol_vi_named (const ol_vi *s, const char *name, const double **v,
+/* The named results (vi.h): every vi method's result hook. */
+int ol_vi_named (const void *st, const char *name, const double **v,
                  int *rows, int *cols)
 {
+  const ol_vi *s = st;
   const ol_vi_win *w = &s->win[0];
   /* the errors' buffer: mean-field's is cov's (n x n, its memory) */
   double *se = s->se != NULL ? s->se : s->cov;

@@ -59,7 +59,7 @@ typedef struct ol_vi {
   double *d;            /* n: C_ii = exp(omega_i) */
   double *eps, *z, *gz, *w;   /* n each: a draw, its z, grad U(z), C^-T eps */
   double *Z;            /* evals x n: the last fresh draws (r:samples()) */
-  double *cov;          /* n x n: C C' when asked for (ol_vi_result) */
+  double *cov;          /* n x n: C C' when asked for (ol_vi_named) */
   double *Cb;           /* n x n, full-rank: C unpacked for C C' */
   /* the returned q: the window average (average = 1, after a step) or
   ** the iterate; rt (np) and rd (n, exp of its omega) point to avg and
@@ -67,8 +67,9 @@ typedef struct ol_vi {
   ol_vi_win win[2];     /* win[0] the returned one, win[1] the next */
   double *avg, *davg;   /* np, n */
   const double *rt, *rd;
-  double *tb, *Sb;      /* np, n x n (full-rank): a batch's mean theta
-                           and its S */
+  double *tb, *Sb;      /* max(np, 4), n x n (full-rank): a batch's
+                           mean theta and its S; tb also holds the 4
+                           numbers of the result window */
   double *se;           /* n x n (full-rank): mean_se, cov_se or drift
                            when asked for; mean-field's go into cov */
   /* the Gaussian target's facts (kl), when the target is one */
@@ -104,8 +105,9 @@ int ol_vi_draw (ol_vi *s, ol_ctx *c, double *g, double *u, ol_err *e);
 ** length; none when average = 0 or before the first step) and samples
 ** (the last evals fresh draws, evals x n; none when evals = 0): 1 and *v
 ** borrowed from s until its next step or the next of these calls (they
-** share buffers), else 0. */
-int ol_vi_named (const ol_vi *s, const char *name, const double **v,
+** share buffers), else 0.  Every vi method's result hook (method.h):
+** st is an ol_vi. */
+int ol_vi_named (const void *st, const char *name, const double **v,
                  int *rows, int *cols);
 /* H(q) = n/2 (1 + log 2 pi) + sum_i omega_i of the returned q. */
 double ol_vi_entropy (const ol_vi *s);

@@ -356,8 +356,8 @@ static void test_view (void)
   if (p == NULL) return;
   a = go3(p, "fedavg", 7, k, v, 2);
   if (a == NULL) return;
-  ok(ol_dist_fedresult(ol_run_method(a), ol_run_state(a), "workers", &X,
-                       &rows, &cols) == 1 && rows == 4 && cols == 2,
+  ok(ol_method_result(ol_run_method(a), ol_run_state(a), "workers", &X,
+                      &rows, &cols) == 1 && rows == 4 && cols == 2,
      "fedavg: its result workers is 4 x 2 (%d x %d)", rows, cols);
   for (w = 0; X != NULL && w < 4; w++) {
     mean[0] += X[2 * w] / 4;
@@ -366,9 +366,9 @@ static void test_view (void)
   ok(X != NULL && fabs(mean[0] - ol_run_x(a)[0]) < 1e-15 &&
      fabs(mean[1] - ol_run_x(a)[1]) < 1e-15 && X[0] != X[2],
      "fedavg: the workers' last local iterates average to x, and differ");
-  ok(ol_dist_fedresult(ol_method_find("optim.gd"), ol_run_state(a),
-                       "workers", &X, &rows, &cols) == 0,
-     "ol_dist_fedresult answers only for fedavg, scaffold and asgd");
+  ok(ol_method_result(ol_method_find("optim.gd"), ol_run_state(a),
+                      "workers", &X, &rows, &cols) == 0,
+     "ol_method_result: workers answered only for fedavg, scaffold and asgd");
   ol_run_free(a);
   ol_problem_free(p);
 }

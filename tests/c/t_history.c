@@ -29,8 +29,13 @@ static int nop_step (void *st, ol_ctx *c, ol_err *e)
 }
 
 static const ol_method_type nop = {
-  "nop", OL_OPTIM, "does nothing (test)", NULL, NULL, 0, 0, 0,
-  OL_KIND(OL_OBJECTIVE), nop_init, nop_step, NULL, NULL, OL_MSET_NONE
+  .name = "nop",
+  .family = OL_OPTIM,
+  .doc = "does nothing (test)",
+  .kinds = OL_KIND(OL_OBJECTIVE),
+  .init = nop_init,
+  .step = nop_step,
+  .probes = OL_MSET_NONE,
 };
 
 static int quad_fdf (void *ud, const double *x, double *f, double *g,

@@ -110,14 +110,24 @@ static double lr_probe (const void *st, int metric, const ol_ctx *c)
 }
 
 static const ol_method_type script = {
-  "script", OL_OPTIM, "x_t from a table (test)", NULL, NULL, 0, 0, 0,
-  OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY), script_init, script_step, NULL, NULL, OL_MSET_NONE
+  .name = "script",
+  .family = OL_OPTIM,
+  .doc = "x_t from a table (test)",
+  .kinds = OL_KIND(OL_OBJECTIVE) | OL_KIND(OL_DENSITY),
+  .init = script_init,
+  .step = script_step,
+  .probes = OL_MSET_NONE,
 };
 
 static const ol_method_type probed = {
-  "probed", OL_OPTIM, "x_t from a table, with a probe (test)", NULL, NULL,
-  0, 0, 0, OL_KIND(OL_OBJECTIVE), script_init, script_step, NULL, lr_probe,
-  OL_PROBES_LR
+  .name = "probed",
+  .family = OL_OPTIM,
+  .doc = "x_t from a table, with a probe (test)",
+  .kinds = OL_KIND(OL_OBJECTIVE),
+  .init = script_init,
+  .step = script_step,
+  .probe = lr_probe,
+  .probes = OL_PROBES_LR,
 };
 
 static ol_run *go (ol_problem *p, const ol_method_type *m, ol_mset metrics,

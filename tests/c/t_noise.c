@@ -42,8 +42,13 @@ static int nop_step (void *st, ol_ctx *c, ol_err *e)
 }
 
 static const ol_method_type nop = {
-  "nop", OL_OPTIM, "does nothing (test)", NULL, NULL, 0, 0, 0,
-  OL_KIND(OL_OBJECTIVE), nop_init, nop_step, NULL, NULL, OL_MSET_NONE
+  .name = "nop",
+  .family = OL_OPTIM,
+  .doc = "does nothing (test)",
+  .kinds = OL_KIND(OL_OBJECTIVE),
+  .init = nop_init,
+  .step = nop_step,
+  .probes = OL_MSET_NONE,
 };
 
 /* x <- x - 0.1 g with the stochastic gradient. */
@@ -59,8 +64,13 @@ static int sgd_step (void *st, ol_ctx *c, ol_err *e)
 }
 
 static const ol_method_type sgd = {
-  "sgd", OL_OPTIM, "x -= 0.1 g (test)", NULL, NULL, 0, 0, 0,
-  OL_KIND(OL_OBJECTIVE), nop_init, sgd_step, NULL, NULL, OL_MSET_NONE
+  .name = "sgd",
+  .family = OL_OPTIM,
+  .doc = "x -= 0.1 g (test)",
+  .kinds = OL_KIND(OL_OBJECTIVE),
+  .init = nop_init,
+  .step = sgd_step,
+  .probes = OL_MSET_NONE,
 };
 
 /* f = 0, g = 0: the stochastic gradient is the noise itself. */

@@ -316,10 +316,39 @@ static void test_sweep (void)
   for (j = 0; j < nc; j++) ol_problem_free(cand[j]);
 }
 
+/* The live-tuning bits of every method's table name parameters it has
+** (method.h: params_live), and the ones set are the step sizes and
+** momenta of the plain first-order methods. */
+static void test_params_live (void)
+{
+  int i, bad = 0, nlive = 0;
+  for (i = 0; ol_methods[i] != NULL; i++) {
+    const ol_method_type *m = ol_methods[i];
+    unsigned all = m->nparams >= 32 ? ~0u : (1u << m->nparams) - 1;
+    if (m->params_live & ~all) {
+      diag("%s: params_live 0x%x names a parameter beyond its %d", m->name,
+           m->params_live, m->nparams);
+      bad++;
+    }
+    nlive += m->params_live != 0;
+  }
+  ok(bad == 0, "params_live: every bit names one of the method's "
+     "parameters (%d methods wrong)", bad);
+  ok(nlive >= 7 && (ol_method_find("optim.adam")->params_live &
+                    OL_LIVE(0)) && (ol_method_find("optim.momentum")->
+                                    params_live & OL_LIVE(1)),
+     "params_live: set on %d methods; adam's lr and momentum's mu are "
+     "live", nlive);
+  ok(!(ol_method_find("optim.adam")->params_live & OL_LIVE(1)),
+     "params_live: adam's beta1 is not (its bias correction accumulates "
+     "beta1^t)");
+}
+
 int main (void)
 {
   test_first_iterates();
   test_convergence();
   test_sweep();
+  test_params_live();
   return done();
 }

@@ -63,13 +63,23 @@ static int ista_step (void *st, ol_ctx *c, ol_err *e)
 }
 
 static const ol_method_type nop = {
-  "nop", OL_OPTIM, "does nothing (test)", NULL, NULL, 0, 0, 0,
-  OL_KIND(OL_OBJECTIVE), nop_init, nop_step, NULL, NULL, OL_MSET_NONE
+  .name = "nop",
+  .family = OL_OPTIM,
+  .doc = "does nothing (test)",
+  .kinds = OL_KIND(OL_OBJECTIVE),
+  .init = nop_init,
+  .step = nop_step,
+  .probes = OL_MSET_NONE,
 };
 
 static const ol_method_type ista = {
-  "ista", OL_OPTIM, "proximal gradient, step 1/4 (test)", NULL, NULL, 0, 0,
-  0, OL_KIND(OL_OBJECTIVE), nop_init, ista_step, NULL, NULL, OL_MSET_NONE
+  .name = "ista",
+  .family = OL_OPTIM,
+  .doc = "proximal gradient, step 1/4 (test)",
+  .kinds = OL_KIND(OL_OBJECTIVE),
+  .init = nop_init,
+  .step = ista_step,
+  .probes = OL_MSET_NONE,
 };
 
 #define B_(m) OL_MET_##m

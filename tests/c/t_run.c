@@ -111,18 +111,47 @@ static void gd_fini (void *st)
 }
 
 static const ol_method_type test_gd = {
-  "testgd", OL_OPTIM, "plain gradient descent", NULL, gd_params, 1,
-  sizeof(gd), 0, OL_KIND(OL_OBJECTIVE), gd_init, gd_step, gd_fini, NULL, OL_MSET_NONE
+  .name = "testgd",
+  .family = OL_OPTIM,
+  .doc = "plain gradient descent",
+  .params = gd_params,
+  .nparams = 1,
+  .size = sizeof(gd),
+  .kinds = OL_KIND(OL_OBJECTIVE),
+  .init = gd_init,
+  .step = gd_step,
+  .fini = gd_fini,
+  .probes = OL_MSET_NONE,
 };
 
 static const ol_method_type test_pgd = {
-  "testpgd", OL_OPTIM, "projected gradient descent", NULL, gd_params, 1,
-  sizeof(gd), OL_M_NEEDSET, OL_KIND(OL_OBJECTIVE), gd_init, gd_step, gd_fini, NULL, OL_MSET_NONE
+  .name = "testpgd",
+  .family = OL_OPTIM,
+  .doc = "projected gradient descent",
+  .params = gd_params,
+  .nparams = 1,
+  .size = sizeof(gd),
+  .flags = OL_M_NEEDSET,
+  .kinds = OL_KIND(OL_OBJECTIVE),
+  .init = gd_init,
+  .step = gd_step,
+  .fini = gd_fini,
+  .probes = OL_MSET_NONE,
 };
 
 static const ol_method_type test_newton = {
-  "testnewton", OL_OPTIM, "needs a Hessian", NULL, gd_params, 1,
-  sizeof(gd), OL_M_NEEDHESS, OL_KIND(OL_OBJECTIVE), gd_init, gd_step, gd_fini, NULL, OL_MSET_NONE
+  .name = "testnewton",
+  .family = OL_OPTIM,
+  .doc = "needs a Hessian",
+  .params = gd_params,
+  .nparams = 1,
+  .size = sizeof(gd),
+  .flags = OL_M_NEEDHESS,
+  .kinds = OL_KIND(OL_OBJECTIVE),
+  .init = gd_init,
+  .step = gd_step,
+  .fini = gd_fini,
+  .probes = OL_MSET_NONE,
 };
 
 /* A scripted dynamic: x_t = e_(t mod 2) in two coordinates. */
@@ -150,13 +179,28 @@ static void cycle_fini (void *st)
 }
 
 static const ol_method_type test_cycle = {
-  "testcycle", OL_DYNAMIC, "scripted", NULL, NULL, 0, 1, 0,
-  OL_KIND(OL_GAME), cycle_init, cycle_step, cycle_fini, NULL, OL_MSET_NONE
+  .name = "testcycle",
+  .family = OL_DYNAMIC,
+  .doc = "scripted",
+  .size = 1,
+  .kinds = OL_KIND(OL_GAME),
+  .init = cycle_init,
+  .step = cycle_step,
+  .fini = cycle_fini,
+  .probes = OL_MSET_NONE,
 };
 
 static const ol_method_type test_cycle_own = {
-  "testcycleown", OL_DYNAMIC, "scripted", NULL, NULL, 0, 1, OL_M_OWNAVG,
-  OL_KIND(OL_GAME), cycle_init, cycle_step, cycle_fini, NULL, OL_MSET_NONE
+  .name = "testcycleown",
+  .family = OL_DYNAMIC,
+  .doc = "scripted",
+  .size = 1,
+  .flags = OL_M_OWNAVG,
+  .kinds = OL_KIND(OL_GAME),
+  .init = cycle_init,
+  .step = cycle_step,
+  .fini = cycle_fini,
+  .probes = OL_MSET_NONE,
 };
 
 /* -- helpers ------------------------------------------------------------- */

@@ -85,8 +85,17 @@ static void two_fini (void *st)
 }
 
 static const ol_method_type test_two = {
-  "testtwo", OL_OPTIM, "two gradients per step", NULL, two_params, 1,
-  sizeof(two), 0, OL_KIND(OL_OBJECTIVE), two_init, two_step, two_fini, NULL, OL_MSET_NONE
+  .name = "testtwo",
+  .family = OL_OPTIM,
+  .doc = "two gradients per step",
+  .params = two_params,
+  .nparams = 1,
+  .size = sizeof(two),
+  .kinds = OL_KIND(OL_OBJECTIVE),
+  .init = two_init,
+  .step = two_step,
+  .fini = two_fini,
+  .probes = OL_MSET_NONE,
 };
 
 static ol_run *mkrun (quad *q, ol_problem **pp, int cap, long iters,

@@ -527,4 +527,15 @@ do
   end
 end
 
+-- a one-dimensional target: r.window's 4 numbers fit (they overran the
+-- state's 2-double batch buffer once; make sanitize catches a relapse)
+for _, fam in ipairs{"meanfield", "fullrank"} do
+  local r = run(problem.mixture{}, vi[fam]{}, {iters = 4, seed = SEED,
+                                                progress = false, view = false})
+  local w = r.window
+  t.ok(#w == 4 and w[2] == 4, "vi: " .. fam .. "{} on a 1-D target: "
+       .. "r.window is 4 numbers, the last iteration 4")
+  r:close()
+end
+
 t.done()
