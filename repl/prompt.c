@@ -3,7 +3,7 @@
 ** readline's callback interface inside one pselect() loop on stdin.
 **
 ** Each turn of the loop waits for a key, a signal, or a tick (only while
-** background jobs are not done, see below); keys go to
+** background jobs are not done, see below; REPL_TICK_MS); keys go to
 ** rl_callback_read_char.  When readline completes a line, its handler
 ** removes itself (which puts the terminal back in normal mode), and the
 ** loop runs the line: first as "return <line>" (an expression whose values
@@ -65,12 +65,12 @@
 #include "repl.h"
 #include "log.h"
 #include "dash.h"
-#include "prompt.h"
 #include "screen.h"
 
 #define HISTORY_MAX 1000
 #define PROMPT1 "> "
 #define PROMPT2 ">> "
+#define REPL_TICK_MS 33     /* the loop's wake-up while jobs are not done */
 #define JOB_SLICE 0.010     /* seconds of job stepping per turn */
 #define KEY_FOCUS 7         /* Ctrl-G: focus prompt <-> dashboard */
 
@@ -101,6 +101,8 @@ static struct {
 static volatile sig_atomic_t got_int, got_winch;
 static struct sigaction old_int, old_winch;
 static int catching;
+
+static void repl_prompt_print (const char *s);
 
 /* -- signals while waiting at the prompt ---------------------------------- */
 
@@ -1131,7 +1133,8 @@ void repl_loop (lua_State *L, const repl_opts *o)
   repl_log("prompt: end of input");
 }
 
-void repl_prompt_print (const char *s)
+/* Print s above the prompt line, keeping what the user is typing. */
+static void repl_prompt_print (const char *s)
 {
   char *saved;
   int point;

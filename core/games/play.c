@@ -96,7 +96,9 @@ void ol_play_observe (ol_play *pl, ol_ctx *c, const double *z,
   }
 }
 
-double ol_play_regret (const ol_play *pl)
+/* The largest average external regret (NaN before the first step or
+** without simplices). */
+static double ol_play_regret (const ol_play *pl)
 {
   double worst = -INFINITY;
   int b, i, off;

@@ -67,9 +67,6 @@ void ol_regret_fini (void *st);
 ** output g at z, and fold z into c->xavg. */
 void ol_play_observe (ol_play *pl, ol_ctx *c, const double *z,
                       const double *g);
-/* The largest average external regret (NaN before the first step or
-** without simplices). */
-double ol_play_regret (const ol_play *pl);
 /* A probe for a state that starts with an ol_play: OL_MET_REGRET, and
 ** REGRET1 / REGRET2 (each player's). */
 double ol_play_probe (const void *st, int metric, const ol_ctx *c);
