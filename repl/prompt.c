@@ -2,8 +2,8 @@
 ** repl/prompt.c -- the interactive loop: Lua 5.4's lua.c REPL rebuilt on
 ** readline's callback interface inside one pselect() loop on stdin.
 **
-** Each turn of the loop waits for a key, a signal, or a tick (only while
-** background jobs are not done, see below; REPL_TICK_MS); keys go to
+** Each turn of the loop waits for a key, a signal, or a tick (every
+** REPL_TICK_MS while background jobs are not done, see below); keys go to
 ** rl_callback_read_char.  When readline completes a line, its handler
 ** removes itself (which puts the terminal back in normal mode), and the
 ** loop runs the line: first as "return <line>" (an expression whose values
