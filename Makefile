@@ -43,7 +43,14 @@ REPL_SRC = $(wildcard repl/*.c)
 CORE_O   = $(CORE_SRC:.c=.o)
 LUA_O    = $(LUA_SRC:.c=.o)
 REPL_O   = $(REPL_SRC:.c=.o)
-LUA_LIB  = $(wildcard lua/*.lua)
+# The pure-Lua library files, in the order lua/lembed.c runs them at
+# start-up.  The order matters: help.lua makes core.fdocs and core.frows,
+# which the later files fill (their rows show in help()'s overview in this
+# order) and prelude.lua reads; raceplot.lua adds plot to the methods table
+# race.lua makes.  A new file goes after the files it uses; `make lint`
+# checks that every lua/*.lua is listed.
+LUA_LIB  = lua/help.lua lua/lpdf.lua lua/prelude.lua lua/race.lua \
+           lua/raceplot.lua lua/sweep.lua lua/tasks.lua
 CTESTS   = $(patsubst %.c,%.t,$(wildcard tests/c/t_*.c))
 # tests/bench/ipopt (IPOPT against sqp) is built only when IPOPT's
 # development package (coinor-libipopt-dev) is installed.
@@ -129,6 +136,8 @@ check: deps
 	$(MAKE) mancheck
 
 lint:
+	@test "$(sort $(LUA_LIB))" = "$(sort $(wildcard lua/*.lua))" \
+	  || { echo "lint: LUA_LIB does not list every lua/*.lua"; exit 1; }
 	@! grep -nE '#include *[<"](lua|lauxlib|lualib|n?curses|readline)' \
 	  $(CORE_SRC) $(CORE_H) || { echo "lint: core/ includes Lua/curses/readline"; exit 1; }
 	@! grep -nE '(^|[^a-z_])(printf|fprintf|puts|putchar|perror|exit|abort) *\(' \

@@ -1,7 +1,8 @@
 /*
 ** lua/lembed.c -- the pure-Lua part of the library, compiled in.
 **
-** The Makefile turns every lua/ *.lua file into an entry {name, text} of
+** The Makefile turns each file of its LUA_LIB list (every lua/ *.lua, in
+** an order that matters, see there) into an entry {name, text} of
 ** lua/lualib.inc; here they are loaded in that order when the library is
 ** opened, each chunk called with the internal 'core' table (registry data
 ** and helpers from C) as its only argument.  Chunk names are "@lua/x.lua"

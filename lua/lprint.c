@@ -38,7 +38,9 @@ const char *olua_acceptnote (const ol_run *r, char *buf, size_t sz)
   return buf;
 }
 
-int olua_constrained (const ol_run *r)
+/* A constrained run: the problem has general constraints, or the method
+** handles them (sqp, auglag: on a box). */
+static int olua_constrained (const ol_run *r)
 {
   const ol_method_type *m = ol_run_method(r);
   return (ol_family_of(m)->print & OL_FPRINT_CONSTR) &&

@@ -22,9 +22,6 @@ int olua_runreason (const lrun *b);
 ** other run. */
 const char *olua_acceptnote (const ol_run *r, char *buf, size_t sz);
 
-/* A constrained run: the problem has general constraints, or the method
-** handles them (sqp, auglag: on a box). */
-int olua_constrained (const ol_run *r);
 /* A constrained run that ended on its budget or time with the constraints
 ** violated by more than OL_CONSTR_WARN (the last recorded feasibility
 ** metric): the warning that says so, in buf; NULL for any other run. */

@@ -53,7 +53,6 @@
 #include "draw.h"
 #include "log.h"
 #include "model.h"
-#include "prompt.h"
 #include "screen.h"
 
 #define DRAW_SHARE 0.01

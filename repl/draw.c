@@ -79,7 +79,9 @@ static void draw_border (int y, int x, int h, int w, int role)
   }
 }
 
-void dr_frame (int y, int x, int h, int w, int focused, const char *title)
+/* Border and title of a panel; focused ones are highlighted. */
+static void dr_frame (int y, int x, int h, int w, int focused,
+                      const char *title)
 {
   char t[128];
   draw_border(y, x, h, w, focused ? SC_FOCUS : SC_AXIS);
@@ -87,7 +89,8 @@ void dr_frame (int y, int x, int h, int w, int focused, const char *title)
   screen_puts(y, x + 2, t, w - 4, focused ? SC_FOCUS : SC_TITLE, SA_BOLD);
 }
 
-void dr_put (void *ud, int y, int x, unsigned u, char ascii, int role)
+/* pn_put onto the screen: series roles -> run colours, PN_HEAT dim. */
+static void dr_put (void *ud, int y, int x, unsigned u, char ascii, int role)
 {
   (void)ud;
   if (role >= 0) screen_putc(y, x, u, ascii, series_role(role), 0);
@@ -100,8 +103,10 @@ void dr_put (void *ud, int y, int x, unsigned u, char ascii, int role)
                    role == PN_TITLE ? SA_BOLD : 0);
 }
 
-void dr_pn_setup (const dr_runs *rs, int y, int x, int h, int w,
-                  cv_canvas *cv, pn_runs *prs, pn_out *o)
+/* The runs of rs and an output inside the border of the h x w panel at
+** (y, x), drawn with dr_put, for a core/plot/plotpanel.c panel. */
+static void dr_pn_setup (const dr_runs *rs, int y, int x, int h, int w,
+                         cv_canvas *cv, pn_runs *prs, pn_out *o)
 {
   prs->n = rs->n;
   prs->runs = rs->runs;
@@ -125,8 +130,10 @@ int dr_auto_panel (const dr_runs *rs)
   return pn_auto_panel(&prs);
 }
 
-void dr_panel_draw (dr_panel *p, const dr_runs *rs, int y, int x, int h,
-                    int w, int focused, cv_canvas *cv)
+/* Draw panel p in the rectangle at (y, x), h x w cells; focused panels
+** have a highlighted title.  cv is scratch space kept by the caller. */
+static void dr_panel_draw (dr_panel *p, const dr_runs *rs, int y, int x,
+                           int h, int w, int focused, cv_canvas *cv)
 {
   pn_runs prs;
   pn_out o;

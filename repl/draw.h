@@ -72,10 +72,6 @@ typedef struct dr_view {
 #define DR_MIN_COLS 40
 #define DR_MIN_ROWS 10
 
-/* Draw panel p in the rectangle at (y, x), h x w cells; focused panels
-** have a highlighted title.  cv is scratch space kept by the caller. */
-void dr_panel_draw (dr_panel *p, const dr_runs *rs, int y, int x, int h,
-                    int w, int focused, cv_canvas *cv);
 /* Draw the panel grid of v on rows 1 .. rows - 2 of the rows x cols
 ** screen, or the "terminal too small" message; rows 0 and rows - 1 (the
 ** header and the key line) and the help overlay are the caller's
@@ -84,14 +80,6 @@ void dr_panel_draw (dr_panel *p, const dr_runs *rs, int y, int x, int h,
 ** metric. */
 void dr_view_draw (dr_view *v, int rows, int cols, cv_canvas *cv);
 
-/* Border and title of a panel; focused ones are highlighted. */
-void dr_frame (int y, int x, int h, int w, int focused, const char *title);
-/* pn_put onto the screen: series roles -> run colours, PN_HEAT dim. */
-void dr_put (void *ud, int y, int x, unsigned u, char ascii, int role);
-/* The runs of rs and an output inside the border of the h x w panel at
-** (y, x), drawn with dr_put, for a core/plot/plotpanel.c panel. */
-void dr_pn_setup (const dr_runs *rs, int y, int x, int h, int w,
-                  cv_canvas *cv, pn_runs *prs, pn_out *o);
 /* The panel added by default beside the metrics: PN_LANDSCAPE for a 2-D
 ** objective, PN_SIMPLEX for a game over 3-action simplices (trajectory
 ** recorded), else -1. */

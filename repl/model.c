@@ -63,7 +63,10 @@ int vm_lookup (int where, int c)
 
 /* -- speed ---------------------------------------------------------------- */
 
-long vm_faster (long speed, long fit)
+/* The speed rule of + and - (a decade a press; - from full speed goes to
+** the largest power of ten below what fits in a frame; + past what fits
+** is full speed). */
+static long vm_faster (long speed, long fit)
 {
   long s = 1;
   if (speed >= OLUA_SPEED_MAX) return OLUA_SPEED_MAX;
@@ -71,7 +74,7 @@ long vm_faster (long speed, long fit)
   return s >= fit || s >= OLUA_SPEED_MAX ? OLUA_SPEED_MAX : s;
 }
 
-long vm_slower (long speed, long fit)
+static long vm_slower (long speed, long fit)
 {
   long s = 1;
   if (speed >= OLUA_SPEED_MAX) {

@@ -64,11 +64,6 @@ int vm_lookup (int where, int c);
 /* Apply action a to the model; a key while the help is shown only closes
 ** it (returns VA_NONE then).  Returns the action applied. */
 int vm_apply (vm_model *m, int a);
-/* The speed rule of + and - (a decade a press; - from full speed goes to
-** the largest power of ten below what fits in a frame; + past what fits
-** is full speed). */
-long vm_faster (long speed, long fit);
-long vm_slower (long speed, long fit);
 /* "max" or "25/frame", in buf. */
 const char *vm_speedstr (long speed, char *buf, size_t size);
 

@@ -2,8 +2,8 @@
 ** repl/prompt.c -- the interactive loop: Lua 5.4's lua.c REPL rebuilt on
 ** readline's callback interface inside one pselect() loop on stdin.
 **
-** Each turn of the loop waits for a key, a signal, or a tick (only while
-** tick hooks are registered, see prompt.h); keys go to
+** Each turn of the loop waits for a key, a signal, or a tick (every
+** REPL_TICK_MS while background jobs are not done, see below); keys go to
 ** rl_callback_read_char.  When readline completes a line, its handler
 ** removes itself (which puts the terminal back in normal mode), and the
 ** loop runs the line: first as "return <line>" (an expression whose values
@@ -65,13 +65,12 @@
 #include "repl.h"
 #include "log.h"
 #include "dash.h"
-#include "prompt.h"
 #include "screen.h"
 
 #define HISTORY_MAX 1000
 #define PROMPT1 "> "
 #define PROMPT2 ">> "
-#define MAXTICKS 8
+#define REPL_TICK_MS 33     /* the loop's wake-up while jobs are not done */
 #define JOB_SLICE 0.010     /* seconds of job stepping per turn */
 #define KEY_FOCUS 7         /* Ctrl-G: focus prompt <-> dashboard */
 
@@ -86,12 +85,6 @@ static struct {
   int installed;            /* readline handler installed */
   char prompt[64];
 } lp;
-
-static struct {
-  repl_tick_fn fn;
-  void *ud;
-} ticks[MAXTICKS];
-static int nticks;
 
 static char hist_path[4096];
 static int have_hist;
@@ -109,37 +102,7 @@ static volatile sig_atomic_t got_int, got_winch;
 static struct sigaction old_int, old_winch;
 static int catching;
 
-/* -- ticks ---------------------------------------------------------------- */
-
-int repl_tick_add (repl_tick_fn fn, void *ud)
-{
-  int i;
-  for (i = 0; i < nticks; i++)
-    if (ticks[i].fn == fn && ticks[i].ud == ud) return 0;
-  if (nticks == MAXTICKS) return -1;
-  ticks[nticks].fn = fn;
-  ticks[nticks].ud = ud;
-  nticks++;
-  return 0;
-}
-
-void repl_tick_remove (repl_tick_fn fn, void *ud)
-{
-  int i;
-  for (i = 0; i < nticks; i++)
-    if (ticks[i].fn == fn && ticks[i].ud == ud) {
-      memmove(&ticks[i], &ticks[i + 1], (size_t)(nticks - i - 1)
-              * sizeof ticks[0]);
-      nticks--;
-      return;
-    }
-}
-
-static void run_ticks (lua_State *L)
-{
-  int i;
-  for (i = 0; i < nticks; i++) ticks[i].fn(L, ticks[i].ud);
-}
+static void repl_prompt_print (const char *s);
 
 /* -- signals while waiting at the prompt ---------------------------------- */
 
@@ -1072,7 +1035,7 @@ static void take_line (lua_State *L, int top)
 void repl_loop (lua_State *L, const repl_opts *o)
 {
   sigset_t block, old;
-  double last_tick = ol_now(), last_job = ol_now();
+  double last_job = ol_now();
   int top = lua_gettop(L);
   repl_log_open(o);
   screen_guard();
@@ -1103,7 +1066,7 @@ void repl_loop (lua_State *L, const repl_opts *o)
     busy = running > 0 && (!dash_is_open() || olua_jobs_busy(L) > 0);
     FD_ZERO(&rfds);
     FD_SET(STDIN_FILENO, &rfds);
-    if (busy || nticks > 0 || njobs > 0) {
+    if (busy || njobs > 0) {
       ts.tv_sec = 0;
       ts.tv_nsec = busy ? 0 : REPL_TICK_MS * 1000000L;
       tsp = &ts;
@@ -1135,14 +1098,9 @@ void repl_loop (lua_State *L, const repl_opts *o)
       repl_intr_tick(0);
     }
     if (dash_is_open()) dash_tick(L);
-    /* (4) ticks, also under a steady stream of keys */
-    if (nticks > 0 && (n == 0 || ol_now() - last_tick >= REPL_TICK_MS * 1e-3)) {
-      last_tick = ol_now();
-      run_ticks(L);
-    }
     if (n < 0 && err != EINTR) break;
     if (n <= 0) continue;
-    /* (5) a key for readline (or the dashboard); a finished line runs now */
+    /* (4) a key for readline (or the dashboard); a finished line runs now */
     if (dash_is_open()) {
       dm_read(L);
       while (lp.line != NULL || lp.eofkey) {
@@ -1175,7 +1133,8 @@ void repl_loop (lua_State *L, const repl_opts *o)
   repl_log("prompt: end of input");
 }
 
-void repl_prompt_print (const char *s)
+/* Print s above the prompt line, keeping what the user is typing. */
+static void repl_prompt_print (const char *s)
 {
   char *saved;
   int point;

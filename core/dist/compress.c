@@ -16,15 +16,6 @@
 
 #include "compress.h"
 
-static const char *const cmp_names[OL_NCMP] = {
-  "none", "topk", "randk", "sign", "ssign", "qsgd", "terngrad"
-};
-
-const char *ol_compress_name (int kind)
-{
-  return kind >= 0 && kind < OL_NCMP ? cmp_names[kind] : "?";
-}
-
 /* ceil(log2 n): the bits of an index in 0..n-1 (0 when n = 1) */
 static double index_bits (int n)
 {

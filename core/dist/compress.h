@@ -101,8 +101,6 @@ double ol_compress_apply (ol_compress *cp, const double *v, double *out,
 
 /* Bits of one message of n coordinates (k clamped to n). */
 double ol_compress_bits (int kind, int k, int s, int n);
-/* "topk", ... for OL_CMP_* */
-const char *ol_compress_name (int kind);
 
 /* The workers of a compressed method (ef14, ef21), which both keep in the
 ** same way: the split, the compressor, per-worker streams (they draw the

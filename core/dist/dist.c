@@ -48,7 +48,8 @@ void ol_dist_split_fini (ol_dist_split *s)
   s->own = NULL;
 }
 
-int ol_dist_nsample (const ol_dist_split *s)
+/* Participants per round: m = max(1, round(participation n)). */
+static int ol_dist_nsample (const ol_dist_split *s)
 {
   int m = (int)floor(s->participation * s->n + 0.5);
   return m < 1 ? 1 : m > s->n ? s->n : m;

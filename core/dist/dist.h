@@ -50,12 +50,10 @@ static inline long ol_dist_size (const ol_dist_split *s, int w)
   return s->start[w + 1] - s->start[w];
 }
 
-/* Participants per round: m = max(1, round(participation n)). */
-int ol_dist_nsample (const ol_dist_split *s);
-/* Draw m = ol_dist_nsample(s) distinct workers uniformly from r into
-** who[0, m), in increasing order (selection sampling, Knuth's Algorithm
-** S: at most n uniforms).  With participation 1 all workers 0..n-1 in
-** order and no draw.  Returns m. */
+/* Draw m = max(1, round(participation n)) distinct workers uniformly from
+** r into who[0, m), in increasing order (selection sampling, Knuth's
+** Algorithm S: at most n uniforms).  With participation 1 all workers
+** 0..n-1 in order and no draw.  Returns m. */
 int ol_dist_sample (const ol_dist_split *s, ol_rng *r, int *who);
 
 /* Seed n per-worker generators rw[0, n): one u64 seed from parent, then

@@ -96,7 +96,9 @@ void ol_play_observe (ol_play *pl, ol_ctx *c, const double *z,
   }
 }
 
-double ol_play_regret (const ol_play *pl)
+/* The largest average external regret (NaN before the first step or
+** without simplices). */
+static double ol_play_regret (const ol_play *pl)
 {
   double worst = -INFINITY;
   int b, i, off;
@@ -172,80 +174,4 @@ void ol_play_exp (const double *restrict a, double *restrict y, int n)
   /* (2) below -708 (k < -1021, where the bits above are garbage): 0 */
   for (i = 0; i < n; i++)
     if (a[i] < -708) y[i] = 0;
-}
-
-void ol_tree_regret (double *R, const double *cfv, const double *x, int lo,
-                     int hi, int plus)
-{
-  int I, a;
-  for (I = lo; I < hi; I++) {
-    double v = (1 - x[I]) * cfv[2 * I] + x[I] * cfv[2 * I + 1];
-    for (a = 0; a < 2; a++) {
-      R[2 * I + a] += cfv[2 * I + a] - v;
-      if (plus && R[2 * I + a] < 0) R[2 * I + a] = 0;
-    }
-  }
-}
-
-void ol_tree_match (const double *R, double *x, int lo, int hi)
-{
-  int I;
-  for (I = lo; I < hi; I++) {
-    double r0 = R[2 * I] > 0 ? R[2 * I] : 0;
-    double r1 = R[2 * I + 1] > 0 ? R[2 * I + 1] : 0;
-    x[I] = r0 + r1 > 0 ? r1 / (r0 + r1) : 0.5;
-  }
-}
-
-void ol_tree_average (double *S, const double *reach, const double *x,
-                      double w, int lo, int hi, double *xavg)
-{
-  int I;
-  for (I = lo; I < hi; I++) {
-    S[2 * I] += w * reach[I] * (1 - x[I]);
-    S[2 * I + 1] += w * reach[I] * x[I];
-    if (xavg != NULL && S[2 * I] + S[2 * I + 1] > 0)
-      xavg[I] = S[2 * I + 1] / (S[2 * I] + S[2 * I + 1]);
-  }
-}
-
-int ol_cfr_init (ol_cfr *s, const double *par, int plus, ol_ctx *c,
-                 const char *who, ol_err *e)
-{
-  if (!ol_kuhn_is(c->p) || c->n != OL_KUHN_N)
-    return ol_err_set(e, OL_EINVAL, "%s needs an extensive-form game "
-                      "(problem.kuhn{})", who);
-  s->alternate = par[0] != 0;
-  s->avg = (int)par[1];
-  s->plus = plus;
-  memset(s->R, 0, sizeof s->R);
-  memset(s->S, 0, sizeof s->S);
-  if (c->xavg != NULL) memcpy(c->xavg, c->x, sizeof *c->x * OL_KUHN_N);
-  return OL_OK;
-}
-
-int ol_cfr_step (void *st, ol_ctx *c, ol_err *e)
-{
-  ol_cfr *s = st;
-  double t1 = (double)(c->t + 1);
-  double w = s->avg == OL_AVG_LINEAR ? t1
-    : s->avg == OL_AVG_QUADRATIC ? t1 * t1 : 1;
-  int i;
-  (void)e;
-  for (i = 0; i < 2; i++) {
-    int lo = 6 * i, hi = lo + 6;
-    /* (1) counterfactual values and reaches at the current profile (both
-    ** players' from one walk when simultaneous) */
-    if (i == 0 || s->alternate) {
-      ol_kuhn_walk(c->x, s->cfv, s->reach);
-      c->ngev++;
-    }
-    /* (2) the average strategy, (3) regrets (clipped for CFR+) */
-    ol_tree_average(s->S, s->reach, c->x, w, lo, hi, c->xavg);
-    ol_tree_regret(s->R, s->cfv, c->x, lo, hi, s->plus);
-    /* (4) regret matching (player 1 at once when alternating) */
-    if (s->alternate) ol_tree_match(s->R, c->x, lo, hi);
-  }
-  if (!s->alternate) ol_tree_match(s->R, c->x, 0, OL_KUHN_N);
-  return OL_OK;
 }

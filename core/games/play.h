@@ -67,9 +67,6 @@ void ol_regret_fini (void *st);
 ** output g at z, and fold z into c->xavg. */
 void ol_play_observe (ol_play *pl, ol_ctx *c, const double *z,
                       const double *g);
-/* The largest average external regret (NaN before the first step or
-** without simplices). */
-double ol_play_regret (const ol_play *pl);
 /* A probe for a state that starts with an ol_play: OL_MET_REGRET, and
 ** REGRET1 / REGRET2 (each player's). */
 double ol_play_probe (const void *st, int metric, const ol_ctx *c);
@@ -101,29 +98,9 @@ static inline int ol_play_argmax (const double *u, int k)
 ** there), NaN for NaN; a_i > 0 is outside its contract. */
 void ol_play_exp (const double *restrict a, double *restrict y, int n);
 
-/* Counterfactual regret on a game tree (problems/kuhn.h: x_I = P(action 1)
-** at information set I, cfv[2I + a] the counterfactual values of its two
-** actions), shared by cfr.c and cfrplus.c, over information sets
-** [lo, hi):
-**   ol_tree_regret   R(I,a) += cfv(I,a) - v(I),  v(I) = sum_a x(I,a)
-**                    cfv(I,a)  (Zinkevich et al. 2007, eq. (7)); plus = 1
-**                    clips at 0 after adding (regret matching+, Tammelin
-**                    2014)
-**   ol_tree_match    x(I,a) = R+(I,a) / sum_b R+(I,b), 1/2 each when the
-**                    sum is 0 (eq. (8))
-**   ol_tree_average  S(I,a) += w pi_i(I) x(I,a) and xavg_I = S(I,1) /
-**                    (S(I,0) + S(I,1)), the reach-weighted average
-**                    behavioural strategy (eq. (4)); xavg_I is left as it
-**                    is while I has never been reached.
-** R and S hold two entries per information set (2 OL_KUHN_N). */
-void ol_tree_regret (double *R, const double *cfv, const double *x, int lo,
-                     int hi, int plus);
-void ol_tree_match (const double *R, double *x, int lo, int hi);
-void ol_tree_average (double *S, const double *reach, const double *x,
-                      double w, int lo, int hi, double *xavg);
-
-/* The state of CFR on a game tree (cfr.c, cfrplus.c): plus = 1 clips the
-** cumulative regrets at 0 after each update (regret matching+). */
+/* The state of CFR on a game tree (cfr.c, shared with cfrplus.c): plus = 1
+** clips the cumulative regrets at 0 after each update (regret
+** matching+). */
 typedef struct ol_cfr {
   int alternate, avg, plus;
   double R[2 * OL_KUHN_N];    /* cumulative counterfactual regrets */

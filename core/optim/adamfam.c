@@ -9,6 +9,14 @@
 #include "envelope.h"
 #include "vec.h"
 
+/* ol_envelope (envelope.h) of w_i = lrt / (1 - b1t) / (sqrt(v_i) /
+** sqrt(1 - b2t) + eps), i < n: the multiplier Adam's last step applied to
+** m_t with lr_t = lrt and the running powers b1t = beta1^t, b2t =
+** beta2^t.  Overwrites w[0..n). */
+static double ol_adam_envelope (double *w, const double *v, int n,
+                                double lrt, double b1t, double b2t,
+                                double eps, int metric);
+
 int ol_adam_vecs_new (int n, ol_err *e, ...)
 {
   double **p;
@@ -56,8 +64,9 @@ double ol_adam_core_probe (const void *st, int metric, const ol_ctx *c)
                           s->b2t, s->eps, metric);
 }
 
-double ol_adam_envelope (double *w, const double *v, int n, double lrt,
-                         double b1t, double b2t, double eps, int metric)
+static double ol_adam_envelope (double *w, const double *v, int n,
+                                double lrt, double b1t, double b2t,
+                                double eps, int metric)
 {
   double a = lrt / (1 - b1t), r = 1 / sqrt(1 - b2t);
   int i;

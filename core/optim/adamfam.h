@@ -62,11 +62,4 @@ int ol_adam_vecs_new (int n, ol_err *e, ...);
 ** list (NULL entries of a partly initialised state are fine). */
 void ol_adam_vecs_free (double **p, ...);
 
-/* ol_envelope (envelope.h) of w_i = lrt / (1 - b1t) / (sqrt(v_i) /
-** sqrt(1 - b2t) + eps), i < n: the multiplier Adam's last step applied to
-** m_t with lr_t = lrt and the running powers b1t = beta1^t, b2t =
-** beta2^t.  Overwrites w[0..n). */
-double ol_adam_envelope (double *w, const double *v, int n, double lrt,
-                         double b1t, double b2t, double eps, int metric);
-
 #endif

@@ -21,6 +21,9 @@ static const unsigned char braille_bit[2][4] = {
 
 static const char markers[] = ".*o+x#@%";
 
+/* Empty every cell: no dot lit, no series (cv_init's last step). */
+static void cv_clear (cv_canvas *c);
+
 int cv_init (cv_canvas *c, int w, int h, int mode)
 {
   size_t n;
@@ -53,7 +56,7 @@ void cv_fini (cv_canvas *c)
   memset(c, 0, sizeof *c);
 }
 
-void cv_clear (cv_canvas *c)
+static void cv_clear (cv_canvas *c)
 {
   size_t n = (size_t)c->w * (size_t)c->h;
   if (c->bits == NULL) return;

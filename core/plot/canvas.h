@@ -32,7 +32,6 @@ typedef struct cv_canvas {
 ** cv_fini releases the memory. */
 int cv_init (cv_canvas *c, int w, int h, int mode);
 void cv_fini (cv_canvas *c);
-void cv_clear (cv_canvas *c);
 
 /* Size of the dot grid. */
 int cv_dotw (const cv_canvas *c);

@@ -185,8 +185,8 @@ int ol_game_set_potential (ol_problem *p, const double *phi, ol_err *e)
   return OL_OK;
 }
 
-int ol_game_setup2 (ol_problem *p, const double *A, const double *B,
-                    int rows, int cols, ol_err *e)
+int ol_game_setup (ol_problem *p, const double *A, const double *B,
+                   int rows, int cols, ol_err *e)
 {
   int i, n = rows + cols;
   size_t mk = (size_t)rows * cols, j;
@@ -235,17 +235,11 @@ int ol_game_setup2 (ol_problem *p, const double *A, const double *B,
   return OL_OK;
 }
 
-int ol_game_setup (ol_problem *p, const double *A, int rows, int cols,
-                   ol_err *e)
-{
-  return ol_game_setup2(p, A, NULL, rows, cols, e);
-}
-
 int ol_game_builtin (ol_problem *p, const char *name, const double *A,
                      const double *B, int rows, int cols, const double *x0,
                      const double *eq, int neq, double fstar, ol_err *e)
 {
-  int rc = ol_game_setup2(p, A, B, rows, cols, e), n = rows + cols;
+  int rc = ol_game_setup(p, A, B, rows, cols, e), n = rows + cols;
   ol_game *G = p->ud;
   size_t sz = sizeof *eq * (size_t)n * (size_t)(neq > 0 ? neq : 0);
   if (rc != OL_OK) return rc;

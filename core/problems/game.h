@@ -42,17 +42,14 @@ typedef struct ol_game {
 ** potential when there is one.  xstar / fstar stay unknown, desc is left
 ** to the caller.  OL_OK or an error code with e set (the caller frees the
 ** partial problem). */
-int ol_game_setup2 (ol_problem *p, const double *A, const double *B,
-                    int rows, int cols, ol_err *e);
-/* The zero-sum game with payoff A: ol_game_setup2(p, A, NULL, ...). */
-int ol_game_setup (ol_problem *p, const double *A, int rows, int cols,
-                   ol_err *e);
+int ol_game_setup (ol_problem *p, const double *A, const double *B,
+                   int rows, int cols, ol_err *e);
 /* Replace the potential by phi (rows x cols, copied) after checking that
 ** it is one: both conditions above within 1e-9 (1 + amax); OL_EINVAL
 ** naming the first violation otherwise. */
 int ol_game_set_potential (ol_problem *p, const double *phi, ol_err *e);
 
-/* A built-in game: ol_game_setup2, then the name (desc "name{}"), the
+/* A built-in game: ol_game_setup, then the name (desc "name{}"), the
 ** start x0 (n = rows + cols entries, NULL: uniform), the neq known
 ** equilibria eq (neq rows of n, copied; those stated in the game's file
 ** header, checked in tests/c/t_games.c), and the row player's value

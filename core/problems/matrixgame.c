@@ -59,7 +59,7 @@ static int random_game (ol_problem *p, const ol_pval *v, ol_err *e)
   ol_rng_seed(&rng, (uint64_t)v[5].num, 0);
   for (j = 0; j < mk; j++) A[j] = 2 * ol_rng_uniform(&rng) - 1;
   for (j = 0; j < mk && general; j++) B[j] = 2 * ol_rng_uniform(&rng) - 1;
-  rc = ol_game_setup2(p, A, general ? B : NULL, m, k, e);
+  rc = ol_game_setup(p, A, general ? B : NULL, m, k, e);
   free(A);
   if (rc != OL_OK) return rc;
   snprintf(p->desc, sizeof p->desc, "matrixgame{m = %d, n = %d, seed = "
@@ -94,7 +94,7 @@ static int matrixgame_create (ol_problem *p, const ol_pval *v, ol_err *e)
     if (phi->arr != NULL &&
         (rc = same_shape(A, phi, "A", "potential", e)) != OL_OK)
       return rc;
-    rc = ol_game_setup2(p, A->arr, B->arr, A->rows, A->cols, e);
+    rc = ol_game_setup(p, A->arr, B->arr, A->rows, A->cols, e);
     if (rc == OL_OK && phi->arr != NULL)
       rc = ol_game_set_potential(p, phi->arr, e);
     if (rc != OL_OK) return rc;

@@ -332,15 +332,6 @@ double ol_mdp_entropy (const ol_mdp *M, const double *z)
   return s / nb;
 }
 
-double ol_mdp_stage_entropy (const ol_mdp *M, const double *z, int h)
-{
-  int s;
-  double sum = 0;
-  for (s = 0; s < M->S; s++)
-    sum += block_entropy(z + ((size_t)h * M->S + s) * M->A, M->A);
-  return sum / M->S;
-}
-
 double ol_mdp_dentropy_pred (const ol_mdp *M, const double *z,
                              const double *dz)
 {

@@ -96,10 +96,8 @@ int ol_mdp_draw (const double *q, int k, ol_rng *rng);
 
 /* Policy entropy, averaged uniformly over the H S decision points (h, s)
 ** (every query of an rlvr toy counts once):
-**   (1 / (H S)) sum_{h,s} -sum_a pi_h(a|s) log pi_h(a|s).
-** ol_mdp_stage_entropy: the same average over the S states of stage h. */
+**   (1 / (H S)) sum_{h,s} -sum_a pi_h(a|s) log pi_h(a|s). */
 double ol_mdp_entropy (const ol_mdp *M, const double *z);
-double ol_mdp_stage_entropy (const ol_mdp *M, const double *z, int h);
 /* The first-order change of that average entropy when the logits move
 ** from z by dz (seed catalog M25; derivation: dH = -sum_a (log pi_a + 1)
 ** dpi_a with dpi_a = pi_a (dz_a - E_pi dz)):

@@ -10,13 +10,16 @@
 #include "vec.h"
 #include "adapt.h"
 
+/* Restart from eps: mu = log(10 eps), t = 0 (after a metric update). */
+static void ol_dualavg_restart (ol_dualavg *d, double eps);
+
 void ol_dualavg_start (ol_dualavg *d, double delta, double eps)
 {
   d->delta = delta;
   ol_dualavg_restart(d, eps);
 }
 
-void ol_dualavg_restart (ol_dualavg *d, double eps)
+static void ol_dualavg_restart (ol_dualavg *d, double eps)
 {
   d->mu = log(10 * eps);
   d->hbar = 0;
@@ -85,7 +88,8 @@ void ol_winvar_buffers (ol_winvar *w, long init_buffer, long term_buffer,
   set_windows(w, init_buffer, term_buffer, base_window);
 }
 
-int ol_winvar_dense (ol_winvar *w, ol_err *e)
+/* Make w (after init) estimate the dense covariance.  OL_ENOMEM. */
+static int ol_winvar_dense (ol_winvar *w, ol_err *e)
 {
   int nn = w->n * w->n;
   w->dense = 1;

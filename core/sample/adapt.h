@@ -50,8 +50,6 @@ typedef struct ol_dualavg {
 
 /* Start at eps (> 0) with target delta in (0, 1). */
 void ol_dualavg_start (ol_dualavg *d, double delta, double eps);
-/* Restart from eps: mu = log(10 eps), t = 0 (after a metric update). */
-void ol_dualavg_restart (ol_dualavg *d, double eps);
 /* One update with acceptance statistic a; returns eps_t (NAN a counts as
 ** 0: a step that met a non-finite value accepted nothing). */
 double ol_dualavg_learn (ol_dualavg *d, double a);
@@ -80,8 +78,6 @@ int ol_winvar_init (ol_winvar *w, int n, long warmup, ol_err *e);
 ** learn): the same rules with these lengths. */
 void ol_winvar_buffers (ol_winvar *w, long init_buffer, long term_buffer,
                         long base_window);
-/* Make w (after init) estimate the dense covariance.  OL_ENOMEM. */
-int ol_winvar_dense (ol_winvar *w, ol_err *e);
 /* Account the warmup draw x; at the end of a window write the new
 ** inverse metric into minv (n entries) and return 1, else return 0. */
 int ol_winvar_learn (ol_winvar *w, const double *x, double *minv);

@@ -169,7 +169,8 @@ static void diag_of (const ol_vi *s, const double *th, double *d)
   for (i = 0; i < s->n; i++) d[i] = exp(omega(s, th, i));
 }
 
-double ol_vi_entropy (const ol_vi *s)
+/* H(q) = n/2 (1 + log 2 pi) + sum_i omega_i of the returned q. */
+static double ol_vi_entropy (const ol_vi *s)
 {
   int i, n = s->n;
   double h = 0.5 * n * (1 + LOG2PI);

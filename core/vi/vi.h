@@ -109,8 +109,6 @@ int ol_vi_draw (ol_vi *s, ol_ctx *c, double *g, double *u, ol_err *e);
 ** st is an ol_vi. */
 int ol_vi_named (const void *st, const char *name, const double **v,
                  int *rows, int *cols);
-/* H(q) = n/2 (1 + log 2 pi) + sum_i omega_i of the returned q. */
-double ol_vi_entropy (const ol_vi *s);
 
 /* The parameter tables, in this order for both methods: lr, optimizer,
 ** samples, stl, beta1, beta2, eps, sd0, evals, average, decay; they

@@ -1,6 +1,6 @@
--- tests/lua/optdemos14.lua -- the numbers of issue 14's optimizer demos
--- (scripts/bilevel_sigma.lua, asgd_subspace.lua, adamod_lr.lua,
--- bcd_activeset.lua), each run headless at its defaults and re-read with
+-- tests/lua/optim_scripts.lua -- the numbers of the optimizer demos
+-- scripts/bilevel_sigma.lua, asgd_subspace.lua, adamod_lr.lua and
+-- bcd_activeset.lua, each run headless at its defaults and re-read with
 -- stated tolerances.  The scripts fix their seeds (asgd_subspace: seed 3,
 -- streams 1..400; bcd_activeset: seed 1, streams 1..8; the other two are
 -- deterministic), so the numbers are reproducible; the tolerances say how

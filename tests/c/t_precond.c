@@ -1,6 +1,7 @@
 /*
-** tests/c/t_catalog14.c -- the catalog optimizers of issue 14: adago,
-** oamsgrad, amsbound, fullada, shampoo.
+** tests/c/t_precond.c -- the preconditioned optimizers: oamsgrad and
+** amsbound (diagonal), fullada (full matrix), shampoo (Kronecker factors)
+** and adago (orthogonalised).
 **
 ** Independent truth used here:
 ** (1) The first iterates of oamsgrad and amsbound on the diagonal quadratic
