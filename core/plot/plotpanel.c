@@ -18,9 +18,10 @@
 ** of log p (cells where the landscape's level changes) for a 2-D target or
 ** chosen coordinates.  Trace and cloud mark divergent draws in role
 ** PN_DIVERGENT.  A chain set's rhat and ess panels draw one pooled curve
-** (pn_pool_update, ol_diag_worst) in the title colour.  Simplex: barycentric
-** (p1, p2, p3) -> (p2 + p3/2, p3 sqrt(3)/2) in a triangle with vertices
-** labelled 1, 2, 3, one path per run and player.
+** (pn_pool_update; its values the core's, ol_diag_runs) in the title
+** colour.  Simplex: barycentric (p1, p2, p3) -> (p2 + p3/2, p3 sqrt(3)/2)
+** in a triangle with vertices labelled 1, 2, 3, one path per run and
+** player.
 ** Legends of the last three sit in a plot corner whose canvas cells are
 ** empty (checked), else below the plot, which then gives up rows.
 */
@@ -1615,20 +1616,16 @@ int pn_pooled (const pn_runs *rs, int kind)
   return (kind == OL_MET_RHAT || kind == OL_MET_ESS) && pn_chainset(rs);
 }
 
-/* One point of pl at P kept draws per chain (P <= every chain's rows). */
+/* One point of pl at P kept draws per chain (P <= every chain's rows):
+** the core's pooled diagnostics of the chains' first P draws. */
 static int pool_point (pn_pool *pl, const pn_runs *rs, long P, long seen)
 {
-  const double *x[64];
   long thin = 1;
-  int m = rs->n < 64 ? rs->n : 64, c, n = ol_run_problem(rs->runs[0])->n;
   double rh, es;
   ol_err e;
-  for (c = 0; c < m; c++) {
-    const double *d = ol_run_draws(rs->runs[c], NULL, c == 0 ? &thin : NULL,
-                                   NULL);
-    x[c] = d + OL_DRAW_COLS;
-  }
-  if (ol_diag_worst(x, m, P, n, OL_DRAW_COLS + n, &rh, &es, &e) != OL_OK) {
+  ol_run_draws(rs->runs[0], NULL, &thin, NULL);
+  if (ol_diag_runs((const ol_run *const *)rs->runs, rs->n, P, &rh, &es, &e)
+      != OL_OK) {
     pl->fail = 1;
     return -1;
   }
