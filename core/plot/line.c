@@ -10,7 +10,8 @@
 ** flatten the other curves.  A trace marks divergent draws in role
 ** PN_DIVERGENT.  A chain set's rhat and ess panels draw one pooled curve
 ** (bands.c) in the title colour.  In SVG: one <path class="series"> per
-** run, floor triangles, divergent crosses.
+** run, floor triangles, divergent crosses.  Both read the points through
+** pn_src and scale them with pn_scan (plotpanel.h).
 */
 #include <math.h>
 #include <stdio.h>
@@ -23,6 +24,104 @@
 
 #define MAXTICKS 16
 
+/* -- sources and extents (shared with the SVG drawer) --------------------- */
+
+int pn_src_open (pn_src *s, int kind, int xaxis, const ol_run *r)
+{
+  s->kind = pn_base(kind);
+  s->xaxis = xaxis;
+  s->r = r;
+  s->n = 0;
+  s->px = s->py = NULL;
+  pn_coords(kind, &s->coord, NULL);
+  if (s->kind == PN_TRACE) {
+    if (!pn_points(r, &s->pt) || s->coord >= s->pt.dim) return 0;
+    s->n = s->pt.n;
+  } else {
+    s->v = ol_run_series(r, kind);
+    if (s->v == NULL) return 0;
+    s->n = ol_run_len(r);
+  }
+  return s->n > 0;
+}
+
+int pn_src_pool (pn_src *s, int kind, const pn_pool *pl)
+{
+  memset(s, 0, sizeof *s);
+  s->kind = kind;
+  s->px = pl->it;
+  s->py = kind == OL_MET_ESS ? pl->ess : pl->rhat;
+  s->n = pl->n;
+  return s->n > 0;
+}
+
+double pn_src_x (const pn_src *s, long i)
+{
+  if (s->px != NULL) return s->px[i];
+  if (s->kind == PN_TRACE) return pn_pts_iter(&s->pt, i);
+  return pn_xat(s->r, s->xaxis, (int)i);
+}
+
+double pn_src_y (const pn_src *s, long i)
+{
+  if (s->py != NULL) return s->py[i];
+  if (s->kind == PN_TRACE) return s->pt.x[i * s->pt.stride + s->coord];
+  return s->v[i];
+}
+
+/* Extent of the points of s into e (e initialised by the caller). */
+static void scan_src (const pn_src *s, pn_extent *e)
+{
+  long i;
+  if (pn_src_x(s, s->n - 1) > e->xmax) e->xmax = pn_src_x(s, s->n - 1);
+  for (i = 0; i < s->n; i++) {
+    double y = pn_src_y(s, i), x = pn_src_x(s, i);
+    if (x > 0 && x < e->xminpos) e->xminpos = x;
+    if (!isfinite(y)) continue;
+    e->any = 1;
+    if (y < e->min) e->min = y;
+    if (y > e->max) e->max = y;
+    if (y >= PN_TINY && y < e->pmin) e->pmin = y;
+    if (y < 0) e->neg = 1;
+  }
+}
+
+static void extent_init (pn_extent *e)
+{
+  e->any = e->neg = 0;
+  e->min = e->pmin = e->xminpos = INFINITY;
+  e->max = -INFINITY;
+  e->xmax = 0;
+}
+
+void pn_scan_pool (const pn_pool *pl, int m, pn_extent *e)
+{
+  pn_src s;
+  extent_init(e);
+  if (pn_src_pool(&s, m, pl)) scan_src(&s, e);
+}
+
+void pn_scan (const pn_runs *rs, int m, int xaxis, pn_extent *e)
+{
+  int k;
+  pn_src s;
+  extent_init(e);
+  for (k = 0; k < rs->n; k++)
+    if (pn_src_open(&s, m, xaxis, rs->runs[k])) scan_src(&s, e);
+}
+
+int pn_ylog (int m, int ymode, const pn_extent *e)
+{
+  if (ymode == PN_YLOG) return e->pmin < INFINITY || !e->any;
+  if (ymode == PN_YLIN) return 0;
+  return m < OL_NMETRICS && pn_log_prone(m) && !e->neg
+    && e->pmin < INFINITY;
+}
+
+/* -- cells ---------------------------------------------------------------- */
+
+/* Right end of a fresh x range: a nice multiple of a nice step above the
+** largest x (a default when there is none). */
 static double xhigh (double xmax, int xaxis)
 {
   double hi;
@@ -298,6 +397,20 @@ void pn_trace (const pn_runs *rs, int kind, pn_axes *ax, const pn_out *o,
 {
   line_panel(rs, pn_base(kind) == PN_TRACE ? kind : PN_TRACE, ax, o, title,
              tsize);
+}
+
+const char *pn_xtitle (int kind, const pn_axes *ax, char *buf, size_t size)
+{
+  int xaxis = ax != NULL ? ax->xaxis : PN_X_ITER;
+  kind = pn_base(kind);
+  if (kind >= OL_NMETRICS && kind != PN_TRACE) {
+    buf[0] = '\0';
+    return buf;
+  }
+  if (kind == PN_TRACE) xaxis = PN_X_ITER;
+  snprintf(buf, size, "%s%s", pn_xaxis_label(xaxis), ax != NULL && ax->xlog
+           ? " (log)" : "");
+  return buf;
 }
 
 /* -- SVG ------------------------------------------------------------------ */

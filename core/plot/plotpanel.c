@@ -2,7 +2,7 @@
 ** core/plot/plotpanel.c -- what the panel kinds share (see plotpanel.h
 ** and panel.h): the kind table and its lookups (pn_kind_of, pn_name,
 ** pn_find, pn_available), a run's default panels, the points of trace and
-** cloud panels, the sources and extents of line panels, and the x axes.
+** cloud panels, and the x axes.
 ** The kinds themselves are one file each: line.c (metrics, traces),
 ** landscape.c, cloud.c, simplex.c, workers.c (workers, mixing), with the
 ** pooled rhat/ess curve in bands.c and the shared cell pieces in
@@ -271,102 +271,6 @@ double pn_pts_iter (const pn_pts *pt, long i)
   return (double)pt->times[i];
 }
 
-/* -- line panels' sources and extents ------------------------------------- */
-
-int pn_src_open (pn_src *s, int kind, int xaxis, const ol_run *r)
-{
-  s->kind = pn_base(kind);
-  s->xaxis = xaxis;
-  s->r = r;
-  s->n = 0;
-  s->px = s->py = NULL;
-  pn_coords(kind, &s->coord, NULL);
-  if (s->kind == PN_TRACE) {
-    if (!pn_points(r, &s->pt) || s->coord >= s->pt.dim) return 0;
-    s->n = s->pt.n;
-  } else {
-    s->v = ol_run_series(r, kind);
-    if (s->v == NULL) return 0;
-    s->n = ol_run_len(r);
-  }
-  return s->n > 0;
-}
-
-int pn_src_pool (pn_src *s, int kind, const pn_pool *pl)
-{
-  memset(s, 0, sizeof *s);
-  s->kind = kind;
-  s->px = pl->it;
-  s->py = kind == OL_MET_ESS ? pl->ess : pl->rhat;
-  s->n = pl->n;
-  return s->n > 0;
-}
-
-double pn_src_x (const pn_src *s, long i)
-{
-  if (s->px != NULL) return s->px[i];
-  if (s->kind == PN_TRACE) return pn_pts_iter(&s->pt, i);
-  return pn_xat(s->r, s->xaxis, (int)i);
-}
-
-double pn_src_y (const pn_src *s, long i)
-{
-  if (s->py != NULL) return s->py[i];
-  if (s->kind == PN_TRACE) return s->pt.x[i * s->pt.stride + s->coord];
-  return s->v[i];
-}
-
-/* Extent of the points of s into e (e initialised by the caller). */
-static void scan_src (const pn_src *s, pn_extent *e)
-{
-  long i;
-  if (pn_src_x(s, s->n - 1) > e->xmax) e->xmax = pn_src_x(s, s->n - 1);
-  for (i = 0; i < s->n; i++) {
-    double y = pn_src_y(s, i), x = pn_src_x(s, i);
-    if (x > 0 && x < e->xminpos) e->xminpos = x;
-    if (!isfinite(y)) continue;
-    e->any = 1;
-    if (y < e->min) e->min = y;
-    if (y > e->max) e->max = y;
-    if (y >= PN_TINY && y < e->pmin) e->pmin = y;
-    if (y < 0) e->neg = 1;
-  }
-}
-
-static void extent_init (pn_extent *e)
-{
-  e->any = e->neg = 0;
-  e->min = e->pmin = e->xminpos = INFINITY;
-  e->max = -INFINITY;
-  e->xmax = 0;
-}
-
-void pn_scan_pool (const pn_pool *pl, int m, pn_extent *e)
-{
-  pn_src s;
-  extent_init(e);
-  if (pn_src_pool(&s, m, pl)) scan_src(&s, e);
-}
-
-void pn_scan (const pn_runs *rs, int m, int xaxis, pn_extent *e)
-{
-  int k;
-  pn_src s;
-  extent_init(e);
-  for (k = 0; k < rs->n; k++)
-    if (pn_src_open(&s, m, xaxis, rs->runs[k])) scan_src(&s, e);
-}
-
-int pn_ylog (int m, int ymode, const pn_extent *e)
-{
-  if (ymode == PN_YLOG) return e->pmin < INFINITY || !e->any;
-  if (ymode == PN_YLIN) return 0;
-  return m < OL_NMETRICS && pn_log_prone(m) && !e->neg
-    && e->pmin < INFINITY;
-}
-
-/* Right end of a fresh x range: a nice multiple of a nice step above the
-** largest x (a default when there is none). */
 /* -- x axis --------------------------------------------------------------- */
 
 static const char *const xnames[PN_NXAXES] = {"iter", "evals", "time",
@@ -410,20 +314,6 @@ void pn_xfmt (int xaxis, double v, char *buf, size_t size, int width)
 {
   cv_fmt(v, buf, size, width);
   if (xaxis == PN_X_TIME && strlen(buf) + 1 < size) strcat(buf, "s");
-}
-
-const char *pn_xtitle (int kind, const pn_axes *ax, char *buf, size_t size)
-{
-  int xaxis = ax != NULL ? ax->xaxis : PN_X_ITER;
-  kind = pn_base(kind);
-  if (kind >= OL_NMETRICS && kind != PN_TRACE) {
-    buf[0] = '\0';
-    return buf;
-  }
-  if (kind == PN_TRACE) xaxis = PN_X_ITER;
-  snprintf(buf, size, "%s%s", pn_xaxis_label(xaxis), ax != NULL && ax->xlog
-           ? " (log)" : "");
-  return buf;
 }
 
 int pn_auto_panel (const pn_runs *rs)
