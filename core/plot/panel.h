@@ -4,8 +4,10 @@
 ** it, and how it draws itself in character cells (the live view,
 ** repl/draw.c, and the text plots, core/plot/textplot.c, through the put
 ** callback of plotpanel.h) and in SVG (core/plot/svg.c).  The views look
-** a kind up (pn_kind_of) and call its hooks; nothing outside a kind's own
-** file tests for the kind.
+** a kind up (pn_kind_of) and call its hooks; they test for no kind.  (The
+** text plot and the live view draw the same cells, so one hook serves
+** both: the live view passes axes and grid caches kept between frames
+** and a time budget, the text plot fresh ones.)
 **
 ** The entries: pn_kind_metric for every metric id (line.c: a metric's
 ** line per run, or a chain set's pooled R-hat/ESS curve, bands.c), and one
