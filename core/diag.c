@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "run.h"
 
 #define DIAG_PI 3.14159265358979323846
 
@@ -652,6 +653,29 @@ int ol_diag_worst (const double *const *x, int m, long n, int dim,
   *rhat = worst_r;
   *ess = worst_e;
   return OL_OK;
+}
+
+int ol_diag_runs (const ol_run *const *runs, int m, long n, double *rhat,
+                  double *ess, ol_err *e)
+{
+  const double *x[64];
+  int c, dim;
+  if (runs == NULL || m < 1 || runs[0] == NULL)
+    return ol_err_set(e, OL_EINVAL, "diag: no runs");
+  /* (a chain set beyond 64 chains is judged by its first 64) */
+  if (m > 64) m = 64;
+  dim = ol_run_problem(runs[0])->n;
+  for (c = 0; c < m; c++) {
+    long rows = 0;
+    const double *d = runs[c] != NULL ? ol_run_draws(runs[c], &rows, NULL,
+                                                     NULL) : NULL;
+    if (d == NULL || rows < n)
+      return ol_err_set(e, OL_EINVAL, "diag: run %d keeps %ld draws, not "
+                        "the %ld pooled (keep draws: opts.draws)", c + 1,
+                        rows, n);
+    x[c] = d + OL_DRAW_COLS;
+  }
+  return ol_diag_worst(x, m, n, dim, OL_DRAW_COLS + dim, rhat, ess, e);
 }
 
 int ol_diag_ess_chains (const double *x, int m, long n, double *ess,

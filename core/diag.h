@@ -130,6 +130,17 @@ int ol_diag_quantile (const ol_draws *d, double prob, double *q, ol_err *e);
 int ol_diag_worst (const double *const *x, int m, long n, int dim,
                    long stride, double *rhat, double *ess, ol_err *e);
 
+/* ol_diag_worst of sampler runs pooled as chains (a chain set, as the
+** pooled rhat and ess panels of core/plot/ draw it): chain c is the
+** first n kept draws of runs[c] (ol_run_draws: x on the problem's
+** constrained scale), the first 64 runs when there are more.  Every run
+** must be of one problem and keep at least n draws (else OL_EINVAL); the
+** values are r:summary()'s max rhat and min ess_bulk when n is every
+** draw kept.  Errors otherwise as ol_diag_worst. */
+struct ol_run;
+int ol_diag_runs (const struct ol_run *const *runs, int m, long n,
+                  double *rhat, double *ess, ol_err *e);
+
 /* Building blocks on plain arrays. */
 /* The biased autocovariance acov[t] = (1/n) sum_{i < n - t} (x_i - xbar)
 ** (x_{i+t} - xbar), t = 0 .. n-1, of one sequence by FFT.  acov has n

@@ -1,8 +1,9 @@
 /*
 ** repl/draw.c -- draw the live view: the panel grid (every panel kind's
-** insides come from core/plot/plotpanel.c through dr_put), each panel's
-** border with its title and x axis title.  The header, the key line and
-** the help overlay are the view model's (repl/model.c).
+** insides come from its entry of core/plot/panel.h's table, draw_cells,
+** through dr_put), each panel's border with its title and x axis title.
+** The header, the key line and the help overlay are the view model's
+** (repl/model.c).
 **
 ** Output goes through screen.c's put helpers (colour roles, ASCII
 ** fallbacks); a game's equilibrium stars (PN_NASH) are bold in the
@@ -11,11 +12,12 @@
 ** otherwise ASCII markers per run ('.', '*', 'o', '+', 'x', ...) and '+',
 ** '-', '|' borders, so every byte is ASCII under --ascii or LANG=C.
 **
-** Panel layout (inside the border) is plotpanel.c's: y tick labels, the
+** Panel layout (inside the border) is core/plot's: y tick labels, the
 ** plot, the x axis and its tick labels, the legend below them (never over
 ** data); the x axis title (iterations, gradient evaluations or seconds:
 ** dr_runs.xaxis, "(log)" on a log x axis) is in the bottom border, at the
-** right.  The landscape panel keeps one grid cache here; a frame spends at
+** right.  The landscape panel keeps one grid cache here (the cloud's
+** contours another: the kind's cache field); a frame spends at
 ** most MAP_BUDGET seconds evaluating f for it (a slow objective's map is
 ** finished over several frames, or given up).
 */
@@ -24,6 +26,7 @@
 #include <string.h>
 
 #include "draw.h"
+#include "panel.h"
 #include "screen.h"
 
 #define MAP_BUDGET 0.01
@@ -138,22 +141,17 @@ static void dr_panel_draw (dr_panel *p, const dr_runs *rs, int y, int x,
   pn_runs prs;
   pn_out o;
   char title[96], xt[64];
-  int kind = p->metric, base = pn_base(kind);
-  if (h < 4 || w < 12) return;
+  int kind = p->metric;
+  const pn_kind *pk = pn_kind_of(kind);
+  pn_cache *c = NULL;
+  if (h < 4 || w < 12 || pk == NULL) return;
   dr_pn_setup(rs, y, x, h, w, cv, &prs, &o);
   xt[0] = '\0';
-  if (kind == PN_LANDSCAPE) {
-    cache.budget = MAP_BUDGET;
-    pn_landscape(&prs, &o, &cache, title, sizeof title);
+  if (pk->cache != PN_CACHE_NONE) {
+    c = pk->cache == PN_CACHE_CONTOURS ? &cloudcache : &cache;
+    c->budget = MAP_BUDGET;
   }
-  else if (kind == PN_SIMPLEX) pn_simplex(&prs, &o, title, sizeof title);
-  else if (kind == PN_WORKERS) pn_workers(&prs, &o, title, sizeof title);
-  else if (kind == PN_MIXING) pn_mixing(&prs, &o, title, sizeof title);
-  else if (base == PN_CLOUD) {
-    cloudcache.budget = MAP_BUDGET;
-    pn_cloud(&prs, kind, &o, &cloudcache, title, sizeof title);
-  }
-  else {
+  if (pk->axes) {
     /* (1) the axes' display state follows the panel's settings; the
     ** ranges stay stable from frame to frame */
     p->ax.xaxis = PN_XKIND(rs->xaxis);
@@ -164,9 +162,9 @@ static void dr_panel_draw (dr_panel *p, const dr_runs *rs, int y, int x,
     p->ax.stable = 1;
     p->ax.pool = &p->pool;          /* here, not at init: panels move */
     p->ax.poolbudget = POOL_BUDGET;
-    if (base == PN_TRACE)
-      pn_trace(&prs, kind, &p->ax, &o, title, sizeof title);
-    else pn_metric(&prs, kind, &p->ax, &o, title, sizeof title);
+  }
+  pk->draw_cells(&prs, kind, &p->ax, c, &o, title, sizeof title);
+  if (pk->axes) {
     p->shown_log = p->ax.shown_log;
     pn_xtitle(kind, &p->ax, xt, sizeof xt);
   }

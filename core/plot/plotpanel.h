@@ -10,7 +10,11 @@
 **
 ** Plain C under the core's rules: no curses, no Lua, no printing.  Panel
 ** kinds extend the metric ids: watch lists hold OL_MET_* ids or one of
-** PN_LANDSCAPE, PN_SIMPLEX, PN_TRACE, PN_CLOUD (names from pn_name).
+** the PN_* kinds listed in panels.h (PN_LANDSCAPE, PN_SIMPLEX, PN_TRACE,
+** PN_CLOUD, PN_WORKERS, PN_MIXING; names from pn_name).  Each kind is an
+** entry of the panel-kind table (panel.h: its name, when runs can show
+** it, its cell and SVG drawers), defined in a file of its own; panel.h
+** says how to add one.
 **
 ** Glyphs go out as put(ud, y, x, u, ascii, role): the code point u to
 ** draw when the output may be UTF-8, ascii otherwise, and a role: a
@@ -44,8 +48,11 @@
 #define PN_MAXTRACE 64
 #define PN_MAXCLOUD 16
 enum {
-  PN_LANDSCAPE = OL_NMETRICS, PN_SIMPLEX, PN_TRACE, PN_CLOUD, PN_WORKERS,
-  PN_MIXING, PN_TRACEJ,
+  PN_METRICS_END = OL_NMETRICS - 1,   /* the kinds follow the metric ids */
+#define PN_KIND(ID, name) PN_##ID,
+#include "panels.h"
+#undef PN_KIND
+  PN_TRACEJ,
   PN_CLOUDJ = PN_TRACEJ + PN_MAXTRACE,
   PN_NKINDS = PN_CLOUDJ + PN_MAXCLOUD * PN_MAXCLOUD
 };

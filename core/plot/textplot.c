@@ -2,14 +2,14 @@
 ** core/plot/textplot.c -- the text figure of r:plot{text = true}: every
 ** panel framed in a box (title in the top border, x axis title in the
 ** bottom one, right-aligned, so it never covers a tick label), drawn by
-** plotpanel.c into a grid of cells, then written to a pl_buf as UTF-8 or
-** ASCII lines.  See plot.h.
+** its kind's draw_cells (panel.h) into a grid of cells, then written to
+** a pl_buf as UTF-8 or ASCII lines.  See plot.h.
 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "plot.h"
+#include "panel.h"
 
 void pl_default_panels (pl_plot *pl, const int *watch, int nwatch)
 {
@@ -75,20 +75,17 @@ static void panel (const pl_plot *pl, int kind, const pn_out *o,
                    pn_cache *cache, char *title, size_t tsize, char *xt,
                    size_t xsize)
 {
+  const pn_kind *pk = pn_kind_of(kind);
   pn_axes ax;
   char x[64];
   pn_axes_init(&ax, pl->xaxis, pl->xlog || pn_xlog_prone(kind));
   xt[0] = '\0';
-  if (kind == PN_LANDSCAPE) pn_landscape(&pl->rs, o, cache, title, tsize);
-  else if (kind == PN_SIMPLEX) pn_simplex(&pl->rs, o, title, tsize);
-  else if (kind == PN_WORKERS) pn_workers(&pl->rs, o, title, tsize);
-  else if (kind == PN_MIXING) pn_mixing(&pl->rs, o, title, tsize);
-  else if (pn_base(kind) == PN_CLOUD)
-    pn_cloud(&pl->rs, kind, o, cache, title, tsize);
-  else {
-    if (pn_base(kind) == PN_TRACE) pn_trace(&pl->rs, kind, &ax, o, title,
-                                            tsize);
-    else pn_metric(&pl->rs, kind, &ax, o, title, tsize);
+  if (pk == NULL) {             /* (the callers check the kinds) */
+    title[0] = '\0';
+    return;
+  }
+  pk->draw_cells(&pl->rs, kind, &ax, cache, o, title, tsize);
+  if (pk->axes) {
     pn_xtitle(kind, &ax, x, sizeof x);
     snprintf(xt, xsize, " %s ", x);
   }

@@ -1,0 +1,370 @@
+/*
+** core/plot/landscape.c -- the landscape panel (pn_kind_landscape): one
+** grid cell per character cell, shaded by the level of log10(f - min +
+** eps) (ramp ' .:-=+*#%@', low to high), trajectories on top (braille
+** lines in the run's colour, or ASCII letters a, b, c, ... per run), the
+** current point as a filled circle (ASCII: A, B, C, ...).  The grid of f
+** (pn_cache, computed by ol_problem_grid within a time budget) is shared
+** with the cloud's contours.  In SVG: a rect per grid cell, shaded dark
+** blue to yellow.
+*/
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grid.h"
+#include "method.h"
+#include "ol.h"
+#include "panelpriv.h"
+
+const char pn_ramp[] = " .:-=+*#%@";
+
+/* -- landscape ------------------------------------------------------------ */
+
+int pn_has_landscape (const ol_problem *p)
+{
+  return p != NULL && p->n >= 2 && p->kind != OL_GAME;
+}
+
+void pn_levels (const double *v, int n, int nlev, int *lev)
+{
+  double lo = INFINITY, hi = -INFINITY, eps, l0, l1;
+  int i;
+  for (i = 0; i < n; i++)
+    if (isfinite(v[i])) {
+      if (v[i] < lo) lo = v[i];
+      if (v[i] > hi) hi = v[i];
+    }
+  eps = hi > lo ? 1e-3 * (hi - lo) : 1;
+  l0 = log10(eps);
+  l1 = log10(hi - lo + eps);
+  for (i = 0; i < n; i++) {
+    int k;
+    if (!isfinite(v[i])) {
+      lev[i] = -1;
+      continue;
+    }
+    k = (int)((log10(v[i] - lo + eps) - l0) / (l1 - l0) * nlev);
+    lev[i] = k < 0 ? 0 : k >= nlev ? nlev - 1 : k;
+  }
+}
+
+void pn_cache_fini (pn_cache *c)
+{
+  double budget = c->budget;
+  free(c->val);
+  free(c->lev);
+  free(c->work);
+  memset(c, 0, sizeof *c);
+  c->budget = budget;
+}
+
+/* Cells c->done.. of the grid, as ol_problem_grid computes them (the same
+** points, NAN where f is not finite), until all are done (0) or the
+** budget is spent (PN_GRID_PART, or PN_GRID_SLOW when the whole grid would
+** take more than PN_MAPMAX seconds); -1 when f fails. */
+static int grid_part (const ol_problem *p, const double *x0, pn_cache *c)
+{
+  int nx = c->nx, ny = c->ny, k, first = c->done;
+  double *x = c->work, *w2 = c->work + p->n, t0 = ol_now(), el;
+  const double *win = c->win;
+  ol_err e;
+  memcpy(x, x0, (size_t)p->n * sizeof *x);
+  for (k = first; k < nx * ny; k++) {
+    int r = k / nx, col = k % nx, rc;
+    double f = NAN;
+    x[c->cb] = win[2] + (r + 0.5) * (win[3] - win[2]) / ny;
+    x[c->ca] = win[0] + (col + 0.5) * (win[1] - win[0]) / nx;
+    rc = ol_problem_eval(p, x, &f, NULL, w2, &e);
+    if (rc == OL_EDOM) f = NAN;
+    else if (rc != OL_OK) {
+      c->done = 0;
+      return -1;
+    }
+    c->val[k] = f;
+    if (((k - first) & 7) == 7 || k == first) {
+      el = ol_now() - t0;
+      if (el >= c->budget) {
+        c->cellsec = el / (k - first + 1);
+        c->done = k + 1;
+        if (c->cellsec * nx * ny > PN_MAPMAX) {
+          c->slow = p;
+          c->done = 0;
+          return PN_GRID_SLOW;
+        }
+        return c->done < nx * ny ? PN_GRID_PART : 0;
+      }
+    }
+  }
+  c->done = 0;
+  return 0;
+}
+
+/* The grid of p over win in coordinates (ca, cb) into c (see
+** pn_landscape_grid for the returns). */
+int pn_grid_at (const ol_problem *p, const double *win, int ca, int cb,
+                int nx, int ny, pn_cache *c)
+{
+  const double *x0;
+  ol_err e;
+  int same = c->p == p && c->nx == nx && c->ny == ny && c->ca == ca
+    && c->cb == cb && memcmp(c->win, win, sizeof c->win) == 0;
+  if (c->ok && same) return 0;
+  if (c->budget > 0 && c->slow == p) return PN_GRID_SLOW;
+  if (c->budget > 0 && c->done > 0 && same) {
+    int rc;
+    x0 = p->xstar != NULL ? p->xstar : p->x0;
+    if ((rc = grid_part(p, x0, c)) != 0) return rc;
+    pn_levels(c->val, nx * ny, PN_NLEVELS, c->lev);
+    c->ok = 1;
+    return 0;
+  }
+  c->ok = 0;
+  c->done = 0;
+  if (c->nx * c->ny < nx * ny || c->val == NULL) {
+    double *v = realloc(c->val, (size_t)nx * (size_t)ny * sizeof *v);
+    int *l;
+    if (v == NULL) return -1;
+    c->val = v;
+    l = realloc(c->lev, (size_t)nx * (size_t)ny * sizeof *l);
+    if (l == NULL) return -1;
+    c->lev = l;
+  }
+  if (c->nwork < 2 * p->n) {
+    double *w = realloc(c->work, 2 * (size_t)p->n * sizeof *w);
+    if (w == NULL) return -1;
+    c->work = w;
+    c->nwork = 2 * p->n;
+  }
+  c->p = p;
+  c->nx = nx;
+  c->ny = ny;
+  c->ca = ca;
+  c->cb = cb;
+  memcpy(c->win, win, sizeof c->win);
+  /* other coordinates at x* when known, else at the default start */
+  x0 = p->xstar != NULL ? p->xstar : p->x0;
+  if (c->budget > 0) {
+    int rc = grid_part(p, x0, c);
+    if (rc != 0) return rc;
+  }
+  else if (ol_problem_grid(p, x0, ca, cb, win[0], win[1], win[2], win[3],
+                           nx, ny, c->val, c->work, &e) != OL_OK)
+    return -1;
+  pn_levels(c->val, nx * ny, PN_NLEVELS, c->lev);
+  c->ok = 1;
+  return 0;
+}
+
+int pn_grid (const ol_problem *p, const double *win, int ca, int cb, int nx,
+             int ny, pn_cache *c)
+{
+  if (p == NULL || !pn_has_landscape(p) || ca == cb || ca < 0 || cb < 0
+      || ca >= p->n || cb >= p->n || nx < 1 || ny < 1)
+    return -1;
+  return pn_grid_at(p, win, ca, cb, nx, ny, c);
+}
+
+int pn_landscape_grid (const pn_runs *rs, int nx, int ny, pn_cache *c)
+{
+  const ol_problem *p;
+  double win[4];
+  if (rs->n < 1 || nx < 1 || ny < 1) return -1;
+  p = ol_run_problem(rs->runs[0]);
+  if (!pn_has_landscape(p)) return -1;
+  if (ol_grid_window((const ol_run *const *)rs->runs, rs->n, 0, 1, 0, win)
+      != 0)
+    return -1;
+  return pn_grid_at(p, win, 0, 1, nx, ny, c);
+}
+
+int pn_landscape (const pn_runs *rs, const pn_out *o, pn_cache *c,
+                  char *title, size_t tsize)
+{
+  int pw = o->w - YLAB, ph = o->h - 1, px0 = o->x + YLAB, k, r, col;
+  int below = 0, pass, have;
+  const ol_problem *p = rs->n > 0 ? ol_run_problem(rs->runs[0]) : NULL;
+  double win[4];
+  pn_legend lg;
+  snprintf(title, tsize, "landscape x1,x2%s [log f]",
+           p != NULL && p->n > 2 ? " slice" : "");
+  if (pw < 4 || ph < 2) return -1;
+  memset(&lg, 0, sizeof lg);
+  for (k = 0; k < rs->n && k < MAXLEG; k++)
+    pn_leg_add(&lg, rs->labels[k], NULL, DOT, (char)('a' + k % 26), k);
+  /* (1) trajectories onto the canvas, in the grid's window; (2) where
+  ** the legend goes: an empty corner, else below (the map then takes
+  ** fewer rows); the grid is computed once, at its final size, so the
+  ** cache holds from frame to frame */
+  have = ol_grid_window((const ol_run *const *)rs->runs, rs->n, 0, 1, 0,
+                        win) == 0 && pn_has_landscape(p);
+  for (pass = 0; have && pass < 2; pass++) {
+    if (cv_init(o->cv, pw, ph, o->utf8 ? CV_BRAILLE : CV_ASCII) != 0)
+      return -1;
+    for (k = 0; k < rs->n; k++) {
+      int dim = 0, len = ol_run_len(rs->runs[k]), t, lx = 0, ly = 0;
+      const double *x = ol_run_traj(rs->runs[k], &dim);
+      if (x == NULL || dim < 2) continue;
+      for (t = 0; t < len; t++) {
+        int qx, qy;
+        if (!isfinite(x[t * dim]) || !isfinite(x[t * dim + 1])) continue;
+        pn_todot(o->cv, win, x[t * dim], x[t * dim + 1], &qx, &qy);
+        if (t == 0) cv_dot(o->cv, qx, qy, k);
+        else cv_line(o->cv, lx, ly, qx, qy, k);
+        lx = qx;
+        ly = qy;
+      }
+    }
+    if (!pn_leg_place2d(o, &lg, px0, &ph, pw, &below) || pass == 1) break;
+  }
+  if ((k = pn_landscape_grid(rs, pw, ph, c)) != 0) {
+    char msg[96];
+    if (k == PN_GRID_PART)
+      snprintf(msg, sizeof msg, "mapping f: %d of %d points", c->done,
+               pw * ph);
+    else if (k == PN_GRID_SLOW)
+      snprintf(msg, sizeof msg, "no landscape: f takes %.2g ms a point, "
+               "%d points", c->cellsec * 1e3, pw * ph);
+    else
+      snprintf(msg, sizeof msg, "%s", pn_has_landscape(p)
+               ? "no landscape (trajectory not recorded)"
+               : "no landscape for this problem");
+    pn_puts_at(o, o->y, o->x + 1, msg, o->w - 1, PN_AXIS);
+    return -1;
+  }
+  /* (3) heat map under the paths; row 0 of the grid is the bottom */
+  for (r = 0; r < ph; r++)
+    for (col = 0; col < pw; col++) {
+      int s, lev = c->lev[(size_t)(ph - 1 - r) * pw + col];
+      unsigned u = cv_cell(o->cv, col, r, &s);
+      if (u != 0)
+        o->put(o->ud, o->y + r, px0 + col, o->utf8 ? u : (unsigned)('a'
+               + s % 26), (char)('a' + s % 26), s);
+      else
+        o->put(o->ud, o->y + r, px0 + col, (unsigned char)pn_ramp[lev < 0
+               ? 0 : lev], lev < 0 ? '?' : pn_ramp[lev], PN_HEAT);
+    }
+  /* (4) the legend in its empty corner (on top of the map, never on a
+  ** path), or below */
+  if (below) pn_leg_below2d(o, &lg, ph, below);
+  else pn_leg_corner(o, &lg, o->cv, o->y, px0, ph, pw);
+  /* (5) current points */
+  for (k = 0; k < rs->n; k++) {
+    const double *x = ol_run_x(rs->runs[k]);
+    int qx, qy;
+    if (!isfinite(x[0]) || !isfinite(x[1])) continue;
+    if (x[0] < c->win[0] || x[0] > c->win[1] || x[1] < c->win[2]
+        || x[1] > c->win[3])
+      continue;
+    pn_todot(o->cv, c->win, x[0], x[1], &qx, &qy);
+    o->put(o->ud, o->y + qy / (cv_doth(o->cv) / ph), px0 + qx
+           / (cv_dotw(o->cv) / pw), DOT, (char)('A' + k % 26), k);
+  }
+  /* (6) axes: window bounds and coordinate names */
+  pn_win_axes(o, c->win, px0, ph, pw);
+  return 0;
+}
+
+/* -- SVG ------------------------------------------------------------------ */
+
+/* Shade of level l (0 low .. PN_NLEVELS - 1 high): dark blue to yellow. */
+static void shade (int l, char *buf, size_t sz)
+{
+  double t = l < 0 ? 1 : (double)l / (PN_NLEVELS - 1);
+  snprintf(buf, sz, "#%02x%02x%02x", (int)(40 + 215 * t),
+           (int)(40 + 190 * t), (int)(110 + 40 * (1 - t)));
+}
+
+static void svg_landscape (pl_buf *f, const pl_plot *pl, pl_box b)
+{
+  pn_cache c;
+  int nx = 48, ny = 32, r, col, k, t;
+  double cw, ch;
+  char fill[16];
+  memset(&c, 0, sizeof c);
+  pl_buf_adds(f, "<g class=\"panel\" data-kind=\"landscape\">\n");
+  pl_title(f, b, "landscape x1,x2 [log f]");
+  if (pn_landscape_grid(&pl->rs, nx, ny, &c) != 0) {
+    pn_cache_fini(&c);
+    for (k = 0; k < pl->rs.n; k++)
+      pl_buf_adds(f, "<path class=\"series\" d=\"\"/>\n");
+    pl_buf_adds(f, "</g>\n");
+    return;
+  }
+  cw = b.w / nx;
+  ch = b.h / ny;
+  for (r = 0; r < ny; r++)
+    for (col = 0; col < nx; col++) {
+      shade(c.lev[r * nx + col], fill, sizeof fill);
+      pl_buf_addf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+                  "height=\"%.2f\" fill=\"%s\"/>\n", b.x + col * cw,
+                  b.y + b.h - (r + 1) * ch, cw + 0.3, ch + 0.3, fill);
+    }
+  pl_winaxes(f, b, c.win);
+  for (k = 0; k < pl->rs.n; k++) {
+    int dim = 0, len = ol_run_len(pl->rs.runs[k]), have = 0;
+    const double *x = ol_run_traj(pl->rs.runs[k], &dim);
+    const double *xc = ol_run_x(pl->rs.runs[k]);
+#define PX(a) (b.x + ((a) - c.win[0]) / (c.win[1] - c.win[0]) * b.w)
+#define PY(a) (b.y + (c.win[3] - (a)) / (c.win[3] - c.win[2]) * b.h)
+    pl_buf_addf(f, "<path class=\"series\" stroke=\"%s\" d=\"",
+                pl_palette[k % PL_NPAL]);
+    for (t = 0; x != NULL && dim >= 2 && t < len; t++) {
+      if (!isfinite(x[t * dim]) || !isfinite(x[t * dim + 1])) {
+        have = 0;
+        continue;
+      }
+      pl_buf_addf(f, "%s%.2f %.2f ", have ? "L" : "M", PX(x[t * dim]),
+                  PY(x[t * dim + 1]));
+      have = 1;
+    }
+    pl_buf_adds(f, "\"/>\n");
+    if (isfinite(xc[0]) && isfinite(xc[1]) && xc[0] >= c.win[0]
+        && xc[0] <= c.win[1] && xc[1] >= c.win[2] && xc[1] <= c.win[3])
+      pl_buf_addf(f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"4\" fill=\"%s\" "
+                  "stroke=\"white\"/>\n", PX(xc[0]), PY(xc[1]),
+                  pl_palette[k % PL_NPAL]);
+#undef PX
+#undef PY
+  }
+  pl_buf_adds(f, "</g>\n");
+  pn_cache_fini(&c);
+}
+
+/* -- the table entry ------------------------------------------------------ */
+
+static int landscape_available (const pn_runs *rs, int kind,
+                                const ol_problem *p, char *why,
+                                size_t wsize)
+{
+  if (!pn_has_landscape(p)) {
+    snprintf(why, wsize, "no landscape for %s (needs an objective or "
+             "density with n >= 2)", p->desc);
+    return 0;
+  }
+  return pn_need_traj(rs, kind, why, wsize);
+}
+
+static void landscape_cells (const pn_runs *rs, int kind, pn_axes *ax,
+                             pn_cache *c, const pn_out *o, char *title,
+                             size_t tsize)
+{
+  (void)kind;
+  (void)ax;
+  pn_landscape(rs, o, c, title, tsize);
+}
+
+static void landscape_svg (pl_buf *f, const pl_plot *pl, int kind, pl_box b)
+{
+  (void)kind;
+  svg_landscape(f, pl, b);
+}
+
+const pn_kind pn_kind_landscape = {
+  .name = "landscape",
+  .cache = PN_CACHE_MAP,
+  .available = landscape_available,
+  .draw_cells = landscape_cells,
+  .draw_svg = landscape_svg,
+};
