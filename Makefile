@@ -154,11 +154,15 @@ lint:
 	  || { echo "lint: a shared binding helper outside lua/lutil.c"; exit 1; }
 	@! grep -nE '(static [a-z ]*\<now *\(|#define now\>)' $(CORE_SRC) lua/*.c repl/*.c \
 	  || { echo "lint: a local clock (use ol_now)"; exit 1; }
-	@awk '/const ol_method_type [A-Za-z_0-9]+ *= *\{/ { at = FNR; \
+	@awk '/const (ol_method_type|ol_problem_type|pn_kind|ol_family) [A-Za-z_0-9]+ *= *\{/ { at = FNR; \
 	  if ($$0 !~ /\{ *$$/ || (getline l) <= 0 || l !~ /^[ \t]*\./) { \
+	  print FILENAME ":" at ": " $$0; bad = 1 } } \
+	  /const (ol_metric_type|ol_family) [A-Za-z_0-9]+\[[A-Z_]*\] *= *\{/ { at = FNR; \
+	  while ((getline l) > 0 && l ~ /^[ \t]*(\/\*|\*\*|$$)/) {} \
+	  if (l !~ /^[ \t]*\[[A-Z_]+\] *= *\{ *$$/) { \
 	  print FILENAME ":" at ": " $$0; bad = 1 } } END { exit bad }' \
 	  $(CORE_SRC) $(CORE_H) tests/c/*.c \
-	  || { echo "lint: a method vtable not written with designated initialisers (.name = ..., core/method.h)"; exit 1; }
+	  || { echo "lint: a method, problem, family, metric or panel table not written with designated initialisers (.name = ..., core/README)"; exit 1; }
 	@echo "lint: layer rules hold"
 
 # The binding's shared helpers, defined in lua/lutil.c only.
@@ -166,7 +170,7 @@ LUTIL = pushshort|choicerror|unknownkey|checkfilename|checkarray|checkseq|readpa
 
 # The fields of struct ol_problem (core/problem.h), which only the core
 # writes: the binding completes a problem through ol_problem_set_*.
-PFIELDS = name|kind|n|fdf|hess|gsep|ud|free_ud|fd_grad|set|noise|x0|xstar|fstar|mean|cov|rows|cols|payoff|nsum|fdfi|gsumi|quadratic|l1|mrows|mcols|mblocks|desc|xform|frozen|con
+PFIELDS = type|name|kind|n|fdf|hess|gsep|ud|free_ud|fd_grad|set|noise|x0|xstar|fstar|mean|cov|rows|cols|payoff|nsum|fdfi|gsumi|quadratic|l1|mrows|mcols|mblocks|desc|xform|frozen|con
 
 mancheck:
 	@out=$$(groff -man -ww -z -rCHECKSTYLE=3 man/optlab.1 2>&1); \

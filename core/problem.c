@@ -149,7 +149,7 @@ static int check (const ol_problem *p, ol_err *e)
   if (p->n < 1)
     return ol_err_set(e, OL_EINVAL, "%s: dimension n = %d is out of range "
                       "[1, inf]", p->name, p->n);
-  if (p->fdf == NULL)
+  if (!p->fdf)
     return ol_err_set(e, OL_EINVAL, "%s: no oracle", p->name);
   if (p->kind < OL_OBJECTIVE || p->kind > OL_GAME)
     return ol_err_set(e, OL_EINVAL, "%s: unknown kind %d", p->name,
@@ -348,7 +348,7 @@ ol_problem *ol_problem_custom (int n, ol_fdf_fn fdf, int fd_grad, void *ud,
     ol_err_set(e, OL_EINVAL, "n = %d is out of range [1, inf]", n);
     return NULL;
   }
-  if (fdf == NULL) {
+  if (!fdf) {
     ol_err_set(e, OL_EINVAL, "custom problem without an oracle");
     return NULL;
   }

@@ -251,7 +251,7 @@ ol_problem *ol_problem_density (ol_problem *logp, const double *lo,
   bounded *B;
   ol_problem *p;
   int i, n;
-  if (logp == NULL || logp->n < 1 || logp->fdf == NULL) {
+  if (logp == NULL || logp->n < 1 || !logp->fdf) {
     ol_err_set(e, OL_EINVAL, "density: no log p oracle");
     return NULL;
   }
