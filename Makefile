@@ -177,15 +177,16 @@ mancheck:
 	if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; echo "man: optlab.1 lints clean"
 
 # AddressSanitizer + UBSan over the whole suite, in a throw-away build.
-sanitize:
-	$(MAKE) clean
-	$(MAKE) check OPT="-O1 -g -fno-omit-frame-pointer" \
+SANTREE  = $(SCRATCH)/sanitize
+sanitize: deps
+	$(call copytree,$(SANTREE))
+	$(MAKE) -C $(SANTREE) check OPT="-O1 -g -fno-omit-frame-pointer" \
 	  MYCFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined" \
 	  MYLDFLAGS="-fsanitize=address,undefined"
-	$(MAKE) clean
+	rm -rf $(SANTREE)
 
 # -- builds in a scratch copy of the tree ---------------------------------------
-# valgrind and fuzz build in their own copy of the working tree under
+# sanitize, valgrind and fuzz build in their own copy of the working tree under
 # $(SCRATCH)/ (uncommitted edits included; .git, $(SCRATCH) and every object
 # left out), so their objects never mix with `make all`'s and the tree's own
 # build is left as it was.

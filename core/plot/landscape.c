@@ -27,7 +27,9 @@ int pn_has_landscape (const ol_problem *p)
   return p != NULL && p->n >= 2 && p->kind != OL_GAME;
 }
 
-void pn_levels (const double *v, int n, int nlev, int *lev)
+/* Map n values to levels 0..nlev-1 on a log scale of f - min + eps, eps a
+** 1e-3 of the span (NAN values get -1). */
+static void pn_levels (const double *v, int n, int nlev, int *lev)
 {
   double lo = INFINITY, hi = -INFINITY, eps, l0, l1;
   int i;

@@ -165,9 +165,6 @@ extern const char pn_ramp[];
 
 /* 1 when p can have a landscape (objective or density, n >= 2). */
 int pn_has_landscape (const ol_problem *p);
-/* Map n values to levels 0..nlev-1 on a log scale of f - min + eps, eps a
-** 1e-3 of the span (NAN values get -1). */
-void pn_levels (const double *v, int n, int nlev, int *lev);
 
 /* Grid cache: the landscape is recomputed only when the problem, window
 ** or size change.  Zero-initialise; pn_cache_fini frees.  budget (set by
@@ -222,9 +219,6 @@ int pn_simplex_blocks (const ol_problem *p, int *first, int max);
 /* Barycentric (p1, p2, p3) -> unit-triangle coordinates: vertex 1 at
 ** (0, 0), 2 at (1, 0), 3 at (1/2, sqrt(3)/2). */
 void pn_bary (const double *p, double *u, double *v);
-/* Marker of player b's current point: U+25CF (disc) for player 1,
-** U+25C6 (diamond) for player 2, U+25A0 (square) for a third. */
-unsigned pn_player_mark (int b);
 /* The triangle with every run's and player's path, each player's current
 ** point in its own shape and colour (a later player's mark moved one
 ** cell aside when it would cover an earlier one), a "P1 ● P2 ◆" key.

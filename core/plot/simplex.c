@@ -51,7 +51,9 @@ void pn_bary (const double *p, double *u, double *v)
   *v = 0.5 * sqrt(3.0) * p[2] / s;
 }
 
-unsigned pn_player_mark (int b)
+/* Marker of player b's current point: U+25CF (disc) for player 1,
+** U+25C6 (diamond) for player 2, U+25A0 (square) for a third. */
+static unsigned pn_player_mark (int b)
 {
   return b == 0 ? 0x25CF : b == 1 ? 0x25C6 : 0x25A0;
 }
