@@ -19,8 +19,11 @@
 ** Muon's polar step as eps -> 0.  x is the problem's mrows x mcols matrix
 ** (row-major); when it stacks several matrices (mblocks) each has its own
 ** L and R.  Cost per step: O(m^2 n + m n^2) products, O(m^3 + n^3) for
-** the roots.  dsyevr's info > 0 stops the run with OL_ENUMERIC.  The
-** dsyevr workspace is syevr.h's (shared with fullada).
+** the roots.  A side is limited to SHAMPOO_DMAX = 1024 (init refuses a
+** larger one with OL_EINVAL, as fullada does): one dsyevr of a 4096 x 4096
+** root takes some 15 s, in which Ctrl-C cannot be seen.  dsyevr's info > 0
+** stops the run with OL_ENUMERIC.  The dsyevr workspace is syevr.h's
+** (shared with fullada).
 */
 #include <cblas.h>
 #include <lapacke.h>
@@ -32,6 +35,8 @@
 #include "polar.h"
 #include "syevr.h"
 #include "vec.h"
+
+#define SHAMPOO_DMAX 1024
 
 typedef struct shampoo_state {
   double lr, eps;
@@ -65,6 +70,11 @@ static int shampoo_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   d = s->cols;
   for (i = 0; i < s->nmat; i++) if (s->rows[i] > d) d = s->rows[i];
   s->dmax = d;
+  if (d > SHAMPOO_DMAX)
+    return ol_err_set(e, OL_EINVAL, "shampoo: a side of %d is above the "
+                      "limit %d (each step takes the eigendecomposition of "
+                      "a %d x %d preconditioner): use optim.muon or "
+                      "optim.adam", d, SHAMPOO_DMAX, d, d);
   /* (2) arrays; L = R = eps I */
   if ((s->g = ol_vec_new(c->n, e)) == NULL
       || (s->T = ol_vec_new(c->n, e)) == NULL

@@ -43,6 +43,7 @@
 #include "ol.h"
 #include "bilevel.h"
 #include "rng.h"
+#include "sliced.h"
 
 #define RH_MAXD 1024
 #define RH_XLO -12.0      /* the grid of the search for x* */
@@ -255,11 +256,17 @@ static int rh_data (ridgehyper *R, double sd, uint64_t seed, ol_err *e)
   ol_rng_normals(&rng, R->ws, d);
   cblas_dscal(d, 1.0 / sqrt((double)d), R->ws, 1);
   /* (2) X, y = X w_true + sd e; V, v likewise */
-  ol_rng_normals(&rng, R->X, n * d);
+  /* n d and m d reach 10^9: Ctrl-C is looked at between slices (the same
+  ** draws) */
+  if ((rc = ol_sl_normals(&rng, R->X, (size_t)n * d, "ridgehyper", e))
+      != OL_OK)
+    return rc;
   ol_rng_normals(&rng, R->y, n);
   cblas_dgemv(CblasRowMajor, CblasNoTrans, n, d, 1.0, R->X, d, R->ws, 1, sd,
               R->y, 1);
-  ol_rng_normals(&rng, R->V, m * d);
+  if ((rc = ol_sl_normals(&rng, R->V, (size_t)m * d, "ridgehyper", e))
+      != OL_OK)
+    return rc;
   ol_rng_normals(&rng, R->v, m);
   cblas_dgemv(CblasRowMajor, CblasNoTrans, m, d, 1.0, R->V, d, R->ws, 1, sd,
               R->v, 1);

@@ -588,6 +588,33 @@ static void test_convergence (void)
   ol_problem_free(q);
 }
 
+/* A side above 1024 is refused (its root's dsyevr would take seconds a
+** step with Ctrl-C unseen: the fuzzer's lowrank{r = 4096}); 1024 runs. */
+static void test_shampoo_limit (void)
+{
+  static const double r[2] = {1025, 1024};
+  int k;
+  for (k = 0; k < 2; k++) {
+    double par[8];
+    ol_err e;
+    const ol_method_type *m = olt_method("shampoo", par, (char *)NULL);
+    ol_problem *q = olt_problem("lowrank", &e, "m", r[k], "n", 2.0, "r",
+                                1.0, (char *)NULL);
+    ol_run_opts o = olt_opts(1, 0, OL_MSET_EMPTY);
+    ol_run *run = q != NULL ? ol_run_new(q, m, par, &o, &e) : NULL;
+    if (k == 0)
+      ok(q != NULL && run == NULL && e.code == OL_EINVAL
+         && strstr(e.msg, "limit 1024") != NULL,
+         "shampoo: a side of 1025 refused (%s)",
+         run == NULL ? e.msg : "started");
+    else
+      ok(run != NULL, "shampoo: a side of 1024 runs (%s)",
+         run == NULL ? e.msg : "started");
+    ol_run_free(run);
+    ol_problem_free(q);
+  }
+}
+
 int main (void)
 {
   ol_problem *p = olt_quadratic(2, 10, 0);
@@ -600,6 +627,7 @@ int main (void)
     ok(0, "quadratic{n=2}");
   test_amsbound_band();
   test_shampoo();
+  test_shampoo_limit();
   test_adago();
   test_convergence();
   return done();
