@@ -1,7 +1,7 @@
 # Makefile for optlab -- see README.md for the layout and the layer rules.
 # Targets: all (default), run, deps, check, lint, bench, sanitize, valgrind,
-# fuzz, clean.  The core builds without the Lua, curses and readline include
-# paths; that, and `make lint`, keep the layers apart.
+# fuzz, extend, clean.  The core builds without the Lua, curses and readline
+# include paths; that, and `make lint`, keep the layers apart.
 
 # == settings (edit these) ===================================================
 CC       = cc
@@ -172,6 +172,15 @@ LUTIL = pushshort|choicerror|unknownkey|checkfilename|checkarray|checkseq|readpa
 # writes: the binding completes a problem through ol_problem_set_*.
 PFIELDS = type|name|kind|n|fdf|hess|gsep|ud|free_ud|fd_grad|set|noise|x0|xstar|fstar|mean|cov|rows|cols|payoff|nsum|fdfi|gsumi|quadratic|l1|mrows|mcols|mblocks|desc|xform|frozen|con
 
+# Issue 23's plug-in contract, shown: tests/extend/run.sh adds an
+# optimizer, a sampler, a game dynamic, a problem, a metric and a panel
+# kind (tests/extend/) to a scratch copy of the tree, each one new file
+# and one list line (a metric: its id line, table entry and function),
+# builds it, checks each and runs the registry sweep there.  TAP; the
+# tree itself is left as it was.  About a minute.
+extend: deps
+	sh tests/extend/run.sh
+
 mancheck:
 	@out=$$(groff -man -ww -z -rCHECKSTYLE=3 man/optlab.1 2>&1); \
 	if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; echo "man: optlab.1 lints clean"
@@ -278,4 +287,5 @@ clean:
 	rm -f optlab core/liboptlab.a $(CORE_O) $(LUA_O) $(REPL_O) lua/lualib.inc \
 	  tests/lib/tap.o tests/lib/olt.o tests/c/*.t $(BENCHES) tests/bench/ipopt
 
-.PHONY: all run deps check lint mancheck sanitize valgrind fuzz bench clean
+.PHONY: all run deps check lint mancheck sanitize valgrind fuzz extend bench \
+        clean
