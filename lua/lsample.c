@@ -531,7 +531,12 @@ static char *sampletable (lrun **b, int k, const char *const *names)
     hnf += st.nnonfinite;
     hnfw += st.nnonfinite_warmup;
     hmax += st.nmaxdepth;
-    if (strcmp(m->name, "nuts") == 0) maxdepth = (int)ol_run_params(r)[1];
+    {                     /* a tree-building sampler's depth limit */
+      int i;
+      for (i = 0; i < m->nparams; i++)
+        if (strcmp(m->params[i].name, "maxdepth") == 0)
+          maxdepth = (int)ol_run_params(r)[i];
+    }
     if (nfx == NULL && (x = ol_sampler_nonfinite_at(m, ol_run_state(r), &U))
         != NULL) {
       nfx = x;
