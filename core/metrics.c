@@ -1,7 +1,8 @@
 /*
-** core/metrics.c -- the metric registry, ol_metric_types[]: an entry per
-** metric id of metrics.h with its availability test, evaluation function
-** and messages (the table is after the functions).
+** core/metrics.c -- the built-in metrics, an ol_metric_type entry each
+** with its availability test, evaluation function and messages (the
+** entries are after the functions), and the registry ol_metric_types[]
+** of every entry of core/metrics/list.h by id.
 **
 ** Definitions (DESIGN.md, "Metrics"), with x = x_t, g = true grad f(x_t)
 ** (f the smooth part), F = f + l1 ||x||_1 (F = f when l1 = 0):
@@ -214,7 +215,7 @@ static int by_probe (const ol_problem *p, int family)
 /* Metric i exists only as some method's probe (avail by_probe). */
 int ol_metric_byprobe (int i)
 {
-  return i >= 0 && i < OL_NMETRICS && ol_metric_types[i].avail == by_probe;
+  return i >= 0 && i < OL_NMETRICS && ol_metric_types[i]->avail == by_probe;
 }
 
 static int has_matrix (const ol_problem *p, int family)
@@ -652,7 +653,7 @@ static int needs_any (ol_mset s, unsigned need)
 {
   int k;
   OL_MSET_FOR(k, s)
-    if (k < OL_NMETRICS && (ol_metric_types[k].needs & need)) return 1;
+    if (k < OL_NMETRICS && (ol_metric_types[k]->needs & need)) return 1;
   return 0;
 }
 
@@ -1028,491 +1029,550 @@ static const char *why_quadratic (const ol_problem *p,
     : "has no known x* or f*";
 }
 
-/* The registry, one entry per metric id (metrics.h says what each field
-** is).  A metric without .unavailable_msg is one that every run has or
-** that has the generic message. */
-const ol_metric_type ol_metric_types[OL_NMETRICS] = {
-  [OL_MET_LOSS] = {
-    .name = "loss",
-    .doc = "f(x_t): objective value (potential -log p + c for densities, "
-      "x'Ay for games)",
-    .avail = always,
-    .eval = m_loss,
-  },
-  [OL_MET_GRADNORM] = {
-    .name = "gradnorm",
-    .doc = "||grad f(x_t)||_2 of the true gradient, also when the method "
-      "sees a noisy one",
-    .avail = always,
-    .eval = m_gradnorm,
-  },
-  [OL_MET_DIST] = {
-    .name = "dist",
-    .doc = "||x_t - x*||_2 (needs a known x*); a game: the distance to the "
-      "nearest of its known equilibria",
-    .avail = has_xstar,
-    .eval = m_dist,
-    .unavailable_msg = "dist needs a known minimiser x* ({problem} has none)",
-  },
-  [OL_MET_SUBOPT] = {
-    .name = "subopt",
-    .doc = "f(x_t) - f* (needs a known f*)",
-    .avail = has_fstar,
-    .eval = m_subopt,
-    .unavailable_msg = "subopt needs a known optimal value f* ({problem} has "
-      "none)",
-  },
-  [OL_MET_KKT] = {
-    .name = "kkt",
-    .doc = "KKT gap: with general constraints IPOPT's overall NLP error "
-      "max(stationarity / s_d, feasibility, complementarity / s_c) (Waechter "
-      "& Biegler 2006, eqs. 5-6); else gradnorm unconstrained; ||x - P(x - "
-      "grad f)|| on a box or a ball; Frank-Wolfe gap sum_i (<g_i,x_i> - "
-      "min_a g_ia) on simplices",
-    .avail = always,
-    .eval = m_kkt,
-  },
-  [OL_MET_ENTROPY] = {
-    .name = "entropy",
-    .doc = "Shannon entropy -sum p log p of each simplex block (each "
-      "player's strategy) of x_t, summed over the blocks; a method's own "
-      "where it defines one: a variational Gaussian's (exact), diffusion "
-      "particles' (Kozachenko-Leonenko), an RL policy's (averaged over "
-      "decision points)",
-    .avail = has_simplex,
-    .eval = m_entropy,
-    .unavailable_msg = "entropy needs a simplex constraint ({problem} has "
-      "none)",
-  },
-  [OL_MET_EXPLOIT] = {
-    .name = "exploitability",
-    .doc = "NashConv / 2 of the last iterate (OpenSpiel's exploitability, "
-      "NashConv / num_players, of two-player constant-sum games; kept as "
-      "NashConv / 2 for general-sum ones)",
-    .avail = has_game,
-    .eval = m_exploit,
-    .unavailable_msg = "{metric} needs a bimatrix game on simplices "
-      "({problem} is {why})",
-    .why = why_game,
-  },
-  [OL_MET_ACCEPT] = {
-    .name = "accept",
-    .doc = "acceptance rate of a sampler: accepted proposals / steps",
-    .needs = OL_MNEED_SAMPLER,
-    .avail = is_sampler,
-    .eval = m_accept,
-    .unavailable_msg = "accept: {method} is not a sampler",
-  },
-  [OL_MET_MINGRADNORM] = {
-    .name = "mingradnorm",
-    .doc = "min over recorded s <= t of ||grad f(x_s)||",
-    .avail = always,
-    .eval = m_mingradnorm,
-  },
-  [OL_MET_LRMIN] = {
-    .name = "lrmin",
-    .doc = "effective learning rate of an adaptive method, min over "
-      "coordinates",
-    .avail = by_probe,
-    .eval = m_lrmin,
-    .unavailable_msg = "{metric}: {method} has no effective learning rate",
-  },
-  [OL_MET_LRMED] = {
-    .name = "lrmed",
-    .doc = "effective learning rate of an adaptive method, median over "
-      "coordinates",
-    .avail = by_probe,
-    .eval = m_lrmed,
-    .unavailable_msg = "{metric}: {method} has no effective learning rate",
-  },
-  [OL_MET_LRMAX] = {
-    .name = "lrmax",
-    .doc = "effective learning rate of an adaptive method, max over "
-      "coordinates",
-    .avail = by_probe,
-    .eval = m_lrmax,
-    .unavailable_msg = "{metric}: {method} has no effective learning rate",
-  },
-  [OL_MET_ORTHERR] = {
-    .name = "ortherr",
-    .doc = "||O'O - I||_F of the approximate polar factor O of a Muon step",
-    .avail = by_probe,
-    .eval = m_ortherr,
-    .unavailable_msg = "ortherr: {method} has no orthogonalisation error "
-      "(Muon-type methods only)",
-  },
-  [OL_MET_NUCNORM] = {
-    .name = "nucnorm",
-    .doc = "nuclear norm ||grad f(W)||_* of a matrix gradient (sum of "
-      "singular values)",
-    .avail = has_matrix,
-    .eval = m_nucnorm,
-    .unavailable_msg = "nucnorm needs a matrix-shaped problem ({problem} is "
-      "a plain vector)",
-  },
-  [OL_MET_SUPPORT] = {
-    .name = "support",
-    .doc = "support changes: coordinates whose sign pattern changed since "
-      "the previous record, summed over the run",
-    .avail = is_objective,
-    .eval = m_support,
-    .unavailable_msg = "support needs an objective ({problem} is {kind})",
-  },
-  [OL_MET_BIAS] = {
-    .name = "bias",
-    .doc = "f(xbar_t) - f* on a quadratic: xbar_t is the same method run "
-      "without gradient noise (= E x_t for methods linear in g)",
-    .needs = OL_MNEED_OPTIM,
-    .avail = noisy_quadratic,
-    .eval = m_bias,
-    .unavailable_msg = "{metric} needs an unconstrained quadratic with known "
-      "x* and f* (quadratic, linreg, fsquad, matlsq; {problem} {why})",
-    .method_msg = "{metric}: {method} is not an optimizer",
-    .why = why_quadratic,
-  },
-  [OL_MET_VARIANCE] = {
-    .name = "variance",
-    .doc = "1/2 (x_t - xbar_t)' H (x_t - xbar_t) on a quadratic: E loss - f* "
-      "= bias + E variance for methods linear in g",
-    .needs = OL_MNEED_OPTIM,
-    .avail = noisy_quadratic,
-    .eval = m_variance,
-    .unavailable_msg = "{metric} needs an unconstrained quadratic with known "
-      "x* and f* (quadratic, linreg, fsquad, matlsq; {problem} {why})",
-    .method_msg = "{metric}: {method} is not an optimizer",
-    .why = why_quadratic,
-  },
-  [OL_MET_STEPSIZE] = {
-    .name = "stepsize",
-    .doc = "a sampler's step size at its last step (adapted during warmup; "
-      "NaN for samplers without statistics)",
-    .needs = OL_MNEED_SAMPLER,
-    .avail = is_sampler,
-    .eval = m_stepsize,
-  },
-  [OL_MET_DIVERGENCES] = {
-    .name = "divergences",
-    .doc = "post-warmup divergent transitions so far (energy error > 1000: "
-      "hmc, nuts)",
-    .needs = OL_MNEED_SAMPLER,
-    .avail = is_sampler,
-    .eval = m_divergences,
-  },
-  [OL_MET_ESS] = {
-    .name = "ess",
-    .doc = "min over coordinates of the bulk-ESS (Vehtari et al. 2021, "
-      "core/diag.c) of this run's kept post-warmup draws; recomputed when "
-      "they grew by 10% since the last computation, else that value",
-    .needs = OL_MNEED_SAMPLER | OL_MNEED_DRAWS,
-    .avail = is_sampler,
-    .eval = m_ess,
-  },
-  [OL_MET_RHAT] = {
-    .name = "rhat",
-    .doc = "max over coordinates of the rank-normalised split-R-hat of this "
-      "run's kept post-warmup draws (its two halves); the same 10% rule",
-    .needs = OL_MNEED_SAMPLER | OL_MNEED_DRAWS,
-    .avail = is_sampler,
-    .eval = m_rhat,
-  },
-  [OL_MET_MEANERR] = {
-    .name = "meanerr",
-    .doc = "||m - mu||_2: mean m of the kept post-warmup draws against the "
-      "target's known mean mu",
-    .needs = OL_MNEED_SAMPLER | OL_MNEED_DRAWS,
-    .avail = has_moments,
-    .eval = m_meanerr,
-    .unavailable_msg = "{metric} needs a target with a known mean ({problem} "
-      "has none: gaussian, banana, mixture do)",
-    .method_msg = "{metric}: {method} is not a sampler",
-  },
-  [OL_MET_KL] = {
-    .name = "kl",
-    .doc = "samplers: KL(N(m, S) || N(mu, Sigma)) of the Gaussian fit of the "
-      "kept draws (mean m, covariance S with divisor k - 1) to the target's "
-      "known mean and covariance; vi: KL(q || p) exact for a Gaussian "
-      "target; diffusion: KL of the particles' histogram to the target's bin "
-      "masses (masked: exact by enumeration)",
-    .needs = OL_MNEED_SAMPLER | OL_MNEED_DRAWS | OL_MNEED_COV,
-    .avail = has_gauss,
-    .eval = m_kl,
-    .unavailable_msg = "{metric} needs a target with a known mean and "
-      "covariance ({problem} has none: gaussian, banana, mixture do)",
-    .method_msg = "{metric}: {method} is not a sampler",
-  },
-  [OL_MET_W2] = {
-    .name = "w2",
-    .doc = "2-Wasserstein distance of the Gaussian fit N(m, S) of the kept "
-      "draws to N(mu, Sigma): sqrt(||m - mu||^2 + tr(S + Sigma - 2 "
-      "(Sigma^1/2 S Sigma^1/2)^1/2))",
-    .needs = OL_MNEED_SAMPLER | OL_MNEED_DRAWS | OL_MNEED_COV,
-    .avail = has_gauss,
-    .eval = m_w2,
-    .unavailable_msg = "{metric} needs a target with a known mean and "
-      "covariance ({problem} has none: gaussian, banana, mixture do)",
-    .method_msg = "{metric}: {method} is not a sampler",
-  },
-  [OL_MET_NASHCONV] = {
-    .name = "nashconv",
-    .doc = "NashConv of the last iterate: sum over the players of the "
-      "best-response gain max_a u_i(a, x_-i) - u_i(x)",
-    .avail = has_game,
-    .eval = m_nashconv,
-    .unavailable_msg = "{metric} needs a bimatrix game on simplices "
-      "({problem} is {why})",
-    .why = why_game,
-  },
-  [OL_MET_NASHCONV_AVG] = {
-    .name = "nashconv_avg",
-    .doc = "NashConv of the average iterate (the method's average: uniform, "
-      "or linear / quadratic weights)",
-    .avail = has_game,
-    .eval = m_nashconv_avg,
-    .unavailable_msg = "{metric} needs a bimatrix game on simplices "
-      "({problem} is {why})",
-    .why = why_game,
-  },
-  [OL_MET_EXPLOIT_AVG] = {
-    .name = "exploitability_avg",
-    .doc = "NashConv / 2 of the average iterate",
-    .avail = has_game,
-    .eval = m_exploit_avg,
-    .unavailable_msg = "{metric} needs a bimatrix game on simplices "
-      "({problem} is {why})",
-    .why = why_game,
-  },
-  [OL_MET_REGRET] = {
-    .name = "regret",
-    .doc = "max over players of external regret / T: (max_a sum_t u_i(a, "
-      "x_-i,t) - sum_t u_i(x_t)) / T over the T strategies played",
-    .avail = has_regret,
-    .eval = m_regret,
-    .unavailable_msg = "regret needs a game dynamic on simplices or "
-      "optim.rmplus ({method} on {problem})",
-  },
-  [OL_MET_CCEGAP] = {
-    .name = "ccegap",
-    .doc = "CCE gap of the empirical joint distribution of play (1/T) sum_t "
-      "x_t (x) y_t: max(0, regret)",
-    .avail = has_play,
-    .eval = m_ccegap,
-    .unavailable_msg = "{metric} needs a game dynamic on simplices ({method} "
-      "on {problem})",
-  },
-  [OL_MET_POTENTIAL] = {
-    .name = "potential",
-    .doc = "x_t' Phi y_t, an exact potential Phi of the game (potential and "
-      "identical-interest games)",
-    .avail = has_potential,
-    .eval = m_potential,
-    .unavailable_msg = "potential needs a game with an exact potential "
-      "({problem} has none)",
-  },
-  [OL_MET_VALUE] = {
-    .name = "value",
-    .doc = "row player's value estimate: xbar' A ybar at the average iterate",
-    .avail = has_value,
-    .eval = m_value,
-    .unavailable_msg = "value needs a bimatrix game ({problem} is not one)",
-  },
-  [OL_MET_STATIONARITY] = {
-    .name = "stationarity",
-    .doc = "general constraints: ||grad f - sum_i lambda_i grad c_i - z_l + "
-      "z_u||_inf with the method's multipliers (auglag), z_j = |r_j| / (1 + "
-      "gap to the bound r pushes against) (IPOPT's dual infeasibility)",
-    .avail = has_constraints,
-    .eval = m_stationarity,
-  },
-  [OL_MET_FEASIBILITY] = {
-    .name = "feasibility",
-    .doc = "general constraints: max of |c_i| (eq), max(0, -c_i) (ineq) and "
-      "the bound violations",
-    .avail = has_constraints,
-    .eval = m_feasibility,
-  },
-  [OL_MET_COMPLEMENTARITY] = {
-    .name = "complementarity",
-    .doc = "general constraints: max of |lambda_i c_i| (ineq) and z_l (x - "
-      "lo), z_u (hi - x) on the bounds",
-    .avail = has_constraints,
-    .eval = m_complementarity,
-  },
-  [OL_MET_REGRET1] = {
-    .name = "regret1",
-    .doc = "player 1's external regret / T: (max_a sum_t u_1(a, x_2,t) - "
-      "sum_t u_1(x_t)) / T (regret is the larger of the two)",
-    .avail = has_play,
-    .eval = m_regret1,
-    .unavailable_msg = "{metric} needs a game dynamic on simplices ({method} "
-      "on {problem})",
-  },
-  [OL_MET_REGRET2] = {
-    .name = "regret2",
-    .doc = "player 2's external regret / T, as regret1",
-    .avail = has_play,
-    .eval = m_regret2,
-    .unavailable_msg = "{metric} needs a game dynamic on simplices ({method} "
-      "on {problem})",
-  },
-  [OL_MET_ELBO] = {
-    .name = "elbo",
-    .doc = "variational methods: Monte Carlo ELBO E_q[-U(z)] + H(q) at the "
-      "current q over the method's fresh draws (evals; the ELBO of exp(-U), "
-      "so log Z - KL(q || p))",
-    .avail = by_probe,
-    .eval = m_elbo,
-    .unavailable_msg = "{metric}: {method} is not a variational method "
-      "(vi.meanfield, vi.fullrank)",
-  },
-  [OL_MET_ELBO_SE] = {
-    .name = "elbo_se",
-    .doc = "variational methods: standard error of elbo, sd of -U(z_k) over "
-      "the fresh draws / sqrt(evals)",
-    .avail = by_probe,
-    .eval = m_elbo_se,
-    .unavailable_msg = "{metric}: {method} is not a variational method "
-      "(vi.meanfield, vi.fullrank)",
-  },
-  [OL_MET_GRADVAR] = {
-    .name = "gradvar",
-    .doc = "variational methods: E||g||^2 of the one-draw ELBO gradient "
-      "estimator (all parameters) at the current q, the mean over the fresh "
-      "draws",
-    .avail = by_probe,
-    .eval = m_gradvar,
-    .unavailable_msg = "{metric}: {method} is not a variational method "
-      "(vi.meanfield, vi.fullrank)",
-  },
-  [OL_MET_GAP] = {
-    .name = "gap",
-    .doc = "RL methods: V* - V^pi of the softmax policy of x_t, exact "
-      "(backward induction and policy evaluation, core/rl/mdp.h)",
-    .avail = by_probe,
-    .eval = m_gap,
-    .unavailable_msg = "{metric}: {method} is not an RL method on an MDP "
-      "(rl.pg, rl.dynpg, rl.grpo, rl.qae; optimizers have subopt = V* - V^pi)",
-  },
-  [OL_MET_DENTROPY_PRED] = {
-    .name = "dentropy_pred",
-    .doc = "RL methods: first-order predicted change of entropy by the last "
-      "step, the average over decision points of -Cov_pi(log pi, dz) (dz its "
-      "logit change)",
-    .avail = by_probe,
-    .eval = m_dentropy_pred,
-    .unavailable_msg = "{metric}: {method} is not an RL method on an MDP "
-      "(rl.pg, rl.dynpg, rl.grpo, rl.qae; optimizers have subopt = V* - V^pi)",
-  },
-  [OL_MET_DENTROPY] = {
-    .name = "dentropy",
-    .doc = "RL methods: actual change of entropy (the average over decision "
-      "points) by the last step",
-    .avail = by_probe,
-    .eval = m_dentropy,
-    .unavailable_msg = "{metric}: {method} is not an RL method on an MDP "
-      "(rl.pg, rl.dynpg, rl.grpo, rl.qae; optimizers have subopt = V* - V^pi)",
-  },
-  [OL_MET_ZEROADV] = {
-    .name = "zeroadv",
-    .doc = "group-sampling RL methods: fraction of the last batch's "
-      "responses whose advantage is exactly 0",
-    .avail = by_probe,
-    .eval = m_zeroadv,
-    .unavailable_msg = "{metric}: {method} is not a group-sampling RL method "
-      "(rl.grpo, rl.qae on problem.rlvr)",
-  },
-  [OL_MET_ZEROADV_PRED] = {
-    .name = "zeroadv_pred",
-    .doc = "group-sampling RL methods: expected zeroadv at the policy of the "
-      "last step, E over k ~ Bin(G, p_q) of the zero fraction of a group "
-      "with k successes, averaged over queries",
-    .avail = by_probe,
-    .eval = m_zeroadv_pred,
-    .unavailable_msg = "{metric}: {method} is not a group-sampling RL method "
-      "(rl.grpo, rl.qae on problem.rlvr)",
-  },
-  [OL_MET_PASS1] = {
-    .name = "pass1",
-    .doc = "RLVR: mean over queries of pass@1, the policy's probability of a "
-      "correct response",
-    .avail = by_probe,
-    .eval = m_pass1,
-    .unavailable_msg = "{metric}: {method} is not a group-sampling RL method "
-      "(rl.grpo, rl.qae on problem.rlvr)",
-  },
-  [OL_MET_TV] = {
-    .name = "tv",
-    .doc = "diffusion samplers: total variation 1/2 sum_b |q_b - p_b| "
-      "between the particles' histogram q on a grid (1-D or 2-D) and the "
-      "target's exact bin masses p (the grid of kl)",
-    .avail = by_probe,
-    .eval = m_tv,
-    .unavailable_msg = "{metric}: {method} is not a diffusion sampler on a "
-      "mixture (diffusion.ddpm, ddim, pfode, sde on problem.gmm)",
-  },
-  [OL_MET_MODEWEIGHTS] = {
-    .name = "modeweights",
-    .doc = "diffusion samplers: max_k |r_k - w_k|, r_k the particles' mean "
-      "responsibility w_k N_k(x) / p(x) of mixture component k (E r_k = w_k "
-      "under the target)",
-    .avail = by_probe,
-    .eval = m_modeweights,
-    .unavailable_msg = "{metric}: {method} is not a diffusion sampler on a "
-      "mixture (diffusion.ddpm, ddim, pfode, sde on problem.gmm)",
-  },
-  [OL_MET_EPSILON] = {
-    .name = "epsilon",
-    .doc = "private methods: epsilon of the (epsilon, delta)-DP spent by the "
-      "steps so far at the method's delta (dpsgd: RDP accountant of the "
-      "Poisson-sampled Gaussian mechanism, core/optim/rdp.h)",
-    .avail = by_probe,
-    .eval = m_epsilon,
-    .unavailable_msg = "epsilon: {method} is not a private method "
-      "(optim.dpsgd)",
-  },
-  [OL_MET_CONSENSUS] = {
-    .name = "consensus",
-    .doc = "distributed methods: (1/n) sum_w ||x_w - xbar||^2, the workers' "
-      "mean squared distance to their average",
-    .avail = by_probe,
-    .eval = m_consensus,
-  },
-  [OL_MET_DRIFT] = {
-    .name = "drift",
-    .doc = "federated methods: client drift, (1/n) sum_w ||x_w - x||^2 of "
-      "the clients' local iterates after their local steps from the server's "
-      "x",
-    .avail = by_probe,
-    .eval = m_drift,
-  },
-  [OL_MET_BITS] = {
-    .name = "bits",
-    .doc = "distributed methods: bits sent by the workers so far "
-      "(cumulative; per compressor, documented with each); an x axis (xaxis "
-      "= \"bits\")",
-    .avail = by_probe,
-    .eval = m_bits,
-  },
-  [OL_MET_COMPRESS_ERR] = {
-    .name = "compress_err",
-    .doc = "compressed methods: ||C(v) - v||^2 / ||v||^2 of the last "
-      "compressed vectors",
-    .avail = by_probe,
-    .eval = m_compress_err,
-  },
-  [OL_MET_ROUNDS] = {
-    .name = "rounds",
-    .doc = "distributed methods: communication rounds so far (an x axis: "
-      "xaxis = \"rounds\")",
-    .avail = by_probe,
-    .eval = m_rounds,
-  },
-  [OL_MET_HYPERGRAD_ERR] = {
-    .name = "hypergrad_err",
-    .doc = "bilevel methods: ||hypergradient estimate - exact "
-      "hypergradient|| where the exact one is known",
-    .avail = by_probe,
-    .eval = m_hypergrad_err,
-  },
+/* The built-in metrics, one entry each (metrics.h says what each field
+** is; core/metrics/list.h registers them).  A metric without
+** .unavailable_msg is one that every run has or that has the generic
+** message. */
+const ol_metric_type ol_metric_loss = {
+  .name = "loss",
+  .doc = "f(x_t): objective value (potential -log p + c for densities, "
+    "x'Ay for games)",
+  .avail = always,
+  .eval = m_loss,
+};
+
+const ol_metric_type ol_metric_gradnorm = {
+  .name = "gradnorm",
+  .doc = "||grad f(x_t)||_2 of the true gradient, also when the method "
+    "sees a noisy one",
+  .avail = always,
+  .eval = m_gradnorm,
+};
+
+const ol_metric_type ol_metric_dist = {
+  .name = "dist",
+  .doc = "||x_t - x*||_2 (needs a known x*); a game: the distance to the "
+    "nearest of its known equilibria",
+  .avail = has_xstar,
+  .eval = m_dist,
+  .unavailable_msg = "dist needs a known minimiser x* ({problem} has none)",
+};
+
+const ol_metric_type ol_metric_subopt = {
+  .name = "subopt",
+  .doc = "f(x_t) - f* (needs a known f*)",
+  .avail = has_fstar,
+  .eval = m_subopt,
+  .unavailable_msg = "subopt needs a known optimal value f* ({problem} has "
+    "none)",
+};
+
+const ol_metric_type ol_metric_kkt = {
+  .name = "kkt",
+  .doc = "KKT gap: with general constraints IPOPT's overall NLP error "
+    "max(stationarity / s_d, feasibility, complementarity / s_c) (Waechter "
+    "& Biegler 2006, eqs. 5-6); else gradnorm unconstrained; ||x - P(x - "
+    "grad f)|| on a box or a ball; Frank-Wolfe gap sum_i (<g_i,x_i> - "
+    "min_a g_ia) on simplices",
+  .avail = always,
+  .eval = m_kkt,
+};
+
+const ol_metric_type ol_metric_entropy = {
+  .name = "entropy",
+  .doc = "Shannon entropy -sum p log p of each simplex block (each "
+    "player's strategy) of x_t, summed over the blocks; a method's own "
+    "where it defines one: a variational Gaussian's (exact), diffusion "
+    "particles' (Kozachenko-Leonenko), an RL policy's (averaged over "
+    "decision points)",
+  .avail = has_simplex,
+  .eval = m_entropy,
+  .unavailable_msg = "entropy needs a simplex constraint ({problem} has "
+    "none)",
+};
+
+const ol_metric_type ol_metric_exploitability = {
+  .name = "exploitability",
+  .doc = "NashConv / 2 of the last iterate (OpenSpiel's exploitability, "
+    "NashConv / num_players, of two-player constant-sum games; kept as "
+    "NashConv / 2 for general-sum ones)",
+  .avail = has_game,
+  .eval = m_exploit,
+  .unavailable_msg = "{metric} needs a bimatrix game on simplices "
+    "({problem} is {why})",
+  .why = why_game,
+};
+
+const ol_metric_type ol_metric_accept = {
+  .name = "accept",
+  .doc = "acceptance rate of a sampler: accepted proposals / steps",
+  .needs = OL_MNEED_SAMPLER,
+  .avail = is_sampler,
+  .eval = m_accept,
+  .unavailable_msg = "accept: {method} is not a sampler",
+};
+
+const ol_metric_type ol_metric_mingradnorm = {
+  .name = "mingradnorm",
+  .doc = "min over recorded s <= t of ||grad f(x_s)||",
+  .avail = always,
+  .eval = m_mingradnorm,
+};
+
+const ol_metric_type ol_metric_lrmin = {
+  .name = "lrmin",
+  .doc = "effective learning rate of an adaptive method, min over "
+    "coordinates",
+  .avail = by_probe,
+  .eval = m_lrmin,
+  .unavailable_msg = "{metric}: {method} has no effective learning rate",
+};
+
+const ol_metric_type ol_metric_lrmed = {
+  .name = "lrmed",
+  .doc = "effective learning rate of an adaptive method, median over "
+    "coordinates",
+  .avail = by_probe,
+  .eval = m_lrmed,
+  .unavailable_msg = "{metric}: {method} has no effective learning rate",
+};
+
+const ol_metric_type ol_metric_lrmax = {
+  .name = "lrmax",
+  .doc = "effective learning rate of an adaptive method, max over "
+    "coordinates",
+  .avail = by_probe,
+  .eval = m_lrmax,
+  .unavailable_msg = "{metric}: {method} has no effective learning rate",
+};
+
+const ol_metric_type ol_metric_ortherr = {
+  .name = "ortherr",
+  .doc = "||O'O - I||_F of the approximate polar factor O of a Muon step",
+  .avail = by_probe,
+  .eval = m_ortherr,
+  .unavailable_msg = "ortherr: {method} has no orthogonalisation error "
+    "(Muon-type methods only)",
+};
+
+const ol_metric_type ol_metric_nucnorm = {
+  .name = "nucnorm",
+  .doc = "nuclear norm ||grad f(W)||_* of a matrix gradient (sum of "
+    "singular values)",
+  .avail = has_matrix,
+  .eval = m_nucnorm,
+  .unavailable_msg = "nucnorm needs a matrix-shaped problem ({problem} is "
+    "a plain vector)",
+};
+
+const ol_metric_type ol_metric_support = {
+  .name = "support",
+  .doc = "support changes: coordinates whose sign pattern changed since "
+    "the previous record, summed over the run",
+  .avail = is_objective,
+  .eval = m_support,
+  .unavailable_msg = "support needs an objective ({problem} is {kind})",
+};
+
+const ol_metric_type ol_metric_bias = {
+  .name = "bias",
+  .doc = "f(xbar_t) - f* on a quadratic: xbar_t is the same method run "
+    "without gradient noise (= E x_t for methods linear in g)",
+  .needs = OL_MNEED_OPTIM,
+  .avail = noisy_quadratic,
+  .eval = m_bias,
+  .unavailable_msg = "{metric} needs an unconstrained quadratic with known "
+    "x* and f* (quadratic, linreg, fsquad, matlsq; {problem} {why})",
+  .method_msg = "{metric}: {method} is not an optimizer",
+  .why = why_quadratic,
+};
+
+const ol_metric_type ol_metric_variance = {
+  .name = "variance",
+  .doc = "1/2 (x_t - xbar_t)' H (x_t - xbar_t) on a quadratic: E loss - f* "
+    "= bias + E variance for methods linear in g",
+  .needs = OL_MNEED_OPTIM,
+  .avail = noisy_quadratic,
+  .eval = m_variance,
+  .unavailable_msg = "{metric} needs an unconstrained quadratic with known "
+    "x* and f* (quadratic, linreg, fsquad, matlsq; {problem} {why})",
+  .method_msg = "{metric}: {method} is not an optimizer",
+  .why = why_quadratic,
+};
+
+const ol_metric_type ol_metric_stepsize = {
+  .name = "stepsize",
+  .doc = "a sampler's step size at its last step (adapted during warmup; "
+    "NaN for samplers without statistics)",
+  .needs = OL_MNEED_SAMPLER,
+  .avail = is_sampler,
+  .eval = m_stepsize,
+};
+
+const ol_metric_type ol_metric_divergences = {
+  .name = "divergences",
+  .doc = "post-warmup divergent transitions so far (energy error > 1000: "
+    "hmc, nuts)",
+  .needs = OL_MNEED_SAMPLER,
+  .avail = is_sampler,
+  .eval = m_divergences,
+};
+
+const ol_metric_type ol_metric_ess = {
+  .name = "ess",
+  .doc = "min over coordinates of the bulk-ESS (Vehtari et al. 2021, "
+    "core/diag.c) of this run's kept post-warmup draws; recomputed when "
+    "they grew by 10% since the last computation, else that value",
+  .needs = OL_MNEED_SAMPLER | OL_MNEED_DRAWS,
+  .avail = is_sampler,
+  .eval = m_ess,
+};
+
+const ol_metric_type ol_metric_rhat = {
+  .name = "rhat",
+  .doc = "max over coordinates of the rank-normalised split-R-hat of this "
+    "run's kept post-warmup draws (its two halves); the same 10% rule",
+  .needs = OL_MNEED_SAMPLER | OL_MNEED_DRAWS,
+  .avail = is_sampler,
+  .eval = m_rhat,
+};
+
+const ol_metric_type ol_metric_meanerr = {
+  .name = "meanerr",
+  .doc = "||m - mu||_2: mean m of the kept post-warmup draws against the "
+    "target's known mean mu",
+  .needs = OL_MNEED_SAMPLER | OL_MNEED_DRAWS,
+  .avail = has_moments,
+  .eval = m_meanerr,
+  .unavailable_msg = "{metric} needs a target with a known mean ({problem} "
+    "has none: gaussian, banana, mixture do)",
+  .method_msg = "{metric}: {method} is not a sampler",
+};
+
+const ol_metric_type ol_metric_kl = {
+  .name = "kl",
+  .doc = "samplers: KL(N(m, S) || N(mu, Sigma)) of the Gaussian fit of the "
+    "kept draws (mean m, covariance S with divisor k - 1) to the target's "
+    "known mean and covariance; vi: KL(q || p) exact for a Gaussian "
+    "target; diffusion: KL of the particles' histogram to the target's bin "
+    "masses (masked: exact by enumeration)",
+  .needs = OL_MNEED_SAMPLER | OL_MNEED_DRAWS | OL_MNEED_COV,
+  .avail = has_gauss,
+  .eval = m_kl,
+  .unavailable_msg = "{metric} needs a target with a known mean and "
+    "covariance ({problem} has none: gaussian, banana, mixture do)",
+  .method_msg = "{metric}: {method} is not a sampler",
+};
+
+const ol_metric_type ol_metric_w2 = {
+  .name = "w2",
+  .doc = "2-Wasserstein distance of the Gaussian fit N(m, S) of the kept "
+    "draws to N(mu, Sigma): sqrt(||m - mu||^2 + tr(S + Sigma - 2 "
+    "(Sigma^1/2 S Sigma^1/2)^1/2))",
+  .needs = OL_MNEED_SAMPLER | OL_MNEED_DRAWS | OL_MNEED_COV,
+  .avail = has_gauss,
+  .eval = m_w2,
+  .unavailable_msg = "{metric} needs a target with a known mean and "
+    "covariance ({problem} has none: gaussian, banana, mixture do)",
+  .method_msg = "{metric}: {method} is not a sampler",
+};
+
+const ol_metric_type ol_metric_nashconv = {
+  .name = "nashconv",
+  .doc = "NashConv of the last iterate: sum over the players of the "
+    "best-response gain max_a u_i(a, x_-i) - u_i(x)",
+  .avail = has_game,
+  .eval = m_nashconv,
+  .unavailable_msg = "{metric} needs a bimatrix game on simplices "
+    "({problem} is {why})",
+  .why = why_game,
+};
+
+const ol_metric_type ol_metric_nashconv_avg = {
+  .name = "nashconv_avg",
+  .doc = "NashConv of the average iterate (the method's average: uniform, "
+    "or linear / quadratic weights)",
+  .avail = has_game,
+  .eval = m_nashconv_avg,
+  .unavailable_msg = "{metric} needs a bimatrix game on simplices "
+    "({problem} is {why})",
+  .why = why_game,
+};
+
+const ol_metric_type ol_metric_exploitability_avg = {
+  .name = "exploitability_avg",
+  .doc = "NashConv / 2 of the average iterate",
+  .avail = has_game,
+  .eval = m_exploit_avg,
+  .unavailable_msg = "{metric} needs a bimatrix game on simplices "
+    "({problem} is {why})",
+  .why = why_game,
+};
+
+const ol_metric_type ol_metric_regret = {
+  .name = "regret",
+  .doc = "max over players of external regret / T: (max_a sum_t u_i(a, "
+    "x_-i,t) - sum_t u_i(x_t)) / T over the T strategies played",
+  .avail = has_regret,
+  .eval = m_regret,
+  .unavailable_msg = "regret needs a game dynamic on simplices or "
+    "optim.rmplus ({method} on {problem})",
+};
+
+const ol_metric_type ol_metric_ccegap = {
+  .name = "ccegap",
+  .doc = "CCE gap of the empirical joint distribution of play (1/T) sum_t "
+    "x_t (x) y_t: max(0, regret)",
+  .avail = has_play,
+  .eval = m_ccegap,
+  .unavailable_msg = "{metric} needs a game dynamic on simplices ({method} "
+    "on {problem})",
+};
+
+const ol_metric_type ol_metric_potential = {
+  .name = "potential",
+  .doc = "x_t' Phi y_t, an exact potential Phi of the game (potential and "
+    "identical-interest games)",
+  .avail = has_potential,
+  .eval = m_potential,
+  .unavailable_msg = "potential needs a game with an exact potential "
+    "({problem} has none)",
+};
+
+const ol_metric_type ol_metric_value = {
+  .name = "value",
+  .doc = "row player's value estimate: xbar' A ybar at the average iterate",
+  .avail = has_value,
+  .eval = m_value,
+  .unavailable_msg = "value needs a bimatrix game ({problem} is not one)",
+};
+
+const ol_metric_type ol_metric_stationarity = {
+  .name = "stationarity",
+  .doc = "general constraints: ||grad f - sum_i lambda_i grad c_i - z_l + "
+    "z_u||_inf with the method's multipliers (auglag), z_j = |r_j| / (1 + "
+    "gap to the bound r pushes against) (IPOPT's dual infeasibility)",
+  .avail = has_constraints,
+  .eval = m_stationarity,
+};
+
+const ol_metric_type ol_metric_feasibility = {
+  .name = "feasibility",
+  .doc = "general constraints: max of |c_i| (eq), max(0, -c_i) (ineq) and "
+    "the bound violations",
+  .avail = has_constraints,
+  .eval = m_feasibility,
+};
+
+const ol_metric_type ol_metric_complementarity = {
+  .name = "complementarity",
+  .doc = "general constraints: max of |lambda_i c_i| (ineq) and z_l (x - "
+    "lo), z_u (hi - x) on the bounds",
+  .avail = has_constraints,
+  .eval = m_complementarity,
+};
+
+const ol_metric_type ol_metric_regret1 = {
+  .name = "regret1",
+  .doc = "player 1's external regret / T: (max_a sum_t u_1(a, x_2,t) - "
+    "sum_t u_1(x_t)) / T (regret is the larger of the two)",
+  .avail = has_play,
+  .eval = m_regret1,
+  .unavailable_msg = "{metric} needs a game dynamic on simplices ({method} "
+    "on {problem})",
+};
+
+const ol_metric_type ol_metric_regret2 = {
+  .name = "regret2",
+  .doc = "player 2's external regret / T, as regret1",
+  .avail = has_play,
+  .eval = m_regret2,
+  .unavailable_msg = "{metric} needs a game dynamic on simplices ({method} "
+    "on {problem})",
+};
+
+const ol_metric_type ol_metric_elbo = {
+  .name = "elbo",
+  .doc = "variational methods: Monte Carlo ELBO E_q[-U(z)] + H(q) at the "
+    "current q over the method's fresh draws (evals; the ELBO of exp(-U), "
+    "so log Z - KL(q || p))",
+  .avail = by_probe,
+  .eval = m_elbo,
+  .unavailable_msg = "{metric}: {method} is not a variational method "
+    "(vi.meanfield, vi.fullrank)",
+};
+
+const ol_metric_type ol_metric_elbo_se = {
+  .name = "elbo_se",
+  .doc = "variational methods: standard error of elbo, sd of -U(z_k) over "
+    "the fresh draws / sqrt(evals)",
+  .avail = by_probe,
+  .eval = m_elbo_se,
+  .unavailable_msg = "{metric}: {method} is not a variational method "
+    "(vi.meanfield, vi.fullrank)",
+};
+
+const ol_metric_type ol_metric_gradvar = {
+  .name = "gradvar",
+  .doc = "variational methods: E||g||^2 of the one-draw ELBO gradient "
+    "estimator (all parameters) at the current q, the mean over the fresh "
+    "draws",
+  .avail = by_probe,
+  .eval = m_gradvar,
+  .unavailable_msg = "{metric}: {method} is not a variational method "
+    "(vi.meanfield, vi.fullrank)",
+};
+
+const ol_metric_type ol_metric_gap = {
+  .name = "gap",
+  .doc = "RL methods: V* - V^pi of the softmax policy of x_t, exact "
+    "(backward induction and policy evaluation, core/rl/mdp.h)",
+  .avail = by_probe,
+  .eval = m_gap,
+  .unavailable_msg = "{metric}: {method} is not an RL method on an MDP "
+    "(rl.pg, rl.dynpg, rl.grpo, rl.qae; optimizers have subopt = V* - V^pi)",
+};
+
+const ol_metric_type ol_metric_dentropy_pred = {
+  .name = "dentropy_pred",
+  .doc = "RL methods: first-order predicted change of entropy by the last "
+    "step, the average over decision points of -Cov_pi(log pi, dz) (dz its "
+    "logit change)",
+  .avail = by_probe,
+  .eval = m_dentropy_pred,
+  .unavailable_msg = "{metric}: {method} is not an RL method on an MDP "
+    "(rl.pg, rl.dynpg, rl.grpo, rl.qae; optimizers have subopt = V* - V^pi)",
+};
+
+const ol_metric_type ol_metric_dentropy = {
+  .name = "dentropy",
+  .doc = "RL methods: actual change of entropy (the average over decision "
+    "points) by the last step",
+  .avail = by_probe,
+  .eval = m_dentropy,
+  .unavailable_msg = "{metric}: {method} is not an RL method on an MDP "
+    "(rl.pg, rl.dynpg, rl.grpo, rl.qae; optimizers have subopt = V* - V^pi)",
+};
+
+const ol_metric_type ol_metric_zeroadv = {
+  .name = "zeroadv",
+  .doc = "group-sampling RL methods: fraction of the last batch's "
+    "responses whose advantage is exactly 0",
+  .avail = by_probe,
+  .eval = m_zeroadv,
+  .unavailable_msg = "{metric}: {method} is not a group-sampling RL method "
+    "(rl.grpo, rl.qae on problem.rlvr)",
+};
+
+const ol_metric_type ol_metric_zeroadv_pred = {
+  .name = "zeroadv_pred",
+  .doc = "group-sampling RL methods: expected zeroadv at the policy of the "
+    "last step, E over k ~ Bin(G, p_q) of the zero fraction of a group "
+    "with k successes, averaged over queries",
+  .avail = by_probe,
+  .eval = m_zeroadv_pred,
+  .unavailable_msg = "{metric}: {method} is not a group-sampling RL method "
+    "(rl.grpo, rl.qae on problem.rlvr)",
+};
+
+const ol_metric_type ol_metric_pass1 = {
+  .name = "pass1",
+  .doc = "RLVR: mean over queries of pass@1, the policy's probability of a "
+    "correct response",
+  .avail = by_probe,
+  .eval = m_pass1,
+  .unavailable_msg = "{metric}: {method} is not a group-sampling RL method "
+    "(rl.grpo, rl.qae on problem.rlvr)",
+};
+
+const ol_metric_type ol_metric_tv = {
+  .name = "tv",
+  .doc = "diffusion samplers: total variation 1/2 sum_b |q_b - p_b| "
+    "between the particles' histogram q on a grid (1-D or 2-D) and the "
+    "target's exact bin masses p (the grid of kl)",
+  .avail = by_probe,
+  .eval = m_tv,
+  .unavailable_msg = "{metric}: {method} is not a diffusion sampler on a "
+    "mixture (diffusion.ddpm, ddim, pfode, sde on problem.gmm)",
+};
+
+const ol_metric_type ol_metric_modeweights = {
+  .name = "modeweights",
+  .doc = "diffusion samplers: max_k |r_k - w_k|, r_k the particles' mean "
+    "responsibility w_k N_k(x) / p(x) of mixture component k (E r_k = w_k "
+    "under the target)",
+  .avail = by_probe,
+  .eval = m_modeweights,
+  .unavailable_msg = "{metric}: {method} is not a diffusion sampler on a "
+    "mixture (diffusion.ddpm, ddim, pfode, sde on problem.gmm)",
+};
+
+const ol_metric_type ol_metric_epsilon = {
+  .name = "epsilon",
+  .doc = "private methods: epsilon of the (epsilon, delta)-DP spent by the "
+    "steps so far at the method's delta (dpsgd: RDP accountant of the "
+    "Poisson-sampled Gaussian mechanism, core/optim/rdp.h)",
+  .avail = by_probe,
+  .eval = m_epsilon,
+  .unavailable_msg = "epsilon: {method} is not a private method "
+    "(optim.dpsgd)",
+};
+
+const ol_metric_type ol_metric_consensus = {
+  .name = "consensus",
+  .doc = "distributed methods: (1/n) sum_w ||x_w - xbar||^2, the workers' "
+    "mean squared distance to their average",
+  .avail = by_probe,
+  .eval = m_consensus,
+};
+
+const ol_metric_type ol_metric_drift = {
+  .name = "drift",
+  .doc = "federated methods: client drift, (1/n) sum_w ||x_w - x||^2 of "
+    "the clients' local iterates after their local steps from the server's "
+    "x",
+  .avail = by_probe,
+  .eval = m_drift,
+};
+
+const ol_metric_type ol_metric_bits = {
+  .name = "bits",
+  .doc = "distributed methods: bits sent by the workers so far "
+    "(cumulative; per compressor, documented with each); an x axis (xaxis "
+    "= \"bits\")",
+  .avail = by_probe,
+  .eval = m_bits,
+};
+
+const ol_metric_type ol_metric_compress_err = {
+  .name = "compress_err",
+  .doc = "compressed methods: ||C(v) - v||^2 / ||v||^2 of the last "
+    "compressed vectors",
+  .avail = by_probe,
+  .eval = m_compress_err,
+};
+
+const ol_metric_type ol_metric_rounds = {
+  .name = "rounds",
+  .doc = "distributed methods: communication rounds so far (an x axis: "
+    "xaxis = \"rounds\")",
+  .avail = by_probe,
+  .eval = m_rounds,
+};
+
+const ol_metric_type ol_metric_hypergrad_err = {
+  .name = "hypergrad_err",
+  .doc = "bilevel methods: ||hypergradient estimate - exact "
+    "hypergradient|| where the exact one is known",
+  .avail = by_probe,
+  .eval = m_hypergrad_err,
+};
+
+/* The registry: entry by id, in the order of core/metrics/list.h. */
+const ol_metric_type *const ol_metric_types[OL_NMETRICS] = {
+#define OL_METRIC(ID, name) [OL_MET_##ID] = &ol_metric_##name,
+#include "metrics/list.h"
+#undef OL_METRIC
 };
 
 /* Copies template t into out (cap bytes, truncated), each {key} replaced
@@ -1547,7 +1607,7 @@ int ol_metric_unavail (int id, const ol_problem *p, const ol_method_type *m,
                        ol_err *e)
 {
   const ol_metric_type *t = id >= 0 && id < OL_NMETRICS
-    ? &ol_metric_types[id] : NULL;
+    ? ol_metric_types[id] : NULL;
   const char *tmpl = t != NULL && t->unavailable_msg != NULL
     ? t->unavailable_msg : "{metric} is not available for {problem} run by "
     "{method}";
@@ -1574,7 +1634,7 @@ int ol_metric_find (const char *name)
   int i;
   if (name == NULL) return -1;
   for (i = 0; i < OL_NMETRICS; i++)
-    if (strcmp(ol_metric_types[i].name, name) == 0) return i;
+    if (strcmp(ol_metric_types[i]->name, name) == 0) return i;
   return -1;
 }
 
@@ -1588,7 +1648,7 @@ ol_mset ol_metric_defaults (const ol_problem *p, int family)
   int want[2 * OL_NMETRICS], n, i;
   n = ol_family_metrics(family, p, want, 2 * OL_NMETRICS);
   for (i = 0; i < n; i++)
-    if (ol_metric_types[want[i]].avail(p, family))
+    if (ol_metric_types[want[i]]->avail(p, family))
       ol_mset_add(&have, want[i]);
   return have;
 }

@@ -2,10 +2,12 @@
 ** core/metrics.h -- metric registry: named scalars computed from a run's
 ** state, each with a precise definition (DESIGN.md, "Metrics").
 **
-** A metric is one id below plus one entry of ol_metric_types[] in
-** core/metrics.c (its name, definition, availability test, evaluation
-** function and the message a run that cannot have it gives); nothing
-** else names it.  A set of metrics is an ol_mset of any size.
+** A metric is one line in core/metrics/list.h (its id) plus one const
+** ol_metric_type entry (its name, definition, availability test,
+** evaluation function and the message a run that cannot have it gives):
+** the built-in ones in core/metrics.c, a new one in a file of its own,
+** core/metrics/<name>.c; nothing else names it.  A set of metrics is an
+** ol_mset of any size.
 */
 #ifndef OL_METRICS_H
 #define OL_METRICS_H
@@ -14,63 +16,12 @@
 
 #include "problem.h"
 
-/* The ids, in the order metrics are listed and stored (run packs keep
-** their values in this order). */
+/* The ids, from core/metrics/list.h, in the order metrics are listed and
+** stored (run packs keep their values in this order). */
 enum {
-  OL_MET_LOSS,
-  OL_MET_GRADNORM,
-  OL_MET_DIST,
-  OL_MET_SUBOPT,
-  OL_MET_KKT,
-  OL_MET_ENTROPY,
-  OL_MET_EXPLOIT,
-  OL_MET_ACCEPT,
-  OL_MET_MINGRADNORM,
-  OL_MET_LRMIN,
-  OL_MET_LRMED,
-  OL_MET_LRMAX,
-  OL_MET_ORTHERR,
-  OL_MET_NUCNORM,
-  OL_MET_SUPPORT,
-  OL_MET_BIAS,
-  OL_MET_VARIANCE,
-  OL_MET_STEPSIZE,
-  OL_MET_DIVERGENCES,
-  OL_MET_ESS,
-  OL_MET_RHAT,
-  OL_MET_MEANERR,
-  OL_MET_KL,
-  OL_MET_W2,
-  OL_MET_NASHCONV,
-  OL_MET_NASHCONV_AVG,
-  OL_MET_EXPLOIT_AVG,
-  OL_MET_REGRET,
-  OL_MET_CCEGAP,
-  OL_MET_POTENTIAL,
-  OL_MET_VALUE,
-  OL_MET_STATIONARITY,
-  OL_MET_FEASIBILITY,
-  OL_MET_COMPLEMENTARITY,
-  OL_MET_REGRET1,
-  OL_MET_REGRET2,
-  OL_MET_ELBO,
-  OL_MET_ELBO_SE,
-  OL_MET_GRADVAR,
-  OL_MET_GAP,
-  OL_MET_DENTROPY_PRED,
-  OL_MET_DENTROPY,
-  OL_MET_ZEROADV,
-  OL_MET_ZEROADV_PRED,
-  OL_MET_PASS1,
-  OL_MET_TV,
-  OL_MET_MODEWEIGHTS,
-  OL_MET_EPSILON,
-  OL_MET_CONSENSUS,
-  OL_MET_DRIFT,
-  OL_MET_BITS,
-  OL_MET_COMPRESS_ERR,
-  OL_MET_ROUNDS,
-  OL_MET_HYPERGRAD_ERR,
+#define OL_METRIC(ID, name) OL_MET_##ID,
+#include "metrics/list.h"
+#undef OL_METRIC
   OL_NMETRICS
 };
 
@@ -273,7 +224,11 @@ typedef struct ol_metric_type {
                       const struct ol_method_type *m);
 } ol_metric_type;
 
-extern const ol_metric_type ol_metric_types[OL_NMETRICS];
+/* The entries (core/metrics/list.h) and the registry, by id. */
+#define OL_METRIC(ID, name) extern const ol_metric_type ol_metric_##name;
+#include "metrics/list.h"
+#undef OL_METRIC
+extern const ol_metric_type *const ol_metric_types[OL_NMETRICS];
 int ol_metric_find (const char *name);   /* id or -1 */
 /* 1 when metric i exists only as a method's probe (method.h: probe,
 ** probes); a method that probes any metric gives its own value of it. */

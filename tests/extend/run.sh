@@ -2,8 +2,7 @@
 # tests/extend/run.sh -- issue 23's plug-in contract, shown: adds one
 # optimizer, sampler, game dynamic, problem, metric and panel kind (the
 # example files beside this script) to a scratch copy of the tree, each
-# as one new file plus one line in its list (the metric as its id line,
-# its table entry and its eval function), builds optlab there and checks
+# as one new file plus one line in its list, builds optlab there and checks
 # that each is known and works (check.lua), then sweeps every registered
 # method over every problem it accepts (tests/c/t_sweep.c).  TAP on
 # stdout; exits non-zero on any failure.  The copy is
@@ -56,22 +55,11 @@ add game_dampbr.c core/games/dampbr.c core/games/list.h 'OL_DYNAMIC(dampbr)'
 add problem_sphere.c core/problems/sphere.c core/problems/list.h \
   'OL_PROBLEM(sphere)'
 add panel_hist.c core/plot/hist.c core/plot/panels.h 'PN_KIND(HIST, hist)'
-# the metric: its id before OL_NMETRICS (core/metrics.h), its eval function
-# above the table and its entry at the table's end (core/metrics.c)
-awk -v id="$ex/metric_xnorm.id" '
-  /^ *OL_NMETRICS *$/ { while ((getline l < id) > 0) print l; done = 1 }
-  { print } END { exit !done }' core/metrics.h > "$scratch/m.h" &&
-awk -v fn="$ex/metric_xnorm.eval" -v en="$ex/metric_xnorm.entry" '
-  /^const ol_metric_type ol_metric_types\[/ {
-    while ((getline l < fn) > 0) print l; intab = 1 }
-  intab && /^};/ { while ((getline l < en) > 0) print l; intab = 0; done = 1 }
-  { print } END { exit !done }' core/metrics.c > "$scratch/m.c" &&
-  cp "$scratch/m.h" core/metrics.h && cp "$scratch/m.c" core/metrics.c ||
-  bail "cannot find OL_NMETRICS in core/metrics.h or ol_metric_types in core/metrics.c"
+add metric_xnorm.c core/metrics/xnorm.c core/metrics/list.h \
+  'OL_METRIC(XNORM, xnorm)'
 echo "# scratch tree $tree; the edits to existing files:"
 for f in core/optim/list.h core/sample/list.h core/games/list.h \
-         core/problems/list.h core/plot/panels.h core/metrics.h \
-         core/metrics.c; do
+         core/problems/list.h core/plot/panels.h core/metrics/list.h; do
   diff -U0 "$scratch/core.orig/${f#core/}" "$f" |
     awk -v f="$f" '/^\+[^+]/ { a++ } /^-[^-]/ { d++ }
       /^@@/ { h++ } END { printf "#   %-22s %d place(s), +%d -%d lines\n",
