@@ -305,7 +305,7 @@ static void record (ol_run *r)
       /* a method's own value of a metric comes first (a VI family's
       ** entropy is its Gaussian's, not the simplex one) */
       double v = probed(r->m, i) ? r->m->probe(r->st, i, &r->c)
-                                 : ol_metric_types[i].eval(&s);
+                                 : ol_metric_types[i]->eval(&s);
       r->vals[i][k] = v;
       if (isfinite(v) && !(v >= r->vmin[i])) r->vmin[i] = v;
     }
@@ -404,7 +404,7 @@ static double tol_measure (ol_run *r)
   if (r->p->set.kind == OL_SET_NONE && !(r->p->l1 > 0) && r->p->con.m == 0)
     return ol_vec_nrm2(r->orc.g, r->n);
   fill_state(r, &s);
-  return ol_metric_types[OL_MET_KKT].eval(&s);
+  return ol_metric_types[OL_MET_KKT]->eval(&s);
 }
 
 /* ||x||_inf with the finiteness test of ol_run_finite folded in (NAN when
@@ -452,10 +452,10 @@ static int check_fg (ol_run *r)
     ol_mstate ms;
     double v;
     fill_state(r, &ms);
-    v = ol_metric_types[o->stop_metric].eval(&ms);
+    v = ol_metric_types[o->stop_metric]->eval(&ms);
     if (v <= o->stop_value)
       return stop_msg(r, OL_STOP_TOL, "%s %.3g <= %g (stop_below)",
-                      ol_metric_types[o->stop_metric].name, v,
+                      ol_metric_types[o->stop_metric]->name, v,
                       o->stop_value);
   }
   if (!tols) return OL_STOP_NONE;
@@ -702,7 +702,7 @@ static int check_opts (const ol_run_opts *o, ol_err *e)
     return ol_err_set(e, OL_EINVAL, "stop_below: %s is not a metric of the "
                       "current point only",
                       o->stop_metric < OL_NMETRICS
-                      ? ol_metric_types[o->stop_metric].name : "?");
+                      ? ol_metric_types[o->stop_metric]->name : "?");
   if (o->stop_metric >= 0 && isnan(o->stop_value))
     return ol_err_set(e, OL_EINVAL, "stop_below: the value is NaN");
   if (!(o->xlimit > 0))
@@ -760,12 +760,12 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
   if (!ol_mset_empty(o->metrics))
     for (i = 0; i < OL_NMETRICS; i++)
       if (ol_mset_has(o->metrics, i) && !probed(m, i) &&
-          !ol_metric_types[i].avail(p, m->family)) {
+          !ol_metric_types[i]->avail(p, m->family)) {
         ol_metric_unavail(i, p, m, e);
         return NULL;
       }
   if (o->stop_metric >= 0 && !probed(m, o->stop_metric) &&
-      !ol_metric_types[o->stop_metric].avail(p, m->family)) {
+      !ol_metric_types[o->stop_metric]->avail(p, m->family)) {
     ol_metric_unavail(o->stop_metric, p, m, e);
     return NULL;
   }

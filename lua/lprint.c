@@ -316,7 +316,7 @@ int olua_run_tostring (lua_State *L)
   for (i = 0; i < OL_NMETRICS; i++)
     if (ol_mset_has(rec, i)) {
       snprintf(buf, sizeof buf, "%s%s %s", k++ ? "  " : "\n  final: ",
-               ol_metric_types[i].name,
+               ol_metric_types[i]->name,
                i == OL_MET_LOSS && olua_constrained(r)
                ? fullnum(num, sizeof num, ol_run_last(r, i))
                : ol_fmtnum(num, sizeof num, ol_run_last(r, i), 3));

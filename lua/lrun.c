@@ -44,7 +44,7 @@ static int unknownmetric (lua_State *L, const char *who, const char *name)
 {
   const char *names[OL_NMETRICS + 1];
   int i;
-  for (i = 0; i < OL_NMETRICS; i++) names[i] = ol_metric_types[i].name;
+  for (i = 0; i < OL_NMETRICS; i++) names[i] = ol_metric_types[i]->name;
   names[i] = NULL;
   return olua_unknownkey(L, who, "metric", name, names);
 }
@@ -347,7 +347,7 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
       ** kl and entropy, a variational Gaussian's) */
       int own = mb->t->probe != NULL && ol_mset_has(mb->t->probes, i);
       if (ol_mset_has(o.metrics, i) && !own &&
-          (!ol_metric_types[i].avail(pb->p, mb->t->family) ||
+          (!ol_metric_types[i]->avail(pb->p, mb->t->family) ||
            ol_metric_byprobe(i))) {
         ol_mset_del(&o.metrics, i);
         ol_mset_add(&dropped, i);
@@ -437,7 +437,7 @@ void olua_progressline (const char *label, const lrun *b)
           ol_run_budget(b->r));
   for (i = 0; i < b->nwatch; i++)
     if (b->watch[i] < OL_NMETRICS)
-      fprintf(stderr, "  %s %.1e", ol_metric_types[b->watch[i]].name,
+      fprintf(stderr, "  %s %.1e", ol_metric_types[b->watch[i]]->name,
               ol_run_last(b->r, b->watch[i]));
   fputc('\n', stderr);
   fflush(stderr);
@@ -542,7 +542,7 @@ static void racenotes (lua_State *L, lrun **boxes, int n, int rt,
     int first = 1;
     if (!ol_mset_has(any, k)) continue;
     luaL_buffinit(L, &bf);
-    luaL_addstring(&bf, ol_metric_types[k].name);
+    luaL_addstring(&bf, ol_metric_types[k]->name);
     luaL_addstring(&bf, " is not defined for ");
     for (i = 0; i < n; i++)
       if (ol_mset_has(boxes[i]->dropped, k)) {
@@ -644,7 +644,7 @@ static const char *pushrecorded (lua_State *L, const ol_run *r)
   for (i = 0; i < OL_NMETRICS; i++)
     if (ol_mset_has(rec, i)) {
       if (k++) luaL_addstring(&bf, ", ");
-      luaL_addstring(&bf, ol_metric_types[i].name);
+      luaL_addstring(&bf, ol_metric_types[i]->name);
     }
   luaL_pushresult(&bf);
   return lua_tostring(L, -1);
@@ -748,7 +748,7 @@ static int run_metrics (lua_State *L)
   lua_newtable(L);
   for (i = 0; i < OL_NMETRICS; i++)
     if (ol_mset_has(rec, i)) {
-      lua_pushstring(L, ol_metric_types[i].name);
+      lua_pushstring(L, ol_metric_types[i]->name);
       lua_rawseti(L, -2, ++k);
     }
   return 1;
@@ -781,7 +781,7 @@ static void pushcsv (lua_State *L, const ol_run *r)
   for (i = 0; i < OL_NMETRICS; i++)
     if (ol_mset_has(rec, i)) {
       luaL_addchar(&bf, ',');
-      luaL_addstring(&bf, ol_metric_types[i].name);
+      luaL_addstring(&bf, ol_metric_types[i]->name);
       ser[ns++] = ol_run_series(r, i);
     }
   if (traj == NULL) dim = 0;
@@ -1174,9 +1174,9 @@ void olua_openrun (lua_State *L)
   lua_createtable(L, OL_NMETRICS, 0);
   for (i = 0; i < OL_NMETRICS; i++) {
     lua_createtable(L, 0, 2);
-    lua_pushstring(L, ol_metric_types[i].name);
+    lua_pushstring(L, ol_metric_types[i]->name);
     lua_setfield(L, -2, "name");
-    lua_pushstring(L, ol_metric_types[i].doc);
+    lua_pushstring(L, ol_metric_types[i]->doc);
     lua_setfield(L, -2, "doc");
     lua_rawseti(L, -2, i + 1);
   }

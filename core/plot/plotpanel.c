@@ -40,7 +40,7 @@ const pn_kind *pn_kind_of (int kind)
 
 const char *pn_name (int kind)
 {
-  if (kind >= 0 && kind < OL_NMETRICS) return ol_metric_types[kind].name;
+  if (kind >= 0 && kind < OL_NMETRICS) return ol_metric_types[kind]->name;
   if (kind >= OL_NMETRICS && kind < PN_TRACEJ)
     return kinds[kind - OL_NMETRICS]->name;
   return NULL;
