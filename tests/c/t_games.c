@@ -350,16 +350,16 @@ static void test_metrics (ol_rng *r)
     rand_profile(r, 3, 3, z);
     s.p = p;
     s.x = s.xavg = z;
-    worst = fmax(worst, fabs(ol_metric_types[OL_MET_NASHCONV].eval(&s)
+    worst = fmax(worst, fabs(ol_metric_types[OL_MET_NASHCONV]->eval(&s)
                              - nc_loops(t, z)));
-    worst = fmax(worst, fabs(ol_metric_types[OL_MET_EXPLOIT].eval(&s)
+    worst = fmax(worst, fabs(ol_metric_types[OL_MET_EXPLOIT]->eval(&s)
                              - nc_loops(t, z) / 2));
-    worst = fmax(worst, fabs(ol_metric_types[OL_MET_EXPLOIT_AVG].eval(&s)
+    worst = fmax(worst, fabs(ol_metric_types[OL_MET_EXPLOIT_AVG]->eval(&s)
                              - nc_loops(t, z) / 2));
     s.p = pz;
-    worstz = fmax(worstz, fabs(ol_metric_types[OL_MET_NASHCONV].eval(&s)
+    worstz = fmax(worstz, fabs(ol_metric_types[OL_MET_NASHCONV]->eval(&s)
                                - ol_game_gap(pz, z, work)));
-    worstz = fmax(worstz, fabs(ol_metric_types[OL_MET_VALUE].eval(&s)
+    worstz = fmax(worstz, fabs(ol_metric_types[OL_MET_VALUE]->eval(&s)
                                - value_loops(tz, z)));
   }
   ok(worst <= 1e-14, "metrics: nashconv, exploitability = nashconv / 2 "
@@ -367,15 +367,15 @@ static void test_metrics (ol_rng *r)
      worst);
   ok(worstz <= 1e-12, "metrics: zero-sum nashconv is the duality gap, value "
      "= x'Ay (max error %.2g)", worstz);
-  ok(!ol_metric_types[OL_MET_POTENTIAL].avail(p, OL_DYNAMIC)
-     && ol_metric_types[OL_MET_NASHCONV].avail(p, OL_DYNAMIC),
+  ok(!ol_metric_types[OL_MET_POTENTIAL]->avail(p, OL_DYNAMIC)
+     && ol_metric_types[OL_MET_NASHCONV]->avail(p, OL_DYNAMIC),
      "metrics: shapley has nashconv, no potential");
   ol_problem_free(p);
   ol_problem_free(pz);
   p = olt_problem("bilinear", &e, "simplex", 0.0, (char *)NULL);
-  ok(p != NULL && !ol_metric_types[OL_MET_NASHCONV].avail(p, OL_DYNAMIC)
-     && !ol_metric_types[OL_MET_REGRET].avail(p, OL_DYNAMIC)
-     && ol_metric_types[OL_MET_VALUE].avail(p, OL_DYNAMIC),
+  ok(p != NULL && !ol_metric_types[OL_MET_NASHCONV]->avail(p, OL_DYNAMIC)
+     && !ol_metric_types[OL_MET_REGRET]->avail(p, OL_DYNAMIC)
+     && ol_metric_types[OL_MET_VALUE]->avail(p, OL_DYNAMIC),
      "metrics: the unconstrained game has no nashconv or regret");
   ol_problem_free(p);
 }

@@ -37,7 +37,7 @@ static int zero (void *ud, const double *x, double *f, double *g, ol_err *e)
 
 static double eval (int id, ol_mstate *s)
 {
-  return ol_metric_types[id].eval(s);
+  return ol_metric_types[id]->eval(s);
 }
 
 #define B(m) OL_MET_##m
@@ -434,12 +434,12 @@ int main (void)
 
   /* registry */
   for (i = 0, named = 1; i < OL_NMETRICS; i++)
-    if (ol_metric_types[i].name == NULL || ol_metric_types[i].doc == NULL ||
-        ol_metric_find(ol_metric_types[i].name) != i)
+    if (ol_metric_types[i]->name == NULL || ol_metric_types[i]->doc == NULL ||
+        ol_metric_find(ol_metric_types[i]->name) != i)
       named = 0;
   ok(named, "metrics: every metric has a name and doc, found by name");
   for (i = 0, named = 1; i < OL_NMETRICS; i++)
-    if (ol_metric_types[i].avail == NULL || ol_metric_types[i].eval == NULL)
+    if (ol_metric_types[i]->avail == NULL || ol_metric_types[i]->eval == NULL)
       named = 0;
   ok(named, "metrics: every table entry has avail and eval");
   ok(ol_metric_find("exploitability") == OL_MET_EXPLOIT &&
@@ -461,20 +461,20 @@ int main (void)
           "is 10");
   is_near(eval(OL_MET_KKT, &s), 10, 0,
           "metrics: kkt equals gradnorm when unconstrained");
-  ok(!ol_metric_types[OL_MET_DIST].avail(p, OL_OPTIM) &&
-     !ol_metric_types[OL_MET_SUBOPT].avail(p, OL_OPTIM),
+  ok(!ol_metric_types[OL_MET_DIST]->avail(p, OL_OPTIM) &&
+     !ol_metric_types[OL_MET_SUBOPT]->avail(p, OL_OPTIM),
      "metrics: dist and subopt need x* and f*");
   p->xstar = calloc(2, sizeof(double));
   p->fstar = 1;
-  ok(ol_metric_types[OL_MET_DIST].avail(p, OL_OPTIM) &&
-     ol_metric_types[OL_MET_SUBOPT].avail(p, OL_OPTIM),
+  ok(ol_metric_types[OL_MET_DIST]->avail(p, OL_OPTIM) &&
+     ol_metric_types[OL_MET_SUBOPT]->avail(p, OL_OPTIM),
      "metrics: dist and subopt are available once x* and f* are known");
   is_near(eval(OL_MET_DIST, &s), 5, 0, "metrics: dist of (3, 4) to 0 is 5");
   is_near(eval(OL_MET_SUBOPT, &s), 11.5, 0, "metrics: subopt is f - f*");
-  ok(!ol_metric_types[OL_MET_ENTROPY].avail(p, OL_OPTIM) &&
-     !ol_metric_types[OL_MET_EXPLOIT].avail(p, OL_DYNAMIC) &&
-     !ol_metric_types[OL_MET_ACCEPT].avail(p, OL_OPTIM) &&
-     ol_metric_types[OL_MET_ACCEPT].avail(p, OL_SAMPLER),
+  ok(!ol_metric_types[OL_MET_ENTROPY]->avail(p, OL_OPTIM) &&
+     !ol_metric_types[OL_MET_EXPLOIT]->avail(p, OL_DYNAMIC) &&
+     !ol_metric_types[OL_MET_ACCEPT]->avail(p, OL_OPTIM) &&
+     ol_metric_types[OL_MET_ACCEPT]->avail(p, OL_SAMPLER),
      "metrics: entropy needs a simplex, exploitability a game, accept a "
      "sampler");
   s.accepted = 4;
@@ -574,7 +574,7 @@ int main (void)
        "exploitability_avg regret entropy value kkt");
     free(game->payoff);
     game->payoff = NULL;
-    ok(!ol_metric_types[OL_MET_EXPLOIT].avail(game, OL_DYNAMIC),
+    ok(!ol_metric_types[OL_MET_EXPLOIT]->avail(game, OL_DYNAMIC),
        "metrics: exploitability needs a payoff matrix");
   }
   test_unavail(p, box);
