@@ -44,6 +44,10 @@ static int gsmooth_step (void *st, ol_ctx *c, ol_err *e)
   if ((rc = ol_ctx_value(c, c->x, &f0, e)) != OL_OK) return rc;
   ol_vec_set(s->g, 0, n);
   for (k = 0; k < s->m; k++) {
+    /* m reaches 1e6 evaluations a step: Ctrl-C ends the run, this step
+    ** dropped (x unchanged) */
+    if ((k & 63) == 63 && ol_interrupted())
+      return ol_err_set(e, OL_EINTR, "gsmooth: interrupted");
     /* (2) a Gaussian direction and its forward difference */
     ol_rng_normals(c->rng, s->u, n);
     for (i = 0; i < n; i++) s->xp[i] = c->x[i] + s->mu * s->u[i];

@@ -220,6 +220,11 @@ int main (void)
             "sgld{batch=1e8}");             /* a minibatch's loop */
   run_stops("ridgehyper", "bilevel", 1e9, "K", "lr", 0.01,
             "bilevel{K=1e9}");      /* the inner loops (found by the fuzzer) */
+  /* zero-order methods: m directions a step (gsmooth found by the fuzzer) */
+  run_stops("quadratic", "gsmooth", 1e6, "m", "lr", 1e-3, "gsmooth{m=1e6}");
+  run_stops("quadratic", "twopoint", 1e6, "m", "lr", 1e-3,
+            "twopoint{m=1e6}");
+  run_stops("quadratic", "es", 1e6, "m", "lr", 1e-3, "es{m=1e6}");
   tape();
   ol_intr = NULL;
   return done();
