@@ -83,6 +83,10 @@ int ol_dist_grad (ol_ctx *c, const ol_dist_split *s, int w, const double *x,
   int j, n = c->n, rc;
   double inv, fin = 0;
   cnt = batch <= 0 || batch >= m ? m : batch;
+  /* every distributed method's work is these calls (workers x local steps
+  ** a step, each up to 1e9 components): Ctrl-C is looked at in each, and
+  ** every 4096 components */
+  if (ol_interrupted()) return ol_err_set(e, OL_EINTR, "interrupted");
   for (j = 0; j < n; j++) g[j] = 0;
   /* (1) the sum, straight from the component oracle (the indices are the
   ** split's, in range); counted as ol_ctx_gradi counts.  The whole shard
@@ -92,6 +96,8 @@ int ol_dist_grad (ol_ctx *c, const ol_dist_split *s, int w, const double *x,
   }
   else for (k = 0; k < cnt; k++) {
     long i = cnt == m ? s->idx[lo + k] : s->idx[lo + ol_rng_below(r, m)];
+    if ((k & 4095) == 4095 && ol_interrupted())
+      return ol_err_set(e, OL_EINTR, "interrupted");
     if ((rc = p->fdfi(p->ud, i, x, NULL, tmp, e)) != OL_OK) return rc;
     for (j = 0; j < n; j++) g[j] += tmp[j];
   }

@@ -112,9 +112,13 @@ static int dpsgd_step (void *st, ol_ctx *c, ol_err *e)
   ol_vec_set(s->g, 0, n);
   /* (1) the batch's clipped per-example gradients, summed */
   if (s->sampling == DPSGD_POISSON) {
-    for (i = 0; i < s->N; i++)
+    for (i = 0; i < s->N; i++) {
+      /* N and B reach 1e12: Ctrl-C is looked at every 4096 components */
+      if ((i & 4095) == 4095 && ol_interrupted())
+        return ol_err_set(e, OL_EINTR, "dpsgd: interrupted");
       if (s->q >= 1 || ol_rng_uniform(c->rng) < s->q)
         if ((rc = dpsgd_add(s, c, i, e)) != OL_OK) return rc;
+    }
   }
   else {
     if (s->pos + s->B > s->N) {
@@ -128,8 +132,11 @@ static int dpsgd_step (void *st, ol_ctx *c, ol_err *e)
       }
       s->pos = 0;
     }
-    for (k = 0; k < s->B; k++)
+    for (k = 0; k < s->B; k++) {
+      if ((k & 4095) == 4095 && ol_interrupted())
+        return ol_err_set(e, OL_EINTR, "dpsgd: interrupted");
       if ((rc = dpsgd_add(s, c, s->perm[s->pos++], e)) != OL_OK) return rc;
+    }
   }
   /* (2) Gaussian noise sigma C z on the sum */
   if (s->sigma > 0)

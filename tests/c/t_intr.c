@@ -225,6 +225,10 @@ int main (void)
   run_stops("quadratic", "twopoint", 1e6, "m", "lr", 1e-3,
             "twopoint{m=1e6}");
   run_stops("quadratic", "es", 1e6, "m", "lr", 1e-3, "es{m=1e6}");
+  /* each local gradient of a distributed method, M draws of vi */
+  run_stops("fsquad", "fedavg", 1e6, "K", "lr", 1e-3, "fedavg{K=1e6}");
+  run_stops("gauss2d", "meanfield", 1e6, "samples", "lr", 1e-3,
+            "meanfield{samples=1e6}");
   tape();
   ol_intr = NULL;
   return done();
