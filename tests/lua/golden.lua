@@ -16,26 +16,8 @@ local t = dofile("tests/lib/tap.lua")
 
 local record = os.getenv("OPTLAB_GOLDEN_RECORD") ~= nil
 
-local function slurp (path)
-  local f = io.open(path, "rb")
-  if not f then return nil end
-  local s = f:read("a")
-  f:close()
-  return s
-end
-
-local function spit (path, s)
-  local f = assert(io.open(path, "wb"))
-  f:write(s)
-  f:close()
-end
-
-local function sh (cmd)
-  local f = assert(io.popen(cmd))
-  local out = f:read("a")
-  local ok, _, code = f:close()
-  return out, ok and 0 or code
-end
+local files = dofile("tests/lib/files.lua")
+local slurp, spit, sh = files.slurp, files.spit, files.sh
 
 local top = sh("pwd"):gsub("\n$", "")
 local bin = top .. "/optlab"

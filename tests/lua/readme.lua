@@ -23,12 +23,8 @@ local t = dofile("tests/lib/tap.lua")
 local varies = {["print(j.run.iter)          -- the prompt stays usable "
                  .. "while it runs"] = true}
 
-local function slurp (path)
-  local f = assert(io.open(path, "rb"))
-  local s = f:read("a")
-  f:close()
-  return s
-end
+local files = dofile("tests/lib/files.lua")
+local slurp, sh = files.slurp, files.sh
 
 local function lines_of (s)
   local v = {}
@@ -37,13 +33,6 @@ local function lines_of (s)
   end
   if #v == 1 and v[1] == "" then v = {} end
   return v
-end
-
-local function sh (cmd)
-  local f = assert(io.popen(cmd))
-  local out = f:read("a")
-  local ok, _, code = f:close()
-  return out, ok and 0 or code
 end
 
 local top = sh("pwd"):gsub("\n$", "")
