@@ -1493,10 +1493,13 @@ static void oneparam (lua_State *L, const char *who, int sidx, int nidx,
       if (lua_type(L, -2) == LUA_TSTRING) {
         for (i = 0; pk[i] != NULL && strcmp(pk[i], lua_tostring(L, -2));
              i++) {}
-        if (pk[i] == NULL)
+        if (pk[i] == NULL) {
+          /* the key before the push below moves it (argument order is
+          ** unspecified: clang read the value at -2, NULL for a table) */
+          const char *key = lua_tostring(L, -2);
           olua_unknownkey(L, who, lua_pushfstring(L, "key of parameter %s",
-                                                   name),
-                          lua_tostring(L, -2), pk);
+                                                   name), key, pk);
+        }
       }
       else if (!lua_isinteger(L, -2) || lua_tointeger(L, -2) < 1 ||
                lua_tointeger(L, -2) > szat)

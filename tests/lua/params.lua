@@ -150,6 +150,10 @@ t.errors("parameter theta: its size must be an integer in [1, 100000000]",
          problem.density, {params = {theta = 0}, logp = lp})
 t.errors("unknown key of parameter tau 'lowr'", problem.density,
          {params = {tau = {lowr = 0}}, logp = lp})
+-- the same with a value that is no string: its key is named (clang
+-- builds read the value's slot and passed NULL; found by the fuzzer)
+t.errors("unknown key of parameter tau 'lowr'", problem.density,
+         {params = {tau = {lowr = {}}}, logp = lp})
 t.errors("n = 3, but params declare 2 entries", problem.density,
          {n = 3, params = {a = 1, b = 1}, logp = lp})
 t.errors("give the bounds in params", problem.density,
