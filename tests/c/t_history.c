@@ -9,34 +9,13 @@
 ** The method does nothing (x stays at x0, where the gradient is not 0), so
 ** millions of steps cost only the records.
 */
+#include "olt.h"
 #include "run.h"
 #include "tap.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int nop_init (void *st, const double *par, ol_ctx *c, ol_err *e)
-{
-  (void)st; (void)par; (void)c; (void)e;
-  return OL_OK;
-}
-
-static int nop_step (void *st, ol_ctx *c, ol_err *e)
-{
-  (void)st; (void)c; (void)e;
-  return OL_OK;
-}
-
-static const ol_method_type nop = {
-  .name = "nop",
-  .family = OL_OPTIM,
-  .doc = "does nothing (test)",
-  .kinds = OL_KIND(OL_OBJECTIVE),
-  .init = nop_init,
-  .step = nop_step,
-  .probes = OL_MSET_NONE,
-};
 
 static int quad_fdf (void *ud, const double *x, double *f, double *g,
                      ol_err *e)
@@ -109,7 +88,7 @@ static void check (long T, int cap, long *want, long max)
   o.iters = T;
   o.cap = cap;
   o.x0 = &x0;
-  r = ol_run_new(p, &nop, NULL, &o, &e);
+  r = ol_run_new(p, &olt_nop, NULL, &o, &e);
   if (r == NULL) {
     ok(0, "history: run created (%s)", e.msg);
     ol_problem_free(p);

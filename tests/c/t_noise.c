@@ -12,6 +12,7 @@
 ** The oracle is reached as a method sees it: a do-nothing method keeps
 ** the ctx its init receives, and the test calls ol_ctx_grad on it.
 */
+#include "olt.h"
 #include "run.h"
 #include "tap.h"
 
@@ -22,34 +23,7 @@
 
 #define SEED 20260401u
 
-static ol_ctx *cap;
-
-static int nop_init (void *st, const double *par, ol_ctx *c, ol_err *e)
-{
-  (void)st;
-  (void)par;
-  (void)e;
-  cap = c;
-  return OL_OK;
-}
-
-static int nop_step (void *st, ol_ctx *c, ol_err *e)
-{
-  (void)st;
-  (void)c;
-  (void)e;
-  return OL_OK;
-}
-
-static const ol_method_type nop = {
-  .name = "nop",
-  .family = OL_OPTIM,
-  .doc = "does nothing (test)",
-  .kinds = OL_KIND(OL_OBJECTIVE),
-  .init = nop_init,
-  .step = nop_step,
-  .probes = OL_MSET_NONE,
-};
+#define cap olt_nop_ctx   /* the run's context, set by olt_nop's init */
 
 /* x <- x - 0.1 g with the stochastic gradient. */
 static int sgd_step (void *st, ol_ctx *c, ol_err *e)
@@ -68,7 +42,7 @@ static const ol_method_type sgd = {
   .family = OL_OPTIM,
   .doc = "x -= 0.1 g (test)",
   .kinds = OL_KIND(OL_OBJECTIVE),
-  .init = nop_init,
+  .init = olt_nop_init,
   .step = sgd_step,
   .probes = OL_MSET_NONE,
 };
@@ -199,7 +173,7 @@ static ol_run *start (ol_problem *p, uint64_t seed, ol_err *e)
   o.seed = seed;
   o.metrics = OL_MSET_OF(OL_MET_LOSS, OL_MET_GRADNORM);
   cap = NULL;
-  return ol_run_new(p, &nop, NULL, &o, e);
+  return ol_run_new(p, &olt_nop, NULL, &o, e);
 }
 
 /* Sample moments of coordinate-wise noise (n coordinates, m draws each)
@@ -386,7 +360,7 @@ int main (void)
 
   /* == OL_M_NEEDSUM ====================================================== */
   {
-    ol_method_type needsum = nop;
+    ol_method_type needsum = olt_nop;
     needsum.flags = OL_M_NEEDSUM;
     p = ol_problem_custom(1, zero, 0, &n1, NULL, &e);
     ok(ol_method_check(&needsum, p, &e) == OL_EINVAL &&

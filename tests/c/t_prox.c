@@ -9,6 +9,7 @@
 ** l1 = 1: x* = (2, 0, 0.75) and F* = 0.5 + 0.0625 + 0.125 + 2.75 = 3.4375
 ** (every number exact in binary).
 */
+#include "olt.h"
 #include "run.h"
 #include "tap.h"
 
@@ -32,23 +33,6 @@ static int diagq (void *ud, const double *x, double *f, double *g,
   return OL_OK;
 }
 
-static int nop_init (void *st, const double *par, ol_ctx *c, ol_err *e)
-{
-  (void)st;
-  (void)par;
-  (void)c;
-  (void)e;
-  return OL_OK;
-}
-
-static int nop_step (void *st, ol_ctx *c, ol_err *e)
-{
-  (void)st;
-  (void)c;
-  (void)e;
-  return OL_OK;
-}
-
 /* ISTA with step 1/4 (L = max d_i = 4): x <- prox(x - g / 4, 1 / 4). */
 static int ista_step (void *st, ol_ctx *c, ol_err *e)
 {
@@ -62,22 +46,12 @@ static int ista_step (void *st, ol_ctx *c, ol_err *e)
   return OL_OK;
 }
 
-static const ol_method_type nop = {
-  .name = "nop",
-  .family = OL_OPTIM,
-  .doc = "does nothing (test)",
-  .kinds = OL_KIND(OL_OBJECTIVE),
-  .init = nop_init,
-  .step = nop_step,
-  .probes = OL_MSET_NONE,
-};
-
 static const ol_method_type ista = {
   .name = "ista",
   .family = OL_OPTIM,
   .doc = "proximal gradient, step 1/4 (test)",
   .kinds = OL_KIND(OL_OBJECTIVE),
-  .init = nop_init,
+  .init = olt_nop_init,
   .step = ista_step,
   .probes = OL_MSET_NONE,
 };
@@ -147,7 +121,7 @@ int main (void)
                             OL_MSET_OF(B_(KKT), B_(SUPPORT))),
                 OL_MSET_OF(B_(KKT), B_(SUPPORT))),
      "composite: kkt and support join the optimizer defaults when l1 > 0");
-  r = at(p, &nop, p->xstar, OL_MSET_OF(B_(LOSS), B_(KKT), B_(SUBOPT),
+  r = at(p, &olt_nop, p->xstar, OL_MSET_OF(B_(LOSS), B_(KKT), B_(SUBOPT),
                                        B_(GRADNORM)),
          &e);
   ok(r != NULL, "composite: a run at x*");
@@ -164,7 +138,7 @@ int main (void)
     /* x = 0: g = (-3, 0.5, -4), prox_1(x - g) = (2, 0, 3): kkt sqrt(13);
     ** F(0) = 4.5 + 0.0625 + 2 = 6.5625 */
     double x0[3] = {0, 0, 0};
-    r = at(p, &nop, x0, OL_MSET_OF(B_(LOSS), B_(KKT), B_(SUBOPT)), &e);
+    r = at(p, &olt_nop, x0, OL_MSET_OF(B_(LOSS), B_(KKT), B_(SUBOPT)), &e);
     is_near(ol_run_last(r, OL_MET_KKT), sqrt(13), 1e-15,
             "composite: kkt at 0 is ||(2, 0, 3)|| = sqrt(13)");
     is_near(ol_run_last(r, OL_MET_LOSS), 6.5625, 1e-15,
@@ -217,14 +191,14 @@ int main (void)
   }
   {
     double x0 = 0.5;
-    r = at(p, &nop, &x0, OL_MSET_OF(B_(KKT), B_(LOSS)), &e);
+    r = at(p, &olt_nop, &x0, OL_MSET_OF(B_(KKT), B_(LOSS)), &e);
     is_near(ol_run_last(r, OL_MET_KKT), 0.5, 1e-15,
             "composite: on a box, kkt projects after the prox (0.5)");
     is_near(ol_run_last(r, OL_MET_LOSS), 0.5 * 2.5 * 2.5 + 0.5, 1e-15,
             "composite: loss on a box is f + l1 |x|");
     ol_run_free(r);
     x0 = 1;
-    r = at(p, &nop, &x0, OL_MSET_OF(B_(KKT)), &e);
+    r = at(p, &olt_nop, &x0, OL_MSET_OF(B_(KKT)), &e);
     is_near(ol_run_last(r, OL_MET_KKT), 0, 0,
             "composite: kkt is 0 at the constrained LASSO solution 1");
     ol_run_free(r);

@@ -282,3 +282,32 @@ ol_problem *olt_setproblem (int n, ol_fdf_fn fdf, void *ud, const ol_set *s,
   }
   return p;
 }
+
+ol_ctx *olt_nop_ctx;
+
+int olt_nop_init (void *st, const double *par, ol_ctx *c, ol_err *e)
+{
+  (void)st;
+  (void)par;
+  (void)e;
+  olt_nop_ctx = c;
+  return OL_OK;
+}
+
+static int nop_step (void *st, ol_ctx *c, ol_err *e)
+{
+  (void)st;
+  (void)c;
+  (void)e;
+  return OL_OK;
+}
+
+const ol_method_type olt_nop = {
+  .name = "nop",
+  .family = OL_OPTIM,
+  .doc = "does nothing (test)",
+  .kinds = OL_KIND(OL_OBJECTIVE),
+  .init = olt_nop_init,
+  .step = nop_step,
+  .probes = OL_MSET_NONE,
+};

@@ -91,4 +91,13 @@ void olt_derivs (const char *label, const ol_problem *p, ol_rng *r,
 ol_problem *olt_setproblem (int n, ol_fdf_fn fdf, void *ud, const ol_set *s,
                             const double *x0);
 
+/* The optimizer "nop": a step that leaves x as it is, on objectives, so a
+** run records the metrics of a fixed point.  Its init stores the run's
+** context in olt_nop_ctx, for tests that call the oracles themselves. */
+extern const ol_method_type olt_nop;
+extern ol_ctx *olt_nop_ctx;
+/* Its init (allocates nothing; stores c in olt_nop_ctx), for test methods
+** that need no state. */
+int olt_nop_init (void *st, const double *par, ol_ctx *c, ol_err *e);
+
 #endif
