@@ -34,6 +34,9 @@
 ** then raises at every instruction, so C loops that poll the interrupt
 ** flag stop too, and a statement still running HANG_MS after that is
 ** reported as a hang ("fuzz: Ctrl-C ignored", abort: the input is kept);
+** both are CPU time of the process, not wall time, so a loaded machine
+** (CI beside other jobs, a run at nice 19) neither cuts inputs short nor
+** reports a starved statement as a hang;
 ** the Lua heap is capped at LIMIT_HEAP bytes by the allocator, and C
 ** allocations above 256 MB fail (ASAN_OPTIONS defaults below) so oversized
 ** problems meet their out-of-memory paths.  libFuzzer's -timeout and
@@ -70,7 +73,7 @@
 #include "problem.h"
 
 #define LIMIT_INSNS  400000L          /* Lua instructions per input */
-#define DEADLINE_MS  40               /* wall time before the Ctrl-Cs */
+#define DEADLINE_MS  40               /* CPU time before the Ctrl-Cs */
 #define LONG_INSNS   5000000L         /* the same for a --@long input */
 #define LONG_MS      400
 #define LIMIT_HEAP   (96u << 20)      /* bytes of Lua heap per input */
@@ -161,7 +164,7 @@ static void say (const char *s, size_t n)
 ** input is kept as a crash ("fuzz: Ctrl-C ignored"). */
 static void hang (void)
 {
-  static const char m[] = "fuzz: Ctrl-C ignored for 2 s in: ";
+  static const char m[] = "fuzz: Ctrl-C ignored for 2 s of CPU time in: ";
   settimer(0, 0);              /* no second report while this one runs */
   say(m, sizeof m - 1);
   if (curstmt != NULL) say(curstmt, curlen > 400 ? 400 : curlen);
@@ -192,7 +195,7 @@ static struct timespec t0;
 static long elapsed_ms (void)
 {
   struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
   return (t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000;
 }
 
@@ -519,7 +522,7 @@ int LLVMFuzzerInitialize (int *argc, char ***argv)
   memset(&sev, 0, sizeof sev);
   sev.sigev_notify = SIGEV_SIGNAL;
   sev.sigev_signo = SIGRTMIN + 3;
-  if (timer_create(CLOCK_MONOTONIC, &sev, &timer) != 0) abort();
+  if (timer_create(CLOCK_PROCESS_CPUTIME_ID, &sev, &timer) != 0) abort();
   G = luaL_newstate();
   luaL_openlibs(G);
   luaL_requiref(G, "optlab", luaopen_optlab, 1);   /* gen.lua reads the API */
@@ -596,7 +599,7 @@ int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   intrflag = 0;
   viewmode = 0;
   intr_ms = -1;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
   L = lua_newstate(alloc, NULL);
   if (L == NULL) abort();
   luaL_openlibs(L);
