@@ -11,7 +11,9 @@
 ** Contract (the table is written with designated initialisers, `make
 ** lint` checks it; optional hooks are left out, i.e. NULL / 0):
 **   init  called once by the run; par holds nparams checked values in
-**         table order; allocates every array the method needs (state
+**         table order, and stays valid at the same address for the
+**         state's life (the run's own copy: ol_run_set changes its live
+**         entries between steps); allocates every array the method needs (state
 **         struct itself is allocated by the run, size bytes, zeroed).
 **   step  exactly one iteration: reads and updates c->x in place; never
 **         allocates; returns OL_OK or an error code with e set (oracle
@@ -31,12 +33,13 @@
 **         MDP, a game tree, a Gaussian-mixture target); called by
 **         ol_method_check after the generic tests pass.
 **   params_live  OL_LIVE(i) bits: the parameters that may change between
-**         two steps of a run (live tuning).  The rule: params[i] is live
-**         only when init copies par[i] into the state unchanged, step
-**         reads that copy afresh every iteration, and nothing init or an
-**         earlier step computed depends on it (so a new value takes effect
-**         at the next step with no other change).  When in doubt it is
-**         not live; nparams <= 32 for a table that sets any bit.
+**         two steps of a run (live tuning: ol_run_set, Lua j:set).  The
+**         rule: params[i] is live only when step reads par[i] afresh at
+**         every iteration (init keeps the pointer; gd keeps s->par and
+**         reads s->par[0]), and nothing init or an earlier step computed
+**         depends on it (so a new value takes effect at the next step
+**         with no other change).  When in doubt it is not live; nparams
+**         <= 32 for a table that sets any bit.
 */
 #ifndef OL_METHOD_H
 #define OL_METHOD_H

@@ -106,6 +106,10 @@ typedef struct ol_ctx {
   long accepted;    /* samplers: accepted proposals so far */
   ol_oracle *orc;   /* the driver's oracle state (a run's), or NULL:
                        exact oracles without cache or workspace */
+  const struct ol_method_type *m;   /* the method stepped (set by the run;
+                       NULL in drivers that step one method only): a
+                       method defined at run time (Lua's optim.new) finds
+                       its own table here */
 } ol_ctx;
 
 /* Oracles as a method sees them.

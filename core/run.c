@@ -499,6 +499,7 @@ static int check_fg (ol_run *r)
 
 /* One iteration of a running run; returns the reason after it. */
 static int step_shadow (ol_run *r);
+static void replay_due (ol_run *r);
 
 static inline int step1 (ol_run *r)
 {
@@ -511,6 +512,10 @@ static inline int step1 (ol_run *r)
   c->sched = r->o.sched.kind == OL_SCHED_CONST ? 1
     : ol_sched_value(&r->o.sched, c->t, r->iters);
   if (r->xprev != NULL) memcpy(r->xprev, r->x, (size_t)n * sizeof *r->x);
+  if (r->ireplay < r->nreplay) {
+    replay_due(r);
+    if (r->reason != OL_STOP_NONE) return r->reason;
+  }
   r->orc.handed = r->orc.conv = 0;
   acc0 = c->accepted;
   rc = r->m->step(r->st, c, &e);
@@ -648,6 +653,87 @@ int ol_run_extend (ol_run *r, long iters, ol_err *e)
   return OL_OK;
 }
 
+/* == live parameters ======================================================= */
+
+/* OL_OK when params[k] of m may be set to v during a run, else OL_EINVAL
+** naming it and why: not live (the live ones listed) or out of range. */
+static int live_check (const ol_method_type *m, int k, double v, ol_err *e)
+{
+  char live[160];
+  size_t len = 0;
+  int i;
+  if (k < 0 || k >= m->nparams)
+    return ol_err_set(e, OL_EINVAL, "%s has no parameter %d", m->name,
+                      k + 1);
+  if (k >= 32 || !(m->params_live & OL_LIVE(k))) {
+    live[0] = '\0';
+    for (i = 0; i < m->nparams && i < 32; i++)
+      if ((m->params_live & OL_LIVE(i)) && len < sizeof live)
+        len += (size_t)snprintf(live + len, sizeof live - len, "%s%s",
+                                len > 0 ? ", " : "", m->params[i].name);
+    if (live[0] == '\0')
+      return ol_err_set(e, OL_EINVAL, "%s.%s cannot change during a run "
+                        "(none of %s's parameters can)", m->name,
+                        m->params[k].name, m->name);
+    return ol_err_set(e, OL_EINVAL, "%s.%s cannot change during a run "
+                      "(%s's live parameters: %s)", m->name,
+                      m->params[k].name, m->name, live);
+  }
+  return ol_param_check(&m->params[k], v, e);
+}
+
+/* Apply and log a checked change (the shadow follows, unlogged). */
+static int apply_change (ol_run *r, int k, double v, ol_err *e)
+{
+  if (r->nchg == r->chgalloc) {
+    int na = r->chgalloc > 0 ? 2 * r->chgalloc : 8;
+    ol_change *q;
+    if (na > (1 << 24))
+      return ol_err_set(e, OL_EINVAL, "more than %d parameter changes in "
+                        "one run", 1 << 24);
+    q = realloc(r->changes, (size_t)na * sizeof *q);
+    if (q == NULL) return ol_err_set(e, OL_ENOMEM, "out of memory (changes)");
+    r->changes = q;
+    r->chgalloc = na;
+  }
+  r->changes[r->nchg].t = r->c.t;
+  r->changes[r->nchg].param = k;
+  r->changes[r->nchg].value = v;
+  r->nchg++;
+  r->par[k] = v;
+  if (r->shadow != NULL) r->shadow->par[k] = v;
+  return OL_OK;
+}
+
+int ol_run_set (ol_run *r, int param, double value, ol_err *e)
+{
+  if (r->inslice)
+    return ol_err_set(e, OL_EINVAL, "the run is inside its own step (a "
+                      "callback of the run cannot change its parameters)");
+  if (live_check(r->m, param, value, e) != OL_OK) return e->code;
+  return apply_change(r, param, value, e);
+}
+
+const ol_change *ol_run_changes (const ol_run *r, int *n)
+{
+  *n = r->nchg;
+  return r->changes;
+}
+
+/* Apply the replayed changes due after c.t steps (step1, before the
+** step). */
+static void replay_due (ol_run *r)
+{
+  ol_err e;
+  while (r->ireplay < r->nreplay && r->replay[r->ireplay].t <= r->c.t) {
+    const ol_change *ch = &r->replay[r->ireplay++];
+    if (apply_change(r, ch->param, ch->value, &e) != OL_OK) {
+      stop_err(r, e.code, &e);
+      return;
+    }
+  }
+}
+
 /* == creation ============================================================== */
 
 /* The shadow of r for the bias and variance metrics: the same method,
@@ -662,6 +748,8 @@ static int make_shadow (ol_run *r, const ol_run_opts *o, ol_err *e)
   *r->shadowp = *r->p;
   r->shadowp->noise.kind = OL_NOISE_NONE;
   so.x0 = r->x0;
+  so.changes = NULL;          /* r's changes reach the shadow with r's */
+  so.nchanges = 0;
   so.draws = 0;
   so.tol = so.f_abstol = so.f_reltol = so.x_abstol = so.x_reltol = 0;
   so.stop_metric = -1;
@@ -774,6 +862,25 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
   for (i = 0; i < np; i++)
     if (par != NULL && ol_param_check(&m->params[i], par[i], e) != OL_OK)
       return NULL;
+  if (o->nchanges < 0 || (o->nchanges > 0 && o->changes == NULL)) {
+    ol_err_set(e, OL_EINVAL, "changes: %d entries and no list",
+               o->nchanges);
+    return NULL;
+  }
+  for (i = 0; i < o->nchanges; i++) {
+    const ol_change *ch = &o->changes[i];
+    if (ch->t < 0 || (i > 0 && ch->t < o->changes[i - 1].t)) {
+      ol_err_set(e, OL_EINVAL, "changes[%d]: t = %ld (times start at 0 "
+                 "and do not decrease)", i + 1, ch->t);
+      return NULL;
+    }
+    if (live_check(m, ch->param, ch->value, e) != OL_OK) {
+      char msg[OL_ERRMAX];
+      snprintf(msg, sizeof msg, "%s", e->msg);
+      ol_err_set(e, OL_EINVAL, "changes[%d]: %s", i + 1, msg);
+      return NULL;
+    }
+  }
   /* the problem's own x0 was checked by its setter; a start given here
   ** is checked here */
   x0 = o->x0 != NULL ? o->x0 : p->x0;
@@ -837,6 +944,17 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
   if ((o->x_abstol > 0 || o->x_reltol > 0) && alloc(&r->xprev, n, e))
     goto fail;
   if (ol_mmem_init(&r->mem, p, r->metrics, e) != OL_OK) goto fail;
+  if (o->nchanges > 0) {
+    r->replay = malloc((size_t)o->nchanges * sizeof *r->replay);
+    if (r->replay == NULL) {
+      ol_err_set(e, OL_ENOMEM, "out of memory (changes)");
+      goto fail;
+    }
+    memcpy(r->replay, o->changes, (size_t)o->nchanges * sizeof *r->replay);
+    r->nreplay = o->nchanges;
+  }
+  r->o.changes = NULL;        /* borrowed only during this call */
+  r->o.nchanges = 0;
   r->st = calloc(1, m->size > 0 ? m->size : 1);
   if (r->st == NULL) {
     ol_err_set(e, OL_ENOMEM, "out of memory (method state)");
@@ -859,6 +977,7 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
   r->c.sched = 1;
   r->c.rng = &r->rng;
   r->c.orc = &r->orc;
+  r->c.m = m;
   r->project = ol_family_of(m)->project && p->set.kind != OL_SET_NONE;
   r->useavg = (p->kind == OL_GAME || o->average ||
                ol_mset_has(r->metrics, OL_MET_EXPLOIT))
@@ -946,6 +1065,8 @@ void ol_run_free (ol_run *r)
   free(r->traj);
   free(r->xprev);
   free(r->draws);
+  free(r->changes);
+  free(r->replay);
   ol_oracle_fini(&r->orc);
   ol_mmem_free(&r->mem);
   ol_run_free(r->shadow);

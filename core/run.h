@@ -101,6 +101,14 @@ double ol_sched_value (const ol_sched *s, long t, long iters);
 
 #define OL_RUN_MAXITERS (1L << 62)   /* largest iteration budget */
 
+/* A change of a live parameter (method.h: params_live) made between two
+** steps: params[param] became value after t steps (before step t + 1). */
+typedef struct ol_change {
+  long t;
+  int param;
+  double value;
+} ol_change;
+
 typedef struct ol_run_opts {
   long iters;           /* iteration budget, >= 0; default 1000 */
   double tol;           /* >= 0; 0 disables the tolerance stop */
@@ -130,6 +138,10 @@ typedef struct ol_run_opts {
                            Ruppert); always on for games and for methods
                            that keep their own average */
   ol_sched sched;
+  const ol_change *changes;   /* replayed: each applied (as ol_run_set)
+                                 when the run has made its t steps, in
+                                 list order; t nondecreasing; copied */
+  int nchanges;
 } ol_run_opts;
 
 void ol_run_opts_default (ol_run_opts *o);
@@ -163,6 +175,15 @@ void ol_run_halt (ol_run *r, int reason);
 ** stopped) and resume it; OL_EINVAL otherwise, and inside its own
 ** ol_run_advance. */
 int ol_run_extend (ol_run *r, long iters, ol_err *e);
+/* Set live parameter param (method.h: params_live) of r to value, from
+** the next step on, and record the change (ol_run_changes).  OL_EINVAL
+** with a message naming the parameter and why (not live: the live ones
+** listed; out of its range; r inside its own ol_run_advance). */
+int ol_run_set (ol_run *r, int param, double value, ol_err *e);
+/* The changes made so far (by ol_run_set or replayed), in order; *n of
+** them; borrowed until the next change. */
+const ol_change *ol_run_changes (const ol_run *r, int *n);
+
 /* 1 while r is inside ol_run_advance (its callbacks are running): the
 ** binding then refuses to step, extend, stop or free it. */
 int ol_run_busy (const ol_run *r);

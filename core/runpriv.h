@@ -102,6 +102,11 @@ struct ol_run {
   long drows, dalloc, dcap;   /* rows kept, allocated, at most */
   long dthin, dseen;          /* every dthin-th kept; post-warmup seen */
   long warmup;                /* the method's warmup steps */
+  ol_change *changes;         /* the log: nchg made, chgalloc allocated */
+  int nchg, chgalloc;
+  ol_change *replay;          /* o.changes copied: nreplay of them, the
+                                 next to apply at ireplay (none after) */
+  int nreplay, ireplay;
   ol_run *shadow;             /* bias / variance: the same method without
                                  gradient noise, stepped in lockstep */
   ol_problem *shadowp;        /* its problem: a noise-free shallow copy of

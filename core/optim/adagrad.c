@@ -21,6 +21,7 @@
 
 typedef struct adagrad_state {
   double lr, eps;
+  const double *par; /* the run's parameters: lr, eps are live (method.h) */
   double a;         /* this step's lr * schedule */
   double *g, *G;
   double *w;        /* probe scratch (multipliers, reordered) */
@@ -36,6 +37,7 @@ static int adagrad_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   adagrad_state *s = st;
   s->lr = par[0];
   s->eps = par[1];
+  s->par = par;
   if ((s->g = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
   if ((s->G = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
   if ((s->w = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
@@ -59,6 +61,8 @@ adagrad_update (void *st, double *restrict x, const double *restrict g,
 static int adagrad_step (void *st, ol_ctx *c, ol_err *e)
 {
   adagrad_state *s = st;
+  s->lr = s->par[0];
+  s->eps = s->par[1];
   s->a = s->lr * c->sched;
   /* gradient at x_t; accumulate squared gradients; move */
   return ol_ctx_grad_apply(c, s->g, adagrad_update, s, e);

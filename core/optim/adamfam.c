@@ -46,6 +46,7 @@ int ol_adam_core_init (ol_adam_core *s, const double *par, int n, ol_err *e)
   s->beta1 = par[1];
   s->beta2 = par[2];
   s->eps = par[3];
+  s->par = par;
   s->b1t = s->b2t = 1;
   return ol_adam_vecs_new(n, e, &s->g, &s->m, &s->v, &s->w, (double **)NULL);
 }

@@ -27,6 +27,8 @@
 /* The state adam and adamw share (adamw's struct starts with it). */
 typedef struct ol_adam_core {
   double lr, beta1, beta2, eps;
+  const double *par; /* the run's parameters: lr, eps are live (method.h;
+                        ol_adam_core_begin reads them) */
   double b1t, b2t;  /* beta1^t, beta2^t after the last step */
   double a, r;      /* this step's lr_t / (1 - beta1^t), 1/sqrt(1 - beta2^t) */
   double *g, *m, *v;
@@ -41,7 +43,10 @@ int ol_adam_core_init (ol_adam_core *s, const double *par, int n, ol_err *e);
 static inline double ol_adam_core_begin (ol_adam_core *s, const ol_ctx *c,
                                          double *b1t, double *b2t)
 {
-  double lrt = s->lr * c->sched;
+  double lrt;
+  s->lr = s->par[0];
+  s->eps = s->par[3];
+  lrt = s->lr * c->sched;
   *b1t = s->b1t * s->beta1;
   *b2t = s->b2t * s->beta2;
   s->a = lrt / (1 - *b1t);

@@ -28,7 +28,7 @@
 
 typedef struct adamw_state {
   ol_adam_core k;   /* first: adam's state (fini, probe are adam's) */
-  double wd;
+  double wd;         /* live: read from k.par[4] at each step */
   double d;         /* this step's decay lr_t wd */
 } adamw_state;
 
@@ -76,6 +76,7 @@ static int adamw_step (void *st, ol_ctx *c, ol_err *e)
   double b1t, b2t;
   int rc;
   /* bias corrections folded into a and r, decay factor d */
+  s->wd = s->k.par[4];
   s->d = ol_adam_core_begin(&s->k, c, &b1t, &b2t) * s->wd;
   /* stochastic gradient at x_{t-1}, then adamw_update */
   if ((rc = ol_ctx_grad_apply(c, s->k.g, adamw_update, s, e)) != OL_OK)

@@ -10,6 +10,7 @@
 
 typedef struct gd_state {
   double lr;
+  const double *par; /* the run's parameters: lr is live (method.h) */
   double a;         /* this step's lr * schedule */
   double *g;
 } gd_state;
@@ -22,6 +23,7 @@ static int gd_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 {
   gd_state *s = st;
   s->lr = par[0];
+  s->par = par;
   s->g = ol_vec_new(c->n, e);
   return s->g == NULL ? OL_ENOMEM : OL_OK;
 }
@@ -39,6 +41,7 @@ gd_update (void *st, double *restrict x, const double *restrict g,
 static int gd_step (void *st, ol_ctx *c, ol_err *e)
 {
   gd_state *s = st;
+  s->lr = s->par[0];
   s->a = s->lr * c->sched;
   /* gradient at x_t and the move, fused */
   return ol_ctx_grad_apply(c, s->g, gd_update, s, e);

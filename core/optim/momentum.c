@@ -15,6 +15,7 @@
 
 typedef struct momentum_state {
   double lr, mu;
+  const double *par; /* the run's parameters: lr, mu are live (method.h) */
   double a;         /* this step's lr * schedule */
   double *g;        /* gradient at x_t */
   double *d;        /* x_t - x_{t-1} */
@@ -31,6 +32,7 @@ static int momentum_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   momentum_state *s = st;
   s->lr = par[0];
   s->mu = par[1];
+  s->par = par;
   if ((s->g = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
   if ((s->d = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
   return OL_OK;
@@ -53,6 +55,8 @@ momentum_update (void *st, double *restrict x, const double *restrict g,
 static int momentum_step (void *st, ol_ctx *c, ol_err *e)
 {
   momentum_state *s = st;
+  s->lr = s->par[0];
+  s->mu = s->par[1];
   s->a = s->lr * c->sched;
   /* gradient at x_t; displacement and move */
   return ol_ctx_grad_apply(c, s->g, momentum_update, s, e);

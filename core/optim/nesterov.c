@@ -12,6 +12,7 @@
 
 typedef struct nesterov_state {
   double lr, mu;
+  const double *par; /* the run's parameters: lr, mu are live (method.h) */
   double *v;        /* velocity */
   double *y;        /* look-ahead point x_t + mu v_t */
   double *g;        /* gradient at y */
@@ -28,6 +29,7 @@ static int nesterov_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   nesterov_state *s = st;
   s->lr = par[0];
   s->mu = par[1];
+  s->par = par;
   if ((s->v = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
   if ((s->y = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
   if ((s->g = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
@@ -37,9 +39,13 @@ static int nesterov_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 static int nesterov_step (void *st, ol_ctx *c, ol_err *e)
 {
   nesterov_state *s = st;
-  double a = s->lr * c->sched, mu = s->mu;
+  double a, mu;
   double *x = c->x, *v = s->v, *y = s->y, *g = s->g;
   int i, n = c->n, rc;
+  s->lr = s->par[0];
+  s->mu = s->par[1];
+  a = s->lr * c->sched;
+  mu = s->mu;
   /* (1) look-ahead point y = x_t + mu v_t (x_t itself while v = 0, so the
   **     run's cached gradient is reused on the first step) */
   if (c->t == 0) {

@@ -21,6 +21,8 @@
 
 typedef struct rmsprop_state {
   double lr, beta2, eps;
+  const double *par; /* the run's parameters: all three are live
+                        (method.h) */
   double a;         /* this step's lr * schedule */
   double *g, *v;
   double *w;        /* probe scratch (multipliers, reordered) */
@@ -39,6 +41,7 @@ static int rmsprop_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   s->lr = par[0];
   s->beta2 = par[1];
   s->eps = par[2];
+  s->par = par;
   if ((s->g = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
   if ((s->v = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
   if ((s->w = ol_vec_new(c->n, e)) == NULL) return OL_ENOMEM;
@@ -63,6 +66,9 @@ rmsprop_update (void *st, double *restrict x, const double *restrict g,
 static int rmsprop_step (void *st, ol_ctx *c, ol_err *e)
 {
   rmsprop_state *s = st;
+  s->lr = s->par[0];
+  s->beta2 = s->par[1];
+  s->eps = s->par[2];
   s->a = s->lr * c->sched;
   /* gradient at x_t; mean square; move */
   return ol_ctx_grad_apply(c, s->g, rmsprop_update, s, e);
