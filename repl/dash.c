@@ -9,7 +9,9 @@
 ** through olua_jobs_ctl and olua_jobs_setspeed: to the selected job ([ and
 ** ] select one, or all), every job when none is selected.  The header
 ** names the job whose iteration it shows (the selected one, else the
-** first).
+** first).  The tuning keys (p, *, /, f: model.h's vm_tune) change a
+** live parameter of the selected job's runs, of every job's when none is
+** selected; jobs step between keystrokes, so never inside a step.
 **
 ** Layout on R x C: the prompt on row R-1; the output window on the nout
 ** rows above it (R/4, within [3, 12]); the dashboard on the rows above
@@ -241,10 +243,22 @@ static void draw_prompt (const layout *lo)
   else screen_cursor(row, d.pcur - skip);
 }
 
-static void draw_status (const layout *lo, int njobs, int running,
-                         int others)
+/* The runs the tuning keys act on (model.h: vm_tune): the selected
+** job's, else every job's; at most max into out. */
+static int tune_runs (const olua_job *jb, int n, ol_run **out, int max)
 {
-  char s[320], keys[256], sel[96] = "";
+  int i, k, nr = 0;
+  for (i = 0; i < n; i++)
+    if (d.sel == 0 || jb[i].id == d.sel)
+      for (k = 0; k < jb[i].live.nruns && nr < max; k++)
+        out[nr++] = jb[i].live.runs[k];
+  return nr;
+}
+
+static void draw_status (const layout *lo, int njobs, int running,
+                         int others, const char *tune)
+{
+  char s[480], keys[256], sel[96] = "";
   int row = lo->drows - 1, len = 0;
   if (row < 0) return;
   if (d.sel != 0)
@@ -253,7 +267,7 @@ static void draw_status (const layout *lo, int njobs, int running,
     snprintf(sel + len, sizeof sel - (size_t)len, "  (%d on other "
              "problems: [ ])", others);
   if (d.focus)
-    snprintf(s, sizeof s, " [dashboard]%s %s", sel,
+    snprintf(s, sizeof s, " [dashboard]%s %s  %s", sel, tune,
              vm_keyline(VM_DASH, keys, sizeof keys));
   else
     snprintf(s, sizeof s, " ^G dashboard keys   ^C on an empty line "
@@ -309,10 +323,11 @@ static void full_frame (lua_State *L)
   static olua_job jb[MAXJOBS];
   static ol_run *runs[MAXRUNS];
   static const char *labels[MAXRUNS];
+  static ol_run *truns[MAXRUNS];
   int metrics[OL_NMETRICS * MAXJOBS];
   layout lo;
   dr_view v;
-  char name[96], speed[32];
+  char name[96], speed[32], tune[160];
   int n = olua_jobs_list(L, jb, MAXJOBS), i, k, nr = 0, running = 0, nm = 0;
   int xaxis = n > 0 ? jb[0].live.xaxis : PN_X_ITER, sh = shown(jb, n);
   int mixed = 0, autokind = -1, others = 0;
@@ -380,7 +395,9 @@ static void full_frame (lua_State *L)
     if (lo.cols >= DR_MIN_COLS && lo.drows >= DR_MIN_ROWS)
       vm_draw_header(lo.cols, name, v.title, v.iter, v.iters, v.state,
                      v.speed);
-    draw_status(&lo, n, running, others);
+    draw_status(&lo, n, running, others,
+                vm_tunestr(&d.m, truns, tune_runs(jb, n, truns, MAXRUNS),
+                           tune, sizeof tune));
     if (d.m.help) vm_draw_help(VM_DASH, lo.drows, lo.cols);
   }
   draw_output(&lo);
@@ -632,6 +649,14 @@ int dash_key (lua_State *L, const unsigned char *s, int n)
     break;
   }
   case VA_PROMPT: dash_set_focus(0); break;
+  case VA_PARAM: case VA_MUL: case VA_DIV: case VA_FACTOR: {
+    static olua_job jb[MAXJOBS];
+    static ol_run *truns[MAXRUNS];
+    int k = olua_jobs_list(L, jb, MAXJOBS);
+    shown(jb, k);                    /* unselects a job that is done */
+    vm_tune(&d.m, a, truns, tune_runs(jb, k, truns, MAXRUNS));
+    break;
+  }
   default: vm_apply(&d.m, a); break;
   }
   repl_log("dash: key %d action %d sel=%d focus=%d zoom=%d", c, a, d.sel,

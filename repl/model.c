@@ -4,11 +4,13 @@
 ** + and -, panel focus and zoom, and the text generated from the table
 ** (help overlay, status-line summary) and the header line.
 */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <curses.h>
 
+#include "method.h"
 #include "optlab.h"
 #include "model.h"
 #include "screen.h"
@@ -43,6 +45,14 @@ const vm_key vm_keys[] = {
   {{KEY_PPAGE, 0}, "PgUp/PgDn", VA_PGUP, VM_DASH,
    "scroll the output window back / forward", NULL},
   {{KEY_NPAGE, 0}, "PgDn", VA_PGDN, VM_DASH, NULL, NULL},
+  {{'p', 'P', 0}, "p", VA_PARAM, VM_BOTH,
+   "select the next live parameter of the method (tuning)",
+   "p */ f tune"},
+  {{'*', 0}, "* / /", VA_MUL, VM_BOTH,
+   "multiply / divide the selected parameter by the factor", NULL},
+  {{'/', 0}, "/", VA_DIV, VM_BOTH, NULL, NULL},
+  {{'f', 'F', 0}, "f", VA_FACTOR, VM_BOTH,
+   "next factor for * and /: 1.1, 2, 10", NULL},
   {{'?', 'h', 0}, "?", VA_HELP, VM_BOTH, "this help (any key closes it)",
    "? help"},
   {{27, 0}, "Ctrl-G, Esc", VA_PROMPT, VM_DASH,
@@ -101,6 +111,8 @@ void vm_init (vm_model *m, int where, long speed, long budget, int paused)
   m->speed = olua_pace_speed(speed, budget);
   m->paused = paused != 0;
   m->fit = 1024;
+  m->tparam = -1;
+  m->tfactor = 1;
 }
 
 void vm_panels (vm_model *m, const int *metrics, int n, int autokind)
@@ -159,6 +171,146 @@ int vm_apply (vm_model *m, int a)
   default: break;
   }
   return a;
+}
+
+/* -- live tuning ---------------------------------------------------------- */
+
+static const double factors[] = {1.1, 2, 10};
+#define NFACTORS ((int)(sizeof factors / sizeof factors[0]))
+
+static int is_live (const ol_method_type *mt, int k)
+{
+  return k >= 0 && k < mt->nparams && k < 32
+    && (mt->params_live & OL_LIVE(k)) != 0;
+}
+
+/* The first live parameter of mt at or after k (cyclically), -1 when it
+** has none. */
+static int live_from (const ol_method_type *mt, int k)
+{
+  int i, np = mt->nparams < 32 ? mt->nparams : 32;
+  for (i = 0; i < np; i++)
+    if (is_live(mt, (k + i) % np)) return (k + i) % np;
+  return -1;
+}
+
+/* The reference run (see model.h), -1 when no method has a live
+** parameter. */
+static int ref_run (ol_run *const *runs, int n)
+{
+  int k;
+  for (k = 0; k < n; k++)
+    if (live_from(ol_run_method(runs[k]), 0) >= 0) return k;
+  return -1;
+}
+
+/* The selected parameter of the reference run's method, -1 when none. */
+static int sel_param (const vm_model *m, const ol_method_type *mt)
+{
+  return is_live(mt, m->tparam) ? m->tparam : live_from(mt, 0);
+}
+
+/* Index in run r's method of a live parameter named name, else -1. */
+static int live_named (const ol_run *r, const char *name)
+{
+  const ol_method_type *mt = ol_run_method(r);
+  int k = ol_param_find(mt->params, mt->nparams, name);
+  return is_live(mt, k) ? k : -1;
+}
+
+/* run r's value of its parameter k times (a VA_MUL) or over f; an integer
+** parameter is rounded and moves by at least one. */
+static double scaled (const ol_run *r, int k, int a, double f)
+{
+  const ol_param *pd = &ol_run_method(r)->params[k];
+  double v = ol_run_params(r)[k], w = a == VA_MUL ? v * f : v / f;
+  if (pd->kind == OL_P_INT) {
+    w = round(w);
+    if (w == v) w = a == VA_MUL ? v + 1 : v - 1;
+  }
+  return w;
+}
+
+void vm_tune (vm_model *m, int a, ol_run *const *runs, int n)
+{
+  const ol_method_type *mt;
+  const char *name;
+  ol_err e;
+  int rk = ref_run(runs, n), k, j, pass;
+  if (a != VA_PARAM && a != VA_MUL && a != VA_DIV && a != VA_FACTOR) return;
+  m->tmsg[0] = '\0';
+  if (a == VA_FACTOR) {
+    m->tfactor = (m->tfactor + 1) % NFACTORS;
+    return;
+  }
+  if (rk < 0) return;              /* vm_tunestr says why */
+  mt = ol_run_method(runs[rk]);
+  k = sel_param(m, mt);
+  if (a == VA_PARAM) {
+    m->tparam = live_from(mt, k + 1);
+    return;
+  }
+  m->tparam = k;
+  name = mt->params[k].name;
+  if (ol_run_params(runs[rk])[k] == 0) {
+    snprintf(m->tmsg, sizeof m->tmsg, "%s = 0: a factor cannot move it",
+             name);
+    return;
+  }
+  /* pass 0 checks every run, pass 1 changes them: all or none */
+  for (pass = 0; pass < 2; pass++)
+    for (j = 0; j < n; j++) {
+      int kj = live_named(runs[j], name);
+      double v;
+      if (kj < 0 || ol_run_reason(runs[j]) != OL_STOP_NONE) continue;
+      v = scaled(runs[j], kj, a, factors[m->tfactor]);
+      if (pass == 0 && ol_run_busy(runs[j])) {
+        snprintf(m->tmsg, sizeof m->tmsg, "%s: the run is inside its own "
+                 "step; try again", name);
+        return;
+      }
+      if (pass == 0
+          && ol_param_check(&ol_run_method(runs[j])->params[kj], v, &e)
+          != OL_OK) {
+        snprintf(m->tmsg, sizeof m->tmsg, "refused: %.140s", e.msg);
+        return;
+      }
+      if (pass == 1 && ol_run_set(runs[j], kj, v, &e) != OL_OK) {
+        snprintf(m->tmsg, sizeof m->tmsg, "refused: %.140s", e.msg);
+        return;
+      }
+    }
+}
+
+const char *vm_tunestr (const vm_model *m, ol_run *const *runs, int n,
+                        char *buf, size_t size)
+{
+  const ol_method_type *mt;
+  char v[32], f[16];
+  int rk = ref_run(runs, n), k, j, nr = 0;
+  if (m->tmsg[0] != '\0') {
+    snprintf(buf, size, "%s", m->tmsg);
+    return buf;
+  }
+  if (rk < 0) {
+    if (n == 0) snprintf(buf, size, "no runs to tune");
+    else
+      snprintf(buf, size, "%s: no live parameters",
+               ol_run_method(runs[0])->name);
+    return buf;
+  }
+  mt = ol_run_method(runs[rk]);
+  k = sel_param(m, mt);
+  for (j = 0; j < n; j++)
+    nr += live_named(runs[j], mt->params[k].name) >= 0
+      && ol_run_reason(runs[j]) == OL_STOP_NONE;
+  ol_fmtnum(v, sizeof v, ol_run_params(runs[rk])[k], 4);
+  ol_fmtnum(f, sizeof f, factors[m->tfactor], 3);
+  if (nr > 1)
+    snprintf(buf, size, "%s=%s x%s (%d runs)", mt->params[k].name, v, f,
+             nr);
+  else snprintf(buf, size, "%s=%s x%s", mt->params[k].name, v, f);
+  return buf;
 }
 
 /* -- text from the table, and the header ---------------------------------- */

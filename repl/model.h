@@ -10,6 +10,10 @@
 ** (vm_draw_header) drops whole fields when it does not fit.  Adding a key
 ** is one line of vm_keys and one case of vm_apply.  The dashboard maps
 ** the actions that concern jobs (pause, step, stop, speed) onto them.
+** The tuning keys (p, *, /, f) change the runs' live parameters: both
+** front ends hand them to vm_tune with the runs they act on (the view:
+** every run of the experiment; the dashboard: the selected job's, else
+** every job's) and put vm_tunestr first on their status line.
 */
 #ifndef REPL_MODEL_H
 #define REPL_MODEL_H
@@ -25,7 +29,8 @@ enum { VM_VIEW = 1, VM_DASH = 2, VM_BOTH = 3 };
 enum {
   VA_NONE, VA_QUIT, VA_PAUSE, VA_STEP, VA_FASTER, VA_SLOWER, VA_ONE,
   VA_LOG, VA_XLOG, VA_NEXT, VA_PREV, VA_ZOOM, VA_HELP, VA_SELNEXT,
-  VA_SELPREV, VA_PGUP, VA_PGDN, VA_PROMPT
+  VA_SELPREV, VA_PGUP, VA_PGDN, VA_PROMPT, VA_PARAM, VA_MUL, VA_DIV,
+  VA_FACTOR
 };
 
 typedef struct vm_key {
@@ -50,6 +55,12 @@ typedef struct vm_model {
   long fit;              /* steps per frame measured at full speed */
   int npanels;
   dr_panel panels[VM_MAXPANELS];
+  int tparam;            /* tuning: the selected parameter, an index into
+                            the reference run's method's params (-1: its
+                            first live one) */
+  int tfactor;           /* tuning: index into the factors (1.1, 2, 10) */
+  char tmsg[160];        /* tuning: the last refusal, shown until the
+                            next key ("" when none) */
 } vm_model;
 
 /* A fresh model: speed and paused as the experiment asks (the pacing
@@ -64,6 +75,25 @@ int vm_lookup (int where, int c);
 /* Apply action a to the model; a key while the help is shown only closes
 ** it (returns VA_NONE then).  Returns the action applied. */
 int vm_apply (vm_model *m, int a);
+/* Live tuning (p, *, /, f: VA_PARAM, VA_MUL, VA_DIV, VA_FACTOR) of the
+** runs[0 .. n-1] a key acts on.  The reference run is the first whose
+** method has a live parameter (method.h: params_live); p cycles the
+** selected parameter through its live ones, f the factor through 1.1, 2,
+** 10, and * and / multiply or divide the selected parameter by it in
+** every run not stopped whose method has a live parameter of that name
+** (each run its own value: a race of gd lr=0.1 and gd lr=0.01 keeps its
+** ratio), through ol_run_set, so each change is logged at its iteration.
+** A value out of a run's range is refused for all of them, with the
+** message (naming the range) in m->tmsg; so is a run inside its own step
+** (ol_run_busy).  Other actions: nothing. */
+void vm_tune (vm_model *m, int a, ol_run *const *runs, int n);
+/* The tuning field of the status line into buf: "lr=0.05 x2", with the
+** number of runs changed when more than one ("lr=0.05 x2 (3 runs)"), the
+** last refusal instead when there is one, or why nothing can be tuned
+** ("lbfgs: no live parameters"). */
+const char *vm_tunestr (const vm_model *m, ol_run *const *runs, int n,
+                        char *buf, size_t size);
+
 /* "max" or "25/frame", in buf. */
 const char *vm_speedstr (long speed, char *buf, size_t size);
 

@@ -14,6 +14,10 @@
 ** reading keys, so slow motion is real), 0 while paused (after waiting up
 ** to PAUSE_MS for a key), 1 for a single step, -1 to stop (q, Ctrl-C as a
 ** key; SIGINT reaches the binding through its interrupt flag instead).
+** The tuning keys act between slices, never inside a step: p, *, / and f
+** change the live parameter of every run of the experiment that has it
+** (model.h: vm_tune; a race keeps its runs' ratios), and the status line
+** starts with the parameter, its value and the factor ("lr=0.05 x2").
 **
 ** Invariants: curses is on exactly between a successful open and close;
 ** every exit path restores the terminal (screen_guard).
@@ -64,15 +68,18 @@ static int all_stopped (const olua_live *lv)
   return 1;
 }
 
-/* Apply key c (the one table, model.c); returns -1 to stop the
+/* Apply key c (the one table, model.c) to the view and, for the tuning
+** keys, to every run of lv (model.h: vm_tune); returns -1 to stop the
 ** experiment, else 0. */
-static int on_key (view *v, int c)
+static int on_key (view *v, const olua_live *lv, int c)
 {
   int a = vm_lookup(VM_VIEW, c);
   if (c == KEY_BREAK) a = VA_QUIT;
   if (a == VA_NONE && !v->m.help) return 0;
   v->dirty = 1;
-  if (vm_apply(&v->m, a) == VA_QUIT) return -1;
+  a = vm_apply(&v->m, a);
+  if (a == VA_QUIT) return -1;
+  vm_tune(&v->m, a, lv->runs, lv->nruns);
   repl_log("view: key %d paused=%d speed=%ld focus=%d zoom=%d", c,
            v->m.paused, v->m.speed, v->m.focus, v->m.zoom);
   return 0;
@@ -80,13 +87,13 @@ static int on_key (view *v, int c)
 
 /* Read keys until none is waiting (ms = 0) or ms milliseconds passed;
 ** -1 when one of them stops the experiment. */
-static int read_keys (view *v, int ms)
+static int read_keys (view *v, const olua_live *lv, int ms)
 {
   double end = ol_now() + ms * 1e-3;
   for (;;) {
     int left = (int)((end - ol_now()) * 1e3), c;
     c = screen_key(left > 0 ? left : 0);
-    if (c >= 0 && on_key(v, c) < 0) return -1;
+    if (c >= 0 && on_key(v, lv, c) < 0) return -1;
     if (v->m.step) return 0;
     if (c < 0 && left <= 0) return 0;
     if (c < 0 && ms > 0 && ol_now() >= end) return 0;
@@ -98,7 +105,7 @@ static int read_keys (view *v, int ms)
 static void draw (view *v, const olua_live *lv)
 {
   dr_view d;
-  char speed[32], keys[256];
+  char speed[32], keys[256], tune[160], status[448];
   int rows, cols, autokind;
   long it = max_iter(lv);
   double t = ol_now();
@@ -131,8 +138,10 @@ static void draw (view *v, const olua_live *lv)
   if (cols >= DR_MIN_COLS && rows >= DR_MIN_ROWS) {
     vm_draw_header(cols, NULL, d.title, d.iter, d.iters, d.state, d.speed);
     screen_blank(rows - 1, 0, cols - 1, SC_STATUS, SA_REVERSE);
-    screen_puts(rows - 1, 0, vm_keyline(VM_VIEW, keys, sizeof keys),
-                cols - 1, SC_STATUS, SA_REVERSE);
+    snprintf(status, sizeof status, "%s  %s",
+             vm_tunestr(m, lv->runs, lv->nruns, tune, sizeof tune),
+             vm_keyline(VM_VIEW, keys, sizeof keys));
+    screen_puts(rows - 1, 0, status, cols - 1, SC_STATUS, SA_REVERSE);
     if (m->help) vm_draw_help(VM_VIEW, rows, cols);
   }
   screen_flush();
@@ -167,10 +176,10 @@ static long view_frame (void *ud, const olua_live *lv)
   view *v = ud;
   vm_model *m = &v->m;
   double period = 1.0 / OLUA_FPS, since;
-  if (read_keys(v, 0) < 0) return -1;
+  if (read_keys(v, lv, 0) < 0) return -1;
   if (screen_resized()) v->dirty = 1;
   if (m->paused) {
-    if (!m->step && read_keys(v, PAUSE_MS) < 0) return -1;
+    if (!m->step && read_keys(v, lv, PAUSE_MS) < 0) return -1;
     if (m->step) {
       m->step = 0;
       draw(v, lv);
@@ -183,7 +192,7 @@ static long view_frame (void *ud, const olua_live *lv)
   if (m->speed >= OLUA_SPEED_MAX) {
     if (since < period && !v->dirty) return OLUA_SPEED_MAX;
   } else if (since < period) {
-    if (read_keys(v, (int)((period - since) * 1e3)) < 0) return -1;
+    if (read_keys(v, lv, (int)((period - since) * 1e3)) < 0) return -1;
     if (m->paused) return 0;
   }
   draw(v, lv);

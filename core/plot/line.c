@@ -148,6 +148,42 @@ static void xscale (const pn_axes *ax, int xaxis, const pn_extent *e,
   if (xs->hi <= xs->lo) xs->hi = xs->lo + 1;
 }
 
+double pn_change_x (const ol_run *r, int xaxis, long t)
+{
+  const long *tm = ol_run_times(r);
+  int lo = 0, hi = ol_run_len(r) - 1;
+  if (PN_XKIND(xaxis) == PN_X_ITER) return (double)t;
+  if (hi < 0) return NAN;
+  if (tm[hi] <= t) return pn_xat(r, xaxis, hi);
+  while (lo < hi) {               /* the first record at or after t */
+    int mid = lo + (hi - lo) / 2;
+    if (tm[mid] < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return pn_xat(r, xaxis, lo);
+}
+
+/* Changes of the runs shown on a line panel (none for a pooled curve). */
+static int nchanges (const pn_runs *rs, const pn_pool *pl)
+{
+  int k, n, total = 0;
+  for (k = 0; pl == NULL && k < rs->n; k++) {
+    ol_run_changes(rs->runs[k], &n);
+    total += n;
+  }
+  return total;
+}
+
+/* Column (0 .. pw-1) of x on the panel's x scale, -1 when off it. */
+static int change_col (const cv_scale *xs, int dw, int pw, double x)
+{
+  double xp = cv_scale_pos(xs, x);
+  int c;
+  if (isnan(xp) || xp < 0 || xp > 1) return -1;
+  c = (int)lround(xp * (dw - 1)) / (dw / pw);
+  return c >= 0 && c < pw ? c : -1;
+}
+
 /* Series k of a line panel: run k's, or the pooled curve (pl). */
 static int open_k (const pn_runs *rs, int kind, int xaxis, const pn_pool *pl,
                    int k, pn_src *s)
@@ -182,7 +218,7 @@ static void line_panel (const pn_runs *rs, int full, pn_axes *ax,
   double tv[MAXTICKS];
   int k, i, log, xaxis, axc = o->x + YLAB, px = axc + 1, last = -1, end;
   int pw = o->x + o->w - px, ph, nt, row, col, lrows = 0, ncols = 1;
-  int colw = 0, dw, dh, corner = 0;
+  int colw = 0, dw, dh, corner = 0, nchg;
   int floor_s[1024];
   char lab[24];
   if (ax == NULL) {
@@ -266,6 +302,12 @@ static void line_panel (const pn_runs *rs, int full, pn_axes *ax,
              ? "\xc3\x97" : "X", ndiv);
     lg.xrole = PN_DIVERGENT;
   }
+  nchg = nchanges(rs, pool);
+  if (nchg > 0 && lg.extra[0] == '\0') {
+    snprintf(lg.extra, sizeof lg.extra, "%s %d change%s", o->utf8
+             ? "\xe2\x96\xb2" : "^", nchg, nchg == 1 ? "" : "s");
+    lg.xrole = PN_AXIS;
+  }
   /* at most a third of the rows (entries shortened into columns beyond
   ** that); a panel too small for any goes to an empty corner */
   if (o->h - 2 - 3 >= 1) {
@@ -328,6 +370,18 @@ static void line_panel (const pn_runs *rs, int full, pn_axes *ax,
   for (col = 0; col < pw && col < 1024; col++)
     if (floor_s[col] >= 0)
       o->put(o->ud, o->y + ph - 1, px + col, PN_FLOOR, 'v', floor_s[col]);
+  /* (3a) parameter changes: a dotted line up through the empty cells */
+  for (k = 0; nchg > 0 && k < rs->n; k++) {
+    int n, j, s;
+    const ol_change *ch = ol_run_changes(rs->runs[k], &n);
+    for (j = 0; j < n; j++) {
+      col = change_col(&xs, dw, pw, pn_change_x(rs->runs[k], xaxis,
+                                                  ch[j].t));
+      for (row = 0; col >= 0 && row < ph; row++)
+        if (cv_cell(o->cv, col, row, &s) == 0)
+          o->put(o->ud, o->y + row, px + col, 0x250A, ':', PN_HEAT);
+    }
+  }
   /* (3b) divergent transitions where they happened: iteration, value */
   for (k = 0; ndiv > 0 && ax->ys.valid && k < rs->n; k++) {
     pn_src s;
@@ -379,6 +433,17 @@ static void line_panel (const pn_runs *rs, int full, pn_axes *ax,
     if (lx <= end) continue;
     pn_puts_at(o, o->y + ph + 1, lx, lab, len, PN_AXIS);
     end = lx + len;
+  }
+  /* (5b) parameter changes: a mark on the x axis in the run's colour */
+  for (k = 0; nchg > 0 && k < rs->n; k++) {
+    int n, j;
+    const ol_change *ch = ol_run_changes(rs->runs[k], &n);
+    for (j = 0; j < n; j++) {
+      col = change_col(&xs, dw, pw, pn_change_x(rs->runs[k], xaxis,
+                                                  ch[j].t));
+      if (col >= 0)
+        o->put(o->ud, o->y + ph, px + col, PN_CHGMARK, '^', k);
+    }
   }
   /* (6) legend: below, or in an empty corner of a tiny panel */
   if (lrows > 0)
@@ -546,6 +611,30 @@ static void svg_line (pl_buf *f, const pl_plot *pl, int full, pl_box b)
       nfl++;
       pl_buf_addf(f, "<path class=\"floor\" fill=\"%s\" d=\"M%.1f %.1f "
                   "l-3 -5 h6 z\"/>\n", pl_palette[k % PL_NPAL], fx, b.y + b.h);
+    }
+    /* parameter changes: a dashed line in the run's colour at each, with
+    ** the new value at its top */
+    if (pool == NULL) {
+      int nc, j;
+      const ol_change *ch = ol_run_changes(pl->rs.runs[k], &nc);
+      const ol_method_type *mt = ol_run_method(pl->rs.runs[k]);
+      for (j = 0; j < nc; j++) {
+        char v[32];
+        double xp = cv_scale_pos(&xs, pn_change_x(pl->rs.runs[k], xa,
+                                                    ch[j].t));
+        if (isnan(xp) || xp < 0 || xp > 1) continue;
+        pl_buf_addf(f, "<line class=\"change\" x1=\"%.1f\" y1=\"%.1f\" "
+                    "x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+                    "stroke-dasharray=\"4 3\"/><text x=\"%.1f\" "
+                    "y=\"%.1f\" class=\"note\" fill=\"%s\">",
+                    b.x + xp * b.w, b.y, b.x + xp * b.w, b.y + b.h,
+                    pl_palette[k % PL_NPAL], b.x + xp * b.w + 2,
+                    b.y + 10 + 10 * (j % 3), pl_palette[k % PL_NPAL]);
+        pl_buf_addxml(f, ch[j].param < mt->nparams
+                      ? mt->params[ch[j].param].name : "?");
+        pl_buf_addf(f, "=%s</text>\n", ol_fmtnum(v, sizeof v, ch[j].value,
+                                                  4));
+      }
     }
     /* divergent transitions: a red cross at their iteration and value */
     for (i = 0; open && kind == PN_TRACE && ax.ys.valid && i < s.n; i++) {

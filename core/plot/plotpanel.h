@@ -393,6 +393,18 @@ const char *pn_xaxis_label (int xaxis);
 int pn_xaxis_find (const char *name);
 /* x of recorded point i of r on that axis. */
 double pn_xat (const ol_run *r, int xaxis, int i);
+/* Parameter changes (run.h: ol_change, ol_run_changes) on line panels:
+** each marked at its x by PN_CHGMARK (U+25B2 / '^') on the x axis row in
+** the run's role, with a dotted line (U+250A / ':', role PN_HEAT) up
+** through the plot's empty cells, and a legend line "^ n changes"; in SVG
+** a dashed vertical line in the run's colour (class "change") labelled
+** with the new value ("lr=3").  A run without changes draws nothing new.
+** pn_change_x: the x on xaxis of a change made after t steps of r: t on
+** the iteration axis, else the x of the first recorded point at or after
+** iteration t (the last one when none is); NAN when r has no record. */
+#define PN_CHGMARK 0x25B2
+double pn_change_x (const ol_run *r, int xaxis, long t);
+
 /* Tick label of x value v in buf (at most width + 1 chars): cv_fmt, with
 ** an "s" appended on the seconds axis ("0.5s", "2s"). */
 void pn_xfmt (int xaxis, double v, char *buf, size_t size, int width);
