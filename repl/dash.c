@@ -258,7 +258,7 @@ static int tune_runs (const olua_job *jb, int n, ol_run **out, int max)
 static void draw_status (const layout *lo, int njobs, int running,
                          int others, const char *tune)
 {
-  char s[480], keys[256], sel[96] = "";
+  char s[400], keys[256], sel[96] = "";
   int row = lo->drows - 1, len = 0;
   if (row < 0) return;
   if (d.sel != 0)
@@ -267,15 +267,15 @@ static void draw_status (const layout *lo, int njobs, int running,
     snprintf(sel + len, sizeof sel - (size_t)len, "  (%d on other "
              "problems: [ ])", others);
   if (d.focus)
-    snprintf(s, sizeof s, " [dashboard]%s %s  %s", sel, tune,
+    snprintf(s, sizeof s, " [dashboard]%s %s", sel,
              vm_keyline(VM_DASH, keys, sizeof keys));
   else
     snprintf(s, sizeof s, " ^G dashboard keys   ^C on an empty line "
              "stops the jobs   %d job%s, %d running%s", njobs,
              njobs == 1 ? "" : "s", running, sel);
-  screen_blank(row, 0, lo->cols, SC_STATUS, SA_REVERSE);
-  screen_puts(row, 0, s, lo->cols - 1, d.focus ? SC_FOCUS : SC_STATUS,
-              SA_REVERSE | (d.focus ? SA_BOLD : 0));
+  vm_draw_status(row, lo->cols, s, d.focus ? tune : NULL,
+                 d.focus ? SC_FOCUS : SC_STATUS,
+                 SA_REVERSE | (d.focus ? SA_BOLD : 0));
 }
 
 static unsigned long mix (unsigned long h, unsigned long v)

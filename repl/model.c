@@ -327,6 +327,20 @@ const char *vm_keyline (int where, char *buf, size_t size)
   return buf;
 }
 
+void vm_draw_status (int row, int cols, const char *keys, const char *tune,
+                     int role, int attr)
+{
+  char t[192];
+  int len, x;
+  screen_blank(row, 0, cols, role, attr);
+  screen_puts(row, 0, keys, cols - 1, role, attr);
+  if (tune == NULL || tune[0] == '\0') return;
+  len = snprintf(t, sizeof t, "  %s ", tune);
+  if (len >= (int)sizeof t) len = (int)sizeof t - 1;
+  x = cols - 1 - len > 0 ? cols - 1 - len : 0;
+  screen_puts(row, x, t, cols - 1 - x, role, attr | SA_BOLD);
+}
+
 static void help_box (int y, int x, int h, int w)
 {
   int i;

@@ -13,7 +13,8 @@
 ** The tuning keys (p, *, /, f) change the runs' live parameters: both
 ** front ends hand them to vm_tune with the runs they act on (the view:
 ** every run of the experiment; the dashboard: the selected job's, else
-** every job's) and put vm_tunestr first on their status line.
+** every job's) and show vm_tunestr at the right of their status line
+** (vm_draw_status).
 */
 #ifndef REPL_MODEL_H
 #define REPL_MODEL_H
@@ -105,6 +106,11 @@ void vm_draw_header (int cols, const char *name, const char *title,
                      const char *speed);
 /* The key summary of where ("q stop  space pause ..."), in buf. */
 const char *vm_keyline (int where, char *buf, size_t size);
+/* The status line on row: the key summary keys from the left (cut at
+** the edge), the tuning field tune (vm_tunestr) at the right end, over
+** the summary's tail when the row is short, so it is always seen. */
+void vm_draw_status (int row, int cols, const char *keys, const char *tune,
+                     int role, int attr);
 /* The help overlay of where, centred on rows x cols. */
 void vm_draw_help (int where, int rows, int cols);
 

@@ -17,7 +17,7 @@
 ** The tuning keys act between slices, never inside a step: p, *, / and f
 ** change the live parameter of every run of the experiment that has it
 ** (model.h: vm_tune; a race keeps its runs' ratios), and the status line
-** starts with the parameter, its value and the factor ("lr=0.05 x2").
+** ends with the parameter, its value and the factor ("lr=0.05 x2").
 **
 ** Invariants: curses is on exactly between a successful open and close;
 ** every exit path restores the terminal (screen_guard).
@@ -105,7 +105,7 @@ static int read_keys (view *v, const olua_live *lv, int ms)
 static void draw (view *v, const olua_live *lv)
 {
   dr_view d;
-  char speed[32], keys[256], tune[160], status[448];
+  char speed[32], keys[256], tune[160];
   int rows, cols, autokind;
   long it = max_iter(lv);
   double t = ol_now();
@@ -138,10 +138,9 @@ static void draw (view *v, const olua_live *lv)
   if (cols >= DR_MIN_COLS && rows >= DR_MIN_ROWS) {
     vm_draw_header(cols, NULL, d.title, d.iter, d.iters, d.state, d.speed);
     screen_blank(rows - 1, 0, cols - 1, SC_STATUS, SA_REVERSE);
-    snprintf(status, sizeof status, "%s  %s",
-             vm_tunestr(m, lv->runs, lv->nruns, tune, sizeof tune),
-             vm_keyline(VM_VIEW, keys, sizeof keys));
-    screen_puts(rows - 1, 0, status, cols - 1, SC_STATUS, SA_REVERSE);
+    vm_draw_status(rows - 1, cols, vm_keyline(VM_VIEW, keys, sizeof keys),
+                   vm_tunestr(m, lv->runs, lv->nruns, tune, sizeof tune),
+                   SC_STATUS, SA_REVERSE);
     if (m->help) vm_draw_help(VM_VIEW, rows, cols);
   }
   screen_flush();
