@@ -61,7 +61,7 @@ typedef struct vm_model {
                             first live one) */
   int tfactor;           /* tuning: index into the factors (1.1, 2, 10) */
   char tmsg[160];        /* tuning: the last refusal, shown until the
-                            next key ("" when none) */
+                            next tuning key ("" when none) */
 } vm_model;
 
 /* A fresh model: speed and paused as the experiment asks (the pacing

@@ -83,7 +83,7 @@ v24=$(lossat 24 'gd lr=1\.5')
 gt "$v16" "$(awk -v a="$v24" 'BEGIN { print 100 * a }')"
 ok $? "view: back at lr 1.5 the loss falls again ($v16 -> $v24)"
 tm_wait '▲ 2 changes'; ok $? "view: the loss panel's legend counts the changes"
-tm_until "tm_screen | grep -q '└┴*─*▲─*▲'"
+tm_until "tm_screen | grep -q '└[┴─]*▲[┴─]*▲'"
 ok $? "view: the changes are marked on the x axis"
 tm_keys f
 tm_wait 'lr=1\.5 x10'; ok $? "view: f cycles the factor (10)"
@@ -103,6 +103,42 @@ tm_wait "$P"; ok $? "view: q returns to the prompt"
 e=$(atprompt e1 "chk(r, 8, 8, 8) .. ',' .. r.iter")
 awk -v e="${e%,*}" 'BEGIN { exit !(e < 1e-12) }' && [ "${e#*,}" = 24 ]
 ok $? "view: x after 8 steps at 1.5, 8 at 3, 8 at 1.5 is the closed form to 1e-12 ($e)"
+
+# the static plot and its SVG mark the same two changes: on the iteration
+# axis the SVG's lines sit at x = 8 and 16, so their distances from the
+# frame's left edge are 1 : 2
+tm_line 'r:plot{watch={"loss"}}'
+tm_until "tm_screen | grep -q '└[┴─]*▲[┴─]*▲'"
+ok $? "plot: r:plot marks the changes on the x axis"
+tm_line "r:plot{file=\"$T_TMP/r.svg\", watch={\"loss\"}}"
+tm_until "[ -s $T_TMP/r.svg ]"
+n=$(grep -c 'class="change"' "$T_TMP/r.svg")
+[ "$n" = 2 ] && grep -q '>lr=3</text>' "$T_TMP/r.svg" \
+  && grep -q '>lr=1.5</text>' "$T_TMP/r.svg"
+ok $? "svg: two change lines labelled lr=3 and lr=1.5 ($n)"
+bx=$(sed -n 's/.*<rect x="\([0-9.]*\)".*class="frame".*/\1/p' "$T_TMP/r.svg" \
+  | head -1)
+xs=$(sed -n 's/.*<line class="change" x1="\([0-9.]*\)".*/\1/p' \
+  "$T_TMP/r.svg" | tr '\n' ' ')
+awk -v b="$bx" -v xs="$xs" 'BEGIN { split(xs, x, " ");
+  exit !(b > 0 && (x[2] - b) - 2 * (x[1] - b) < 0.2 \
+         && (x[2] - b) - 2 * (x[1] - b) > -0.2) }'
+ok $? "svg: the change lines sit at iterations 8 and 16 (frame $bx, lines $xs)"
+
+# -- a race: the change goes to every run whose method has the parameter ---
+tm_line "g = race(q, {optim.gd{lr=1.5}, optim.gd{lr=0.5}, optim.lbfgs{}}, $OPTS)"
+tm_wait ' lr=1\.5 x2 \(2 runs\) *$'
+ok $? "race: the status names the first gd's lr and the runs it reaches"
+tm_keys '*'
+tm_wait ' lr=3 x2 \(2 runs\) *$'; ok $? "race: * doubles lr"
+steps 1
+tm_wait 'iter 1/'
+tm_keys q
+tm_wait "$P"
+e=$(atprompt e3 "string.format('%.17g,%.17g,%.17g', g[1].x[1], g[2].x[1], g[2].x[2])")
+awk -v e="$e" 'BEGIN { split(e, v, ","); d = v[3] - 0.9;
+  exit !(v[1] == -2 && v[2] == 0 && d < 1e-15 && d > -1e-15) }'
+ok $? "race: each gd stepped once at twice its own lr: x = (-2, .), (0, 0.9) ($e)"
 
 # -- a refusal, and a method without live parameters -----------------------
 tm_line "m = run(q, optim.momentum{lr=0.1, mu=0.9}, $OPTS)"
@@ -153,8 +189,28 @@ tm_keys C-g
 e=$(atprompt e2 "chk(j.run, 4, 8, 10) .. ',' .. j.iter")
 awk -v e="${e%,*}" 'BEGIN { exit !(e < 1e-12) }' && [ "${e#*,}" = 22 ]
 ok $? "dashboard: the job's x is the closed form to 1e-12 ($e)"
-tm_keys C-g q
-tm_wait_not 'job #1'; ok $? "dashboard: q stops the job"
+# two jobs, one selected: the keys change that job alone
+tm_line "h = start(q, optim.gd{lr=0.5}, $OPTS)"
+tm_wait ' 2 jobs '
+tm_keys C-g ']' ']'
+tm_wait '\[job #2 selected\].* lr=0\.5 x2 *$'
+ok $? "dashboard: with job #2 selected the status shows its lr"
+tm_keys '*'
+tm_wait '\[job #2 selected\].* lr=1 x2 *$'; ok $? "dashboard: * doubles job #2's lr"
+tm_keys C-g
+tm_keys C-g n
+tm_wait 'job #2 .*iter 1/'
+tm_keys C-g
+e=$(atprompt e5 "string.format('%.17g,%.17g', h.run.x[1], h.run.x[2])")
+[ "$e" = "0,0.90000000000000002" ]
+ok $? "dashboard: job #2 stepped at lr 1: x = (0, 0.9) ($e)"
+e=$(atprompt e6 "chk(j.run, 4, 8, 10) .. ',' .. j.iter")
+awk -v e="${e%,*}" 'BEGIN { exit !(e < 1e-12) }' && [ "${e#*,}" = 22 ]
+ok $? "dashboard: job #1 was not changed ($e)"
+tm_keys C-g ']'
+tm_wait_not 'job #2 selected'
+tm_keys q
+tm_wait_not 'job #1'; ok $? "dashboard: q with none selected stops the jobs"
 tm_line 'print("alive")'
 tm_wait '^alive$'; ok $? "dashboard: the prompt works after the job"
 
