@@ -286,8 +286,9 @@ const char *vm_tunestr (const vm_model *m, ol_run *const *runs, int n,
                         char *buf, size_t size)
 {
   const ol_method_type *mt;
-  char v[32], f[16];
-  int rk = ref_run(runs, n), k, j, nr = 0;
+  char v[32], f[16], live[96] = "", runsn[24] = "";
+  int rk = ref_run(runs, n), k, j, nr = 0, nlive = 0;
+  size_t len = 0;
   if (m->tmsg[0] != '\0') {
     snprintf(buf, size, "%s", m->tmsg);
     return buf;
@@ -306,10 +307,18 @@ const char *vm_tunestr (const vm_model *m, ol_run *const *runs, int n,
       && ol_run_reason(runs[j]) == OL_STOP_NONE;
   ol_fmtnum(v, sizeof v, ol_run_params(runs[rk])[k], 4);
   ol_fmtnum(f, sizeof f, factors[m->tfactor], 3);
-  if (nr > 1)
-    snprintf(buf, size, "%s=%s x%s (%d runs)", mt->params[k].name, v, f,
-             nr);
-  else snprintf(buf, size, "%s=%s x%s", mt->params[k].name, v, f);
+  /* several live parameters: which p cycles through */
+  for (j = 0; j < mt->nparams && j < 32 && len + 1 < sizeof live; j++)
+    if (is_live(mt, j)) {
+      len += (size_t)snprintf(live + len, sizeof live - len, "%s%s",
+                              nlive > 0 ? ", " : "", mt->params[j].name);
+      nlive++;
+    }
+  if (nr > 1) snprintf(runsn, sizeof runsn, " (%d runs)", nr);
+  if (nlive > 1)
+    snprintf(buf, size, "%s=%s x%s%s  %s: %s live", mt->params[k].name, v,
+             f, runsn, mt->name, live);
+  else snprintf(buf, size, "%s=%s x%s%s", mt->params[k].name, v, f, runsn);
   return buf;
 }
 

@@ -89,9 +89,10 @@ int vm_apply (vm_model *m, int a);
 ** (ol_run_busy).  Other actions: nothing. */
 void vm_tune (vm_model *m, int a, ol_run *const *runs, int n);
 /* The tuning field of the status line into buf: "lr=0.05 x2", with the
-** number of runs changed when more than one ("lr=0.05 x2 (3 runs)"), the
-** last refusal instead when there is one, or why nothing can be tuned
-** ("lbfgs: no live parameters"). */
+** number of runs changed when more than one ("lr=0.05 x2 (3 runs)") and
+** the method's live parameters when it has several ("lr=0.05 x2  adam:
+** lr, eps live"); the last refusal instead when there is one, or why
+** nothing can be tuned ("lbfgs: no live parameters"). */
 const char *vm_tunestr (const vm_model *m, ol_run *const *runs, int n,
                         char *buf, size_t size);
 

@@ -142,7 +142,8 @@ ok $? "race: each gd stepped once at twice its own lr: x = (-2, .), (0, 0.9) ($e
 
 # -- a refusal, and a method without live parameters -----------------------
 tm_line "m = run(q, optim.momentum{lr=0.1, mu=0.9}, $OPTS)"
-tm_wait 'lr=0\.1 x2'; ok $? "view: momentum's first live parameter is lr"
+tm_wait 'lr=0\.1 x2  momentum: lr, mu live *$'
+ok $? "view: momentum's first live parameter is lr; the status lists both"
 tm_keys p
 tm_wait 'mu=0\.9 x2'; ok $? "view: p selects mu"
 tm_keys '*'
