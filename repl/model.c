@@ -17,7 +17,9 @@
 
 /* The one key table.  A key listed twice (q) does different things in
 ** the view and the dashboard; entries without help are covered by the
-** line of their pair (Shift-Tab by Tab, PgDn by PgUp, ] by [). */
+** line of their pair (- by +, Shift-Tab by Tab, PgDn by PgUp, ] by [, *
+** / and f by p), so the help overlay stays short (a dashboard at 80 x 24
+** has 17 rows for it). */
 const vm_key vm_keys[] = {
   {{'q', 'Q', 3, 0}, "q, Ctrl-C", VA_QUIT, VM_VIEW,
    "stop the experiment", "q stop"},
@@ -25,10 +27,10 @@ const vm_key vm_keys[] = {
    "stop the selected job (every job when none is)", "q stop"},
   {{' ', 0}, "space", VA_PAUSE, VM_BOTH, "pause / resume", "space pause"},
   {{'n', 0}, "n", VA_STEP, VM_BOTH, "one step (pauses first)", "n step"},
-  {{'+', '=', 0}, "+", VA_FASTER, VM_BOTH,
-   "faster: ten times the steps per frame, then max", "+/- speed"},
-  {{'-', '_', 0}, "-", VA_SLOWER, VM_BOTH,
-   "slower: a tenth (from max, a decade below what fits)", NULL},
+  {{'+', '=', 0}, "+ / -", VA_FASTER, VM_BOTH,
+   "faster / slower: ten times / a tenth the steps per frame",
+   "+/- speed"},
+  {{'-', '_', 0}, "-", VA_SLOWER, VM_BOTH, NULL, NULL},
   {{'1', 0}, "1", VA_ONE, VM_BOTH, "one step per frame", NULL},
   {{'l', 'L', 0}, "l", VA_LOG, VM_BOTH,
    "log / linear y axis of the focused panel", "l log"},
@@ -45,14 +47,12 @@ const vm_key vm_keys[] = {
   {{KEY_PPAGE, 0}, "PgUp/PgDn", VA_PGUP, VM_DASH,
    "scroll the output window back / forward", NULL},
   {{KEY_NPAGE, 0}, "PgDn", VA_PGDN, VM_DASH, NULL, NULL},
-  {{'p', 'P', 0}, "p", VA_PARAM, VM_BOTH,
-   "select the next live parameter of the method (tuning)",
+  {{'p', 'P', 0}, "p * / f", VA_PARAM, VM_BOTH,
+   "tune a live parameter: p next one, * / by the factor, f factor",
    "p */ f tune"},
-  {{'*', 0}, "* / /", VA_MUL, VM_BOTH,
-   "multiply / divide the selected parameter by the factor", NULL},
+  {{'*', 0}, "*", VA_MUL, VM_BOTH, NULL, NULL},
   {{'/', 0}, "/", VA_DIV, VM_BOTH, NULL, NULL},
-  {{'f', 'F', 0}, "f", VA_FACTOR, VM_BOTH,
-   "next factor for * and /: 1.1, 2, 10", NULL},
+  {{'f', 'F', 0}, "f", VA_FACTOR, VM_BOTH, NULL, NULL},
   {{'?', 'h', 0}, "?", VA_HELP, VM_BOTH, "this help (any key closes it)",
    "? help"},
   {{27, 0}, "Ctrl-G, Esc", VA_PROMPT, VM_DASH,

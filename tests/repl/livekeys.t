@@ -94,10 +94,10 @@ tm_wait 'lr=1\.5 x2'; ok $? "view: f cycles the factor (back to 2)"
 tm_keys p
 tm_wait 'lr=1\.5 x2'; ok $? "view: p with one live parameter keeps lr"
 tm_keys '?'
-tm_wait 'multiply / divide the selected'
+tm_wait 'p \* / f +tune a live parameter'
 ok $? "view: the help overlay lists the tuning keys"
 tm_keys x
-tm_wait_not 'multiply / divide the selected'
+tm_wait_not 'tune a live parameter'
 tm_keys q
 tm_wait "$P"; ok $? "view: q returns to the prompt"
 e=$(atprompt e1 "chk(r, 8, 8, 8) .. ',' .. r.iter")
