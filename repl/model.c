@@ -269,6 +269,11 @@ void vm_tune (vm_model *m, int a, ol_run *const *runs, int n)
                  "step; try again", name);
         return;
       }
+      if (pass == 0 && !isfinite(v)) {
+        snprintf(m->tmsg, sizeof m->tmsg, "refused: %s = %g is not finite",
+                 name, v);
+        return;
+      }
       if (pass == 0
           && ol_param_check(&ol_run_method(runs[j])->params[kj], v, &e)
           != OL_OK) {

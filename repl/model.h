@@ -84,9 +84,10 @@ int vm_apply (vm_model *m, int a);
 ** every run not stopped whose method has a live parameter of that name
 ** (each run its own value: a race of gd lr=0.1 and gd lr=0.01 keeps its
 ** ratio), through ol_run_set, so each change is logged at its iteration.
-** A value out of a run's range is refused for all of them, with the
-** message (naming the range) in m->tmsg; so is a run inside its own step
-** (ol_run_busy).  Other actions: nothing. */
+** A value out of a run's range, or not finite (lr's range ends at inf),
+** is refused for all of them, with the message (naming the range) in
+** m->tmsg; so is a run inside its own step (ol_run_busy).  Other
+** actions: nothing. */
 void vm_tune (vm_model *m, int a, ol_run *const *runs, int n);
 /* The tuning field of the status line into buf: "lr=0.05 x2", with the
 ** number of runs changed when more than one ("lr=0.05 x2 (3 runs)") and

@@ -155,6 +155,17 @@ tm_keys p
 tm_wait 'lr=0\.1 x10'; ok $? "view: p cycles back to lr"
 tm_keys q
 tm_wait "$P"
+# x10 until lr would overflow: refused (lr's range [0, inf] is closed)
+tm_line "z = run(q, optim.gd{lr=1.5}, $OPTS)"
+tm_wait ' lr=1\.5 x2 *$'
+tm_keys f
+tm_type "$(printf '*%.0s' $(seq 320))"
+tm_wait 'refused: lr = inf is not finite'
+ok $? "view: a value that overflows is refused"
+tm_keys f
+tm_wait ' lr=1\.5e\+308 x1\.1 *$'; ok $? "view: lr kept its last finite value"
+tm_keys q
+tm_wait "$P"
 tm_line "b = run(q, optim.lbfgs{}, $OPTS)"
 tm_wait 'lbfgs: no live parameters'; ok $? "view: lbfgs says it has no live parameters"
 tm_keys '*' p /
