@@ -236,7 +236,7 @@ void vm_tune (vm_model *m, int a, ol_run *const *runs, int n)
   const ol_method_type *mt;
   const char *name;
   ol_err e;
-  int rk = ref_run(runs, n), k, j, pass;
+  int rk = ref_run(runs, n), k, j, pass, nset = 0;
   if (a != VA_PARAM && a != VA_MUL && a != VA_DIV && a != VA_FACTOR) return;
   m->tmsg[0] = '\0';
   if (a == VA_FACTOR) {
@@ -284,7 +284,10 @@ void vm_tune (vm_model *m, int a, ol_run *const *runs, int n)
         snprintf(m->tmsg, sizeof m->tmsg, "refused: %.140s", e.msg);
         return;
       }
+      nset += pass == 1;
     }
+  if (nset == 0)
+    snprintf(m->tmsg, sizeof m->tmsg, "%s: every run has stopped", name);
 }
 
 const char *vm_tunestr (const vm_model *m, ol_run *const *runs, int n,

@@ -86,8 +86,9 @@ int vm_apply (vm_model *m, int a);
 ** ratio), through ol_run_set, so each change is logged at its iteration.
 ** A value out of a run's range, or not finite (lr's range ends at inf),
 ** is refused for all of them, with the message (naming the range) in
-** m->tmsg; so is a run inside its own step (ol_run_busy).  Other
-** actions: nothing. */
+** m->tmsg; so is a run inside its own step (ol_run_busy), and m->tmsg
+** says so when every run it would change has stopped.  Other actions:
+** nothing. */
 void vm_tune (vm_model *m, int a, ol_run *const *runs, int n);
 /* The tuning field of the status line into buf: "lr=0.05 x2", with the
 ** number of runs changed when more than one ("lr=0.05 x2 (3 runs)") and

@@ -166,6 +166,21 @@ tm_keys f
 tm_wait ' lr=1\.5e\+308 x1\.1 *$'; ok $? "view: lr kept its last finite value"
 tm_keys q
 tm_wait "$P"
+# a race whose gd has stopped (diverged past xlimit 10: lr 3 doubles x1
+# every step, noise aside) while lbfgs, on a noisy gradient, goes on:
+# nothing to change
+tm_line "d = race(problem.quadratic{n=2, cond=10, rotate=false, noise={sigma=1}}, {optim.gd{lr=3}, optim.lbfgs{}}, {iters=$LIVE_ITERS, tol=0, paused=true, xlimit=10, watch={\"loss\"}})"
+tm_wait ' lr=3 x2 *$'
+steps 6
+tm_wait 'iter 6/'
+tm_keys '*'
+tm_wait 'lr: every run has stopped *$'
+ok $? "race: * when the gd has stopped says so"
+tm_keys q
+tm_wait "$P"
+e=$(atprompt e7 "d[1].reason .. ',' .. d[1].iter")
+[ "${e%,*}" = diverged ] && [ "${e#*,}" -lt 6 ]
+ok $? "race: the gd had stopped, diverged before iteration 6 ($e)"
 tm_line "b = run(q, optim.lbfgs{}, $OPTS)"
 tm_wait 'lbfgs: no live parameters'; ok $? "view: lbfgs says it has no live parameters"
 tm_keys '*' p /
