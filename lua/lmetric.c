@@ -265,7 +265,7 @@ static mrec *getrec (lua_State *L)
 }
 
 /* Set core.metrics' entry of name (upvalue 1 is core) to doc, appending
-** one when there is none. */
+** one ({name, doc, user = true}) when there is none. */
 static void setlisted (lua_State *L, const char *name, const char *doc)
 {
   lua_Integer i, n;
@@ -290,11 +290,13 @@ static void setlisted (lua_State *L, const char *name, const char *doc)
     }
     lua_pop(L, 1);
   }
-  lua_createtable(L, 0, 2);
+  lua_createtable(L, 0, 3);
   lua_pushstring(L, name);
   lua_setfield(L, -2, "name");
   lua_pushstring(L, doc);
   lua_setfield(L, -2, "doc");
+  lua_pushboolean(L, 1);
+  lua_setfield(L, -2, "user");
   lua_rawseti(L, -2, n + 1);
   lua_pop(L, 1);
 }
