@@ -4,7 +4,8 @@
 -- a built-in one; r gives x, g, f, iter, n and the method's probes; a run
 -- nested in eval works; redefining rebinds in place; misuse (bad names,
 -- not a function, unknown keys, eval errors with their traceback, a string
--- returned, r kept past its call, yields, the slot limit) is named.
+-- returned, r kept past its call, yields, the slot limit) is named; Ctrl-C
+-- stops a looping eval; --tasks slices and --gather give the same CSV.
 local t = dofile("tests/lib/tap.lua")
 local fmt = string.format
 local SEED = 7
@@ -286,7 +287,85 @@ do
   t.ok(true, "redefining at the limit still works")
 end
 
+-- (8) Ctrl-C inside an eval that loops: the run stops "interrupted" (a
+-- real SIGINT the script sends itself, in its own process as in
+-- tests/lua/interrupt.lua), and the script goes on
+local BIN = arg and arg[-1] or "./optlab"
+local function script (src)
+  local f = assert(io.open(TMP .. ".lua", "w"))
+  f:write([[
+local PID = io.open("/proc/self/stat"):read("n")
+local function ctrl_c () io.popen("kill -INT " .. PID):close() end
+]], src)
+  f:close()
+  local h = io.popen(fmt("timeout 120 %s --no-tui %s.lua 2>&1", BIN, TMP))
+  local out = h:read("a")
+  h:close()
+  return out
+end
+do
+  local out = script([[
+metric.new{name = "spin", eval = function (r)
+  if r.iter == 3 then ctrl_c() while true do end end
+  return r.iter
+end}
+local r = run(problem.quadratic{n = 2}, optim.gd{lr = 0.1},
+              {iters = 1e9, metrics = {"spin"}, progress = false})
+print("reason", r.reason, r.iter)
+]])
+  t.ok(out:find("reason\tinterrupted\t3", 1, true),
+       "Ctrl-C in a looping eval: the run stops interrupted at 3: "
+       .. out:gsub("\n", " "):sub(1, 200))
+end
+
+-- (9) --tasks K/N --dir D then --gather D: the slices' CSV of a repeats
+-- and a race recording a user metric are the one process's, byte for byte
+do
+  local dir = TMP .. ".d"
+  os.execute("rm -rf " .. dir .. " && mkdir -p " .. dir .. "/tasks")
+  local f = assert(io.open(dir .. "/s.lua", "w"))
+  f:write([[
+local dir = ...
+metric.new{name = "xsq", eval = function (r)
+  local s = 0
+  for i = 1, r.n do s = s + r.x[i]^2 end
+  return s
+end}
+local q = repeats(problem.quadratic{n = 2, noise = {kind = "gauss",
+                  sigma = 0.1}}, optim.gd{lr = 0.1},
+                  {iters = 50, metrics = {"loss", "xsq"}, seed = 3}, 6)
+q:save(dir .. "/q.csv")
+local rc = race(problem.quadratic{n = 2}, {optim.gd{lr = 0.1},
+                optim.adam{lr = 0.1}}, {iters = 30, metrics = {"loss", "xsq"}})
+rc:save(dir .. "/rc.csv")
+]])
+  f:close()
+  local function sh (c) return os.execute(c .. " >/dev/null 2>&1") end
+  os.execute("mkdir -p " .. dir .. "/one " .. dir .. "/all")
+  sh(fmt("%s %s/s.lua %s/one", BIN, dir, dir))
+  for round = 1, 2 do
+    for k = 1, 3 do
+      sh(fmt("%s --tasks %d/3 --dir %s/tasks %s/s.lua %s/all", BIN, k, dir,
+             dir, dir))
+    end
+  end
+  sh(fmt("%s --gather %s/tasks %s/s.lua %s/all", BIN, dir, dir, dir))
+  local function slurp (name)
+    local h = io.open(name)
+    local x = h and h:read("a")
+    if h then h:close() end
+    return x
+  end
+  for _, name in ipairs{"q.csv", "rc.csv"} do
+    local a, b = slurp(dir .. "/one/" .. name), slurp(dir .. "/all/" .. name)
+    t.ok(a and a:find(",xsq\n", 1, true) and a == b,
+         "slices and gather: " .. name .. " with xsq byte-identical")
+  end
+  os.execute("rm -rf " .. dir)
+end
+
 os.remove(TMP .. ".csv")
 os.remove(TMP .. ".svg")
+os.remove(TMP .. ".lua")
 os.remove(TMP)
 t.done()
