@@ -416,8 +416,9 @@ metric.new{name = "xsq", doc = "||x||^2", eval = function(r) ... end} -> name
   computes itself (r.lrmax of optim.dog); r is valid during the call only.
   An error in eval, or a result that is not a number, stops the run with
   reason "callback error" and the traceback in r.message.  name: an
-  identifier that is not a built-in metric's; defining a name again
-  replaces its doc and eval; up to 16 per session.  doc: one line (help).
+  identifier, not a built-in metric's, a panel's or a CSV column's (iter,
+  x1, ...); defining a name again replaces its doc and eval; up to 16 per
+  session.  doc: one line (help).
 metric.list() -> the names of the metrics you defined]]
 if rawget(G, "metric") then
   core.fdocs[rawget(G, "metric")] = docs.metric

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "lbind.h"
+#include "plotpanel.h"
 
 #define OLUA_MREC "optlab.metric.record"
 #define OLUA_MR   "optlab.metric.r"
@@ -301,6 +302,19 @@ static void setlisted (lua_State *L, const char *name, const char *doc)
   lua_pop(L, 1);
 }
 
+/* 1 when name is a column the CSV files give (lua/lrun.c, race.lua,
+** sweep.lua): iter, run, method, stream, or x followed by digits. */
+static int reserved (const char *name)
+{
+  static const char *const cols[] = {"iter", "run", "method", "stream",
+                                     NULL};
+  int i;
+  for (i = 0; cols[i] != NULL; i++)
+    if (strcmp(name, cols[i]) == 0) return 1;
+  return name[0] == 'x' && name[1] != '\0' &&
+         strspn(name + 1, "0123456789") == strlen(name + 1);
+}
+
 /* metric.new{name = "...", doc = "...", eval = function(r) ... end} ->
 ** name: define (or redefine) a metric; see the file's header. */
 static int metric_new (lua_State *L)
@@ -352,6 +366,14 @@ static int metric_new (lua_State *L)
     if (strlen(doc) != lua_rawlen(L, 4) || strchr(doc, '\n') != NULL)
       return luaL_error(L, "%s: doc must be one line of text", who);
   }
+  /* names the panels and the CSV files use for something else */
+  if (pn_find(name) >= OL_NMETRICS)
+    return luaL_error(L, "%s: '%s' is a panel kind (watch = {\"%s\"}): "
+                      "choose another name", who, name, name);
+  if (reserved(name))
+    return luaL_error(L, "%s: '%s' names a column of the CSV files (iter, "
+                      "run, method, stream, x1, x2, ...): choose another "
+                      "name", who, name);
   id = ol_metric_user_bind(name, doc, mhook, mr, &e);
   if (id < 0) return luaL_error(L, "%s: %s", who, e.msg);
   /* the function, where every callback thread finds it (the table is

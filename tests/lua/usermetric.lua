@@ -225,6 +225,11 @@ t.errors("doc must be a string", metric.new, {name = "m", eval = print,
                                               doc = 1})
 t.errors("expects a table", metric.new, "m")
 t.errors("longer than 31", metric.new, {name = ("a"):rep(40), eval = print})
+t.errors("'landscape' is a panel kind", metric.new, {name = "landscape",
+                                                     eval = print})
+t.errors("'x2' names a column of the CSV files", metric.new,
+         {name = "x2", eval = print})
+t.errors("'iter' names a column", metric.new, {name = "iter", eval = print})
 do
   metric.new{name = "boom", eval = function (rr)
     if rr.iter >= 4 then error("boom at " .. rr.iter) end   -- ERRLINE
