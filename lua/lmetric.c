@@ -255,13 +255,31 @@ static int mhook (void *ud, int id, const ol_mstate *s, double *v,
 
 /* -- metric.new, metric.list ---------------------------------------------- */
 
-static mrec *getrec (lua_State *L)
+/* The record, its template thread made when make is set and there is
+** none yet: by the first metric.new, on the thread running it, so the
+** callback threads inherit that thread's hooks as a Lua problem's do
+** (the fuzzer's instruction limit). */
+static mrec *getrec (lua_State *L, int make)
 {
   mrec *mr;
+  lua_State *Z;
   lua_rawgetp(L, LUA_REGISTRYINDEX, &reckey);
   mr = lua_touserdata(L, -1);
-  lua_pop(L, 1);
   if (mr == NULL) luaL_error(L, "metric: the library is not open");
+  if (mr->Z != NULL || !make) {
+    lua_pop(L, 1);
+    return mr;
+  }
+  Z = lua_newthread(L);
+  if (!lua_checkstack(Z, 8)) luaL_error(L, "metric: out of memory");
+  /* made on L, the running thread, then moved */
+  lua_pushcfunction(L, olua_msghandler);                /* S_MSGH */
+  lua_newtable(L);                                      /* S_FNS */
+  lua_newtable(L);                                      /* Z_THREADS */
+  lua_xmove(L, Z, 3);
+  lua_setiuservalue(L, -2, 1);
+  mr->Z = Z;
+  lua_pop(L, 1);
   return mr;
 }
 
@@ -320,7 +338,7 @@ static int reserved (const char *name)
 static int metric_new (lua_State *L)
 {
   static const char *who = "metric.new";
-  mrec *mr = getrec(L);
+  mrec *mr;
   const char *name, *doc = "a metric written in Lua";
   ol_err e;
   int id, fty;
@@ -374,6 +392,7 @@ static int metric_new (lua_State *L)
     return luaL_error(L, "%s: '%s' names a column of the CSV files (iter, "
                       "run, method, stream, x1, x2, ...): choose another "
                       "name", who, name);
+  mr = getrec(L, 1);
   id = ol_metric_user_bind(name, doc, mhook, mr, &e);
   if (id < 0) return luaL_error(L, "%s: %s", who, e.msg);
   /* the function, where every callback thread finds it (the table is
@@ -392,8 +411,12 @@ static int metric_new (lua_State *L)
 ** order. */
 static int metric_list (lua_State *L)
 {
-  mrec *mr = getrec(L);
+  mrec *mr = getrec(L, 0);
   int id, k = 0;
+  if (mr->Z == NULL) {
+    lua_newtable(L);
+    return 1;
+  }
   lua_pushvalue(mr->Z, S_FNS);
   lua_xmove(mr->Z, L, 1);
   lua_newtable(L);
@@ -428,7 +451,6 @@ void olua_openmetric (lua_State *L, int core)
     {NULL, NULL}
   };
   mrec *mr;
-  lua_State *Z;
   core = lua_absindex(L, core);
   luaL_newmetatable(L, OLUA_MR);
   luaL_setfuncs(L, r_meta, 0);
@@ -442,15 +464,6 @@ void olua_openmetric (lua_State *L, int core)
   lua_pushcfunction(L, rec_gc);
   lua_setfield(L, -2, "__gc");
   lua_setmetatable(L, -2);
-  Z = lua_newthread(L);
-  lua_setiuservalue(L, -2, 1);
-  if (!lua_checkstack(Z, 8)) luaL_error(L, "metric: out of memory");
-  /* made on L, the running thread, then moved */
-  lua_pushcfunction(L, olua_msghandler);                /* S_MSGH */
-  lua_newtable(L);                                      /* S_FNS */
-  lua_newtable(L);                                      /* Z_THREADS */
-  lua_xmove(L, Z, 3);
-  mr->Z = Z;
   lua_rawsetp(L, LUA_REGISTRYINDEX, &reckey);
   lua_createtable(L, 0, 2);
   lua_pushvalue(L, core);
