@@ -72,7 +72,9 @@ t.ok(table.concat(r:metrics(), ","):find("xsq", 1, true), "r:metrics()")
 -- what help prints (io.write)
 local function said (f, ...)
   local w, buf = io.write, {}
-  io.write = function (...) for _, v in ipairs{...} do buf[#buf + 1] = v end end
+  io.write = function (...)
+    for _, v in ipairs{...} do buf[#buf + 1] = v end
+  end
   local ok, e = pcall(f, ...)
   io.write = w
   assert(ok, e)
@@ -120,7 +122,8 @@ do
   local rc = race(q3, {optim.gd{lr = 0.01}, optim.adam{lr = 0.05}},
                   opts{iters = 50, metrics = {"loss", "xsq"}})
   local a = rc[1]:series("xsq")
-  t.ok(#a > 0 and rc[2]:last("xsq") == rc[2]:series("xsq")[#rc[2]:series("xsq")],
+  local b = rc[2]:series("xsq")
+  t.ok(#a > 0 and #b > 0 and rc[2]:last("xsq") == b[#b],
        "race: each run records it")
   local csv = rc:csv()
   t.ok(csv:match("^run,method,iter,loss,xsq\n"), "race:csv() has a column")
