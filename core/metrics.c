@@ -1629,12 +1629,18 @@ int ol_metric_unavail (int id, const ol_problem *p, const ol_method_type *m,
   return ol_err_set(e, OL_EINVAL, "%s", msg);
 }
 
+int ol_metric_defined (int id)
+{
+  return id >= 0 && id < OL_NMETRICS && ol_metric_types[id]->name[0] != '\0';
+}
+
 int ol_metric_find (const char *name)
 {
   int i;
   if (name == NULL) return -1;
   for (i = 0; i < OL_NMETRICS; i++)
-    if (strcmp(ol_metric_types[i]->name, name) == 0) return i;
+    if (ol_metric_defined(i) && strcmp(ol_metric_types[i]->name, name) == 0)
+      return i;
   return -1;
 }
 

@@ -222,6 +222,11 @@ typedef struct ol_metric_type {
   /* optional: the part of the message that depends on p and m ({why}) */
   const char *(*why) (const ol_problem *p,
                       const struct ol_method_type *m);
+  /* optional: an evaluation that can fail (a metric of the user's, whose
+  ** Lua function may raise): OL_OK with *v, or a code with e set, and the
+  ** run that records it stops with that error.  A run calls it instead of
+  ** .eval when set; .eval (NaN on failure) serves the other callers. */
+  int (*try_eval) (const ol_mstate *s, double *v, ol_err *e);
 } ol_metric_type;
 
 /* The entries (core/metrics/list.h) and the registry, by id. */
@@ -229,11 +234,45 @@ typedef struct ol_metric_type {
 #include "metrics/list.h"
 #undef OL_METRIC
 extern const ol_metric_type *const ol_metric_types[OL_NMETRICS];
-int ol_metric_find (const char *name);   /* id or -1 */
+/* 1 when id names a metric: a built-in one, or a user slot now bound.
+** Every listing of metric names (help, completion, error messages, CSV)
+** goes through it, so an unbound slot (name "") is seen nowhere. */
+int ol_metric_defined (int id);
+int ol_metric_find (const char *name);   /* defined id or -1 */
 /* 1 when metric i exists only as a method's probe (method.h: probe,
 ** probes); a method that probes any metric gives its own value of it. */
 int ol_metric_byprobe (int i);
 /* Default set recorded for a problem kind and method family. */
 ol_mset ol_metric_defaults (const ol_problem *p, int family);
+
+/* == metrics of the user's (core/metrics/user.c) ==========================
+** OL_METRIC_NUSER slots, ids OL_MET_USER0 ..: a binding (Lua's metric.new)
+** gives one a name, a one-line doc and a hook computing its value, and
+** from then on it is a metric like the others (recorded, printed, plotted,
+** saved, watched) for every run, of any family, on any problem.  The hook
+** returns OL_OK with *v or a code with e set (the run stops with it: a
+** Lua error is OL_ECALLBACK with its traceback); id says which slot, ud
+** is the binder's pointer, kept as given.  The slots are the process's;
+** binding and calls are meant for one thread. */
+enum { OL_METRIC_NUSER = OL_MET_USER15 - OL_MET_USER0 + 1 };
+#define OL_METRIC_NAMEMAX 32    /* longest name + 1 */
+#define OL_METRIC_DOCMAX 240    /* longest doc + 1 */
+typedef int (*ol_metric_hook) (void *ud, int id, const ol_mstate *s,
+                               double *v, ol_err *e);
+/* Bind name (an identifier, not a built-in metric's name) with doc (NULL:
+** "") and hook.  A name ud has bound already is rebound in place (same id,
+** new doc and hook); one another ud holds is refused, as is a name or doc
+** too long, or a binding when every slot is taken (the message names the
+** limit and the names holding them).  Returns the id, or -1 with e set.
+** The strings are copied. */
+int ol_metric_user_bind (const char *name, const char *doc,
+                         ol_metric_hook hook, void *ud, ol_err *e);
+/* Unbind slot id (a no-op unless it is a bound user slot): nameless and
+** invisible again; runs that recorded it keep their numbers, nameless. */
+void ol_metric_user_unbind (int id);
+/* Unbind every slot ud holds (its binder goes away). */
+void ol_metric_user_release (const void *ud);
+/* 1 when id is a user slot (bound or not). */
+int ol_metric_user (int id);
 
 #endif

@@ -277,6 +277,8 @@ static int probed (const ol_method_type *m, int i)
   return m->probe != NULL && ol_mset_has(m->probes, i);
 }
 
+static int stop_err (ol_run *r, int code, const ol_err *e);
+
 /* Record the metrics at the current t; the cache must be valid at x.  A
 ** second record at the same t overwrites the first. */
 static void record (ol_run *r)
@@ -303,9 +305,17 @@ static void record (ol_run *r)
   for (i = 0; i < OL_NMETRICS; i++)
     if (r->vals[i] != NULL) {
       /* a method's own value of a metric comes first (a VI family's
-      ** entropy is its Gaussian's, not the simplex one) */
-      double v = probed(r->m, i) ? r->m->probe(r->st, i, &r->c)
-                                 : ol_metric_types[i]->eval(&s);
+      ** entropy is its Gaussian's, not the simplex one); a metric that
+      ** can fail (the user's, metrics.h) stops the run with its error */
+      double v = NAN;
+      ol_err e;
+      if (probed(r->m, i))
+        v = r->m->probe(r->st, i, &r->c);
+      else if (ol_metric_types[i]->try_eval == NULL)
+        v = ol_metric_types[i]->eval(&s);
+      else if (ol_metric_types[i]->try_eval(&s, &v, &e) != OL_OK &&
+               r->reason == OL_STOP_NONE)
+        stop_err(r, e.code, &e);
       r->vals[i][k] = v;
       if (isfinite(v) && !(v >= r->vmin[i])) r->vmin[i] = v;
     }
@@ -579,7 +589,11 @@ static inline int step1 (ol_run *r)
     why = r->orc.conv ? OL_STOP_NONE : check_fg(r);
     if (why != OL_STOP_NONE && !r->orc.conv) stop = why;
     r->fprev = r->orc.f;
-    if (stop != OL_STOP_NONE || t == r->next_rec) record(r);
+    if (stop != OL_STOP_NONE || t == r->next_rec) {
+      int before = r->reason;
+      record(r);
+      if (r->reason != before) return r->reason;   /* a metric failed */
+    }
   }
   if (stop == OL_STOP_BUDGET || stop == OL_STOP_TIME) r->msg[0] = '\0';
   if (r->draws != NULL) keep_draw(r, acc0);
@@ -1038,7 +1052,8 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
   r->x0max = fmax(1, absmax(r->x, n));
   r->xlim = r->o.xlimit * r->x0max;
   record(r);
-  if (check_fg(r) == OL_STOP_NONE && r->iters == 0)
+  if (r->reason == OL_STOP_NONE && check_fg(r) == OL_STOP_NONE &&
+      r->iters == 0)
     r->reason = OL_STOP_BUDGET;
   return r;
 fail:

@@ -1,10 +1,11 @@
 /*
 ** core/runpack.c -- a run's results as bytes and back (runpack.h).
 **
-** Layout: the magic "OLRP1\0\0\0", then in order the scalars (n, tdim,
+** Layout: the magic "OLRP2\0\0\0", then in order the scalars (n, tdim,
 ** len, offgrid, stride, next_rec, reason, t, nfev, ngev, nhev, accepted,
 ** mfev, mgev, metrics, seconds, drows, dthin, dseen, hasavg, mingrad,
-** changes), the message (OL_ERRMAX bytes), x (n), xavg (n when hasavg),
+** changes, the metric set's second word), the message (OL_ERRMAX
+** bytes), x (n), xavg (n when hasavg),
 ** vmin (OL_NMETRICS), times, evals, secs (len each), each recorded
 ** metric's values (len each, in metric order), the trajectory (len x
 ** tdim when recorded) and the draws (drows x (OL_DRAW_COLS + n)).  Every
@@ -29,7 +30,7 @@
 #include "runpack.h"
 #include "runpriv.h"
 
-#define MAGIC "OLRP1\0\0\0"
+#define MAGIC "OLRP2\0\0\0"
 
 /* A cursor over the bytes: put copies in (buf may be NULL: only counts),
 ** get copies out and fails past the end. */
@@ -57,17 +58,18 @@ static void get (cur *c, void *v, size_t k)
 }
 
 /* The scalars, in one place for both directions.  Of the metric set the
-** first word, as before sets had more: every metric id is below 64 so far
-** and packed runs keep their bytes. */
-_Static_assert(OL_NMETRICS <= 64, "a packed run keeps the first 64 bits of "
-               "its metric set: widen the layout (and its magic) first");
+** first word where it always was, and (magic OLRP2) the second after the
+** other scalars: the user slots (core/metrics/user.c) took the ids past
+** 64. */
+_Static_assert(OL_NMETRICS <= 128, "a packed run keeps the first 128 bits "
+               "of its metric set: widen the layout (and its magic) first");
 
 #define SCALARS(X) \
   X(r->n) X(r->tdim) X(r->len) X(r->offgrid) X(r->stride) X(r->next_rec) \
   X(r->reason) X(r->c.t) X(r->c.nfev) X(r->c.ngev) X(r->c.nhev) \
   X(r->c.accepted) X(r->orc.mfev) X(r->orc.mgev) X(r->metrics.w[0]) \
   X(r->seconds) X(r->drows) X(r->dthin) X(r->dseen) X(hasavg) \
-  X(r->mem.mingrad) X(r->mem.changes)
+  X(r->mem.mingrad) X(r->mem.changes) X(r->metrics.w[1])
 
 static void packall (cur *c, const ol_run *r)
 {

@@ -405,6 +405,29 @@ end
 core.frows[#core.frows + 1] =
   {"grad(f, x)", "exact gradient of a Lua f, traced; hessian, hvp, tape"}
 
+docs.metric = [[
+metric.new{name = "xsq", doc = "||x||^2", eval = function(r) ... end} -> name
+  a metric of your own, recorded, printed, plotted (watch = {"xsq"}),
+  saved in CSV and raced like the built-in ones, for any method and
+  problem: run(p, m, {metrics = {"loss", "xsq"}}), r:series("xsq").
+  eval(r) returns a number (NaN is recorded as such) at each recorded
+  iteration; r.x and r.g (tables, reused: copy what you keep), r.f,
+  r.iter (= r.t, steps done), r.n, and r.<probe> for a metric the method
+  computes itself (r.lrmax of optim.dog); r is valid during the call only.
+  An error in eval, or a result that is not a number, stops the run with
+  reason "callback error" and the traceback in r.message.  name: an
+  identifier, not a built-in metric's, a panel's or a CSV column's (iter,
+  x1, ...); defining a name again replaces its doc and eval; up to 16 per
+  session.  doc: one line (help).
+metric.list() -> the names of the metrics you defined]]
+if rawget(G, "metric") then
+  core.fdocs[rawget(G, "metric")] = docs.metric
+  for _, k in ipairs{"new", "list"} do
+    local f = rawget(rawget(G, "metric"), k)
+    if f then core.fdocs[f] = docs.metric end
+  end
+end
+
 docs.run = [[
 run(problem, method [, opts]) -> run   step a method on a problem
 options:

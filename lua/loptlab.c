@@ -237,7 +237,7 @@ int luaopen_optlab (lua_State *L)
   static const char *const globals[] = {
     "run", "race", "help", "pretty",
     "metrics", "start", "jobs", "blas_threads", "grad", "hessian", "hvp",
-    "tape", NULL
+    "tape", "metric", NULL
   };
   int core, i;
   olua_getstate(L);
@@ -257,6 +257,7 @@ int luaopen_optlab (lua_State *L)
   olua_opensample(L);
   olua_openad(L);
   olua_opentask(L);
+  olua_openmetric(L, core);
   olua_loadembedded(L, core);
   lua_newtable(L);
   lua_pushliteral(L, OL_VERSION);

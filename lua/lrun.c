@@ -43,9 +43,10 @@ lrun *olua_checkrun (lua_State *L, int arg)
 static int unknownmetric (lua_State *L, const char *who, const char *name)
 {
   const char *names[OL_NMETRICS + 1];
-  int i;
-  for (i = 0; i < OL_NMETRICS; i++) names[i] = ol_metric_types[i]->name;
-  names[i] = NULL;
+  int i, k = 0;
+  for (i = 0; i < OL_NMETRICS; i++)
+    if (ol_metric_defined(i)) names[k++] = ol_metric_types[i]->name;
+  names[k] = NULL;
   return olua_unknownkey(L, who, "metric", name, names);
 }
 
@@ -72,8 +73,10 @@ static ol_mset readmetrics (lua_State *L, int idx, const char *who,
                     : ol_metric_find(lua_tostring(L, -1));
     if (m < 0 && ids != NULL) {
       const char *names[PN_NKINDS + 1];
-      for (j = 0; j < PN_NKINDS; j++) names[j] = pn_name(j);
-      names[j] = NULL;
+      int nn = 0;
+      for (j = 0; j < PN_NKINDS; j++)
+        if (j >= OL_NMETRICS || ol_metric_defined(j)) names[nn++] = pn_name(j);
+      names[nn] = NULL;
       olua_unknownkey(L, who, "metric or panel", lua_tostring(L, -1), names);
     }
     if (m < 0) unknownmetric(L, who, lua_tostring(L, -1));
@@ -1158,7 +1161,7 @@ static void setfields (lua_State *L)
 ** core.race_mt = the race metatable (filled by lua/race.lua). */
 void olua_openrun (lua_State *L)
 {
-  int core = lua_gettop(L), i;
+  int core = lua_gettop(L), i, k;
   luaL_newmetatable(L, OLUA_RUN);
   luaL_setfuncs(L, run_meta, 0);
   setfields(L);
@@ -1172,13 +1175,15 @@ void olua_openrun (lua_State *L)
   lua_pushcfunction(L, olua_plot);
   lua_setfield(L, core, "plot");
   lua_createtable(L, OL_NMETRICS, 0);
-  for (i = 0; i < OL_NMETRICS; i++) {
+  for (i = 0, k = 0; i < OL_NMETRICS; i++) {
+    /* the built-in ones (metric.new adds the user's, lua/lmetric.c) */
+    if (!ol_metric_defined(i) || ol_metric_user(i)) continue;
     lua_createtable(L, 0, 2);
     lua_pushstring(L, ol_metric_types[i]->name);
     lua_setfield(L, -2, "name");
     lua_pushstring(L, ol_metric_types[i]->doc);
     lua_setfield(L, -2, "doc");
-    lua_rawseti(L, -2, i + 1);
+    lua_rawseti(L, -2, ++k);
   }
   lua_setfield(L, core, "metrics");
 }

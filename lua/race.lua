@@ -85,7 +85,8 @@ function methods.save (self, filename)
 end
 
 -- A table: one row per run with its stop reason, iterations, gradient
--- evaluations, stepping seconds and final loss and gradient norm, numbers
+-- evaluations, stepping seconds and final loss and gradient norm, then
+-- the metrics of the user's (metric.new) that some run records, numbers
 -- as everywhere (core.fmtnum).
 mt.__tostring = function (self)
   local num = core.fmtnum
@@ -93,17 +94,32 @@ mt.__tostring = function (self)
   local head = {"#", "method", "reason", "iters", "grads", "time", "loss",
                 "gradnorm"}
   local right = {true, false, false, true, true, true, true, true}
-  local rows = {head}
+  local rows, have, extra = {head}, {}, {}
+  for i = 1, #self do
+    have[i] = {}
+    for _, m in ipairs(self[i]:metrics()) do have[i][m] = true end
+  end
+  for _, m in ipairs(core.metrics) do
+    local any = false
+    for i = 1, #self do any = any or (m.user and have[i][m.name]) end
+    if any then
+      extra[#extra + 1] = m.name
+      head[#head + 1] = m.name
+      right[#right + 1] = true
+    end
+  end
   for i = 1, #self do
     local r = self[i]
-    local have = {}
-    for _, m in ipairs(r:metrics()) do have[m] = true end
-    rows[#rows + 1] = {
+    local row = {
       tostring(i), r.label, r.reason, tostring(r.iter), tostring(r.ngev),
       num(r.seconds, 2) .. " s",
-      have.loss and num(r:last("loss"), 3) or "-",
-      have.gradnorm and num(r:last("gradnorm"), 3) or "-",
+      have[i].loss and num(r:last("loss"), 3) or "-",
+      have[i].gradnorm and num(r:last("gradnorm"), 3) or "-",
     }
+    for _, m in ipairs(extra) do
+      row[#row + 1] = have[i][m] and num(r:last(m), 3) or "-"
+    end
+    rows[#rows + 1] = row
   end
   local w = {}
   for _, row in ipairs(rows) do

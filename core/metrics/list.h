@@ -5,6 +5,12 @@
 ** goes at the end) and declares the entry ol_metric_<name>, a const
 ** ol_metric_type defined in core/metrics.c (the built-in ones) or in a
 ** file of its own, core/metrics/<name>.c.
+**
+** USER0 .. USER15 are the slots of metrics written at run time (Lua's
+** metric.new, core/metrics/user.c): each is nameless, hence invisible
+** (ol_metric_defined), until bound.  They sit after the built-in metrics
+** of their time; a new built-in metric still goes at the very end, after
+** them (ids never move), and OL_METRIC_NUSER counts them.
 */
 OL_METRIC(LOSS, loss)
 OL_METRIC(GRADNORM, gradnorm)
@@ -60,3 +66,19 @@ OL_METRIC(BITS, bits)
 OL_METRIC(COMPRESS_ERR, compress_err)
 OL_METRIC(ROUNDS, rounds)
 OL_METRIC(HYPERGRAD_ERR, hypergrad_err)
+OL_METRIC(USER0, user0)
+OL_METRIC(USER1, user1)
+OL_METRIC(USER2, user2)
+OL_METRIC(USER3, user3)
+OL_METRIC(USER4, user4)
+OL_METRIC(USER5, user5)
+OL_METRIC(USER6, user6)
+OL_METRIC(USER7, user7)
+OL_METRIC(USER8, user8)
+OL_METRIC(USER9, user9)
+OL_METRIC(USER10, user10)
+OL_METRIC(USER11, user11)
+OL_METRIC(USER12, user12)
+OL_METRIC(USER13, user13)
+OL_METRIC(USER14, user14)
+OL_METRIC(USER15, user15)

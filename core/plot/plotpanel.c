@@ -50,7 +50,8 @@ int pn_find (const char *name)
 {
   int k, a, b, len;
   for (k = 0; k < PN_TRACEJ; k++)
-    if (strcmp(pn_name(k), name) == 0) return k;
+    if ((k >= OL_NMETRICS || ol_metric_defined(k)) &&
+        strcmp(pn_name(k), name) == 0) return k;
   /* "trace:j", "cloud:a,b": 1-based coordinates, nothing after them */
   len = -1;
   if (sscanf(name, "trace:%d%n", &a, &len) == 1 && len > 0

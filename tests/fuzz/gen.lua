@@ -1195,6 +1195,38 @@ KNOWN["pretty"] = function () return "pretty(" .. arg() .. ")" end
 KNOWN["blas_threads"] = function ()
   return "X = blas_threads(" .. pick{"", "1", "2", "0", "-1", "'x'"} .. ")"
 end
+-- metric.new{...}: a metric of the user's (few names, so later ones
+-- redefine earlier ones and a run that records one can follow), its eval
+-- a callback like an objective's (prelude: errors, loops, re-entry,
+-- yields) reading r's fields, real and not; then often a run recording it.
+local UMETRICS = {'"um1"', '"um2"', '"um3"'}
+KNOWN["metric.new"] = function ()
+  local name = chance(8) and pick{'"loss"', '"1x"', '""', "1", "nil",
+                                  '"' .. ("m"):rep(40) .. '"'}
+               or pick(UMETRICS)
+  local eval
+  if chance(10) then eval = any()
+  else
+    local pre = prelude(pick(PVARS)) or ""
+    local get = pick{"r.x[1]", "r.f", "r.g and r.g[1]", "r.iter", "r.n",
+                     "r.lrmax", "r.bogus", "#r.x", "r.t", "r"}
+    if chance(4) then eval = fmt("function(r) local x = r.x %s %s end", pre,
+                                 numret(pick(PVARS)))
+    else eval = fmt("function(r) local x = r.x %s return %s end", pre, get)
+    end
+  end
+  local doc = chance(8) and any() or '"a metric"'
+  local st = fmt("X = metric.new{name = %s, doc = %s, eval = %s%s}", name,
+                 doc, eval, chance(12) and ", bogus = 1" or "")
+  if chance(2) then
+    local prob, meth = pair()
+    st = st .. fmt(" R1 = run(%s, %s, {iters = %s, %s = {%s}})", prob, meth,
+                   iters(), pick{"metrics", "watch", "metrics"},
+                   pick(UMETRICS))
+  end
+  return st
+end
+
 -- These have statements of their own below.
 for _, k in ipairs{"run", "race", "start", "sweep", "repeats"} do
   KNOWN[k] = false

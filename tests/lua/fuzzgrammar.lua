@@ -93,7 +93,7 @@ for _, e in ipairs{"grad(", "hessian(", "hvp(", "tape(", "problem.new{",
                    "problem.density{", "problem.workers(", "dist.compress(",
                    "run(", "race(", "start(", "sweep(", "repeats(", "help(",
                    "constraints = {", "coroutine.yield()", "while true do end",
-                   "zzfuzz.probe("} do
+                   "zzfuzz.probe(", "metric.new{"} do
   t.ok(uses(e), "statements use " .. e)
 end
 t.ok(all:find("zzfuzz%.probe%([^\n]*alpha =") ~= nil,
