@@ -711,6 +711,13 @@ int ol_run_set (ol_run *r, int param, double value, ol_err *e)
     return ol_err_set(e, OL_EINVAL, "the run is inside its own step (a "
                       "callback of the run cannot change its parameters)");
   if (live_check(r->m, param, value, e) != OL_OK) return e->code;
+  /* a stopped run takes no step that the change could reach: logged, it
+  ** would be one a replay never applies (its log would differ) */
+  if (r->reason != OL_STOP_NONE)
+    return ol_err_set(e, OL_EINVAL, "the run has stopped (%s)%s",
+                      ol_stop_name(r->reason), r->reason == OL_STOP_BUDGET
+                      ? ": extend it first, then change its parameters"
+                      : ": a change would reach no step");
   return apply_change(r, param, value, e);
 }
 
