@@ -707,6 +707,12 @@ static int apply_change (ol_run *r, int k, double v, ol_err *e)
 
 int ol_run_set (ol_run *r, int param, double value, ol_err *e)
 {
+  if (ol_run_setcheck(r, param, value, e) != OL_OK) return e->code;
+  return apply_change(r, param, value, e);
+}
+
+int ol_run_setcheck (const ol_run *r, int param, double value, ol_err *e)
+{
   if (r->inslice)
     return ol_err_set(e, OL_EINVAL, "the run is inside its own step (a "
                       "callback of the run cannot change its parameters)");
@@ -718,7 +724,7 @@ int ol_run_set (ol_run *r, int param, double value, ol_err *e)
                       ol_stop_name(r->reason), r->reason == OL_STOP_BUDGET
                       ? ": extend it first, then change its parameters"
                       : ": a change would reach no step");
-  return apply_change(r, param, value, e);
+  return OL_OK;
 }
 
 const ol_change *ol_run_changes (const ol_run *r, int *n)

@@ -182,6 +182,10 @@ int ol_run_extend (ol_run *r, long iters, ol_err *e);
 ** since no step would follow: a run stopped by its budget is extended
 ** first). */
 int ol_run_set (ol_run *r, int param, double value, ol_err *e);
+/* The checks of ol_run_set alone: OL_OK when it would succeed (but for
+** memory), else its error, and r unchanged (a binding that sets several
+** parameters, or several runs, checks them all before it sets any). */
+int ol_run_setcheck (const ol_run *r, int param, double value, ol_err *e);
 /* The changes made so far (by ol_run_set or replayed), in order; *n of
 ** them; borrowed until the next change. */
 const ol_change *ol_run_changes (const ol_run *r, int *n);

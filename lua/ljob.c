@@ -524,6 +524,24 @@ static int job_stop (lua_State *L)
   return 1;
 }
 
+/* j:set{param = value, ...} -> j: the live parameters of every run of
+** the job still running changed from its next step on (olua_setparams:
+** all checked on every run before any is set).  A done job raises. */
+static int job_set (lua_State *L)
+{
+  ljob *j = checkjob(L, 1);
+  ol_run **rs;
+  int i;
+  if (!refresh(getjs(L), j))
+    return luaL_error(L, "job:set: job #%d is done (its runs have "
+                      "stopped): there is no step left to change", j->id);
+  rs = lua_newuserdatauv(L, (size_t)j->nruns * sizeof *rs, 0);
+  for (i = 0; i < j->nruns; i++) rs[i] = j->boxes[i]->r;
+  olua_setparams(L, 2, rs, j->nruns, "job:set");
+  lua_settop(L, 1);
+  return 1;
+}
+
 /* The job at idx as printed (lua/lprint.c); 0 if it is not a job. */
 int olua_getjobrow (lua_State *L, int idx, olua_jobrow *row)
 {
@@ -563,6 +581,7 @@ static const luaL_Reg job_methods[] = {
   {"plot", job_plot},
   {"pause", job_pause},
   {"resume", job_resume},
+  {"set", job_set},
   {"step", job_step},
   {"stop", job_stop},
   {"wait", job_wait},
