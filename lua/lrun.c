@@ -211,14 +211,14 @@ static void readchanges (lua_State *L, int idx, const char *who, ropts *ro)
     if (lua_getfield(L, e, "param") != LUA_TSTRING)
       luaL_error(L, "%s.param must be a parameter name (a string), got %s",
                  w, lua_isnil(L, -1) ? "nothing"
-                 : lua_pushfstring(L, "a %s", luaL_typename(L, -2)));
+                 : lua_pushfstring(L, "a %s", luaL_typename(L, -1)));
     name = lua_tolstring(L, -1, &len);
     if (len >= sizeof c->name || strlen(name) != len)
       luaL_error(L, "%s.param is no parameter name ('%s')", w, name);
     if (lua_getfield(L, e, "value") != LUA_TNUMBER)
       luaL_error(L, "%s.value must be a number, got %s", w,
                  lua_isnil(L, -1) ? "nothing"
-                 : lua_pushfstring(L, "a %s", luaL_typename(L, -3)));
+                 : lua_pushfstring(L, "a %s", luaL_typename(L, -1)));
     c[i - 1].t = (long)t;
     c[i - 1].v = lua_tonumber(L, -1);
     memcpy(c[i - 1].name, name, len + 1);
