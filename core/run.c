@@ -35,6 +35,8 @@
 */
 #include "run.h"
 
+#include <limits.h>
+
 #include "constr.h"
 #include "runpriv.h"
 #include "sample/stats.h"
@@ -512,7 +514,7 @@ static inline int step1 (ol_run *r)
   c->sched = r->o.sched.kind == OL_SCHED_CONST ? 1
     : ol_sched_value(&r->o.sched, c->t, r->iters);
   if (r->xprev != NULL) memcpy(r->xprev, r->x, (size_t)n * sizeof *r->x);
-  if (r->ireplay < r->nreplay) {
+  if (c->t >= r->replay_t) {
     replay_due(r);
     if (r->reason != OL_STOP_NONE) return r->reason;
   }
@@ -745,6 +747,13 @@ static void replay_due (ol_run *r)
       return;
     }
   }
+  ol_run_replay_next(r);
+}
+
+void ol_run_replay_next (ol_run *r)
+{
+  r->replay_t = r->ireplay < r->nreplay ? r->replay[r->ireplay].t
+                                        : LONG_MAX;
 }
 
 /* == creation ============================================================== */
@@ -966,6 +975,7 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
     memcpy(r->replay, o->changes, (size_t)o->nchanges * sizeof *r->replay);
     r->nreplay = o->nchanges;
   }
+  ol_run_replay_next(r);
   r->o.changes = NULL;        /* borrowed only during this call */
   r->o.nchanges = 0;
   r->st = calloc(1, m->size > 0 ? m->size : 1);

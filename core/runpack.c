@@ -326,6 +326,7 @@ static int unpack_changes (cur *c, ol_run *r, const ol_run *h, ol_err *e)
   r->nchg = h->nchg;
   while (r->ireplay < r->nreplay && r->replay[r->ireplay].t < h->c.t)
     r->ireplay++;
+  ol_run_replay_next(r);
   return OL_OK;
 }
 
