@@ -39,6 +39,7 @@ end
 local j = start(P, GD, {iters = 20})
 j:step(10)
 t.is(j:set{lr = 0.75}, j, "j:set returns the job")
+t.is(j.label, "gd lr=0.75", "j.label shows the parameters in force")
 j:step(10)
 local r = j.run
 local want = 0.5^10 * 0.25^10
