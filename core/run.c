@@ -1120,6 +1120,7 @@ size_t ol_run_memory (const ol_run *r)
   int k, nv = 3 + r->tdim;
   for (k = 0; k < OL_NMETRICS; k++) nv += r->vals[k] != NULL;
   s += (size_t)r->alloc * (size_t)nv * sizeof(double);
+  s += ((size_t)r->chgalloc + (size_t)r->nreplay) * sizeof(ol_change);
   if (r->shadow != NULL) s += ol_run_memory(r->shadow);
   return s;
 }

@@ -198,8 +198,9 @@ static void readchanges (lua_State *L, int idx, const char *who, ropts *ro)
       if (keys[j] == NULL) olua_unknownkey(L, w, "key", k, keys);
       lua_pop(L, 1);
     }
-    lua_getfield(L, e, "iter");
-    t = lua_tointegerx(L, -1, &isint);
+    /* a number only (lua_tointegerx alone would take "10") */
+    t = lua_getfield(L, e, "iter") == LUA_TNUMBER
+      ? lua_tointegerx(L, -1, &isint) : (isint = 0);
     if (!isint || t < 0 || t > OL_RUN_MAXITERS)
       luaL_error(L, "%s.iter must be an integer in [0, 2^62] (the steps "
                  "done when the change took effect), got %s", w,

@@ -179,6 +179,8 @@ t.errors("run: changes[1].iter must be an integer in [0, 2^62]", run, P,
 t.errors("run: changes[1]: unknown key 'x' (valid: iter, param, value)",
          run, P, GD, opts{changes = {{iter = 1, param = "lr", value = 1,
                                       x = 0}}})
+t.errors("run: changes[1].iter must be an integer in [0, 2^62]", run, P,
+         GD, opts{changes = {{iter = "1", param = "lr", value = 1}}})
 t.errors("run: changes[1].value must be a number, got a string", run, P, GD,
          opts{changes = {{iter = 1, param = "lr", value = "1"}}})
 t.errors("run: changes[1].param must be a parameter name (a string), got "
