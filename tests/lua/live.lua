@@ -107,6 +107,9 @@ local rc = race(P, {optim.gd{lr = 0.5}, optim.adam{lr = 0.1}},
                 opts{iters = 15, changes = rr[1].changes})
 t.ok(bytes(rc[1].x) == bytes(rr[1].x) and bytes(rc[2].x) == bytes(rr[2].x),
      "race(..., {changes}): both runs replay their job's bytes")
+t.ok(rc:csv():find("^# change run=1 iter=5 lr=0.25\n# change run=2 iter=5 "
+                   .. "lr=0.25\nrun,method,iter,") ~= nil,
+     "race:csv: a change line per run's change, then the header")
 t.errors("job:set (gd): unknown parameter 'beta1' (valid: lr)", function ()
   local jj = start(P, {optim.gd{}, optim.adam{}}, {iters = 5})
   jj:set{beta1 = 0.5}
@@ -122,6 +125,9 @@ end
 local q = repeats(P, GD, opts{iters = 20, changes = r.changes}, 2)
 t.ok(bytes(q.runs[1].x) == bytes(r.x) and samelog(q.runs[2].changes,
      r.changes), "repeats: each run replays the changes")
+t.ok(q:csv():find("^# change run=1 iter=10 lr=0.75\n# change run=2 iter=10 "
+                  .. "lr=0.75\nrun,stream,iter,") ~= nil,
+     "repeats:csv: the change lines, then the header")
 local sw = sweep(P, optim.gd, {lr = {0.5, 0.25}},
                  opts{iters = 20, changes = r.changes})
 t.ok(bytes(sw.runs[1].x) == bytes(r.x) and #sw.runs[2].changes == 1,
