@@ -1,6 +1,7 @@
 /*
 ** tests/c/t_live.c -- live parameters: ol_run_set, the change log
-** ol_run_changes and its replay through ol_run_opts.changes.
+** ol_run_changes and its replay through ol_run_opts.changes; the log in a
+** packed run (core/runpack.h).
 **
 ** Truth: gradient descent on f = L/2 ||x||^2 has the closed form
 ** x_t = prod_{k<t} (1 - lr_k L) x_0, lr_k the step size in force at step
@@ -10,6 +11,7 @@
 ** bit).  The registry's gd is stepped (its lr is live, core/optim/gd.c).
 */
 #include "olt.h"
+#include "runpack.h"
 #include "tap.h"
 
 #include <math.h>
@@ -317,11 +319,57 @@ static void shadow (void)
   ol_problem_free(p);
 }
 
+/* ol_run_setcheck changes nothing; a packed run carries its log, and a
+** damaged log is refused by name. */
+static void setcheck_pack (void)
+{
+  const ol_method_type *gd = ol_method_find("gd");
+  ol_problem *p = quad8();
+  ol_run_opts o = olt_opts(20, 0, OL_MSET_EMPTY);
+  double par[1] = {1.0 / 16};
+  ol_run *r, *q;
+  ol_err e;
+  int n;
+  size_t len;
+  unsigned char *buf;
+  r = olt_run(p, gd, par, &o);
+  ok(r != NULL && ol_run_setcheck(r, 0, 3.0 / 16, &e) == OL_OK &&
+     ol_run_params(r)[0] == 1.0 / 16 && (ol_run_changes(r, &n), n == 0),
+     "ol_run_setcheck passes a good change and makes none");
+  ok(r != NULL && ol_run_setcheck(r, 0, -1, &e) == OL_EINVAL,
+     "ol_run_setcheck refuses lr = -1: %s", e.msg);
+  ol_run_advance(r, 5);
+  ol_run_set(r, 0, 3.0 / 16, &e);
+  ol_run_advance(r, 5);
+  ol_run_set(r, 0, 1.0 / 32, &e);
+  ol_run_advance(r, 10);
+  buf = ol_run_pack(r, &len, &e);
+  q = olt_run(p, gd, par, &o);
+  ok(buf != NULL && q != NULL && ol_run_unpack(q, buf, len, &e) == OL_OK &&
+     same_changes(r, q) && ol_run_params(q)[0] == 1.0 / 32,
+     "a packed run restores its change log and the parameters in force");
+  ol_run_free(q);
+  /* the bytes end with the last change: t, param, value (runpack.c) */
+  if (buf != NULL) {
+    int bad = 7;
+    memcpy(buf + len - sizeof(double) - sizeof(int), &bad, sizeof bad);
+    q = olt_run(p, gd, par, &o);
+    ok(q != NULL && ol_run_unpack(q, buf, len, &e) == OL_EINVAL &&
+       strstr(e.msg, "change 2: parameter 8 is not a live parameter of gd")
+       != NULL, "a damaged change is refused by name: %s", e.msg);
+    ol_run_free(q);
+  }
+  free(buf);
+  ol_run_free(r);
+  ol_problem_free(p);
+}
+
 int main (void)
 {
   closed_form();
   refusals();
   edges();
   shadow();
+  setcheck_pack();
   return done();
 }
