@@ -1,12 +1,13 @@
 -- tests/lua/live.lua -- live parameters from Lua (issue 24): j:set and
 -- r:set between steps, the log r.changes, its replay by the changes
--- option (run, race, repeats, sweep, start, --tasks/--gather slices), the
--- CSV's change lines, the printed summary, and misuse.
--- Truth: gd on problem.quadratic{n = 2, cond = 1, rotate = false} (H = I, x* = 0,
--- x0 = ones) has x_t = prod_k (1 - lr_k) x0; with lr 0.5 then 0.75 the
--- factors 1/2 and 1/4 are exact in binary, so the iterates are compared
--- to 1e-15 (they agree to the bit).  Deterministic: no random draws
--- beyond the runs' own seeded streams (seed 1).
+-- option (run, race, repeats, sweep, start, --tasks/--gather slices,
+-- mpirun -np 2 when built with Open MPI), the CSV's change lines, the
+-- printed summary, and misuse.
+-- Truth: gd on problem.quadratic{n = 2, cond = 1, rotate = false} (H = I,
+-- x* = 0, x0 = ones) has x_t = prod_k (1 - lr_k) x0; with lr 0.5 then
+-- 0.75 the factors 1/2 and 1/4 are exact in binary, so the iterates are
+-- compared to 1e-15 (they agree to the bit).  Deterministic: no random
+-- draws beyond the runs' own seeded streams (seed 1).
 local t = dofile("tests/lib/tap.lua")
 local files = dofile("tests/lib/files.lua")
 local fmt = string.format
@@ -232,6 +233,18 @@ for i = 1, 2 do io.write(rc[i]:csv(), rc[i].label, "\n") end
        "tasks: one process shows the changes")
   t.is(gathered, one, "tasks: slices then gather give the same bytes "
        .. "(csv with change lines, counts, labels)")
+  -- under mpirun -np 2 (a build with Open MPI): the same bytes
+  if optlab.mpi and files.sh("command -v mpirun") ~= "" then
+    local uid = files.sh("id -u"):gsub("%s", "")
+    local np2, c2 = files.sh(fmt("mpirun --oversubscribe %s -np 2 %s %s "
+                                 .. "2>/dev/null", uid == "0"
+                                 and "--allow-run-as-root" or "", OPTLAB, S))
+    t.is(c2, 0, "mpi: mpirun -np 2 runs")
+    t.is(np2, one, "mpi: the runs gathered from 2 ranks give the same bytes")
+  else
+    t.ok(true, "mpi: skipped (no Open MPI build or no mpirun)")
+    t.ok(true, "mpi: skipped")
+  end
   os.execute("rm -rf " .. dir)
 end
 
