@@ -35,6 +35,8 @@
 */
 #include "run.h"
 
+#include <limits.h>
+
 #include "constr.h"
 #include "runpriv.h"
 #include "sample/stats.h"
@@ -522,7 +524,7 @@ static inline int step1 (ol_run *r)
   c->sched = r->o.sched.kind == OL_SCHED_CONST ? 1
     : ol_sched_value(&r->o.sched, c->t, r->iters);
   if (r->xprev != NULL) memcpy(r->xprev, r->x, (size_t)n * sizeof *r->x);
-  if (r->ireplay < r->nreplay) {
+  if (c->t >= r->replay_t) {
     replay_due(r);
     if (r->reason != OL_STOP_NONE) return r->reason;
   }
@@ -721,11 +723,24 @@ static int apply_change (ol_run *r, int k, double v, ol_err *e)
 
 int ol_run_set (ol_run *r, int param, double value, ol_err *e)
 {
+  if (ol_run_setcheck(r, param, value, e) != OL_OK) return e->code;
+  return apply_change(r, param, value, e);
+}
+
+int ol_run_setcheck (const ol_run *r, int param, double value, ol_err *e)
+{
   if (r->inslice)
     return ol_err_set(e, OL_EINVAL, "the run is inside its own step (a "
                       "callback of the run cannot change its parameters)");
   if (live_check(r->m, param, value, e) != OL_OK) return e->code;
-  return apply_change(r, param, value, e);
+  /* a stopped run takes no step that the change could reach: logged, it
+  ** would be one a replay never applies (its log would differ) */
+  if (r->reason != OL_STOP_NONE)
+    return ol_err_set(e, OL_EINVAL, "the run has stopped (%s)%s",
+                      ol_stop_name(r->reason), r->reason == OL_STOP_BUDGET
+                      ? ": extend it first, then change its parameters"
+                      : ": a change would reach no step");
+  return OL_OK;
 }
 
 const ol_change *ol_run_changes (const ol_run *r, int *n)
@@ -746,6 +761,13 @@ static void replay_due (ol_run *r)
       return;
     }
   }
+  ol_run_replay_next(r);
+}
+
+void ol_run_replay_next (ol_run *r)
+{
+  r->replay_t = r->ireplay < r->nreplay ? r->replay[r->ireplay].t
+                                        : LONG_MAX;
 }
 
 /* == creation ============================================================== */
@@ -967,6 +989,7 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
     memcpy(r->replay, o->changes, (size_t)o->nchanges * sizeof *r->replay);
     r->nreplay = o->nchanges;
   }
+  ol_run_replay_next(r);
   r->o.changes = NULL;        /* borrowed only during this call */
   r->o.nchanges = 0;
   r->st = calloc(1, m->size > 0 ? m->size : 1);
@@ -1112,6 +1135,7 @@ size_t ol_run_memory (const ol_run *r)
   int k, nv = 3 + r->tdim;
   for (k = 0; k < OL_NMETRICS; k++) nv += r->vals[k] != NULL;
   s += (size_t)r->alloc * (size_t)nv * sizeof(double);
+  s += ((size_t)r->chgalloc + (size_t)r->nreplay) * sizeof(ol_change);
   if (r->shadow != NULL) s += ol_run_memory(r->shadow);
   return s;
 }

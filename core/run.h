@@ -178,8 +178,14 @@ int ol_run_extend (ol_run *r, long iters, ol_err *e);
 /* Set live parameter param (method.h: params_live) of r to value, from
 ** the next step on, and record the change (ol_run_changes).  OL_EINVAL
 ** with a message naming the parameter and why (not live: the live ones
-** listed; out of its range; r inside its own ol_run_advance). */
+** listed; out of its range; r inside its own ol_run_advance; r stopped,
+** since no step would follow: a run stopped by its budget is extended
+** first). */
 int ol_run_set (ol_run *r, int param, double value, ol_err *e);
+/* The checks of ol_run_set alone: OL_OK when it would succeed (but for
+** memory), else its error, and r unchanged (a binding that sets several
+** parameters, or several runs, checks them all before it sets any). */
+int ol_run_setcheck (const ol_run *r, int param, double value, ol_err *e);
 /* The changes made so far (by ol_run_set or replayed), in order; *n of
 ** them; borrowed until the next change. */
 const ol_change *ol_run_changes (const ol_run *r, int *n);

@@ -4,33 +4,40 @@
 ** Layout: the magic "OLRP2\0\0\0", then in order the scalars (n, tdim,
 ** len, offgrid, stride, next_rec, reason, t, nfev, ngev, nhev, accepted,
 ** mfev, mgev, metrics, seconds, drows, dthin, dseen, hasavg, mingrad,
-** changes, the metric set's second word), the message (OL_ERRMAX
-** bytes), x (n), xavg (n when hasavg),
+** changes, the metric set's second word, the number of live parameter
+** changes), the message (OL_ERRMAX bytes), x (n), xavg (n when hasavg),
 ** vmin (OL_NMETRICS), times, evals, secs (len each), each recorded
 ** metric's values (len each, in metric order), the trajectory (len x
-** tdim when recorded) and the draws (drows x (OL_DRAW_COLS + n)).  Every
-** field is a fixed-size copy of the struct member.  Unpack trusts none
-** of it (the bytes may come from a damaged or hostile task file): the
+** tdim when recorded), the draws (drows x (OL_DRAW_COLS + n)) and the
+** log of live parameter changes (nchg x (t, param, value), field by
+** field: no struct padding in the bytes).  Every field is a fixed-size
+** copy of the struct member.  Unpack trusts none of it (the bytes may
+** come from a damaged or hostile task file): the
 ** magic, n, tdim, the recorded set and the average against r's; every
 ** scalar against what a run made like r can hold (counts >= 0, t in
 ** [0, 2^62], a known stop reason, the history's stride and the draws'
 ** thinning powers of two, len <= t + 1, drows within dcap and the draws
-** seen); the total length the scalars imply before anything is
-** allocated; then the history (times strictly increasing in [0, t], the
-** next record within a stride of the last, evaluations and seconds
-** finite and ordered).  A failure names the field and its range.
+** seen, nchg in [0, 2^24]); the total length the scalars imply before
+** anything is allocated; then the history (times strictly increasing in
+** [0, t], the next record within a stride of the last, evaluations and
+** seconds finite and ordered) and the changes (times nondecreasing in
+** [0, t], a live parameter of r's method, a value in its range).  A
+** failure names the field and its range.
 ** This file reads the run's private layout (core/runpriv.h), as run.c and
 ** metrics.c do.
 */
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "runpack.h"
 #include "runpriv.h"
 
+/* 2: the metric set's second word and the change log (issue 24) */
 #define MAGIC "OLRP2\0\0\0"
+#define CHGBYTES (sizeof(long) + sizeof(int) + sizeof(double))
 
 /* A cursor over the bytes: put copies in (buf may be NULL: only counts),
 ** get copies out and fails past the end. */
@@ -69,7 +76,7 @@ _Static_assert(OL_NMETRICS <= 128, "a packed run keeps the first 128 bits "
   X(r->reason) X(r->c.t) X(r->c.nfev) X(r->c.ngev) X(r->c.nhev) \
   X(r->c.accepted) X(r->orc.mfev) X(r->orc.mgev) X(r->metrics.w[0]) \
   X(r->seconds) X(r->drows) X(r->dthin) X(r->dseen) X(hasavg) \
-  X(r->mem.mingrad) X(r->mem.changes) X(r->metrics.w[1])
+  X(r->mem.mingrad) X(r->mem.changes) X(r->metrics.w[1]) X(r->nchg)
 
 static void packall (cur *c, const ol_run *r)
 {
@@ -92,6 +99,11 @@ static void packall (cur *c, const ol_run *r)
     put(c, r->traj, len * (size_t)r->tdim * sizeof *r->traj);
   if (r->drows > 0)
     put(c, r->draws, (size_t)r->drows * dcols * sizeof *r->draws);
+  for (k = 0; k < r->nchg; k++) {
+    put(c, &r->changes[k].t, sizeof r->changes[k].t);
+    put(c, &r->changes[k].param, sizeof r->changes[k].param);
+    put(c, &r->changes[k].value, sizeof r->changes[k].value);
+  }
 }
 
 void *ol_run_pack (const ol_run *r, size_t *len, ol_err *e)
@@ -209,6 +221,8 @@ static int check_scalars (const ol_run *r, const ol_run *h, int hasavg,
     return BAD("mingradnorm memory %g is not >= 0", h->mem.mingrad);
   if (h->mem.changes < 0)
     return BAD("support changes %ld is negative", h->mem.changes);
+  if (h->nchg < 0 || h->nchg > (1 << 24))
+    return BAD("%d parameter changes is out of range [0, 2^24]", h->nchg);
   if (r->dcap == 0) {
     if (h->drows != 0 || h->dthin != 0 || h->dseen != 0)
       return BAD("draws (%ld rows, thinning %ld, %ld seen) in a run that "
@@ -269,6 +283,55 @@ static int check_arrays (const ol_run *r, const ol_run *h, ol_err *e)
   return OL_OK;
 }
 
+/* The packed change log (h->nchg entries at c) into r->changes, checked:
+** times nondecreasing in [0, h->c.t], a live parameter of r's method, a
+** value in its range.  The replayed ones the packed run had applied (due
+** before its last step) are marked applied, so a continued run applies
+** no change twice, and r's parameters end as the packed run's. */
+static int unpack_changes (cur *c, ol_run *r, const ol_run *h, ol_err *e)
+{
+  const ol_method_type *m = r->m;
+  int i;
+  if (h->nchg > 0) {
+    ol_change *q = realloc(r->changes, (size_t)h->nchg * sizeof *q);
+    if (q == NULL)
+      return ol_err_set(e, OL_ENOMEM, "out of memory (%d changes)",
+                        h->nchg);
+    r->changes = q;
+    r->chgalloc = h->nchg;
+  }
+  for (i = 0; i < h->nchg; i++) {
+    ol_change *ch = &r->changes[i];
+    get(c, &ch->t, sizeof ch->t);
+    get(c, &ch->param, sizeof ch->param);
+    get(c, &ch->value, sizeof ch->value);
+    if (c->bad) return BAD("a packed run is truncated (change %d)", i + 1);
+    if (ch->t < 0 || ch->t > h->c.t || (i > 0 && ch->t < ch[-1].t))
+      return BAD("change %d: time %ld is out of range [%ld, %ld]", i + 1,
+                 ch->t, i > 0 ? ch[-1].t : 0L, h->c.t);
+    if (ch->param < 0 || ch->param >= m->nparams || ch->param >= 32 ||
+        !(m->params_live & OL_LIVE(ch->param)))
+      return BAD("change %d: parameter %d is not a live parameter of %s",
+                 i + 1, ch->param + 1, m->name);
+    if (ol_param_check(&m->params[ch->param], ch->value, e) != OL_OK) {
+      char msg[OL_ERRMAX];
+      snprintf(msg, sizeof msg, "%s", e->msg);
+      return BAD("change %d: %s", i + 1, msg);
+    }
+  }
+  /* the parameters end as the packed run's did */
+  for (i = 0; i < h->nchg; i++) {
+    r->par[r->changes[i].param] = r->changes[i].value;
+    if (r->shadow != NULL)
+      r->shadow->par[r->changes[i].param] = r->changes[i].value;
+  }
+  r->nchg = h->nchg;
+  while (r->ireplay < r->nreplay && r->replay[r->ireplay].t < h->c.t)
+    r->ireplay++;
+  ol_run_replay_next(r);
+  return OL_OK;
+}
+
 int ol_run_unpack (ol_run *r, const void *buf, size_t len, ol_err *e)
 {
   cur c;
@@ -303,7 +366,7 @@ int ol_run_unpack (ol_run *r, const void *buf, size_t len, ol_err *e)
     (size_t)(1 + hasavg) + sizeof r->vmin;
   if (muladd(hl, per, want, &want) ||
       muladd((size_t)h.drows, dcols * sizeof *r->draws, want, &want) ||
-      want != len)
+      muladd((size_t)h.nchg, CHGBYTES, want, &want) || want != len)
     return BAD("a packed run of %zu bytes is truncated or too long (its "
                "fields say %zu)", len, want);
   if (reserve(r, h.len, h.drows, e) != OL_OK) return e->code;
@@ -322,6 +385,7 @@ int ol_run_unpack (ol_run *r, const void *buf, size_t len, ol_err *e)
                            * sizeof *r->traj);
   if (h.drows > 0) get(&c, r->draws, (size_t)h.drows * dcols
                        * sizeof *r->draws);
+  if (unpack_changes(&c, r, &h, e) != OL_OK) return e->code;
   if (c.bad || c.at != len)
     return BAD("a packed run of %zu bytes is truncated or too long", len);
   if (check_arrays(r, &h, e) != OL_OK) return e->code;

@@ -8,7 +8,8 @@
 ** the stop reason and message, the stepping seconds, x and the average
 ** iterate, the whole recorded history (times, evaluations, seconds, every
 ** recorded metric, the trajectory), the smallest value of each metric,
-** the kept draws of a sampler and the history-dependent metric memory.
+** the kept draws of a sampler, the history-dependent metric memory and
+** the log of live parameter changes (ol_run_changes).
 ** Not packed: the method's own state (its moments, a variational mean
 ** or a sampler's adaptation), so a restored run reads like the original
 ** (series, csv, draws, summaries) but is not to be continued.

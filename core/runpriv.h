@@ -107,11 +107,17 @@ struct ol_run {
   ol_change *replay;          /* o.changes copied: nreplay of them, the
                                  next to apply at ireplay (none after) */
   int nreplay, ireplay;
+  long replay_t;              /* the t of the next one to apply, LONG_MAX
+                                 when none is left: step1's one compare */
   ol_run *shadow;             /* bias / variance: the same method without
                                  gradient noise, stepped in lockstep */
   ol_problem *shadowp;        /* its problem: a noise-free shallow copy of
                                  p (only the struct is owned) */
 };
+
+/* run.c: replay_t from the replay cursor (after ireplay moved: the run's
+** creation, a replay step, runpack.c's unpack). */
+void ol_run_replay_next (ol_run *r);
 
 /* ol_allfinite, inlined into the per-step path (same bit test). */
 static inline int ol_run_finite (const double *x, int n)

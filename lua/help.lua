@@ -444,6 +444,8 @@ options:
             evaluations), "time" (each run's stepping seconds), "bits"
             (bits sent: dist methods) or "rounds" (communication rounds)
   average   keep the Polyak-Ruppert average of the iterates in r.xavg
+  changes   replay live changes (r.changes): {{iter = t, param = "lr",
+            value = v}, ...}, each set after t steps, byte for byte
 stop rules (0 = off; tolerance rules evaluate f and g every step):
   f_abstol  |f_t - f_t-1| <= f_abstol     f_reltol  ... <= f_reltol |f_t|
   x_abstol  ||x_t - x_t-1||inf <= x_abstol   x_reltol  ... <= x_reltol ||x_t||inf
@@ -478,6 +480,8 @@ run object r:
   r:save(file) (CSV, %.17g, no timings)   r:csv()   r:continue(iters)
   r:plot{file = "fig.svg"} writes an SVG; r:plot() prints a text plot
   r:traj() -> the recorded points (record_x)
+  r:set{lr = v} a live parameter from the next step on (a job's run);
+  r.changes -> {{iter = t, param = "lr", value = v}, ...} the changes made
   variational: r.mean r.cov (the returned q: by default the average of the
   iterates over the last 1/2 to 3/4 of the steps), r.mean_se r.cov_se
   (their Monte Carlo errors, from batch means), r.drift (the batch means'
@@ -490,6 +494,10 @@ start(problem, method or {m1, m2, ...} [, opts]) -> job
   while the prompt stays usable, with a dashboard above it on a terminal
   (Ctrl-G moves the keyboard to it and back).  Options as run.
   j:pause() j:resume() j:step(n) j:stop() j:wait() j:plot{...}
+  j:set{lr = 0.05} live parameters of every run, from the next step on
+  (gd, momentum, nesterov, rmsprop, adagrad, adam, adamw: their step
+  sizes, momenta, eps, decay); logged in r.changes, replayed by the
+  changes option
   j.state ("running" | "paused" | "done") j.id j.label j.iter j.iters
   j.elapsed   j.run (the live run)   j.runs, j[i] (all its runs)]]
 

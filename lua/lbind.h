@@ -128,6 +128,14 @@ typedef struct lrun {
 /* Push run b's label: the method's, then " chain k" for a chain. */
 void olua_pushrunlabel (lua_State *L, const lrun *b);
 
+/* An entry of the changes option (a replayed r.changes): parameter
+** by name, resolved per method by olua_mkrun. */
+typedef struct olua_chg {
+  long t;
+  double v;
+  char name[32];
+} olua_chg;
+
 /* Parsed options of run / race / start. */
 typedef struct ropts {
   ol_run_opts o;
@@ -145,6 +153,9 @@ typedef struct ropts {
   long samples;          /* diffusion: particles (0: the method's own) */
   int iters_given;       /* iters was an option (else a diffusion run's
                             budget is its steps) */
+  const olua_chg *chg;   /* the changes option: nchg entries (a buffer
+                            left on the stack), or NULL */
+  int nchg;
 } ropts;
 
 /* Parse the options table at idx (may be none/nil) for who; may leave
@@ -156,6 +167,15 @@ int olua_checkxaxis (lua_State *L, int idx, const char *who);
 /* Push a new run object of the method at midx on the problem at pidx. */
 lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
                   const char *who);
+
+/* Set the live parameters given by the table at idx ({lr = 0.05, ...})
+** on each of the n runs not stopped (all when n == 1: a stopped one
+** raises), checked on every run before any is set, in each method's
+** parameter order; raises "<who>: ..." naming an unknown key (with the
+** method's parameters), a non-number, a parameter that is not live or a
+** value out of range.  Returns how many runs were set. */
+int olua_setparams (lua_State *L, int idx, ol_run *const *runs, int n,
+                    const char *who);
 
 lproblem *olua_checkproblem (lua_State *L, int arg);
 lmethod *olua_checkmethod (lua_State *L, int arg);

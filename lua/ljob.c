@@ -524,6 +524,53 @@ static int job_stop (lua_State *L)
   return 1;
 }
 
+/* The labels of job j (its box at jidx) made again from the parameters
+** in force ("#3 gd lr=0.5"; j.label too, for a one-run job), after a
+** change.  The new strings replace the old in the label table (user value
+** 2), which anchors them, before j->labels points at them; nothing keeps
+** an old pointer across a call into Lua. */
+static void relabel (lua_State *L, int jidx, ljob *j)
+{
+  int i;
+  lua_getiuservalue(L, jidx, 2);
+  for (i = 0; i < j->nruns; i++) {
+    const ol_run *r = j->boxes[i]->r;
+    if (r == NULL) continue;
+    olua_pushlabel(L, ol_run_method(r), ol_run_params(r));
+    lua_pushfstring(L, "#%d %s", j->id, lua_tostring(L, -1));
+    lua_remove(L, -2);
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, -3, i + 1);
+    j->labels[i] = lua_tostring(L, -1);
+    lua_pop(L, 1);
+  }
+  if (j->nruns == 1 && j->boxes[0]->r != NULL) {
+    olua_pushlabel(L, ol_run_method(j->boxes[0]->r),
+                   ol_run_params(j->boxes[0]->r));
+    lua_setfield(L, -2, "label");
+  }
+  lua_pop(L, 1);
+}
+
+/* j:set{param = value, ...} -> j: the live parameters of every run of
+** the job still running changed from its next step on (olua_setparams:
+** all checked on every run before any is set).  A done job raises. */
+static int job_set (lua_State *L)
+{
+  ljob *j = checkjob(L, 1);
+  ol_run **rs;
+  int i;
+  if (!refresh(getjs(L), j))
+    return luaL_error(L, "job:set: job #%d is done (its runs have "
+                      "stopped): there is no step left to change", j->id);
+  rs = lua_newuserdatauv(L, (size_t)j->nruns * sizeof *rs, 0);
+  for (i = 0; i < j->nruns; i++) rs[i] = j->boxes[i]->r;
+  olua_setparams(L, 2, rs, j->nruns, "job:set");
+  relabel(L, 1, j);
+  lua_settop(L, 1);
+  return 1;
+}
+
 /* The job at idx as printed (lua/lprint.c); 0 if it is not a job. */
 int olua_getjobrow (lua_State *L, int idx, olua_jobrow *row)
 {
@@ -563,6 +610,7 @@ static const luaL_Reg job_methods[] = {
   {"plot", job_plot},
   {"pause", job_pause},
   {"resume", job_resume},
+  {"set", job_set},
   {"step", job_step},
   {"stop", job_stop},
   {"wait", job_wait},

@@ -267,6 +267,48 @@ const char *olua_pushrunhead (lua_State *L, const ol_run *r)
   return lua_tostring(L, -1);
 }
 
+/* The live changes of the run box at 1 (r.changes), when it has any:
+** "changes: lr=0.5 at 10, lr=0.05 at 30 (started with lr=0.1)", the
+** first SHOWCHG of them; the start values are the method object's. */
+#define SHOWCHG 8
+static void addchanges (lua_State *L, luaL_Buffer *bf, const ol_run *r)
+{
+  const ol_method_type *m = ol_run_method(r);
+  int n, i, k, first = 1;
+  const ol_change *c = ol_run_changes(r, &n);
+  const lmethod *mb;
+  unsigned seen = 0;
+  char buf[96], num[40];
+  if (n == 0) return;
+  luaL_addstring(bf, "\n  changes: ");
+  for (i = 0; i < n && i < SHOWCHG; i++) {
+    olua_fmtparam(&m->params[c[i].param], c[i].value, num, sizeof num);
+    snprintf(buf, sizeof buf, "%s%s=%s at %ld", i > 0 ? ", " : "",
+             m->params[c[i].param].name, num, c[i].t);
+    luaL_addstring(bf, buf);
+  }
+  if (n > SHOWCHG) {
+    snprintf(buf, sizeof buf, ", ... (%d in all: r.changes)", n);
+    luaL_addstring(bf, buf);
+  }
+  /* popped at once (the buffer's stack use stays balanced); the method
+  ** object stays, as the run's user value */
+  lua_getiuservalue(L, 1, 2);
+  mb = luaL_testudata(L, -1, OLUA_METHOD);
+  lua_pop(L, 1);
+  for (i = 0; mb != NULL && mb->t == m && i < n; i++) {
+    k = c[i].param;
+    if (k >= 32 || (seen & (1u << k))) continue;
+    seen |= 1u << k;
+    olua_fmtparam(&m->params[k], mb->par[k], num, sizeof num);
+    snprintf(buf, sizeof buf, "%s%s=%s", first ? " (started with " : ", ",
+             m->params[k].name, num);
+    luaL_addstring(bf, buf);
+    first = 0;
+  }
+  if (!first) luaL_addchar(bf, ')');
+}
+
 /* Multi-line summary: what ran, why it stopped, the final metrics. */
 int olua_run_tostring (lua_State *L)
 {
@@ -303,6 +345,7 @@ int olua_run_tostring (lua_State *L)
              ol_fmtnum(num, sizeof num, ol_run_seconds(r), 2));
   luaL_addstring(&bf, buf);
   addevals(&bf, r);
+  addchanges(L, &bf, r);
   if (adnote != NULL) {
     luaL_addstring(&bf, "\n  gradient: ");
     luaL_addstring(&bf, adnote);

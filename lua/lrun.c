@@ -27,7 +27,7 @@ static const char *const optkeys[] = {
   "record_x", "schedule", "progress", "view", "xaxis", "xlog", "average",
   "f_abstol", "f_reltol", "x_abstol", "x_reltol", "xlimit", "flimit",
   "stop_below", "chains", "warmup", "max_draws", "speed", "paused",
-  "samples", NULL
+  "samples", "changes", NULL
 };
 
 
@@ -164,8 +164,77 @@ static void readsched (lua_State *L, int idx, const char *who, ol_sched *s)
   lua_pop(L, 3);
 }
 
-/* Parse the options table at idx (may be none/nil).  Leaves buffers (x0)
-** on the stack: callers must not rely on the stack top afterwards. */
+/* The changes option at idx: a list of {iter = t, param = name, value = v}
+** (the shape of r.changes), iter nondecreasing -> ro->chg, a buffer left
+** on the stack.  Names are resolved per method by olua_mkrun, which
+** leaves liveness and ranges to the core (ol_run_new). */
+static void readchanges (lua_State *L, int idx, const char *who, ropts *ro)
+{
+  static const char *const keys[] = {"iter", "param", "value", NULL};
+  lua_Integer n, i;
+  olua_chg *c;
+  char w[96];
+  idx = lua_absindex(L, idx);
+  if (!lua_istable(L, idx))
+    luaL_error(L, "%s: changes must be a list of {iter = t, param = name, "
+               "value = v} (as r.changes), got a %s", who,
+               luaL_typename(L, idx));
+  n = (lua_Integer)lua_rawlen(L, idx);
+  if (n > (1 << 24))
+    luaL_error(L, "%s: changes has %I entries, at most %d", who, n, 1 << 24);
+  c = lua_newuserdatauv(L, (size_t)(n > 0 ? n : 1) * sizeof *c, 0);
+  for (i = 1; i <= n; i++) {
+    int e = lua_gettop(L) + 1, isint;
+    lua_Integer t;
+    size_t len;
+    const char *name;
+    snprintf(w, sizeof w, "%s: changes[%lld]", who, (long long)i);
+    if (lua_rawgeti(L, idx, i) != LUA_TTABLE)
+      luaL_error(L, "%s is a %s, expected a table {iter = t, param = name, "
+                 "value = v}", w, luaL_typename(L, e));
+    lua_pushnil(L);
+    while (lua_next(L, e) != 0) {
+      const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2)
+                                                     : "?";
+      int j;
+      for (j = 0; keys[j] != NULL && strcmp(keys[j], k) != 0; j++) {}
+      if (keys[j] == NULL) olua_unknownkey(L, w, "key", k, keys);
+      lua_pop(L, 1);
+    }
+    /* a number only (lua_tointegerx alone would take "10") */
+    t = lua_getfield(L, e, "iter") == LUA_TNUMBER
+      ? lua_tointegerx(L, -1, &isint) : (isint = 0);
+    if (!isint || t < 0 || t > OL_RUN_MAXITERS)
+      luaL_error(L, "%s.iter must be an integer in [0, 2^62] (the steps "
+                 "done when the change took effect), got %s", w,
+                 lua_isnil(L, -1) ? "nothing" : luaL_tolstring(L, -1, NULL));
+    if (i > 1 && (long)t < c[i - 2].t)
+      luaL_error(L, "%s.iter = %I comes before changes[%I].iter = %I (the "
+                 "list is in time order)", w, t, i - 1,
+                 (lua_Integer)c[i - 2].t);
+    if (lua_getfield(L, e, "param") != LUA_TSTRING)
+      luaL_error(L, "%s.param must be a parameter name (a string), got %s",
+                 w, lua_isnil(L, -1) ? "nothing"
+                 : lua_pushfstring(L, "a %s", luaL_typename(L, -1)));
+    name = lua_tolstring(L, -1, &len);
+    if (len >= sizeof c->name || strlen(name) != len)
+      luaL_error(L, "%s.param is no parameter name ('%s')", w, name);
+    if (lua_getfield(L, e, "value") != LUA_TNUMBER)
+      luaL_error(L, "%s.value must be a number, got %s", w,
+                 lua_isnil(L, -1) ? "nothing"
+                 : lua_pushfstring(L, "a %s", luaL_typename(L, -1)));
+    c[i - 1].t = (long)t;
+    c[i - 1].v = lua_tonumber(L, -1);
+    memcpy(c[i - 1].name, name, len + 1);
+    lua_settop(L, e - 1);
+  }
+  ro->chg = c;
+  ro->nchg = (int)n;
+}
+
+/* Parse the options table at idx (may be none/nil).  Leaves buffers (x0,
+** changes) on the stack: callers must not rely on the stack top
+** afterwards. */
 void olua_readopts (lua_State *L, int idx, const char *who, ropts *ro)
 {
   int i;
@@ -290,6 +359,11 @@ void olua_readopts (lua_State *L, int idx, const char *who, ropts *ro)
     lua_remove(L, -2);                 /* the buffer stays on the stack */
   }
   else lua_pop(L, 1);
+  if (lua_getfield(L, idx, "changes") != LUA_TNIL) {
+    readchanges(L, -1, who, ro);
+    lua_remove(L, -2);                 /* the buffer stays on the stack */
+  }
+  else lua_pop(L, 1);
 }
 
 int olua_checkxaxis (lua_State *L, int idx, const char *who)
@@ -320,13 +394,34 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
   ol_err e;
   ol_mset rec, dropped = OL_MSET_NONE;
   double par[64];
-  int i;
+  int i, chgidx = 0;
   lrun *b;
   pidx = lua_absindex(L, pidx);
   midx = lua_absindex(L, midx);
   if (o.x0 != NULL && ro->x0len != pb->p->n)
     luaL_error(L, "%s: x0 has %d entries, expected n = %d", who, ro->x0len,
                pb->p->n);
+  /* the replayed changes, by this method's parameter indices (a buffer
+  ** below the run box, removed at the end) */
+  if (ro->nchg > 0) {
+    ol_change *ch = lua_newuserdatauv(L, (size_t)ro->nchg * sizeof *ch, 0);
+    chgidx = lua_gettop(L);
+    for (i = 0; i < ro->nchg; i++) {
+      int k = ol_param_find(mb->t->params, mb->t->nparams, ro->chg[i].name);
+      if (k < 0) {
+        char w[128];
+        snprintf(w, sizeof w, "%s: changes[%d] (%s)", who, i + 1,
+                 mb->t->name);
+        olua_unknownparam(L, w, ro->chg[i].name, mb->t->params,
+                          mb->t->nparams);
+      }
+      ch[i].t = ro->chg[i].t;
+      ch[i].param = k;
+      ch[i].value = ro->chg[i].v;
+    }
+    o.changes = ch;
+    o.nchanges = ro->nchg;
+  }
   b = lua_newuserdatauv(L, sizeof *b, 2);
   memset(b, 0, sizeof *b);
   luaL_setmetatable(L, OLUA_RUN);
@@ -421,7 +516,108 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
   else   /* the family's panels (core/plot: pn_defaults) */
     b->nwatch = pn_defaults(pb->p, mb->t->family, rec, b->watch,
                             OL_NMETRICS);
+  if (chgidx > 0) lua_remove(L, chgidx);   /* (ol_run_new copied it) */
   return b;
+}
+
+/* -- live parameters (issue 24) ------------------------------------------- */
+
+/* Parameter k of m named by the key on top - 1, or raise (unknown: the
+** method's parameters listed; the value on top not a number). */
+static int setkey (lua_State *L, const ol_method_type *m, const char *who,
+                   int nruns)
+{
+  const char *key = lua_tostring(L, -2);
+  int k = ol_param_find(m->params, m->nparams, key);
+  if (k < 0) {
+    char w[128];
+    if (nruns > 1) snprintf(w, sizeof w, "%s (%s)", who, m->name);
+    else snprintf(w, sizeof w, "%s", who);
+    olua_unknownparam(L, w, key, m->params, m->nparams);
+  }
+  return k;
+}
+
+int olua_setparams (lua_State *L, int idx, ol_run *const *runs, int n,
+                    const char *who)
+{
+  int pass, i, nset = 0;
+  ol_err e;
+  idx = lua_absindex(L, idx);
+  if (!lua_istable(L, idx))
+    luaL_error(L, "%s: expected a table {param = value, ...}, got %s", who,
+               lua_isnoneornil(L, idx) ? "nothing"
+               : lua_pushfstring(L, "a %s", luaL_typename(L, idx)));
+  lua_pushnil(L);
+  while (lua_next(L, idx) != 0) {
+    if (lua_type(L, -2) != LUA_TSTRING)
+      luaL_error(L, "%s: parameter names must be strings, got a %s", who,
+                 luaL_typename(L, -2));
+    if (lua_type(L, -1) != LUA_TNUMBER)
+      luaL_error(L, "%s: %s must be a number, got a %s", who,
+                 lua_tostring(L, -2), luaL_typename(L, -1));
+    lua_pop(L, 1);
+  }
+  /* pass 0 checks every change on every run; pass 1 makes them, in each
+  ** method's parameter order (the log's order does not depend on the
+  ** table's traversal) */
+  for (pass = 0; pass < 2; pass++)
+    for (i = 0; i < n; i++) {
+      const ol_method_type *m;
+      double v[32];
+      int have[32], k;
+      if (runs[i] == NULL ||
+          (n > 1 && ol_run_reason(runs[i]) != OL_STOP_NONE))
+        continue;
+      m = ol_run_method(runs[i]);
+      memset(have, 0, sizeof have);
+      lua_pushnil(L);
+      while (lua_next(L, idx) != 0) {
+        k = setkey(L, m, who, n);
+        if (ol_run_setcheck(runs[i], k, lua_tonumber(L, -1), &e) != OL_OK)
+          luaL_error(L, "%s: %s", who, e.msg);
+        if (k < 32) {          /* always: a live parameter has k < 32 */
+          have[k] = 1;
+          v[k] = lua_tonumber(L, -1);
+        }
+        lua_pop(L, 1);
+      }
+      if (pass == 0) continue;
+      for (k = 0; k < 32; k++)
+        if (have[k] && ol_run_set(runs[i], k, v[k], &e) != OL_OK)
+          luaL_error(L, "%s: %s", who, e.msg);
+      nset++;
+    }
+  return nset;
+}
+
+/* r:set{param = value, ...} -> r: live parameters changed from the next
+** step on (olua_setparams). */
+static int run_set (lua_State *L)
+{
+  lrun *b = olua_checkrun(L, 1);
+  olua_setparams(L, 2, &b->r, 1, "run:set");
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* r.changes: {{iter = t, param = name, value = v}, ...}, the log. */
+static void pushchanges (lua_State *L, const ol_run *r)
+{
+  int n, i;
+  const ol_change *c = ol_run_changes(r, &n);
+  const ol_method_type *m = ol_run_method(r);
+  lua_createtable(L, n, 0);
+  for (i = 0; i < n; i++) {
+    lua_createtable(L, 0, 3);
+    lua_pushinteger(L, (lua_Integer)c[i].t);
+    lua_setfield(L, -2, "iter");
+    lua_pushstring(L, m->params[c[i].param].name);
+    lua_setfield(L, -2, "param");
+    lua_pushnumber(L, c[i].value);
+    lua_setfield(L, -2, "value");
+    lua_rawseti(L, -2, i + 1);
+  }
 }
 
 void olua_pushrunlabel (lua_State *L, const lrun *b)
@@ -768,8 +964,9 @@ static void addnum (luaL_Buffer *bf, double v)
   luaL_addstring(bf, buf);
 }
 
-/* Push the CSV text of r: "iter,<metric>,...[,x1,...]" then one row per
-** recorded time.  Deterministic: no timings. */
+/* Push the CSV text of r: a line "# change iter=T name=V" per live change
+** (r.changes, none for most runs), "iter,<metric>,...[,x1,...]", then one
+** row per recorded time.  Deterministic: no timings. */
 static void pushcsv (lua_State *L, const ol_run *r)
 {
   luaL_Buffer bf;
@@ -779,7 +976,19 @@ static void pushcsv (lua_State *L, const ol_run *r)
   int n = ol_run_len(r), i, j, ns = 0, dim = 0;
   const double *traj = ol_run_traj(r, &dim);
   char buf[32];
+  int nchg;
+  const ol_change *chg = ol_run_changes(r, &nchg);
   luaL_buffinit(L, &bf);
+  /* the live changes first, one comment line each (readers skip '#'
+  ** lines, as in CmdStan's files) */
+  for (i = 0; i < nchg; i++) {
+    snprintf(buf, sizeof buf, "# change iter=%ld ", chg[i].t);
+    luaL_addstring(&bf, buf);
+    luaL_addstring(&bf, ol_run_method(r)->params[chg[i].param].name);
+    luaL_addchar(&bf, '=');
+    addnum(&bf, chg[i].value);
+    luaL_addchar(&bf, '\n');
+  }
   luaL_addstring(&bf, "iter");
   for (i = 0; i < OL_NMETRICS; i++)
     if (ol_mset_has(rec, i)) {
@@ -894,6 +1103,7 @@ static const luaL_Reg run_methods[] = {
   {"csv", run_csv},
   {"save", run_save},
   {"continue", run_continue},
+  {"set", run_set},
   {"plot", olua_plot},
   {"close", run_gc},
   {NULL, NULL}
@@ -1057,7 +1267,13 @@ static void f_method (lua_State *L, lrun *b)
   lua_getiuservalue(L, 1, 2);
 }
 
+static void f_changes (lua_State *L, lrun *b)
+{
+  pushchanges(L, b->r);
+}
+
 static const run_field run_fields[] = {
+  {"changes", f_changes, 't'},
   {"iter", f_iter, 'n'},
   {"reason", f_reason, 's'},
   {"message", f_message, 's'},

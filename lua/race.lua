@@ -44,10 +44,18 @@ end
 
 -- race:csv() -> long CSV text "run,method,iter,<metrics>", one row per
 -- run and recorded time (metrics of the first run; nan where a run did
--- not record one).
+-- not record one); live parameter changes first, a comment line each:
+-- "# change run=2 iter=10 lr=0.5" (none without changes).
 function methods.csv (self)
   local names = self[1]:metrics()
-  local out = {"run,method,iter," .. concat(names, ",")}
+  local out = {}
+  for i = 1, #self do
+    for _, c in ipairs(self[i].changes) do
+      out[#out + 1] = "# change run=" .. i .. " iter=" .. c.iter .. " "
+        .. c.param .. "=" .. num(c.value)
+    end
+  end
+  out[#out + 1] = "run,method,iter," .. concat(names, ",")
   for i = 1, #self do
     local r = self[i]
     local have, cols, times = {}, {}, nil

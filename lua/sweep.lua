@@ -117,10 +117,19 @@ end
 
 -- Long CSV rows of runs: lead(i) (the leading cells of run i, with their
 -- commas), iter, then the metrics of the first run (nan where a run did
--- not record one), one row per recorded time.
+-- not record one), one row per recorded time; live parameter changes
+-- first, a comment line each ("# change run=2 iter=10 lr=0.5", run i of
+-- runs; none without changes).
 local function longcsv (runs, head, lead)
   local names = runs[1]:metrics()
-  local out = {head .. ",iter," .. concat(names, ",")}
+  local out = {}
+  for i, r in ipairs(runs) do
+    for _, c in ipairs(r.changes) do
+      out[#out + 1] = fmt("# change run=%d iter=%d %s=%s", i, c.iter,
+                          c.param, csvnum(c.value))
+    end
+  end
+  out[#out + 1] = head .. ",iter," .. concat(names, ",")
   for i, r in ipairs(runs) do
     local have, cols, times = {}, {}, nil
     for _, m in ipairs(r:metrics()) do have[m] = true end

@@ -20,6 +20,16 @@ awk '
     printf "W1 of which         : %.1f ns the objective'"'"'s own Lua arithmetic, %.1f ns the binding (call, marshalling)\n", ns["luabody"], ns["lua"] - ns["engine"] - ns["luabody"]
   }' "$out"
 
+echo "== LIVE: live parameters (issue 24) unused, pending, set; gd on 2-D Rosenbrock, 10^6 steps, one core"
+tests/bench/live 1000000 7 | tee "$out"
+awk '
+  $1 == "LIVE" { ns[$2] = $4 }
+  END {
+    printf "LIVE no changes     : %.2fx the gd floor (the run engine, the replay check included)\n", ns["none"] / ns["floor"]
+    printf "LIVE pending replay : %+.2f ns/step over no changes (the replay looked at every step)\n", ns["pending"] - ns["none"]
+    printf "LIVE j:set per 1000 : %+.2f ns/step over no changes (ol_run_set between slices)\n", ns["set"] - ns["none"]
+  }' "$out"
+
 echo "== AD: traced Lua objectives (issue 15): W1 with a Lua f and no gradient; 1000-D extended Rosenbrock, traced vs the C gradient; one core"
 tests/bench/w1 1000000 7 | tee "$out"
 ./optlab --no-tui tests/bench/ad.lua 1000000 5 | tee -a "$out"

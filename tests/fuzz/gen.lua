@@ -998,6 +998,12 @@ local OPTV = {
   samples = function () return pick{"1", "10", "50", long and "1e4" or "5"}
   end,
   speed = function () return pick{"1", "10", "0.5", '"max"'} end,
+  -- live changes replayed (issue 24): live, not live, unknown names
+  changes = function ()
+    return fmt("{{iter = %s, param = %q, value = %s}}", pick{"0", "1", "5"},
+               pick{"lr", "mu", "eps", "beta1", "m", "bogus"},
+               pick{"0.01", "0.5", num()})
+  end,
 }
 local OFTEN = {iters = 1, tol = 3, time = 6, seed = 4, stream = 5, x0 = 8,
                metrics = 3, watch = 4, cap = 6, record_x = 5, schedule = 5,
@@ -1312,6 +1318,9 @@ local function objcall (o)
   elseif k == 26 then return o .. ":continue(math.maxinteger)"
   elseif k == 27 then return o .. ":save_draws(" .. pick(FILES) .. ")"
   elseif k <= 30 then return field(o, pick{"run", "job", "race"})
+  elseif chance(2) then          -- j:set / r:set (issue 24)
+    return fmt("%s:set{%s = %s}", o, pick{"lr", "mu", "eps", "beta1",
+               "bogus"}, pick{"0.01", "0.5", num(), any()})
   else return "X = tostring(" .. o .. ")" end
 end
 

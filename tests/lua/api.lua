@@ -148,7 +148,7 @@ t.errors("run: unknown option 'iter' (valid: iters, tol, time, seed, stream, "
          .. "xaxis, xlog, average, f_abstol, f_reltol, x_abstol, x_reltol, "
          .. "xlimit, "
          .. "flimit, stop_below, chains, warmup, max_draws, speed, paused, "
-         .. "samples)",
+         .. "samples, changes)",
          run, p, m, {iter = 10})
 t.errors("run: unknown metric 'los' (valid: loss, gradnorm, dist, subopt, "
          .. "kkt, entropy, exploitability, accept, ",
