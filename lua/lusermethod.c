@@ -46,6 +46,7 @@
 ** OLUA_MAXDEPTH.
 */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -972,16 +973,20 @@ static int usermethod_new (lua_State *L)
     if (pt[i].kind == OL_P_REAL) {
       double lo = optnum(L, -1, "min", -INFINITY, who, pn);
       double hi = optnum(L, -1, "max", INFINITY, who, pn);
-      if (lo > hi)
-        return luaL_error(L, "%s: params.%s: min = %g is above max = %g", who,
-                          pn, lo, hi);
+      if (lo > hi) {
+        char a[32], b[32];
+        snprintf(a, sizeof a, "%g", lo);
+        snprintf(b, sizeof b, "%g", hi);
+        return luaL_error(L, "%s: params.%s: min = %s is above max = %s", who,
+                          pn, a, b);
+      }
       if (optbool(L, -1, "min_open", who, pn)) lo = nextafter(lo, INFINITY);
       if (optbool(L, -1, "max_open", who, pn)) hi = nextafter(hi, -INFINITY);
       pt[i].lo = lo;
       pt[i].hi = hi;
       if (!isfinite(pt[i].def))
-        return luaL_error(L, "%s: params.%s.default must be finite, got %g",
-                          who, pn, pt[i].def);
+        return luaL_error(L, "%s: params.%s.default must be finite", who,
+                          pn);
     }
     pt[i].name = pn;
     if (ol_param_check(&pt[i], pt[i].def, &e) != OL_OK)
