@@ -390,6 +390,25 @@ static int o_sched (lua_State *L)
   return 1;
 }
 
+/* o:blocks() -> the sizes of a game's players' blocks ({n} otherwise). */
+static int o_blocks (lua_State *L)
+{
+  ustate *s = ckor(L, "o:blocks");
+  int i;
+  if (s->u->t.family != OL_DYNAMIC || s->play.nb < 1) {
+    lua_createtable(L, 1, 0);
+    lua_pushinteger(L, s->c->n);
+    lua_rawseti(L, -2, 1);
+    return 1;
+  }
+  lua_createtable(L, s->play.nb, 0);
+  for (i = 0; i < s->play.nb; i++) {
+    lua_pushinteger(L, s->play.blk[i]);
+    lua_rawseti(L, -2, i + 1);
+  }
+  return 1;
+}
+
 static int o_tostring (lua_State *L)
 {
   uoracle *o = luaL_checkudata(L, 1, OLUA_ORACLE);
@@ -418,6 +437,7 @@ static const luaL_Reg oracle_methods[] = {
   {"hvp", o_hvp}, {"stochastic_grad", o_sgrad}, {"project", o_project},
   {"rng", o_rng}, {"logp", o_logp}, {"grad_logp", o_grad_logp},
   {"payoff_grad", o_payoff_grad}, {"iter", o_iter}, {"sched", o_sched},
+  {"blocks", o_blocks},
   {NULL, NULL}
 };
 
@@ -523,7 +543,8 @@ static int callerr (ustate *s, const char *when, ol_err *e)
   return code;
 }
 
-/* Call the function in slot fn with s, x, (o,) p; nres results. */
+/* Call the function in slot fn: step(s, x, o, p) or init(s, x, p, o);
+** nres results. */
 static int call (ustate *s, int fn, int nres, const char *when, ol_err *e)
 {
   lua_State *T = s->T, *prev = s->u->S->cb;
@@ -531,13 +552,13 @@ static int call (ustate *s, int fn, int nres, const char *when, ol_err *e)
   lua_pushvalue(T, fn);
   lua_pushvalue(T, T_S);
   lua_pushvalue(T, T_X);
-  if (fn == T_STEP) lua_pushvalue(T, T_O);
-  lua_pushvalue(T, T_P);
+  lua_pushvalue(T, fn == T_STEP ? T_O : T_P);
+  lua_pushvalue(T, fn == T_STEP ? T_P : T_O);
   s->orc = OL_OK;
   s->live = 1;
   s->u->depth++;
   s->u->S->cb = T;           /* for the SIGINT hook (olua_cbthread) */
-  rc = lua_pcall(T, fn == T_STEP ? 4 : 3, nres, T_MSGH);
+  rc = lua_pcall(T, 4, nres, T_MSGH);
   s->u->S->cb = prev;
   s->u->depth--;
   s->live = 0;
