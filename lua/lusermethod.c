@@ -112,10 +112,20 @@ static const char *famname (int f)
 
 /* == the oracle ============================================================ */
 
+/* The state behind the oracle (or rng) at idx.  Upvalue 1 of every
+** oracle and rng function is its metatable: comparing with it is the
+** fast path of a call made at every step (luaL_checkudata looks the
+** metatable up in the registry by name). */
 static ustate *checkoracle (lua_State *L, int idx, const char *tname,
                             const char *who)
 {
-  uoracle *o = luaL_checkudata(L, idx, tname);
+  uoracle *o = lua_touserdata(L, idx);
+  int same = o != NULL && lua_getmetatable(L, idx);
+  if (same) {
+    same = lua_rawequal(L, -1, lua_upvalueindex(1));
+    lua_pop(L, 1);
+  }
+  if (!same) o = luaL_checkudata(L, idx, tname);
   if (o->s == NULL)
     luaL_error(L, "%s: its run has ended (o and o:rng() are valid only "
                "inside the method's init and step)", who);
@@ -1145,13 +1155,17 @@ void olua_openusermethod (lua_State *L)
   static const int fams[] = {OL_OPTIM, OL_SAMPLER, OL_DYNAMIC};
   int core = lua_gettop(L), i;
   luaL_newmetatable(L, OLUA_ORACLE);
-  luaL_newlib(L, oracle_methods);
+  lua_newtable(L);
+  lua_pushvalue(L, -2);
+  luaL_setfuncs(L, oracle_methods, 1);    /* upvalue: the metatable */
   lua_setfield(L, -2, "__index");
   lua_pushcfunction(L, o_tostring);
   lua_setfield(L, -2, "__tostring");
   lua_pop(L, 1);
   luaL_newmetatable(L, OLUA_URNG);
-  luaL_newlib(L, rng_methods);
+  lua_newtable(L);
+  lua_pushvalue(L, -2);
+  luaL_setfuncs(L, rng_methods, 1);
   lua_setfield(L, -2, "__index");
   lua_pop(L, 1);
   for (i = 0; i < 3; i++) {
