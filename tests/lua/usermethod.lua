@@ -127,6 +127,25 @@ do
   t.errors("valid only", function () return got.o:f({0, 0, 0}) end)
 end
 
+-- == s.probe feeds the probe metrics the definition names =================
+do
+  optim.new{name = "probed", probes = {"lrmax", "lrmin"},
+    params = {lr = {default = 0.01, min = 0}},
+    step = function (s, x, o, p)
+      local g = s.g or {}
+      s.g = g
+      o:stochastic_grad(x, g)
+      for i = 1, #x do x[i] = x[i] - p.lr * g[i] end
+      s.probe = {lrmax = 2 * p.lr, lrmin = p.lr / 2}
+    end}
+  local r = run(rb, optim.probed{lr = 1e-3}, {iters = 10,
+                metrics = {"loss", "lrmax", "lrmin"}})
+  t.ok(r:last("lrmax") == 2e-3 and r:last("lrmin") == 5e-4,
+       "s.probe: lrmax and lrmin recorded from the step's table")
+  t.errors("lrmed: probed has no effective learning rate", run, rb,
+           optim.probed{}, {iters = 1, metrics = {"lrmed"}})
+end
+
 -- == misuse: the definition ==================================================
 t.errors("optim.new: expected a table", optim.new, 3)
 t.errors("name is missing", optim.new, {step = function () end})
