@@ -127,6 +127,24 @@ do
   t.errors("valid only", function () return got.o:f({0, 0, 0}) end)
 end
 
+-- == no allocation per step on optlab's side ================================
+-- (the step keeps its g in s, so it allocates nothing either): the Lua heap
+-- after 10^5 steps has grown no more than after 10
+do
+  local function heap (n)
+    collectgarbage()
+    collectgarbage("stop")
+    local a = collectgarbage("count")
+    run(rb, optim.lgd{}, {iters = n, progress = false, cap = 16})
+    local b = collectgarbage("count")
+    collectgarbage("restart")
+    return (b - a) * 1024
+  end
+  local h10, h5 = heap(10), heap(100000)
+  t.ok(h5 <= h10 + 256, string.format("no allocation per step: %d bytes "
+       .. "for a run of 10 steps, %d for 10^5", h10, h5))
+end
+
 -- == s.probe feeds the probe metrics the definition names =================
 do
   optim.new{name = "probed", probes = {"lrmax", "lrmin"},
