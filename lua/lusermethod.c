@@ -463,9 +463,9 @@ static int mkthread (lua_State *Z)
   ustate *s = lua_touserdata(Z, 1);
   umeth *u = s->u;
   ol_ctx *c = s->c;
-  int i, n = c->n, np = u->t.nparams, k;
+  int i, n = c->n, np = u->t.nparams, k, ref;
   lua_State *T;
-  uoracle *o;
+  uoracle *o, *rng;
   lua_settop(Z, 0);
   lua_pushcfunction(Z, olua_msghandler);               /* T_MSGH */
   lua_rawgeti(Z, LUA_REGISTRYINDEX, u->stepref);       /* T_STEP */
@@ -475,14 +475,12 @@ static int mkthread (lua_State *Z)
   lua_newtable(Z);                                     /* T_S */
   olua_pushvec(Z, c->x, n);                            /* T_X */
   o = lua_newuserdatauv(Z, sizeof *o, 1);              /* T_O */
-  o->s = NULL;
+  o->s = s;
   luaL_setmetatable(Z, OLUA_ORACLE);
-  s->rng = lua_newuserdatauv(Z, sizeof *s->rng, 0);
-  s->rng->s = s;
+  rng = lua_newuserdatauv(Z, sizeof *rng, 0);
+  rng->s = s;
   luaL_setmetatable(Z, OLUA_URNG);
   lua_setiuservalue(Z, -2, 1);
-  o->s = s;
-  s->o = o;
   lua_createtable(Z, 0, np);                           /* T_P */
   for (i = 0; i < np; i++) {
     if (u->t.params[i].kind == OL_P_BOOL) lua_pushboolean(Z, s->par[i] != 0);
@@ -498,9 +496,14 @@ static int mkthread (lua_State *Z)
   if (!lua_checkstack(T, k + 16)) luaL_error(Z, "out of memory");
   lua_insert(Z, 1);
   lua_xmove(Z, T, k);
+  ref = luaL_ref(Z, LUA_REGISTRYINDEX);
+  /* only now, when nothing can fail: fini clears o and rng through these
+  ** pointers, and an unanchored thread's would be freed memory */
+  s->tref = ref;
   s->T = T;
   s->tbase = k;
-  s->tref = luaL_ref(Z, LUA_REGISTRYINDEX);
+  s->o = o;
+  s->rng = rng;
   return 0;
 }
 
