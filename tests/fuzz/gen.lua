@@ -1235,34 +1235,39 @@ local function ustep (fam)
   return fmt("function(s, x, o, p) %s%s end", body, ret)
 end
 local function usermethod (fam)
+  local uname = pick(UNAMES)
   local name = chance(16) and pick{"'gd'", "'new'", "'1x'", "'end'", any()}
-    or fmt("%q", pick(UNAMES))
+    or fmt("%q", uname)
   local keys = {"name = " .. name}
   if not chance(16) then keys[#keys + 1] = "step = " .. ustep(fam) end
   if chance(2) then
-    keys[#keys + 1] = "init = " .. (chance(4) and any() or
+    keys[#keys + 1] = "init = " .. (chance(16) and any() or
       pick{"function(s, x, p, o) s.n = #x end",
            "function(s, x, p, o) error('init') end",
            "function(s, x, p, o) x[1] = " .. num() .. " end",
            "function(s, x, p, o) X = o:f(x) end",
            "function(s, x, p, o) coroutine.yield() end"})
   end
-  if not chance(4) then
+  if chance(4) then
+    -- adversarial: each field of lr's table may be wrong
     keys[#keys + 1] = "params = " .. (chance(8) and any() or fmt(
       "{lr = {default = %s, min = %s, max = %s, min_open = %s}}",
       pick{"0.01", "0.1", "1", "-1", "0/0", "'x'", "true"},
       pick{"0", "-1", "nil", "1/0", "0/0"}, pick{"1", "nil", "1e300", "-1"},
       pick{"true", "false", "nil", "1"}))
+  elseif not chance(4) then
+    keys[#keys + 1] = fmt("params = {lr = {default = %s, min = 0}}",
+                          pick{"0.001", "0.01", "0.1", "1"})
   end
   if chance(8) then keys[#keys + 1] = "probes = " .. pick{"{'lrmax'}",
     "{'loss'}", "{1}", "'lrmax'"} end
-  if chance(16) then keys[#keys + 1] = "bogus = 1" end
+  if chance(32) then keys[#keys + 1] = "bogus = 1" end
   local def = fmt("%s.new{%s}", fam, concat(keys, ", "))
   if not chance(3) then return def end
   local prob = fam == "sample" and "problem.gauss2d{}"
     or fam == "game" and "problem.matrixgame{m = 2, n = 3}"
     or pick{"problem.rosenbrock{}", pick(PVARS)}
-  local ctor = fmt("%s[%q]", fam, pick(UNAMES))
+  local ctor = fmt("%s[%q]", fam, chance(8) and pick(UNAMES) or uname)
   local how = byte() % 4
   local opts = fmt("{iters = %s%s}", iters(),
                    fam == "sample" and chance(2) and ", chains = 2" or "")
