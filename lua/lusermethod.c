@@ -140,24 +140,29 @@ static ustate *ckor (lua_State *L, const char *who)
   return checkoracle(L, 1, OLUA_ORACLE, who);
 }
 
-/* Read the table at idx (n numbers) into buf. */
+/* Read the table at idx (n numbers) into buf.  (Each entry is pushed,
+** read and the stack reset once: fewer API calls on the path of every
+** oracle call.) */
 static void readvec (lua_State *L, int idx, double *buf, int n,
                      const char *who, const char *what)
 {
-  int i;
+  int i, top;
   if (lua_type(L, idx) != LUA_TTABLE)
     luaL_error(L, "%s: %s must be a table of %d numbers, got %s", who, what,
                n, luaL_typename(L, idx));
   if ((lua_Integer)lua_rawlen(L, idx) != n)
     luaL_error(L, "%s: %s has %d entries, the problem has %d", who, what,
                (int)lua_rawlen(L, idx), n);
+  top = lua_gettop(L);
+  luaL_checkstack(L, n < 64 ? n : 64, who);
   for (i = 0; i < n; i++) {
+    if ((i & 63) == 0) lua_settop(L, top);
     if (lua_rawgeti(L, idx, i + 1) != LUA_TNUMBER)
       luaL_error(L, "%s: %s[%d] is a %s, not a number", who, what, i + 1,
                  luaL_typename(L, -1));
-    buf[i] = lua_tonumber(L, -1);
-    lua_pop(L, 1);
+    buf[i] = lua_tonumberx(L, -1, NULL);
   }
+  lua_settop(L, top);
 }
 
 /* Write buf (n numbers, times sign) into the table at idx. */
@@ -519,19 +524,26 @@ static int readback (ustate *s, const char *when, ol_err *e)
                       "(update x in place: x[i] = ...)",
                       famname(s->u->t.family), s->u->t.name, when, n,
                       (long long)len);
+  /* (the slots above tbase are free: T's stack was made with 16 spare) */
   for (i = 0; i < n; i++) {
-    int ty = lua_rawgeti(T, T_X, i + 1);
-    s->xb[i] = lua_tonumber(T, -1);
-    lua_pop(T, 1);
-    if (ty != LUA_TNUMBER)
+    int ty;
+    if ((i & 7) == 0) lua_settop(T, s->tbase);
+    ty = lua_rawgeti(T, T_X, i + 1);
+    s->xb[i] = lua_tonumberx(T, -1, NULL);
+    if (ty != LUA_TNUMBER) {
+      lua_settop(T, s->tbase);
       return ol_err_set(e, OL_ECALLBACK, "%s.%s: after %s x[%d] is a %s, "
                         "not a number", famname(s->u->t.family),
                         s->u->t.name, when, i + 1, lua_typename(T, ty));
-    if (!isfinite(s->xb[i]))
+    }
+    if (!isfinite(s->xb[i])) {
+      lua_settop(T, s->tbase);
       return ol_err_set(e, OL_EDOM, "non-finite iterate after %s.%s's %s "
                         "(x[%d] = %g)", famname(s->u->t.family),
                         s->u->t.name, when, i + 1, s->xb[i]);
+    }
   }
+  lua_settop(T, s->tbase);
   if (s->u->t.family == OL_SAMPLER &&
       memcmp(s->xb, c->x, (size_t)n * sizeof *c->x) != 0)
     c->accepted++;
