@@ -369,7 +369,9 @@ sample.new{...}  game.new{...}  -> a constructor used as a built-in's
   init(s, x, p, o)  optional, once: s the method's own state table.
   step(s, x, o, p)  one iteration: update the table x in place (#x fixed,
     numbers, finite).  sample.new: return the accept statistic in [0, 1]
-    (and optionally whether the step diverged).  s.probe = {lrmax = ...}
+    (and optionally whether the step diverged, and log p at the new x);
+    a parameter named warmup sets the warmup (o:warmup() -> its length,
+    whether this step is in it).  s.probe = {lrmax = ...}
     feeds the metrics named in probes = {"lrmax", ...}.
   the oracle o (valid only inside init and step; every call counted in
     r.nfev, r.ngev, r.nhev, traced derivatives when the problem has a tape):

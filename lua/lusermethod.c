@@ -405,6 +405,16 @@ static int o_sched (lua_State *L)
   return 1;
 }
 
+/* o:warmup() -> the warmup's length (a sampler's parameter "warmup",
+** else 0) and whether this step is one of it. */
+static int o_warmup (lua_State *L)
+{
+  ustate *s = ckor(L, "o:warmup");
+  lua_pushinteger(L, s->h.warmup);
+  lua_pushboolean(L, s->c->t < s->h.warmup);
+  return 2;
+}
+
 /* o:blocks() -> the sizes of a game's players' blocks ({n} otherwise). */
 static int o_blocks (lua_State *L)
 {
@@ -452,7 +462,7 @@ static const luaL_Reg oracle_methods[] = {
   {"hvp", o_hvp}, {"stochastic_grad", o_sgrad}, {"project", o_project},
   {"rng", o_rng}, {"logp", o_logp}, {"grad_logp", o_grad_logp},
   {"payoff_grad", o_payoff_grad}, {"iter", o_iter}, {"sched", o_sched},
-  {"blocks", o_blocks},
+  {"blocks", o_blocks}, {"warmup", o_warmup},
   {NULL, NULL}
 };
 
@@ -727,23 +737,25 @@ static int u_step (void *st, ol_ctx *c, ol_err *e)
   /* (3) the user's step */
   sampler = u->t.family == OL_SAMPLER;
   s->busy = 1;
-  rc = call(s, T_STEP, sampler ? 2 : 0, "step", e);
+  rc = call(s, T_STEP, sampler ? 3 : 0, "step", e);
   s->busy = 0;
   if (rc != OL_OK) return rc;
   if (sampler) {
-    double a = lua_tonumber(T, -2);
-    if (lua_type(T, -2) != LUA_TNUMBER || !(a >= 0 && a <= 1)) {
+    double a = lua_tonumber(T, -3);
+    if (lua_type(T, -3) != LUA_TNUMBER || !(a >= 0 && a <= 1)) {
       ol_err_set(e, OL_ECALLBACK, "%s.%s: step must return the accept "
                  "statistic, a number in [0, 1], got %s%s",
                  famname(u->t.family), u->t.name,
-                 lua_type(T, -2) == LUA_TNUMBER ? "" : "a ",
-                 lua_type(T, -2) == LUA_TNUMBER ? "a number outside"
-                 : luaL_typename(T, -2));
+                 lua_type(T, -3) == LUA_TNUMBER ? "" : "a ",
+                 lua_type(T, -3) == LUA_TNUMBER ? "a number outside"
+                 : luaL_typename(T, -3));
       lua_settop(T, s->tbase);
       return OL_ECALLBACK;
     }
     s->h.stat.accept_stat = a;
-    s->h.stat.divergent = lua_toboolean(T, -1);
+    s->h.stat.divergent = lua_toboolean(T, -2);
+    /* optional third result: log p at the new x (CmdStan's lp__) */
+    s->h.stat.lp = lua_type(T, -1) == LUA_TNUMBER ? lua_tonumber(T, -1) : NAN;
     s->h.stat.nonfinite = 0;
     s->h.stat.stepsize = c->sched;
     lua_settop(T, s->tbase);

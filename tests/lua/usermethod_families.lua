@@ -111,6 +111,31 @@ do
   r = run(problem.gauss2d{}, sample.noacc{}, {iters = 3, progress = false})
   t.ok(r.message:find("got a nil", 1, true),
        "sample.new: a missing accept statistic is named")
+  -- warmup: a parameter named warmup; lp__ from the third result
+  sample.new{name = "lrwmh2",
+    params = {warmup = {default = 50, min = 0}},
+    init = function (s, x, p, o) s.y, s.lp, s.nw = {}, o:logp(x), 0 end,
+    step = function (s, x, o, p)
+      local _, inw = o:warmup()
+      if inw then s.nw = s.nw + 1 end
+      local rng, y = o:rng(), s.y
+      for i = 1, #x do y[i] = x[i] + rng:normal() end
+      local ly = o:logp(y)
+      local a = math.min(1, math.exp(ly - s.lp))
+      if rng:uniform() < a then
+        for i = 1, #x do x[i] = y[i] end
+        s.lp = ly
+      end
+      WARMUP_SEEN = s.nw
+      return a, false, s.lp
+    end}
+  local cw = run(problem.gauss2d{}, sample.lrwmh2{}, {iters = 200, seed = 4,
+                 progress = false})
+  t.ok(WARMUP_SEEN == 50 and #cw:draws()[1] == 200,
+       "sample.new: o:warmup() marks the method's 50 warmup steps; 200 "
+       .. "draws kept after them")
+  t.ok(tostring(cw):find("lp__", 1, true),
+       "sample.new: the step's third result is lp__ in the summary")
   -- same seed, same draws
   local c1 = run(problem.gauss2d{}, sample.lrwmh{}, {iters = 500, seed = 3,
                  progress = false})
