@@ -35,6 +35,16 @@
 ** evaluation, counted as one gradient).  o is valid only while its run's
 ** init or step runs; afterwards (kept in a global) it raises.
 **
+** Families: init(s, x, p, o) and step(s, x, o, p) are the same for all
+** three.  A sampler's step returns its accept statistic (checked in
+** [0, 1]), whether it diverged and log p at the new x; the state's
+** ol_sampler_head holds them (the stats hook), with the warmup from a
+** parameter named "warmup", so draws, chains, diagnostics and CmdStan CSV
+** work unchanged.  A game's state keeps an ol_play (games/play.h): the
+** first payoff gradient the step asks for at the profile it plays is
+** observed (averaging, regret, ccegap), or evaluated after the step when
+** it asked for none.
+**
 ** Errors: a Lua error in init or step stops the run with reason "callback
 ** error" and the message with its traceback, as a failing problem callback
 ** does (an init error is kept and reported by the first step, so the run
