@@ -1196,10 +1196,11 @@ KNOWN["blas_threads"] = function ()
   return "X = blas_threads(" .. pick{"", "1", "2", "0", "-1", "'x'"} .. ")"
 end
 -- optim.new, sample.new, game.new (issue 24): a method written in Lua,
--- often run at once; its name from a small pool, so later statements
--- (whose generators read the methods at load time) meet it through
--- UMETH; init and step good or bad: wrong x, errors, yields, loops,
--- re-entry, an oracle kept after the step, wrong oracle calls.
+-- often run at once (the methods list is read at load time, so the run is
+-- made in the same statement); its name from a small pool, so a later
+-- definition replaces it; init and step good or bad: wrong x, errors,
+-- yields, loops, nested runs, an oracle kept after the step, wrong oracle
+-- calls.
 local UNAMES = {"u1", "u2", "hb"}
 local function ustep (fam)
   local k = byte() % 22
