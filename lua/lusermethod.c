@@ -695,6 +695,23 @@ static void readprobes (ustate *s)
   lua_pop(T, 1);
 }
 
+/* Set the entries of p (arg 2) that changed (state: arg 1). */
+static int prefresh (lua_State *T)
+{
+  ustate *s = lua_touserdata(T, 1);
+  const ol_method_type *t = &s->u->t;
+  int i;
+  for (i = 0; i < t->nparams; i++)
+    if (s->par[i] != s->pseen[i]) {
+      lua_pushstring(T, t->params[i].name);
+      if (t->params[i].kind == OL_P_BOOL) lua_pushboolean(T, s->par[i] != 0);
+      else lua_pushnumber(T, s->par[i]);
+      lua_rawset(T, 2);            /* raw: p's metatable is the user's */
+      s->pseen[i] = s->par[i];
+    }
+  return 0;
+}
+
 static int u_step (void *st, ol_ctx *c, ol_err *e)
 {
   ustate *s = st;
@@ -712,17 +729,20 @@ static int u_step (void *st, ol_ctx *c, ol_err *e)
                       "(a step that runs its own method without end?)",
                       famname(u->t.family), u->t.name, u->depth);
   s->c = c;
-  /* (1) p: the live parameters that changed since the last step */
-  if (memcmp(s->par, s->pseen, (size_t)np * sizeof *s->par) != 0)
-    for (i = 0; i < np; i++)
-      if (s->par[i] != s->pseen[i]) {
-        lua_pushvalue(T, T_NAMES + i);
-        if (u->t.params[i].kind == OL_P_BOOL)
-          lua_pushboolean(T, s->par[i] != 0);
-        else lua_pushnumber(T, s->par[i]);
-        lua_rawset(T, T_P);          /* an existing key: no allocation */
-        s->pseen[i] = s->par[i];
-      }
+  /* (1) p: the live parameters that changed since the last step (rare:
+  ** in a protected call, as the step may have removed a key from p) */
+  if (memcmp(s->par, s->pseen, (size_t)np * sizeof *s->par) != 0) {
+    lua_pushcfunction(T, prefresh);
+    lua_pushlightuserdata(T, s);
+    lua_pushvalue(T, T_P);
+    if (lua_pcall(T, 2, 0, 0) != LUA_OK) {
+      ol_err_set(e, OL_ENOMEM, "%s.%s: cannot set p: %s",
+                 famname(u->t.family), u->t.name,
+                 lua_tostring(T, -1) ? lua_tostring(T, -1) : "error");
+      lua_settop(T, s->tbase);
+      return OL_ENOMEM;
+    }
+  }
   /* (2) x: only when the run moved it (a projection) since the step */
   if (memcmp(c->x, s->xseen, (size_t)n * sizeof *c->x) != 0) {
     if ((lua_Integer)lua_rawlen(T, T_X) != n)
