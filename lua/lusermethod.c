@@ -109,8 +109,13 @@ typedef struct ustate {
 } ustate;
 
 struct uoracle {
+  unsigned magic;              /* UO_ORACLE or UO_RNG */
   ustate *s;                   /* NULL once the run is freed */
+  const void *self;            /* its own address: with the size and the
+                                  mark, no other userdata can pass for it */
 };
+#define UO_ORACLE 0x6f72636cu
+#define UO_RNG    0x726e6721u
 
 /* Fixed slots of a run's thread. */
 enum { T_MSGH = 1, T_STEP, T_INIT, T_S, T_X, T_O, T_P, T_KPROBE, T_NAMES };
@@ -122,20 +127,18 @@ static const char *famname (int f)
 
 /* == the oracle ============================================================ */
 
-/* The state behind the oracle (or rng) at idx.  Upvalue 1 of every
-** oracle and rng function is its metatable: comparing with it is the
-** fast path of a call made at every step (luaL_checkudata looks the
-** metatable up in the registry by name). */
+/* The state behind the oracle (or rng) at idx.  On the path of every
+** oracle call, so the object is recognised by its size and mark (two
+** API calls; luaL_checkudata looks the metatable up in the registry by
+** name), and by its metatable only to word the error. */
 static ustate *checkoracle (lua_State *L, int idx, const char *tname,
                             const char *who)
 {
   uoracle *o = lua_touserdata(L, idx);
-  int same = o != NULL && lua_getmetatable(L, idx);
-  if (same) {
-    same = lua_rawequal(L, -1, lua_upvalueindex(1));
-    lua_pop(L, 1);
-  }
-  if (!same) o = luaL_checkudata(L, idx, tname);
+  unsigned magic = strcmp(tname, OLUA_ORACLE) == 0 ? UO_ORACLE : UO_RNG;
+  if (o == NULL || lua_rawlen(L, idx) != sizeof *o || o->self != o ||
+      o->magic != magic)
+    o = luaL_checkudata(L, idx, tname);
   if (o->s == NULL)
     luaL_error(L, "%s: its run has ended (o and o:rng() are valid only "
                "inside the method's init and step)", who);
@@ -163,10 +166,11 @@ static void readvec (lua_State *L, int idx, double *buf, int n,
   if ((lua_Integer)lua_rawlen(L, idx) != n)
     luaL_error(L, "%s: %s has %d entries, the problem has %d", who, what,
                (int)lua_rawlen(L, idx), n);
+  /* at most 16 pushed at a time: a C function has LUA_MINSTACK (20) free
+  ** slots, and an oracle function pushes nothing before this */
   top = lua_gettop(L);
-  luaL_checkstack(L, n < 64 ? n : 64, who);
   for (i = 0; i < n; i++) {
-    if ((i & 63) == 0) lua_settop(L, top);
+    if (i > 0 && (i & 15) == 0) lua_settop(L, top);
     if (lua_rawgeti(L, idx, i + 1) != LUA_TNUMBER)
       luaL_error(L, "%s: %s[%d] is a %s, not a number", who, what, i + 1,
                  luaL_typename(L, -1));
@@ -500,9 +504,13 @@ static int mkthread (lua_State *Z)
   lua_newtable(Z);                                     /* T_S */
   olua_pushvec(Z, c->x, n);                            /* T_X */
   o = lua_newuserdatauv(Z, sizeof *o, 1);              /* T_O */
+  o->magic = UO_ORACLE;
+  o->self = o;
   o->s = s;
   luaL_setmetatable(Z, OLUA_ORACLE);
   rng = lua_newuserdatauv(Z, sizeof *rng, 0);
+  rng->magic = UO_RNG;
+  rng->self = rng;
   rng->s = s;
   luaL_setmetatable(Z, OLUA_URNG);
   lua_setiuservalue(Z, -2, 1);
@@ -547,7 +555,7 @@ static int readback (ustate *s, const char *when, ol_err *e)
   /* (the slots above tbase are free: T's stack was made with 16 spare) */
   for (i = 0; i < n; i++) {
     int ty;
-    if ((i & 7) == 0) lua_settop(T, s->tbase);
+    if (i > 0 && (i & 7) == 0) lua_settop(T, s->tbase);
     ty = lua_rawgeti(T, T_X, i + 1);
     s->xb[i] = lua_tonumberx(T, -1, NULL);
     if (ty != LUA_TNUMBER) {
@@ -1212,17 +1220,13 @@ void olua_openusermethod (lua_State *L)
   static const int fams[] = {OL_OPTIM, OL_SAMPLER, OL_DYNAMIC};
   int core = lua_gettop(L), i;
   luaL_newmetatable(L, OLUA_ORACLE);
-  lua_newtable(L);
-  lua_pushvalue(L, -2);
-  luaL_setfuncs(L, oracle_methods, 1);    /* upvalue: the metatable */
+  luaL_newlib(L, oracle_methods);
   lua_setfield(L, -2, "__index");
   lua_pushcfunction(L, o_tostring);
   lua_setfield(L, -2, "__tostring");
   lua_pop(L, 1);
   luaL_newmetatable(L, OLUA_URNG);
-  lua_newtable(L);
-  lua_pushvalue(L, -2);
-  luaL_setfuncs(L, rng_methods, 1);
+  luaL_newlib(L, rng_methods);
   lua_setfield(L, -2, "__index");
   lua_pop(L, 1);
   for (i = 0; i < 3; i++) {
