@@ -56,6 +56,7 @@
 ** OLUA_MAXDEPTH.
 */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,6 +124,27 @@ enum { T_MSGH = 1, T_STEP, T_INIT, T_S, T_X, T_O, T_P, T_KPROBE, T_NAMES };
 static const char *famname (int f)
 {
   return ol_family_get(f)->ns;
+}
+
+/* a and b (n doubles) equal bit for bit (-0 is not 0: x copied into the
+** step's table is the run's, bits and all); and a copy.  Loops, not
+** memcmp / memcpy: n is small on the path of every step. */
+static int samebits (const double *a, const double *b, int n)
+{
+  int i;
+  for (i = 0; i < n; i++) {
+    uint64_t u, v;
+    memcpy(&u, a + i, sizeof u);
+    memcpy(&v, b + i, sizeof v);
+    if (u != v) return 0;
+  }
+  return 1;
+}
+
+static void copyvec (double *restrict d, const double *restrict a, int n)
+{
+  int i;
+  for (i = 0; i < n; i++) d[i] = a[i];
 }
 
 /* == the oracle ============================================================ */
@@ -235,8 +257,8 @@ static void observe (ustate *s)
 {
   int n = s->c->n;
   if (s->u->t.family == OL_DYNAMIC && !s->observed &&
-      memcmp(s->xb, s->zt, (size_t)n * sizeof *s->xb) == 0) {
-    memcpy(s->gt, s->gb, (size_t)n * sizeof *s->gt);
+      samebits(s->xb, s->zt, n)) {
+    copyvec(s->gt, s->gb, n);
     s->observed = 1;
   }
 }
@@ -573,10 +595,10 @@ static int readback (ustate *s, const char *when, ol_err *e)
   }
   lua_settop(T, s->tbase);
   if (s->u->t.family == OL_SAMPLER &&
-      memcmp(s->xb, c->x, (size_t)n * sizeof *c->x) != 0)
+      !samebits(s->xb, c->x, n))
     c->accepted++;
-  memcpy(c->x, s->xb, (size_t)n * sizeof *c->x);
-  memcpy(s->xseen, c->x, (size_t)n * sizeof *c->x);
+  copyvec(c->x, s->xb, n);
+  copyvec(s->xseen, s->xb, n);
   return OL_OK;
 }
 
@@ -710,7 +732,7 @@ static int prefresh (lua_State *T)
   const ol_method_type *t = &s->u->t;
   int i;
   for (i = 0; i < t->nparams; i++)
-    if (s->par[i] != s->pseen[i]) {
+    if (!samebits(s->par + i, s->pseen + i, 1)) {
       lua_pushstring(T, t->params[i].name);
       if (t->params[i].kind == OL_P_BOOL) lua_pushboolean(T, s->par[i] != 0);
       else lua_pushnumber(T, s->par[i]);
@@ -739,7 +761,7 @@ static int u_step (void *st, ol_ctx *c, ol_err *e)
   s->c = c;
   /* (1) p: the live parameters that changed since the last step (rare:
   ** in a protected call, as the step may have removed a key from p) */
-  if (memcmp(s->par, s->pseen, (size_t)np * sizeof *s->par) != 0) {
+  if (!samebits(s->par, s->pseen, np)) {
     lua_pushcfunction(T, prefresh);
     lua_pushlightuserdata(T, s);
     lua_pushvalue(T, T_P);
@@ -752,7 +774,7 @@ static int u_step (void *st, ol_ctx *c, ol_err *e)
     }
   }
   /* (2) x: only when the run moved it (a projection) since the step */
-  if (memcmp(c->x, s->xseen, (size_t)n * sizeof *c->x) != 0) {
+  if (!samebits(c->x, s->xseen, n)) {
     if ((lua_Integer)lua_rawlen(T, T_X) != n)
       return ol_err_set(e, OL_ECALLBACK, "%s.%s: x was changed outside its "
                         "step", famname(u->t.family), u->t.name);
@@ -766,10 +788,10 @@ static int u_step (void *st, ol_ctx *c, ol_err *e)
       lua_pushnumber(T, c->x[i]);
       lua_rawseti(T, T_X, i + 1);    /* an existing key: no allocation */
     }
-    memcpy(s->xseen, c->x, (size_t)n * sizeof *c->x);
+    copyvec(s->xseen, c->x, n);
   }
   if (u->t.family == OL_DYNAMIC) {
-    memcpy(s->zt, c->x, (size_t)n * sizeof *c->x);
+    copyvec(s->zt, c->x, n);
     s->observed = 0;
   }
   /* (3) the user's step */
