@@ -213,6 +213,9 @@ for _, f in ipairs(families) do
         end
       end
       params[k] = list
+    elseif k == "new" and f.fam ~= "problem" then
+      -- optim.new, sample.new, game.new (lua/lusermethod.c)
+      params[k] = {"name", "doc", "ref", "params", "probes", "init", "step"}
     elseif userkeys[k] then
       params[k] = userkeys[k]
     end
@@ -352,6 +355,49 @@ dist.compress(v, {kind = "topk", k = 1, s = 2, clip = inf, seed = 1,
   k = 2}} or dist.ef14{compress = "topk", k = 2}.
 ]]
 core.fdocs[rawget(dist, "compress")] = docs.compress
+
+docs.usermethod = [[
+optim.new{name =, doc =, ref =, params =, probes =, init =, step =}
+sample.new{...}  game.new{...}  -> a constructor used as a built-in's
+  a method written in Lua: optim.<name>{...} makes it, and it runs in run,
+  race, repeats, sweep, start and chains as a C method does (same seed,
+  same bytes).  name: an identifier no built-in uses.
+  params = {lr = {default = 0.01, min = 0, max = inf, min_open = false,
+            max_open = false, doc = "..."}, ...}: checked as a built-in's
+    (unknown keys name the valid ones, ranges are named); every number
+    parameter is live: p is read afresh at each step (j:set).
+  init(s, x, p, o)  optional, once: s the method's own state table.
+  step(s, x, o, p)  one iteration: update the table x in place (#x fixed,
+    numbers, finite).  sample.new: return the accept statistic in [0, 1]
+    (and optionally whether the step diverged, and log p at the new x);
+    a parameter named warmup sets the warmup (o:warmup() -> its length,
+    whether this step is in it).  s.probe = {lrmax = ...}
+    feeds the metrics named in probes = {"lrmax", ...}.
+  the oracle o (valid only inside init and step; every call counted in
+    r.nfev, r.ngev, r.nhev, traced derivatives when the problem has a tape):
+    o:f(x)  o:grad(x, g) (exact)  o:fdf(x, g) -> f  o:hess(x, H)
+    o:hvp(x, v, out)  o:stochastic_grad(x, g) (the problem's noise or
+    minibatch: what C methods get)  o:project(x)  o:rng():uniform(),
+    :normal() (the run's seeded stream)  o:iter()  o:sched() (the
+    schedule's multiplier)  o:logp(x)  o:grad_logp(x, g) (samplers)
+    o:payoff_grad(x, g)  o:blocks() (games: each player's payoff
+    gradient; the players' block sizes)
+  An error in init or step stops the run ("callback error", with the
+  traceback); a non-finite x stops it as "non-finite"; Ctrl-C interrupts
+  a step that loops.  Example:
+    optim.new{name = "hb", params = {lr = {default = 0.01, min = 0},
+      mu = {default = 0.9, min = 0, max = 1, max_open = true}},
+      init = function (s, x) s.g, s.d = {}, {}
+        for i = 1, #x do s.d[i] = 0 end end,
+      step = function (s, x, o, p) local g, d = s.g, s.d
+        o:stochastic_grad(x, g)
+        for i = 1, #x do d[i] = p.mu * d[i] - p.lr * g[i]
+          x[i] = x[i] + d[i] end end}
+    r = run(problem.rosenbrock{}, optim.hb{lr = 1e-3})]]
+for _, fam in ipairs{"optim", "sample", "game"} do
+  local f = rawget(G, fam) and rawget(rawget(G, fam), "new")
+  if f then core.fdocs[f] = docs.usermethod end
+end
 
 docs.diag = [[
 diag -- the sampler summary's diagnostics on draws from anywhere, computed

@@ -176,6 +176,19 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
 ** value out of range.  Returns how many runs were set. */
 int olua_setparams (lua_State *L, int idx, ol_run *const *runs, int n,
                     const char *who);
+/* The constructor of the method type in upvalue 1 (light userdata):
+** optim.adam{...} (lua/lmethod.c); a method defined at run time
+** (lua/lusermethod.c) gets one made by the same code. */
+int olua_method_new (lua_State *L);
+/* Register method type t (which must outlive L) as its family's
+** <name> constructor, with its info table in core.methods,
+** core.families[f].methods and core.ctors (help, ?, completion, sweep);
+** an entry of the same name and family is replaced.  core: the index of
+** the internal core table. */
+void olua_registermethod (lua_State *L, int core, const ol_method_type *t);
+/* lua/lusermethod.c: optim.new, sample.new and game.new (core table on
+** top). */
+void olua_openusermethod (lua_State *L);
 
 lproblem *olua_checkproblem (lua_State *L, int arg);
 lmethod *olua_checkmethod (lua_State *L, int arg);

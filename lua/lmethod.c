@@ -112,7 +112,7 @@ static void readkind (lua_State *L, const char *who,
 
 /* optim.<name>{key = value, ...} -> method object.  The argument may be
 ** omitted.  Upvalue 1: the ol_method_type (light userdata). */
-static int method_new (lua_State *L)
+int olua_method_new (lua_State *L)
 {
   const ol_method_type *t = lua_touserdata(L, lua_upvalueindex(1));
   int np = t->nparams, i;
@@ -310,33 +310,69 @@ void olua_openmethod (lua_State *L)
     lua_rawseti(L, -2, f + 1);
   }
   lua_setfield(L, core, "families");
-  for (i = 0; ol_methods[i] != NULL; i++) {
-    const ol_method_type *t = ol_methods[i];
-    lua_getglobal(L, familyname(t->family));
-    lua_pushlightuserdata(L, (void *)t);
-    lua_pushcclosure(L, method_new, 1);
-    olua_pushinfo(L, t->name, familyname(t->family), t->doc, t->ref,
-                  t->params, t->nparams);
-    lua_pushvalue(L, -2);
-    lua_setfield(L, -2, "ctor");
-    lua_getfield(L, core, "families");         /* its family's methods */
-    lua_rawgeti(L, -1, t->family + 1);
-    lua_getfield(L, -1, "methods");
-    lua_pushvalue(L, -4);
-    lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
-    lua_pop(L, 3);
-    lua_pushvalue(L, -1);
-    lua_rawseti(L, core + 1, (lua_Integer)lua_rawlen(L, core + 1) + 1);
-    lua_pushvalue(L, -2);                      /* ctors[fn] = info */
-    lua_insert(L, -2);
-    lua_rawset(L, core + 2);
-    lua_setfield(L, -2, t->name);              /* family.name = fn */
-    lua_pop(L, 1);
-  }
+  lua_pop(L, 1);
+  lua_pushvalue(L, -1);
+  lua_setfield(L, core, "methods");
+  for (i = 0; ol_methods[i] != NULL; i++)
+    olua_registermethod(L, core, ol_methods[i]);
   lua_pop(L, 1);
   lua_getglobal(L, "dist");
   lua_pushcfunction(L, dist_compress);
   lua_setfield(L, -2, "compress");
   lua_pop(L, 1);
-  lua_setfield(L, core, "methods");
+}
+
+/* 1 when the info tables at a and b have the same field k. */
+static int samefield (lua_State *L, int a, int b, const char *k)
+{
+  int same;
+  lua_getfield(L, a, k);
+  lua_getfield(L, b, k);
+  same = lua_rawequal(L, -1, -2);
+  lua_pop(L, 2);
+  return same;
+}
+
+/* Replace the entry of list (at index list) with the name and family of
+** info (on top) by info, or append it; pops info.  (A method defined
+** again at the prompt replaces its entry; built-ins are all new.) */
+static void putinfo (lua_State *L, int list)
+{
+  lua_Integer i, n = (lua_Integer)lua_rawlen(L, list);
+  int info = lua_gettop(L), same = 0;
+  for (i = 1; i <= n && !same; i++) {
+    lua_rawgeti(L, list, i);
+    same = samefield(L, -1, info, "name") && samefield(L, -1, info, "family");
+    lua_pop(L, 1);
+  }
+  lua_rawseti(L, list, same ? i - 1 : n + 1);
+}
+
+void olua_registermethod (lua_State *L, int core, const ol_method_type *t)
+{
+  int top = lua_gettop(L);
+  core = lua_absindex(L, core);
+  lua_getfield(L, core, "methods");              /* top + 1 */
+  lua_getfield(L, core, "ctors");                /* top + 2 */
+  lua_getglobal(L, familyname(t->family));       /* top + 3 */
+  lua_pushlightuserdata(L, (void *)t);
+  lua_pushcclosure(L, olua_method_new, 1);       /* top + 4 */
+  olua_pushinfo(L, t->name, familyname(t->family), t->doc, t->ref,
+                t->params, t->nparams);          /* top + 5 */
+  lua_pushvalue(L, top + 4);
+  lua_setfield(L, top + 5, "ctor");
+  lua_getfield(L, core, "families");             /* its family's methods */
+  lua_rawgeti(L, -1, t->family + 1);
+  lua_getfield(L, -1, "methods");
+  lua_pushvalue(L, top + 5);
+  putinfo(L, lua_gettop(L) - 1);
+  lua_settop(L, top + 5);
+  lua_pushvalue(L, top + 5);
+  putinfo(L, top + 1);
+  lua_pushvalue(L, top + 4);                     /* ctors[fn] = info */
+  lua_pushvalue(L, top + 5);
+  lua_rawset(L, top + 2);
+  lua_pushvalue(L, top + 4);
+  lua_setfield(L, top + 3, t->name);             /* family.name = fn */
+  lua_settop(L, top);
 }

@@ -252,6 +252,7 @@ int luaopen_optlab (lua_State *L)
   lua_setglobal(L, "blas_threads");
   olua_openproblem(L);
   olua_openmethod(L);
+  olua_openusermethod(L);
   olua_openrun(L);
   olua_openjobs(L);
   olua_opensample(L);

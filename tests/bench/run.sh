@@ -43,6 +43,15 @@ awk '
     printf "AD tracing          : W1 %s; 1000-D %s\n", tr["W1"], tr["AD1000"]
   }' "$out"
 
+echo "== UM: a GD written in Lua (optim.new, issue 24) vs optim.gd, 2-D Rosenbrock with a traced gradient, 10^6 steps, one core"
+./optlab --no-tui tests/bench/umethod.lua 1000000 5 | tee "$out"
+awk '
+  $1 == "UM" && $3 == "ns/step" { ns[$2] = $4 }
+  END {
+    printf "UM Lua GD           : %.2fx optim.gd per step (target <= 3x), +%.1f ns/step over it\n", ns["lua"] / ns["c"], ns["lua"] - ns["c"]
+    printf "UM of which         : %.1f ns the step'"'"'s own Lua (with a stub oracle), %.1f ns the binding (thread call, x in and out, the oracle call)\n", ns["body"], ns["lua"] - ns["c"] - ns["body"]
+  }' "$out"
+
 echo "== DASH: a background job with the dashboard in tmux vs headless"
 bash tests/bench/dash.sh
 

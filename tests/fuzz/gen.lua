@@ -1233,6 +1233,96 @@ KNOWN["metric.new"] = function ()
   return st
 end
 
+-- optim.new, sample.new, game.new (issue 24): a method written in Lua,
+-- often run at once (the methods list is read at load time, so the run is
+-- made in the same statement); its name from a small pool, so a later
+-- definition replaces it; init and step good or bad: wrong x, errors,
+-- yields, loops, nested runs, an oracle kept after the step, wrong oracle
+-- calls.
+local UNAMES = {"u1", "u2", "hb"}
+local function ustep (fam)
+  local k = byte() % 22
+  local body
+  if k < 6 then
+    body = "local g = s.g or {} s.g = g o:" .. (fam == "game" and "payoff_grad"
+      or fam == "sample" and "grad_logp" or "stochastic_grad")
+      .. "(x, g) for i = 1, #x do x[i] = x[i] - p.lr * g[i] end"
+    if fam == "game" then body = body .. " o:project(x)" end
+  elseif k == 6 then body = "x[#x + 1] = 1"
+  elseif k == 7 then body = "x[1] = " .. any()
+  elseif k == 8 then body = "x[1] = " .. num()
+  elseif k == 9 then body = "error('step')"
+  elseif k == 10 then body = chance(4) and "while true do end" or "error({})"
+  elseif k == 11 then body = "coroutine.yield(1)"
+  elseif k == 12 then body = "run(" .. pick(PVARS) .. ", " .. method()
+    .. ", {iters = 2})"
+  elseif k == 13 then body = "G_O = o G_R = o:rng()"
+  elseif k == 14 then body = "X = {o:f(x), o:fdf(x, {}), o:grad(x, {})}"
+  elseif k == 15 then body = "local H = {} o:hess(x, H) o:hvp(x, x, {})"
+  elseif k == 16 then body = "X = o:f(" .. pick{vec(), any(), "{1}"} .. ")"
+  elseif k == 17 then body = "o:grad(x, " .. any() .. ")"
+  elseif k == 18 then body = "s.probe = {lrmax = " .. num() .. "}"
+  elseif k == 19 then body = "X = {o:rng():uniform(), o:rng():normal(), "
+    .. "o:iter(), o:sched(), o:blocks()}"
+  elseif k == 20 then body = "x = {} x[1] = 1"
+  else body = "for i = 1, #x do x[i] = " .. num() .. " end" end
+  local ret = ""
+  if fam == "sample" then
+    ret = " return " .. (chance(4) and any() or pick{"1", "0.5", "0", "2",
+                                                    "0/0", "nil", "'x'"})
+  end
+  return fmt("function(s, x, o, p) %s%s end", body, ret)
+end
+local function usermethod (fam)
+  local uname = pick(UNAMES)
+  local name = chance(16) and pick{"'gd'", "'new'", "'1x'", "'end'", any()}
+    or fmt("%q", uname)
+  local keys = {"name = " .. name}
+  if not chance(16) then keys[#keys + 1] = "step = " .. ustep(fam) end
+  if chance(2) then
+    keys[#keys + 1] = "init = " .. (chance(16) and any() or
+      pick{"function(s, x, p, o) s.n = #x end",
+           "function(s, x, p, o) error('init') end",
+           "function(s, x, p, o) x[1] = " .. num() .. " end",
+           "function(s, x, p, o) X = o:f(x) end",
+           "function(s, x, p, o) coroutine.yield() end"})
+  end
+  if chance(4) then
+    -- adversarial: each field of lr's table may be wrong
+    keys[#keys + 1] = "params = " .. (chance(8) and any() or fmt(
+      "{lr = {default = %s, min = %s, max = %s, min_open = %s}}",
+      pick{"0.01", "0.1", "1", "-1", "0/0", "'x'", "true"},
+      pick{"0", "-1", "nil", "1/0", "0/0"}, pick{"1", "nil", "1e300", "-1"},
+      pick{"true", "false", "nil", "1"}))
+  elseif not chance(4) then
+    keys[#keys + 1] = fmt("params = {lr = {default = %s, min = 0}}",
+                          pick{"0.001", "0.01", "0.1", "1"})
+  end
+  if chance(8) then keys[#keys + 1] = "probes = " .. pick{"{'lrmax'}",
+    "{'loss'}", "{1}", "'lrmax'"} end
+  if chance(32) then keys[#keys + 1] = "bogus = 1" end
+  local def = fmt("%s.new{%s}", fam, concat(keys, ", "))
+  if not chance(3) then return def end
+  local prob = fam == "sample" and "problem.gauss2d{}"
+    or fam == "game" and "problem.matrixgame{m = 2, n = 3}"
+    or pick{"problem.rosenbrock{}", pick(PVARS)}
+  local ctor = fmt("%s[%q]", fam, chance(8) and pick(UNAMES) or uname)
+  local how = byte() % 4
+  local opts = fmt("{iters = %s%s}", iters(),
+                   fam == "sample" and chance(2) and ", chains = 2" or "")
+  if how == 0 then
+    return fmt("%s R1 = run(%s, %s{}, %s)", def, prob, ctor, opts)
+  elseif how == 1 then
+    return fmt("%s J1 = start(%s, %s{}, %s)", def, prob, ctor, opts)
+  elseif how == 2 then
+    return fmt("%s X = sweep(%s, %s, {lr = {0.01, 0.1}}, %s)", def, prob,
+               ctor, opts)
+  end
+  return fmt("%s X = repeats(%s, %s{}, %s, 2)", def, prob, ctor, opts)
+end
+KNOWN["optim.new"] = function () return usermethod("optim") end
+KNOWN["sample.new"] = function () return usermethod("sample") end
+KNOWN["game.new"] = function () return usermethod("game") end
 -- These have statements of their own below.
 for _, k in ipairs{"run", "race", "start", "sweep", "repeats"} do
   KNOWN[k] = false
