@@ -415,6 +415,11 @@ static int job_start (lua_State *L)
   j->x.busy = &js->stepping;
   j->speed = olua_pace_speed(speed, ol_run_budget(j->runs[0]));
   j->state = paused ? OLUA_JOB_PAUSED : OLUA_JOB_RUNNING;
+  /* again: making the runs calls the problem's callbacks, which may have
+  ** started jobs of their own since the check at the top (the job, not
+  ** yet listed, is left to the collector) */
+  if (js->nact == MAXACTIVE)
+    return luaL_error(L, "start: too many jobs at once (%d)", MAXACTIVE);
   js->act[js->nact++] = j;
   lua_rawgetp(L, LUA_REGISTRYINDEX, &jskey);
   lua_getiuservalue(L, -1, 1);         /* by id, weak */

@@ -130,4 +130,32 @@ do
        .. "full speed")
 end
 
+-- the job limit holds when the runs' own callbacks start jobs: making the
+-- run of an outer start evaluates the objective, which here starts jobs
+-- until the list is full (the fuzzer's case: the outer job was then
+-- written one past the end of the list)
+do
+  for _, jb in ipairs(jobs()) do jb:stop() end
+  local inner = {}
+  local filler = problem.quadratic{n = 2}
+  local P2 = problem.new{n = 2, f = function(x)
+    while true do
+      local ok, j2 = pcall(start, filler, optim.gd{lr = 0.1}, {iters = 5})
+      if not ok then break end
+      inner[#inner + 1] = j2
+    end
+    return x[1]^2 + x[2]^2
+  end}
+  local ok, err = pcall(start, P2, optim.gd{lr = 0.1}, {iters = 5})
+  t.is(ok, false, "job: a start whose callbacks filled the job list fails")
+  t.ok(tostring(err):find("too many jobs at once (64)", 1, true) ~= nil,
+       "job: ... with the limit named (" .. tostring(err) .. ")")
+  t.ok(#inner > 0, "job: the callbacks' own jobs were started (" .. #inner
+       .. ")")
+  for _, jb in ipairs(inner) do jb:stop() end
+  local j3 = start(filler, optim.gd{lr = 0.1}, {iters = 5})
+  j3:wait()
+  t.is(j3.iter, 5, "job: jobs start again once the list has room")
+end
+
 t.done()
