@@ -122,7 +122,7 @@ local family_title = {
 
 local function method_help (info, obj)
   out("%s.%s -- %s", info.family, info.name, info.doc)
-  if info.ref then out("reference: %s", info.ref) end
+  if info.ref and info.ref ~= "" then out("reference: %s", info.ref) end
   out("usage: %s.%s{%s}", info.family, info.name,
       #info.params > 0 and info.params[1].name .. " = ..." or "")
   params(info, obj)
@@ -130,7 +130,7 @@ end
 
 local function problem_help (info, obj)
   out("problem.%s -- %s (%s)", info.name, info.doc, info.kind)
-  if info.ref then out("reference: %s", info.ref) end
+  if info.ref and info.ref ~= "" then out("reference: %s", info.ref) end
   if obj then out("this problem: %s", tostring(obj)) end
   params(info)
   if info.kind == "density" then

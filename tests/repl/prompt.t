@@ -25,9 +25,14 @@ tm_wait '(^| )optim\.adam( |$)'; ok $? "prompt: optim.ad<Tab><Tab> offers optim.
 tm_keys C-c
 tm_line 'qq = run(problem.quadratic{n=2}, optim.gd{}, {iters=3})'
 tm_wait "$P"
-tm_type 'qq:se'; tm_keys Tab
+tm_type 'qq:ser'; tm_keys Tab
 tm_wait '^> qq:series'
-ok $? "prompt: userdata methods complete (qq:se -> qq:series)"
+ok $? "prompt: userdata methods complete (qq:ser -> qq:series)"
+tm_keys C-u C-c
+# two methods share 'se' (series, and set: live parameters): both listed
+tm_type 'qq:se'; tm_keys Tab Tab
+tm_wait '(^| )qq:set( |$)' && tm_wait '(^| )qq:series( |$)'
+ok $? "prompt: qq:se<Tab><Tab> offers qq:series and qq:set"
 
 tm_keys C-u C-c
 
