@@ -21,7 +21,10 @@ io.read("l")   -- the pane kept alive: tmux drops the first line after the
 EOF
 cat >"$T_TMP/sweep.lua" <<'EOF'
 local lrs = {}
-for i = 1, 100000 do lrs[i] = 0.001 * i end
+-- decreasing: the first task done is the best (a larger step converges
+-- faster below 2/L), so from the second on the last one done differs from
+-- the best and both are shown, however few tasks a slow machine has done
+for i = 1, 100000 do lrs[i] = 1 / (i + 1) end
 local s = sweep(problem.quadratic{n = 3, noise = {sigma = 1}}, optim.gd,
                 {lr = lrs}, {iters = 2000, tol = 0})
 print(string.format("runs %d interrupted %s", #s.runs,
