@@ -292,20 +292,27 @@ static int o_fdf (lua_State *L)
   return 1;
 }
 
+/* The context's gradient (the problem's noise or minibatch included) at
+** x (arg 2) into g (arg 3), times sign; games note the one at z_t. */
+static int ctxgrad (lua_State *L, const char *who, double sign)
+{
+  ustate *s = ckor(L, who);
+  ol_err e;
+  int rc;
+  readvec(L, 2, s->xb, s->c->n, who, "x");
+  if ((rc = ol_ctx_grad(s->c, s->xb, NULL, s->gb, &e)) != OL_OK)
+    return orcfail(L, s, who, rc, &e);
+  observe(s);
+  writevec(L, 3, s->gb, s->c->n, sign, who, "g");
+  lua_settop(L, 3);
+  return 1;
+}
+
 /* o:stochastic_grad(x, g) -> g: the problem's noisy or minibatch
 ** gradient (the exact one on a noise-free problem), as C methods get. */
 static int o_sgrad (lua_State *L)
 {
-  ustate *s = ckor(L, "o:stochastic_grad");
-  ol_err e;
-  int rc;
-  readvec(L, 2, s->xb, s->c->n, "o:stochastic_grad", "x");
-  if ((rc = ol_ctx_grad(s->c, s->xb, NULL, s->gb, &e)) != OL_OK)
-    return orcfail(L, s, "o:stochastic_grad", rc, &e);
-  observe(s);
-  writevec(L, 3, s->gb, s->c->n, 1, "o:stochastic_grad", "g");
-  lua_settop(L, 3);
-  return 1;
+  return ctxgrad(L, "o:stochastic_grad", 1);
 }
 
 /* The Hessian at s->xb into s->H (made on first use). */
@@ -392,31 +399,14 @@ static int o_logp (lua_State *L)
 /* o:grad_logp(x, g) -> g: the gradient of the log density. */
 static int o_grad_logp (lua_State *L)
 {
-  ustate *s = ckor(L, "o:grad_logp");
-  ol_err e;
-  int rc;
-  readvec(L, 2, s->xb, s->c->n, "o:grad_logp", "x");
-  if ((rc = ol_ctx_grad(s->c, s->xb, NULL, s->gb, &e)) != OL_OK)
-    return orcfail(L, s, "o:grad_logp", rc, &e);
-  writevec(L, 3, s->gb, s->c->n, -1, "o:grad_logp", "g");
-  lua_settop(L, 3);
-  return 1;
+  return ctxgrad(L, "o:grad_logp", -1);
 }
 
 /* o:payoff_grad(x, g) -> g: each player's payoff gradient (the
 ** problem's g is minus it). */
 static int o_payoff_grad (lua_State *L)
 {
-  ustate *s = ckor(L, "o:payoff_grad");
-  ol_err e;
-  int rc;
-  readvec(L, 2, s->xb, s->c->n, "o:payoff_grad", "x");
-  if ((rc = ol_ctx_grad(s->c, s->xb, NULL, s->gb, &e)) != OL_OK)
-    return orcfail(L, s, "o:payoff_grad", rc, &e);
-  observe(s);
-  writevec(L, 3, s->gb, s->c->n, -1, "o:payoff_grad", "g");
-  lua_settop(L, 3);
-  return 1;
+  return ctxgrad(L, "o:payoff_grad", -1);
 }
 
 /* o:rng() -> the run's generator. */

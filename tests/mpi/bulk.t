@@ -6,23 +6,7 @@
 # process, mpirun -np 2, mpirun -np 3 and --tasks 1/3..3/3 then --gather.
 # Without MPI the one-process and slice/gather cases still run.
 cd "$(dirname "$0")/../.." || exit 1
-OPTLAB=./optlab
-# Without Open MPI (a build without libopenmpi-dev) only the one-process
-# and the --tasks / --gather parts run.
-MPI=0
-[ "$($OPTLAB -e 'io.write(tostring(optlab.mpi))')" = true ] && MPI=1
-MPIRUN="mpirun --oversubscribe"
-[ "$(id -u)" = 0 ] && MPIRUN="$MPIRUN --allow-run-as-root"
-# Under make sanitize: Open MPI leaves some thousand blocks allocated at
-# exit from components it has unloaded (LeakSanitizer cannot name them to
-# suppress), so the ranks run without leak detection; the rest of ASan
-# and UBSan stays on, and the one-process and slice runs below keep it.
-MPIRUN="$MPIRUN -x ASAN_OPTIONS=detect_leaks=0"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export OPENBLAS_NUM_THREADS=1
-n=0
-ok () { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
+. tests/mpi/lib.sh
 files="repeats.csv sweep.csv nuts_1.csv nuts_2.csv nuts_3.csv nuts_4.csv nuts_chain1.csv race.csv"
 # the run's seconds and the chains' total time are measured: left out
 clean () { grep -v '^  in all: ' "$1"; }

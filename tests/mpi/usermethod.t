@@ -6,17 +6,7 @@
 # script, so each defines the methods the tasks use.  Without MPI only the
 # slices run.
 cd "$(dirname "$0")/../.." || exit 1
-OPTLAB=./optlab
-MPI=0
-[ "$($OPTLAB -e 'io.write(tostring(optlab.mpi))')" = true ] && MPI=1
-MPIRUN="mpirun --oversubscribe"
-[ "$(id -u)" = 0 ] && MPIRUN="$MPIRUN --allow-run-as-root"
-MPIRUN="$MPIRUN -x ASAN_OPTIONS=detect_leaks=0"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export OPENBLAS_NUM_THREADS=1
-n=0
-ok () { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
+. tests/mpi/lib.sh
 files="repeats.csv sweep.csv mh_1.csv mh_2.csv mh_3.csv mh_4.csv"
 clean () { grep -v '^  in all: ' "$1" | grep -v ' s)$'; }
 mkdir "$tmp/one" "$tmp/np2" "$tmp/gather" "$tmp/slices" "$tmp/quiet"
