@@ -16,11 +16,7 @@
 local N = tonumber(arg and arg[1]) or 200000
 local reps = tonumber(arg and arg[2]) or 5
 
-local function median (t)
-  table.sort(t)
-  local m = #t
-  return m % 2 == 1 and t[(m + 1) // 2] or 0.5 * (t[m // 2] + t[m // 2 + 1])
-end
+local median = dofile("tests/bench/blib.lua").median
 
 -- median ns per step of fn() doing N steps
 local function timed (fn)

@@ -13,26 +13,14 @@
 --                              step (thread call, x copied in and out, the
 --                              oracle call's marshalling)
 --   "UM final c (x, y) lua (x, y)"  the two runs end on the same x.
+--   "UM ratio min <r> median <r>"  lua / c over the reps pairs, each pair
+--                              the C run then the Lua run (interleaved)
 -- run.sh prints lua / c (target <= 3x) and the binding's ns per step.
 -- usage: optlab --no-tui tests/bench/umethod.lua [steps] [reps]
 local N = math.tointeger(tonumber(arg and arg[1]) or 1000000)
 local reps = tonumber(arg and arg[2]) or 5
 
-local function median (t)
-  table.sort(t)
-  local m = #t
-  return m % 2 == 1 and t[(m + 1) // 2] or 0.5 * (t[m // 2] + t[m // 2 + 1])
-end
-
-local function timed (fn)
-  local ts = {}
-  for i = 1, reps do
-    local t0 = os.clock()
-    fn()
-    ts[i] = os.clock() - t0
-  end
-  return median(ts)
-end
+local B = dofile("tests/bench/blib.lua")
 
 local function step (s, x, o, p)
   local g = s.g
@@ -46,16 +34,21 @@ local p = problem.new{n = 2, x0 = {-1.2, 1}, f = function (x)
   return 100 * (x[2] - x[1] ^ 2) ^ 2 + (1 - x[1]) ^ 2 end}
 local o = {iters = N, metrics = {"loss"}, progress = false, view = false}
 local rc, rl
-local tc = timed(function () rc = run(p, optim.gd{lr = 1e-3}, o) end)
-local tl = timed(function () rl = run(p, optim.bench_gd{lr = 1e-3}, o) end)
+-- the C and the Lua run in turn, reps pairs
+local tcs, tls, ratios = B.pairs(
+  function () rc = run(p, optim.gd{lr = 1e-3}, o) end,
+  function () rl = run(p, optim.bench_gd{lr = 1e-3}, o) end, reps)
+local tc, tl = B.median(tcs), B.median(tls)
 -- the body alone: a stub oracle whose gradient is a constant
 local stub = {stochastic_grad = function (_, x, g) g[1], g[2] = 1e-9, 1e-9 end}
-local tb = timed(function ()
+local tb = B.timed(function ()
   local s, x, pp = {g = {0, 0}}, {-1.2, 1}, {lr = 1e-3}
   for _ = 1, N do step(s, x, stub, pp) end
-end)
+end, reps)
 print(string.format("UM c ns/step %.1f", tc / N * 1e9))
 print(string.format("UM lua ns/step %.1f", tl / N * 1e9))
 print(string.format("UM body ns/step %.1f", tb / N * 1e9))
+print(string.format("UM ratio min %.2f median %.2f", B.min(ratios),
+                    B.median(ratios)))
 print(string.format("UM final c (%.12g, %.12g) lua (%.12g, %.12g)", rc.x[1],
                     rc.x[2], rl.x[1], rl.x[2]))
