@@ -16,6 +16,7 @@
 #include <cblas.h>
 #include <lapacke.h>
 #include <math.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -146,6 +147,18 @@ double *ol_vec_new (int n, ol_err *e)
   x = calloc(n > 0 ? (size_t)n : 1, sizeof *x);
   if (x == NULL) ol_err_set(e, OL_ENOMEM, "out of memory (%d doubles)", n);
   return x;
+}
+
+double *ol_mat_new (int rows, int cols, ol_err *e)
+{
+  size_t k = (size_t)(rows > 0 ? rows : 0) * (size_t)(cols > 0 ? cols : 0);
+  if (rows < 0 || cols < 0 || k > INT_MAX) {
+    ol_err_set(e, OL_EINVAL, "a %d x %d dense matrix is past the %d entries "
+               "a dense method indexes (n <= 46340 for n x n)", rows, cols,
+               INT_MAX);
+    return NULL;
+  }
+  return ol_vec_new((int)k, e);
 }
 
 double *ol_vec_dup (const double *x, int n, ol_err *e)

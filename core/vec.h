@@ -30,6 +30,9 @@ void ol_mat_gemv_t (int m, int n, double alpha, const double *A,
 struct ol_err;
 double *ol_vec_new (int n, struct ol_err *e);      /* zero-filled */
 double *ol_vec_dup (const double *x, int n, struct ol_err *e);
+/* A zero-filled rows x cols matrix; OL_EINVAL (e set) when it has more
+** than INT_MAX entries (dense code indexes with int), OL_ENOMEM. */
+double *ol_mat_new (int rows, int cols, struct ol_err *e);
 void    ol_vec_free (double *x);
 
 /* Random orthogonal n x n matrix Q (row-major) from the QR factorisation

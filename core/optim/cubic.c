@@ -71,7 +71,7 @@ static int cubic_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   s->M0 = s->M = par[0];
   s->adapt = par[1] != 0;
   if ((s->g = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
-  if ((s->H = ol_vec_new(n * n, e)) == NULL) return OL_ENOMEM;
+  if ((s->H = ol_mat_new(n, n, e)) == NULL) return e->code;
   if ((s->lam = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
   if ((s->gt = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
   if ((s->st = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;

@@ -90,7 +90,7 @@ static int newton_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   s->rule = (int)par[0];
   s->lr = par[1];
   if ((s->g = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
-  if ((s->H = ol_vec_new(n * n, e)) == NULL) return OL_ENOMEM;
+  if ((s->H = ol_mat_new(n, n, e)) == NULL) return e->code;
   if ((s->diag = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
   if ((s->p = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
   if ((s->xt = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;

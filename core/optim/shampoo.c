@@ -86,9 +86,9 @@ static int shampoo_init (void *st, const double *par, ol_ctx *c, ol_err *e)
     int r = s->rows[i], n = s->cols;
     if ((s->L[i] = ol_vec_new(r * r, e)) == NULL
         || (s->PL[i] = ol_vec_new(r * r, e)) == NULL
-        || (s->R[i] = ol_vec_new(n * n, e)) == NULL
-        || (s->PR[i] = ol_vec_new(n * n, e)) == NULL)
-      return OL_ENOMEM;
+        || (s->R[i] = ol_mat_new(n, n, e)) == NULL
+        || (s->PR[i] = ol_mat_new(n, n, e)) == NULL)
+      return e->code;
     for (j = 0; j < r; j++) s->L[i][j * r + j] = s->eps;
     for (k = 0; k < n; k++) s->R[i][k * n + k] = s->eps;
   }

@@ -192,8 +192,8 @@ static int sqp_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   mm = m > 0 ? m : 1;
   for (k = 0; k < sizeof v / sizeof v[0]; k++)
     if ((*v[k] = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
-  if ((s->B = ol_vec_new(n * n, e)) == NULL ||
-      (s->Lc = ol_vec_new(n * n, e)) == NULL ||
+  if ((s->B = ol_mat_new(n, n, e)) == NULL ||
+      (s->Lc = ol_mat_new(n, n, e)) == NULL ||
       (s->kw = ol_vec_new(3 * n, e)) == NULL ||
       (s->rw = ol_vec_new(6 * n, e)) == NULL ||
       (s->sc = ol_vec_new(mm, e)) == NULL ||
@@ -204,16 +204,16 @@ static int sqp_init (void *st, const double *par, ol_ctx *c, ol_err *e)
       (s->lam = ol_vec_new(mm, e)) == NULL ||
       (s->lamq = ol_vec_new(mm, e)) == NULL ||
       (s->csoc = ol_vec_new(mm, e)) == NULL ||
-      (s->J = ol_vec_new(mm * n, e)) == NULL ||
-      (s->Jt = ol_vec_new(mm * n, e)) == NULL ||
-      (s->A = ol_vec_new((K > 0 ? K : 1) * n, e)) == NULL ||
+      (s->J = ol_mat_new(mm, n, e)) == NULL ||
+      (s->Jt = ol_mat_new(mm, n, e)) == NULL ||
+      (s->A = ol_mat_new(K > 0 ? K : 1, n, e)) == NULL ||
       (s->b = ol_vec_new(K > 0 ? K : 1, e)) == NULL ||
       (s->u = ol_vec_new(K > 0 ? K : 1, e)) == NULL ||
       (s->r = ol_vec_new(K > 0 ? K : 1, e)) == NULL ||
-      (s->N = ol_vec_new((K > 0 ? K : 1) * n, e)) == NULL ||
-      (s->BN = ol_vec_new((K > 0 ? K : 1) * n, e)) == NULL ||
-      (s->S = ol_vec_new((K > 0 ? K : 1) * (K > 0 ? K : 1), e)) == NULL)
-    return OL_ENOMEM;
+      (s->N = ol_mat_new(K > 0 ? K : 1, n, e)) == NULL ||
+      (s->BN = ol_mat_new(K > 0 ? K : 1, n, e)) == NULL ||
+      (s->S = ol_mat_new(K > 0 ? K : 1, K > 0 ? K : 1, e)) == NULL)
+    return e->code;
   s->row_con = malloc(sizeof *s->row_con * (size_t)(5 * (K > 0 ? K : 1)));
   if (s->row_con == NULL) return ol_err_set(e, OL_ENOMEM, "out of memory");
   s->eq = s->row_con + (K > 0 ? K : 1);

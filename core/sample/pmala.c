@@ -132,10 +132,10 @@ static double quad (const pm_geo *G, const double *r, int n)
 
 static int geo_init (pm_geo *G, int n, ol_err *e)
 {
-  if ((G->V = ol_vec_new(n * n, e)) == NULL
+  if ((G->V = ol_mat_new(n, n, e)) == NULL
       || (G->f = ol_vec_new(n, e)) == NULL
       || (G->drift = ol_vec_new(n, e)) == NULL)
-    return OL_ENOMEM;
+    return e->code;
   return OL_OK;
 }
 
@@ -167,8 +167,8 @@ static int pmala_init (void *st, const double *par, ol_ctx *c, ol_err *e)
       || (s->r = ol_vec_new(n, e)) == NULL
       || (s->w = ol_vec_new(n, e)) == NULL
       || (s->lam = ol_vec_new(n, e)) == NULL
-      || (s->H = ol_vec_new(n * n, e)) == NULL)
-    return OL_ENOMEM;
+      || (s->H = ol_mat_new(n, n, e)) == NULL)
+    return e->code;
   /* (1) LAPACK workspace query */
   s->isuppz = malloc(sizeof *s->isuppz * (size_t)(2 * n));
   if (s->isuppz == NULL) return ol_err_set(e, OL_ENOMEM, "out of memory");

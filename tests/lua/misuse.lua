@@ -233,4 +233,16 @@ do
          "misuse: " .. c[1] .. " (" .. tostring(msg) .. ")")
   end
 end
+-- a dense n x n method on a problem past 46340 coordinates: n * n
+-- overflowed int (UBSan, found by the fuzzer with cubic on lowrank{r =
+-- 1000}, n = 50000); now a named refusal before any allocation
+do
+  local P = problem.lowrank{r = 1000, seed = 1}
+  for _, m in ipairs{optim.cubic{}, optim.newton{}} do
+    local ok, msg = pcall(run, P, m, {iters = 1})
+    t.ok(not ok and tostring(msg):find("50000 x 50000 dense matrix", 1, true)
+         ~= nil, "misuse: " .. m.name .. " on n = 50000 is refused ("
+         .. tostring(msg) .. ")")
+  end
+end
 t.done()
