@@ -22,7 +22,7 @@
 **   --@ctl I K  olua_jobs_ctl(I, K): the dashboard's pause/resume/step/
 **               stop keys on job I (0: all)
 **   --@view K   install the fake view of mode K (0: none)
-**   --@intr MS  a Ctrl-C MS milliseconds into the next statement (the
+**   --@intr MS  a Ctrl-C MS ms (CPU time) into the next statement (the
 **               interrupt flag and count hook of repl/main.c)
 **   --@long     this input gets LONG_INSNS and LONG_MS instead (the
 **               grammar makes one input in 64 long, with larger sizes
