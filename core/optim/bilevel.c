@@ -96,9 +96,10 @@ static int bilevel_step (void *st, ol_ctx *c, ol_err *e)
   ay = s->beta / (sg * lf + lg);
   az = s->beta / lg;
   /* (1) y toward argmin sigma f + g; K reaches 1e9, so Ctrl-C is looked
-  ** at every 64 inner steps (the step is dropped, x unchanged) */
+  ** at every inner step, each an oracle call whose cost is the problem's
+  ** (the step is dropped, x unchanged) */
   for (k = 0; k < s->K; k++) {
-    if ((k & 63) == 63 && ol_interrupted())
+    if (ol_interrupted())
       return ol_err_set(e, OL_EINTR, "bilevel: interrupted");
     if ((rc = b->upper(b, c->x, s->y, NULL, NULL, s->gf, e)) != OL_OK)
       return rc;
@@ -108,7 +109,7 @@ static int bilevel_step (void *st, ol_ctx *c, ol_err *e)
   }
   /* (2) z toward argmin g */
   for (k = 0; k < s->K; k++) {
-    if ((k & 63) == 63 && ol_interrupted())
+    if (ol_interrupted())
       return ol_err_set(e, OL_EINTR, "bilevel: interrupted");
     if ((rc = b->lower(b, c->x, s->z, NULL, NULL, s->gy, e)) != OL_OK)
       return rc;

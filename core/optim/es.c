@@ -40,7 +40,7 @@ static int es_step (void *st, ol_ctx *c, ol_err *e)
   for (k = 0; k < s->m; k++) {
     /* m reaches 1e6 evaluations a step: Ctrl-C ends the run, this step
     ** dropped (x unchanged) */
-    if ((k & 63) == 63 && ol_interrupted())
+    if (ol_interrupted())
       return ol_err_set(e, OL_EINTR, "es: interrupted");
     /* (1) a Gaussian direction and the mirrored pair of values */
     ol_rng_normals(c->rng, s->u, n);

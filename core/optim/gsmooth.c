@@ -46,7 +46,7 @@ static int gsmooth_step (void *st, ol_ctx *c, ol_err *e)
   for (k = 0; k < s->m; k++) {
     /* m reaches 1e6 evaluations a step: Ctrl-C ends the run, this step
     ** dropped (x unchanged) */
-    if ((k & 63) == 63 && ol_interrupted())
+    if (ol_interrupted())
       return ol_err_set(e, OL_EINTR, "gsmooth: interrupted");
     /* (2) a Gaussian direction and its forward difference */
     ol_rng_normals(c->rng, s->u, n);

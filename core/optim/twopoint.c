@@ -43,7 +43,7 @@ static int twopoint_step (void *st, ol_ctx *c, ol_err *e)
   for (k = 0; k < s->m; k++) {
     /* m reaches 1e6 evaluations a step: Ctrl-C ends the run, this step
     ** dropped (x unchanged) */
-    if ((k & 63) == 63 && ol_interrupted())
+    if (ol_interrupted())
       return ol_err_set(e, OL_EINTR, "twopoint: interrupted");
     /* (1) a direction uniform on the sphere: z / ||z||, z ~ N(0, I) */
     do {

@@ -242,7 +242,7 @@ static int evaluate (ol_vi *s, ol_ctx *c, ol_err *e)
   if (K == 0) return OL_OK;
   for (k = 0; k < K; k++) {
     double u;
-    if ((k & 63) == 63 && ol_interrupted())
+    if (ol_interrupted())
       return ol_err_set(e, OL_EINTR, "vi: interrupted");
     if ((rc = draw_at(s, s->rt, s->rd, c, s->g1, &u, e)) != OL_OK)
       return rc;
@@ -502,7 +502,7 @@ int ol_vi_step (void *st, ol_ctx *c, ol_err *e)
   for (k = 0; k < M; k++) {
     double u;
     /* M reaches 1e6 draws a step: Ctrl-C ends the run, this step dropped */
-    if ((k & 63) == 63 && ol_interrupted())
+    if (ol_interrupted())
       return ol_err_set(e, OL_EINTR, "vi: interrupted");
     if ((rc = ol_vi_draw(s, c, k == 0 ? g : s->g1, &u, e)) != OL_OK)
       return rc;

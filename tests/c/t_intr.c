@@ -207,6 +207,67 @@ static void tape (void)
   ol_tape_free(t);
 }
 
+/* A quadratic whose evaluations are counted; from the call numbered
+** intr_at on, the Ctrl-C flag is up (as if it came while f ran). */
+static long nevals, intr_at, evals_at_intr;
+
+static int counted_fdf (void *ud, const double *x, double *f, double *g,
+                        ol_err *e)
+{
+  (void)ud;
+  (void)e;
+  if (++nevals == intr_at) {
+    flag = 1;
+    evals_at_intr = nevals;
+  }
+  if (f != NULL) *f = 0.5 * (x[0] * x[0] + x[1] * x[1]);
+  if (g != NULL) {
+    g[0] = x[0];
+    g[1] = x[1];
+  }
+  return OL_OK;
+}
+
+/* The directions' loops of the zero-order methods look at the flag before
+** every evaluation, not every 64th: one evaluation can take long (the
+** fuzzer: gsmooth{m=2000} on fsquad{N=1000, d=2000} ignored Ctrl-C for
+** over 2 s), so at most one more runs after a Ctrl-C. */
+static void every_direction (void)
+{
+  static const char *const names[] = {"gsmooth", "twopoint", "es"};
+  size_t k;
+  for (k = 0; k < sizeof names / sizeof names[0]; k++) {
+    ol_err e;
+    double par[32];
+    ol_problem *p = ol_problem_custom(2, counted_fdf, 1, NULL, NULL, &e);
+    const ol_method_type *m = olt_method(names[k], par, "m", 1000.0,
+                                         (char *)NULL);
+    static const double x0[2] = {1, 2};
+    ol_run_opts o = olt_opts(10, 0, OL_MSET_EMPTY);
+    ol_run *rr;
+    long after;
+    o.x0 = x0;
+    rr = p != NULL && m != NULL ? olt_run(p, m, par, &o) : NULL;
+    if (rr == NULL) {
+      ok(0, "intr: %s on a counted quadratic starts", names[k]);
+      ol_problem_free(p);
+      continue;
+    }
+    nevals = 0;
+    intr_at = 5;
+    evals_at_intr = 0;
+    ol_run_advance(rr, 3);
+    flag = 0;
+    after = nevals - evals_at_intr;
+    ok(ol_run_reason(rr) == OL_STOP_INTERRUPTED && evals_at_intr == 5 &&
+       after <= 2, "intr: %s{m=1000}: a Ctrl-C during its 5th evaluation "
+       "lets at most 2 more run (%ld ran; reason %d, %s)", names[k], after,
+       ol_run_reason(rr), ol_run_message(rr));
+    ol_run_free(rr);
+    ol_problem_free(p);
+  }
+}
+
 int main (void)
 {
   ol_intr = &flag;
@@ -225,6 +286,7 @@ int main (void)
   run_stops("quadratic", "twopoint", 1e6, "m", "lr", 1e-3,
             "twopoint{m=1e6}");
   run_stops("quadratic", "es", 1e6, "m", "lr", 1e-3, "es{m=1e6}");
+  every_direction();
   /* each local gradient of a distributed method, M draws of vi */
   run_stops("fsquad", "fedavg", 1e6, "K", "lr", 1e-3, "fedavg{K=1e6}");
   run_stops("gauss2d", "meanfield", 1e6, "samples", "lr", 1e-3,
