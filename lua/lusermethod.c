@@ -223,18 +223,24 @@ static int orcfail (lua_State *L, ustate *s, const char *who, int rc,
   return luaL_error(L, "%s: %s", who, e->msg);
 }
 
-/* o:f(x) -> f(x) (exact). */
-static int o_f (lua_State *L)
+/* The exact value at x (arg 2), times sign. */
+static int valuecall (lua_State *L, const char *who, double sign)
 {
-  ustate *s = ckor(L, "o:f");
+  ustate *s = ckor(L, who);
   double f;
   ol_err e;
   int rc;
-  readvec(L, 2, s->xb, s->c->n, "o:f", "x");
+  readvec(L, 2, s->xb, s->c->n, who, "x");
   if ((rc = ol_ctx_value(s->c, s->xb, &f, &e)) != OL_OK)
-    return orcfail(L, s, "o:f", rc, &e);
-  lua_pushnumber(L, f);
+    return orcfail(L, s, who, rc, &e);
+  lua_pushnumber(L, sign * f);
   return 1;
+}
+
+/* o:f(x) -> f(x) (exact). */
+static int o_f (lua_State *L)
+{
+  return valuecall(L, "o:f", 1);
 }
 
 /* The exact f (when wantf) and gradient at s->xb into s->gb. */
@@ -385,15 +391,7 @@ static int o_project (lua_State *L)
 /* o:logp(x) -> log density (up to its constant): -U. */
 static int o_logp (lua_State *L)
 {
-  ustate *s = ckor(L, "o:logp");
-  double f;
-  ol_err e;
-  int rc;
-  readvec(L, 2, s->xb, s->c->n, "o:logp", "x");
-  if ((rc = ol_ctx_value(s->c, s->xb, &f, &e)) != OL_OK)
-    return orcfail(L, s, "o:logp", rc, &e);
-  lua_pushnumber(L, -f);
-  return 1;
+  return valuecall(L, "o:logp", -1);
 }
 
 /* o:grad_logp(x, g) -> g: the gradient of the log density. */
