@@ -12,7 +12,8 @@
 ** default 16), text = true (text even with a file name: not both), xaxis
 ** ("iter", "evals", "time", "bits", "rounds"; default: the first run's
 ** xaxis option) and
-** xlog (log x axis, default false) for the metric and trace panels.
+** xlog (log x axis, default false) for the metric and trace panels, and
+** labels (one legend string per run, instead of the runs' own).
 */
 #include <ctype.h>
 #include <stdio.h>
@@ -23,10 +24,13 @@
 #include "plot.h"
 
 static const char *const plotkeys[] = {
-  "file", "watch", "width", "height", "text", "xaxis", "xlog", NULL
+  "file", "watch", "width", "height", "text", "xaxis", "xlog", "labels",
+  NULL
 };
 
-/* Runs of the run or race at index 1 into pl (arrays on the stack). */
+/* Runs of the run or race at index 1 into pl (arrays on the stack); the
+** legend labels are the runs' own, or opts.labels (index 2) when given:
+** one string per run (how repeats and sweep name their curves). */
 static void getruns (lua_State *L, pl_plot *pl)
 {
   ol_run **runs;
@@ -49,6 +53,23 @@ static void getruns (lua_State *L, pl_plot *pl)
     olua_pushrunlabel(L, b);
     labels[i] = lua_tostring(L, -1);
   }
+  if (lua_getfield(L, 2, "labels") != LUA_TNIL) {
+    int t = lua_gettop(L);
+    if (!lua_istable(L, t))
+      luaL_error(L, "plot: labels must be a list of strings, got a %s",
+                 luaL_typename(L, t));
+    if ((int)lua_rawlen(L, t) != n)
+      luaL_error(L, "plot: labels has %d entr%s, %d expected (one per run)",
+                 (int)lua_rawlen(L, t), lua_rawlen(L, t) == 1 ? "y" : "ies",
+                 n);
+    for (i = 0; i < n; i++) {
+      if (lua_rawgeti(L, t, i + 1) != LUA_TSTRING)
+        luaL_error(L, "plot: labels[%d] must be a string, got a %s", i + 1,
+                   luaL_typename(L, -1));
+      labels[i] = lua_tostring(L, -1);   /* kept: on the stack */
+    }
+  }
+  else lua_pop(L, 1);
   pl->rs.n = n;
   pl->rs.runs = runs;
   pl->rs.labels = labels;

@@ -160,6 +160,19 @@ local function savetext (who, text, filename)
   if not ok then error(err, 3) end
 end
 
+-- Plot runs as r:plot and race:plot do (lua/lplot.c), with one legend
+-- label per run unless opts.labels gives them; opts is not changed.
+local function plotruns (who, runs, labels, opts)
+  if opts ~= nil and type(opts) ~= "table" then
+    error(fmt("%s: options must be a table, got a %s", who, type(opts)), 3)
+  end
+  local c = {}
+  for k, v in pairs(opts or {}) do c[k] = v end
+  if c.labels == nil then c.labels = labels end
+  local ok, err = pcall(core.plot, runs, c)
+  if not ok then error((tostring(err):gsub("^plot:", who .. ":")), 3) end
+end
+
 -- == repeats =================================================================
 
 local Repeats = {}
@@ -199,6 +212,21 @@ end
 -- q:metrics() -> the recorded metric names.
 function Repeats.metrics (self)
   return self.runs[1]:metrics()
+end
+
+-- q:plot(opts) -> the 90%, median and 10% bands over the runs (at every
+-- recorded time, those quantiles of the runs' values there: the curves
+-- of the live view), as r:plot draws a race: text, or a file.
+local BANDS = {{0.9, "90%"}, {0.5, "median"}, {0.1, "10%"}}
+
+function Repeats.plot (self, opts)
+  local bands, qs, labels = {}, {}, {}
+  for k, q in ipairs(BANDS) do
+    bands[k], qs[k], labels[k] = self._band(), q[1], q[2]
+  end
+  labels[1] = fmt("90%% of %d runs", self.R)
+  core.task_band(bands, qs, self.runs)
+  plotruns("repeats:plot", bands, labels, opts)
 end
 
 -- "0..4", or "1, 3..5" when some are missing: the streams of the runs
@@ -286,16 +314,17 @@ function repeats (problem, method, opts, R)
     c.stream = i - 1
     return c
   end
+  local function makeband ()
+    local c = opts_of(1)
+    c.record_x = false
+    return core.task_mkrun(problem, method, c)
+  end
   local results, missing, stopped = core.bulk{
     who = who, n = R, failfast = true, kind = "repeats",
     view = not (opts and opts.view == false),
     run = function (i) return run(problem, method, opts_of(i)) end,
     make = function (i) return core.task_mkrun(problem, method, opts_of(i)) end,
-    makeband = function ()
-      local c = opts_of(1)
-      c.record_x = false
-      return core.task_mkrun(problem, method, c)
-    end,
+    makeband = makeband,
     desc = function (i)
       return fmt("seed %d, stream %d", o.seed or 1, i - 1)
     end}
@@ -319,7 +348,7 @@ function repeats (problem, method, opts, R)
     if not m.error:find("^not run") then failed[#failed + 1] = m end
   end
   return setmetatable({runs = runs, R = #runs, seed = runs[1].seed,
-                       streams = streams,
+                       streams = streams, _band = makeband,
                        missing = failed[1] and failed or nil,
                        interrupted = stopped or nil,
                        asked = stopped and R or nil}, Repeats)
@@ -373,6 +402,23 @@ function Sweep.values (self, metric)
   local v = {}
   for i, r in ipairs(self.runs) do v[i] = r:last(metric) end
   return v
+end
+
+-- "lr = 0.1, momentum = 0.9": configuration i as its legend label
+local function configlabel (self, i)
+  local kv = {}
+  for _, k in ipairs(self.names) do
+    kv[#kv + 1] = k .. "=" .. showval(self.configs[i][k])
+  end
+  return concat(kv, " ")
+end
+
+-- s:plot(opts) -> one curve per configuration, labelled by its parameter
+-- values, as r:plot draws a race: text, or a file.
+function Sweep.plot (self, opts)
+  local labels = {}
+  for i in ipairs(self.runs) do labels[i] = configlabel(self, i) end
+  plotruns("sweep:plot", self.runs, labels, opts)
 end
 
 Sweep.__tostring = function (self)
@@ -526,6 +572,8 @@ repeats(problem, method, opts, R) -> q   R runs on independent rng streams
                   after inf
   q:metrics()     recorded metric names
   q:csv(), q:save(file)  "run,stream,iter,<metrics>", every recorded point
+  q:plot(opts)    the 90%, median and 10% bands over the runs against
+                  time, as r:plot (text, or opts.file an SVG)
   q.missing       tasks that raised: {task =, desc =, error =} (also
                   printed); the others are kept
   print(q)        per metric: min, 10%, median, 90%, max of the final
@@ -552,6 +600,8 @@ sweep(problem, ctor, grid, opts) -> s   one run per grid configuration
   s:best(m)       -> config, run with the smallest final value of m (NaN
                   never wins; ties go to the first built)
   s:csv(), s:save(file)  "config,<params>,reason,iter,<metrics>"
+  s:plot(opts)    one curve per configuration, labelled by its parameter
+                  values, as r:plot (text, or opts.file an SVG)
   s.missing       configurations whose run raised (an out-of-range value):
                   {task =, desc =, error =}, printed; the others are kept
   print(s)        one row per configuration: parameters, stop reason,

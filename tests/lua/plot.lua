@@ -347,9 +347,71 @@ do
     "trace x1; cloud x1,x2", "plot: watch = {\"trace\", \"cloud\"}")
 end
 
+-- (3b) repeats and sweep plot as a race of their curves: the bands of a
+-- repeats (their final values are the type-7 quantiles of the runs'
+-- final values, which q:quantile computes independently in Lua), a
+-- sweep's configurations labelled by their parameters; labels checked
+do
+  local q = repeats(problem.quadratic{noise = {kind = "gauss", sigma = 0.1}},
+                    optim.gd{lr = 0.5}, {iters = 60, seed = 3}, 9)
+  local qs = tmp .. "/q.svg"
+  q:plot{file = qs}
+  local doc = assert(io.open(qs)):read("a")
+  local _, nseries = doc:gsub('class="series"', "")
+  t.is(nseries, 6, "repeats:plot: 3 band curves in each of 2 panels")
+  t.ok(doc:find(">90% of 9 runs<", 1, true) and doc:find(">median<", 1, true)
+       and doc:find(">10%<", 1, true), "repeats:plot: the bands are named")
+  -- the text legend's last values against q:quantile (4 significant
+  -- digits printed: 5e-4 relative)
+  local script = tmp .. "/bands.lua"
+  local f = assert(io.open(script, "w"))
+  f:write([[
+local q = repeats(problem.quadratic{noise = {kind = "gauss", sigma = 0.1}},
+                  optim.gd{lr = 0.5}, {iters = 60, seed = 3}, 9)
+q:plot{text = true, watch = {"loss"}}
+for _, p in ipairs{0.9, 0.5, 0.1} do
+  io.write(string.format("Q %.17g\n", q:quantile("loss", p)))
+end
+]])
+  f:close()
+  local out = sh("LANG=C LC_ALL= ./optlab " .. script)
+  local want = {}
+  for v in out:gmatch("Q (%S+)") do want[#want + 1] = tonumber(v) end
+  local got = {out:match("90%% of 9 runs (%S+)"), out:match("median (%S+)"),
+               out:match("10%% (%S+)")}
+  local close = #want == 3 and #got == 3
+  for k = 1, 3 do
+    local g = tonumber(got[k])
+    if not (close and g and math.abs(g - want[k]) <= 5e-4 * want[k]) then
+      close = false
+    end
+  end
+  t.ok(close, "repeats:plot: each band ends at that quantile of the final "
+       .. "losses (legend " .. table.concat(got, ", ") .. " vs "
+       .. table.concat(want, ", ") .. ")")
+  local s = sweep(problem.quadratic{}, optim.gd, {lr = {0.1, 1, 1.9}},
+                  {iters = 20})
+  local ss = tmp .. "/s.svg"
+  s:plot{file = ss, watch = {"loss"}}
+  doc = assert(io.open(ss)):read("a")
+  _, nseries = doc:gsub('class="series"', "")
+  t.is(nseries, 3, "sweep:plot: one curve per configuration")
+  t.ok(doc:find(">lr=0.1<", 1, true) and doc:find(">lr=1.9<", 1, true),
+       "sweep:plot: curves labelled by their parameter values")
+  t.errors("sweep:plot: labels has 1 entry, 3 expected (one per run)",
+           function () s:plot{file = ss, labels = {"a"}} end)
+  t.errors("sweep:plot: options must be a table", function () s:plot(3) end)
+  t.errors("plot: labels[2] must be a string", function ()
+    local bad = {}
+    for i = 1, #r do bad[i] = "run " .. i end
+    bad[2] = 2
+    r:plot{file = ss, labels = bad}
+  end)
+end
+
 -- (4) errors
 t.errors("unknown key 'colour' (valid: file, watch, width, height, text, "
-         .. "xaxis, xlog)",
+         .. "xaxis, xlog, labels",
          function () r:plot{colour = "red"} end)
 t.errors("unknown metric or panel 'lossy'",
          function () r:plot{watch = {"lossy"}} end)
