@@ -77,13 +77,13 @@ core/liboptlab.a: $(CORE_O)
 	rm -f $@
 	$(AR) rcs $@ $(CORE_O)
 
-# The pure-Lua part of the library is compiled into the binary.
-lua/lualib.inc: $(LUA_LIB)
-	for f in $(LUA_LIB); do \
-	  printf '{"%s", (const char[]){\n' "$$f"; \
-	  od -An -v -tx1 "$$f" | sed 's/\([0-9a-f][0-9a-f]\)/0x\1,/g'; \
-	  printf '0}},\n'; \
-	done > $@
+# The pure-Lua part of the library is compiled into the binary as
+# bytecode, made by a build tool linked with the same liblua (so the format
+# is the one the program loads; plain flags: it is not part of optlab).
+lua/embed/luadump: lua/embed/luadump.c
+	$(CC) -std=c11 -O1 $(WARN) $(LUA_CFLAGS) -o $@ $< $(LUA_LIBS)
+lua/lualib.inc: $(LUA_LIB) lua/embed/luadump
+	lua/embed/luadump $(LUA_LIB) > $@.tmp && mv $@.tmp $@
 lua/lembed.o: lua/lualib.inc
 
 optlab: $(REPL_O) $(LUA_O) core/liboptlab.a
@@ -285,6 +285,7 @@ bench: all $(BENCHES)
 
 clean:
 	rm -f optlab core/liboptlab.a $(CORE_O) $(LUA_O) $(REPL_O) lua/lualib.inc \
+	  lua/embed/luadump \
 	  tests/lib/tap.o tests/lib/olt.o tests/c/*.t $(BENCHES) tests/bench/ipopt
 
 .PHONY: all run deps check lint mancheck sanitize valgrind fuzz extend bench \
