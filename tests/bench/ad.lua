@@ -24,9 +24,11 @@
 -- x*, where 100 (y - x^2) cancels), but Adam's normalised steps amplify
 -- such differences over 10^6 steps, so the finals agree only to ~1e-5;
 -- AD1000's gd, which does not normalise, ends on the C run's x exactly.
--- usage: optlab --no-tui tests/bench/ad.lua [steps] [reps]
+-- usage: optlab --no-tui tests/bench/ad.lua [steps] [reps] [w1]
+-- ("w1": only the "W1 ad" line, for run.sh's pairs with the floor)
 local N = tonumber(arg and arg[1]) or 1000000
 local reps = tonumber(arg and arg[2]) or 5
+local w1only = arg and arg[3] == "w1"
 
 local median = dofile("tests/bench/blib.lua").median
 
@@ -85,6 +87,7 @@ do
   local x = r.x
   print(string.format("W1 ad     ns/step %.2f  final (%.9f, %.9f)",
                       1e9 * sec / N, x[1], x[2]))
+  if w1only then return end
   local ops, g = tapesize(r)
   local tt, own = tracetime(2, {-1.2, 1})
   print(string.format("ADTRACE W1 us %.1f ad.time us %.1f ops %s guards %s",

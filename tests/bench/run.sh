@@ -9,14 +9,87 @@ trap 'rm -f "$out"' EXIT
 # Every workload runs on one core, as the peers were measured.
 export OPENBLAS_NUM_THREADS=1
 
+# How busy the machine is: ratios are of two sides under the same load,
+# but a loaded machine widens their spread (see pairs below)
+echo "== load average (1, 5, 15 min): $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
+
+# Start-up: optlab -e "" against the Lua interpreter's lua5.4 -e "" (when
+# installed) and against /bin/true (the cost of a process), CPU time of
+# 40 starts each, the three in turn 5 times
+echo "== START: start-up to the end of -e \"\" (40 starts, CPU time, 5 rounds)"
+starts () {
+  /usr/bin/time -f "%U %S" sh -c "i=0; while [ \$i -lt 40 ]; do $1 >/dev/null; i=\$((i + 1)); done" 2>&1 | tail -1 \
+    | awk '{ printf "%.3f\n", ($1 + $2) / 40 * 1000 }'
+}
+if [ -x /usr/bin/time ]; then
+  lua=$(command -v lua5.4 || true)
+  k=0
+  while [ $k -lt 5 ]; do
+    o=$(starts "./optlab -e ''")
+    t=$(starts /bin/true)
+    l=$([ -n "$lua" ] && starts "$lua -e ''" || echo nan)
+    echo "START round $k optlab $o ms true $t ms lua5.4 $l ms"
+    k=$((k + 1))
+  done | tee "$out"
+  awk '
+    { o[++n] = $5; t[n] = $8; l[n] = $11 }
+    END {
+      for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) {
+        if (o[j] < o[i]) { x = o[i]; o[i] = o[j]; o[j] = x }
+        if (t[j] < t[i]) { x = t[i]; t[i] = t[j]; t[j] = x }
+        if (l[j] < l[i]) { x = l[i]; l[i] = l[j]; l[j] = x }
+      }
+      printf "START optlab -e \"\": min %.2f ms median %.2f ms CPU (target <= 3 ms); a process (/bin/true) %.2f ms; lua5.4 -e \"\" %s ms\n", o[1], o[int((n + 1) / 2)], t[1], l[1]
+    }' "$out"
+else
+  echo "START skipped: needs /usr/bin/time (Debian package time)"
+fi
+
+# pairs K SPREAD 'A' 'B': K pairs of the commands A and B run in turn
+# (A B A B ...), each printing one "<tag> <side> ns/step <ns> ..." line
+# (ns in field 4, CPU time of the measured work: tests/bench/bench.h and
+# os.clock); prints every line, then "PAIR <a side> <b side> min <r>
+# median <r> spread <s>" of the ratios B/A per pair (spread: largest over
+# smallest), or "noisy" in place of the ratios when the spread is over
+# SPREAD: the machine changed speed between pairs, and no figure is
+# better than a wrong one.
+pairs () {
+  k=$1 spread=$2 a=$3 b=$4 i=0 tmp=$(mktemp)
+  while [ $i -lt "$k" ]; do
+    sh -c "$a" | grep ' ns/step ' | head -1 >> "$tmp"
+    sh -c "$b" | grep ' ns/step ' | head -1 >> "$tmp"
+    i=$((i + 1))
+  done
+  cat "$tmp"
+  awk -v spread="$spread" '
+    NR % 2 == 1 { na = $2; a = $4 }
+    NR % 2 == 0 { nb = $2; r[++n] = $4 / a }
+    END {
+      for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+        if (r[j] < r[i]) { t = r[i]; r[i] = r[j]; r[j] = t }
+      med = n % 2 ? r[(n + 1) / 2] : (r[n / 2] + r[n / 2 + 1]) / 2
+      if (r[n] / r[1] > spread)
+        printf "PAIR %s %s noisy (ratios %.2f to %.2f over %d pairs, spread over %.2f)\n", na, nb, r[1], r[n], n, spread
+      else
+        printf "PAIR %s %s min %.3f median %.3f spread %.2f pairs %d\n", na, nb, r[1], med, r[n] / r[1], n
+    }' "$tmp"
+  rm -f "$tmp"
+}
+
 echo "== W1: Adam, 2-D Rosenbrock, 10^6 steps, one core (OPENBLAS_NUM_THREADS=1)"
 tests/bench/w1 1000000 7 | tee "$out"
 ./optlab --no-tui tests/bench/w1_lua.lua 1000000 5 | tee -a "$out"
+# the Lua objective against the floor: other processes, so pairs
+pairs 5 1.25 "tests/bench/w1 1000000 1" \
+  "./optlab --no-tui tests/bench/w1_lua.lua 1000000 1" | tee -a "$out"
 awk '
   $1 == "W1" { ns[$2] = $4 }
+  $1 == "PAIR" && $3 == "lua" { lua = $0 }
   END {
-    printf "W1 built-in problem : %.2fx the C floor (target <= 1.3x)\n", ns["engine"] / ns["floor"]
-    printf "W1 Lua objective    : %.2fx the C floor, +%.1f ns/step over it (target ~ +60 ns)\n", ns["lua"] / ns["floor"], ns["lua"] - ns["floor"]
+    printf "W1 built-in problem : %.2fx the C floor (target <= 1.3x; floor and engine interleaved in one process, median of 7)\n", ns["engine"] / ns["floor"]
+    split(lua, f, " ")
+    if (f[4] == "noisy") printf "W1 Lua objective    : noisy (%s)\n", lua
+    else printf "W1 Lua objective    : %.2fx the C floor (min of %d interleaved process pairs, CPU time; median %.2fx), +%.1f ns/step over it (target ~ +60 ns)\n", f[5], f[11], f[7], ns["lua"] - ns["floor"]
     printf "W1 of which         : %.1f ns the objective'"'"'s own Lua arithmetic, %.1f ns the binding (call, marshalling)\n", ns["luabody"], ns["lua"] - ns["engine"] - ns["luabody"]
   }' "$out"
 
@@ -31,14 +104,17 @@ awk '
   }' "$out"
 
 echo "== AD: traced Lua objectives (issue 15): W1 with a Lua f and no gradient; 1000-D extended Rosenbrock, traced vs the C gradient; one core"
-tests/bench/w1 1000000 7 | tee "$out"
-./optlab --no-tui tests/bench/ad.lua 1000000 5 | tee -a "$out"
+./optlab --no-tui tests/bench/ad.lua 1000000 5 | tee "$out"
+pairs 5 1.25 "tests/bench/w1 1000000 1" \
+  "./optlab --no-tui tests/bench/ad.lua 1000000 1 w1" | tee -a "$out"
 awk '
-  $1 == "W1" { ns[$2] = $4 }
+  $1 == "PAIR" && $3 == "ad" { ad = $0 }
   $1 == "AD1000" && $3 == "us" { r[$2] = $8 }
   $1 == "ADTRACE" { tr[$2] = sprintf("trace %s us (tracer %s us), tape of %s ops, %s guards", $4, $7, $9, $11) }
   END {
-    printf "AD W1 traced Lua f  : %.2fx the C floor (target <= 2x)\n", ns["ad"] / ns["floor"]
+    split(ad, f, " ")
+    if (f[4] == "noisy") printf "AD W1 traced Lua f  : noisy (%s)\n", ad
+    else printf "AD W1 traced Lua f  : %.2fx the C floor (min of %d interleaved process pairs, CPU time; median %.2fx; target <= 2x)\n", f[5], f[11], f[7]
     printf "AD 1000-D gradient  : %.2fx the C gradient per gd step, %.2fx per p:eval (target <= 3x)\n", r["step"], r["eval"]
     printf "AD tracing          : W1 %s; 1000-D %s\n", tr["W1"], tr["AD1000"]
   }' "$out"
