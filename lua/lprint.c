@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "lprint.h"
+#include "problems/game.h"
+#include "problems/kuhn.h"
 
 /* -- runs ----------------------------------------------------------------- */
 
@@ -149,16 +151,31 @@ static void addcoords (luaL_Buffer *bf, const double *x, int n)
   addcoords_sig(bf, x, n, 6);
 }
 
+/* x'By at z = (x, y), the column player's payoff. */
+static double colvalue (const ol_game *G, const double *z)
+{
+  const double *x = z, *y = z + G->rows;
+  double v = 0;
+  int i, j;
+  for (i = 0; i < G->rows; i++)
+    for (j = 0; j < G->cols; j++)
+      v += x[i] * G->B[(size_t)i * (size_t)G->cols + (size_t)j] * y[j];
+  return v;
+}
+
 /* A game run: each player's strategy (the average play when the run keeps
 ** it, which is what no-regret dynamics converge in; else the last) and
-** the value x'Ay of that pair, against the game's value when known. */
+** the value x'Ay of that pair, against the game's value when known; in a
+** general-sum game both players' values, x'Ay and x'By, against those of
+** the game's one known equilibrium when it has exactly one. */
 static void addgame (luaL_Buffer *bf, const ol_run *r)
 {
   const ol_problem *p = ol_run_problem(r);
   const double *z = ol_run_xavg(r) != NULL ? ol_run_xavg(r) : ol_run_x(r);
   const double *x = z, *y = z + p->rows;
+  const ol_game *G = ol_game_of(p);
   double v = 0;
-  char buf[160], num[32];
+  char buf[200], num[32], n2[32];
   int i, j;
   for (i = 0; i < p->rows; i++)
     for (j = 0; j < p->cols; j++)
@@ -168,6 +185,19 @@ static void addgame (luaL_Buffer *bf, const ol_run *r)
   addcoords(bf, x, p->rows);
   luaL_addstring(bf, "; column y:");
   addcoords(bf, y, p->cols);
+  if (G != NULL && !G->zerosum && G->B != NULL) {
+    snprintf(buf, sizeof buf, "\n  values: row x'Ay %s, column x'By %s",
+             ol_fmtnum(num, sizeof num, v, 4),
+             ol_fmtnum(n2, sizeof n2, colvalue(G, z), 4));
+    luaL_addstring(bf, buf);
+    if (G->neq == 1) {
+      snprintf(buf, sizeof buf, " (at the equilibrium: %s, %s)",
+               ol_fmtnum(num, sizeof num, ol_game_value(G, G->eq), 4),
+               ol_fmtnum(n2, sizeof n2, colvalue(G, G->eq), 4));
+      luaL_addstring(bf, buf);
+    }
+    return;
+  }
   snprintf(buf, sizeof buf, "\n  value x'Ay: %s",
            ol_fmtnum(num, sizeof num, v, 4));
   luaL_addstring(bf, buf);
@@ -176,6 +206,88 @@ static void addgame (luaL_Buffer *bf, const ol_run *r)
              ol_fmtnum(num, sizeof num, p->fstar, 4));
     luaL_addstring(bf, buf);
   }
+}
+
+/* The behavioural policy x of a game tree by information set, one line
+** per situation: "    player 1 opens:  J: bet 0.227 check 0.773   Q:
+** ...", each action's probability to 3 decimals, the names from the tree
+** (problems/kuhn.h). */
+static void addpolicy (luaL_Buffer *bf, const ol_tree *T, const double *x)
+{
+  char buf[160];
+  int I, w = 0;
+  for (I = 0; I < T->n; I++)
+    if ((int)strlen(T->where[I]) > w) w = (int)strlen(T->where[I]);
+  for (I = 0; I < T->n; I++) {
+    int first = I == 0 || strcmp(T->where[I], T->where[I - 1]) != 0;
+    if (first) {
+      snprintf(buf, sizeof buf, "\n    %s:%*s", T->where[I],
+               w - (int)strlen(T->where[I]), "");
+      luaL_addstring(bf, buf);
+    }
+    snprintf(buf, sizeof buf, "%s%s: %s %.3f %s %.3f", first ? "  " : "   ",
+             T->name[I], T->act[I][1], x[I], T->act[I][0], 1 - x[I]);
+    luaL_addstring(bf, buf);
+  }
+}
+
+/* An extensive-form game run (a problem with a tree): the average policy,
+** which is what CFR's guarantees are about, by named information set, its
+** exploitability and value; then the last iterate, labelled as such (its
+** exploitability need not go to 0). */
+static void addtree (luaL_Buffer *bf, const ol_run *r, const ol_tree *T)
+{
+  const double *xa = ol_run_xavg(r);
+  ol_mset rec = ol_run_metrics(r);
+  char buf[200], num[32];
+  if (xa != NULL) {
+    luaL_addstring(bf, "\n  average policy (the one that converges)");
+    if (ol_mset_has(rec, OL_MET_EXPLOIT_AVG)) {
+      snprintf(buf, sizeof buf, ", exploitability %s",
+               ol_fmtnum(num, sizeof num, ol_run_last(r, OL_MET_EXPLOIT_AVG),
+                         3));
+      luaL_addstring(bf, buf);
+    }
+    snprintf(buf, sizeof buf, ", value %s", ol_fmtnum(num, sizeof num,
+             T->value(xa), 4));
+    luaL_addstring(bf, buf);
+    if (isfinite(ol_run_problem(r)->fstar)) {
+      snprintf(buf, sizeof buf, " (the game's value: %s)",
+               ol_fmtnum(num, sizeof num, ol_run_problem(r)->fstar, 4));
+      luaL_addstring(bf, buf);
+    }
+    luaL_addchar(bf, ':');
+    addpolicy(bf, T, xa);
+    luaL_addstring(bf, "\n  last iterate (need not converge)");
+  }
+  else luaL_addstring(bf, "\n  last iterate policy");
+  if (ol_mset_has(rec, OL_MET_EXPLOIT)) {
+    snprintf(buf, sizeof buf, ", exploitability %s",
+             ol_fmtnum(num, sizeof num, ol_run_last(r, OL_MET_EXPLOIT), 3));
+    luaL_addstring(bf, buf);
+  }
+  luaL_addchar(bf, ':');
+  if (xa != NULL) addcoords(bf, ol_run_x(r), ol_run_n(r));
+  else addpolicy(bf, T, ol_run_x(r));
+}
+
+/* A game run's final line leaves out loss (x'Ay again, or player 1's
+** payoff at the last iterate) and kkt (the joint objective's gap, not an
+** equilibrium measure) when the metrics are the defaults: the run names
+** neither in its metrics or watch options. */
+static ol_mset gameshown (const lrun *b, ol_mset rec)
+{
+  const ol_run *r = b->r;
+  ol_mset def = ol_method_metrics(ol_run_problem(r), ol_run_method(r));
+  ol_mset drop = OL_MSET_OF(OL_MET_LOSS, OL_MET_KKT);
+  int i;
+  for (i = 0; i < b->nwatch; i++)
+    if (b->watch[i] < OL_NMETRICS) {
+      ol_mset_add(&def, b->watch[i]);
+      ol_mset_del(&drop, b->watch[i]);
+    }
+  if (ol_run_problem(r)->kind != OL_GAME || !ol_mset_eq(def, rec)) return rec;
+  return ol_mset_minus(rec, drop);
 }
 
 /* |t| of the batch means' slope (core/vi/vi.c: drift) above which a
@@ -356,6 +468,7 @@ int olua_run_tostring (lua_State *L)
   ** near one it is) */
   if (olua_constrained(r))
     rec = ol_mset_minus(rec, OL_MSET_OF(OL_MET_GRADNORM, OL_MET_MINGRADNORM));
+  rec = gameshown(b, rec);
   for (i = 0; i < OL_NMETRICS; i++)
     if (ol_mset_has(rec, i)) {
       snprintf(buf, sizeof buf, "%s%s %s", k++ ? "  " : "\n  final: ",
@@ -377,7 +490,11 @@ int olua_run_tostring (lua_State *L)
     luaL_addstring(&bf, "\n  ");
     luaL_addstring(&bf, buf);
   }
-  if (ol_run_problem(r)->kind == OL_GAME && ol_run_problem(r)->payoff != NULL)
+  if (ol_run_problem(r)->type != NULL && ol_run_problem(r)->type->tree != NULL
+      && ol_run_problem(r)->type->tree(ol_run_problem(r))->name != NULL)
+    addtree(&bf, r, ol_run_problem(r)->type->tree(ol_run_problem(r)));
+  else if (ol_run_problem(r)->kind == OL_GAME
+           && ol_run_problem(r)->payoff != NULL)
     addgame(&bf, r);
   else {
     luaL_addstring(&bf, "\n  x:");

@@ -1155,6 +1155,11 @@ int olua_runchains (lua_State *L, const ropts *ro, const char *title,
   int k = ro->chains, n = pb->p->n, c, rt;
   lrun **boxes = lua_newuserdatauv(L, (size_t)k * sizeof *boxes, 0);
   double *xs = lua_newuserdatauv(L, (size_t)k * (size_t)n * sizeof *xs, 0);
+  char head[300];
+  /* the view's legends say "chain k" (core/plot: pn_label); the title says
+  ** which sampler they are chains of */
+  snprintf(head, sizeof head, "%s: %s, %d chains", title,
+           olua_checkmethod(L, 2)->t->name, k);
   lua_createtable(L, k, 0);
   rt = lua_gettop(L);
   luaL_setmetatable(L, OLUA_CHAINS);
@@ -1162,7 +1167,7 @@ int olua_runchains (lua_State *L, const ropts *ro, const char *title,
     boxes[c] = olua_mkchain(L, ro, c, xs + (size_t)c * n);
     lua_rawseti(L, rt, c + 1);
   }
-  olua_exp_drive(L, boxes, k, title, ro->useview, ro->progress, speed,
+  olua_exp_drive(L, boxes, k, head, ro->useview, ro->progress, speed,
                  paused);
   lua_pushvalue(L, rt);
   return 1;

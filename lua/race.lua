@@ -92,20 +92,38 @@ function methods.save (self, filename)
   if not ok then error(err, 2) end
 end
 
+-- The final-value columns of a race's table: loss and gradient norm, or
+-- for a game the equilibrium measures some run records (a game's loss is
+-- x'Ay and its gradient the payoff vectors: neither goes to 0).
+local plain = {"loss", "gradnorm"}
+local gamecols = {"exploitability", "exploitability_avg", "regret"}
+
 -- A table: one row per run with its stop reason, iterations, gradient
--- evaluations, stepping seconds and final loss and gradient norm, then
+-- evaluations, stepping seconds and final loss and gradient norm (a game:
+-- exploitability of the last and of the average iterate, regret), then
 -- the metrics of the user's (metric.new) that some run records, numbers
 -- as everywhere (core.fmtnum).
 mt.__tostring = function (self)
   local num = core.fmtnum
   local r1 = self[1]
-  local head = {"#", "method", "reason", "iters", "grads", "time", "loss",
-                "gradnorm"}
-  local right = {true, false, false, true, true, true, true, true}
-  local rows, have, extra = {head}, {}, {}
+  local head = {"#", "method", "reason", "iters", "grads", "time"}
+  local right = {true, false, false, true, true, true}
+  local rows, have, extra, cols = {head}, {}, {}, plain
   for i = 1, #self do
     have[i] = {}
     for _, m in ipairs(self[i]:metrics()) do have[i][m] = true end
+  end
+  if r1.problem.kind == "game" then
+    cols = {}
+    for _, m in ipairs(gamecols) do
+      local any = false
+      for i = 1, #self do any = any or have[i][m] end
+      if any then cols[#cols + 1] = m end
+    end
+  end
+  for _, m in ipairs(cols) do
+    head[#head + 1] = m
+    right[#right + 1] = true
   end
   for _, m in ipairs(core.metrics) do
     local any = false
@@ -121,9 +139,10 @@ mt.__tostring = function (self)
     local row = {
       tostring(i), r.label, r.reason, tostring(r.iter), tostring(r.ngev),
       num(r.seconds, 2) .. " s",
-      have[i].loss and num(r:last("loss"), 3) or "-",
-      have[i].gradnorm and num(r:last("gradnorm"), 3) or "-",
     }
+    for _, m in ipairs(cols) do
+      row[#row + 1] = have[i][m] and num(r:last(m), 3) or "-"
+    end
     for _, m in ipairs(extra) do
       row[#row + 1] = have[i][m] and num(r:last(m), 3) or "-"
     end

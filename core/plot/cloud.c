@@ -74,9 +74,10 @@ int pn_cloud (const pn_runs *rs, int kind, const pn_out *o, pn_cache *c,
               char *title, size_t tsize)
 {
   int pw = o->w - YLAB, ph = o->h - 1, px0 = o->x + YLAB, k, r, col;
-  int below = 0, pass, ca, cb, contours;
+  int below = 0, pass, ca, cb, contours, chains = pn_chainset(rs);
   double win[4];
   const ol_problem *p = rs->n > 0 ? ol_run_problem(rs->runs[0]) : NULL;
+  char names[MAXLEG][16];
   pn_legend lg;
   pn_pts pt;
   long i, ndiv = 0;
@@ -93,7 +94,8 @@ int pn_cloud (const pn_runs *rs, int kind, const pn_out *o, pn_cache *c,
       for (i = 0; i < pt.n; i++) ndiv += pn_pts_divergent(&pt, i);
   memset(&lg, 0, sizeof lg);
   for (k = 0; k < rs->n && k < MAXLEG; k++)
-    pn_leg_add(&lg, rs->labels[k], NULL, DOT, cv_marker(k), k);
+    pn_leg_add(&lg, pn_label(rs, chains, k, names[k], sizeof names[k]), NULL,
+               DOT, cv_marker(k), k);
   if (ndiv > 0) {
     snprintf(lg.extra, sizeof lg.extra, "%s %ld divergent", o->utf8
              ? "\xc3\x97" : "X", ndiv);

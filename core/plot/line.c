@@ -4,7 +4,11 @@
 ** trajectory against iteration (pn_kind_trace, "trace", "trace:j").
 ** YLAB columns of y tick labels, an axis column, the plot; then the x axis
 ** row, the x tick label row, and the legend rows (one entry per run:
-** marker, label, latest value, minimum), laid out in columns.  Values a
+** marker, label, latest value, minimum (not of a sampler's acceptance or
+** step size); a chain set's entries are "chain k": pn_label), laid out in
+** columns, and where runs share a cell they own it by turns, so every
+** run's colour shows.  An acceptance axis is [0, 1]; a trace of draws
+** starts at the first kept draw (pn_trace_xlo).  Values a
 ** log axis cannot show (<= 0, below PN_TINY) are PN_FLOOR marks on the
 ** bottom row, so an underflowed loss does not stretch the range and
 ** flatten the other curves.  A trace marks divergent draws in role
@@ -14,6 +18,7 @@
 ** pn_src and scale them with pn_scan (plotpanel.h).
 */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,15 +135,16 @@ static double xhigh (double xmax, int xaxis)
   return hi * ceil(xmax / hi);
 }
 
-/* The x scale of a panel from its kept range: linear [0, xmax], or log
-** from 1 (iterations) or the smallest positive x, in whole decades. */
+/* The x scale of a panel from its kept range: linear [xlo, xmax] (xlo 0,
+** or a trace's first kept draw: pn_trace_xlo), or log from 1 (iterations)
+** or the smallest positive x, in whole decades. */
 static void xscale (const pn_axes *ax, int xaxis, const pn_extent *e,
-                    cv_scale *xs)
+                    double xlo, cv_scale *xs)
 {
   xs->valid = 1;
   xs->log = ax->xlog;
   if (!ax->xlog) {
-    xs->lo = 0;
+    xs->lo = xlo < ax->xmax ? xlo : 0;
     xs->hi = ax->xmax;
     return;
   }
@@ -184,6 +190,30 @@ static int change_col (const cv_scale *xs, int dw, int pw, double x)
   return c >= 0 && c < pw ? c : -1;
 }
 
+double pn_trace_xlo (const pn_runs *rs, int kind)
+{
+  double lo = INFINITY;
+  int k;
+  pn_pts pt;
+  if (pn_base(kind) != PN_TRACE) return 0;
+  for (k = 0; k < rs->n; k++) {
+    if (!pn_points(rs->runs[k], &pt)) continue;
+    if (!pt.draws) return 0;
+    if ((double)pt.warmup < lo) lo = (double)pt.warmup;
+  }
+  return lo < INFINITY ? lo : 0;
+}
+
+/* A rate (the acceptance) is shown on its whole range [0, 1] on a linear
+** axis: 1 at the top, no room below 0 for values it cannot take. */
+static void unit_range (int kind, cv_scale *ys)
+{
+  if (kind != OL_MET_ACCEPT || ys->log) return;
+  ys->valid = 1;
+  ys->lo = 0;
+  ys->hi = 1;
+}
+
 /* Series k of a line panel: run k's, or the pooled curve (pl). */
 static int open_k (const pn_runs *rs, int kind, int xaxis, const pn_pool *pl,
                    int k, pn_src *s)
@@ -205,6 +235,64 @@ static int line_dot (const cv_scale *xs, const cv_scale *ys, int dw, int dh,
   return 1;
 }
 
+/* Series k of a line panel on cv (cleared by the caller): lines between
+** consecutive points, a gap where a value cannot be shown; a column where
+** a log axis cannot reach a value gets floor_s[col] = k. */
+static void draw_series (const pn_runs *rs, int full, int xaxis,
+                         const pn_pool *pool, int k, const cv_scale *xs,
+                         const cv_scale *ys, cv_canvas *cv, int *floor_s)
+{
+  pn_src s;
+  int have = 0, lx = 0, ly = 0, dw = cv_dotw(cv), dh = cv_doth(cv);
+  int pw = cv->w;
+  long step, i;
+  if (!open_k(rs, full, xaxis, pool, k, &s)) return;
+  step = s.n > 8L * dw ? s.n / (4L * dw) : 1;
+  for (i = 0; i < s.n; i += step) {
+    double y = pn_src_y(&s, i), xp = cv_scale_pos(xs, pn_src_x(&s, i));
+    double pos = cv_scale_pos(ys, y);
+    int qx, qy;
+    if (isnan(xp)) {
+      have = 0;
+      continue;
+    }
+    xp = xp < 0 ? 0 : xp > 1 ? 1 : xp;
+    qx = (int)lround(xp * (dw - 1));
+    if (ys->log && !isnan(y) && !(y >= PN_TINY)) {
+      if (qx / (dw / pw) < 1024) floor_s[qx / (dw / pw)] = k;
+      have = 0;
+      continue;
+    }
+    if (isnan(pos)) {
+      have = 0;
+      continue;
+    }
+    pos = pos < 0 ? 0 : pos > 1 ? 1 : pos;
+    qy = (int)lround((1 - pos) * (dh - 1));
+    if (!have) cv_dot(cv, qx, qy, k);
+    else if (qx != lx || qy != ly) cv_line(cv, lx, ly, qx, qy, k);
+    have = 1;
+    lx = qx;
+    ly = qy;
+  }
+}
+
+/* The series shown in a cell that several series pass through (bit k of
+** mask: series k): the (turn mod n)-th of those n, so that along a line
+** the chains share (four chains' acceptance near 1) the cells go round
+** their colours instead of all showing the last one drawn; last when the
+** cell has a single series. */
+static int by_turns (uint64_t mask, int turn, int last)
+{
+  int n = 0, k, j;
+  for (k = 0; k < 64; k++) n += (int)((mask >> k) & 1);
+  if (n < 2) return last;
+  j = turn % n;
+  for (k = 0; k < 64; k++)
+    if (((mask >> k) & 1) && j-- == 0) return k;
+  return last;
+}
+
 static void line_panel (const pn_runs *rs, int full, pn_axes *ax,
                         const pn_out *o, char *title, size_t tsize)
 {
@@ -219,8 +307,9 @@ static void line_panel (const pn_runs *rs, int full, pn_axes *ax,
   int k, i, log, xaxis, axc = o->x + YLAB, px = axc + 1, last = -1, end;
   int pw = o->x + o->w - px, ph, nt, row, col, lrows = 0, ncols = 1;
   int colw = 0, dw, dh, corner = 0, nchg;
-  int floor_s[1024];
-  char lab[24];
+  int floor_s[1024], chains;
+  uint64_t *owners;
+  char lab[24], names[MAXLEG][16];
   if (ax == NULL) {
     pn_axes_init(&fresh, PN_X_ITER, 0);
     ax = &fresh;
@@ -257,6 +346,7 @@ static void line_panel (const pn_runs *rs, int full, pn_axes *ax,
   if (e.any) {
     if (log && e.pmin < INFINITY) cv_scale_fit(&ax->ys, 1, e.pmin, e.max);
     else if (!log) cv_scale_fit(&ax->ys, 0, e.min, e.max);
+    unit_range(kind, &ax->ys);
   }
   if (ax->stable && ax->xmax > 0 && ax->kept_xaxis == xaxis
       && ax->kept_xlog == ax->xlog) {
@@ -267,16 +357,18 @@ static void line_panel (const pn_runs *rs, int full, pn_axes *ax,
     ax->kept_xaxis = xaxis;
     ax->kept_xlog = ax->xlog;
   }
-  xscale(ax, xaxis, &e, &xs);
+  xscale(ax, xaxis, &e, pn_trace_xlo(rs, full), &xs);
   /* (2) legend entries and the rows they take below the x tick labels */
   memset(&lg, 0, sizeof lg);
   lg.extra[0] = '\0';
+  chains = pool == NULL && pn_chainset(rs);
   for (k = 0; k < ns && k < MAXLEG; k++) {
     char a[32], b[32], v[48];
     pn_src s;
     if (!open_k(rs, full, xaxis, pool, k, &s))
       snprintf(v, sizeof v, "(not defined)");
-    else if (kind == PN_TRACE || pool != NULL)
+    else if (kind == PN_TRACE || pool != NULL || kind == OL_MET_ACCEPT
+             || kind == OL_MET_STEPSIZE)   /* a sampler's: no minimum */
       snprintf(v, sizeof v, "%s", ol_fmtnum(a, sizeof a, pn_src_y(&s, s.n - 1),
                                              4));
     else
@@ -288,7 +380,19 @@ static void line_panel (const pn_runs *rs, int full, pn_axes *ax,
                v);
       break;
     }
-    pn_leg_add(&lg, rs->labels[k], v, DOT, cv_marker(k), k);
+    pn_leg_add(&lg, pn_label(rs, chains, k, names[k], sizeof names[k]), v,
+               DOT, cv_marker(k), k);
+  }
+  /* a step size adapted in the warmup: whether it is done (the values are
+  ** then the adapted ones, not the parameter's start) */
+  if (kind == OL_MET_STEPSIZE && pool == NULL && rs->n > 0
+      && ol_run_warmup(rs->runs[0]) > 0) {
+    long w = ol_run_warmup(rs->runs[0]), t = ol_run_iter(rs->runs[0]);
+    char ex[96];
+    if (t >= w) snprintf(ex, sizeof ex, "adapted (warmup %ld)", w);
+    else snprintf(ex, sizeof ex, "adapting (warmup %ld/%ld)", t, w);
+    snprintf(lg.extra, sizeof lg.extra, "%.40s", ex);
+    lg.xrole = PN_AXIS;
   }
   /* divergent draws, counted for the pn_legend */
   for (k = 0; kind == PN_TRACE && k < rs->n; k++) {
@@ -325,48 +429,44 @@ static void line_panel (const pn_runs *rs, int full, pn_axes *ax,
   dh = cv_doth(o->cv);
   for (col = 0; col < pw && col < 1024; col++) floor_s[col] = -1;
   /* (3) series: lines between consecutive points, a gap where a value
-  ** cannot be shown, a floor mark where a log axis cannot reach it */
-  for (k = 0; ax->ys.valid && k < ns; k++) {
-    pn_src s;
-    int have = 0, lx = 0, ly = 0;
-    long step;
-    if (!open_k(rs, full, xaxis, pool, k, &s)) continue;
-    step = s.n > 8L * dw ? s.n / (4L * dw) : 1;
-    for (i = 0; i < s.n; i += (int)step) {
-      double y = pn_src_y(&s, i), xp = cv_scale_pos(&xs, pn_src_x(&s, i));
-      double pos = cv_scale_pos(&ax->ys, y);
-      int qx, qy;
-      if (isnan(xp)) {
-        have = 0;
-        continue;
-      }
-      xp = xp < 0 ? 0 : xp > 1 ? 1 : xp;
-      qx = (int)lround(xp * (dw - 1));
-      if (ax->ys.log && !isnan(y) && !(y >= PN_TINY)) {
-        if (qx / (dw / pw) < 1024) floor_s[qx / (dw / pw)] = k;
-        have = 0;
-        continue;
-      }
-      if (isnan(pos)) {
-        have = 0;
-        continue;
-      }
-      pos = pos < 0 ? 0 : pos > 1 ? 1 : pos;
-      qy = (int)lround((1 - pos) * (dh - 1));
-      if (!have) cv_dot(o->cv, qx, qy, k);
-      else if (qx != lx || qy != ly) cv_line(o->cv, lx, ly, qx, qy, k);
-      have = 1;
-      lx = qx;
-      ly = qy;
+  ** cannot be shown, a floor mark where a log axis cannot reach it; where
+  ** several runs pass through one cell, they own it by turns (owners) */
+  owners = ns > 1 && ns <= 64 && ax->ys.valid
+    ? calloc((size_t)pw * (size_t)ph, sizeof *owners) : NULL;
+  for (k = 0; owners != NULL && k < ns; k++) {
+    if (cv_init(o->cv, pw, ph, o->utf8 ? CV_BRAILLE : CV_ASCII) != 0) {
+      free(owners);
+      owners = NULL;
+      break;
     }
+    draw_series(rs, full, xaxis, pool, k, &xs, &ax->ys, o->cv, floor_s);
+    for (row = 0; row < ph; row++)
+      for (col = 0; col < pw; col++) {
+        int sr;
+        if (cv_cell(o->cv, col, row, &sr) != 0)
+          owners[(size_t)row * (size_t)pw + (size_t)col] |= (uint64_t)1 << k;
+      }
   }
+  if (owners != NULL && cv_init(o->cv, pw, ph, o->utf8 ? CV_BRAILLE
+                                : CV_ASCII) != 0) {
+    free(owners);
+    return;
+  }
+  for (col = 0; col < pw && col < 1024; col++) floor_s[col] = -1;
+  for (k = 0; ax->ys.valid && k < ns; k++)
+    draw_series(rs, full, xaxis, pool, k, &xs, &ax->ys, o->cv, floor_s);
   for (row = 0; row < ph; row++)
     for (col = 0; col < pw; col++) {
-      int s;
-      unsigned u = cv_cell(o->cv, col, row, &s);
-      if (u != 0) o->put(o->ud, o->y + row, px + col, u, cv_marker(s),
-                         pool != NULL ? PN_TITLE : s);
+      int sr;
+      unsigned u = cv_cell(o->cv, col, row, &sr);
+      if (u == 0) continue;
+      if (owners != NULL)
+        sr = by_turns(owners[(size_t)row * (size_t)pw + (size_t)col],
+                      col + row, sr);
+      o->put(o->ud, o->y + row, px + col, u, cv_marker(sr),
+             pool != NULL ? PN_TITLE : sr);
     }
+  free(owners);
   for (col = 0; col < pw && col < 1024; col++)
     if (floor_s[col] >= 0)
       o->put(o->ud, o->y + ph - 1, px + col, PN_FLOOR, 'v', floor_s[col]);
@@ -520,6 +620,7 @@ static void svg_line (pl_buf *f, const pl_plot *pl, int full, pl_box b)
   if (e.any) {
     if (log) cv_scale_fit(&ax.ys, 1, e.pmin, e.max);
     else cv_scale_fit(&ax.ys, 0, e.min, e.max);
+    unit_range(kind, &ax.ys);
   }
   xs.valid = 1;
   xs.log = xlog;
@@ -530,9 +631,10 @@ static void svg_line (pl_buf *f, const pl_plot *pl, int full, pl_box b)
     xs.hi = ceil(log10(e.xmax) - 1e-9);
     if (xs.hi <= xs.lo) xs.hi = xs.lo + 1;
   } else {
-    xs.lo = 0;
     xs.hi = cv_nice_up(e.xmax / 5);
     xs.hi *= ceil(e.xmax / xs.hi);
+    xs.lo = pn_trace_xlo(&pl->rs, full);
+    if (!(xs.lo < xs.hi)) xs.lo = 0;
   }
   if (xa == PN_X_TIME)
     unit = pl_timeunit(xs.log ? pow(10, xs.hi) : xs.hi, &per);

@@ -269,6 +269,16 @@ double pn_pts_iter (const pn_pts *pt, long i)
   return (double)pt->times[i];
 }
 
+const char *pn_label (const pn_runs *rs, int chains, int k, char *buf,
+                      size_t size)
+{
+  if (chains) {
+    snprintf(buf, size, "chain %d", k + 1);
+    return buf;
+  }
+  return rs->labels != NULL && rs->labels[k] != NULL ? rs->labels[k] : "?";
+}
+
 /* -- x axis --------------------------------------------------------------- */
 
 static const char *const xnames[PN_NXAXES] = {"iter", "evals", "time",

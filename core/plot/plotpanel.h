@@ -303,6 +303,11 @@ double pn_pts_iter (const pn_pts *pt, long i);
 ** divergent__ column); 0 for trajectory points. */
 int pn_pts_divergent (const pn_pts *pt, long i);
 
+/* The x axis of a trace of sampler draws starts at the first kept draw:
+** the least warmup of the runs (0 when a run shows its trajectory, or for
+** other kinds); the warmup is left out, as the draws leave it out. */
+double pn_trace_xlo (const pn_runs *rs, int kind);
+
 /* The coordinate of a trace kind (PN_TRACE: x1) of every run against
 ** iteration, one line per run or chain, each divergent draw marked
 ** PN_DIVMARK in role PN_DIVERGENT at its iteration and value (the legend
@@ -368,6 +373,14 @@ typedef struct pn_pool {
 ** than last time: start over), spending at most budget seconds (0: no
 ** limit).  Returns the points held. */
 int pn_pool_update (pn_pool *pl, const pn_runs *rs, double budget);
+
+/* The legend label of run k: "chain k+1" when chains is set (the caller's
+** pn_chainset(rs): the chains share the sampler and its parameters, so
+** their labels would repeat them, and a start value such as eps=1 is not
+** what adapted chains run with), else rs->labels[k] ("?" when none).
+** buf (>= 16 bytes) holds a made label. */
+const char *pn_label (const pn_runs *rs, int chains, int k, char *buf,
+                      size_t size);
 
 /* -- x axis --------------------------------------------------------------- */
 

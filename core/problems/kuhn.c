@@ -130,6 +130,25 @@ static int kuhn_fdf (void *ud, const double *x, double *f, double *g,
   return OL_OK;
 }
 
+/* The information sets' names (kuhn.h's order): the card held, the
+** situation (the actions so far), the two actions. */
+static const char *const kuhn_name[OL_KUHN_N] = {
+  "J", "Q", "K", "J", "Q", "K", "J", "Q", "K", "J", "Q", "K"
+};
+static const char *const kuhn_where[OL_KUHN_N] = {
+  "player 1 opens", "player 1 opens", "player 1 opens",
+  "player 1 after check, bet", "player 1 after check, bet",
+  "player 1 after check, bet",
+  "player 2 after check", "player 2 after check", "player 2 after check",
+  "player 2 after bet", "player 2 after bet", "player 2 after bet"
+};
+static const char *const kuhn_act[OL_KUHN_N][2] = {
+  {"check", "bet"}, {"check", "bet"}, {"check", "bet"},
+  {"fold", "call"}, {"fold", "call"}, {"fold", "call"},
+  {"check", "bet"}, {"check", "bet"}, {"check", "bet"},
+  {"fold", "call"}, {"fold", "call"}, {"fold", "call"}
+};
+
 /* Kuhn poker's tree: what problem.kuhn's tree hook gives. */
 static const ol_tree kuhn = {
   .n = OL_KUHN_N,
@@ -137,6 +156,9 @@ static const ol_tree kuhn = {
   .walk = ol_kuhn_walk,
   .brvalue = ol_kuhn_brvalue,
   .nashconv = ol_kuhn_nashconv,
+  .name = kuhn_name,
+  .where = kuhn_where,
+  .act = kuhn_act,
 };
 
 /* The tree hook of problem.kuhn. */

@@ -31,13 +31,21 @@
 /* An extensive-form game's tree as its problem type's tree hook
 ** (ol_problem_type.tree) gives it: n information sets (the coordinates of
 ** the behavioural strategy x) and the walks over it, as the functions
-** below are Kuhn poker's. */
+** below are Kuhn poker's; and the names a printed policy reads by
+** (lua/lprint.c): information set I is called name[I] ("J", the card the
+** player holds) within the situation where[I] ("player 1 opens"), the
+** information sets of one situation consecutive, and its two actions are
+** act[I][1] (the one of probability x_I: "bet", "call") and act[I][0]
+** ("check", "fold"). */
 typedef struct ol_tree {
   int n;
   double (*value) (const double *x);
   double (*walk) (const double *x, double *cfv, double *reach);
   double (*brvalue) (const double *x, int i);
   double (*nashconv) (const double *x);
+  const char *const *name;
+  const char *const *where;
+  const char *const (*act)[2];
 } ol_tree;
 
 /* 1 when p is the Kuhn poker problem (its type's tree is Kuhn's). */

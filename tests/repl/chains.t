@@ -18,14 +18,14 @@ tm_wait "$P"
 tm_line "$RUN"
 tm_wait 'chain 4'
 ok $? "chains: the live view of 4 chains names chain 4"
-tm_until "s=\$(tm_screen); for k in 1 2 3 4; do \
-  echo \"\$s\" | grep -q \"nuts eps=1 chain \$k\" || exit 1; done"
-ok $? "chains: the legend has an entry for each of the 4 chains"
+tm_until "(s=\$(tm_screen); for k in 1 2 3 4; do \
+  echo \"\$s\" | grep -q \"● chain \$k \" || exit 1; done)"
+ok $? "chains: the legend has an entry 'chain k' for each of the 4 chains"
 # one colour each: the colour sequence just before each chain's legend
 # label, taken from the first panel's four entries, differs
 tm_until "n=\$(tm capture-pane -p -e -t t \
-  | grep -oE $'\\e\\[[0-9;]*mnuts eps=1 chain [1-4]' | sort -u \
-  | sed -E 's/nuts.*chain ([1-4])/ \\1/' | sort -k2 -u | cut -d' ' -f1 \
+  | grep -oE $'\\e\\[[0-9;]*mchain [1-4]' | sort -u \
+  | sed -E 's/chain ([1-4])/ \\1/' | sort -k2 -u | cut -d' ' -f1 \
   | sort -u | wc -l); [ \"\$n\" -eq 4 ]"
 ok $? "chains: the four legend entries are drawn in four colours"
 tm_wait 'cloud x1,x2 over log p contours'
