@@ -21,7 +21,8 @@
 --            (rank 0 only) what one process would.
 -- spec = {who = "repeats", n = R, run = function (i) -> run stepped,
 --         make = function (i) -> the same run made, not stepped (to
---         restore into), desc = function (i) -> "seed 1, stream 4"}.
+--         restore into), desc = function (i) -> "seed 1, stream 4",
+--         progress = false: no progress lines (the operation's option)}.
 -- Returns results, missing, interrupted: results[i] the run of task i or
 -- nil; missing = {{task = i, desc = ..., error = msg}, ...} in task order
 -- (a task that raised, one not run because of Ctrl-C, one absent from
@@ -35,7 +36,7 @@ local io, math, os, string, table, utf8 = io, math, os, string, table, utf8
 local fmt, concat, spack, sunpack = string.format, table.concat,
   string.pack, string.unpack
 
-local mode, mk, mn, mdir = core.task_mode()
+local mode, mk, mn, mdir, partial = core.task_mode()
 local rank = mode == "mpi" and mk or 0
 local size = mode == "mpi" and mn or 1
 local opcount = 0
@@ -156,6 +157,59 @@ local function finish (spec, results, missing, stopped, from)
                         first))
   end
   return results, missing, stopped or nil
+end
+
+-- == progress lines ============================================================
+
+-- Without a view to show how far an operation is (no terminal, --no-tui,
+-- a slice, rank 0 of an mpirun job writing to a file), a line on stderr
+-- every PROGRESS seconds of wall time, the first once the operation has
+-- run that long, so a quick one says nothing: "optlab: repeats #1: 37/64
+-- tasks, 11.5 s, ~8 s left" (a slice counts its own tasks and says which
+-- it is, rank 0 says on how many ranks).  The lines are looked at
+-- between tasks.  OPTLAB_PROGRESS_SECONDS sets the interval (0: none).
+local PROGRESS = 2
+do
+  local e = os.getenv("OPTLAB_PROGRESS_SECONDS")
+  local v = e and tonumber(e)
+  if e and e ~= "" and not (v and v >= 0 and v < math.huge) then
+    io.stderr:write(fmt("optlab: OPTLAB_PROGRESS_SECONDS=%s is not a number "
+                        .. "of seconds >= 0 (0: no progress lines); using "
+                        .. "%d\n", e, PROGRESS))
+  elseif v then
+    PROGRESS = v
+  end
+end
+
+-- A progress meter for operation j of spec, total tasks to do here;
+-- nil when no line is wanted.
+local function meter (spec, j, total)
+  if PROGRESS <= 0 or spec.progress == false or rank ~= 0
+     or mode == "gather" then
+    return nil
+  end
+  local t0 = optlab.now()
+  return {t0 = t0, next = t0 + PROGRESS, total = total,
+          head = fmt("optlab: %s%s #%d: ", mode == "slice"
+                     and fmt("tasks %d/%d: ", mk, mn) or "", spec.who, j),
+          ranks = size > 1 and fmt(" on %d ranks", size) or ""}
+end
+
+-- done tasks of the meter's are done; b: the live view, which, while it
+-- can show, says it instead.
+local function meter_tick (p, done, b)
+  if not p or (b and not b.off) then return end
+  local now = optlab.now()
+  if now < p.next then return end
+  p.next = now + PROGRESS
+  local el, left = now - p.t0, ""
+  if done > 0 and done < p.total then
+    local l = el / done * (p.total - done)
+    left = fmt(l < 10 and ", ~%.1f s left" or ", ~%.0f s left", l)
+  end
+  io.stderr:write(fmt("%s%d/%d tasks%s, %.1f s%s\n", p.head, done, p.total,
+                      p.ranks, el, left))
+  io.stderr:flush()
 end
 
 -- == the live view ===============================================================
@@ -282,6 +336,7 @@ local FAILFAST = 3
 local function bulk_one (spec)
   local results, missing = {}, {}
   local b = board(spec)
+  local p = meter(spec, opcount, spec.n)
   local upto = 0          -- tasks 1 .. upto are recorded
   local function loop ()
     for i = 1, spec.n do
@@ -289,6 +344,7 @@ local function bulk_one (spec)
         board_close(b)
         return finish(spec, results, missing, true, i)
       end
+      meter_tick(p, i - 1, b)
       local st, v = compute(spec, i)
       if st == "ok" then
         results[i] = v
@@ -388,22 +444,27 @@ local function writetask (spec, j, i, bytes)
 end
 
 local function bulk_files (spec)
-  opcount = opcount + 1
   local j = opcount
   local results, missing, have = {}, {}, 0
   if mode == "slice" then
+    local todo = {}
     for i = mk, spec.n, mn do
       if core.task_intr() then error("interrupted!", 0) end
       local got, why = readtask(spec, j, i)
-      if not got then
-        if not why:find("^no result in ") then
-          io.stderr:write(fmt("optlab: tasks %d/%d: %s; computing task %d "
-                              .. "again\n", mk, mn, why, i))
-        end
-        local st, v = compute(spec, i)
-        if st == "intr" then error("interrupted!", 0) end
-        writetask(spec, j, i, encode(st, v))
+      if not got then todo[#todo + 1] = {i, why} end
+    end
+    local p = meter(spec, j, #todo)
+    for k, t in ipairs(todo) do
+      local i, why = t[1], t[2]
+      if core.task_intr() then error("interrupted!", 0) end
+      meter_tick(p, k - 1)
+      if not why:find("^no result in ") then
+        io.stderr:write(fmt("optlab: tasks %d/%d: %s; computing task %d "
+                            .. "again\n", mk, mn, why, i))
       end
+      local st, v = compute(spec, i)
+      if st == "intr" then error("interrupted!", 0) end
+      writetask(spec, j, i, encode(st, v))
     end
   end
   local bytes, why = {}, {}
@@ -463,17 +524,14 @@ end
 -- them.  Between its own tasks it restores the results the others sent
 -- meanwhile (core.task_fresh) and packs its own, so that little is left
 -- for after the last task, and shows them in the live view (board).
--- Without a terminal to show it, rank 0 says how far an operation is:
--- a line on stderr every PROGRESS seconds once it has run that long.
--- Returns the bytes of every task (for the broadcast), the set of tasks
--- already restored into results / missing, and whether it was stopped.
-local PROGRESS = 2
-
+-- Without a terminal to show it, rank 0 says how far an operation is
+-- (meter).  Returns the bytes of every task (for the broadcast), the set
+-- of tasks already restored into results / missing, and whether it was
+-- stopped.
 local function master (spec, results, missing, b)
   local n, bytes, restored, own, seen = spec.n, {}, {}, 0, 0
   core.task_serve(n)
-  local _, t0 = core.task_progress()
-  local last = t0
+  local p = meter(spec, opcount, n)
   local function absorb ()
     local t
     t, seen = core.task_fresh(seen)
@@ -485,14 +543,7 @@ local function master (spec, results, missing, b)
   end
   local ok, err = pcall(function ()
     while true do
-      local got, now = core.task_progress()
-      if now - last >= PROGRESS and not (b and b.open) then
-        last = now
-        io.stderr:write(fmt("optlab: %s: %d of %d tasks done on %d ranks "
-                            .. "(%.0f s)\n", spec.who, got + own, n, size,
-                            now - t0))
-        io.stderr:flush()
-      end
+      meter_tick(p, core.task_progress() + own, b)
       if core.task_intr() then
         core.task_stop()
         break
@@ -535,7 +586,6 @@ local function master (spec, results, missing, b)
 end
 
 local function bulk_mpi (spec)
-  opcount = opcount + 1
   local results, missing, blob, stopped = {}, {}, nil, false
   local nxt
   if rank == 0 then
@@ -565,6 +615,7 @@ local function bulk_mpi (spec)
 end
 
 function core.bulk (spec)
+  opcount = opcount + 1
   if mode == "one" then return bulk_one(spec) end
   if mode == "mpi" then return bulk_mpi(spec) end
   return bulk_files(spec)
@@ -578,6 +629,7 @@ function core.race_bulk (problem, methods, opts, rt)
   local results, missing = core.bulk{
     who = "race", n = #methods, kind = "race",
     view = not (type(opts) == "table" and opts.view == false),
+    progress = not (type(opts) == "table" and opts.progress == false),
     run = function (i)
       return core.task_drive(core.task_mkrun(problem, methods[i], opts, true))
     end,
@@ -602,6 +654,7 @@ function core.chains_bulk (problem, method, opts)
   local results, missing = core.bulk{
     who = "chains", n = k, kind = "chains",
     view = not (type(opts) == "table" and opts.view == false),
+    progress = not (type(opts) == "table" and opts.progress == false),
     run = function (i)
       return core.task_drive(core.task_mkchain(problem, method, opts, i - 1))
     end,
