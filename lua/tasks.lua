@@ -40,6 +40,7 @@ local mode, mk, mn, mdir, partial = core.task_mode()
 local rank = mode == "mpi" and mk or 0
 local size = mode == "mpi" and mn or 1
 local opcount = 0
+local nslices              -- slices of the job array, from its task files
 local open = io.open
 
 -- A process that writes nothing (a rank > 0, a slice) opens every file
@@ -93,7 +94,8 @@ local function decode (spec, i, bytes, results, missing, from)
   local k = bytes:sub(1, 1)
   local function bad (why)
     missing[#missing + 1] = {task = i, error = from and fmt("%s: %s", from,
-                                                            why) or why}
+                                                            why) or why,
+                             file = from ~= nil}
   end
   if k == "o" then
     local r = spec.make(i)
@@ -137,6 +139,8 @@ local function finish (spec, results, missing, stopped, from)
       -- Ctrl-C: the tasks left are said in one line, not one each
       notrun = notrun + 1
       first = first and math.min(first, m.task) or m.task
+    elseif m.said then
+      -- named already (a task --gather --partial found missing)
     elseif rank == 0 and mode ~= "slice" then
       if said < SAYFAILED then
         io.stderr:write(fmt("optlab: %s: task %d of %d (%s) failed: %s\n",
@@ -389,17 +393,20 @@ local function taskfile (j, i)
 end
 
 -- A task file: one header line, then the result's bytes (encode).  The
--- header names the operation and task, and ends with the length and the
--- FNV-1a 64-bit hash of those bytes, so that a file cut short (a full
--- disk, a killed copy) or changed is refused by name, not read.
-local VERSION = 2
+-- header names the operation and task and the slice that wrote it (K/N:
+-- a --gather missing tasks can say which slices to run again), and ends
+-- with the length and the FNV-1a 64-bit hash of those bytes, so that a
+-- file cut short (a full disk, a killed copy) or changed is refused by
+-- name, not read.
+local VERSION = 3
 
 local function header (spec, j, i)
   return fmt("optlab task %d: %s #%d, task %d of %d (%s)", VERSION, spec.who,
              j, i, spec.n, spec.desc(i))
 end
 
--- The bytes of task i of operation j in DIR, or nil, why.
+-- The bytes of task i of operation j in DIR and the number of slices of
+-- the job array that wrote it, or nil, why.
 local function readtask (spec, j, i)
   local name = taskfile(j, i)
   local s, why = core.task_read(name)
@@ -413,8 +420,10 @@ local function readtask (spec, j, i)
     return nil, fmt("%s holds another task or another format (%s)", name,
                     printable(first))
   end
-  local len, sum, at = s:match("^; (%d+) bytes, fnv1a64 (%x+)\n()", #h + 1)
-  if not len then
+  local k, n, len, sum, at = s:match("^; slice (%d+)/(%d+); (%d+) bytes, "
+                                     .. "fnv1a64 (%x+)\n()", #h + 1)
+  k, n = math.tointeger(tonumber(k)), math.tointeger(tonumber(n))
+  if not (len and k and n and k >= 1 and k <= n) then
     return nil, fmt("%s: its header line is damaged", name)
   end
   if math.tointeger(tonumber(len)) ~= #s - at + 1 then
@@ -425,15 +434,16 @@ local function readtask (spec, j, i)
     return nil, fmt("%s is damaged: its checksum does not match its bytes",
                     name)
   end
-  return s:sub(at)
+  return s:sub(at), n
 end
 
 -- Write task i of operation j to DIR whole or not at all; a failure ends
 -- the slice with status 1, naming the file and the reason.
 local function writetask (spec, j, i, bytes)
   local ok, err = pcall(core.task_write, taskfile(j, i),
-                        fmt("%s; %d bytes, fnv1a64 %s\n", header(spec, j, i),
-                            #bytes, core.task_sum(bytes)) .. bytes)
+                        fmt("%s; slice %d/%d; %d bytes, fnv1a64 %s\n",
+                            header(spec, j, i), mk, mn, #bytes,
+                            core.task_sum(bytes)) .. bytes)
   if not ok then
     io.stderr:write(fmt("optlab: tasks %d/%d: %s #%d, task %d of %d: %s\n",
                         mk, mn, spec.who, j, i, spec.n,
@@ -441,6 +451,55 @@ local function writetask (spec, j, i, bytes)
     io.stderr:flush()
     os.exit(1, true)
   end
+end
+
+-- --gather found the tasks in lost (entries of missing) absent or
+-- refused: each named on stderr (up to SAYLOST) with the slice that
+-- computes it, then which slices to run again; without --partial the
+-- process ends there with status 1, before the script prints or writes
+-- anything of the operation; with it the operation goes on without them.
+local SAYLOST = 20
+
+local function gather_lost (spec, j, lost)
+  local n, w = nslices, io.stderr
+  local head = fmt("optlab: --gather %s: %s #%d: ", mdir, spec.who, j)
+  local ks, seen = {}, {}
+  for c, m in ipairs(lost) do
+    local k = n and (m.task - 1) % n + 1
+    if k and not seen[k] then
+      seen[k] = true
+      ks[#ks + 1] = k
+    end
+    if c <= SAYLOST then
+      w:write(fmt("%stask %d of %d (%s) missing: %s%s\n", head, m.task,
+                  spec.n, spec.desc(m.task), m.error,
+                  k and fmt("; slice %d/%d computes it", k, n) or ""))
+    end
+    m.said = true
+  end
+  if #lost > SAYLOST then
+    w:write(fmt("%s%d more tasks missing\n", head, #lost - SAYLOST))
+  end
+  local again
+  if n then
+    table.sort(ks)
+    local list = {}
+    for c = 1, math.min(#ks, 10) do list[c] = fmt("%d/%d", ks[c], n) end
+    if #ks > 10 then list[#list + 1] = fmt("... (%d slices)", #ks) end
+    local script = arg and arg[0] or "SCRIPT"
+    again = fmt("run slice%s %s (optlab --tasks K/%d --dir %s %s)",
+                #ks > 1 and "s" or "", concat(list, ", "), n, mdir, script)
+  else
+    again = fmt("no task file in %s says how many slices N there were: "
+                .. "task i is slice (i - 1) mod N + 1's", mdir)
+  end
+  w:write(fmt("%s%d of %d tasks missing; %s%s\n", head, #lost, spec.n, again,
+              partial and fmt("; --partial: going on with the %d there",
+                              spec.n - #lost)
+                or fmt(", or give --partial to go on with the %d there",
+                       spec.n - #lost)))
+  w:flush()
+  if not partial then os.exit(1, true) end
 end
 
 local function bulk_files (spec)
@@ -451,6 +510,13 @@ local function bulk_files (spec)
     for i = mk, spec.n, mn do
       if core.task_intr() then error("interrupted!", 0) end
       local got, why = readtask(spec, j, i)
+      if got then
+        -- its checksum holds; what it holds must restore too (a file of
+        -- another build of the script), or --gather would refuse it
+        local r, m = {}, {}
+        decode(spec, i, got, r, m, taskfile(j, i))
+        if m[1] and m[1].file then got, why = nil, m[1].error end
+      end
       if not got then todo[#todo + 1] = {i, why} end
     end
     local p = meter(spec, j, #todo)
@@ -469,8 +535,12 @@ local function bulk_files (spec)
   end
   local bytes, why = {}, {}
   for i = 1, spec.n do
-    bytes[i], why[i] = readtask(spec, j, i)
-    if bytes[i] then have = have + 1 end
+    local b, x = readtask(spec, j, i)
+    if b then
+      bytes[i], have, nslices = b, have + 1, nslices or x
+    else
+      why[i] = x
+    end
   end
   if mode == "slice" and have < spec.n then
     io.stderr:write(fmt("optlab: tasks %d/%d: %s #%d: this slice's tasks "
@@ -480,11 +550,20 @@ local function bulk_files (spec)
     io.stderr:flush()
     os.exit(0, true)
   end
+  -- the tasks whose file is absent or refused: a slice must run again
+  local lost = {}
   for i = 1, spec.n do
     if bytes[i] then
       decode(spec, i, bytes[i], results, missing, taskfile(j, i))
-    else missing[#missing + 1] = {task = i, error = why[i]} end
+    else
+      missing[#missing + 1] = {task = i, error = why[i], file = true}
+    end
+    if missing[#missing] and missing[#missing].task == i
+       and missing[#missing].file then
+      lost[#lost + 1] = missing[#missing]
+    end
   end
+  if #lost > 0 then gather_lost(spec, j, lost) end
   return finish(spec, results, missing)
 end
 
