@@ -486,7 +486,10 @@ local function gather_lost (spec, j, lost)
     local list = {}
     for c = 1, math.min(#ks, 10) do list[c] = fmt("%d/%d", ks[c], n) end
     if #ks > 10 then list[#list + 1] = fmt("... (%d slices)", #ks) end
-    local script = arg and arg[0] or "SCRIPT"
+    -- the script's name (arg[0]); without a script (-e) arg[0] is the
+    -- program's and there is no arg[-1]
+    local script = type(arg) == "table" and arg[-1] ~= nil
+      and tostring(arg[0]) or "SCRIPT"
     again = fmt("run slice%s %s (optlab --tasks K/%d --dir %s %s)",
                 #ks > 1 and "s" or "", concat(list, ", "), n, mdir, script)
   else

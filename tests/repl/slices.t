@@ -169,6 +169,13 @@ st=$?
 [ $st = 1 ] && grep -q -- '--partial goes with --gather' err
 ok $? "--partial without --gather: exit 1, said ($st)"
 
+mkdir empty
+"$OPTLAB" --gather empty small.lua >out 2>err
+st=$?
+[ $st = 1 ] && [ ! -s out ] && [ "$(grep -c ' missing: no result in empty$' err)" = 6 ] \
+  && grep -qx 'optlab: --gather empty: repeats #1: 6 of 6 tasks missing; no task file in empty says how many slices N there were: task i is slice (i - 1) mod N + 1'"'"'s, or give --partial to go on with the 0 there' err
+ok $? "--gather of an empty directory: every task named missing, the slice rule given, exit 1 ($st)"
+
 # tasks missing: slice 1 of 3 only
 "$OPTLAB" --gather new/a/b small.lua >out 2>err
 st=$?
