@@ -179,6 +179,23 @@ for _, m in ipairs(MUST) do
   if not err:find(m[1], 1, true) then t.diag(err) end
 end
 
+-- a slice run again computes such a file again (its checksum holds, its
+-- result does not restore), so that a rerun mends what --gather refuses
+do
+  restore()
+  setfield("op1-1.task", byname.stride, 0)
+  local _, _, sc = sh(fmt("%s --tasks 1/1 --dir %s %s >/dev/null 2>%s",
+                          OPTLAB, D, S, ERR))
+  local err = slurp(ERR) or ""
+  t.ok(sc == 0 and err:find("op1-1.task", 1, true)
+       and err:find("stride 0", 1, true)
+       and err:find("computing task 1 again", 1, true),
+       "tasks: a slice computes a file that does not restore again, "
+       .. "saying why")
+  local c, out = gather(true)
+  t.ok(c == 0 and out == ref, "tasks: then the gather is the original")
+end
+
 -- the sweep: every field, several values; never a crash or an internal
 -- error (a value that a run can hold may give another valid run)
 local crashes, silent, tried = 0, 0, 0
