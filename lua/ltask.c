@@ -13,7 +13,8 @@
 ** repl/main.c before the library opens, so it lives in this file's
 ** statics, not in the per-state record.
 **
-** core.task_mode() -> mode, k or rank, n or size, dir
+** core.task_mode() -> mode, k or rank, n or size, dir, partial (--gather
+** with --partial: results with tasks missing are used)
 ** core.task_mkrun(problem, method, opts [, lenient]) -> a run, made, not
 ** stepped (lenient: a race's, without the metrics the method lacks)
 ** core.task_mkchain(problem, method, opts, c) -> chain c (0-based), same
@@ -88,6 +89,7 @@
 static int mode = OLUA_TASKS_ONE;
 static int slice_k, slice_n;           /* SLICE: 1 <= k <= n; GATHER: 0 */
 static const char *slice_dir;
+static int gather_partial;             /* GATHER: --partial given */
 static int rank = 0, size = 1;
 
 #ifdef OPTLAB_MPI
@@ -182,9 +184,54 @@ int olua_task_init (int *argc, char ***argv, char *msg, size_t msglen)
   return 0;
 }
 
-int olua_task_config (int k, int n, const char *dir, char *msg,
+/* dir and its parents made when missing (mkdir -p, mode 0777 less the
+** umask), so that the first slice of a job array does not fail for want
+** of the directory; a name on the way that is not a directory is an
+** error naming it.  Slices running at once may race to make it: EEXIST
+** from mkdir is fine when a directory is there after all.  Returns 0, or
+** -1 with msg. */
+static int makedir (const char *dir, char *msg, size_t msglen)
+{
+  size_t len = strlen(dir), i;
+  char *p;
+  struct stat st;
+  if (len == 0) {
+    snprintf(msg, msglen, "--dir needs a directory name, not \"\"");
+    return -1;
+  }
+  if ((p = malloc(len + 1)) == NULL) {
+    snprintf(msg, msglen, "out of memory");
+    return -1;
+  }
+  memcpy(p, dir, len + 1);
+  /* each prefix ending before a '/' (not the root's), then dir itself */
+  for (i = 1; i <= len; i++) {
+    if (i < len && (p[i] != '/' || p[i - 1] == '/')) continue;
+    p[i] = '\0';
+    /* EEXIST: another slice made it in between */
+    if ((stat(p, &st) != 0 && errno == ENOENT && mkdir(p, 0777) != 0 &&
+         errno != EEXIST) || stat(p, &st) != 0) {
+      snprintf(msg, msglen, "--dir %s: cannot create %s: %s", dir, p,
+               strerror(errno));
+      free(p);
+      return -1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+      snprintf(msg, msglen, "--dir %s: %s exists and is not a directory",
+               dir, p);
+      free(p);
+      return -1;
+    }
+    if (i < len) p[i] = '/';
+  }
+  free(p);
+  return 0;
+}
+
+int olua_task_config (int k, int n, const char *dir, int partial, char *msg,
                       size_t msglen)
 {
+  struct stat st;
   if (mode == OLUA_TASKS_MPI) {
     snprintf(msg, msglen, "--tasks and --gather are for runs without "
              "mpirun (under mpirun the ranks share the tasks)");
@@ -194,6 +241,20 @@ int olua_task_config (int k, int n, const char *dir, char *msg,
   slice_k = k;
   slice_n = n;
   slice_dir = dir;
+  gather_partial = partial;
+  if (mode == OLUA_TASKS_SLICE && makedir(dir, msg, msglen) != 0) return -1;
+  /* gathering reads: a directory that is not there is a typo or another
+  ** machine's, not a study with every task missing */
+  if (mode == OLUA_TASKS_GATHER && stat(dir, &st) != 0) {
+    snprintf(msg, msglen, "--gather %s: %s (give the --dir the slices "
+             "wrote to)", dir, strerror(errno));
+    return -1;
+  }
+  if (mode == OLUA_TASKS_GATHER && !S_ISDIR(st.st_mode)) {
+    snprintf(msg, msglen, "--gather %s: not a directory (give the --dir "
+             "the slices wrote to)", dir);
+    return -1;
+  }
   if (mode == OLUA_TASKS_SLICE && freopen("/dev/null", "w", stdout) == NULL)
   {
     snprintf(msg, msglen, "cannot silence stdout");
@@ -265,7 +326,8 @@ static int task_mode (lua_State *L)
     if (slice_dir != NULL) lua_pushstring(L, slice_dir);
     else lua_pushnil(L);
   }
-  return 4;
+  lua_pushboolean(L, gather_partial);
+  return 5;
 }
 
 /* (problem, method, opts) at 1..3: read the options (headless). */

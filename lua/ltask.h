@@ -19,9 +19,12 @@ enum { OLUA_TASKS_ONE, OLUA_TASKS_SLICE, OLUA_TASKS_GATHER,
 ** otherwise.  Then ranks other than 0 write nothing to stdout.  Returns
 ** 0, or -1 with a message in msg when MPI does not start. */
 int olua_task_init (int *argc, char ***argv, char *msg, size_t msglen);
-/* The slice mode (k in 1..n) or the gather mode (n == 0), results in
-** dir (kept, not copied: argv's).  Returns -1 with msg when MPI runs. */
-int olua_task_config (int k, int n, const char *dir, char *msg,
+/* The slice mode (k in 1..n; dir made with its parents when missing) or
+** the gather mode (n == 0; dir must be a directory; partial: results
+** with tasks missing are used, --partial), results in dir (kept, not
+** copied: argv's).  Returns -1 with msg when MPI runs or dir will not
+** do. */
+int olua_task_config (int k, int n, const char *dir, int partial, char *msg,
                       size_t msglen);
 /* Finish MPI (after the state is closed); a no-op without it. */
 void olua_task_fini (int failed);

@@ -322,6 +322,7 @@ function repeats (problem, method, opts, R)
   local results, missing, stopped = core.bulk{
     who = who, n = R, failfast = true, kind = "repeats",
     view = not (opts and opts.view == false),
+    progress = not (opts and opts.progress == false),
     run = function (i) return run(problem, method, opts_of(i)) end,
     make = function (i) return core.task_mkrun(problem, method, opts_of(i)) end,
     makeband = makeband,
@@ -520,6 +521,7 @@ function sweep (problem, ctor, grid, opts)
   local results, missing, stopped = core.bulk{
     who = who, n = asked, kind = "sweep",
     view = not (opts and opts.view == false),
+    progress = not (opts and opts.progress == false),
     run = function (i) return run(problem, ctor(configs[i]), o) end,
     make = function (i)
       return core.task_mkrun(problem, ctor(configs[i]), o)

@@ -21,7 +21,8 @@
 --            (rank 0 only) what one process would.
 -- spec = {who = "repeats", n = R, run = function (i) -> run stepped,
 --         make = function (i) -> the same run made, not stepped (to
---         restore into), desc = function (i) -> "seed 1, stream 4"}.
+--         restore into), desc = function (i) -> "seed 1, stream 4",
+--         progress = false: no progress lines (the operation's option)}.
 -- Returns results, missing, interrupted: results[i] the run of task i or
 -- nil; missing = {{task = i, desc = ..., error = msg}, ...} in task order
 -- (a task that raised, one not run because of Ctrl-C, one absent from
@@ -35,10 +36,11 @@ local io, math, os, string, table, utf8 = io, math, os, string, table, utf8
 local fmt, concat, spack, sunpack = string.format, table.concat,
   string.pack, string.unpack
 
-local mode, mk, mn, mdir = core.task_mode()
+local mode, mk, mn, mdir, partial = core.task_mode()
 local rank = mode == "mpi" and mk or 0
 local size = mode == "mpi" and mn or 1
 local opcount = 0
+local nslices              -- slices of the job array, from its task files
 local open = io.open
 
 -- A process that writes nothing (a rank > 0, a slice) opens every file
@@ -92,7 +94,8 @@ local function decode (spec, i, bytes, results, missing, from)
   local k = bytes:sub(1, 1)
   local function bad (why)
     missing[#missing + 1] = {task = i, error = from and fmt("%s: %s", from,
-                                                            why) or why}
+                                                            why) or why,
+                             file = from ~= nil}
   end
   if k == "o" then
     local r = spec.make(i)
@@ -136,6 +139,8 @@ local function finish (spec, results, missing, stopped, from)
       -- Ctrl-C: the tasks left are said in one line, not one each
       notrun = notrun + 1
       first = first and math.min(first, m.task) or m.task
+    elseif m.said then
+      -- named already (a task --gather --partial found missing)
     elseif rank == 0 and mode ~= "slice" then
       if said < SAYFAILED then
         io.stderr:write(fmt("optlab: %s: task %d of %d (%s) failed: %s\n",
@@ -156,6 +161,59 @@ local function finish (spec, results, missing, stopped, from)
                         first))
   end
   return results, missing, stopped or nil
+end
+
+-- == progress lines ============================================================
+
+-- Without a view to show how far an operation is (no terminal, --no-tui,
+-- a slice, rank 0 of an mpirun job writing to a file), a line on stderr
+-- every PROGRESS seconds of wall time, the first once the operation has
+-- run that long, so a quick one says nothing: "optlab: repeats #1: 37/64
+-- tasks, 11.5 s, ~8 s left" (a slice counts its own tasks and says which
+-- it is, rank 0 says on how many ranks).  The lines are looked at
+-- between tasks.  OPTLAB_PROGRESS_SECONDS sets the interval (0: none).
+local PROGRESS = 2
+do
+  local e = os.getenv("OPTLAB_PROGRESS_SECONDS")
+  local v = e and tonumber(e)
+  if e and e ~= "" and not (v and v >= 0 and v < math.huge) then
+    io.stderr:write(fmt("optlab: OPTLAB_PROGRESS_SECONDS=%s is not a number "
+                        .. "of seconds >= 0 (0: no progress lines); using "
+                        .. "%d\n", e, PROGRESS))
+  elseif v then
+    PROGRESS = v
+  end
+end
+
+-- A progress meter for operation j of spec, total tasks to do here;
+-- nil when no line is wanted.
+local function meter (spec, j, total)
+  if PROGRESS <= 0 or spec.progress == false or rank ~= 0
+     or mode == "gather" then
+    return nil
+  end
+  local t0 = optlab.now()
+  return {t0 = t0, next = t0 + PROGRESS, total = total,
+          head = fmt("optlab: %s%s #%d: ", mode == "slice"
+                     and fmt("tasks %d/%d: ", mk, mn) or "", spec.who, j),
+          ranks = size > 1 and fmt(" on %d ranks", size) or ""}
+end
+
+-- done tasks of the meter's are done; b: the live view, which, while it
+-- can show, says it instead.
+local function meter_tick (p, done, b)
+  if not p or (b and not b.off) then return end
+  local now = optlab.now()
+  if now < p.next then return end
+  p.next = now + PROGRESS
+  local el, left = now - p.t0, ""
+  if done > 0 and done < p.total then
+    local l = el / done * (p.total - done)
+    left = fmt(l < 10 and ", ~%.1f s left" or ", ~%.0f s left", l)
+  end
+  io.stderr:write(fmt("%s%d/%d tasks%s, %.1f s%s\n", p.head, done, p.total,
+                      p.ranks, el, left))
+  io.stderr:flush()
 end
 
 -- == the live view ===============================================================
@@ -282,6 +340,7 @@ local FAILFAST = 3
 local function bulk_one (spec)
   local results, missing = {}, {}
   local b = board(spec)
+  local p = meter(spec, opcount, spec.n)
   local upto = 0          -- tasks 1 .. upto are recorded
   local function loop ()
     for i = 1, spec.n do
@@ -289,6 +348,7 @@ local function bulk_one (spec)
         board_close(b)
         return finish(spec, results, missing, true, i)
       end
+      meter_tick(p, i - 1, b)
       local st, v = compute(spec, i)
       if st == "ok" then
         results[i] = v
@@ -333,17 +393,20 @@ local function taskfile (j, i)
 end
 
 -- A task file: one header line, then the result's bytes (encode).  The
--- header names the operation and task, and ends with the length and the
--- FNV-1a 64-bit hash of those bytes, so that a file cut short (a full
--- disk, a killed copy) or changed is refused by name, not read.
-local VERSION = 2
+-- header names the operation and task and the slice that wrote it (K/N:
+-- a --gather missing tasks can say which slices to run again), and ends
+-- with the length and the FNV-1a 64-bit hash of those bytes, so that a
+-- file cut short (a full disk, a killed copy) or changed is refused by
+-- name, not read.
+local VERSION = 3
 
 local function header (spec, j, i)
   return fmt("optlab task %d: %s #%d, task %d of %d (%s)", VERSION, spec.who,
              j, i, spec.n, spec.desc(i))
 end
 
--- The bytes of task i of operation j in DIR, or nil, why.
+-- The bytes of task i of operation j in DIR and the number of slices of
+-- the job array that wrote it, or nil, why.
 local function readtask (spec, j, i)
   local name = taskfile(j, i)
   local s, why = core.task_read(name)
@@ -357,8 +420,10 @@ local function readtask (spec, j, i)
     return nil, fmt("%s holds another task or another format (%s)", name,
                     printable(first))
   end
-  local len, sum, at = s:match("^; (%d+) bytes, fnv1a64 (%x+)\n()", #h + 1)
-  if not len then
+  local k, n, len, sum, at = s:match("^; slice (%d+)/(%d+); (%d+) bytes, "
+                                     .. "fnv1a64 (%x+)\n()", #h + 1)
+  k, n = math.tointeger(tonumber(k)), math.tointeger(tonumber(n))
+  if not (len and k and n and k >= 1 and k <= n) then
     return nil, fmt("%s: its header line is damaged", name)
   end
   if math.tointeger(tonumber(len)) ~= #s - at + 1 then
@@ -369,15 +434,16 @@ local function readtask (spec, j, i)
     return nil, fmt("%s is damaged: its checksum does not match its bytes",
                     name)
   end
-  return s:sub(at)
+  return s:sub(at), n
 end
 
 -- Write task i of operation j to DIR whole or not at all; a failure ends
 -- the slice with status 1, naming the file and the reason.
 local function writetask (spec, j, i, bytes)
   local ok, err = pcall(core.task_write, taskfile(j, i),
-                        fmt("%s; %d bytes, fnv1a64 %s\n", header(spec, j, i),
-                            #bytes, core.task_sum(bytes)) .. bytes)
+                        fmt("%s; slice %d/%d; %d bytes, fnv1a64 %s\n",
+                            header(spec, j, i), mk, mn, #bytes,
+                            core.task_sum(bytes)) .. bytes)
   if not ok then
     io.stderr:write(fmt("optlab: tasks %d/%d: %s #%d, task %d of %d: %s\n",
                         mk, mn, spec.who, j, i, spec.n,
@@ -387,29 +453,97 @@ local function writetask (spec, j, i, bytes)
   end
 end
 
+-- --gather found the tasks in lost (entries of missing) absent or
+-- refused: each named on stderr (up to SAYLOST) with the slice that
+-- computes it, then which slices to run again; without --partial the
+-- process ends there with status 1, before the script prints or writes
+-- anything of the operation; with it the operation goes on without them.
+local SAYLOST = 20
+
+local function gather_lost (spec, j, lost)
+  local n, w = nslices, io.stderr
+  local head = fmt("optlab: --gather %s: %s #%d: ", mdir, spec.who, j)
+  local ks, seen = {}, {}
+  for c, m in ipairs(lost) do
+    local k = n and (m.task - 1) % n + 1
+    if k and not seen[k] then
+      seen[k] = true
+      ks[#ks + 1] = k
+    end
+    if c <= SAYLOST then
+      w:write(fmt("%stask %d of %d (%s) missing: %s%s\n", head, m.task,
+                  spec.n, spec.desc(m.task), m.error,
+                  k and fmt("; slice %d/%d computes it", k, n) or ""))
+    end
+    m.said = true
+  end
+  if #lost > SAYLOST then
+    w:write(fmt("%s%d more tasks missing\n", head, #lost - SAYLOST))
+  end
+  local again
+  if n then
+    table.sort(ks)
+    local list = {}
+    for c = 1, math.min(#ks, 10) do list[c] = fmt("%d/%d", ks[c], n) end
+    if #ks > 10 then list[#list + 1] = fmt("... (%d slices)", #ks) end
+    -- the script's name (arg[0]); without a script (-e) arg[0] is the
+    -- program's and there is no arg[-1]
+    local script = type(arg) == "table" and arg[-1] ~= nil
+      and tostring(arg[0]) or "SCRIPT"
+    again = fmt("run slice%s %s (optlab --tasks K/%d --dir %s %s)",
+                #ks > 1 and "s" or "", concat(list, ", "), n, mdir, script)
+  else
+    again = fmt("no task file in %s says how many slices N there were: "
+                .. "task i is slice (i - 1) mod N + 1's", mdir)
+  end
+  w:write(fmt("%s%d of %d tasks missing; %s%s\n", head, #lost, spec.n, again,
+              partial and fmt("; --partial: going on with the %d there",
+                              spec.n - #lost)
+                or fmt(", or give --partial to go on with the %d there",
+                       spec.n - #lost)))
+  w:flush()
+  if not partial then os.exit(1, true) end
+end
+
 local function bulk_files (spec)
-  opcount = opcount + 1
   local j = opcount
   local results, missing, have = {}, {}, 0
   if mode == "slice" then
+    local todo = {}
     for i = mk, spec.n, mn do
       if core.task_intr() then error("interrupted!", 0) end
       local got, why = readtask(spec, j, i)
-      if not got then
-        if not why:find("^no result in ") then
-          io.stderr:write(fmt("optlab: tasks %d/%d: %s; computing task %d "
-                              .. "again\n", mk, mn, why, i))
-        end
-        local st, v = compute(spec, i)
-        if st == "intr" then error("interrupted!", 0) end
-        writetask(spec, j, i, encode(st, v))
+      if got then
+        -- its checksum holds; what it holds must restore too (a file of
+        -- another build of the script), or --gather would refuse it
+        local r, m = {}, {}
+        decode(spec, i, got, r, m, taskfile(j, i))
+        if m[1] and m[1].file then got, why = nil, m[1].error end
       end
+      if not got then todo[#todo + 1] = {i, why} end
+    end
+    local p = meter(spec, j, #todo)
+    for k, t in ipairs(todo) do
+      local i, why = t[1], t[2]
+      if core.task_intr() then error("interrupted!", 0) end
+      meter_tick(p, k - 1)
+      if not why:find("^no result in ") then
+        io.stderr:write(fmt("optlab: tasks %d/%d: %s; computing task %d "
+                            .. "again\n", mk, mn, why, i))
+      end
+      local st, v = compute(spec, i)
+      if st == "intr" then error("interrupted!", 0) end
+      writetask(spec, j, i, encode(st, v))
     end
   end
   local bytes, why = {}, {}
   for i = 1, spec.n do
-    bytes[i], why[i] = readtask(spec, j, i)
-    if bytes[i] then have = have + 1 end
+    local b, x = readtask(spec, j, i)
+    if b then
+      bytes[i], have, nslices = b, have + 1, nslices or x
+    else
+      why[i] = x
+    end
   end
   if mode == "slice" and have < spec.n then
     io.stderr:write(fmt("optlab: tasks %d/%d: %s #%d: this slice's tasks "
@@ -419,11 +553,20 @@ local function bulk_files (spec)
     io.stderr:flush()
     os.exit(0, true)
   end
+  -- the tasks whose file is absent or refused: a slice must run again
+  local lost = {}
   for i = 1, spec.n do
     if bytes[i] then
       decode(spec, i, bytes[i], results, missing, taskfile(j, i))
-    else missing[#missing + 1] = {task = i, error = why[i]} end
+    else
+      missing[#missing + 1] = {task = i, error = why[i], file = true}
+    end
+    if missing[#missing] and missing[#missing].task == i
+       and missing[#missing].file then
+      lost[#lost + 1] = missing[#missing]
+    end
   end
+  if #lost > 0 then gather_lost(spec, j, lost) end
   return finish(spec, results, missing)
 end
 
@@ -463,17 +606,14 @@ end
 -- them.  Between its own tasks it restores the results the others sent
 -- meanwhile (core.task_fresh) and packs its own, so that little is left
 -- for after the last task, and shows them in the live view (board).
--- Without a terminal to show it, rank 0 says how far an operation is:
--- a line on stderr every PROGRESS seconds once it has run that long.
--- Returns the bytes of every task (for the broadcast), the set of tasks
--- already restored into results / missing, and whether it was stopped.
-local PROGRESS = 2
-
+-- Without a terminal to show it, rank 0 says how far an operation is
+-- (meter).  Returns the bytes of every task (for the broadcast), the set
+-- of tasks already restored into results / missing, and whether it was
+-- stopped.
 local function master (spec, results, missing, b)
   local n, bytes, restored, own, seen = spec.n, {}, {}, 0, 0
   core.task_serve(n)
-  local _, t0 = core.task_progress()
-  local last = t0
+  local p = meter(spec, opcount, n)
   local function absorb ()
     local t
     t, seen = core.task_fresh(seen)
@@ -485,14 +625,7 @@ local function master (spec, results, missing, b)
   end
   local ok, err = pcall(function ()
     while true do
-      local got, now = core.task_progress()
-      if now - last >= PROGRESS and not (b and b.open) then
-        last = now
-        io.stderr:write(fmt("optlab: %s: %d of %d tasks done on %d ranks "
-                            .. "(%.0f s)\n", spec.who, got + own, n, size,
-                            now - t0))
-        io.stderr:flush()
-      end
+      meter_tick(p, core.task_progress() + own, b)
       if core.task_intr() then
         core.task_stop()
         break
@@ -535,7 +668,6 @@ local function master (spec, results, missing, b)
 end
 
 local function bulk_mpi (spec)
-  opcount = opcount + 1
   local results, missing, blob, stopped = {}, {}, nil, false
   local nxt
   if rank == 0 then
@@ -565,6 +697,7 @@ local function bulk_mpi (spec)
 end
 
 function core.bulk (spec)
+  opcount = opcount + 1
   if mode == "one" then return bulk_one(spec) end
   if mode == "mpi" then return bulk_mpi(spec) end
   return bulk_files(spec)
@@ -578,6 +711,7 @@ function core.race_bulk (problem, methods, opts, rt)
   local results, missing = core.bulk{
     who = "race", n = #methods, kind = "race",
     view = not (type(opts) == "table" and opts.view == false),
+    progress = not (type(opts) == "table" and opts.progress == false),
     run = function (i)
       return core.task_drive(core.task_mkrun(problem, methods[i], opts, true))
     end,
@@ -602,6 +736,7 @@ function core.chains_bulk (problem, method, opts)
   local results, missing = core.bulk{
     who = "chains", n = k, kind = "chains",
     view = not (type(opts) == "table" and opts.view == false),
+    progress = not (type(opts) == "table" and opts.progress == false),
     run = function (i)
       return core.task_drive(core.task_mkchain(problem, method, opts, i - 1))
     end,

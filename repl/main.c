@@ -51,7 +51,9 @@ static const char usage_text[] =
   "  --ascii    no braille or Unicode in the live view\n"
   "  --tasks K/N --dir DIR  compute slice K of N of every bulk operation\n"
   "             (repeats, sweep, race, chains) into DIR, print nothing\n"
-  "  --gather DIR  read every bulk operation's results from DIR\n"
+  "  --gather DIR  read every bulk operation's results from DIR; with a\n"
+  "             task missing, name it and exit 1\n"
+  "  --partial  with --gather: use the tasks there when some are missing\n"
   "  --version  show version information\n"
   "  --help     show this help\n"
   "  --         stop handling options\n"
@@ -301,6 +303,7 @@ typedef struct cli {
   int task_k, task_n;    /* --tasks K/N (0/0: none) */
   const char *task_dir;  /* --dir DIR */
   const char *gather;    /* --gather DIR */
+  int partial;           /* --partial */
 } cli;
 
 /* "K/N" with 1 <= K <= N -> 0, else -1. */
@@ -362,6 +365,7 @@ static int collectargs (char **argv, int argc, cli *c, int *bad)
       if (a[2] == 'g') c->gather = argv[i + 1];
       i++;
     }
+    else if (strcmp(a, "--partial") == 0) c->partial = 1;
     else if (strcmp(a, "--help") == 0) c->help = 1;
     else {
       *bad = i;
@@ -425,10 +429,15 @@ static int pmain (lua_State *L)
     message("give --tasks K/N with --dir DIR, or --gather DIR alone");
     return 0;
   }
+  if (c.partial && c.gather == NULL) {
+    message("--partial goes with --gather DIR (it uses the results there "
+            "when tasks are missing)");
+    return 0;
+  }
   if (c.task_n > 0 || c.gather != NULL) {
-    char msg[160];
+    char msg[512];
     if (olua_task_config(c.task_k, c.task_n, c.task_n > 0 ? c.task_dir
-                         : c.gather, msg, sizeof msg) != 0) {
+                         : c.gather, c.partial, msg, sizeof msg) != 0) {
       message(msg);
       return 0;
     }

@@ -5,8 +5,10 @@
 -- directory, a FIFO or a link to /dev/zero where a task file should be
 -- (no hang), and an error status with binary bytes is printed escaped
 -- (the reproductions F2_gather_sigfpe.sh and F13_task_dir_entry.sh).
--- A refused file is a missing task, named on stderr; a repeats goes on
--- without it, chains raise naming it; nothing crashes.  A random mutation
+-- A refused file is a missing task, named on stderr with the slice that
+-- computes it: --gather exits 1 before the operation prints anything
+-- (issue 25), and with --partial a repeats goes on without it, chains
+-- raise naming it; nothing crashes.  A random mutation
 -- fuzz (seed printed) checks that every mutated file either is refused by
 -- name or gives exactly the original results.  Run through the binary
 -- (prove -e ./optlab), which it also starts for each slice and gather.
@@ -60,10 +62,12 @@ print(#c[1]:draws()[1])
 ]])
 
 local OUT, ERR = tmp .. "/out", tmp .. "/err"
--- gather D: exit code (128 + signal when killed), stdout, stderr
-local function gather ()
-  local _, how, code = sh(fmt("timeout 60 %s --gather %s %s >%s 2>%s",
-                              OPTLAB, D, S, OUT, ERR))
+-- gather D: exit code (128 + signal when killed), stdout, stderr; with
+-- --partial unless strict
+local function gather (strict)
+  local _, how, code = sh(fmt("timeout 60 %s --gather %s %s %s >%s 2>%s",
+                              OPTLAB, D, strict and "" or "--partial", S,
+                              OUT, ERR))
   if how == "signal" then code = 128 + code end
   local err = slurp(ERR) or ""
   -- under make sanitize a report exits 1: counted as a crash
@@ -92,11 +96,13 @@ local function restore ()
   end
 end
 
--- the header: "optlab task 2: ... (desc); <len> bytes, fnv1a64 <hex>\n"
+-- the header: "optlab task 3: ... (desc); slice K/N; <len> bytes, fnv1a64
+-- <hex>\n"
 local head1 = orig["op1-1.task"]:match("^[^\n]*")
-t.ok(head1:match("^optlab task 2: repeats #1, task 1 of 2 %(seed 1, stream "
-                 .. "0%); %d+ bytes, fnv1a64 %x+$"),
-     "tasks: the header names the task, the length and the checksum")
+t.ok(head1:match("^optlab task 3: repeats #1, task 1 of 2 %(seed 1, stream "
+                 .. "0%); slice 1/1; %d+ bytes, fnv1a64 %x+$"),
+     "tasks: the header names the task, the slice, the length and the "
+     .. "checksum")
 
 -- FNV-1a 64 as optlab's (the header's checksum), to make files whose
 -- sum is right but whose fields are not
@@ -173,6 +179,23 @@ for _, m in ipairs(MUST) do
   if not err:find(m[1], 1, true) then t.diag(err) end
 end
 
+-- a slice run again computes such a file again (its checksum holds, its
+-- result does not restore), so that a rerun mends what --gather refuses
+do
+  restore()
+  setfield("op1-1.task", byname.stride, 0)
+  local _, _, sc = sh(fmt("%s --tasks 1/1 --dir %s %s >/dev/null 2>%s",
+                          OPTLAB, D, S, ERR))
+  local err = slurp(ERR) or ""
+  t.ok(sc == 0 and err:find("op1-1.task", 1, true)
+       and err:find("stride 0", 1, true)
+       and err:find("computing task 1 again", 1, true),
+       "tasks: a slice computes a file that does not restore again, "
+       .. "saying why")
+  local c, out = gather(true)
+  t.ok(c == 0 and out == ref, "tasks: then the gather is the original")
+end
+
 -- the sweep: every field, several values; never a crash or an internal
 -- error (a value that a run can hold may give another valid run)
 local crashes, silent, tried = 0, 0, 0
@@ -208,11 +231,18 @@ t.is(silent, 0, "tasks: and no internal error")
 local function hostile (make, want, desc)
   restore()
   sh(fmt("rm -f %s/op1-2.task && %s", D, make))
-  local c, out, err = gather()
+  local c, out, err = gather(true)
+  t.ok(c == 1 and err:find("task 2 of 2 (seed 1, stream 1) missing: " .. D
+                           .. "/op1-2.task " .. want, 1, true)
+       and err:find("slice 1/1 computes it", 1, true) and out == "",
+       fmt("tasks: %s where a task file should be: --gather names the "
+           .. "missing task and its slice, prints nothing, exit 1, no hang "
+           .. "(exit %d)", desc, c))
+  c, out, err = gather()
   t.ok(c == 0 and err:find("op1-2.task " .. want, 1, true)
        and out:find("missing: task 2", 1, true),
-       fmt("tasks: %s where a task file should be: a missing task named "
-           .. "on stderr, no hang (exit %d)", desc, c))
+       fmt("tasks: ... and with --partial the repeats goes on without it "
+           .. "(exit %d)", c))
 end
 hostile(fmt("mkdir %s/op1-2.task", D), "is a directory", "a directory")
 hostile(fmt("mkfifo %s/op1-2.task", D), "is a FIFO", "a FIFO")
@@ -242,9 +272,9 @@ do
        and not err:find("\27", 1, true) and not err:find("\0", 1, true),
        "tasks: an error status with binary bytes is printed with escapes")
   spit(D .. "/op1-2.task", join(head, "x123"))
-  c, _, err = gather()
-  t.ok(c == 0 and err:find("op1-2.task: no task result", 1, true),
-       "tasks: an unknown status byte is refused by name")
+  c, _, err = gather(true)
+  t.ok(c == 1 and err:find("op1-2.task: no task result", 1, true),
+       "tasks: an unknown status byte is refused by name (exit 1)")
 end
 restore()
 
@@ -252,10 +282,14 @@ restore()
 -- computes that task again, after which the gather is whole
 do
   spit(D .. "/op1-1.task", orig["op1-1.task"]:sub(1, 4096))
-  local c, out, err = gather()
+  local c, out, err = gather(true)
+  t.ok(c == 1 and err:find("op1-1.task is cut short or damaged", 1, true)
+       and out == "",
+       "tasks: a file cut short is a missing task, named (exit 1)")
+  c, out, err = gather()
   t.ok(c == 0 and err:find("op1-1.task is cut short or damaged", 1, true)
        and out:find("missing: task 1", 1, true),
-       "tasks: a file cut short is a missing task, named")
+       "tasks: ... used as such with --partial")
   -- the heading names the streams of the runs there (task 1, stream 0,
   -- is missing; 5aa2093 said "streams 0..R-2" whatever was missing)
   t.ok(out:find("runs?, streams? 1%.%.%d+%)") ~= nil

@@ -62,7 +62,7 @@ sed "s|optlab \"\\\$@\"|optlab \"\\\$@\" >$T_TMP/out|" "$T_TMP/job.sh" \
 chmod +x "$T_TMP/job2.sh"
 T_BIN="$T_TMP/job2.sh"
 tm_start "$T_TMP/rep.lua"
-tm_wait '^optlab: repeats: [0-9]+ of 1000000 tasks done on 2 ranks \([0-9]+ s\)$'
+tm_wait '^optlab: repeats #1: [0-9]+/1000000 tasks on 2 ranks, [0-9]+\.[0-9] s(, ~[0-9.]+ s left)?$'
 ok $? "mpiview (> file): progress lines on stderr"
 ! tm_screen | grep -q '● median'
 ok $? "mpiview (> file): no screen"

@@ -4,7 +4,8 @@
 # save_draws and r:plot{file=} raise naming the file and the OS reason,
 # leave no file (or the old one intact) at the target name and no
 # temporary beside it; a script that does not check exits non-zero; a
-# slice exits non-zero and leaves no task file (the reproductions
+# slice exits non-zero and leaves no task file, and --gather then exits
+# non-zero naming the tasks missing (the reproductions
 # F6_slices_full_disk.sh and F7_save_full_disk.lua).  The full disk is a
 # 64 KiB tmpfs mounted here (mount -t tmpfs -o size=64k), filled with a
 # file of zeros; it is unmounted on every exit path.  Where a tmpfs
@@ -174,6 +175,31 @@ optlab --tasks 1/1 --dir "$mnt/res" "$tmp/small.lua" >/dev/null 2>"$tmp/err"
 st=$?
 [ $st = 1 ] && grep -q "No space left on device" "$tmp/err" && only "$mnt/res"
 ok $? "full disk (filled): a slice exits 1 and leaves nothing ($st)"
+# what a slice could not write is missing for --gather (exit 1, each
+# task named); once there is room, the slice run again completes and the
+# gather is one process's (issue 25)
+cat >"$tmp/tiny.lua" <<'EOF'
+local q = repeats(problem.rosenbrock{n = 2}, optim.gd{lr = 1e-3},
+                  {iters = 30, progress = false}, 3)
+print(q)
+EOF
+optlab "$tmp/tiny.lua" >"$tmp/one" 2>/dev/null
+empty
+mkdir "$mnt/res"
+fill
+optlab --tasks 1/1 --dir "$mnt/res" "$tmp/tiny.lua" >/dev/null 2>"$tmp/err"
+st=$?
+optlab --gather "$mnt/res" "$tmp/tiny.lua" >"$tmp/out" 2>"$tmp/err"
+st2=$?
+[ $st = 1 ] && [ $st2 = 1 ] && [ ! -s "$tmp/out" ] \
+  && grep -q "^optlab: --gather $mnt/res: repeats #1: task 3 of 3 (seed 1, stream 2) missing: no result in $mnt/res" "$tmp/err" \
+  && grep -q "^optlab: --gather $mnt/res: repeats #1: 3 of 3 tasks missing" "$tmp/err"
+ok $? "full disk: --gather after the failed slice exits 1 naming the tasks missing ($st, $st2)"
+rm -f "$mnt/fill"
+optlab --tasks 1/1 --dir "$mnt/res" "$tmp/tiny.lua" >/dev/null 2>"$tmp/err" \
+  && optlab --gather "$mnt/res" "$tmp/tiny.lua" >"$tmp/out" 2>"$tmp/err" \
+  && cmp -s "$tmp/out" "$tmp/one"
+ok $? "disk freed: the slice run again completes; the gather is one process's"
 
 ! grep -qE 'Sanitizer|runtime error:' "$tmp/allerr"
 ok $? "no sanitizer report"
