@@ -27,8 +27,8 @@ LDFLAGS  = $(MYLDFLAGS)
 # Debian packages providing each pkg-config module (used by `make deps`).
 DEBS     = pkg-config liblua5.4-dev libopenblas-dev liblapacke-dev \
            libncurses-dev libreadline-dev perl tmux groff-base \
-           librsvg2-bin
-PKGMODS  = $(LUAPKG) lapacke openblas ncursesw readline
+           librsvg2-bin librsvg2-dev libcairo2-dev poppler-utils
+PKGMODS  = $(LUAPKG) lapacke openblas ncursesw readline librsvg-2.0 cairo
 
 LA_CFLAGS := $(shell $(PKG) --cflags openblas lapacke 2>/dev/null)
 LA_LIBS   := $(shell $(PKG) --libs lapacke openblas 2>/dev/null) -lm
@@ -36,6 +36,11 @@ LUA_CFLAGS:= $(shell $(PKG) --cflags $(LUAPKG) 2>/dev/null)
 LUA_LIBS  := $(shell $(PKG) --libs $(LUAPKG) 2>/dev/null)
 UI_CFLAGS := $(shell $(PKG) --cflags ncursesw readline 2>/dev/null)
 UI_LIBS   := $(shell $(PKG) --libs ncursesw readline 2>/dev/null)
+# PNG and PDF figures (lua/lfigure.c): librsvg draws the SVG on a cairo
+# surface.  Without them the program builds and says so when asked for
+# one; their headers are system headers (-isystem), outside -Werror.
+FIG_CFLAGS:= $(patsubst -I%,-isystem %,$(shell $(PKG) --cflags librsvg-2.0 cairo 2>/dev/null))
+FIG_LIBS  := $(shell $(PKG) --libs librsvg-2.0 cairo 2>/dev/null)
 
 CORE_SRC = $(wildcard core/*.c core/*/*.c)
 LUA_SRC  = $(wildcard lua/*.c)
@@ -72,6 +77,7 @@ $(CORE_O): CFLAGS += $(LA_CFLAGS)
 $(LUA_O):  CFLAGS += $(LA_CFLAGS) $(LUA_CFLAGS) -Ilua
 $(REPL_O): CFLAGS += $(LA_CFLAGS) $(LUA_CFLAGS) $(UI_CFLAGS) -Ilua
 lua/ltask.o: CFLAGS += $(if $(MPI_LIBS),-DOPTLAB_MPI $(MPI_CFLAGS))
+lua/lfigure.o: CFLAGS += $(if $(FIG_LIBS),-DOPTLAB_FIGURES $(FIG_CFLAGS))
 
 core/liboptlab.a: $(CORE_O)
 	rm -f $@
@@ -88,7 +94,7 @@ lua/lembed.o: lua/lualib.inc
 
 optlab: $(REPL_O) $(LUA_O) core/liboptlab.a
 	$(CC) $(CFLAGS) -o $@ $(REPL_O) $(LUA_O) core/liboptlab.a \
-	  $(LUA_LIBS) $(UI_LIBS) $(LA_LIBS) $(MPI_LIBS) $(LDFLAGS)
+	  $(LUA_LIBS) $(UI_LIBS) $(LA_LIBS) $(MPI_LIBS) $(FIG_LIBS) $(LDFLAGS)
 
 # C unit tests link the core library alone: no Lua, no curses, no readline.
 tests/lib/tap.o: tests/lib/tap.c tests/lib/tap.h
@@ -113,7 +119,7 @@ tests/lib/olt.o $(CTESTS): $(CORE_H)
 deps:
 	@missing=""; \
 	for m in $(PKGMODS); do $(PKG) --exists $$m 2>/dev/null || missing="$$m"; done; \
-	for c in prove tmux groff rsvg-convert; do command -v $$c >/dev/null || missing="$$c"; done; \
+	for c in prove tmux groff rsvg-convert pdftotext; do command -v $$c >/dev/null || missing="$$c"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "deps: installing Debian packages ($$missing missing)"; \
 	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
@@ -253,6 +259,7 @@ fuzz: deps
 	$(call copytree,$(FZTREE))
 	$(MAKE) -C $(FZTREE) CC=$(FUZZ_CC) ARCH= STRICT= OPT="$(FUZZ_OPT)" \
 	  MYCFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" MPI_LIBS= MPI_CFLAGS= \
+	  FIG_LIBS= FIG_CFLAGS= \
 	  core/liboptlab.a $(LUA_O)
 	od -An -v -tx1 tests/fuzz/gen.lua \
 	  | sed 's/\([0-9a-f][0-9a-f]\)/0x\1,/g' > $(FZ)/gen.inc
