@@ -82,7 +82,7 @@ extern const char *const pl_palette[PL_NPAL];
 void pl_title (pl_buf *f, pl_box b, const char *t);
 /* The mark of a divergent transition at (x, y). */
 void pl_divmark (pl_buf *f, double x, double y);
-/* Frame, window bounds and coordinate names of a 2-D panel. */
+/* Frame, ticks at nice numbers and coordinate names of a 2-D panel. */
 void pl_winaxes (pl_buf *f, pl_box b, const double *win);
 
 #endif

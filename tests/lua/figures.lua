@@ -4,7 +4,10 @@
 -- the PDF's page), are 16:9 by default, carry the legend (pdftotext finds
 -- every run's label; the PNG's pixels hold every run's swatch colour) in
 -- text legible from the back of a room (>= 2.5% of the height), and the
--- argument and file errors are clear and leave no file behind.
+-- argument and file errors are clear and leave no file behind.  The SVG
+-- landscape: contour lines on their levels of f (a quadratic written
+-- here, within the bound of linear interpolation), closed where the level
+-- set is inside the window, ticks at nice numbers, x* and the start.
 local t = dofile("tests/lib/tap.lua")
 local files = dofile("tests/lib/files.lua")
 local slurp, sh = files.slurp, files.sh
@@ -193,6 +196,167 @@ local left = sh("ls -A " .. tmp .. " | grep -v -x -E "
 t.is(left, "", "figures: the failed writes left no file or temporary")
 t.is(sh("ls -A " .. tmp .. "/d.png"), "",
      "figures: nothing written into the directory named d.png")
+
+-- (6) the SVG landscape: contour lines on the levels of f, nice ticks,
+-- x* and the start marked.  f is a quadratic written here, so the truth is
+-- independent of optlab: f(x) = (x - c)'A(x - c) / 2, A = [10 6; 6 5]
+-- (eigenvalues 14 and 1), c = x* = (0.3, -0.2).
+local A11, A12, A22, c1, c2 = 10, 6, 5, 0.3, -0.2
+local function fq (x1, x2)
+  local u, v = x1 - c1, x2 - c2
+  return 0.5 * (A11 * u * u + 2 * A12 * u * v + A22 * v * v)
+end
+local function gq (x1, x2)
+  local u, v = x1 - c1, x2 - c2
+  return A11 * u + A12 * v, A12 * u + A22 * v
+end
+local quad = problem.new{n = 2, x0 = {1.5, 1}, xstar = {c1, c2},
+  f = function (x) return fq(x[1], x[2]) end,
+  grad = function (x) local a, b = gq(x[1], x[2]) return {a, b} end}
+local q = run(quad, optim.momentum{lr = 0.05, mu = 0.9}, {iters = 200,
+  progress = false})
+q:plot{file = tmp .. "/land.svg", watch = {"landscape"}}
+local doc = slurp(tmp .. "/land.svg") or ""
+-- the landscape panel, the figure's only one: to the end of the document
+local panel = doc:match('<g class="panel" data%-kind="landscape">.*') or ""
+local w = {}
+for v in (panel:match('data%-window="([^"]*)"') or ""):gmatch("%S+") do
+  w[#w + 1] = tonumber(v)
+end
+local bx, by, bw, bh = panel:match('<rect x="([%d.]+)" y="([%d.]+)" '
+  .. 'width="([%d.]+)" height="([%d.]+)" class="frame"')
+bx, by, bw, bh = tonumber(bx), tonumber(by), tonumber(bw), tonumber(bh)
+local gx, gy = panel:match('data%-grid="(%d+) (%d+)"')
+gx, gy = tonumber(gx), tonumber(gy)
+t.ok(#w == 4 and bx and gx, "figures: landscape SVG: window, frame and "
+     .. "grid found")
+if #w == 4 and bx and gx then
+  local function tox (px, py)
+    return w[1] + (px - bx) / bw * (w[2] - w[1]),
+           w[4] - (py - by) / bh * (w[4] - w[3])
+  end
+  -- marching squares puts a crossing by linear interpolation along a grid
+  -- edge of length h: f there is off the level by at most f'' h^2 / 8
+  -- (f'' = A11 across, A22 up); the 0.01 px rounding of the coordinates
+  -- adds |grad f| times 0.005 px in data units on each axis, the 10
+  -- digits of data-level |level| 1e-9
+  local hx, hy = (w[2] - w[1]) / (gx - 1), (w[4] - w[3]) / (gy - 1)
+  local ex, ey = 0.005 / bw * (w[2] - w[1]), 0.005 / bh * (w[4] - w[3])
+  local ninterp = math.max(A11 * hx * hx, A22 * hy * hy) / 8
+  local npaths, nclosed, npts, worst, bad = 0, 0, 0, 0, 0
+  local closed, levels = {}, {}
+  for lev, d in panel:gmatch('<path class="contour" data%-level="([^"]+)"'
+                             .. '[^>]- d="([^"]*)"') do
+    lev = tonumber(lev)
+    if not levels[#levels] or levels[#levels] ~= lev then
+      levels[#levels + 1] = lev
+    end
+    npaths = npaths + 1
+    if d:find("Z$") then
+      nclosed = nclosed + 1
+      closed[lev] = (closed[lev] or 0) + 1
+    end
+    for px, py in d:gmatch("([%d.]+) ([%d.]+)") do
+      local x1, x2 = tox(tonumber(px), tonumber(py))
+      local g1, g2 = gq(x1, x2)
+      local tol = ninterp + math.abs(g1) * ex + math.abs(g2) * ey
+        + math.abs(lev) * 1e-9
+      local err = math.abs(fq(x1, x2) - lev)
+      npts = npts + 1
+      if err > tol then bad = bad + 1 end
+      if err / tol > worst then worst = err / tol end
+    end
+  end
+  t.ok(npaths >= 8 and npts >= 200 and bad == 0, string.format(
+       "figures: landscape SVG: all %d points of %d contour paths lie on "
+       .. "their level, |f - level| <= f'' h^2/8 + rounding (worst %.4f of "
+       .. "the bound)", npts, npaths, worst))
+  -- a level's ellipse spans |x_i - c_i| <= sqrt(2 L (A^-1)_ii); well
+  -- inside the window (a grid cell to spare) it is one closed path,
+  -- crossing the window's edge it is not closed
+  local det = A11 * A22 - A12 * A12
+  local inside, right = 0, 0
+  for _, lev in ipairs(levels) do
+    local r1 = math.sqrt(2 * lev * A22 / det)
+    local r2 = math.sqrt(2 * lev * A11 / det)
+    local lo1, hi1, lo2, hi2 = c1 - r1, c1 + r1, c2 - r2, c2 + r2
+    if lo1 > w[1] + hx and hi1 < w[2] - hx and lo2 > w[3] + hy
+       and hi2 < w[4] - hy then
+      inside = inside + 1
+      if closed[lev] == 1 then right = right + 1 end
+    elseif lo1 < w[1] - hx or hi1 > w[2] + hx or lo2 < w[3] - hy
+           or hi2 > w[4] + hy then
+      if not closed[lev] then right = right + 1 end
+    else
+      right = right + 1
+    end
+  end
+  t.ok(inside >= 3 and right == #levels, string.format("figures: landscape "
+       .. "SVG: the %d levels whose ellipse is inside the window are one "
+       .. "closed path each, the ones crossing its edge are open (%d of %d "
+       .. "levels right, %d closed paths)", inside, right, #levels,
+       nclosed))
+  local asc = true
+  for i = 2, #levels do asc = asc and levels[i] > levels[i - 1] end
+  t.ok(#levels >= 8 and asc, "figures: landscape SVG: " .. #levels
+       .. " increasing levels")
+  -- ticks: at least 3 per axis, equally spaced by 1, 2 or 5 x 10^k, each
+  -- label at its value's place
+  for _, ax in ipairs({"x", "y"}) do
+    local vals, okpos = {}, true
+    local pat = ax == "x"
+      and '<line x1="([%d.]+)" y1="[%d.]+" x2="[%d.]+" y2="[%d.]+" '
+          .. 'stroke="#444"/><text [^>]*class="xtick">([^<]*)<'
+      or '<line x1="[%d.]+" y1="([%d.]+)" x2="[%d.]+" y2="[%d.]+" '
+          .. 'stroke="#444"/><text [^>]*class="ytick">([^<]*)<'
+    for pos, lab in panel:gmatch(pat) do
+      local v = tonumber(lab)
+      vals[#vals + 1] = v
+      local want = ax == "x" and bx + (v - w[1]) / (w[2] - w[1]) * bw
+        or by + (w[4] - v) / (w[4] - w[3]) * bh
+      if math.abs(tonumber(pos) - want) > 0.1 then okpos = false end
+    end
+    local step = #vals >= 2 and vals[2] - vals[1] or 0
+    local even = step > 0
+    for i = 2, #vals do
+      even = even and math.abs(vals[i] - vals[i - 1] - step) < 1e-9 * step
+    end
+    local m = step > 0 and step / 10 ^ math.floor(math.log(step, 10) + 1e-9)
+    local nice = m and (math.abs(m - 1) < 1e-9 or math.abs(m - 2) < 1e-9
+                        or math.abs(m - 5) < 1e-9)
+    t.ok(#vals >= 3 and even and nice and okpos, string.format(
+         "figures: landscape SVG: %d %s ticks a nice %g apart, each at its "
+         .. "value", #vals, ax, step))
+  end
+  -- x*: the star's centre (the mean of its ten points); the start: the
+  -- open square's centre
+  local sd = panel:match('<path class="xstar" [^>]- d="([^"]*)"')
+  local sx, sy, k = 0, 0, 0
+  for px, py in (sd or ""):gmatch("([%d.]+) ([%d.]+)") do
+    sx, sy, k = sx + tonumber(px), sy + tonumber(py), k + 1
+  end
+  local x1, x2 = tox(k > 0 and sx / k or 0, k > 0 and sy / k or 0)
+  t.ok(k == 10 and math.abs(x1 - c1) < 2e-3 and math.abs(x2 - c2) < 2e-3,
+       string.format("figures: landscape SVG: x* is starred at (%.4f, %.4f)",
+                     x1, x2))
+  local rx, ry = panel:match('<rect class="start" x="([%d.]+)" y="([%d.]+)"')
+  x1, x2 = tox((tonumber(rx) or 0) + 3.5, (tonumber(ry) or 0) + 3.5)
+  t.ok(rx and math.abs(x1 - 1.5) < 2e-3 and math.abs(x2 - 1) < 2e-3,
+       string.format("figures: landscape SVG: the start is marked at "
+                     .. "(%.4f, %.4f)", x1, x2))
+  t.ok(panel:find('class="xstar key"', 1, true)
+       and panel:find('class="note">x*<', 1, true),
+       "figures: landscape SVG: the key names x*")
+end
+-- a problem that does not know x*: no star
+local nox = problem.new{n = 2, x0 = {1.5, 1},
+  f = function (x) return fq(x[1], x[2]) end,
+  grad = function (x) local a, b = gq(x[1], x[2]) return {a, b} end}
+run(nox, optim.gd{lr = 0.05}, {iters = 50, progress = false}):plot{
+  file = tmp .. "/nox.svg", watch = {"landscape"}}
+local nd = slurp(tmp .. "/nox.svg") or ""
+t.ok(nd:find('class="contour"', 1, true) and not nd:find("xstar", 1, true),
+     "figures: landscape SVG: no star when x* is unknown")
 
 os.execute("rm -rf " .. tmp)
 t.done()
