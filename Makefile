@@ -191,10 +191,13 @@ mancheck:
 	@out=$$(groff -man -ww -z -rCHECKSTYLE=3 man/optlab.1 2>&1); \
 	if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; echo "man: optlab.1 lints clean"
 
-# AddressSanitizer + UBSan over the whole suite, in a throw-away build.
+# AddressSanitizer + UBSan over the whole suite, in a throw-away build;
+# fontconfig's process-long caches (PNG and PDF figures) are not leaks
+# (tests/lib/lsan.supp).
 SANTREE  = $(SCRATCH)/sanitize
 sanitize: deps
 	$(call copytree,$(SANTREE))
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lib/lsan.supp:print_suppressions=0 \
 	$(MAKE) -C $(SANTREE) check OPT="-O1 -g -fno-omit-frame-pointer" \
 	  MYCFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined" \
 	  MYLDFLAGS="-fsanitize=address,undefined"
@@ -223,7 +226,8 @@ needdebs = missing=""; for p in $(1); do \
 # the baseline architecture (ARCH=): valgrind cannot decode the AVX-512
 # that -march=native emits on some machines (SIGILL).  Slow: ~15 min.
 VGTREE   = $(SCRATCH)/valgrind
-VGRIND   = valgrind -q --error-exitcode=9 --leak-check=full
+VGRIND   = valgrind -q --error-exitcode=9 --leak-check=full \
+           --suppressions=$(CURDIR)/tests/lib/valgrind.supp
 valgrind: deps
 	@$(call needdebs,valgrind)
 	$(call copytree,$(VGTREE))
