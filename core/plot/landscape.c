@@ -392,7 +392,8 @@ static void contour_level (pl_buf *f, const double *v, int nx, int ny,
 
 /* Every level's contour lines of the node grid v (see contour_level),
 ** lower levels darker. */
-static void contours (pl_buf *f, const double *v, int nx, int ny, pl_box b)
+static void contour_lines (pl_buf *f, const double *v, int nx, int ny,
+                           pl_box b)
 {
   double lo = INFINITY, hi = -INFINITY, eps, l0, l1;
   int ne = (nx - 1) * ny + nx * (ny - 1), k, i;
@@ -427,6 +428,29 @@ static void contours (pl_buf *f, const double *v, int nx, int ny, pl_box b)
   free(px);
 }
 
+int pl_contours (pl_buf *f, const ol_problem *p, const double *win, int ca,
+                 int cb, pl_box b, int *nx, int *ny)
+{
+  pn_cache c;
+  double gw[4], hx, hy;
+  int rc;
+  /* nodes on the window's edges: the grid's cells centred on them */
+  *nx = (int)(sqrt(SVG_NODES * b.w / (b.h > 1 ? b.h : 1)) + 0.5);
+  *nx = *nx < 8 ? 8 : *nx > SVG_NODES / 8 ? SVG_NODES / 8 : *nx;
+  *ny = SVG_NODES / *nx;
+  hx = (win[1] - win[0]) / (*nx - 1) / 2;
+  hy = (win[3] - win[2]) / (*ny - 1) / 2;
+  gw[0] = win[0] - hx;
+  gw[1] = win[1] + hx;
+  gw[2] = win[2] - hy;
+  gw[3] = win[3] + hy;
+  memset(&c, 0, sizeof c);
+  rc = pn_grid(p, gw, ca, cb, *nx, *ny, &c);
+  if (rc == 0) contour_lines(f, c.val, *nx, *ny, b);
+  pn_cache_fini(&c);
+  return rc == 0 ? 0 : -1;
+}
+
 /* A five-pointed star at (x, y): x* (class "xstar"; "xstar key" in the
 ** key above the panel). */
 static void xstarmark (pl_buf *f, double x, double y, int key)
@@ -455,43 +479,29 @@ static void startmark (pl_buf *f, double x, double y, const char *col,
 
 static void svg_landscape (pl_buf *f, const pl_plot *pl, pl_box b)
 {
-  pn_cache c;
   const ol_problem *p = ol_run_problem(pl->rs.runs[0]);
-  int nx, ny, k, t, mapped = 0;
-  double win[4], gw[4], hx, hy;
-  memset(&c, 0, sizeof c);
+  int nx, ny, k, t;
+  double win[4];
   pl_buf_adds(f, "<g class=\"panel\" data-kind=\"landscape\">\n");
   pl_title(f, b, "landscape x1,x2 [log f]");
-  /* (1) the grid: nodes on the window's edges, in the box's aspect */
-  nx = (int)(sqrt(SVG_NODES * b.w / (b.h > 1 ? b.h : 1)) + 0.5);
-  nx = nx < 8 ? 8 : nx > SVG_NODES / 8 ? SVG_NODES / 8 : nx;
-  ny = SVG_NODES / nx;
-  if (ol_grid_window((const ol_run *const *)pl->rs.runs, pl->rs.n, 0, 1, 0,
-                     win) == 0 && pn_has_landscape(p)) {
-    hx = (win[1] - win[0]) / (nx - 1) / 2;
-    hy = (win[3] - win[2]) / (ny - 1) / 2;
-    gw[0] = win[0] - hx;
-    gw[1] = win[1] + hx;
-    gw[2] = win[2] - hy;
-    gw[3] = win[3] + hy;
-    mapped = pn_grid(p, gw, 0, 1, nx, ny, &c) == 0;
-  }
-  if (!mapped) {
-    pn_cache_fini(&c);
+  /* (1) contour lines over the paths' window, then the frame, ticks and
+  ** the window and grid (the data's numbers, for a reader: data-window is
+  ** xlo xhi ylo yhi, data-grid the nodes across and up, on the window's
+  ** edges) */
+  if (!pn_has_landscape(p)
+      || ol_grid_window((const ol_run *const *)pl->rs.runs, pl->rs.n, 0, 1,
+                        0, win) != 0
+      || pl_contours(f, p, win, 0, 1, b, &nx, &ny) != 0) {
     for (k = 0; k < pl->rs.n; k++)
       pl_buf_adds(f, "<path class=\"series\" d=\"\"/>\n");
     pl_buf_adds(f, "</g>\n");
     return;
   }
-  /* (2) contour lines, then the frame, ticks and the window and grid
-  ** (the data's numbers, for a reader: data-window is xlo xhi ylo yhi,
-  ** data-grid the nodes across and up, on the window's edges) */
-  contours(f, c.val, nx, ny, b);
   pl_buf_addf(f, "<g class=\"window\" data-window=\"%.17g %.17g %.17g "
               "%.17g\" data-grid=\"%d %d\"/>\n", win[0], win[1], win[2],
               win[3], nx, ny);
   pl_winaxes(f, b, win);
-  /* (3) the key of the marks, right of the title */
+  /* (2) the key of the marks, right of the title */
   if (b.w >= 200) {
     startmark(f, b.x + b.w - 96, b.y - 12, "#444", 1);
     pl_buf_addf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"note\">start</text>"
@@ -502,7 +512,7 @@ static void svg_landscape (pl_buf *f, const pl_plot *pl, pl_box b)
                   "\n", b.x + b.w - 24, b.y - 8);
     }
   }
-  /* (4) x* (the slice holds the other coordinates at x*), under the
+  /* (3) x* (the slice holds the other coordinates at x*), under the
   ** paths, so a run's current point on it shows */
 #define PX(a) (b.x + ((a) - win[0]) / (win[1] - win[0]) * b.w)
 #define PY(a) (b.y + (win[3] - (a)) / (win[3] - win[2]) * b.h)
@@ -510,7 +520,7 @@ static void svg_landscape (pl_buf *f, const pl_plot *pl, pl_box b)
                      && (u) <= win[1] && (w) >= win[2] && (w) <= win[3])
   if (p->xstar != NULL && INWIN(p->xstar[0], p->xstar[1]))
     xstarmark(f, PX(p->xstar[0]), PY(p->xstar[1]), 0);
-  /* (5) paths, each run's start and current point */
+  /* (4) paths, each run's start and current point */
   for (k = 0; k < pl->rs.n; k++) {
     int dim = 0, len = ol_run_len(pl->rs.runs[k]), have = 0, first = -1;
     const double *x = ol_run_traj(pl->rs.runs[k], &dim);
@@ -538,7 +548,6 @@ static void svg_landscape (pl_buf *f, const pl_plot *pl, pl_box b)
 #undef PY
 #undef INWIN
   pl_buf_adds(f, "</g>\n");
-  pn_cache_fini(&c);
 }
 
 /* -- the table entry ------------------------------------------------------ */
