@@ -520,26 +520,40 @@ static void svg_landscape (pl_buf *f, const pl_plot *pl, pl_box b)
                      && (u) <= win[1] && (w) >= win[2] && (w) <= win[3])
   if (p->xstar != NULL && INWIN(p->xstar[0], p->xstar[1]))
     xstarmark(f, PX(p->xstar[0]), PY(p->xstar[1]), 0);
-  /* (4) paths, each run's start and current point */
+  /* (4) paths, none hiding another: the first run's widest, each later
+  ** one narrower on top, so where paths coincide every colour shows as a
+  ** band (widths 1.4 plus up to 1.6 a run, 4.8 in all); then every run's
+  ** start and current point on top of all paths */
   for (k = 0; k < pl->rs.n; k++) {
-    int dim = 0, len = ol_run_len(pl->rs.runs[k]), have = 0, first = -1;
+    int dim = 0, len = ol_run_len(pl->rs.runs[k]), have = 0;
     const double *x = ol_run_traj(pl->rs.runs[k], &dim);
-    const double *xc = ol_run_x(pl->rs.runs[k]);
-    const char *col = pl_palette[k % PL_NPAL];
-    pl_buf_addf(f, "<path class=\"series\" stroke=\"%s\" d=\"", col);
+    double step = pl->rs.n > 1 ? 4.8 / (pl->rs.n - 1) : 0;
+    pl_buf_addf(f, "<path class=\"series\" stroke=\"%s\" style=\""
+                "stroke-width:%.2f;stroke-linejoin:round;stroke-linecap:"
+                "round\" d=\"", pl_palette[k % PL_NPAL], 1.4 + (pl->rs.n
+                - 1 - k) * (step < 1.6 ? step : 1.6));
     for (t = 0; x != NULL && dim >= 2 && t < len; t++) {
       if (!isfinite(x[t * dim]) || !isfinite(x[t * dim + 1])) {
         have = 0;
         continue;
       }
-      if (first < 0) first = t;
       pl_buf_addf(f, "%s%.2f %.2f ", have ? "L" : "M", PX(x[t * dim]),
                   PY(x[t * dim + 1]));
       have = 1;
     }
     pl_buf_adds(f, "\"/>\n");
-    if (first >= 0 && INWIN(x[first * dim], x[first * dim + 1]))
-      startmark(f, PX(x[first * dim]), PY(x[first * dim + 1]), col, 0);
+  }
+  for (k = 0; k < pl->rs.n; k++) {
+    int dim = 0, len = ol_run_len(pl->rs.runs[k]);
+    const double *x = ol_run_traj(pl->rs.runs[k], &dim);
+    const double *xc = ol_run_x(pl->rs.runs[k]);
+    const char *col = pl_palette[k % PL_NPAL];
+    for (t = 0; x != NULL && dim >= 2 && t < len; t++)
+      if (isfinite(x[t * dim]) && isfinite(x[t * dim + 1])) {
+        if (INWIN(x[t * dim], x[t * dim + 1]))
+          startmark(f, PX(x[t * dim]), PY(x[t * dim + 1]), col, 0);
+        break;
+      }
     if (INWIN(xc[0], xc[1]))
       pl_buf_addf(f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"4\" fill=\"%s\" "
                   "stroke=\"white\"/>\n", PX(xc[0]), PY(xc[1]), col);

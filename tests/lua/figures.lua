@@ -7,7 +7,8 @@
 -- argument and file errors are clear and leave no file behind.  The SVG
 -- landscape: contour lines on their levels of f (a quadratic written
 -- here, within the bound of linear interpolation), closed where the level
--- set is inside the window, ticks at nice numbers, x* and the start.
+-- set is inside the window, ticks at nice numbers, x* and the start; in
+-- a race every run's path shows on the map, identical ones too.
 local t = dofile("tests/lib/tap.lua")
 local files = dofile("tests/lib/files.lua")
 local slurp, sh = files.slurp, files.sh
@@ -348,6 +349,53 @@ if #w == 4 and bx and gx then
        and panel:find('class="note">x*<', 1, true),
        "figures: landscape SVG: the key names x*")
 end
+-- (7) in a race on the landscape no path hides another: gd and momentum
+-- with mu = 0 take the very same steps, drawn in that order; each run's
+-- colour still covers a good many pixels of the map (the slide-sized
+-- PNG, decoded)
+if have.perl then
+  local four = race(problem.quadratic{n = 2, cond = 20}, {optim.gd{lr = 0.05},
+    optim.momentum{lr = 0.05, mu = 0}, optim.nesterov{lr = 0.02, mu = 0.9},
+    optim.adam{lr = 0.1}}, {iters = 200, progress = false})
+  t.is(four[1].x[1], four[2].x[1], "figures: gd and momentum{mu = 0} end at "
+       .. "the same point (the same path)")
+  four:plot{file = tmp .. "/four.png", watch = {"landscape"}}
+  four:plot{file = tmp .. "/four.svg", watch = {"landscape"}, width = 711,
+            height = 400}
+  local svg = slurp(tmp .. "/four.svg") or ""
+  local _, okp = sh("perl tests/lib/png2ppm.pl " .. tmp .. "/four.png > "
+                    .. tmp .. "/four.ppm")
+  local im = okp == 0 and ppm(tmp .. "/four.ppm")
+  local bx, by, bw, bh = svg:match('<rect x="([%d.]+)" y="([%d.]+)" '
+    .. 'width="([%d.]+)" height="([%d.]+)" class="frame"')
+  local cols = {}
+  for col in svg:gmatch('<g class="legend"><line [^>]-stroke="#(%x+)"') do
+    cols[#cols + 1] = {tonumber(col:sub(1, 2), 16),
+      tonumber(col:sub(3, 4), 16), tonumber(col:sub(5, 6), 16)}
+  end
+  if im and bx and #cols == 4 then
+    local s = im.h / 400
+    local count = {0, 0, 0, 0}
+    for y = math.ceil(by * s), math.floor((by + bh) * s) - 1 do
+      for x = math.ceil(bx * s), math.floor((bx + bw) * s) - 1 do
+        local pr, pg, pb = im.px(x, y)
+        for k, c in ipairs(cols) do
+          if math.abs(pr - c[1]) <= 6 and math.abs(pg - c[2]) <= 6
+             and math.abs(pb - c[3]) <= 6 then
+            count[k] = count[k] + 1
+          end
+        end
+      end
+    end
+    local least = math.min(count[1], count[2], count[3], count[4])
+    t.ok(least >= 1000, "figures: PNG: every run's colour shows on the "
+         .. "landscape, the hidden-under-momentum gd too (pixels: "
+         .. table.concat(count, ", ") .. "; >= 1000 each)")
+  else
+    t.ok(false, "figures: PNG of the 4-run landscape decodes")
+  end
+end
+
 -- a problem that does not know x*: no star
 local nox = problem.new{n = 2, x0 = {1.5, 1},
   f = function (x) return fq(x[1], x[2]) end,
