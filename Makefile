@@ -39,7 +39,8 @@ UI_LIBS   := $(shell $(PKG) --libs ncursesw readline 2>/dev/null)
 # PNG and PDF figures (lua/lfigure.c): librsvg draws the SVG on a cairo
 # surface.  Without them the program builds and says so when asked for
 # one; their headers are system headers (-isystem), outside -Werror.
-FIG_CFLAGS:= $(patsubst -I%,-isystem %,$(shell $(PKG) --cflags librsvg-2.0 cairo 2>/dev/null))
+FIG_CFLAGS:= $(patsubst -I%,-isystem %,\
+             $(shell $(PKG) --cflags librsvg-2.0 cairo 2>/dev/null))
 FIG_LIBS  := $(shell $(PKG) --libs librsvg-2.0 cairo 2>/dev/null)
 
 CORE_SRC = $(wildcard core/*.c core/*/*.c)
