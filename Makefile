@@ -27,8 +27,8 @@ LDFLAGS  = $(MYLDFLAGS)
 # Debian packages providing each pkg-config module (used by `make deps`).
 DEBS     = pkg-config liblua5.4-dev libopenblas-dev liblapacke-dev \
            libncurses-dev libreadline-dev perl tmux groff-base \
-           librsvg2-bin
-PKGMODS  = $(LUAPKG) lapacke openblas ncursesw readline
+           librsvg2-bin librsvg2-dev libcairo2-dev poppler-utils
+PKGMODS  = $(LUAPKG) lapacke openblas ncursesw readline librsvg-2.0 cairo
 
 LA_CFLAGS := $(shell $(PKG) --cflags openblas lapacke 2>/dev/null)
 LA_LIBS   := $(shell $(PKG) --libs lapacke openblas 2>/dev/null) -lm
@@ -36,6 +36,12 @@ LUA_CFLAGS:= $(shell $(PKG) --cflags $(LUAPKG) 2>/dev/null)
 LUA_LIBS  := $(shell $(PKG) --libs $(LUAPKG) 2>/dev/null)
 UI_CFLAGS := $(shell $(PKG) --cflags ncursesw readline 2>/dev/null)
 UI_LIBS   := $(shell $(PKG) --libs ncursesw readline 2>/dev/null)
+# PNG and PDF figures (lua/lfigure.c): librsvg draws the SVG on a cairo
+# surface.  Without them the program builds and says so when asked for
+# one; their headers are system headers (-isystem), outside -Werror.
+FIG_CFLAGS:= $(patsubst -I%,-isystem %,\
+             $(shell $(PKG) --cflags librsvg-2.0 cairo 2>/dev/null))
+FIG_LIBS  := $(shell $(PKG) --libs librsvg-2.0 cairo 2>/dev/null)
 
 CORE_SRC = $(wildcard core/*.c core/*/*.c)
 LUA_SRC  = $(wildcard lua/*.c)
@@ -72,6 +78,7 @@ $(CORE_O): CFLAGS += $(LA_CFLAGS)
 $(LUA_O):  CFLAGS += $(LA_CFLAGS) $(LUA_CFLAGS) -Ilua
 $(REPL_O): CFLAGS += $(LA_CFLAGS) $(LUA_CFLAGS) $(UI_CFLAGS) -Ilua
 lua/ltask.o: CFLAGS += $(if $(MPI_LIBS),-DOPTLAB_MPI $(MPI_CFLAGS))
+lua/lfigure.o: CFLAGS += $(if $(FIG_LIBS),-DOPTLAB_FIGURES $(FIG_CFLAGS))
 
 core/liboptlab.a: $(CORE_O)
 	rm -f $@
@@ -88,7 +95,7 @@ lua/lembed.o: lua/lualib.inc
 
 optlab: $(REPL_O) $(LUA_O) core/liboptlab.a
 	$(CC) $(CFLAGS) -o $@ $(REPL_O) $(LUA_O) core/liboptlab.a \
-	  $(LUA_LIBS) $(UI_LIBS) $(LA_LIBS) $(MPI_LIBS) $(LDFLAGS)
+	  $(LUA_LIBS) $(UI_LIBS) $(LA_LIBS) $(MPI_LIBS) $(FIG_LIBS) $(LDFLAGS)
 
 # C unit tests link the core library alone: no Lua, no curses, no readline.
 tests/lib/tap.o: tests/lib/tap.c tests/lib/tap.h
@@ -113,7 +120,7 @@ tests/lib/olt.o $(CTESTS): $(CORE_H)
 deps:
 	@missing=""; \
 	for m in $(PKGMODS); do $(PKG) --exists $$m 2>/dev/null || missing="$$m"; done; \
-	for c in prove tmux groff rsvg-convert; do command -v $$c >/dev/null || missing="$$c"; done; \
+	for c in prove tmux groff rsvg-convert pdftotext; do command -v $$c >/dev/null || missing="$$c"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "deps: installing Debian packages ($$missing missing)"; \
 	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
@@ -185,10 +192,13 @@ mancheck:
 	@out=$$(groff -man -ww -z -rCHECKSTYLE=3 man/optlab.1 2>&1); \
 	if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; echo "man: optlab.1 lints clean"
 
-# AddressSanitizer + UBSan over the whole suite, in a throw-away build.
+# AddressSanitizer + UBSan over the whole suite, in a throw-away build;
+# fontconfig's process-long caches (PNG and PDF figures) are not leaks
+# (tests/lib/lsan.supp).
 SANTREE  = $(SCRATCH)/sanitize
 sanitize: deps
 	$(call copytree,$(SANTREE))
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lib/lsan.supp:print_suppressions=0 \
 	$(MAKE) -C $(SANTREE) check OPT="-O1 -g -fno-omit-frame-pointer" \
 	  MYCFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined" \
 	  MYLDFLAGS="-fsanitize=address,undefined"
@@ -217,7 +227,8 @@ needdebs = missing=""; for p in $(1); do \
 # the baseline architecture (ARCH=): valgrind cannot decode the AVX-512
 # that -march=native emits on some machines (SIGILL).  Slow: ~15 min.
 VGTREE   = $(SCRATCH)/valgrind
-VGRIND   = valgrind -q --error-exitcode=9 --leak-check=full
+VGRIND   = valgrind -q --error-exitcode=9 --leak-check=full \
+           --suppressions=$(CURDIR)/tests/lib/valgrind.supp
 valgrind: deps
 	@$(call needdebs,valgrind)
 	$(call copytree,$(VGTREE))
@@ -253,6 +264,7 @@ fuzz: deps
 	$(call copytree,$(FZTREE))
 	$(MAKE) -C $(FZTREE) CC=$(FUZZ_CC) ARCH= STRICT= OPT="$(FUZZ_OPT)" \
 	  MYCFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" MPI_LIBS= MPI_CFLAGS= \
+	  FIG_LIBS= FIG_CFLAGS= \
 	  core/liboptlab.a $(LUA_O)
 	od -An -v -tx1 tests/fuzz/gen.lua \
 	  | sed 's/\([0-9a-f][0-9a-f]\)/0x\1,/g' > $(FZ)/gen.inc

@@ -524,7 +524,8 @@ run object r:
   r:series(name) -> values, times, evals, seconds (parallel lists)
   r:last(name)     r:metrics()
   r:save(file) (CSV, %.17g, no timings)   r:csv()   r:continue(iters)
-  r:plot{file = "fig.svg"} writes an SVG; r:plot() prints a text plot
+  r:plot{file = "fig.svg"} writes an SVG (.png, .pdf: a 16:9 slide);
+  r:plot() prints a text plot
   r:traj() -> the recorded points (record_x)
   r:set{lr = v} a live parameter from the next step on (a job's run);
   r.changes -> {{iter = t, param = "lr", value = v}, ...} the changes made

@@ -4,11 +4,13 @@
 ** result written: the SVG document to a file, the text plot to stdout
 ** (UTF-8 braille when the locale is UTF-8, else ASCII).
 **
-** opts: file (SVG path; without it, text), watch (metric names and the
+** opts: file (a path; without it, text; its extension picks the format:
+** .svg or none, .png, .pdf, lua/lfigure.h), watch (metric names and the
 ** panels "landscape", "simplex", "trace", "cloud"; default: the run's
 ** watch list plus the landscape of a 2-D problem or the simplex of a
 ** game), width, height (SVG: pixels of the whole figure, default 900 x 320
-** per row of panels; text: columns, default 80, and rows per panel,
+** per row of panels; PNG: pixels, default 1920 x 1080; PDF: points,
+** default 960 x 540; text: columns, default 80, and rows per panel,
 ** default 16), text = true (text even with a file name: not both), xaxis
 ** ("iter", "evals", "time", "bits", "rounds"; default: the first run's
 ** xaxis option) and
@@ -21,6 +23,7 @@
 #include <string.h>
 
 #include "lbind.h"
+#include "lfigure.h"
 #include "plot.h"
 
 static const char *const plotkeys[] = {
@@ -165,6 +168,27 @@ static int writefig (lua_State *L, const pl_plot *pl, int svg, int width,
   return ok;
 }
 
+/* A pl_buf in a Lua box on the stack, freed by its __gc even if an error
+** unwinds (the box made before the bytes). */
+static int buf_gc (lua_State *L)
+{
+  pl_buf_fini(luaL_checkudata(L, 1, "optlab.plotbuf"));
+  return 0;
+}
+
+static pl_buf *pushbuf (lua_State *L)
+{
+  pl_buf *b = lua_newuserdatauv(L, sizeof *b, 0);
+  memset(b, 0, sizeof *b);
+  if (luaL_newmetatable(L, "optlab.plotbuf")) {
+    lua_pushcfunction(L, buf_gc);
+    lua_setfield(L, -2, "__gc");
+  }
+  lua_setmetatable(L, -2);
+  pl_buf_init(b);
+  return b;
+}
+
 /* -- entry ---------------------------------------------------------------- */
 
 static int optint (lua_State *L, int idx, const char *key, int def, int lo,
@@ -188,6 +212,28 @@ static int optint (lua_State *L, int idx, const char *key, int def, int lo,
                hi);
   lua_pop(L, 1);
   return (int)v;
+}
+
+/* A figure for slides (fmt PNG or PDF, lfigure.h): the SVG laid out at the
+** logical size of width x height, rendered, written whole to fname. */
+static void writeslide (lua_State *L, const pl_plot *pl, int fmt,
+                        const char *fname)
+{
+  int width, height, lw, lh;
+  char err[256];
+  pl_buf *svg, *out;
+  olua_figure_size(fmt, &width, &height);
+  width = optint(L, 2, "width", width, 100, 8000);
+  height = optint(L, 2, "height", height, 100, 8000);
+  olua_figure_layout(width, height, &lw, &lh);
+  svg = pushbuf(L);
+  out = pushbuf(L);
+  if (pl_svg(pl, lw, lh, svg) != 0) luaL_error(L, "plot: out of memory");
+  if (olua_figure_render(svg->s, svg->len, fmt, width, height, out, err,
+                         sizeof err) != 0)
+    luaL_error(L, "plot: cannot write %s: %s", fname, err);
+  olua_writefile(L, "plot", fname, out->s, out->len);
+  lua_pop(L, 2);
 }
 
 int olua_plot (lua_State *L)
@@ -217,6 +263,11 @@ int olua_plot (lua_State *L)
       return luaL_error(L, "plot: file must be a file name, got a %s",
                         luaL_typename(L, -1));
     fname = olua_checkfilename(L, -1, "plot");
+    if (olua_figure_format(fname) < 0) {
+      const char *dot = strrchr(fname, '.');
+      lua_pushfstring(L, "plot: unknown file type '%s'", dot);
+      return olua_choicerror(L, olua_figure_exts);
+    }
   }
   lua_getfield(L, 2, "text");
   text = lua_toboolean(L, -1);
@@ -236,6 +287,10 @@ int olua_plot (lua_State *L)
     pl.xlog = lua_toboolean(L, -1);
   }
   lua_pop(L, 1);
+  if (fname != NULL && (i = olua_figure_format(fname)) != OLUA_FIG_SVG) {
+    writeslide(L, &pl, i, fname);
+    return 0;
+  }
   if (fname != NULL) {
     width = optint(L, 2, "width", 900, 200, 10000);
     height = optint(L, 2, "height", 34 + 320 * ((pl.npanels + (width >= 600

@@ -3,8 +3,9 @@
 ** "cloud:a,b"): the sampler draws (or trajectory points) in two
 ** coordinates as dots, one colour per run, divergent draws marked in role
 ** PN_DIVERGENT, over the contours of log p (cells where the landscape's
-** level changes) for a 2-D target or chosen coordinates of a larger one.
-** Its window snaps to whole nice steps so it changes rarely.
+** level changes; in SVG contour lines, pl_contours) for a 2-D target or
+** chosen coordinates of a larger one.  Its window snaps to whole nice
+** steps so it changes rarely.
 */
 #include <math.h>
 #include <stdio.h>
@@ -162,33 +163,16 @@ int pn_cloud (const pn_runs *rs, int kind, const pn_out *o, pn_cache *c,
 }
 
 /* -- SVG ------------------------------------------------------------------ */
-/* Contour cells of a cloud: where the level of the grid of the density
-** over win changes to the right or above, a light grey cell under the
-** dots (nx x ny cells). */
+/* Contour lines of the density over win under the dots (pl_contours),
+** in a <g class="contours">. */
 static void svg_contours (pl_buf *f, const pl_plot *pl, int kind, pl_box b,
                           const double *win)
 {
-  enum { NX = 96, NY = 64 };
-  pn_cache c;
-  int ca, cb, r, col;
-  double cw = b.w / NX, ch = b.h / NY;
-  memset(&c, 0, sizeof c);
+  int ca, cb, nx, ny;
   pn_coords(kind, &ca, &cb);
-  if (pn_grid(ol_run_problem(pl->rs.runs[0]), win, ca, cb, NX, NY, &c) == 0) {
-    pl_buf_adds(f, "<g class=\"contours\" fill=\"#c8c8c8\">\n");
-    for (r = 0; r < NY; r++)
-      for (col = 0; col < NX; col++) {
-        int l = c.lev[r * NX + col];
-        int lr = col + 1 < NX ? c.lev[r * NX + col + 1] : l;
-        int lu = r + 1 < NY ? c.lev[(r + 1) * NX + col] : l;
-        if (l < 0 || (lr == l && lu == l)) continue;
-        pl_buf_addf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
-                    "height=\"%.2f\"/>\n", b.x + col * cw,
-                    b.y + b.h - (r + 1) * ch, cw, ch);
-      }
-    pl_buf_adds(f, "</g>\n");
-  }
-  pn_cache_fini(&c);
+  pl_buf_adds(f, "<g class=\"contours\">\n");
+  pl_contours(f, ol_run_problem(pl->rs.runs[0]), win, ca, cb, b, &nx, &ny);
+  pl_buf_adds(f, "</g>\n");
 }
 
 static void svg_cloud (pl_buf *f, const pl_plot *pl, int kind, pl_box b)

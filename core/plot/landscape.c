@@ -5,8 +5,11 @@
 ** lines in the run's colour, or ASCII letters a, b, c, ... per run), the
 ** current point as a filled circle (ASCII: A, B, C, ...).  The grid of f
 ** (pn_cache, computed by ol_problem_grid within a time budget) is shared
-** with the cloud's contours.  In SVG: a rect per grid cell, shaded dark
-** blue to yellow.
+** with the cloud's contours.  In SVG: contour lines of f (marching
+** squares on a grid of about 6000 nodes, levels evenly spaced in log f),
+** ticks at nice numbers on both axes, each run's path with its start (an
+** open square) and current point (a filled circle), and x* (a star) when
+** the problem knows it, keyed right of the panel's title.
 */
 #include <math.h>
 #include <stdio.h>
@@ -270,48 +273,265 @@ int pn_landscape (const pn_runs *rs, const pn_out *o, pn_cache *c,
 
 /* -- SVG ------------------------------------------------------------------ */
 
-/* Shade of level l (0 low .. PN_NLEVELS - 1 high): dark blue to yellow. */
-static void shade (int l, char *buf, size_t sz)
+/* The SVG's map: about SVG_NODES grid nodes in the panel's aspect ratio,
+** the nodes on the window's edges (so contours reach them); contour
+** lines at SVG_NLINES levels evenly spaced in log10(f - min + eps), eps a
+** 1e-3 of the span (the shading's scale: pn_levels), denser near the
+** minimum. */
+#define SVG_NODES 6000
+#define SVG_NLINES 12
+
+/* Contour lines of v (nx x ny nodes, row-major, row 0 at the bottom) at
+** level lev, by marching squares: a crossing on each grid edge whose
+** ends lie on either side of lev (linear interpolation), two crossings
+** of a cell joined by a segment (a saddle cell split by its centre's
+** mean), segments chained through the edges they share into polylines,
+** open ones first (they end on the window's edge or at a NAN node), then
+** the closed ones (path ending in "Z").  Node (i, j) is drawn at (b.x +
+** i b.w / (nx - 1), b.y + b.h - j b.h / (ny - 1)).  Each path is <path
+** class="contour" data-level="lev">.  link (2 per edge) and px, py (1
+** per edge) are work arrays of the edge count: (nx - 1) ny horizontal
+** edges, then nx (ny - 1) vertical ones. */
+static void contour_level (pl_buf *f, const double *v, int nx, int ny,
+                           double lev, pl_box b, const char *stroke,
+                           int *link, double *px, double *py)
 {
-  double t = l < 0 ? 1 : (double)l / (PN_NLEVELS - 1);
-  snprintf(buf, sz, "#%02x%02x%02x", (int)(40 + 215 * t),
-           (int)(40 + 190 * t), (int)(110 + 40 * (1 - t)));
+  int nh = (nx - 1) * ny, ne = nh + nx * (ny - 1), i, j, e, pass;
+  double sx = b.w / (nx - 1), sy = b.h / (ny - 1);
+  /* (1) crossings: px NAN where an edge has none */
+  for (e = 0; e < ne; e++) {
+    int a, c;
+    double va, vc, t;
+    if (e < nh) {
+      j = e / (nx - 1);
+      i = e % (nx - 1);
+      a = j * nx + i;
+      c = a + 1;
+    } else {
+      j = (e - nh) / nx;
+      i = (e - nh) % nx;
+      a = j * nx + i;
+      c = a + nx;
+    }
+    link[2 * e] = link[2 * e + 1] = -1;
+    px[e] = NAN;
+    va = v[a];
+    vc = v[c];
+    if (!isfinite(va) || !isfinite(vc) || (va > lev) == (vc > lev))
+      continue;
+    t = (lev - va) / (vc - va);
+    if (e < nh) {
+      px[e] = b.x + (i + t) * sx;
+      py[e] = b.y + b.h - j * sy;
+    } else {
+      px[e] = b.x + i * sx;
+      py[e] = b.y + b.h - (j + t) * sy;
+    }
+  }
+  /* (2) segments: the edges of cell (i, j) are bottom, right, top, left;
+  ** corner k (bl, br, tr, tl) is cut off by edges k - 1 and k */
+  for (j = 0; j + 1 < ny; j++)
+    for (i = 0; i + 1 < nx; i++) {
+      int ed[4], q[4], k, n = 0, in[4], cen;
+      const double *c0 = v + j * nx + i;
+      double cv[4];
+      cv[0] = c0[0];
+      cv[1] = c0[1];
+      cv[2] = c0[nx + 1];
+      cv[3] = c0[nx];
+      ed[0] = j * (nx - 1) + i;
+      ed[1] = nh + j * nx + i + 1;
+      ed[2] = (j + 1) * (nx - 1) + i;
+      ed[3] = nh + j * nx + i;
+      for (k = 0; k < 4; k++) {
+        if (!isfinite(cv[k])) break;
+        in[k] = cv[k] > lev;
+        if (!isnan(px[ed[k]])) q[n++] = ed[k];
+      }
+      if (k < 4 || n == 0) continue;
+      if (n == 4) {
+        /* a saddle: cut off the corners on the other side than the
+        ** centre */
+        cen = (cv[0] + cv[1] + cv[2] + cv[3]) / 4 > lev;
+        n = 0;
+        for (k = 0; k < 4; k++)
+          if (in[k] != cen) {
+            q[n++] = ed[(k + 3) % 4];
+            q[n++] = ed[k];
+          }
+      }
+      for (k = 0; k + 1 < n; k += 2) {
+        int x = q[k], y = q[k + 1];
+        link[2 * x + (link[2 * x] >= 0)] = y;
+        link[2 * y + (link[2 * y] >= 0)] = x;
+      }
+    }
+  /* (3) chains: from each free end (pass 0), then around each loop;
+  ** link[2e] = -2 marks a drawn crossing */
+  for (pass = 0; pass < 2; pass++)
+    for (e = 0; e < ne; e++) {
+      int prev = -1, cur = e, nxt;
+      if (isnan(px[e]) || link[2 * e] == -2 || link[2 * e] < 0
+          || (pass == 0 && link[2 * e + 1] >= 0))
+        continue;
+      pl_buf_addf(f, "<path class=\"contour\" data-level=\"%.10g\" "
+                  "fill=\"none\" stroke=\"%s\" stroke-width=\"0.8\" "
+                  "d=\"M%.2f %.2f", lev, stroke, px[e], py[e]);
+      for (;;) {
+        int l0 = link[2 * cur], l1 = link[2 * cur + 1];
+        link[2 * cur] = -2;
+        nxt = l0 != prev && l0 >= 0 ? l0 : l1;
+        if (nxt < 0 || nxt == prev || link[2 * nxt] == -2) break;
+        pl_buf_addf(f, "L%.2f %.2f", px[nxt], py[nxt]);
+        prev = cur;
+        cur = nxt;
+      }
+      pl_buf_adds(f, pass == 1 ? "Z\"/>\n" : "\"/>\n");
+    }
+}
+
+/* Every level's contour lines of the node grid v (see contour_level),
+** lower levels darker. */
+static void contour_lines (pl_buf *f, const double *v, int nx, int ny,
+                           pl_box b)
+{
+  double lo = INFINITY, hi = -INFINITY, eps, l0, l1;
+  int ne = (nx - 1) * ny + nx * (ny - 1), k, i;
+  int *link;
+  double *px, *py;
+  for (i = 0; i < nx * ny; i++)
+    if (isfinite(v[i])) {
+      if (v[i] < lo) lo = v[i];
+      if (v[i] > hi) hi = v[i];
+    }
+  if (!(hi > lo)) return;
+  eps = 1e-3 * (hi - lo);
+  l0 = log10(eps);
+  l1 = log10(hi - lo + eps);
+  link = malloc(2 * (size_t)ne * sizeof *link);
+  px = malloc(2 * (size_t)ne * sizeof *px);
+  if (link == NULL || px == NULL) {
+    free(link);
+    free(px);
+    f->oom = 1;
+    return;
+  }
+  py = px + ne;
+  for (k = 1; k <= SVG_NLINES; k++) {
+    double lev = lo - eps + pow(10, l0 + (l1 - l0) * k / (SVG_NLINES + 1));
+    char stroke[16];
+    int g = 80 + 110 * (k - 1) / (SVG_NLINES - 1);
+    snprintf(stroke, sizeof stroke, "#%02x%02x%02x", g, g, g + 12);
+    contour_level(f, v, nx, ny, lev, b, stroke, link, px, py);
+  }
+  free(link);
+  free(px);
+}
+
+int pl_contours (pl_buf *f, const ol_problem *p, const double *win, int ca,
+                 int cb, pl_box b, int *nx, int *ny)
+{
+  pn_cache c;
+  double gw[4], hx, hy;
+  int rc;
+  /* nodes on the window's edges: the grid's cells centred on them */
+  *nx = (int)(sqrt(SVG_NODES * b.w / (b.h > 1 ? b.h : 1)) + 0.5);
+  *nx = *nx < 8 ? 8 : *nx > SVG_NODES / 8 ? SVG_NODES / 8 : *nx;
+  *ny = SVG_NODES / *nx;
+  hx = (win[1] - win[0]) / (*nx - 1) / 2;
+  hy = (win[3] - win[2]) / (*ny - 1) / 2;
+  gw[0] = win[0] - hx;
+  gw[1] = win[1] + hx;
+  gw[2] = win[2] - hy;
+  gw[3] = win[3] + hy;
+  memset(&c, 0, sizeof c);
+  rc = pn_grid(p, gw, ca, cb, *nx, *ny, &c);
+  if (rc == 0) contour_lines(f, c.val, *nx, *ny, b);
+  pn_cache_fini(&c);
+  return rc == 0 ? 0 : -1;
+}
+
+/* A five-pointed star at (x, y): x* (class "xstar"; "xstar key" in the
+** key above the panel). */
+static void xstarmark (pl_buf *f, double x, double y, int key)
+{
+  const double pi = 3.14159265358979323846;
+  int i;
+  pl_buf_addf(f, "<path class=\"xstar%s\" fill=\"#111\" stroke=\"#fff\" "
+              "stroke-width=\"0.8\" d=\"", key ? " key" : "");
+  for (i = 0; i < 10; i++) {
+    double a = pi / 2 + i * pi / 5, r = i % 2 ? 2.9 : 7;
+    pl_buf_addf(f, "%s%.2f %.2f ", i ? "L" : "M", x + r * cos(a),
+                y - r * sin(a));
+  }
+  pl_buf_adds(f, "Z\"/>\n");
+}
+
+/* A run's start at (x, y): an open square in its colour (class "start"). */
+static void startmark (pl_buf *f, double x, double y, const char *col,
+                       int key)
+{
+  pl_buf_addf(f, "<rect class=\"start%s\" x=\"%.2f\" y=\"%.2f\" width=\"7\" "
+              "height=\"7\" fill=\"white\" stroke=\"%s\" "
+              "stroke-width=\"1.6\"/>\n", key ? " key" : "", x - 3.5,
+              y - 3.5, col);
 }
 
 static void svg_landscape (pl_buf *f, const pl_plot *pl, pl_box b)
 {
-  pn_cache c;
-  int nx = 48, ny = 32, r, col, k, t;
-  double cw, ch;
-  char fill[16];
-  memset(&c, 0, sizeof c);
+  const ol_problem *p = ol_run_problem(pl->rs.runs[0]);
+  int nx, ny, k, t;
+  double win[4];
   pl_buf_adds(f, "<g class=\"panel\" data-kind=\"landscape\">\n");
   pl_title(f, b, "landscape x1,x2 [log f]");
-  if (pn_landscape_grid(&pl->rs, nx, ny, &c) != 0) {
-    pn_cache_fini(&c);
+  /* (1) contour lines over the paths' window, then the frame, ticks and
+  ** the window and grid (the data's numbers, for a reader: data-window is
+  ** xlo xhi ylo yhi, data-grid the nodes across and up, on the window's
+  ** edges) */
+  if (!pn_has_landscape(p)
+      || ol_grid_window((const ol_run *const *)pl->rs.runs, pl->rs.n, 0, 1,
+                        0, win) != 0
+      || pl_contours(f, p, win, 0, 1, b, &nx, &ny) != 0) {
     for (k = 0; k < pl->rs.n; k++)
       pl_buf_adds(f, "<path class=\"series\" d=\"\"/>\n");
     pl_buf_adds(f, "</g>\n");
     return;
   }
-  cw = b.w / nx;
-  ch = b.h / ny;
-  for (r = 0; r < ny; r++)
-    for (col = 0; col < nx; col++) {
-      shade(c.lev[r * nx + col], fill, sizeof fill);
-      pl_buf_addf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
-                  "height=\"%.2f\" fill=\"%s\"/>\n", b.x + col * cw,
-                  b.y + b.h - (r + 1) * ch, cw + 0.3, ch + 0.3, fill);
+  pl_buf_addf(f, "<g class=\"window\" data-window=\"%.17g %.17g %.17g "
+              "%.17g\" data-grid=\"%d %d\"/>\n", win[0], win[1], win[2],
+              win[3], nx, ny);
+  pl_winaxes(f, b, win);
+  /* (2) the key of the marks, right of the title */
+  if (b.w >= 200) {
+    startmark(f, b.x + b.w - 96, b.y - 12, "#444", 1);
+    pl_buf_addf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"note\">start</text>"
+                "\n", b.x + b.w - 88, b.y - 8);
+    if (p->xstar != NULL) {
+      xstarmark(f, b.x + b.w - 34, b.y - 12, 1);
+      pl_buf_addf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"note\">x*</text>"
+                  "\n", b.x + b.w - 24, b.y - 8);
     }
-  pl_winaxes(f, b, c.win);
+  }
+  /* (3) x* (the slice holds the other coordinates at x*), under the
+  ** paths, so a run's current point on it shows */
+#define PX(a) (b.x + ((a) - win[0]) / (win[1] - win[0]) * b.w)
+#define PY(a) (b.y + (win[3] - (a)) / (win[3] - win[2]) * b.h)
+#define INWIN(u, w) (isfinite(u) && isfinite(w) && (u) >= win[0] \
+                     && (u) <= win[1] && (w) >= win[2] && (w) <= win[3])
+  if (p->xstar != NULL && INWIN(p->xstar[0], p->xstar[1]))
+    xstarmark(f, PX(p->xstar[0]), PY(p->xstar[1]), 0);
+  /* (4) paths, none hiding another: the first run's widest, each later
+  ** one narrower on top, so where paths coincide every colour shows as a
+  ** band (widths 1.4 plus up to 1.6 a run, 4.8 in all); then every run's
+  ** start and current point on top of all paths */
   for (k = 0; k < pl->rs.n; k++) {
     int dim = 0, len = ol_run_len(pl->rs.runs[k]), have = 0;
     const double *x = ol_run_traj(pl->rs.runs[k], &dim);
-    const double *xc = ol_run_x(pl->rs.runs[k]);
-#define PX(a) (b.x + ((a) - c.win[0]) / (c.win[1] - c.win[0]) * b.w)
-#define PY(a) (b.y + (c.win[3] - (a)) / (c.win[3] - c.win[2]) * b.h)
-    pl_buf_addf(f, "<path class=\"series\" stroke=\"%s\" d=\"",
-                pl_palette[k % PL_NPAL]);
+    double step = pl->rs.n > 1 ? 4.8 / (pl->rs.n - 1) : 0;
+    pl_buf_addf(f, "<path class=\"series\" stroke=\"%s\" style=\""
+                "stroke-width:%.2f;stroke-linejoin:round;stroke-linecap:"
+                "round\" d=\"", pl_palette[k % PL_NPAL], 1.4 + (pl->rs.n
+                - 1 - k) * (step < 1.6 ? step : 1.6));
     for (t = 0; x != NULL && dim >= 2 && t < len; t++) {
       if (!isfinite(x[t * dim]) || !isfinite(x[t * dim + 1])) {
         have = 0;
@@ -322,16 +542,26 @@ static void svg_landscape (pl_buf *f, const pl_plot *pl, pl_box b)
       have = 1;
     }
     pl_buf_adds(f, "\"/>\n");
-    if (isfinite(xc[0]) && isfinite(xc[1]) && xc[0] >= c.win[0]
-        && xc[0] <= c.win[1] && xc[1] >= c.win[2] && xc[1] <= c.win[3])
+  }
+  for (k = 0; k < pl->rs.n; k++) {
+    int dim = 0, len = ol_run_len(pl->rs.runs[k]);
+    const double *x = ol_run_traj(pl->rs.runs[k], &dim);
+    const double *xc = ol_run_x(pl->rs.runs[k]);
+    const char *col = pl_palette[k % PL_NPAL];
+    for (t = 0; x != NULL && dim >= 2 && t < len; t++)
+      if (isfinite(x[t * dim]) && isfinite(x[t * dim + 1])) {
+        if (INWIN(x[t * dim], x[t * dim + 1]))
+          startmark(f, PX(x[t * dim]), PY(x[t * dim + 1]), col, 0);
+        break;
+      }
+    if (INWIN(xc[0], xc[1]))
       pl_buf_addf(f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"4\" fill=\"%s\" "
-                  "stroke=\"white\"/>\n", PX(xc[0]), PY(xc[1]),
-                  pl_palette[k % PL_NPAL]);
+                  "stroke=\"white\"/>\n", PX(xc[0]), PY(xc[1]), col);
+  }
 #undef PX
 #undef PY
-  }
+#undef INWIN
   pl_buf_adds(f, "</g>\n");
-  pn_cache_fini(&c);
 }
 
 /* -- the table entry ------------------------------------------------------ */

@@ -82,7 +82,15 @@ extern const char *const pl_palette[PL_NPAL];
 void pl_title (pl_buf *f, pl_box b, const char *t);
 /* The mark of a divergent transition at (x, y). */
 void pl_divmark (pl_buf *f, double x, double y);
-/* Frame, window bounds and coordinate names of a 2-D panel. */
+/* Frame, ticks at nice numbers and coordinate names of a 2-D panel. */
 void pl_winaxes (pl_buf *f, pl_box b, const double *win);
+/* Contour lines of f of p over win in coordinates (ca, cb), drawn in b
+** (landscape.c): f on a grid of about 6000 nodes in b's aspect ratio,
+** *nx across and *ny up, the outer nodes on win's edges; 12 levels evenly
+** spaced in log10(f - min + eps), eps a 1e-3 of the span, each a <path
+** class="contour" data-level="..."> (closed ones end in "Z").  0, or -1
+** when f cannot be mapped (nothing drawn). */
+int pl_contours (pl_buf *f, const ol_problem *p, const double *win, int ca,
+                 int cb, pl_box b, int *nx, int *ny);
 
 #endif

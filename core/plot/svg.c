@@ -96,42 +96,49 @@ void pl_divmark (pl_buf *f, double x, double y)
               "stroke=\"#d00\" stroke-width=\"1.5\"/>\n", x - 3, y - 3);
 }
 
-static double sig4 (double v)
-{
-  char b[32];
-  snprintf(b, sizeof b, "%.4g", v);
-  return strtod(b, NULL);
-}
-
-/* Window bounds of a 2-D panel and the coordinate names. */
+/* Frame, ticks and coordinate names of a 2-D panel over win: ticks at
+** nice numbers (cv_ticks: multiples of 1, 2 or 5 x 10^k inside the
+** window), at most one per 45 units across and per 28 up, one notation per
+** axis; "x1" below, "x2" upright left of the tick labels. */
 void pl_winaxes (pl_buf *f, pl_box b, const double *win)
 {
-  char lab[4][32];
-  double yv[2], xv[2];
-  int sci;
-  /* the bounds to 4 significant digits: labels, not data */
-  yv[0] = sig4(win[3]);
-  yv[1] = sig4(win[2]);
-  xv[0] = sig4(win[0]);
-  xv[1] = sig4(win[1]);
-  sci = pl_ticksci(yv, 2);
-  pl_tickfmt(yv[0], sci, lab[0], 32);
-  pl_tickfmt(yv[1], sci, lab[1], 32);
-  sci = pl_ticksci(xv, 2);
-  pl_tickfmt(xv[0], sci, lab[2], 32);
-  pl_tickfmt(xv[1], sci, lab[3], 32);
+  double tv[16];
+  char lab[32];
+  int a, i, n, sci;
   pl_buf_addf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
               "class=\"frame\"/>\n", b.x, b.y, b.w, b.h);
-  pl_buf_addf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"ytick\">%s</text>"
-              "<text x=\"%.1f\" y=\"%.1f\" class=\"ytick\">%s</text>\n",
-              b.x - 4, b.y + 10, lab[0], b.x - 4, b.y + b.h, lab[1]);
-  pl_buf_addf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"xtick\">%s</text>"
-              "<text x=\"%.1f\" y=\"%.1f\" class=\"xtick\">%s</text>\n",
-              b.x, b.y + b.h + 14, lab[2], b.x + b.w, b.y + b.h + 14,
-              lab[3]);
-  pl_buf_addf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"xlabel\">x1</text>"
-              "<text x=\"%.1f\" y=\"%.1f\" class=\"ylabel\">x2</text>\n",
-              b.x + b.w / 2, b.y + b.h + 28, b.x - 4, b.y + b.h / 2);
+  for (a = 0; a < 2; a++) {
+    cv_scale s;
+    int max = (int)(a == 0 ? b.w / 45 : b.h / 28);
+    s.valid = 1;
+    s.log = 0;
+    s.lo = win[2 * a];
+    s.hi = win[2 * a + 1];
+    n = cv_ticks(&s, max < 2 ? 2 : max > 16 ? 16 : max, tv);
+    sci = pl_ticksci(tv, n);
+    for (i = 0; i < n; i++) {
+      double u = (tv[i] - s.lo) / (s.hi - s.lo);
+      pl_tickfmt(tv[i], sci, lab, sizeof lab);
+      if (a == 0)
+        pl_buf_addf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+                    "y2=\"%.1f\" stroke=\"#444\"/><text x=\"%.1f\" "
+                    "y=\"%.1f\" class=\"xtick\">%s</text>\n", b.x + u * b.w,
+                    b.y + b.h, b.x + u * b.w, b.y + b.h + 4, b.x + u * b.w,
+                    b.y + b.h + 15, lab);
+      else
+        pl_buf_addf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+                    "y2=\"%.1f\" stroke=\"#444\"/><text x=\"%.1f\" "
+                    "y=\"%.1f\" class=\"ytick\">%s</text>\n", b.x - 4,
+                    b.y + (1 - u) * b.h, b.x, b.y + (1 - u) * b.h, b.x - 6,
+                    b.y + (1 - u) * b.h + 4, lab);
+    }
+  }
+  pl_buf_addf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"xlabel\" "
+              "style=\"text-anchor:middle\">x1</text><text x=\"%.1f\" "
+              "y=\"%.1f\" class=\"ylabel\" style=\"text-anchor:middle\" "
+              "transform=\"rotate(-90 %.1f %.1f)\">x2</text>\n",
+              b.x + b.w / 2, b.y + b.h + 30, b.x - 48, b.y + b.h / 2,
+              b.x - 48, b.y + b.h / 2);
 }
 
 int pl_svg (const pl_plot *pl, int width, int height, pl_buf *f)
