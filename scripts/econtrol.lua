@@ -77,6 +77,6 @@ end
 print("(naive, ef14: the least ||x - x*|| over the second half of the "
       .. "rounds; econtrol: at the end)")
 print(string.format("verdict: %s (econtrol's worst %.3g < 1e-8; ef14's "
-                    .. "least %.3g and naive's least %.3g > 1e-2; seeds "
-                    .. "1, 2, 3)", ok and "holds" or "does not hold",
+                    .. "least %.3g and naive's least %.3g > 1e-2; seed "
+                    .. "1, 2 and 3)", ok and "holds" or "does not hold",
                     worst_ec, least_ef, least_nv))

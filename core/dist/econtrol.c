@@ -27,9 +27,14 @@
 **
 ** What the abstract leaves open, and the choices here: the abstract gives
 ** only "a mechanism that can regulate error compensation by controlling
-** the strength of the feedback signal"; the update above is Algorithm 1
-** of the paper.  The paper starts from h_w^0 = g_w^0 (one uncompressed
-** message per worker); here h_w starts at 0, so the first round's message
+** the strength of the feedback signal".  The paper's text was not at
+** hand when this was written: a summary of it confirms that one
+** compressed message builds both the error term and the gradient
+** estimator and that eta sets the feedback strength; the exact order
+** above (the step with h^t + D^t) and the start are Algorithm 1 as
+** recalled, to be checked against the paper.  The paper starts from
+** h_w^0 = g_w^0 (one uncompressed message per worker); here h_w starts at
+** 0, so the first round's message
 ** is C(g_w) and every message is compressed (as ef21.c does).  The
 ** paper's theory takes eta of the order of the compressor's contraction
 ** delta (||C(v) - v||^2 <= (1 - delta) ||v||^2; delta = k / n for top-k)

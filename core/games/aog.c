@@ -29,8 +29,14 @@
 ** X_i is unbounded).
 **
 ** What the abstract leaves open, and the choices here: the abstract
-** names the method and its rates only; the update above is the
-** anchored optimistic form the paper describes.  The paper's step-size
+** names the method and its rates only, and the paper's algorithm box was
+** not at hand when this was written.  A summary of the paper describes
+** AOG as optimism combined with Halpern iteration; the update above is
+** that combination in its standard single-call form (Popov's step with
+** EAG's anchor weight 1 / (t + 1)), to be checked against the paper.
+** The constants of its theorems (the step bound, the constant of O(1/T))
+** are not relied on: tests/lua/aog.lua checks the rate with a measured
+** constant, and against a per-mode recursion.  The paper's step-size
 ** adaptation for the adversarial setting (it keeps O(sqrt(T)) regret
 ** against arbitrary losses when the other players do not run AOG) is not
 ** implemented: lr is a constant (scaled by the run's schedule), which is
