@@ -14,7 +14,9 @@
 -- Measured on problem.bilineardiag (min_x max_y x'diag(s)y over R^n x R^n,
 -- s geometric from 1 down to smin, z* = 0): the tangent residual
 -- ||F(z_T)|| (the gradnorm metric) of the last iterate at T = 100 ..
--- 10000, and the least-squares slope of log ||F|| against log T.  The
+-- 10000, and the least-squares slope of log ||F|| against log T (the
+-- duality gap over a ball of radius D around z* is D (||M'x|| + ||My||),
+-- within a factor sqrt(2) of D ||F(z)||: the same rates).  The
 -- thresholds: GDA's residual grows (by sqrt(1 + lr^2 s^2) per step in
 -- every mode: more than 100-fold in 1000 steps); EG's and OG's slopes
 -- within 0.1 of -1/2 (while 1 / (lr sqrt(T)) lies inside the spectrum,
