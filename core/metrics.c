@@ -204,8 +204,10 @@ static int is_sampler (const ol_problem *p, int family)
   return ol_family_get(family)->draws;
 }
 
-/* Available for some methods only: the run asks the method's probe. */
-static int by_probe (const ol_problem *p, int family)
+/* Available for some methods only: the run asks the method's probe
+** (exported for the metric files of core/metrics/, metrics.h). */
+#define by_probe ol_metric_by_probe
+int by_probe (const ol_problem *p, int family)
 {
   (void)p;
   (void)family;

@@ -239,6 +239,9 @@ extern const ol_metric_type *const ol_metric_types[OL_NMETRICS];
 ** goes through it, so an unbound slot (name "") is seen nowhere. */
 int ol_metric_defined (int id);
 int ol_metric_find (const char *name);   /* defined id or -1 */
+/* The avail of a metric that exists only as a method's probe (a metric
+** file's .avail = ol_metric_by_probe): 1 for every problem and family. */
+int ol_metric_by_probe (const ol_problem *p, int family);
 /* 1 when metric i exists only as a method's probe (method.h: probe,
 ** probes); a method that probes any metric gives its own value of it. */
 int ol_metric_byprobe (int i);
