@@ -61,10 +61,18 @@ int olua_exp_settle (olua_exp *x, volatile sig_atomic_t *intr, int seen);
 void olua_readpace (lua_State *L, int idx, const char *who, long *speed,
                     int *paused);
 
-/* olua_drive with the pacing given (olua_drive uses the defaults). */
-void olua_exp_drive (lua_State *L, lrun **boxes, int nruns,
-                     const char *title, int useview, int progress,
-                     long speed, int paused);
+/* olua_drive with the pacing given (olua_drive uses the defaults); the
+** same return. */
+int olua_exp_drive (lua_State *L, lrun **boxes, int nruns,
+                    const char *title, int useview, int progress,
+                    long speed, int paused);
+
+/* The last frame kept on the terminal (view = "keep", after the view
+** closed): the run, race or chain set at idx plotted as its plot method
+** prints it, sized to the terminal the view used (the rows left by the
+** summary shared among the panels, 8 to 16 each), then its summary as
+** print shows it.  Nothing raises: a plot that fails is left out. */
+void olua_keepframe (lua_State *L, int idx);
 
 /* Reporting of the foreground driver (lua/lrun.c): a progress line on
 ** stderr (no view, opts.progress), and after stepping the notes on a run

@@ -1162,8 +1162,9 @@ int olua_runchains (lua_State *L, const ropts *ro, const char *title,
     boxes[c] = olua_mkchain(L, ro, c, xs + (size_t)c * n);
     lua_rawseti(L, rt, c + 1);
   }
-  olua_exp_drive(L, boxes, k, title, ro->useview, ro->progress, speed,
-                 paused);
+  if (olua_exp_drive(L, boxes, k, title, ro->useview, ro->progress, speed,
+                     paused))
+    olua_keepframe(L, rt);
   lua_pushvalue(L, rt);
   return 1;
 }

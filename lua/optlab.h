@@ -71,6 +71,9 @@ typedef struct olua_view {
   /* The experiment is over (all runs stopped, or frame returned -1):
   ** restore the terminal. */
   void (*close) (void *ud, const olua_live *lv);
+  /* The terminal's size (may be NULL: 80 x 24), for the last frame the
+  ** binding prints after close (view = "keep"). */
+  void (*size) (void *ud, int *rows, int *cols);
 } olua_view;
 
 /* Install the view (kept by pointer until replaced; NULL for none). */

@@ -207,8 +207,15 @@ static void view_close (void *ud, const olua_live *lv)
   repl_log("view: closed");
 }
 
+/* The screen's size, for the last frame kept after close. */
+static void view_size (void *ud, int *rows, int *cols)
+{
+  (void)ud;
+  screen_size(rows, cols);
+}
+
 static const olua_view hooks = {
-  &the_view, view_open, view_frame, view_close
+  &the_view, view_open, view_frame, view_close, view_size
 };
 
 const olua_view *repl_view (const repl_opts *o)
