@@ -301,7 +301,7 @@ void olua_openmetric (lua_State *L, int core);
 ** summary, save_draws, stats); the summary table of a sampler's chains,
 ** appended to a print. */
 int olua_runchains (lua_State *L, const ropts *ro, const char *title,
-                    long speed, int paused);
+                    double speed, int paused);
 extern const luaL_Reg olua_sample_methods[];
 void olua_addsampletable (lua_State *L, luaL_Buffer *bf, lrun **b, int k);
 /* A one-chain sampler run of run(p, sampler, opts) (problem at 1, method

@@ -14,7 +14,9 @@
 ** share of the program's tick (ljob.c).
 **
 ** Pacing (olua_pace_speed): see optlab.h.  The view decides how many steps
-** a frame takes (frame's return value) and the slice caps them.
+** a frame takes (frame's return value: the steps the clock owes at the
+** speed) and the slice caps them; while it owes none the view has waited
+** for the next one in its key wait, and this loop sleeps 10 ms.
 **
 ** Once stepping starts nothing raises: Ctrl-C, a view's quit or a
 ** callback error stop the runs, which keep their traces and stop reasons.
@@ -30,19 +32,19 @@
 
 #define MAXSLICE (1L << 30)
 
-long olua_pace_speed (long speed, long budget)
+double olua_pace_speed (double speed, long budget)
 {
   if (speed != OLUA_SPEED_AUTO) return speed;
   /* (the rule of optlab.h: the budget over about OLUA_PACE_FRAMES frames;
   ** a budget too large for that is full speed anyway) */
   if (budget <= 0 || budget / OLUA_PACE_FRAMES >= MAXSLICE)
     return OLUA_SPEED_MAX;
-  return (budget + OLUA_PACE_FRAMES - 1) / OLUA_PACE_FRAMES;
+  return ceil((double)budget * OLUA_FPS / OLUA_PACE_FRAMES);
 }
 
 void olua_exp_init (olua_exp *x, lrun **boxes, ol_run **runs,
                     const char **labels, int nruns, const char *title,
-                    long speed, int paused)
+                    double speed, int paused)
 {
   int i;
   memset(x, 0, sizeof *x);
@@ -137,7 +139,7 @@ int olua_exp_settle (olua_exp *x, volatile sig_atomic_t *intr, int seen)
   return seen;
 }
 
-void olua_readpace (lua_State *L, int idx, const char *who, long *speed,
+void olua_readpace (lua_State *L, int idx, const char *who, double *speed,
                     int *paused)
 {
   *speed = OLUA_SPEED_AUTO;
@@ -150,14 +152,14 @@ void olua_readpace (lua_State *L, int idx, const char *who, long *speed,
       *speed = OLUA_SPEED_MAX;
     else if (lua_type(L, -1) == LUA_TNUMBER) {
       lua_Number v = lua_tonumber(L, -1);
-      if (!(v >= 1 && v <= 1e12) || v != floor(v))
-        luaL_error(L, "%s: speed must be a whole number of steps per frame "
-                   "in [1, 1e12] or \"max\", got %s", who,
+      if (!(v >= OLUA_SPEED_MIN && v <= 1e12))
+        luaL_error(L, "%s: speed must be a number of steps per second "
+                   "in [0.25, 1e12] or \"max\", got %s", who,
                    luaL_tolstring(L, -1, NULL));
-      *speed = (long)v;
+      *speed = v;
     }
     else
-      luaL_error(L, "%s: speed must be a number of steps per frame or "
+      luaL_error(L, "%s: speed must be a number of steps per second or "
                  "\"max\", got %s", who,
                  lua_type(L, -1) == LUA_TSTRING
                  ? lua_pushfstring(L, "'%s'", olua_pushshort(L,
@@ -192,7 +194,7 @@ int olua_drive (lua_State *L, lrun **boxes, int nruns, const char *title,
 ** pointer arrays) happens first, while raising is still harmless. */
 int olua_exp_drive (lua_State *L, lrun **boxes, int nruns,
                     const char *title, int useview, int progress,
-                    long speed, int paused)
+                    double speed, int paused)
 {
   olua_state *S = olua_getstate(L);
   ol_run **runs = lua_newuserdatauv(L, (size_t)nruns * sizeof *runs, 0);

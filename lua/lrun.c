@@ -708,7 +708,7 @@ static int run_run (lua_State *L)
   ropts ro;
   lrun *b;
   char title[160];
-  long speed;
+  double speed;
   int paused;
   olua_checkintr(L);
   olua_checkproblem(L, 1);
@@ -789,7 +789,7 @@ static int run_race (lua_State *L)
   lrun **boxes;
   char title[160], who[64];
   int n, i, rt, paused;
-  long speed;
+  double speed;
   olua_checkintr(L);
   olua_checkproblem(L, 1);
   luaL_checktype(L, 2, LUA_TTABLE);

@@ -1149,7 +1149,7 @@ void olua_setchains (lua_State *L)
 /* run(p, sampler, opts) with opts.chains = k > 1 (problem at 1, method at
 ** 2): the chains object, stepped to the end. */
 int olua_runchains (lua_State *L, const ropts *ro, const char *title,
-                    long speed, int paused)
+                    double speed, int paused)
 {
   lproblem *pb = olua_checkproblem(L, 1);
   int k = ro->chains, n = pb->p->n, c, rt;

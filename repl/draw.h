@@ -59,7 +59,7 @@ typedef struct dr_view {
   const char *title;   /* problem description (for the caller's header) */
   long iter, iters;    /* progress (max over runs) and budget */
   const char *state;   /* "running", "paused", "stopped" */
-  const char *speed;   /* "max" or "64/frame" */
+  const char *speed;   /* "max", "690/s" or "0.5/s" */
   dr_runs runs;
   int npanels;
   dr_panel *panels;    /* the automatic 2-D panel included, when shown

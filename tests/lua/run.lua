@@ -146,9 +146,11 @@ do
   t.is(a.iter, 50, "run: speed and paused do not pace a headless run")
   t.ok(run(q2, optim.gd{}, {iters = 5, speed = "max"}).iter == 5,
        "run: speed = \"max\" is accepted")
-  t.errors("run: speed must be a whole number of steps per frame", run, q2,
-           optim.gd{}, {speed = 0.5})
-  t.errors("run: speed must be a number of steps per frame or \"max\", "
+  t.ok(run(q2, optim.gd{}, {iters = 5, speed = 0.25}).iter == 5,
+       "run: speed = 0.25 (steps per second, one every 4 s) is accepted")
+  t.errors("run: speed must be a number of steps per second in [0.25, 1e12]",
+           run, q2, optim.gd{}, {speed = 0.1})
+  t.errors("run: speed must be a number of steps per second or \"max\", "
            .. "got 'fast'", run, q2, optim.gd{}, {speed = "fast"})
   t.errors("race: paused must be a boolean, got a number", race, q2,
            {optim.gd{}}, {paused = 1})
