@@ -372,16 +372,58 @@ const char *vm_keyline (int where, char *buf, size_t size)
   return buf;
 }
 
+/* keys fitted into room columns by whole entries (separated by two
+** spaces): the first ones that fit and the last one ("? help"), in buf;
+** cut at the edge only when even the first and the last do not fit. */
+static const char *fit_keys (const char *keys, int room, char *buf,
+                             size_t size)
+{
+  const char *last = NULL, *p;
+  int len = 0, lastw;
+  if (room < 0) room = 0;
+  if ((int)strlen(keys) <= room) return keys;
+  for (p = strstr(keys, "  "); p != NULL; p = strstr(p + 2, "  "))
+    last = p;
+  if (last == NULL) return keys;
+  while (*last == ' ') last++;
+  lastw = (int)strlen(last);
+  buf[0] = '\0';
+  for (p = keys; p < last;) {
+    const char *e = strstr(p, "  ");
+    int w = (int)(e - p);
+    if (len + (len > 0 ? 2 : 0) + w + 2 + lastw > room) break;
+    len += snprintf(buf + len, size - (size_t)len, "%s%.*s",
+                    len > 0 ? "  " : "", w, p);
+    for (p = e; *p == ' '; p++) {}
+  }
+  if (len == 0) return keys;
+  snprintf(buf + len, size - (size_t)len, "  %s", last);
+  return buf;
+}
+
 void vm_draw_status (int row, int cols, const char *keys, const char *tune,
                      int role, int attr)
 {
-  char t[192];
-  int len, x;
+  char t[192], k[512];
+  int len = 0, x;
   screen_blank(row, 0, cols, role, attr);
-  screen_puts(row, 0, keys, cols - 1, role, attr);
-  if (tune == NULL || tune[0] == '\0') return;
-  len = snprintf(t, sizeof t, "  %s ", tune);
-  if (len >= (int)sizeof t) len = (int)sizeof t - 1;
+  /* (1) the tuning field, its trailing groups ("  adam: lr, eps live")
+  ** dropped while it leaves the keys less than "q stop  ? help" */
+  if (tune != NULL && tune[0] != '\0') {
+    char *cut;
+    len = snprintf(t, sizeof t, "  %s ", tune);
+    if (len >= (int)sizeof t) len = (int)sizeof t - 1;
+    while (len > cols - 1 - 14 && (cut = strstr(t + 2, "  ")) != NULL) {
+      char *c2;
+      while ((c2 = strstr(cut + 2, "  ")) != NULL) cut = c2;
+      strcpy(cut, " ");
+      len = (int)strlen(t);
+    }
+  }
+  /* (2) the keys, by whole entries, in what the tuning field leaves */
+  screen_puts(row, 0, fit_keys(keys, cols - 1 - len, k, sizeof k),
+              cols - 1 - len > 0 ? cols - 1 - len : cols - 1, role, attr);
+  if (len == 0) return;
   x = cols - 1 - len > 0 ? cols - 1 - len : 0;
   screen_puts(row, x, t, cols - 1 - x, role, attr | SA_BOLD);
 }

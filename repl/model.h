@@ -110,9 +110,11 @@ void vm_draw_header (int cols, const char *name, const char *title,
                      const char *speed);
 /* The key summary of where ("q stop  space pause ..."), in buf. */
 const char *vm_keyline (int where, char *buf, size_t size);
-/* The status line on row: the key summary keys from the left (cut at
-** the edge), the tuning field tune (vm_tunestr) at the right end, over
-** the summary's tail when the row is short, so it is always seen. */
+/* The status line on row: the key summary keys from the left, the
+** tuning field tune (vm_tunestr, may be NULL) at the right end.  When the
+** row is short the summary keeps its first entries that fit and its last
+** one ("? help"), whole, and the tuning field drops its trailing groups
+** ("  adam: lr, eps live"), so nothing is cut mid-word at 80 columns. */
 void vm_draw_status (int row, int cols, const char *keys, const char *tune,
                      int role, int attr);
 /* The help overlay of where, centred on rows x cols. */
