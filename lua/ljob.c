@@ -54,6 +54,7 @@ typedef struct ljob {
   long quota;           /* steps left in the current frame */
   double carry;         /* the fraction of a step owed from frames past
                            (below OLUA_FPS steps a second) */
+  double filled;        /* when the quota was last refilled (0: never) */
   double due;           /* when the next frame starts (wall clock) */
   double t1;            /* wall clock when done */
   lrun **boxes;         /* nruns run boxes (anchored by user value 1) */
@@ -152,12 +153,13 @@ static long allowance (ljob *j, int paced, double t)
   if (t >= j->due) {
     /* the seconds since the last refill (one frame at the first), at
     ** most two frames' steps owed: no burst after a wait */
-    double el = j->due > 0 ? t - j->due + 1.0 / OLUA_FPS : 1.0 / OLUA_FPS;
+    double el = j->filled > 0 ? t - j->filled : 1.0 / OLUA_FPS;
     double cap = j->speed * 2 / OLUA_FPS, q;
     q = j->carry + j->speed * el;
     if (q > (cap > 1 ? cap : 1)) q = cap > 1 ? cap : 1;
     j->quota = (long)q;
     j->carry = q - (double)j->quota;
+    j->filled = t;
     j->due = t - j->due < 1.0 / OLUA_FPS ? j->due + 1.0 / OLUA_FPS
                                          : t + 1.0 / OLUA_FPS;
   }

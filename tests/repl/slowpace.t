@@ -5,7 +5,7 @@
 # and the upper one wide), without busy-waiting (the process's CPU time
 # over that window is a small part of it); > and < double and halve the
 # pace down to 0.25/s, 1 sets one step a second, and the status line
-# names the pace keys.
+# names the pace keys; a background job is paced the same way.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/tmux.sh
 
@@ -57,5 +57,20 @@ tm_keys q
 tm_wait "$P"; ok $? "slowpace: q stops the slow run"
 tm_line 'print("r=" .. r.reason)'
 tm_wait '^r=stopped$'; ok $? "slowpace: its reason is stopped"
+
+# a background job at 0.5/s in the dashboard: two steps take 4 s
+tm_line "j = start(problem.quadratic{n=4, noise={sigma=1}}, optim.gd{lr=0.01}, {iters=$LIVE_ITERS, speed=0.5})"
+tm_wait 'job #1 gd.*speed 0.5/s'; ok $? "slowpace: start takes speed=0.5 too"
+a=$(tm_iter_wait)
+tm_until '[ "$(tm_iter)" -gt "$a" ] 2>/dev/null'
+t1=$(now); b=$(tm_iter)
+tm_until '[ "$(tm_iter)" -ge $((b + 2)) ] 2>/dev/null' 40
+t2=$(now); e=$(tm_iter)
+dt=$(echo "$t2 - $t1" | bc -l)
+echo "# job: $((e - b)) steps in $dt s"
+[ "$((e - b))" -eq 2 ] && [ "$(echo "$dt >= 3.6 && $dt <= 12" | bc -l)" = 1 ]
+ok $? "slowpace: the job's two steps at 0.5/s take 4 s (measured $dt s, bounds 3.6..12)"
+tm_line 'j:stop()'
+tm_wait_not 'job #1'
 
 done_testing
