@@ -232,21 +232,23 @@ static void readchanges (lua_State *L, int idx, const char *who, ropts *ro)
   ro->nchg = (int)n;
 }
 
-/* The view option at idx (not nil): false (none), true or "keep" (the
-** last frame stays), "clear"; anything else raises naming the values. */
-static int readview (lua_State *L, int idx, const char *who)
+/* The view option at idx (not nil) into ro->useview: false (no live
+** view), true or "keep" (the last frame stays after the view),
+** "clear"; anything else raises naming the values. */
+static void readview (lua_State *L, int idx, const char *who, ropts *ro)
 {
   static const char *const modes[] = {"keep", "clear", NULL};
-  if (lua_isboolean(L, idx))
-    return lua_toboolean(L, idx) ? OLUA_VIEW_KEEP : OLUA_VIEW_NONE;
   if (lua_type(L, idx) == LUA_TSTRING) {
     const char *v = lua_tostring(L, idx);
-    if (strcmp(v, modes[0]) == 0) return OLUA_VIEW_KEEP;
-    if (strcmp(v, modes[1]) == 0) return OLUA_VIEW_CLEAR;
-    olua_unknownkey(L, who, "view mode", v, modes);
+    if (strcmp(v, modes[0]) == 0) ro->useview = OLUA_VIEW_KEEP;
+    else if (strcmp(v, modes[1]) == 0) ro->useview = OLUA_VIEW_CLEAR;
+    else olua_unknownkey(L, who, "view mode", v, modes);
+    return;
   }
-  return luaL_error(L, "%s: view must be \"keep\", \"clear\" or a "
-                    "boolean, got a %s", who, luaL_typename(L, idx));
+  if (!lua_isboolean(L, idx))
+    luaL_error(L, "%s: view must be \"keep\", \"clear\" or a boolean, "
+               "got a %s", who, luaL_typename(L, idx));
+  ro->useview = lua_toboolean(L, idx) ? OLUA_VIEW_KEEP : OLUA_VIEW_NONE;
 }
 
 /* Parse the options table at idx (may be none/nil).  Leaves buffers (x0,
@@ -295,7 +297,7 @@ void olua_readopts (lua_State *L, int idx, const char *who, ropts *ro)
   if (lua_getfield(L, idx, "progress") != LUA_TNIL)
     ro->progress = lua_toboolean(L, -1);
   if (lua_getfield(L, idx, "view") != LUA_TNIL)
-    ro->useview = readview(L, lua_gettop(L), who);
+    readview(L, lua_gettop(L), who, ro);
   lua_pop(L, 9);
   if (lua_getfield(L, idx, "metrics") != LUA_TNIL)
     ro->metrics = readmetrics(L, lua_gettop(L), who, "metrics", NULL, NULL);
