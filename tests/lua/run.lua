@@ -154,6 +154,13 @@ do
            .. "got 'fast'", run, q2, optim.gd{}, {speed = "fast"})
   t.errors("race: paused must be a boolean, got a number", race, q2,
            {optim.gd{}}, {paused = 1})
+  t.ok(run(q2, optim.gd{}, {iters = 5, view = "clear"}).iter == 5
+       and run(q2, optim.gd{}, {iters = 5, view = "keep"}).iter == 5,
+       "run: view = \"keep\" and \"clear\" are accepted (headless: no view)")
+  t.errors("run: unknown view mode 'fade' (valid: keep, clear)", run, q2,
+           optim.gd{}, {view = "fade"})
+  t.errors("race: view must be \"keep\", \"clear\" or a boolean, got a "
+           .. "number", race, q2, {optim.gd{}}, {view = 1})
 end
 
 t.done()
