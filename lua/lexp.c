@@ -1,7 +1,8 @@
 /*
 ** lua/lexp.c -- the one experiment (lexp.h): N runs in lock-step, their
 ** slices paced by time, interrupt and halt; the foreground driver of run,
-** race and r:continue; the pacing rule and options shared with start.
+** race and r:continue and the last frame it leaves; the pacing rule and
+** options shared with start.
 **
 ** Stepping.  Every step of every front end goes through olua_exp_slice:
 ** a slice is cut into chunks of an eighth, and the clock and the
@@ -20,6 +21,12 @@
 **
 ** Once stepping starts nothing raises: Ctrl-C, a view's quit or a
 ** callback error stop the runs, which keep their traces and stop reasons.
+**
+** The last frame (view = "keep", olua_keepframe): after the view closed,
+** the caller prints the object's plot (olua_plot, the renderer of
+** r:plot(), sized from the view's size hook) and its summary (its
+** __tostring), each under lua_pcall, so a plot that fails is left out
+** and nothing raises.  Without a view nothing is printed.
 */
 #include <limits.h>
 #include <math.h>
