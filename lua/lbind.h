@@ -143,7 +143,7 @@ typedef struct ropts {
   ol_mset watchbits;
   int nwatch;
   int watch[OL_NMETRICS];
-  int useview, progress;
+  int useview, progress; /* useview: OLUA_VIEW_* (0: none) */
   int xaxis;             /* PN_X_*, default PN_X_ITER */
   int x0len;             /* entries of o.x0 (a buffer left on the stack) */
   int lenient;           /* race: drop the metrics a method lacks */
@@ -264,10 +264,17 @@ void olua_fmtparam (const ol_param *pd, double v, char *buf, size_t sz);
 int olua_readparam (lua_State *L, int idx, const char *who,
                     const ol_param *pd, double *v);
 
+/* The view option of run and race: none (view = false), "keep" (the
+** default: the last frame and the summary stay on the terminal after the
+** view closes) or "clear" (the view leaves the screen as it was). */
+enum { OLUA_VIEW_NONE, OLUA_VIEW_KEEP, OLUA_VIEW_CLEAR };
+
 /* Step the runs (boxes at stack indices given) until all stop, a Ctrl-C
-** or the view stops them.  Never raises once stepping started. */
-void olua_drive (lua_State *L, lrun **boxes, int nruns, const char *title,
-                 int useview, int progress);
+** or the view stops them.  Never raises once stepping started.  Returns
+** 1 when a view was shown with useview OLUA_VIEW_KEEP: the caller then
+** prints the last frame with olua_keepframe (lexp.h). */
+int olua_drive (lua_State *L, lrun **boxes, int nruns, const char *title,
+                int useview, int progress);
 
 /* r:plot(opts) and race:plot(opts) (lua/lplot.c): an SVG file of the
 ** watched panels, or their text rendering on stdout. */
@@ -294,7 +301,7 @@ void olua_openmetric (lua_State *L, int core);
 ** summary, save_draws, stats); the summary table of a sampler's chains,
 ** appended to a print. */
 int olua_runchains (lua_State *L, const ropts *ro, const char *title,
-                    long speed, int paused);
+                    double speed, int paused);
 extern const luaL_Reg olua_sample_methods[];
 void olua_addsampletable (lua_State *L, luaL_Buffer *bf, lrun **b, int k);
 /* A one-chain sampler run of run(p, sampler, opts) (problem at 1, method

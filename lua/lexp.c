@@ -1,7 +1,8 @@
 /*
 ** lua/lexp.c -- the one experiment (lexp.h): N runs in lock-step, their
 ** slices paced by time, interrupt and halt; the foreground driver of run,
-** race and r:continue; the pacing rule and options shared with start.
+** race and r:continue and the last frame it leaves; the pacing rule and
+** options shared with start.
 **
 ** Stepping.  Every step of every front end goes through olua_exp_slice:
 ** a slice is cut into chunks of an eighth, and the clock and the
@@ -14,10 +15,18 @@
 ** share of the program's tick (ljob.c).
 **
 ** Pacing (olua_pace_speed): see optlab.h.  The view decides how many steps
-** a frame takes (frame's return value) and the slice caps them.
+** a frame takes (frame's return value: the steps the clock owes at the
+** speed) and the slice caps them; while it owes none the view has waited
+** for the next one in its key wait, and this loop sleeps 10 ms.
 **
 ** Once stepping starts nothing raises: Ctrl-C, a view's quit or a
 ** callback error stop the runs, which keep their traces and stop reasons.
+**
+** The last frame (view = "keep", olua_keepframe): after the view closed,
+** the caller prints the object's plot (olua_plot, the renderer of
+** r:plot(), sized from the view's size hook) and its summary (its
+** __tostring), each under lua_pcall, so a plot that fails is left out
+** and nothing raises.  Without a view nothing is printed.
 */
 #include <limits.h>
 #include <math.h>
@@ -26,22 +35,23 @@
 #include <time.h>
 
 #include "lexp.h"
+#include "plot.h"
 
 #define MAXSLICE (1L << 30)
 
-long olua_pace_speed (long speed, long budget)
+double olua_pace_speed (double speed, long budget)
 {
   if (speed != OLUA_SPEED_AUTO) return speed;
   /* (the rule of optlab.h: the budget over about OLUA_PACE_FRAMES frames;
   ** a budget too large for that is full speed anyway) */
   if (budget <= 0 || budget / OLUA_PACE_FRAMES >= MAXSLICE)
     return OLUA_SPEED_MAX;
-  return (budget + OLUA_PACE_FRAMES - 1) / OLUA_PACE_FRAMES;
+  return ceil((double)budget * OLUA_FPS / OLUA_PACE_FRAMES);
 }
 
 void olua_exp_init (olua_exp *x, lrun **boxes, ol_run **runs,
                     const char **labels, int nruns, const char *title,
-                    long speed, int paused)
+                    double speed, int paused)
 {
   int i;
   memset(x, 0, sizeof *x);
@@ -136,7 +146,7 @@ int olua_exp_settle (olua_exp *x, volatile sig_atomic_t *intr, int seen)
   return seen;
 }
 
-void olua_readpace (lua_State *L, int idx, const char *who, long *speed,
+void olua_readpace (lua_State *L, int idx, const char *who, double *speed,
                     int *paused)
 {
   *speed = OLUA_SPEED_AUTO;
@@ -149,14 +159,14 @@ void olua_readpace (lua_State *L, int idx, const char *who, long *speed,
       *speed = OLUA_SPEED_MAX;
     else if (lua_type(L, -1) == LUA_TNUMBER) {
       lua_Number v = lua_tonumber(L, -1);
-      if (!(v >= 1 && v <= 1e12) || v != floor(v))
-        luaL_error(L, "%s: speed must be a whole number of steps per frame "
-                   "in [1, 1e12] or \"max\", got %s", who,
+      if (!(v >= OLUA_SPEED_MIN && v <= 1e12))
+        luaL_error(L, "%s: speed must be a number of steps per second "
+                   "in [0.25, 1e12] or \"max\", got %s", who,
                    luaL_tolstring(L, -1, NULL));
-      *speed = (long)v;
+      *speed = v;
     }
     else
-      luaL_error(L, "%s: speed must be a number of steps per frame or "
+      luaL_error(L, "%s: speed must be a number of steps per second or "
                  "\"max\", got %s", who,
                  lua_type(L, -1) == LUA_TSTRING
                  ? lua_pushfstring(L, "'%s'", olua_pushshort(L,
@@ -180,18 +190,18 @@ static void sleepms (long ms)
   nanosleep(&ts, NULL);
 }
 
-void olua_drive (lua_State *L, lrun **boxes, int nruns, const char *title,
-                 int useview, int progress)
+int olua_drive (lua_State *L, lrun **boxes, int nruns, const char *title,
+                int useview, int progress)
 {
-  olua_exp_drive(L, boxes, nruns, title, useview, progress, OLUA_SPEED_AUTO,
-                 0);
+  return olua_exp_drive(L, boxes, nruns, title, useview, progress,
+                        OLUA_SPEED_AUTO, 0);
 }
 
 /* Step the runs in lock-step until all stop.  Allocation (labels and the
 ** pointer arrays) happens first, while raising is still harmless. */
-void olua_exp_drive (lua_State *L, lrun **boxes, int nruns,
-                     const char *title, int useview, int progress,
-                     long speed, int paused)
+int olua_exp_drive (lua_State *L, lrun **boxes, int nruns,
+                    const char *title, int useview, int progress,
+                    double speed, int paused)
 {
   olua_state *S = olua_getstate(L);
   ol_run **runs = lua_newuserdatauv(L, (size_t)nruns * sizeof *runs, 0);
@@ -245,4 +255,88 @@ void olua_exp_drive (lua_State *L, lrun **boxes, int nruns,
   if (progress)
     for (i = 0; i < nruns; i++) olua_failnote(labels[i], boxes[i]);
   lua_settop(L, top - 2);
+  return opened && useview == OLUA_VIEW_KEEP;
+}
+
+/* -- the last frame kept -------------------------------------------------- */
+
+/* Panels the plot method shows by default for the object at idx (its
+** first run's watch list, then the 2-D panel: lplot.c's rule), 0 when it
+** has no open run. */
+static int plotpanels (lua_State *L, int idx)
+{
+  enum { MAXR = 64 };
+  ol_run *runs[MAXR];
+  const char *labels[MAXR];
+  lrun *b0 = NULL;
+  pl_plot pl;
+  char why[160];
+  int watch[PL_MAXPANELS], nw = 0, n, i, single;
+  single = luaL_testudata(L, idx, OLUA_RUN) != NULL;
+  n = single ? 1 : lua_istable(L, idx) ? (int)lua_rawlen(L, idx) : 0;
+  if (n > MAXR) n = MAXR;
+  for (i = 0; i < n; i++) {
+    lrun *b;
+    if (single) lua_pushvalue(L, idx);
+    else lua_rawgeti(L, idx, i + 1);
+    b = luaL_testudata(L, -1, OLUA_RUN);
+    lua_pop(L, 1);
+    if (b == NULL || b->r == NULL) return 0;
+    if (i == 0) b0 = b;
+    runs[i] = b->r;
+    labels[i] = "";
+  }
+  if (b0 == NULL) return 0;
+  memset(&pl, 0, sizeof pl);
+  pl.rs.n = n;
+  pl.rs.runs = runs;
+  pl.rs.labels = labels;
+  for (i = 0; i < b0->nwatch && nw < PL_MAXPANELS; i++)
+    if (pn_available(&pl.rs, b0->watch[i], why, sizeof why))
+      watch[nw++] = b0->watch[i];
+  pl_default_panels(&pl, watch, nw);
+  return pl.npanels;
+}
+
+/* (object, rows, cols): the plot, then the summary, on stdout. */
+static int keepframe (lua_State *L)
+{
+  int rows = (int)lua_tointeger(L, 2), cols = (int)lua_tointeger(L, 3);
+  int np = plotpanels(L, 1), nsum = 1, h;
+  size_t len, i;
+  const char *sum = luaL_tolstring(L, 1, &len);     /* index 4 */
+  for (i = 0; i + 1 < len; i++) nsum += sum[i] == '\n';
+  /* (1) the plot: the rows the summary, the prompt and the statement
+  ** (one wrapped line) leave, shared */
+  if (np > 0) {
+    h = (rows - nsum - 3) / np;
+    h = h < 8 ? 8 : h > 16 ? 16 : h;
+    lua_pushcfunction(L, olua_plot);
+    lua_pushvalue(L, 1);
+    lua_createtable(L, 0, 2);
+    lua_pushinteger(L, cols < 40 ? 40 : cols > 1000 ? 1000 : cols);
+    lua_setfield(L, -2, "width");
+    lua_pushinteger(L, h);
+    lua_setfield(L, -2, "height");
+    if (lua_pcall(L, 2, 0, 0) != LUA_OK) lua_pop(L, 1);
+  }
+  /* (2) the summary */
+  fwrite(sum, 1, len, stdout);
+  if (len == 0 || sum[len - 1] != '\n') fputc('\n', stdout);
+  fflush(stdout);
+  return 0;
+}
+
+void olua_keepframe (lua_State *L, int idx)
+{
+  olua_state *S = olua_getstate(L);
+  int rows = 24, cols = 80;
+  idx = lua_absindex(L, idx);
+  if (S->view != NULL && S->view->size != NULL)
+    S->view->size(S->view->ud, &rows, &cols);
+  lua_pushcfunction(L, keepframe);
+  lua_pushvalue(L, idx);
+  lua_pushinteger(L, rows);
+  lua_pushinteger(L, cols);
+  if (lua_pcall(L, 3, 0, 0) != LUA_OK) lua_pop(L, 1);
 }

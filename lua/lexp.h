@@ -29,11 +29,11 @@ typedef struct olua_exp {
 
 /* Fill x for the runs of boxes (runs and labels: caller-owned arrays of
 ** nruns entries, labels already filled); the watch list and x axis are the
-** first run's.  speed (OLUA_SPEED_* or steps per frame) and paused are
+** first run's.  speed (OLUA_SPEED_* or steps per second) and paused are
 ** what a view opens with. */
 void olua_exp_init (olua_exp *x, lrun **boxes, ol_run **runs,
                     const char **labels, int nruns, const char *title,
-                    long speed, int paused);
+                    double speed, int paused);
 /* Refresh x->runs from the boxes; the number of runs still stepping, 0
 ** when a run box was closed (the experiment is over). */
 int olua_exp_live (olua_exp *x);
@@ -55,16 +55,25 @@ long olua_exp_slice (olua_exp *x, long cap, double target,
 ** flag was acted on. */
 int olua_exp_settle (olua_exp *x, volatile sig_atomic_t *intr, int seen);
 
-/* The options of run, race and start that set the pacing: speed (a
-** number of steps per frame, or "max") and paused; read from the options
-** table at idx (none/nil: the defaults, OLUA_SPEED_AUTO and 0). */
-void olua_readpace (lua_State *L, int idx, const char *who, long *speed,
+/* The options of run, race and start that set the pacing: speed (steps
+** per second, a number in [OLUA_SPEED_MIN, 1e12], or "max") and paused;
+** read from the options table at idx (none/nil: the defaults,
+** OLUA_SPEED_AUTO and 0). */
+void olua_readpace (lua_State *L, int idx, const char *who, double *speed,
                     int *paused);
 
-/* olua_drive with the pacing given (olua_drive uses the defaults). */
-void olua_exp_drive (lua_State *L, lrun **boxes, int nruns,
-                     const char *title, int useview, int progress,
-                     long speed, int paused);
+/* olua_drive with the pacing given (olua_drive uses the defaults); the
+** same return. */
+int olua_exp_drive (lua_State *L, lrun **boxes, int nruns,
+                    const char *title, int useview, int progress,
+                    double speed, int paused);
+
+/* The last frame kept on the terminal (view = "keep", after the view
+** closed): the run, race or chain set at idx plotted as its plot method
+** prints it, sized to the terminal the view used (the rows left by the
+** summary shared among the panels, 8 to 16 each), then its summary as
+** print shows it.  Nothing raises: a plot that fails is left out. */
+void olua_keepframe (lua_State *L, int idx);
 
 /* Reporting of the foreground driver (lua/lrun.c): a progress line on
 ** stderr (no view, opts.progress), and after stepping the notes on a run

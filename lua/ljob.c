@@ -30,6 +30,7 @@
 ** handed to the dashboard.
 */
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,8 +50,11 @@ typedef struct ljob {
   int state;            /* OLUA_JOB_RUNNING, _PAUSED, _DONE */
   int nruns;
   olua_exp x;           /* the runs as one experiment (lua/lexp.c) */
-  long speed;           /* steps per frame when watched, or _MAX */
+  double speed;         /* steps per second when watched, or _MAX */
   long quota;           /* steps left in the current frame */
+  double carry;         /* the fraction of a step owed from frames past
+                           (below OLUA_FPS steps a second) */
+  double filled;        /* when the quota was last refilled (0: never) */
   double due;           /* when the next frame starts (wall clock) */
   double t1;            /* wall clock when done */
   lrun **boxes;         /* nruns run boxes (anchored by user value 1) */
@@ -139,13 +143,23 @@ static void drive (lua_State *L, ljob *j, long n)
 
 /* The steps j may take now: all it wants unwatched or at full speed;
 ** watched at a finite speed, what is left of the current frame's quota
-** (a new frame, every 1/OLUA_FPS s, refills it; steps a slow frame did
-** not take are dropped, so slow steps go at full speed). */
+** (a new frame, every 1/OLUA_FPS s, refills it with the steps the clock
+** owes at the speed since the last refill, the fraction carried to the
+** next, so 0.5 steps a second is one step every 2 s; steps a slow frame
+** did not take are dropped, so slow steps go at full speed). */
 static long allowance (ljob *j, int paced, double t)
 {
   if (!paced || j->speed >= OLUA_SPEED_MAX) return LONG_MAX;
   if (t >= j->due) {
-    j->quota = j->speed;
+    /* the seconds since the last refill (one frame at the first), at
+    ** most two frames' steps owed: no burst after a wait */
+    double el = j->filled > 0 ? t - j->filled : 1.0 / OLUA_FPS;
+    double cap = j->speed * 2 / OLUA_FPS, q;
+    q = j->carry + j->speed * el;
+    if (q > (cap > 1 ? cap : 1)) q = cap > 1 ? cap : 1;
+    j->quota = (long)q;
+    j->carry = q - (double)j->quota;
+    j->filled = t;
     j->due = t - j->due < 1.0 / OLUA_FPS ? j->due + 1.0 / OLUA_FPS
                                          : t + 1.0 / OLUA_FPS;
   }
@@ -201,17 +215,18 @@ int olua_jobs_busy (lua_State *L)
   return n;
 }
 
-int olua_jobs_setspeed (lua_State *L, int id, long speed)
+int olua_jobs_setspeed (lua_State *L, int id, double speed)
 {
   jstate *js = getjs(L);
   int i, n = 0;
   if (js == NULL) return 0;
-  if (speed < 1) speed = 1;
+  if (!(speed >= OLUA_SPEED_MIN)) speed = OLUA_SPEED_MIN;
   if (speed > OLUA_SPEED_MAX) speed = OLUA_SPEED_MAX;
   for (i = 0; i < js->nact; i++)
     if (id == 0 || js->act[i]->id == id) {
+      double q = ceil(speed / OLUA_FPS);
       js->act[i]->speed = speed;
-      if (js->act[i]->quota > speed) js->act[i]->quota = speed;
+      if (js->act[i]->quota > q) js->act[i]->quota = (long)q;
       n++;
     }
   return n;
@@ -337,7 +352,7 @@ static int job_start (lua_State *L)
   ljob *j;
   char who[64];
   int n, i, race, jidx, rt, lt, paused;
-  long speed;
+  double speed;
   olua_checkintr(L);
   olua_checkproblem(L, 1);
   race = lua_istable(L, 2);

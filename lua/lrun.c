@@ -232,6 +232,25 @@ static void readchanges (lua_State *L, int idx, const char *who, ropts *ro)
   ro->nchg = (int)n;
 }
 
+/* The view option at idx (not nil) into ro->useview: false (no live
+** view), true or "keep" (the last frame stays after the view),
+** "clear"; anything else raises naming the values. */
+static void readview (lua_State *L, int idx, const char *who, ropts *ro)
+{
+  static const char *const modes[] = {"keep", "clear", NULL};
+  if (lua_type(L, idx) == LUA_TSTRING) {
+    const char *v = lua_tostring(L, idx);
+    if (strcmp(v, modes[0]) == 0) ro->useview = OLUA_VIEW_KEEP;
+    else if (strcmp(v, modes[1]) == 0) ro->useview = OLUA_VIEW_CLEAR;
+    else olua_unknownkey(L, who, "view mode", v, modes);
+    return;
+  }
+  if (!lua_isboolean(L, idx))
+    luaL_error(L, "%s: view must be \"keep\", \"clear\" or a boolean, "
+               "got a %s", who, luaL_typename(L, idx));
+  ro->useview = lua_toboolean(L, idx) ? OLUA_VIEW_KEEP : OLUA_VIEW_NONE;
+}
+
 /* Parse the options table at idx (may be none/nil).  Leaves buffers (x0,
 ** changes) on the stack: callers must not rely on the stack top
 ** afterwards. */
@@ -241,7 +260,8 @@ void olua_readopts (lua_State *L, int idx, const char *who, ropts *ro)
   memset(ro, 0, sizeof *ro);
   ol_run_opts_default(&ro->o);
   ro->o.record_x = -1;                 /* auto, decided by mkrun */
-  ro->useview = ro->progress = 1;
+  ro->useview = OLUA_VIEW_KEEP;
+  ro->progress = 1;
   ro->chains = 1;
   ro->warmup = -1;                     /* the sampler's own */
   ro->maxdraws = 100000;
@@ -277,7 +297,7 @@ void olua_readopts (lua_State *L, int idx, const char *who, ropts *ro)
   if (lua_getfield(L, idx, "progress") != LUA_TNIL)
     ro->progress = lua_toboolean(L, -1);
   if (lua_getfield(L, idx, "view") != LUA_TNIL)
-    ro->useview = lua_toboolean(L, -1);
+    readview(L, lua_gettop(L), who, ro);
   lua_pop(L, 9);
   if (lua_getfield(L, idx, "metrics") != LUA_TNIL)
     ro->metrics = readmetrics(L, lua_gettop(L), who, "metrics", NULL, NULL);
@@ -690,7 +710,7 @@ static int run_run (lua_State *L)
   ropts ro;
   lrun *b;
   char title[160];
-  long speed;
+  double speed;
   int paused;
   olua_checkintr(L);
   olua_checkproblem(L, 1);
@@ -708,9 +728,10 @@ static int run_run (lua_State *L)
   }
   b = ol_family_of(olua_checkmethod(L, 2)->t)->draws
     ? olua_mksampler(L, &ro) : olua_mkrun(L, 1, 2, &ro, "run");
-  olua_exp_drive(L, &b, 1, olua_problemdesc(ol_run_problem(b->r), title,
-                                            sizeof title),
-                 ro.useview, ro.progress, speed, paused);
+  if (olua_exp_drive(L, &b, 1, olua_problemdesc(ol_run_problem(b->r), title,
+                                                sizeof title),
+                     ro.useview, ro.progress, speed, paused))
+    olua_keepframe(L, lua_gettop(L));
   return 1;
 }
 
@@ -770,7 +791,7 @@ static int run_race (lua_State *L)
   lrun **boxes;
   char title[160], who[64];
   int n, i, rt, paused;
-  long speed;
+  double speed;
   olua_checkintr(L);
   olua_checkproblem(L, 1);
   luaL_checktype(L, 2, LUA_TTABLE);
@@ -799,10 +820,11 @@ static int run_race (lua_State *L)
     lua_pushvalue(L, rt);
     return 1;
   }
-  olua_exp_drive(L, boxes, n,
-                 olua_problemdesc(ol_run_problem(boxes[0]->r), title,
-                                  sizeof title),
-                 ro.useview, ro.progress, speed, paused);
+  if (olua_exp_drive(L, boxes, n,
+                     olua_problemdesc(ol_run_problem(boxes[0]->r), title,
+                                      sizeof title),
+                     ro.useview, ro.progress, speed, paused))
+    olua_keepframe(L, rt);
   lua_pushvalue(L, rt);
   return 1;
 }
@@ -828,8 +850,9 @@ static int run_continue (lua_State *L)
   if (ol_run_extend(b->r, ol_run_iter(b->r) + (long)k, &e) != OL_OK)
     return luaL_error(L, "run:continue: %s", e.msg);
   b->intr = 0;
-  olua_drive(L, &b, 1, olua_problemdesc(pb->p, title, sizeof title),
-             b->useview, b->progress);
+  if (olua_drive(L, &b, 1, olua_problemdesc(pb->p, title, sizeof title),
+                 b->useview, b->progress))
+    olua_keepframe(L, 1);
   return 1;
 }
 

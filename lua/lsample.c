@@ -1149,7 +1149,7 @@ void olua_setchains (lua_State *L)
 /* run(p, sampler, opts) with opts.chains = k > 1 (problem at 1, method at
 ** 2): the chains object, stepped to the end. */
 int olua_runchains (lua_State *L, const ropts *ro, const char *title,
-                    long speed, int paused)
+                    double speed, int paused)
 {
   lproblem *pb = olua_checkproblem(L, 1);
   int k = ro->chains, n = pb->p->n, c, rt;
@@ -1167,8 +1167,9 @@ int olua_runchains (lua_State *L, const ropts *ro, const char *title,
     boxes[c] = olua_mkchain(L, ro, c, xs + (size_t)c * n);
     lua_rawseti(L, rt, c + 1);
   }
-  olua_exp_drive(L, boxes, k, head, ro->useview, ro->progress, speed,
-                 paused);
+  if (olua_exp_drive(L, boxes, k, head, ro->useview, ro->progress, speed,
+                     paused))
+    olua_keepframe(L, rt);
   lua_pushvalue(L, rt);
   return 1;
 }

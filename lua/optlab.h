@@ -34,8 +34,8 @@ typedef struct olua_live {
                                   core/plot/plotpanel.h: 0 iterations, 1
                                   gradient evaluations, 2 each run's
                                   own stepping seconds */
-  long speed;                  /* what a view opens with: steps per
-                                  frame, or OLUA_SPEED_MAX / _AUTO */
+  double speed;                /* what a view opens with: steps per
+                                  second, or OLUA_SPEED_MAX / _AUTO */
   int paused;                  /* open paused (paused=true) */
   const char *state;           /* the header's state when not NULL (a
                                   bulk operation's "running" while its
@@ -43,20 +43,26 @@ typedef struct olua_live {
                                   have stopped) */
 } olua_live;
 
-/* Pacing.  A view shows an experiment at a speed of steps per frame, or at
-** OLUA_SPEED_MAX: as many steps as fit in a frame's time.  The default,
+/* Pacing.  A view shows an experiment at a speed of steps per second,
+** from OLUA_SPEED_MIN (one step every 4 s, slow enough to narrate) up,
+** fractions allowed, or at OLUA_SPEED_MAX: as many steps as fit in a
+** frame's time.  Steps are owed by the clock (speed times the seconds
+** elapsed) and taken between frames, OLUA_FPS a second; below OLUA_FPS
+** steps a second a frame takes one step or none, and the view waits for
+** the next one in the terminal's key wait, not in a loop.  The default,
 ** OLUA_SPEED_AUTO, is watchable: olua_pace_speed turns it into
-** ceil(budget / OLUA_PACE_FRAMES) steps per frame, so a run whose budget
-** would finish in a blink at full speed lasts about OLUA_PACE_FRAMES
-** frames (3 s at 30 frames a second), while a longer one, whose steps per
-** frame at full speed are fewer than that, runs at full speed (the steps
-** of a frame are also capped by its time).  Headless stepping (no view,
+** ceil(budget * OLUA_FPS / OLUA_PACE_FRAMES) steps a second, so a run
+** whose budget would finish in a blink at full speed lasts about
+** OLUA_PACE_FRAMES frames (3 s), while a longer one, whose steps a frame
+** at full speed are fewer than that, runs at full speed (the steps of a
+** frame are also capped by its time).  Headless stepping (no view,
 ** j:wait, j:step) is never paced. */
-#define OLUA_SPEED_MAX (1L << 40)
-#define OLUA_SPEED_AUTO 0L
+#define OLUA_SPEED_MAX 1099511627776.0       /* 2^40 */
+#define OLUA_SPEED_MIN 0.25
+#define OLUA_SPEED_AUTO 0.0
 #define OLUA_FPS 30
 #define OLUA_PACE_FRAMES 90
-long olua_pace_speed (long speed, long budget);
+double olua_pace_speed (double speed, long budget);
 
 /* Hooks of a live view.  All pointers in lv are valid during each call. */
 typedef struct olua_view {
@@ -71,6 +77,9 @@ typedef struct olua_view {
   /* The experiment is over (all runs stopped, or frame returned -1):
   ** restore the terminal. */
   void (*close) (void *ud, const olua_live *lv);
+  /* The terminal's size (may be NULL: 80 x 24), for the last frame the
+  ** binding prints after close (view = "keep"). */
+  void (*size) (void *ud, int *rows, int *cols);
 } olua_view;
 
 /* Install the view (kept by pointer until replaced; NULL for none). */
@@ -115,7 +124,7 @@ typedef struct olua_job {
 
 /* Step the running jobs, round robin, for about budget_s seconds (at
 ** least one slice each).  paced (a view shows the jobs): each job takes
-** at most its speed in steps per frame (1/OLUA_FPS s of wall clock);
+** at most the steps its speed owes a frame (1/OLUA_FPS s of wall clock);
 ** otherwise every job goes at full speed.  Returns the number of jobs not
 ** done. */
 int olua_jobs_tick (lua_State *L, double budget_s, int paced);
@@ -124,9 +133,9 @@ int olua_jobs_count (lua_State *L, int *running);
 /* Running jobs that have steps to take now (at full speed, or with steps
 ** of the current frame left): the program then polls instead of waiting. */
 int olua_jobs_busy (lua_State *L);
-/* Set the speed (steps per frame or OLUA_SPEED_MAX) of job id, or of
+/* Set the speed (steps per second or OLUA_SPEED_MAX) of job id, or of
 ** every job not done when id is 0.  Returns the number of jobs set. */
-int olua_jobs_setspeed (lua_State *L, int id, long speed);
+int olua_jobs_setspeed (lua_State *L, int id, double speed);
 /* Fill out[0 .. max-1] with the jobs not done, in start order; the
 ** pointers stay valid until the next step or Lua call.  Returns the count. */
 int olua_jobs_list (lua_State *L, olua_job *out, int max);

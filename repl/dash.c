@@ -291,7 +291,7 @@ static unsigned long signature (const olua_job *jb, int n)
   for (i = 0; i < n; i++) {
     h = mix(h, (unsigned long)jb[i].id);
     h = mix(h, (unsigned long)jb[i].state);
-    h = mix(h, (unsigned long)jb[i].live.speed);
+    h = mix(h, (unsigned long)(jb[i].live.speed * 4));
     for (k = 0; k < jb[i].live.nruns; k++)
       h = mix(h, (unsigned long)ol_run_iter(jb[i].live.runs[k]));
   }
@@ -362,13 +362,12 @@ static void full_frame (lua_State *L)
   v.runs.xaxis = xaxis;
   if (lo.cols >= 80 && lo.drows >= 24) autokind = dr_auto_panel(&v.runs);
   vm_panels(&d.m, metrics, nm, autokind);
-  /* (2) steps per frame at full speed of the job shown, for '-' */
+  /* (2) steps per second at full speed of the job shown, for '-' */
   if (sh >= 0) it = job_iter(&jb[sh]);
   if (sh >= 0 && jb[sh].live.speed >= OLUA_SPEED_MAX
       && jb[sh].state == OLUA_JOB_RUNNING && it > d.fit_iter
       && t0 > d.fit_t && d.fit_t > 0)
-    d.m.fit = (long)((double)(it - d.fit_iter) / (t0 - d.fit_t) / OLUA_FPS)
-      + 1;
+    d.m.fit = (double)(it - d.fit_iter) / (t0 - d.fit_t) + 1;
   d.fit_iter = it;
   d.fit_t = t0;
   /* (3) the header names the job whose iteration it shows */
@@ -593,7 +592,7 @@ static void select_job (lua_State *L, int dir)
 }
 
 /* The speed the keys start from: the selected job's, else the first's. */
-static long cur_speed (lua_State *L)
+static double cur_speed (lua_State *L)
 {
   static olua_job jb[MAXJOBS];
   int n = olua_jobs_list(L, jb, MAXJOBS), sh = shown(jb, n);
@@ -631,7 +630,7 @@ int dash_key (lua_State *L, const unsigned char *s, int n)
     olua_jobs_ctl(L, d.sel, running > 0 ? OLUA_JOB_PAUSE : OLUA_JOB_RESUME);
     break;
   case VA_STEP: olua_jobs_ctl(L, d.sel, OLUA_JOB_STEP); break;
-  case VA_FASTER: case VA_SLOWER: case VA_ONE:
+  case VA_FASTER: case VA_SLOWER: case VA_ONE: case VA_HALF: case VA_DOUBLE:
     d.m.speed = cur_speed(L);
     vm_apply(&d.m, a);
     olua_jobs_setspeed(L, d.sel, d.m.speed);

@@ -188,23 +188,84 @@ static void too_small (int rows, int cols)
   if (rows > 2) screen_puts(rows / 2 + 1, 0, "q stop", cols, SC_DEFAULT, 0);
 }
 
+/* Rows a panel of kind needs at least: a line panel DR_PANEL_ROWS (its
+** plot, x axis, tick labels and a legend row), a 2-D one DR_MAP_ROWS
+** (five rows of map, its axis labels and a legend row). */
+static int need_rows (int kind)
+{
+  const pn_kind *pk = pn_kind_of(kind);
+  return pk != NULL && !pk->axes ? DR_MAP_ROWS : DR_PANEL_ROWS;
+}
+
+/* 1 when the n panels show[] of v on a grid of ncol columns in area rows
+** each get their need_rows (the last grid row takes the rows left over,
+** as dr_view_draw places them); *nrow gets the grid's rows. */
+static int fits (const dr_view *v, const int *show, int n, int ncol,
+                 int area, int *nrow)
+{
+  int i, ph, last;
+  *nrow = n > 0 ? (n + ncol - 1) / ncol : 1;
+  ph = area / *nrow;
+  last = area - (*nrow - 1) * ph;
+  for (i = 0; i < n; i++)
+    if ((i / ncol == *nrow - 1 ? last : ph)
+        < need_rows(v->panels[show[i]].metric))
+      return 0;
+  return 1;
+}
+
+/* The panels of v to show, in order, into show (n of them, at most
+** DR_SHOWN); dropped from the least needed while some would get fewer
+** rows than need_rows: the focused panel stays, then the first one (the
+** first watched metric), then the 2-D panels; the other metrics go
+** first, the last first.  *ncol and *nrow get the grid; the count is
+** negative when two columns were taken for the height (not the width). */
+static int choose (const dr_view *v, int area, int cols, int focus,
+                   int *show, int *ncol, int *nrow)
+{
+  int n = 0, i, k, forced = 0;
+  if (v->zoom) show[n++] = focus;
+  else
+    for (i = 0; i < v->npanels && n < DR_SHOWN; i++) show[n++] = i;
+  *ncol = (cols >= 100 && n > 1) ? 2 : 1;
+  for (;;) {
+    if (fits(v, show, n, *ncol, area, nrow) || n <= 1) break;
+    if (*ncol == 1 && cols >= 60) {
+      *ncol = 2;
+      forced = 1;
+      continue;
+    }
+    /* drop: the last metric panel that is neither focused nor first,
+    ** else the last 2-D panel that is not focused */
+    for (k = n - 1; k > 0; k--)
+      if (show[k] != focus && need_rows(v->panels[show[k]].metric)
+          == DR_PANEL_ROWS) break;
+    if (k == 0)
+      for (k = n - 1; k > 0 && show[k] == focus; k--) {}
+    if (k == 0) k = show[0] == focus ? 1 : 0;
+    for (i = k; i < n - 1; i++) show[i] = show[i + 1];
+    n--;
+  }
+  if (*ncol == 2 && n == 1) *ncol = 1;
+  *nrow = n > 0 ? (n + *ncol - 1) / *ncol : 1;
+  return forced ? -n : n;
+}
+
 void dr_view_draw (dr_view *v, int rows, int cols, cv_canvas *cv)
 {
-  int total = v->npanels, focus, n, ncol, nrow, ph, pw, i, top = 1;
-  int area = rows - 2;
+  int total = v->npanels, focus, n, ncol, nrow, ph, pw, i, top = 1, span;
+  int area = rows - 2, show[DR_SHOWN];
   if (cols < DR_MIN_COLS || rows < DR_MIN_ROWS) {
     too_small(rows, cols);
     return;
   }
-  /* (1) the grid: every panel, or the focused one alone when zoomed */
+  /* (1) the grid: every panel that fits (choose), or the focused one
+  ** alone when zoomed; two columns forced by the height give the panels
+  ** of a short last row the whole width */
   focus = v->focus >= 0 && v->focus < total ? v->focus : 0;
-  n = v->zoom && total > 0 ? 1 : total;
-  ncol = (cols >= 100 && n > 1) ? 2 : 1;
-  nrow = n > 0 ? (n + ncol - 1) / ncol : 1;
-  if (area / nrow < 6 && ncol == 1 && n > 1 && cols >= 60) {
-    ncol = 2;
-    nrow = (n + 1) / 2;
-  }
+  n = choose(v, area, cols, focus, show, &ncol, &nrow);
+  span = n < 0;
+  if (n < 0) n = -n;
   ph = area / nrow;
   pw = cols / ncol;
   if (n > 0 && ph < 5) {
@@ -212,12 +273,23 @@ void dr_view_draw (dr_view *v, int rows, int cols, cv_canvas *cv)
     return;
   }
   for (i = 0; i < n; i++) {
-    int k = v->zoom ? focus : i;
-    int r = i / ncol, c = i % ncol;
-    int h = r == nrow - 1 ? area - r * ph : ph;
-    int w = c == ncol - 1 ? cols - c * pw : pw;
-    dr_panel_draw(&v->panels[k], &v->runs, top + r * ph, c * pw, h, w,
+    int k = show[i];
+    int r = i / ncol, c = i % ncol, inrow = ncol, cw = pw;
+    int h = r == nrow - 1 ? area - r * ph : ph, w;
+    if (span && r == nrow - 1) {
+      inrow = n - r * ncol;
+      cw = cols / inrow;
+    }
+    w = c == inrow - 1 ? cols - c * cw : cw;
+    dr_panel_draw(&v->panels[k], &v->runs, top + r * ph, c * cw, h, w,
                   k == focus && total > 1, cv);
+  }
+  /* (2) what the height left out, in the last row's bottom border */
+  if (!v->zoom && n < total) {
+    char note[64];
+    snprintf(note, sizeof note, " %d more panel%s: Tab or z ", total - n,
+             total - n == 1 ? "" : "s");
+    screen_puts(top + area - 1, 2, note, cols / 2, SC_WARN, 0);
   }
   if (n == 0)
     screen_puts(rows / 2, 2, "no metrics watched", cols - 4, SC_AXIS, 0);

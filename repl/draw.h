@@ -59,7 +59,7 @@ typedef struct dr_view {
   const char *title;   /* problem description (for the caller's header) */
   long iter, iters;    /* progress (max over runs) and budget */
   const char *state;   /* "running", "paused", "stopped" */
-  const char *speed;   /* "max" or "64/frame" */
+  const char *speed;   /* "max", "690/s" or "0.5/s" */
   dr_runs runs;
   int npanels;
   dr_panel *panels;    /* the automatic 2-D panel included, when shown
@@ -71,13 +71,23 @@ typedef struct dr_view {
 /* Smallest screen the panels are drawn on; below it a message shows. */
 #define DR_MIN_COLS 40
 #define DR_MIN_ROWS 10
+/* Rows a panel gets at least, border included (a line panel: 4 plot rows
+** or more with its axis, tick labels and legend; a 2-D panel: 5 rows of
+** map or more); panels are dropped rather than squeezed below them. */
+#define DR_PANEL_ROWS 9
+#define DR_MAP_ROWS 10
+#define DR_SHOWN 64
 
 /* Draw the panel grid of v on rows 1 .. rows - 2 of the rows x cols
 ** screen, or the "terminal too small" message; rows 0 and rows - 1 (the
 ** header and the key line) and the help overlay are the caller's
 ** (repl/model.c).  The focused panel (v->focus) has a highlighted frame;
 ** zoomed, it is drawn alone -- a landscape or simplex panel as well as a
-** metric. */
+** metric.  Panels that would get fewer rows than DR_PANEL_ROWS (a 2-D
+** one: DR_MAP_ROWS) go to two columns (60 columns or more), then are
+** left out, least needed first (the metrics after the first; never the
+** focused panel, so Tab brings one back), and the bottom border says how
+** many ("2 more panels: Tab or z"). */
 void dr_view_draw (dr_view *v, int rows, int cols, cv_canvas *cv);
 
 /* The panel added by default beside the metrics: PN_LANDSCAPE for a 2-D

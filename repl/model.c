@@ -2,7 +2,8 @@
 ** repl/model.c -- the one view model and key table (model.h): what every
 ** key does in the full-screen view and the dashboard, the speed rule of
 ** + and -, panel focus and zoom, and the text generated from the table
-** (help overlay, status-line summary) and the header line.
+** (help overlay, status-line summary) and the header line.  Speeds are
+** steps per second (optlab.h: Pacing).
 */
 #include <math.h>
 #include <stdio.h>
@@ -17,9 +18,9 @@
 
 /* The one key table.  A key listed twice (q) does different things in
 ** the view and the dashboard; entries without help are covered by the
-** line of their pair (- by +, Shift-Tab by Tab, PgDn by PgUp, ] by [, *
-** / and f by p), so the help overlay stays short (a dashboard at 80 x 24
-** has 17 rows for it). */
+** line of their pair (- by +, < and 1 by >, Shift-Tab by Tab, PgDn by
+** PgUp, ] by [, * / and f by p), so the help overlay stays short (a
+** dashboard at 80 x 24 has 17 rows for it). */
 const vm_key vm_keys[] = {
   {{'q', 'Q', 3, 0}, "q, Ctrl-C", VA_QUIT, VM_VIEW,
    "stop the experiment", "q stop"},
@@ -28,10 +29,14 @@ const vm_key vm_keys[] = {
   {{' ', 0}, "space", VA_PAUSE, VM_BOTH, "pause / resume", "space pause"},
   {{'n', 0}, "n", VA_STEP, VM_BOTH, "one step (pauses first)", "n step"},
   {{'+', '=', 0}, "+ / -", VA_FASTER, VM_BOTH,
-   "faster / slower: ten times / a tenth the steps per frame",
+   "faster / slower: ten times / a tenth the steps per second",
    "+/- speed"},
   {{'-', '_', 0}, "-", VA_SLOWER, VM_BOTH, NULL, NULL},
-  {{'1', 0}, "1", VA_ONE, VM_BOTH, "one step per frame", NULL},
+  {{'>', '.', 0}, "> / <  1", VA_DOUBLE, VM_BOTH,
+   "twice / half the steps per second (0.25/s at least); 1: 1/s",
+   "<> pace"},
+  {{'<', ',', 0}, "<", VA_HALF, VM_BOTH, NULL, NULL},
+  {{'1', 0}, "1", VA_ONE, VM_BOTH, NULL, NULL},
   {{'l', 'L', 0}, "l", VA_LOG, VM_BOTH,
    "log / linear y axis of the focused panel", "l log"},
   {{'x', 'X', 0}, "x", VA_XLOG, VM_BOTH,
@@ -73,44 +78,65 @@ int vm_lookup (int where, int c)
 
 /* -- speed ---------------------------------------------------------------- */
 
-/* The speed rule of + and - (a decade a press; - from full speed goes to
-** the largest power of ten below what fits in a frame; + past what fits
-** is full speed). */
-static long vm_faster (long speed, long fit)
+/* The speed rules, in steps per second.  + and - go a decade a press,
+** between powers of ten; > and < double and halve.  Slower never goes
+** below OLUA_SPEED_MIN; from full speed slower starts below what fits
+** (fit, measured); faster past what fits is full speed. */
+static double vm_faster (double speed, double fit)
 {
-  long s = 1;
+  double s = 1;
   if (speed >= OLUA_SPEED_MAX) return OLUA_SPEED_MAX;
   while (s <= speed && s < OLUA_SPEED_MAX) s *= 10;
   return s >= fit || s >= OLUA_SPEED_MAX ? OLUA_SPEED_MAX : s;
 }
 
-static long vm_slower (long speed, long fit)
+static double vm_slower (double speed, double fit)
 {
-  long s = 1;
+  double s = 1;
   if (speed >= OLUA_SPEED_MAX) {
     while (s * 20 <= fit) s *= 10;
     return s;
   }
+  if (speed <= 1) return OLUA_SPEED_MIN;
   while (s * 10 < speed) s *= 10;
   return s;
 }
 
-const char *vm_speedstr (long speed, char *buf, size_t size)
+static double vm_double (double speed, double fit)
+{
+  if (speed >= OLUA_SPEED_MAX || speed * 2 >= fit) return OLUA_SPEED_MAX;
+  return speed * 2;
+}
+
+static double vm_half (double speed, double fit)
+{
+  double s = 1;
+  if (speed >= OLUA_SPEED_MAX) {
+    while (s * 4 <= fit) s *= 2;
+    return s;
+  }
+  return speed / 2 > OLUA_SPEED_MIN ? speed / 2 : OLUA_SPEED_MIN;
+}
+
+const char *vm_speedstr (double speed, char *buf, size_t size)
 {
   if (speed >= OLUA_SPEED_MAX) snprintf(buf, size, "max");
-  else snprintf(buf, size, "%ld/frame", speed);
+  else if (speed == floor(speed) && speed < 1e9)
+    snprintf(buf, size, "%.0f/s", speed);
+  else snprintf(buf, size, "%.3g/s", speed);
   return buf;
 }
 
 /* -- the model ------------------------------------------------------------ */
 
-void vm_init (vm_model *m, int where, long speed, long budget, int paused)
+void vm_init (vm_model *m, int where, double speed, long budget,
+              int paused)
 {
   memset(m, 0, sizeof *m);
   m->where = where;
   m->speed = olua_pace_speed(speed, budget);
   m->paused = paused != 0;
-  m->fit = 1024;
+  m->fit = 1024.0 * OLUA_FPS;
   m->tparam = -1;
   m->tfactor = 1;
 }
@@ -153,6 +179,8 @@ int vm_apply (vm_model *m, int a)
   case VA_STEP: m->paused = 1; m->step = 1; break;
   case VA_FASTER: m->speed = vm_faster(m->speed, m->fit); break;
   case VA_SLOWER: m->speed = vm_slower(m->speed, m->fit); break;
+  case VA_DOUBLE: m->speed = vm_double(m->speed, m->fit); break;
+  case VA_HALF: m->speed = vm_half(m->speed, m->fit); break;
   case VA_ONE: m->speed = 1; break;
   case VA_LOG:
     if (p != NULL) p->ymode = p->shown_log ? DR_LIN : DR_LOG;
@@ -344,16 +372,58 @@ const char *vm_keyline (int where, char *buf, size_t size)
   return buf;
 }
 
+/* keys fitted into room columns by whole entries (separated by two
+** spaces): the first ones that fit and the last one ("? help"), in buf;
+** cut at the edge only when even the first and the last do not fit. */
+static const char *fit_keys (const char *keys, int room, char *buf,
+                             size_t size)
+{
+  const char *last = NULL, *p;
+  int len = 0, lastw;
+  if (room < 0) room = 0;
+  if ((int)strlen(keys) <= room) return keys;
+  for (p = strstr(keys, "  "); p != NULL; p = strstr(p + 2, "  "))
+    last = p;
+  if (last == NULL) return keys;
+  while (*last == ' ') last++;
+  lastw = (int)strlen(last);
+  buf[0] = '\0';
+  for (p = keys; p < last;) {
+    const char *e = strstr(p, "  ");
+    int w = (int)(e - p);
+    if (len + (len > 0 ? 2 : 0) + w + 2 + lastw > room) break;
+    len += snprintf(buf + len, size - (size_t)len, "%s%.*s",
+                    len > 0 ? "  " : "", w, p);
+    for (p = e; *p == ' '; p++) {}
+  }
+  if (len == 0) return keys;
+  snprintf(buf + len, size - (size_t)len, "  %s", last);
+  return buf;
+}
+
 void vm_draw_status (int row, int cols, const char *keys, const char *tune,
                      int role, int attr)
 {
-  char t[192];
-  int len, x;
+  char t[192], k[512];
+  int len = 0, x;
   screen_blank(row, 0, cols, role, attr);
-  screen_puts(row, 0, keys, cols - 1, role, attr);
-  if (tune == NULL || tune[0] == '\0') return;
-  len = snprintf(t, sizeof t, "  %s ", tune);
-  if (len >= (int)sizeof t) len = (int)sizeof t - 1;
+  /* (1) the tuning field, its trailing groups ("  adam: lr, eps live")
+  ** dropped while it leaves the keys less than "q stop  ? help" */
+  if (tune != NULL && tune[0] != '\0') {
+    char *cut;
+    len = snprintf(t, sizeof t, "  %s ", tune);
+    if (len >= (int)sizeof t) len = (int)sizeof t - 1;
+    while (len > cols - 1 - 14 && (cut = strstr(t + 2, "  ")) != NULL) {
+      char *c2;
+      while ((c2 = strstr(cut + 2, "  ")) != NULL) cut = c2;
+      strcpy(cut, " ");
+      len = (int)strlen(t);
+    }
+  }
+  /* (2) the keys, by whole entries, in what the tuning field leaves */
+  screen_puts(row, 0, fit_keys(keys, cols - 1 - len, k, sizeof k),
+              cols - 1 - len > 0 ? cols - 1 - len : cols - 1, role, attr);
+  if (len == 0) return;
   x = cols - 1 - len > 0 ? cols - 1 - len : 0;
   screen_puts(row, x, t, cols - 1 - x, role, attr | SA_BOLD);
 }

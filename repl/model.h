@@ -31,7 +31,7 @@ enum {
   VA_NONE, VA_QUIT, VA_PAUSE, VA_STEP, VA_FASTER, VA_SLOWER, VA_ONE,
   VA_LOG, VA_XLOG, VA_NEXT, VA_PREV, VA_ZOOM, VA_HELP, VA_SELNEXT,
   VA_SELPREV, VA_PGUP, VA_PGDN, VA_PROMPT, VA_PARAM, VA_MUL, VA_DIV,
-  VA_FACTOR
+  VA_FACTOR, VA_HALF, VA_DOUBLE
 };
 
 typedef struct vm_key {
@@ -52,8 +52,8 @@ typedef struct vm_model {
   int paused;
   int step;              /* one step asked for (n) */
   int help, zoom, focus;
-  long speed;            /* steps per frame, or OLUA_SPEED_MAX */
-  long fit;              /* steps per frame measured at full speed */
+  double speed;          /* steps per second, or OLUA_SPEED_MAX */
+  double fit;            /* steps per second measured at full speed */
   int npanels;
   dr_panel panels[VM_MAXPANELS];
   int tparam;            /* tuning: the selected parameter, an index into
@@ -66,7 +66,8 @@ typedef struct vm_model {
 
 /* A fresh model: speed and paused as the experiment asks (the pacing
 ** rule of optlab.h resolved with its budget), no panels. */
-void vm_init (vm_model *m, int where, long speed, long budget, int paused);
+void vm_init (vm_model *m, int where, double speed, long budget,
+              int paused);
 /* The panels: metrics[0..n-1] in order, then the landscape or simplex
 ** panel autokind (>= 0) unless a metric already is one; a panel kept from
 ** before keeps its display state, and the focus stays on its panel. */
@@ -98,8 +99,8 @@ void vm_tune (vm_model *m, int a, ol_run *const *runs, int n);
 const char *vm_tunestr (const vm_model *m, ol_run *const *runs, int n,
                         char *buf, size_t size);
 
-/* "max" or "25/frame", in buf. */
-const char *vm_speedstr (long speed, char *buf, size_t size);
+/* "max", "690/s" or "0.25/s", in buf. */
+const char *vm_speedstr (double speed, char *buf, size_t size);
 
 /* The header on row 0: name (may be NULL), the problem, "iter a/b",
 ** state, "speed s"; fields are dropped whole, least needed first, so
@@ -109,9 +110,11 @@ void vm_draw_header (int cols, const char *name, const char *title,
                      const char *speed);
 /* The key summary of where ("q stop  space pause ..."), in buf. */
 const char *vm_keyline (int where, char *buf, size_t size);
-/* The status line on row: the key summary keys from the left (cut at
-** the edge), the tuning field tune (vm_tunestr) at the right end, over
-** the summary's tail when the row is short, so it is always seen. */
+/* The status line on row: the key summary keys from the left, the
+** tuning field tune (vm_tunestr, may be NULL) at the right end.  When the
+** row is short the summary keeps its first entries that fit and its last
+** one ("? help"), whole, and the tuning field drops its trailing groups
+** ("  adam: lr, eps live"), so nothing is cut mid-word at 80 columns. */
 void vm_draw_status (int row, int cols, const char *keys, const char *tune,
                      int role, int attr);
 /* The help overlay of where, centred on rows x cols. */

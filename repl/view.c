@@ -9,11 +9,16 @@
 ** watchable default of olua_pace_speed).  frame redraws at most OLUA_FPS
 ** times a second; sooner calls only poll keys.  Its return value is the
 ** step budget per run until the next call: OLUA_SPEED_MAX ("as many as
-** fit in a frame"; the binding slices by time),
-** a finite steps-per-frame speed (frame then waits out the frame time,
-** reading keys, so slow motion is real), 0 while paused (after waiting up
-** to PAUSE_MS for a key), 1 for a single step, -1 to stop (q, Ctrl-C as a
+** fit in a frame"; the binding slices by time), at a finite speed (steps
+** per second) the steps the clock owes (speed times the seconds since the
+** last call, the fraction kept, at most two frames' worth), after
+** waiting out the frame time reading keys, so slow motion is real; when
+** none is owed (below OLUA_FPS steps a second) frame redraws what the
+** last steps changed and waits in the key wait, up to the next step or
+** SLOW_MS, then returns 0; 0 too while paused (after waiting up to
+** PAUSE_MS for a key), 1 for a single step, -1 to stop (q, Ctrl-C as a
 ** key; SIGINT reaches the binding through its interrupt flag instead).
+** A key ends a wait at once, so a slow view answers keys as a fast one.
 ** The tuning keys act between slices, never inside a step: p, *, / and f
 ** change the live parameter of every run of the experiment that has it
 ** (model.h: vm_tune; a race keeps its runs' ratios), and the status line
@@ -39,6 +44,7 @@
 #include "screen.h"
 
 #define PAUSE_MS 50
+#define SLOW_MS 250
 
 typedef struct view {
   int ascii;
@@ -46,6 +52,8 @@ typedef struct view {
   int dirty;             /* redraw at the next call */
   long drawn_iter;       /* iteration at the last draw */
   double drawn_at;       /* time of the last draw, seconds */
+  double owed;           /* steps owed by the clock, fraction kept */
+  double owed_at;        /* when owed was brought up to date */
   cv_canvas cv;
 } view;
 
@@ -80,7 +88,7 @@ static int on_key (view *v, const olua_live *lv, int c)
   a = vm_apply(&v->m, a);
   if (a == VA_QUIT) return -1;
   vm_tune(&v->m, a, lv->runs, lv->nruns);
-  repl_log("view: key %d paused=%d speed=%ld focus=%d zoom=%d", c,
+  repl_log("view: key %d paused=%d speed=%g focus=%d zoom=%d", c,
            v->m.paused, v->m.speed, v->m.focus, v->m.zoom);
   return 0;
 }
@@ -94,7 +102,7 @@ static int read_keys (view *v, const olua_live *lv, int ms)
     int left = (int)((end - ol_now()) * 1e3), c;
     c = screen_key(left > 0 ? left : 0);
     if (c >= 0 && on_key(v, lv, c) < 0) return -1;
-    if (v->m.step) return 0;
+    if (v->m.step || (c >= 0 && ms > 0)) return 0;
     if (c < 0 && left <= 0) return 0;
     if (c < 0 && ms > 0 && ol_now() >= end) return 0;
   }
@@ -110,8 +118,9 @@ static void draw (view *v, const olua_live *lv)
   long it = max_iter(lv);
   double t = ol_now();
   vm_model *m = &v->m;
-  if (m->speed >= OLUA_SPEED_MAX && !m->paused && it > v->drawn_iter)
-    m->fit = it - v->drawn_iter;
+  if (m->speed >= OLUA_SPEED_MAX && !m->paused && it > v->drawn_iter
+      && t > v->drawn_at)
+    m->fit = (double)(it - v->drawn_iter) / (t - v->drawn_at);
   memset(&d, 0, sizeof d);
   d.runs.n = lv->nruns;
   d.runs.runs = lv->runs;
@@ -160,24 +169,45 @@ static int view_open (void *ud, const olua_live *lv)
   }
   vm_init(&v->m, VM_VIEW, lv->speed, lv->iters, lv->paused);
   v->drawn_iter = max_iter(lv);
+  v->owed = 0;
+  v->owed_at = ol_now();
   screen_cursor(-1, 0);   /* the dashboard may have shown it */
-  repl_log("view: open, %d runs, speed %ld%s", lv->nruns, v->m.speed,
+  repl_log("view: open, %d runs, speed %g%s", lv->nruns, v->m.speed,
            v->m.paused ? ", paused" : "");
   draw(v, lv);
   return 0;
 }
 
-/* Steps allowed until the next call: the speed per frame (the frame's
-** time waited out, reading keys, so slow motion is real), as many as fit
-** at full speed, 1 for a single step, 0 while paused, -1 to stop. */
+/* The whole steps the clock owes at speed (steps per second) since the
+** last call; the fraction is kept, and at most two frames' steps (one
+** step below OLUA_FPS a second) are owed, so a slow draw or step brings
+** no burst after it. */
+static long owed (view *v, double speed)
+{
+  double t = ol_now(), cap = speed * 2 / OLUA_FPS;
+  long k;
+  v->owed += speed * (t - v->owed_at);
+  v->owed_at = t;
+  if (v->owed > (cap > 1 ? cap : 1)) v->owed = cap > 1 ? cap : 1;
+  k = (long)v->owed;
+  v->owed -= (double)k;
+  return k;
+}
+
+/* Steps allowed until the next call (see the header): as many as fit at
+** full speed, the steps owed at a finite speed, 1 for a single step, 0
+** while paused or waiting for a slow step, -1 to stop. */
 static long view_frame (void *ud, const olua_live *lv)
 {
   view *v = ud;
   vm_model *m = &v->m;
-  double period = 1.0 / OLUA_FPS, since;
+  double period = 1.0 / OLUA_FPS, since, wait;
+  long k;
   if (read_keys(v, lv, 0) < 0) return -1;
   if (screen_resized()) v->dirty = 1;
   if (m->paused) {
+    v->owed = 0;                       /* nothing owed for a pause */
+    v->owed_at = ol_now();
     if (!m->step && read_keys(v, lv, PAUSE_MS) < 0) return -1;
     if (m->step) {
       m->step = 0;
@@ -190,12 +220,25 @@ static long view_frame (void *ud, const olua_live *lv)
   since = ol_now() - v->drawn_at;
   if (m->speed >= OLUA_SPEED_MAX) {
     if (since < period && !v->dirty) return OLUA_SPEED_MAX;
-  } else if (since < period) {
+    draw(v, lv);
+    return OLUA_SPEED_MAX;
+  }
+  /* (1) a frame's time between draws, reading keys */
+  if (since < period && !v->dirty) {
     if (read_keys(v, lv, (int)((period - since) * 1e3)) < 0) return -1;
     if (m->paused) return 0;
   }
-  draw(v, lv);
-  return m->speed;
+  /* (2) the steps owed; none: show the last ones, wait for the next */
+  k = owed(v, m->speed);
+  if (k > 0) {
+    draw(v, lv);
+    return k;
+  }
+  if (v->dirty || max_iter(lv) != v->drawn_iter) draw(v, lv);
+  wait = (1 - v->owed) / m->speed;
+  if (wait > SLOW_MS * 1e-3) wait = SLOW_MS * 1e-3;
+  if (read_keys(v, lv, (int)(wait * 1e3) + 1) < 0) return -1;
+  return 0;
 }
 
 static void view_close (void *ud, const olua_live *lv)
@@ -207,8 +250,15 @@ static void view_close (void *ud, const olua_live *lv)
   repl_log("view: closed");
 }
 
+/* The screen's size, for the last frame kept after close. */
+static void view_size (void *ud, int *rows, int *cols)
+{
+  (void)ud;
+  screen_size(rows, cols);
+}
+
 static const olua_view hooks = {
-  &the_view, view_open, view_frame, view_close
+  &the_view, view_open, view_frame, view_close, view_size
 };
 
 const olua_view *repl_view (const repl_opts *o)

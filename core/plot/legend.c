@@ -7,13 +7,16 @@
 ** Legend rule (every panel kind): the legend is never drawn over data.
 ** Line panels put it below the x axis; the 2-D panels in a corner of the
 ** plot whose canvas cells are empty (checked), else below the plot, which
-** then gives up rows.
+** then gives up rows, but keeps MAPROWS of them when it has more (a small
+** screen: the entries are shortened into more columns instead).
 */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "panelpriv.h"
+
+#define MAPROWS 5        /* rows a 2-D panel's map keeps under its legend */
 
 /* -- text pieces ---------------------------------------------------------- */
 
@@ -292,10 +295,14 @@ void pn_win_axes (const pn_out *o, const double *win, int px0, int ph,
 int pn_leg_place2d (const pn_out *o, const pn_legend *lg, int px0, int *ph,
                     int pw, int *below)
 {
-  int ncols, colw, rows;
+  int ncols, colw, rows, maxrows;
   if (*below) return 0;
   if (pn_leg_corner(o, lg, o->cv, o->y, px0, *ph, pw)) return 0;
-  rows = pn_leg_layout(lg, o->w - 1, *ph / 2, &ncols, &colw);
+  /* below: at most half the rows, and the map keeps MAPROWS of them
+  ** when it has more (the entries then shortened into more columns) */
+  maxrows = *ph - MAPROWS < *ph / 2 ? *ph - MAPROWS : *ph / 2;
+  if (maxrows < 1) maxrows = *ph / 2;
+  rows = pn_leg_layout(lg, o->w - 1, maxrows, &ncols, &colw);
   if (rows == 0 || *ph - rows < 3) return 0;
   *ph -= rows;
   *below = rows;

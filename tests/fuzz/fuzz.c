@@ -282,7 +282,8 @@ static void view_close (void *ud, const olua_live *lv)
   sink = touch(lv);
 }
 
-static const olua_view fakeview = {NULL, view_open, view_frame, view_close};
+static const olua_view fakeview = {NULL, view_open, view_frame, view_close,
+                                   NULL};
 
 /* -- harness actions ------------------------------------------------------- */
 

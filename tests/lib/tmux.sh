@@ -24,7 +24,7 @@
 #   tm_iter_wait            the same, polled until a title line is shown
 #   tm_moves                the title's iteration count grows
 #   tm_high                 0 when the screen shows a byte >= 0x80
-#   tm_speed_keys NAME UNIT   live-view speed keys - and + (2 tests)
+#   tm_speed_keys NAME UNIT   live-view speed keys - and + (2 tests; UNIT s)
 #   tm_focus_keys NAME        first panel focused, l, Tab (3 tests)
 #   ok COND-STATUS NAME     TAP line for the last command's status
 #   todo STATUS NAME WHY    the same, marked TODO (a known gap)

@@ -146,12 +146,21 @@ do
   t.is(a.iter, 50, "run: speed and paused do not pace a headless run")
   t.ok(run(q2, optim.gd{}, {iters = 5, speed = "max"}).iter == 5,
        "run: speed = \"max\" is accepted")
-  t.errors("run: speed must be a whole number of steps per frame", run, q2,
-           optim.gd{}, {speed = 0.5})
-  t.errors("run: speed must be a number of steps per frame or \"max\", "
+  t.ok(run(q2, optim.gd{}, {iters = 5, speed = 0.25}).iter == 5,
+       "run: speed = 0.25 (steps per second, one every 4 s) is accepted")
+  t.errors("run: speed must be a number of steps per second in [0.25, 1e12]",
+           run, q2, optim.gd{}, {speed = 0.1})
+  t.errors("run: speed must be a number of steps per second or \"max\", "
            .. "got 'fast'", run, q2, optim.gd{}, {speed = "fast"})
   t.errors("race: paused must be a boolean, got a number", race, q2,
            {optim.gd{}}, {paused = 1})
+  t.ok(run(q2, optim.gd{}, {iters = 5, view = "clear"}).iter == 5
+       and run(q2, optim.gd{}, {iters = 5, view = "keep"}).iter == 5,
+       "run: view = \"keep\" and \"clear\" are accepted (headless: no view)")
+  t.errors("run: unknown view mode 'fade' (valid: keep, clear)", run, q2,
+           optim.gd{}, {view = "fade"})
+  t.errors("race: view must be \"keep\", \"clear\" or a boolean, got a "
+           .. "number", race, q2, {optim.gd{}}, {view = 1})
 end
 
 t.done()

@@ -27,9 +27,9 @@ tm_keys q
 tm_wait "$P"; ok $? "axes: q returns to the prompt"
 
 # log x: the option, decade ticks 1 10 100 ..., the x key toggles it; at
-# 10 steps a frame the run needs minutes to pass 1e5 iterations, where
+# 300 steps a second the run needs minutes to pass 1e5 iterations, where
 # ticks would start to skip decades, on any machine
-tm_line "r = run(problem.rosenbrock{n=2, noise={sigma=1}}, optim.adam{lr=0.01}, {iters = $LIVE_ITERS, xlog = true, speed = 10, watch = {\"loss\"}})"
+tm_line "r = run(problem.rosenbrock{n=2, noise={sigma=1}}, optim.adam{lr=0.01}, {iters = $LIVE_ITERS, xlog = true, speed = 300, watch = {\"loss\"}})"
 tm_wait 'loss \[log, log x\]'; ok $? "axes: xlog = true draws a log x axis"
 ticks () { tm_screen | perl -CS -ne 'if ($p) { print; exit } $p = 1 if /\x{2514}\x{2534}/'; }
 tm_until "ticks | grep -qE '^. +1 +10 +100( |\$)'"

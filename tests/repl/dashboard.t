@@ -48,13 +48,13 @@ a=$(tm_iter_wait)
 tm_keys n
 tm_wait "iter $((a + 1))/"; ok $? "dashboard: n steps the selected job by exactly one"
 tm_keys -- '1'
-tm_wait 'speed 1/frame'; ok $? "dashboard: 1 sets the selected job's speed"
+tm_wait 'speed 1/s'; ok $? "dashboard: 1 sets the selected job's speed"
 tm_keys C-g
 s=$(atprompt st 'j.state .. "," .. k.state')
 [ "$s" = "running,paused" ]; ok $? "dashboard: only the selected job paused ($s)"
 i1=$(atprompt it1 k.iter)
 tm_line 'k:resume()'
-tm_until "tm_screen | head -1 | grep -q 'running  speed 1/frame'"
+tm_until "tm_screen | head -1 | grep -q 'running  speed 1/s'"
 ok $? "dashboard: a resumed job keeps its own speed"
 tm_line 'k:pause()'
 tm_wait 'paused  speed'
@@ -70,7 +70,7 @@ s=$(atprompt st2 'j.state .. "," .. k.state .. "," .. k.run.reason')
 # the header at 80x24: whole fields only
 tm_resize 80 24
 tm_wait 'loss \['
-tm_until "header | grep -qE '^ (optlab  )?job #1 adam(  rosenbrock\{n=2\})? +iter [0-9]+/[0-9]+(  (running|paused))?(  speed (max|[0-9]+/frame))? *\$'"
+tm_until "header | grep -qE '^ (optlab  )?job #1 adam(  rosenbrock\{n=2\})? +iter [0-9]+/[0-9]+(  (running|paused))?(  speed (max|[0-9.]+/s))? *\$'"
 ok $? "dashboard: at 80x24 the header drops whole fields ($(header | tr -s ' '))"
 tm_resize 120 40
 

@@ -86,7 +86,7 @@ tm_keys n
 tm_wait "iter $((a + 1))/"; ok $? "keys: n takes exactly one step"
 tm_keys Space
 tm_wait 'running  speed'; ok $? "keys: space resumes"
-tm_speed_keys keys frame
+tm_speed_keys keys s
 tm_focus_keys keys
 tm_keys BTab
 tm_wait '\* loss \['; ok $? "keys: Shift-Tab moves focus back"

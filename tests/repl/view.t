@@ -46,7 +46,7 @@ tm_keys Space
 tm_wait 'running'; ok $? "view: space resumes"
 tm_moves; ok $? "view: stepping resumed"
 
-tm_speed_keys view frame
+tm_speed_keys view s
 
 tm_focus_keys view
 tm_keys z
