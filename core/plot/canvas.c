@@ -13,13 +13,12 @@
 #include <string.h>
 
 #include "canvas.h"
+#include "palette.h"
 
 static const unsigned char braille_bit[2][4] = {
   {0x01, 0x02, 0x04, 0x40},
   {0x08, 0x10, 0x20, 0x80}
 };
-
-static const char markers[] = ".*o+x#@%";
 
 /* Empty every cell: no dot lit, no series (cv_init's last step). */
 static void cv_clear (cv_canvas *c);
@@ -119,7 +118,7 @@ void cv_line (cv_canvas *c, int x0, int y0, int x1, int y1, int s)
 char cv_marker (int s)
 {
   if (s < 0) return ' ';
-  return markers[s % (int)(sizeof markers - 1)];
+  return pl_pal_glyph(s);
 }
 
 unsigned cv_cell (const cv_canvas *c, int col, int row, int *s)

@@ -46,7 +46,8 @@ void cv_line (cv_canvas *c, int x0, int y0, int x1, int y1, int s);
 /* The glyph of cell (col, row) as a Unicode code point (0 when empty) and
 ** its series (*s, -1 when empty).  ASCII mode gives cv_marker(series). */
 unsigned cv_cell (const cv_canvas *c, int col, int row, int *s);
-/* The ASCII marker of series s. */
+/* The ASCII marker of series s (palette.h's pl_pal_glyph: PL_NPAL
+** distinct marks, one per run colour). */
 char cv_marker (int s);
 /* UTF-8 encoding of code point u into buf (>= 4 bytes); returns length. */
 int cv_utf8 (unsigned u, char *buf);

@@ -18,8 +18,9 @@
 **
 ** Glyphs go out as put(ud, y, x, u, ascii, role): the code point u to
 ** draw when the output may be UTF-8, ascii otherwise, and a role: a
-** series index (>= 0: run k, or run k's player b as k * nblocks + b in
-** the simplex) or one of PN_AXIS, PN_TITLE, PN_HEAT.
+** run index (>= 0: run k, drawn in palette.h's colour k in every panel
+** and legend; the simplex's players of run k share it) or one of PN_AXIS,
+** PN_TITLE, PN_HEAT.
 **
 ** Legend rule (every panel kind): the legend is never drawn over data.
 ** Metric and trace panels put it below the x axis, outside the plot, in
