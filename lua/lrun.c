@@ -232,6 +232,53 @@ static void readchanges (lua_State *L, int idx, const char *who, ropts *ro)
   ro->nchg = (int)n;
 }
 
+/* The limits {lo, hi} of view.<key> at idx (a table) into lim[0..2):
+** two finite numbers, lo < hi; NAN, NAN when nil. */
+static void readlim (lua_State *L, int idx, const char *who, const char *key,
+                     double *lim)
+{
+  int t = lua_getfield(L, idx, key), i;
+  lim[0] = lim[1] = NAN;
+  if (t != LUA_TNIL) {
+    int ok = t == LUA_TTABLE && luaL_len(L, -1) == 2;
+    for (i = 0; ok && i < 2; i++) {
+      ok = lua_geti(L, -1, i + 1) == LUA_TNUMBER;
+      if (ok) lim[i] = lua_tonumber(L, -1);
+      lua_pop(L, 1);
+    }
+    if (!ok || !isfinite(lim[0]) || !isfinite(lim[1]) || !(lim[0] < lim[1]))
+      luaL_error(L, "%s: view.%s must be {lo, hi}, two finite numbers with "
+                 "lo < hi (the landscape's %s range)", who, key,
+                 key[0] == 'x' ? "x1" : "x2");
+  }
+  lua_pop(L, 1);
+}
+
+/* The view option at idx: true / false (a live view or not), or a table
+** {xlim = {a, b}, ylim = {c, d}}: a live view whose landscape keeps that
+** window (a limit left out: that axis follows the runs). */
+static void readview (lua_State *L, int idx, const char *who, ropts *ro)
+{
+  static const char *const viewkeys[] = {"xlim", "ylim", NULL};
+  int i;
+  if (!lua_istable(L, idx)) {
+    ro->useview = lua_toboolean(L, idx);
+    return;
+  }
+  lua_pushnil(L);
+  while (lua_next(L, idx) != 0) {
+    const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2)
+                                                   : "?";
+    for (i = 0; viewkeys[i] != NULL && strcmp(viewkeys[i], k) != 0; i++) {}
+    if (viewkeys[i] == NULL) olua_unknownkey(L, who, "view key", k, viewkeys);
+    lua_pop(L, 1);
+  }
+  readlim(L, idx, who, "xlim", ro->win);
+  readlim(L, idx, who, "ylim", ro->win + 2);
+  ro->useview = 1;
+  ro->haswin = 1;
+}
+
 /* Parse the options table at idx (may be none/nil).  Leaves buffers (x0,
 ** changes) on the stack: callers must not rely on the stack top
 ** afterwards. */
@@ -277,7 +324,7 @@ void olua_readopts (lua_State *L, int idx, const char *who, ropts *ro)
   if (lua_getfield(L, idx, "progress") != LUA_TNIL)
     ro->progress = lua_toboolean(L, -1);
   if (lua_getfield(L, idx, "view") != LUA_TNIL)
-    ro->useview = lua_toboolean(L, -1);
+    readview(L, lua_gettop(L), who, ro);
   lua_pop(L, 9);
   if (lua_getfield(L, idx, "metrics") != LUA_TNIL)
     ro->metrics = readmetrics(L, lua_gettop(L), who, "metrics", NULL, NULL);
@@ -505,6 +552,8 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
   b->progress = ro->progress;
   b->dropped = dropped;
   b->xaxis = ro->xaxis;
+  b->haswin = ro->haswin;
+  memcpy(b->win, ro->win, sizeof b->win);
   rec = ol_run_metrics(b->r);
   if (PN_XKIND(b->xaxis) == PN_X_BITS && !ol_mset_has(rec, OL_MET_BITS))
     luaL_error(L, "%s: xaxis = \"bits\" needs a method that counts the bits "
