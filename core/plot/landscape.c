@@ -231,7 +231,9 @@ int pn_landscape_grid (const pn_runs *rs, int nx, int ny, pn_cache *c)
   if (rs->n < 1 || nx < 1 || ny < 1) return -1;
   p = ol_run_problem(rs->runs[0]);
   if (!pn_has_landscape(p)) return -1;
-  if (pn_landscape_window(rs, win) != 0) return -1;
+  if (ol_grid_window((const ol_run *const *)rs->runs, rs->n, 0, 1, 0, win)
+      != 0)
+    return -1;
   return pn_grid_at(p, win, 0, 1, nx, ny, c);
 }
 

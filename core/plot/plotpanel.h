@@ -207,7 +207,9 @@ void pn_cache_fini (pn_cache *c);
 ** path leaves the window).  0, or -1 when no run has a point. */
 int pn_landscape_window (const pn_runs *rs, double win[4]);
 
-/* The window (pn_landscape_window) and the grid of
+/* The window of every run's points (ol_grid_window over coordinates 0,
+** 1: the SVG's, whose paths are not clipped; the live view's and the text
+** plot's is pn_landscape_window) and the grid of
 ** nx x ny values and levels into c; -1 when not available (no recorded
 ** trajectory, oracle failure), PN_GRID_PART when c->budget ran out first
 ** (call again), PN_GRID_SLOW when given up (see pn_cache), else 0. */
