@@ -9,8 +9,13 @@
 ** ASCII marks distinct, printable and cv_marker's.  Then the simplex
 ** panel of a 3-run race on rps draws every path cell, current point and
 ** legend entry of run k in run k's role (not one per player): the legend
-** of player 1 and player 2 of a run and its cells share one colour.
+** of player 1 and player 2 of a run and its cells share one colour.  The
+** landscape: two identical gd paths on rosenbrock share their cells
+** evenly (the later used to hide the earlier); beside a diverging third
+** run the window stays the other two's (pn_landscape_window) and they
+** keep their cells; a fixed window is drawn as given.
 */
+#include "grid.h"
 #include "olt.h"
 #include "palette.h"
 #include "plot.h"
@@ -210,9 +215,128 @@ done:
   cv_fini(&cv);
 }
 
+/* -- the landscape: shared cells, and a straying run's window ------------- */
+
+static unsigned ucell[GH][GW];
+
+static void uput (void *ud, int y, int x, unsigned u, char a, int role)
+{
+  (void)ud;
+  (void)a;
+  if (y >= 0 && y < GH && x >= 0 && x < GW) {
+    roles[y][x] = role;
+    ucell[y][x] = u;
+  }
+}
+
+/* gd on rosenbrock for T steps from its default start, trajectory kept. */
+static ol_run *rb_run (const ol_problem *p, double lr, long T)
+{
+  double par[8];
+  const ol_method_type *m = olt_method("gd", par, "lr", lr, (char *)NULL);
+  ol_run_opts o = olt_opts(T, 0, OL_MSET_OF(OL_MET_LOSS));
+  o.record_x = 1;
+  return m != NULL ? olt_go(p, m, par, &o) : NULL;
+}
+
+static void test_landscape (void)
+{
+  const char *labels[3] = {"gd one", "gd two", "gd wild"};
+  ol_run *runs[3] = {NULL, NULL, NULL};
+  ol_problem *p;
+  ol_err e;
+  cv_canvas cv;
+  pn_cache c;
+  pn_runs rs;
+  pn_out out;
+  pn_axes ax;
+  char title[96];
+  double win[4], all[4];
+  int y, x, n[3] = {0, 0, 0}, other = 0, k;
+  memset(&cv, 0, sizeof cv);
+  memset(&c, 0, sizeof c);
+  p = olt_problem("rosenbrock", &e, (char *)NULL);
+  if (!ok(p != NULL, "landscape: rosenbrock")) return;
+  /* (1) two identical runs: one path under the other */
+  runs[0] = rb_run(p, 1e-3, 400);
+  runs[1] = rb_run(p, 1e-3, 400);
+  runs[2] = rb_run(p, 0.01, 400);
+  if (!ok(runs[0] != NULL && runs[1] != NULL && runs[2] != NULL,
+          "landscape: gd runs")) goto done;
+  rs.n = 2;
+  rs.runs = runs;
+  rs.labels = labels;
+  out.put = uput;
+  out.ud = NULL;
+  out.y = 0;
+  out.x = 0;
+  out.h = GH;
+  out.w = GW;
+  out.utf8 = 1;
+  out.cv = &cv;
+  pn_axes_init(&ax, PN_X_ITER, 0);
+  memset(ucell, 0, sizeof ucell);
+  pn_landscape(&rs, &out, &c, &ax, title, sizeof title);
+  for (y = 0; y < GH; y++)
+    for (x = 0; x < GW; x++)
+      if (ucell[y][x] > 0x2800 && ucell[y][x] <= 0x28FF) {
+        if (roles[y][x] == 0 || roles[y][x] == 1) n[roles[y][x]]++;
+        else other++;
+      }
+  ok(n[0] > 0 && n[1] > 0 && abs(n[0] - n[1]) <= 1 && other == 0,
+     "landscape: two identical paths share their cells evenly (%d and %d "
+     "cells, %d of neither), the later no longer hides the earlier", n[0],
+     n[1], other);
+  /* (2) a third run diverging: the window is the first two's */
+  ok(fabs(ol_run_x(runs[2])[0]) > 1e6 || !isfinite(ol_run_x(runs[2])[0]),
+     "landscape: gd lr=0.01 diverges (x1 = %g)", ol_run_x(runs[2])[0]);
+  rs.n = 3;
+  k = pn_landscape_window(&rs, win);
+  ol_grid_window((const ol_run *const *)runs, 3, 0, 1, 0, all);
+  ok(k == 0 && win[0] >= -3 && win[1] <= 3 && win[2] >= -3 && win[3] <= 3,
+     "landscape: with a diverging run the window stays [%g, %g] x [%g, %g] "
+     "(every run's: [%g, %g] x [%g, %g])", win[0], win[1], win[2], win[3],
+     all[0], all[1], all[2], all[3]);
+  rs.n = 2;
+  pn_landscape_window(&rs, all);
+  ok(memcmp(win, all, sizeof win) == 0, "landscape: it is the window of "
+     "the other two alone");
+  /* (3) the diverging run drawn in that window: the others keep cells */
+  rs.n = 3;
+  memset(n, 0, sizeof n);
+  memset(ucell, 0, sizeof ucell);
+  pn_landscape(&rs, &out, &c, &ax, title, sizeof title);
+  for (y = 0; y < GH; y++)
+    for (x = 0; x < GW; x++)
+      if (ucell[y][x] > 0x2800 && ucell[y][x] <= 0x28FF && roles[y][x] >= 0
+          && roles[y][x] < 3)
+        n[roles[y][x]]++;
+  ok(n[0] >= 5 && n[1] >= 5, "landscape: beside it the two paths keep %d "
+     "and %d cells", n[0], n[1]);
+  ok(memcmp(ax.win, win, sizeof win) == 0, "landscape: the window drawn is "
+     "kept in the axes (for a freeze)");
+  /* (4) a fixed window is drawn as given */
+  ax.winfix = 1;
+  ax.win[0] = -2;
+  ax.win[1] = 2;
+  ax.win[2] = NAN;
+  ax.win[3] = NAN;
+  pn_landscape(&rs, &out, &c, &ax, title, sizeof title);
+  ok(strstr(title, "fixed") != NULL && c.win[0] == -2 && c.win[1] == 2
+     && c.win[2] == win[2] && c.win[3] == win[3], "landscape: a fixed x1 "
+     "window [-2, 2] is drawn, x2 left to the runs (grid window [%g, %g] x "
+     "[%g, %g]; title %s)", c.win[0], c.win[1], c.win[2], c.win[3], title);
+done:
+  for (k = 0; k < 3; k++) ol_run_free(runs[k]);
+  ol_problem_free(p);
+  pn_cache_fini(&c);
+  cv_fini(&cv);
+}
+
 int main (void)
 {
   test_colours();
   test_simplex_roles();
+  test_landscape();
   return done();
 }
