@@ -330,12 +330,21 @@ static int cell_owner (const cv_canvas *cv, int col, int row, int s,
   return best;
 }
 
+/* 1 when cell (cy, cx) is one of used[0 .. n). */
+static int cell_taken (int used[][2], int n, int cy, int cx)
+{
+  int j;
+  for (j = 0; j < n; j++)
+    if (used[j][0] == cy && used[j][1] == cx) return 1;
+  return 0;
+}
+
 int pn_landscape (const pn_runs *rs, const pn_out *o, pn_cache *c,
                   pn_axes *ax, char *title, size_t tsize)
 {
   int pw = o->w - YLAB, ph = o->h - 1, px0 = o->x + YLAB, k, r, col;
   int below = 0, pass, have, marks = ax != NULL && ax->marks;
-  int shown[64];
+  int shown[64], used[MAXLEG][2], nused = 0;
   const ol_problem *p = rs->n > 0 ? ol_run_problem(rs->runs[0]) : NULL;
   double win[4];
   pn_legend lg;
@@ -438,14 +447,22 @@ int pn_landscape (const pn_runs *rs, const pn_out *o, pn_cache *c,
       o->put(o->ud, CELLY(qy), CELLX(qx), 0x25CB, 'o', PN_NASH);
     }
   }
-  /* (7) current points */
-  for (k = 0; k < rs->n; k++) {
+  /* (7) current points; one that would cover an earlier run's moves a
+  ** cell right (left at the edge), so runs that met at x* all show */
+  for (k = 0; k < rs->n && k < MAXLEG; k++) {
     const double *x = ol_run_x(rs->runs[k]);
-    int qx, qy;
+    int qx, qy, cy, cx, x0;
     if (!isfinite(x[0]) || !isfinite(x[1]) || !inside(win, x[0], x[1]))
       continue;
     pn_todot(o->cv, win, x[0], x[1], &qx, &qy);
-    o->put(o->ud, CELLY(qy), CELLX(qx), DOT, (char)('A' + k % 26), k);
+    cy = CELLY(qy);
+    cx = x0 = CELLX(qx);
+    while (cell_taken(used, nused, cy, cx) && cx < px0 + pw - 1) cx++;
+    if (cell_taken(used, nused, cy, cx))
+      for (cx = x0; cell_taken(used, nused, cy, cx) && cx > px0; cx--) {}
+    used[nused][0] = cy;
+    used[nused++][1] = cx;
+    o->put(o->ud, cy, cx, DOT, (char)('A' + k % 26), k);
   }
 #undef CELLY
 #undef CELLX

@@ -221,7 +221,8 @@ int pn_landscape_grid (const pn_runs *rs, int nx, int ny, pn_cache *c);
 ** the title) or keeps the window drawn in win, and asks for the start
 ** and x* marks (marks).  A cell several runs' paths pass through shows
 ** them in turn (the run with the fewest cells shown so far takes it), so
-** no path hides another.  Returns 0, or -1 when there is nothing to draw
+** no path hides another; a current point that would cover an earlier
+** run's moves a cell aside.  Returns 0, or -1 when there is nothing to draw
 ** (a message is drawn instead). */
 int pn_landscape (const pn_runs *rs, const pn_out *o, pn_cache *c,
                   pn_axes *ax, char *title, size_t tsize);
