@@ -117,6 +117,8 @@ typedef struct lrun {
   int intr;             /* stopped by a callback error caused by Ctrl-C */
   int useview, progress;
   int xaxis;            /* PN_X_* (core/plot/plotpanel.h): the plots' x axis */
+  int haswin;           /* view = {xlim, ylim}: the landscape's window */
+  double win[4];        /* xlo, xhi, ylo, yhi; NAN: that axis the runs' */
   int nwatch;
   int watch[OL_NMETRICS];
   ol_mset dropped;     /* metrics asked for that the method does not
@@ -145,6 +147,8 @@ typedef struct ropts {
   int watch[OL_NMETRICS];
   int useview, progress; /* useview: OLUA_VIEW_* (0: none) */
   int xaxis;             /* PN_X_*, default PN_X_ITER */
+  int haswin;            /* view = {xlim, ylim} given (readview) */
+  double win[4];         /* its window; NAN for a limit left out */
   int x0len;             /* entries of o.x0 (a buffer left on the stack) */
   int lenient;           /* race: drop the metrics a method lacks */
   int chains;            /* samplers: independent chains (1) */

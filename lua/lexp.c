@@ -68,6 +68,7 @@ void olua_exp_init (olua_exp *x, lrun **boxes, ol_run **runs,
   x->live.iters = runs[0] != NULL ? ol_run_budget(runs[0]) : 0;
   x->live.title = title;
   x->live.xaxis = boxes[0]->xaxis;
+  x->live.win = boxes[0]->haswin ? boxes[0]->win : NULL;
   x->live.speed = speed;
   x->live.paused = paused;
 }

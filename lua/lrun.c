@@ -232,12 +232,38 @@ static void readchanges (lua_State *L, int idx, const char *who, ropts *ro)
   ro->nchg = (int)n;
 }
 
+/* The limits {lo, hi} of view.<key> at idx (a table) into lim[0..2):
+** two finite numbers, lo < hi; NAN, NAN when nil. */
+static void readlim (lua_State *L, int idx, const char *who, const char *key,
+                     double *lim)
+{
+  int t = lua_getfield(L, idx, key), i;
+  lim[0] = lim[1] = NAN;
+  if (t != LUA_TNIL) {
+    int ok = t == LUA_TTABLE && luaL_len(L, -1) == 2;
+    for (i = 0; ok && i < 2; i++) {
+      ok = lua_geti(L, -1, i + 1) == LUA_TNUMBER;
+      if (ok) lim[i] = lua_tonumber(L, -1);
+      lua_pop(L, 1);
+    }
+    if (!ok || !isfinite(lim[0]) || !isfinite(lim[1]) || !(lim[0] < lim[1]))
+      luaL_error(L, "%s: view.%s must be {lo, hi}, two finite numbers with "
+                 "lo < hi (the landscape's %s range)", who, key,
+                 key[0] == 'x' ? "x1" : "x2");
+  }
+  lua_pop(L, 1);
+}
+
 /* The view option at idx (not nil) into ro->useview: false (no live
-** view), true or "keep" (the last frame stays after the view),
-** "clear"; anything else raises naming the values. */
+** view), true or "keep" (the last frame stays after the view), "clear";
+** or a table {xlim = {a, b}, ylim = {c, d}}: a live view (its last frame
+** kept) whose landscape keeps that window (a limit left out: that axis
+** follows the runs).  Anything else raises naming the values. */
 static void readview (lua_State *L, int idx, const char *who, ropts *ro)
 {
   static const char *const modes[] = {"keep", "clear", NULL};
+  static const char *const viewkeys[] = {"xlim", "ylim", NULL};
+  int i;
   if (lua_type(L, idx) == LUA_TSTRING) {
     const char *v = lua_tostring(L, idx);
     if (strcmp(v, modes[0]) == 0) ro->useview = OLUA_VIEW_KEEP;
@@ -245,10 +271,26 @@ static void readview (lua_State *L, int idx, const char *who, ropts *ro)
     else olua_unknownkey(L, who, "view mode", v, modes);
     return;
   }
-  if (!lua_isboolean(L, idx))
-    luaL_error(L, "%s: view must be \"keep\", \"clear\" or a boolean, "
-               "got a %s", who, luaL_typename(L, idx));
-  ro->useview = lua_toboolean(L, idx) ? OLUA_VIEW_KEEP : OLUA_VIEW_NONE;
+  if (lua_isboolean(L, idx)) {
+    ro->useview = lua_toboolean(L, idx) ? OLUA_VIEW_KEEP : OLUA_VIEW_NONE;
+    return;
+  }
+  if (!lua_istable(L, idx))
+    luaL_error(L, "%s: view must be \"keep\", \"clear\", a boolean or "
+               "{xlim = {a, b}, ylim = {c, d}}, got a %s", who,
+               luaL_typename(L, idx));
+  lua_pushnil(L);
+  while (lua_next(L, idx) != 0) {
+    const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2)
+                                                   : "?";
+    for (i = 0; viewkeys[i] != NULL && strcmp(viewkeys[i], k) != 0; i++) {}
+    if (viewkeys[i] == NULL) olua_unknownkey(L, who, "view key", k, viewkeys);
+    lua_pop(L, 1);
+  }
+  readlim(L, idx, who, "xlim", ro->win);
+  readlim(L, idx, who, "ylim", ro->win + 2);
+  ro->useview = OLUA_VIEW_KEEP;
+  ro->haswin = 1;
 }
 
 /* Parse the options table at idx (may be none/nil).  Leaves buffers (x0,
@@ -525,6 +567,8 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
   b->progress = ro->progress;
   b->dropped = dropped;
   b->xaxis = ro->xaxis;
+  b->haswin = ro->haswin;
+  memcpy(b->win, ro->win, sizeof b->win);
   rec = ol_run_metrics(b->r);
   if (PN_XKIND(b->xaxis) == PN_X_BITS && !ol_mset_has(rec, OL_MET_BITS))
     luaL_error(L, "%s: xaxis = \"bits\" needs a method that counts the bits "

@@ -34,6 +34,9 @@ typedef struct olua_live {
                                   core/plot/plotpanel.h: 0 iterations, 1
                                   gradient evaluations, 2 each run's
                                   own stepping seconds */
+  const double *win;           /* the landscape's window (xlo, xhi, ylo,
+                                  yhi; NAN: that axis the runs'), from
+                                  the view option, or NULL */
   double speed;                /* what a view opens with: steps per
                                   second, or OLUA_SPEED_MAX / _AUTO */
   int paused;                  /* open paused (paused=true) */

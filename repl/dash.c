@@ -360,6 +360,7 @@ static void full_frame (lua_State *L)
   v.runs.runs = runs;
   v.runs.labels = labels;
   v.runs.xaxis = xaxis;
+  v.runs.win = n > 0 ? jb[sh].live.win : NULL;   /* its view option's */
   if (lo.cols >= 80 && lo.drows >= 24) autokind = dr_auto_panel(&v.runs);
   vm_panels(&d.m, metrics, nm, autokind);
   /* (2) steps per second at full speed of the job shown, for '-' */

@@ -58,11 +58,20 @@ void dr_panel_init (dr_panel *p, int metric)
   p->ymode = DR_AUTO;
   pn_axes_init(&p->ax, PN_X_ITER, 0);
   p->ax.stable = 1;
+  p->ax.marks = 1;      /* the landscape marks each start and x* */
 }
 
 void dr_panel_toggle_xlog (dr_panel *p)
 {
   p->xlog = !p->xlog;
+}
+
+void dr_panel_toggle_freeze (dr_panel *p)
+{
+  const double *w = p->ax.win;
+  if (p->metric != PN_LANDSCAPE) return;
+  if (p->ax.winfix) p->ax.winfix = 0;
+  else if (w[0] < w[1] && w[2] < w[3]) p->ax.winfix = 1;   /* drawn once */
 }
 
 static void draw_border (int y, int x, int h, int w, int role)
@@ -162,6 +171,12 @@ static void dr_panel_draw (dr_panel *p, const dr_runs *rs, int y, int x,
     p->ax.stable = 1;
     p->ax.pool = &p->pool;          /* here, not at init: panels move */
     p->ax.poolbudget = POOL_BUDGET;
+  }
+  if (kind == PN_LANDSCAPE && rs->win != NULL && !p->winset) {
+    /* the view option's window, once: the w key may free it */
+    memcpy(p->ax.win, rs->win, sizeof p->ax.win);
+    p->ax.winfix = 1;
+    p->winset = 1;
   }
   pk->draw_cells(&prs, kind, &p->ax, c, &o, title, sizeof title);
   if (pk->axes) {

@@ -37,12 +37,16 @@ typedef struct dr_panel {
   pn_axes ax;          /* display state: stable y scale, x range */
   pn_pool pool;        /* rhat, ess of chains shown together: the pooled
                           points so far (plotpanel.h) */
+  int winset;          /* the landscape took dr_runs.win (its first draw) */
 } dr_panel;
 
 /* Reset p to show metric with default settings. */
 void dr_panel_init (dr_panel *p, int metric);
 /* Switch p's x axis between linear and log10 (the 'x' key). */
 void dr_panel_toggle_xlog (dr_panel *p);
+/* Freeze a landscape panel's window where it is drawn now, or let it
+** follow the runs again (the 'w' key); no-op on other panels. */
+void dr_panel_toggle_freeze (dr_panel *p);
 
 /* The runs shown (borrowed for the call), and the x axis of the metric
 ** panels: PN_X_ITER, PN_X_EVALS or PN_X_TIME (each run its own clock),
@@ -52,6 +56,8 @@ typedef struct dr_runs {
   ol_run *const *runs;
   const char *const *labels;
   int xaxis;           /* PN_X_*, with PN_X_LOG for a log x axis */
+  const double *win;   /* the landscape's window from the view option
+                          (NAN: that axis the runs'), or NULL */
 } dr_runs;
 
 /* Everything drawn on one frame. */

@@ -46,6 +46,8 @@ const vm_key vm_keys[] = {
   {{KEY_BTAB, 0}, "Shift-Tab", VA_PREV, VM_BOTH, NULL, NULL},
   {{'z', 'Z', 0}, "z", VA_ZOOM, VM_BOTH,
    "zoom the focused panel / restore", "z zoom"},
+  {{'w', 'W', 0}, "w", VA_FREEZE, VM_BOTH,
+   "freeze / free the landscape's window", NULL},
   {{'[', 0}, "[ / ]", VA_SELPREV, VM_DASH,
    "select the previous / next job (or all): keys act on it", "[ ] job"},
   {{']', 0}, "]", VA_SELNEXT, VM_DASH, NULL, NULL},
@@ -195,6 +197,11 @@ int vm_apply (vm_model *m, int a)
     if (m->npanels > 0) m->focus = (m->focus + m->npanels - 1) % m->npanels;
     break;
   case VA_ZOOM: m->zoom = !m->zoom; break;
+  case VA_FREEZE: {
+    int i;
+    for (i = 0; i < m->npanels; i++) dr_panel_toggle_freeze(&m->panels[i]);
+    break;
+  }
   case VA_HELP: m->help = 1; break;
   default: break;
   }

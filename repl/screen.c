@@ -118,15 +118,16 @@ static void on_winch (int sig)
   winch_seen = 1;
 }
 
+/* Run colours (palette.h): the xterm colour on a 256-colour terminal,
+** the ANSI one on 16, the normal one plus bold on 8 (series_bold). */
+static unsigned series_bold;        /* bit k: series k is drawn bold */
+
 static void init_colors (void)
 {
-  static const short series[SC_NSERIES] = {
-    COLOR_GREEN, COLOR_YELLOW, COLOR_CYAN, COLOR_MAGENTA, COLOR_RED,
-    COLOR_BLUE
-  };
   short bg = -1;
   int i;
   have_colors = 0;
+  series_bold = 0;
   if (!has_colors() || start_color() == ERR) return;
   if (use_default_colors() == ERR) bg = COLOR_BLACK;
   init_pair(SC_AXIS, -1 == bg ? -1 : COLOR_WHITE, bg);
@@ -134,7 +135,14 @@ static void init_colors (void)
   init_pair(SC_STATUS, -1 == bg ? -1 : COLOR_WHITE, bg);
   init_pair(SC_FOCUS, COLOR_YELLOW, bg);
   init_pair(SC_WARN, COLOR_RED, bg);
-  for (i = 0; i < SC_NSERIES; i++) init_pair(SC_SERIES + i, series[i], bg);
+  for (i = 0; i < SC_NSERIES; i++) {
+    int c = COLORS >= 256 ? pl_pal_xterm(i) : pl_pal_ansi(i);
+    if (COLORS < 16 && c >= 8) {
+      c -= 8;
+      series_bold |= 1u << i;
+    }
+    init_pair((short)(SC_SERIES + i), (short)c, bg);
+  }
   have_colors = 1;
 }
 
@@ -332,12 +340,22 @@ static short pair_of (int role)
   return have_colors ? (short)role : 0;
 }
 
+/* attrs_of(attr), and bold for a series that needs it to be told apart. */
+static attr_t attrs_role (int attr, int role)
+{
+  attr_t a = attrs_of(attr);
+  if (have_colors && role >= SC_SERIES && role < SC_SERIES + SC_NSERIES
+      && (series_bold >> (role - SC_SERIES) & 1))
+    a |= A_BOLD;
+  return a;
+}
+
 int screen_puts (int y, int x, const char *s, int maxw, int role, int attr)
 {
   int room = COLS - x, n = 0;
   if (y < 0 || y >= LINES || x < 0 || room <= 0) return 0;
   if (maxw > room) maxw = room;
-  attr_set(attrs_of(attr), pair_of(role), NULL);
+  attr_set(attrs_role(attr, role), pair_of(role), NULL);
   if (screen_utf8()) {
     wchar_t wb[512];
     mbstate_t st;
@@ -387,12 +405,13 @@ void screen_putc (int y, int x, unsigned u, char ascii, int role, int attr)
     wchar_t w[2];
     w[0] = (wchar_t)u;
     w[1] = L'\0';
-    setcchar(&cc, w, attrs_of(attr), pair_of(role), NULL);
+    setcchar(&cc, w, attrs_role(attr, role), pair_of(role), NULL);
     mvadd_wch(y, x, &cc);
   } else {
     unsigned char ch = (unsigned char)(u < 0x80 ? u : (unsigned)ascii);
     if (ch < 0x20 || ch >= 0x80) ch = '?';
-    mvaddch(y, x, (chtype)ch | attrs_of(attr) | COLOR_PAIR(pair_of(role)));
+    mvaddch(y, x, (chtype)ch | attrs_role(attr, role)
+            | COLOR_PAIR(pair_of(role)));
   }
 }
 

@@ -9,7 +9,12 @@
 #ifndef REPL_SCREEN_H
 #define REPL_SCREEN_H
 
-/* Colour roles (curses pair numbers); series colours follow SC_SERIES. */
+#include "palette.h"
+
+/* Colour roles (curses pair numbers); series colours follow SC_SERIES:
+** run k's is SC_SERIES + k % SC_NSERIES, core/plot/palette.h's colour k
+** (the nearest xterm colour on a 256-colour terminal, else an ANSI one,
+** the bright ones in bold on 8 colours), as in the SVG. */
 enum {
   SC_DEFAULT = 0,
   SC_AXIS,
@@ -19,7 +24,7 @@ enum {
   SC_WARN,
   SC_SERIES       /* SC_SERIES + (run index % SC_NSERIES) */
 };
-#define SC_NSERIES 6
+#define SC_NSERIES PL_NPAL
 
 /* Attribute flags for screen_put*. */
 enum { SA_BOLD = 1, SA_REVERSE = 2, SA_DIM = 4 };

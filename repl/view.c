@@ -126,6 +126,7 @@ static void draw (view *v, const olua_live *lv)
   d.runs.runs = lv->runs;
   d.runs.labels = lv->labels;
   d.runs.xaxis = lv->xaxis;
+  d.runs.win = lv->win;
   screen_resized();
   screen_size(&rows, &cols);
   /* the landscape or simplex panel joins the focus cycle when it fits */

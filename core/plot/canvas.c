@@ -13,13 +13,12 @@
 #include <string.h>
 
 #include "canvas.h"
+#include "palette.h"
 
 static const unsigned char braille_bit[2][4] = {
   {0x01, 0x02, 0x04, 0x40},
   {0x08, 0x10, 0x20, 0x80}
 };
-
-static const char markers[] = ".*o+x#@%";
 
 /* Empty every cell: no dot lit, no series (cv_init's last step). */
 static void cv_clear (cv_canvas *c);
@@ -33,11 +32,15 @@ int cv_init (cv_canvas *c, int w, int h, int mode)
   if (c->bits == NULL || (size_t)c->w * (size_t)c->h < n) {
     unsigned char *b = realloc(c->bits, n);
     signed char *s;
+    unsigned long long *o;
     if (b == NULL) goto fail;
     c->bits = b;
     s = realloc(c->series, n);
     if (s == NULL) goto fail;
     c->series = s;
+    o = realloc(c->own, n * sizeof *o);
+    if (o == NULL) goto fail;
+    c->own = o;
   }
   c->w = w;
   c->h = h;
@@ -53,6 +56,7 @@ void cv_fini (cv_canvas *c)
 {
   free(c->bits);
   free(c->series);
+  free(c->own);
   memset(c, 0, sizeof *c);
 }
 
@@ -62,6 +66,7 @@ static void cv_clear (cv_canvas *c)
   if (c->bits == NULL) return;
   memset(c->bits, 0, n);
   memset(c->series, -1, n);
+  memset(c->own, 0, n * sizeof *c->own);
 }
 
 int cv_dotw (const cv_canvas *c)
@@ -90,6 +95,7 @@ void cv_dot (cv_canvas *c, int x, int y, int s)
     c->bits[i] = 1;
   }
   c->series[i] = (signed char)s;
+  if (s >= 0 && s < 64) c->own[i] |= 1ull << s;
 }
 
 /* Bresenham over the whole segment; cv_dot clips.  Segments are at most a
@@ -116,10 +122,17 @@ void cv_line (cv_canvas *c, int x0, int y0, int x1, int y1, int s)
   }
 }
 
+unsigned long long cv_owners (const cv_canvas *c, int col, int row)
+{
+  if (c->own == NULL || col < 0 || row < 0 || col >= c->w || row >= c->h)
+    return 0;
+  return c->own[(size_t)row * (size_t)c->w + (size_t)col];
+}
+
 char cv_marker (int s)
 {
   if (s < 0) return ' ';
-  return markers[s % (int)(sizeof markers - 1)];
+  return pl_pal_glyph(s);
 }
 
 unsigned cv_cell (const cv_canvas *c, int col, int row, int *s)

@@ -7,7 +7,8 @@
 ** 2 x 4 grid of dots (Unicode U+2800 block), so the dot grid is 2w x 4h;
 ** in ASCII mode each cell is one dot and shows a per-series marker
 ** ('.', '*', 'o', '+', 'x', ...).  Dot (0, 0) is the top-left corner.
-** Every lit cell remembers the series that drew it last (its colour).
+** Every lit cell remembers the series that drew it last (its colour),
+** and which of the series 0..63 drew there at all (cv_owners).
 **
 ** A scale maps data values to dot rows, linear or log10, and is "stable":
 ** it snaps to nice bounds and only changes when the data leave the range
@@ -25,6 +26,8 @@ typedef struct cv_canvas {
   int mode;               /* CV_BRAILLE or CV_ASCII */
   unsigned char *bits;    /* w * h braille dot masks (ASCII: 0 or 1) */
   signed char *series;    /* w * h: last series drawn there, -1 none */
+  unsigned long long *own; /* w * h: bit s set when series s < 64 drew
+                              there (cv_owners) */
 } cv_canvas;
 
 /* Set c up for w x h cells (w, h >= 1), reusing its memory; returns 0, or
@@ -46,7 +49,11 @@ void cv_line (cv_canvas *c, int x0, int y0, int x1, int y1, int s);
 /* The glyph of cell (col, row) as a Unicode code point (0 when empty) and
 ** its series (*s, -1 when empty).  ASCII mode gives cv_marker(series). */
 unsigned cv_cell (const cv_canvas *c, int col, int row, int *s);
-/* The ASCII marker of series s. */
+/* The series 0..63 that lit dots in cell (col, row), bit s for series s
+** (0 outside or empty): a panel can share a cell among several runs. */
+unsigned long long cv_owners (const cv_canvas *c, int col, int row);
+/* The ASCII marker of series s (palette.h's pl_pal_glyph: PL_NPAL
+** distinct marks, one per run colour). */
 char cv_marker (int s);
 /* UTF-8 encoding of code point u into buf (>= 4 bytes); returns length. */
 int cv_utf8 (unsigned u, char *buf);

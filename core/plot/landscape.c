@@ -3,7 +3,12 @@
 ** grid cell per character cell, shaded by the level of log10(f - min +
 ** eps) (ramp ' .:-=+*#%@', low to high), trajectories on top (braille
 ** lines in the run's colour, or ASCII letters a, b, c, ... per run), the
-** current point as a filled circle (ASCII: A, B, C, ...).  The grid of f
+** current point as a filled circle (ASCII: A, B, C, ...).  A cell that
+** several paths pass through goes to the run with the fewest cells shown
+** so far (cv_owners), so no path hides another.  The window is the runs'
+** box without a run that strays (pn_landscape_window), or the caller's
+** fixed one (pn_axes.winfix: the view option, the w key); the live view
+** marks each start and x* (pn_axes.marks).  The grid of f
 ** (pn_cache, computed by ol_problem_grid within a time budget) is shared
 ** with the cloud's contours.  In SVG: contour lines of f (marching
 ** squares on a grid of about 6000 nodes, levels evenly spaced in log f),
@@ -171,6 +176,57 @@ int pn_grid (const ol_problem *p, const double *win, int ca, int cb, int nx,
   return pn_grid_at(p, win, ca, cb, nx, ny, c);
 }
 
+/* A run strays when the span of its points (with x*) is over PN_STRAY
+** times the median run's. */
+#define PN_STRAY 10
+
+/* The larger side of the box of run r's finite points in coordinates
+** (0, 1), x* included when known; 0 when it has none. */
+static double run_span (const ol_run *r)
+{
+  const ol_problem *p = ol_run_problem(r);
+  double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
+  int dim = 0, len = ol_run_len(r), t, j;
+  const double *x = ol_run_traj(r, &dim);
+  if (x == NULL || dim < 2) return 0;
+  for (t = 0; t <= len; t++) {
+    const double *z = t < len ? x + (size_t)t * dim : p->xstar;
+    if (z == NULL) continue;
+    for (j = 0; j < 2; j++)
+      if (isfinite(z[j])) {
+        if (z[j] < lo[j]) lo[j] = z[j];
+        if (z[j] > hi[j]) hi[j] = z[j];
+      }
+  }
+  if (!(lo[0] <= hi[0]) || !(lo[1] <= hi[1])) return 0;
+  return hi[0] - lo[0] > hi[1] - lo[1] ? hi[0] - lo[0] : hi[1] - lo[1];
+}
+
+int pn_landscape_window (const pn_runs *rs, double win[4])
+{
+  const ol_run *keep[MAXLEG];
+  double span[MAXLEG], sorted[MAXLEG], med;
+  int n = rs->n, k, i, nk = 0;
+  /* (1) a run's span against the (lower) median span: with fewer than two
+  ** runs, or more than MAXLEG, every run counts */
+  if (n >= 2 && n <= MAXLEG) {
+    for (k = 0; k < n; k++) {
+      double v = span[k] = run_span(rs->runs[k]);
+      for (i = k; i > 0 && sorted[i - 1] > v; i--) sorted[i] = sorted[i - 1];
+      sorted[i] = v;
+    }
+    med = sorted[(n - 1) / 2];
+    for (k = 0; k < n; k++)
+      if (!(med > 0) || !(span[k] > PN_STRAY * med))
+        keep[nk++] = rs->runs[k];
+    /* (2) the box of the others (and x*): a straying run leaves it */
+    if (nk > 0 && nk < n)
+      return ol_grid_window(keep, nk, 0, 1, 0, win);
+  }
+  return ol_grid_window((const ol_run *const *)rs->runs, rs->n, 0, 1, 0,
+                        win);
+}
+
 int pn_landscape_grid (const pn_runs *rs, int nx, int ny, pn_cache *c)
 {
   const ol_problem *p;
@@ -184,46 +240,156 @@ int pn_landscape_grid (const pn_runs *rs, int nx, int ny, pn_cache *c)
   return pn_grid_at(p, win, 0, 1, nx, ny, c);
 }
 
+/* Clip the segment (a0, b0)-(a1, b1) to win (Liang-Barsky): 0 when none
+** of it is inside. */
+static int clip (const double *win, double *a0, double *b0, double *a1,
+                 double *b1)
+{
+  double t0 = 0, t1 = 1, da = *a1 - *a0, db = *b1 - *b0;
+  double pp[4], qq[4];
+  int i;
+  pp[0] = -da; qq[0] = *a0 - win[0];
+  pp[1] = da;  qq[1] = win[1] - *a0;
+  pp[2] = -db; qq[2] = *b0 - win[2];
+  pp[3] = db;  qq[3] = win[3] - *b0;
+  for (i = 0; i < 4; i++) {
+    if (pp[i] == 0) {
+      if (qq[i] < 0) return 0;
+      continue;
+    }
+    {
+      double r = qq[i] / pp[i];
+      if (pp[i] < 0) {
+        if (r > t1) return 0;
+        if (r > t0) t0 = r;
+      } else {
+        if (r < t0) return 0;
+        if (r < t1) t1 = r;
+      }
+    }
+  }
+  /* an end inside stays exactly where it was (the same dot as unclipped) */
+  if (t1 < 1) {
+    *a1 = *a0 + t1 * da;
+    *b1 = *b0 + t1 * db;
+  }
+  if (t0 > 0) {
+    *a0 += t0 * da;
+    *b0 += t0 * db;
+  }
+  return 1;
+}
+
+static int inside (const double *win, double a, double b)
+{
+  return a >= win[0] && a <= win[1] && b >= win[2] && b <= win[3];
+}
+
+/* Run k's path on the canvas, clipped to win (a point far outside, of a
+** diverging run or out of a fixed window, is never mapped). */
+static void draw_path (cv_canvas *cv, const double *win, const ol_run *r,
+                       int k)
+{
+  int dim = 0, len = ol_run_len(r), t, have = 0;
+  double la = 0, lb = 0;
+  const double *x = ol_run_traj(r, &dim);
+  if (x == NULL || dim < 2) return;
+  for (t = 0; t < len; t++) {
+    double a = x[(size_t)t * dim], b = x[(size_t)t * dim + 1];
+    double a0 = la, b0 = lb, a1 = a, b1 = b;
+    int qx, qy, px, py;
+    if (!isfinite(a) || !isfinite(b)) continue;
+    if (!have) {
+      if (inside(win, a, b)) {
+        pn_todot(cv, win, a, b, &qx, &qy);
+        cv_dot(cv, qx, qy, k);
+      }
+    } else if (clip(win, &a0, &b0, &a1, &b1)) {
+      pn_todot(cv, win, a0, b0, &px, &py);
+      pn_todot(cv, win, a1, b1, &qx, &qy);
+      cv_line(cv, px, py, qx, qy, k);
+    }
+    have = 1;
+    la = a;
+    lb = b;
+  }
+}
+
+/* The run a cell shows, when several runs' paths pass through it: the one
+** with the fewest cells shown so far (its own cells, then the shared ones
+** it was given, counted in shown[]), the later run on a tie; so a path
+** that runs under another keeps every other shared cell, and none is
+** hidden.  A cell of one run, or of a series >= 64, is its last writer. */
+static int cell_owner (const cv_canvas *cv, int col, int row, int s,
+                       int *shown, int n)
+{
+  unsigned long long m = cv_owners(cv, col, row);
+  int k, best = -1;
+  if (s < 0 || s >= 64 || (m & (m - 1)) == 0) return s;
+  for (k = 0; k < n && k < 64; k++)
+    if ((m >> k & 1) && (best < 0 || shown[k] <= shown[best])) best = k;
+  if (best < 0) return s;
+  shown[best]++;
+  return best;
+}
+
+/* 1 when cell (cy, cx) is one of used[0 .. n). */
+static int cell_taken (int used[][2], int n, int cy, int cx)
+{
+  int j;
+  for (j = 0; j < n; j++)
+    if (used[j][0] == cy && used[j][1] == cx) return 1;
+  return 0;
+}
+
 int pn_landscape (const pn_runs *rs, const pn_out *o, pn_cache *c,
-                  char *title, size_t tsize)
+                  pn_axes *ax, char *title, size_t tsize)
 {
   int pw = o->w - YLAB, ph = o->h - 1, px0 = o->x + YLAB, k, r, col;
-  int below = 0, pass, have;
+  int below = 0, pass, have, marks = ax != NULL && ax->marks;
+  int shown[64], used[MAXLEG][2], nused = 0;
   const ol_problem *p = rs->n > 0 ? ol_run_problem(rs->runs[0]) : NULL;
   double win[4];
   pn_legend lg;
-  snprintf(title, tsize, "landscape x1,x2%s [log f]",
-           p != NULL && p->n > 2 ? " slice" : "");
+  snprintf(title, tsize, "landscape x1,x2%s [log f]%s",
+           p != NULL && p->n > 2 ? " slice" : "",
+           ax != NULL && ax->winfix ? " fixed" : "");
   if (pw < 4 || ph < 2) return -1;
   memset(&lg, 0, sizeof lg);
   for (k = 0; k < rs->n && k < MAXLEG; k++)
     pn_leg_add(&lg, rs->labels[k], NULL, DOT, (char)('a' + k % 26), k);
-  /* (1) trajectories onto the canvas, in the grid's window; (2) where
-  ** the legend goes: an empty corner, else below (the map then takes
-  ** fewer rows); the grid is computed once, at its final size, so the
-  ** cache holds from frame to frame */
-  have = ol_grid_window((const ol_run *const *)rs->runs, rs->n, 0, 1, 0,
-                        win) == 0 && pn_has_landscape(p);
+  if (marks)
+    snprintf(lg.extra, sizeof lg.extra, o->utf8 ? "\xe2\x97\x8b start%s"
+             : "o start%s", p != NULL && p->xstar != NULL ? (o->utf8
+             ? "  \xe2\x98\x85 x*" : "  x x*") : "");
+  lg.xrole = PN_NASH;
+  /* (1) the window: the fixed one, else the runs' (a straying run left
+  ** out, pn_landscape_window), kept in ax for a freeze */
+  if (ax != NULL && ax->winfix) {
+    double aw[4];
+    memcpy(win, ax->win, sizeof win);
+    have = 1;
+    if (isnan(win[0]) || isnan(win[2])) {   /* one axis left to the runs */
+      have = pn_landscape_window(rs, aw) == 0;
+      if (isnan(win[0])) memcpy(win, aw, 2 * sizeof *win);
+      if (isnan(win[2])) memcpy(win + 2, aw + 2, 2 * sizeof *win);
+    }
+  } else {
+    have = pn_landscape_window(rs, win) == 0;
+    if (have && ax != NULL) memcpy(ax->win, win, sizeof win);
+  }
+  have = have && pn_has_landscape(p);
+  /* (2) trajectories onto the canvas, in the window; (3) where the
+  ** legend goes: an empty corner, else below (the map then takes fewer
+  ** rows); the grid is computed once, at its final size, so the cache
+  ** holds from frame to frame */
   for (pass = 0; have && pass < 2; pass++) {
     if (cv_init(o->cv, pw, ph, o->utf8 ? CV_BRAILLE : CV_ASCII) != 0)
       return -1;
-    for (k = 0; k < rs->n; k++) {
-      int dim = 0, len = ol_run_len(rs->runs[k]), t, lx = 0, ly = 0;
-      const double *x = ol_run_traj(rs->runs[k], &dim);
-      if (x == NULL || dim < 2) continue;
-      for (t = 0; t < len; t++) {
-        int qx, qy;
-        if (!isfinite(x[t * dim]) || !isfinite(x[t * dim + 1])) continue;
-        pn_todot(o->cv, win, x[t * dim], x[t * dim + 1], &qx, &qy);
-        if (t == 0) cv_dot(o->cv, qx, qy, k);
-        else cv_line(o->cv, lx, ly, qx, qy, k);
-        lx = qx;
-        ly = qy;
-      }
-    }
+    for (k = 0; k < rs->n; k++) draw_path(o->cv, win, rs->runs[k], k);
     if (!pn_leg_place2d(o, &lg, px0, &ph, pw, &below) || pass == 1) break;
   }
-  if ((k = pn_landscape_grid(rs, pw, ph, c)) != 0) {
+  if ((k = have ? pn_grid_at(p, win, 0, 1, pw, ph, c) : -1) != 0) {
     char msg[96];
     if (k == PN_GRID_PART)
       snprintf(msg, sizeof msg, "mapping f: %d of %d points", c->done,
@@ -238,36 +404,73 @@ int pn_landscape (const pn_runs *rs, const pn_out *o, pn_cache *c,
     pn_puts_at(o, o->y, o->x + 1, msg, o->w - 1, PN_AXIS);
     return -1;
   }
-  /* (3) heat map under the paths; row 0 of the grid is the bottom */
+  /* (4) heat map under the paths; row 0 of the grid is the bottom; a cell
+  ** several paths pass through shows them in turn (cell_owner) */
+  memset(shown, 0, sizeof shown);
+  for (r = 0; r < ph; r++)
+    for (col = 0; col < pw; col++) {
+      int s;
+      unsigned u = cv_cell(o->cv, col, r, &s);
+      unsigned long long m = cv_owners(o->cv, col, r);
+      if (u != 0 && s >= 0 && s < 64 && (m & (m - 1)) == 0) shown[s]++;
+    }
   for (r = 0; r < ph; r++)
     for (col = 0; col < pw; col++) {
       int s, lev = c->lev[(size_t)(ph - 1 - r) * pw + col];
       unsigned u = cv_cell(o->cv, col, r, &s);
-      if (u != 0)
+      if (u != 0) {
+        s = cell_owner(o->cv, col, r, s, shown, rs->n);
         o->put(o->ud, o->y + r, px0 + col, o->utf8 ? u : (unsigned)('a'
                + s % 26), (char)('a' + s % 26), s);
-      else
+      } else
         o->put(o->ud, o->y + r, px0 + col, (unsigned char)pn_ramp[lev < 0
                ? 0 : lev], lev < 0 ? '?' : pn_ramp[lev], PN_HEAT);
     }
-  /* (4) the legend in its empty corner (on top of the map, never on a
+  /* (5) the legend in its empty corner (on top of the map, never on a
   ** path), or below */
   if (below) pn_leg_below2d(o, &lg, ph, below);
   else pn_leg_corner(o, &lg, o->cv, o->y, px0, ph, pw);
-  /* (5) current points */
-  for (k = 0; k < rs->n; k++) {
-    const double *x = ol_run_x(rs->runs[k]);
+  /* (6) the marks (live view): x*, then each run's start, under the
+  ** current points */
+#define CELLY(qy) (o->y + (qy) / (cv_doth(o->cv) / ph))
+#define CELLX(qx) (px0 + (qx) / (cv_dotw(o->cv) / pw))
+  if (marks) {
     int qx, qy;
-    if (!isfinite(x[0]) || !isfinite(x[1])) continue;
-    if (x[0] < c->win[0] || x[0] > c->win[1] || x[1] < c->win[2]
-        || x[1] > c->win[3])
-      continue;
-    pn_todot(o->cv, c->win, x[0], x[1], &qx, &qy);
-    o->put(o->ud, o->y + qy / (cv_doth(o->cv) / ph), px0 + qx
-           / (cv_dotw(o->cv) / pw), DOT, (char)('A' + k % 26), k);
+    if (p->xstar != NULL && inside(win, p->xstar[0], p->xstar[1])) {
+      pn_todot(o->cv, win, p->xstar[0], p->xstar[1], &qx, &qy);
+      o->put(o->ud, CELLY(qy), CELLX(qx), PN_NASHMARK, 'x', PN_NASH);
+    }
+    for (k = 0; k < rs->n; k++) {
+      int dim = 0;
+      const double *x = ol_run_traj(rs->runs[k], &dim);
+      if (x == NULL || dim < 2 || ol_run_len(rs->runs[k]) < 1
+          || !inside(win, x[0], x[1]))
+        continue;
+      pn_todot(o->cv, win, x[0], x[1], &qx, &qy);
+      o->put(o->ud, CELLY(qy), CELLX(qx), 0x25CB, 'o', PN_NASH);
+    }
   }
-  /* (6) axes: window bounds and coordinate names */
-  pn_win_axes(o, c->win, px0, ph, pw);
+  /* (7) current points; one that would cover an earlier run's moves a
+  ** cell right (left at the edge), so runs that met at x* all show */
+  for (k = 0; k < rs->n && k < MAXLEG; k++) {
+    const double *x = ol_run_x(rs->runs[k]);
+    int qx, qy, cy, cx, x0;
+    if (!isfinite(x[0]) || !isfinite(x[1]) || !inside(win, x[0], x[1]))
+      continue;
+    pn_todot(o->cv, win, x[0], x[1], &qx, &qy);
+    cy = CELLY(qy);
+    cx = x0 = CELLX(qx);
+    while (cell_taken(used, nused, cy, cx) && cx < px0 + pw - 1) cx++;
+    if (cell_taken(used, nused, cy, cx))
+      for (cx = x0; cell_taken(used, nused, cy, cx) && cx > px0; cx--) {}
+    used[nused][0] = cy;
+    used[nused++][1] = cx;
+    o->put(o->ud, cy, cx, DOT, (char)('A' + k % 26), k);
+  }
+#undef CELLY
+#undef CELLX
+  /* (8) axes: window bounds and coordinate names */
+  pn_win_axes(o, win, px0, ph, pw);
   return 0;
 }
 
@@ -583,8 +786,7 @@ static void landscape_cells (const pn_runs *rs, int kind, pn_axes *ax,
                              size_t tsize)
 {
   (void)kind;
-  (void)ax;
-  pn_landscape(rs, o, c, title, tsize);
+  pn_landscape(rs, o, c, ax, title, tsize);
 }
 
 static void landscape_svg (pl_buf *f, const pl_plot *pl, int kind, pl_box b)

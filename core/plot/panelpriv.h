@@ -8,6 +8,7 @@
 #define OL_PANELPRIV_H
 
 #include "panel.h"
+#include "palette.h"
 
 #define YLAB 7           /* columns of y tick labels */
 #define MAXLEG 64        /* legend entries */
@@ -76,8 +77,7 @@ int pn_need_points (const pn_runs *rs, int kind, int pair, char *why,
 
 /* -- SVG (svg.c) ---------------------------------------------------------- */
 
-#define PL_NPAL 8
-extern const char *const pl_palette[PL_NPAL];
+/* the run colours: palette.h (pl_palette[k % PL_NPAL], pl_pal_hex) */
 /* A panel's title above b. */
 void pl_title (pl_buf *f, pl_box b, const char *t);
 /* The mark of a divergent transition at (x, y). */

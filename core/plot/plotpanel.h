@@ -18,8 +18,9 @@
 **
 ** Glyphs go out as put(ud, y, x, u, ascii, role): the code point u to
 ** draw when the output may be UTF-8, ascii otherwise, and a role: a
-** series index (>= 0: run k, or run k's player b as k * nblocks + b in
-** the simplex) or one of PN_AXIS, PN_TITLE, PN_HEAT.
+** run index (>= 0: run k, drawn in palette.h's colour k in every panel
+** and legend; the simplex's players of run k share it) or one of PN_AXIS,
+** PN_TITLE, PN_HEAT.
 **
 ** Legend rule (every panel kind): the legend is never drawn over data.
 ** Metric and trace panels put it below the x axis, outside the plot, in
@@ -110,6 +111,13 @@ typedef struct pn_axes {
   cv_scale ys;        /* y scale */
   double xmax;        /* x range high end, data units (0: none yet) */
   int kept_xaxis, kept_xlog;   /* what xmax is for */
+  /* the landscape panel's window and marks */
+  int marks;          /* mark each run's start and x* (the live view) */
+  int winfix;         /* draw in win, not the runs' window (frozen, or the
+                         view = {xlim, ylim} option) */
+  double win[4];      /* the window (xlo, xhi, ylo, yhi): the fixed one
+                         (NAN, NAN for an axis left to the runs), else
+                         the one drawn last (what a freeze keeps) */
 } pn_axes;
 void pn_axes_init (pn_axes *a, int xaxis, int xlog);
 
@@ -192,7 +200,16 @@ typedef struct pn_cache {
 } pn_cache;
 void pn_cache_fini (pn_cache *c);
 
-/* The window (ol_grid_window over coordinates 0, 1) and the grid of
+/* The landscape's default window over coordinates (0, 1) into win:
+** ol_grid_window's box of the runs' points and x* (padded, nice bounds),
+** leaving out a run whose points span over 10 times the median run's
+** (with x*), so a diverging run does not shrink the others to dots (its
+** path leaves the window).  0, or -1 when no run has a point. */
+int pn_landscape_window (const pn_runs *rs, double win[4]);
+
+/* The window of every run's points (ol_grid_window over coordinates 0,
+** 1: the SVG's, whose paths are not clipped; the live view's and the text
+** plot's is pn_landscape_window) and the grid of
 ** nx x ny values and levels into c; -1 when not available (no recorded
 ** trajectory, oracle failure), PN_GRID_PART when c->budget ran out first
 ** (call again), PN_GRID_SLOW when given up (see pn_cache), else 0. */
@@ -200,10 +217,15 @@ enum { PN_GRID_PART = 1, PN_GRID_SLOW = 2 };
 int pn_landscape_grid (const pn_runs *rs, int nx, int ny, pn_cache *c);
 
 /* Draw the landscape inside o; title (for the caller's border) into
-** title.  Returns 0, or -1 when there is nothing to draw (a message is
-** drawn instead). */
+** title.  ax (may be NULL) gives a fixed window (winfix, win; "fixed" in
+** the title) or keeps the window drawn in win, and asks for the start
+** and x* marks (marks).  A cell several runs' paths pass through shows
+** them in turn (the run with the fewest cells shown so far takes it), so
+** no path hides another; a current point that would cover an earlier
+** run's moves a cell aside.  Returns 0, or -1 when there is nothing to draw
+** (a message is drawn instead). */
 int pn_landscape (const pn_runs *rs, const pn_out *o, pn_cache *c,
-                  char *title, size_t tsize);
+                  pn_axes *ax, char *title, size_t tsize);
 
 /* -- simplex -------------------------------------------------------------- */
 

@@ -1,7 +1,9 @@
 /*
 ** core/plot/simplex.c -- the simplex panel (pn_kind_simplex): barycentric
 ** (p1, p2, p3) -> (p2 + p3/2, p3 sqrt(3)/2) in a triangle with vertices
-** labelled 1, 2, 3, one path per run and player, each player's current
+** labelled 1, 2, 3, one path per run and player in the run's colour
+** (palette.h; the players told apart by their marks, and in ASCII by
+** letter: run k's player b is 'a' + k nb + b), each player's current
 ** point in its own mark; for a game of two 2-action players the unit
 ** square of their joint strategy instead.  The game's known equilibria
 ** (ol_game_equilibria) are starred.  In SVG the same, class "nash" for
@@ -258,7 +260,7 @@ int pn_simplex (const pn_runs *rs, const pn_out *o, char *title,
         snprintf(leg[nleg], sizeof leg[nleg], "%s",
                  rs->labels[k] ? rs->labels[k] : "?");
       pn_leg_add(&lg, leg[nleg], NULL, pn_player_mark(b),
-                 (char)('A' + (k * nb + b) % 26), k * nb + b);
+                 (char)('A' + (k * nb + b) % 26), k);
       nleg++;
     }
   if (neq > 0) pn_leg_add(&lg, "Nash", NULL, PN_NASHMARK, '*', PN_NASH);
@@ -320,8 +322,9 @@ int pn_simplex (const pn_runs *rs, const pn_out *o, char *title,
     }
     if (!pn_leg_place2d(o, &lg, px0, &ph, pw, &below) || pass == 1) break;
   }
-  /* (3) canvas out: edges in the axis colour, paths in their own (an
-  ** equilibrium's cell is left to its star) */
+  /* (3) canvas out: edges in the axis colour, paths in their run's (an
+  ** equilibrium's cell is left to its star); canvas series k * nb + b
+  ** tells the players apart by ASCII letter, the colour is run k's */
   for (r = 0; r < ph; r++)
     for (col = 0; col < pw; col++) {
       int s;
@@ -332,7 +335,7 @@ int pn_simplex (const pn_runs *rs, const pn_out *o, char *title,
       if (s >= EDGE)
         o->put(o->ud, o->y + r, px0 + col, c, "/\\_"[s - EDGE], PN_AXIS);
       else
-        o->put(o->ud, o->y + r, px0 + col, c, (char)('a' + s % 26), s);
+        o->put(o->ud, o->y + r, px0 + col, c, (char)('a' + s % 26), s / nb);
     }
   /* (4) current points: each player its own shape; one that would cover
   ** an equilibrium's star or an earlier player's mark moves one cell
@@ -355,7 +358,7 @@ int pn_simplex (const pn_runs *rs, const pn_out *o, char *title,
       tri_dot(&t, u, v, &qx, &qy);
       dot_cell(o, o->y, px0, ph, pw, qx, qy, &cy, &cx);
       free_cell(used, &nused, cy, &cx, px0 + pw - 1);
-      o->put(o->ud, cy, cx, pn_player_mark(b), (char)('A' + s % 26), s);
+      o->put(o->ud, cy, cx, pn_player_mark(b), (char)('A' + s % 26), k);
     }
   for (q = 0; q < neq; q++)
     for (b = 0; b < nb; b++) {

@@ -4,8 +4,8 @@
 ** the panels in one or two columns, each a <g class="panel"> drawn by its
 ** kind's draw_svg (panel.h), with one <path class="series"> per run.
 ** Rendered into a pl_buf (see plot.h); lua/lplot.c writes the file.
-** Here: the figure and the pieces the kinds' SVG drawers share (palette,
-** tick labels, titles, 2-D window axes; panelpriv.h).
+** Here: the figure and the pieces the kinds' SVG drawers share (tick
+** labels, titles, 2-D window axes; panelpriv.h).
 **
 ** Ticks: one notation per axis (pl_ticksci), the x axis of seconds in ms,
 ** s or min (pl_timeunit).  Log axes: values a log y axis cannot show (<= 0,
@@ -22,11 +22,6 @@
 
 #include "ol.h"
 #include "panelpriv.h"
-
-const char *const pl_palette[PL_NPAL] = {
-  "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
-  "#e377c2", "#17becf"
-};
 
 int pl_ticksci (const double *tv, int n)
 {
