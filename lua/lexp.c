@@ -340,4 +340,8 @@ void olua_keepframe (lua_State *L, int idx)
   lua_pushinteger(L, rows);
   lua_pushinteger(L, cols);
   if (lua_pcall(L, 3, 0, 0) != LUA_OK) lua_pop(L, 1);
+  else {
+    lua_pushvalue(L, idx);
+    lua_setfield(L, LUA_REGISTRYINDEX, OLUA_SHOWN);
+  }
 }

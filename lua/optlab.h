@@ -67,6 +67,11 @@ typedef struct olua_live {
 #define OLUA_PACE_FRAMES 90
 double olua_pace_speed (double speed, long budget);
 
+/* The registry field where olua_keepframe leaves the object whose last
+** frame and summary it printed: the prompt does not print that object
+** again when it is the statement's one result (`run(...)` typed bare). */
+#define OLUA_SHOWN "optlab.shown"
+
 /* Hooks of a live view.  All pointers in lv are valid during each call. */
 typedef struct olua_view {
   void *ud;

@@ -652,11 +652,16 @@ static int incomplete (lua_State *L, int status)
 
 /* Print the values base+1 .. top: through the global `pretty` (which
 ** prints its arguments tab separated) when it is a function, else with
-** tostring, tab separated. */
+** tostring, tab separated.  Nothing when the one value is the run whose
+** last frame and summary the view just left on the screen (OLUA_SHOWN). */
 static void print_results (lua_State *L, int base)
 {
-  int n = lua_gettop(L) - base, i;
+  int n = lua_gettop(L) - base, i, shown;
   if (n <= 0) return;
+  lua_getfield(L, LUA_REGISTRYINDEX, OLUA_SHOWN);
+  shown = n == 1 && !lua_isnil(L, -1) && lua_rawequal(L, -1, base + 1);
+  lua_pop(L, 1);
+  if (shown) return;
   luaL_checkstack(L, LUA_MINSTACK, "too many results to print");
   if (lua_getglobal(L, "pretty") == LUA_TFUNCTION) {
     lua_insert(L, base + 1);
@@ -687,9 +692,13 @@ static void execute (lua_State *L)
 {
   int base = lua_gettop(L) - 1, status;
   release_signals();
+  lua_pushnil(L);
+  lua_setfield(L, LUA_REGISTRYINDEX, OLUA_SHOWN);
   status = repl_docall(L, 0, LUA_MULTRET);
   if (status == LUA_OK) print_results(L, base);
   else repl_report(L, status);
+  lua_pushnil(L);                       /* (the run is not kept alive) */
+  lua_setfield(L, LUA_REGISTRYINDEX, OLUA_SHOWN);
   fflush(stdout);
   fflush(stderr);
   lua_settop(L, base);

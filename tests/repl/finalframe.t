@@ -53,6 +53,18 @@ sleep 1
 ! tm_screen | grep -qE 'loss \[|race on quadratic'
 ok $? "finalframe: view=\"clear\" leaves no frame and no summary"
 
+# a bare run(...) at the prompt: the summary the view left is not
+# printed again as the statement's value (one "stopped:" line)
+tm_keys C-l
+tm_wait_not 'race on quadratic|loss \['
+tm_line 'run(problem.quadratic{n=2, cond=20}, optim.gd{lr=1}, {iters=300})'
+tm_wait '^  stopped: budget after 300 iterations'
+tm_wait "$P"
+sleep 1
+n=$(tm_screen | grep -cE '^  stopped: budget after 300 iterations')
+[ "$n" = 1 ]
+ok $? "finalframe: a bare run(...) shows its summary once, not again as its value ($n)"
+
 tm_line 'print(pcall(run, problem.quadratic{n=2}, optim.gd{}, {view="fade"}))'
 tm_wait "unknown view mode 'fade' \(valid: keep, clear\)"
 ok $? "finalframe: an unknown view value names the valid ones"
