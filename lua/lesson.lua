@@ -12,8 +12,9 @@
 local core = ...
 
 -- What this file uses, captured at load time (see lua/help.lua).
-local error, ipairs, pairs, print, tostring, type = error, ipairs, pairs,
-  print, tostring, type
+local error, getmetatable, ipairs, pairs, print, tostring, type = error,
+  getmetatable, ipairs, pairs, print, tostring, type
+local run, race = run, race
 local math, string, table, utf8 = math, string, table, utf8
 local fmt, concat = string.format, table.concat
 local width, caption, key = core.lesson_width, core.lesson_caption,
@@ -166,6 +167,30 @@ function lib.wrap (text, w)
   return wrap(text, w, "", "")
 end
 
+-- lesson.show(problem, methods, opts): on a terminal, the experiment
+-- behind a demo's claim shown live (a run for one method, a race for a
+-- list), returned; headless nothing is run and nil returned, so a demo
+-- whose numbers come from many runs without a view shows one of them on
+-- a terminal and prints exactly the same text headless.
+function lib.show (p, methods, opts)
+  if opts ~= nil and type(opts) ~= "table" then
+    error(fmt("lesson.show: opts must be a table of run options (got %s)",
+              type(opts)), 2)
+  end
+  if type(methods) ~= "table" and type(methods) ~= "userdata" then
+    error(fmt("lesson.show: methods must be a method or a list of methods "
+              .. "(got %s)", type(methods)), 2)
+  end
+  if width() == nil then return nil end
+  local o = {}
+  for k, v in pairs(opts or {}) do o[k] = v end
+  o.view, o.progress = true, false
+  if type(methods) == "table" and getmetatable(methods) == nil then
+    return race(p, methods, o)
+  end
+  return run(p, methods, o)
+end
+
 -- true when the lesson functions talk to a terminal (pause and ask wait).
 function lib.live ()
   return width() ~= nil
@@ -195,6 +220,10 @@ docs.clear = docs.say
 docs.wrap = [[
 lesson.wrap(text[, width]): text filled into lines of at most width
 columns (default: the terminal's, or 80).]]
+docs.show = [[
+lesson.show(problem, methods, opts): on a terminal, run the method (or
+race the list of methods) with opts, shown live, and return the run or
+race; headless run nothing and return nil.]]
 docs.live = [[
 lesson.live(): true on a terminal, where pause and ask wait for keys.]]
 core.fdocs = core.fdocs or {}

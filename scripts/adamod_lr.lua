@@ -92,6 +92,9 @@ local inband = ab.lo >= bl * (1 - 1e-12) and ab.hi <= bu * (1 + 1e-12)
 local holds = cf < 1e-9 and sup >= 50 and res.adamod.early <= 1
   and inband and ab.spread <= eu(T) / el(T) and res.adam.spread > 100
   and res.adamod.spread > 100
+-- on a terminal, the experiment shown live (headless: nothing)
+lesson.show(p, {optim.adam{}, optim.adabound{}, optim.adamod{}},
+            {iters = T, metrics = {"loss", "lrmax"}, watch = {"lrmax", "loss"}})
 lesson.verdict(string.format("%s (t = 1 rates at their closed forms to "
                     .. "%.1g; adamod's early max %.3g, %.0fx below adam's and "
                     .. "adabound's; adabound's rates at T inside the band "

@@ -194,6 +194,9 @@ print(string.format("variance: asgd/sgd at t = %d: top %.3g, bottom %.3g; "
 print(string.format("measured variance against its closed form: largest "
                     .. "deviation %.2f se", zmax))
 holds = holds and bbot and btop and vall
+-- on a terminal, the experiment shown live (headless: nothing)
+lesson.show(noisy, {methods.sgd, methods.asgd},
+            {iters = T, seed = seed, x0 = ones, watch = {"loss"}})
 lesson.verdict(string.format("%s (t = 30..300: bottom bias asgd < sgd %s, "
                     .. "top bias asgd > sgd %s, variance asgd > sgd by more "
                     .. "than 4 se in both %s; the variances within 4 se of "

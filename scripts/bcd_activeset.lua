@@ -77,6 +77,11 @@ print(string.format("identification: gs %d, gsl %d, cyclic %d, random "
                     tid.gs, tid.gsl, tid.cyclic, med, rnd[1], rnd[R],
                     med / greedy))
 local holds = ok and greedy < rnd[1] and greedy < tid.cyclic
+-- on a terminal, the experiment shown live (headless: nothing)
+lesson.show(p, {optim.bcd{rule = "gs"}, optim.bcd{rule = "gsl"},
+               optim.bcd{rule = "cyclic"}},
+            {iters = T, seed = seed, metrics = {"loss", "support", "kkt"},
+             watch = {"support", "kkt"}})
 lesson.verdict(string.format("%s (every run ends on the reference's sign "
                     .. "pattern with kkt < 1e-8: %s; greedy %d steps < the "
                     .. "fastest random stream's %d and cyclic's %d; seed %d, "

@@ -94,6 +94,12 @@ local okall = hmatch < 1e-6
 for _, v in ipairs{sl[1], sl[2], sl[3], sl[4], sh, sx} do
   okall = okall and v >= lo and v <= hi
 end
+-- on a terminal, the experiment shown live (headless: nothing)
+lesson.show(p, {optim.bilevel{sigma = sigmas[1], lr = 0.05},
+               optim.bilevel{sigma = sigmas[2], lr = 0.05},
+               optim.bilevel{sigma = sigmas[3], lr = 0.05}},
+            {iters = 400, metrics = {"loss", "hypergrad_err"},
+             watch = {"loss", "hypergrad_err"}})
 lesson.verdict(string.format("%s (slopes %.3f %.3f %.3f %.3f, method %.3f, "
                     .. "minimiser %.3f, each within [%.1f, %.1f]; the "
                     .. "method's hypergrad_err is the closed-form gap to "

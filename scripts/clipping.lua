@@ -103,6 +103,11 @@ print(string.format("  unclipped sgd: mean %.5f  se %.5f  z vs x* %.1f",
 local rel = math.abs(xb - xc) / math.abs(xc)
 local ok = det_ok and math.abs(xb / se) > 4 and rel < 0.05
   and math.abs(xg / seg) < 4
+-- on a terminal, the experiment shown live (headless: nothing)
+lesson.show(problem.quadratic{n = 1, noise = {kind = "asym", sigma = sigma}},
+            {optim.clipsgd{lr = lr, c = c}, optim.gd{lr = lr}},
+            {iters = 20000, seed = seed, metrics = {"loss", "dist"},
+             watch = {"dist"}})
 lesson.verdict(string.format("%s (deterministic runs %s 1e-8; clipped mean "
                     .. "%.1f se from x* and %.2g%% from x_c; unclipped %.1f "
                     .. "se from x*; seed %d)",

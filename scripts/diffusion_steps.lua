@@ -52,6 +52,10 @@ for _, m in ipairs{"ddim", "ddpm"} do
   ok = ok and e[#e] < 0.5 * e[1] and n[#n] > res[m].half
     and res[m].half > e[#e]
 end
+-- on a terminal, the experiment shown live (headless: nothing)
+lesson.show(p, {diffusion.ddim{steps = 100}, diffusion.ddpm{steps = 100},
+               diffusion.ddpm{steps = 100, score_error = eps}},
+            {samples = 3000, seed = seed, watch = {"tv"}})
 lesson.verdict(string.format("%s (100 steps: ddim %.3f, ddpm %.3f against "
                     .. "5 steps %.3f, %.3f; floor with score_error %g: "
                     .. "%.3f, %.3f, with %g: %.3f, %.3f; seed %d)",

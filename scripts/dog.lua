@@ -93,6 +93,9 @@ print(string.format("dog final eta %.4g (no tuning)", eta))
 local ml = median({table.unpack(lastv)})
 local ma = median({table.unpack(avgv)})
 local ok = da / ba < 2 and da < ma and dl < ml
+-- on a terminal, the experiment shown live (headless: nothing)
+lesson.show(p, {optim.dog{}, optim.gd{lr = grid[bli]}},
+            {iters = T, seed = seed, watch = {"loss"}})
 lesson.verdict(string.format("%s (averaged dog/best %.3f < 2; dog %.4g and "
                     .. "%.4g vs grid medians %.4g and %.4g; seed %d, streams "
                     .. "0-%d)", ok and "holds" or "does not hold", da / ba, da,

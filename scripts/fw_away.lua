@@ -108,6 +108,9 @@ end)(), ", ")))
 local std_ok = at[hi] > 1e-8 and slope > -1.5 and slope < -0.5
 local lin_ok = a10 ~= nil and p10 ~= nil and a5 ~= nil and p5 ~= nil
   and a10 <= 3 * a5 and p10 <= 3 * p5
+-- on a terminal, the experiment shown live (headless: nothing)
+lesson.show(p, {optim.fw{}, optim.fw{away = true}, optim.fw{pairwise = true}},
+            {iters = 2000, metrics = {"kkt", "loss"}, watch = {"kkt"}})
 lesson.verdict(string.format("%s (standard FW: best gap %.3g at t = %d, "
                     .. "slope %.2f; away %s and pairwise %s steps to 1e-10 "
                     .. "vs %s and %s to 1e-5; no seed)",

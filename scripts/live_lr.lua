@@ -80,6 +80,9 @@ print(fmt("replay: x %s, csv %s (%d bytes), changes %s",
 local ok = a1 < a0 / 100 and b1 > 1e3 * b0 and
   math.abs(growth / (high * L - 1)^2 - 1) < 0.05 and c1 < c0 / 1e3 and
   #r.changes == 2 and same_x and same_csv and same_log
+-- on a terminal, the experiment shown live (headless: nothing)
+lesson.show(p, m, {iters = iters, seed = seed, changes = r.changes,
+                  watch = {"loss"}})
 lesson.verdict(fmt("%s (loss %.3g -> %.3g at lr 1.9, %.3g -> %.3g at lr %g, "
           .. "%.3g -> %.3g at lr %g; growth %.4f vs %.4f within 5%%; replay "
           .. "byte-identical: %s; seed %d)", ok and "holds" or "does not hold",

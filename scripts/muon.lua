@@ -59,6 +59,11 @@ for _, k in ipairs{1, 2, 3, 5, 8} do
   print(string.format("  %-4d %12.4g %12.3g", k, r:last("loss"),
                       r:last("ortherr")))
 end
+-- on a terminal, the experiment shown live (headless: nothing)
+lesson.show(problem.matlsq{}, {optim.muon{lr = lr, polar = "ns"},
+                                optim.muon{lr = lr, polar = "svd"}},
+            {iters = T, seed = seed, metrics = {"loss", "ortherr"},
+             watch = {"loss", "ortherr"}})
 lesson.verdict(string.format("%s (loss ratios ns/svd %.3f matlsq, %.3f "
                     .. "lowrank; ortherr > 1e-3 with Newton-Schulz, < 1e-10 "
                     .. "with the SVD; seed %d)", ok and "holds"

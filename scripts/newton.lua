@@ -72,6 +72,10 @@ print(string.format("pure from x0 = 0.5 (inside |x| < 1): final |x| %.3g",
                     math.abs(r.x[1])))
 local inside = math.abs(r.x[1]) < 1e-8
 local ok = math.abs(x0) > 1 and pure_div and conv and inside
+-- on a terminal, the experiment shown live (headless: nothing)
+lesson.show(p, {optim.newton{step = "pure"}, optim.newton{step = "damped"},
+               optim.newton{step = "backtrack"}},
+            {iters = T, x0 = {0.5}, metrics = {"loss"}, watch = {"loss"}})
 lesson.verdict(string.format("%s (pure Newton %s within 10 steps from %g and "
                     .. "%s from 0.5; damped and backtracking %s |x| < 1e-8 "
                     .. "in %d steps; deterministic, no seed)", ok and "holds"

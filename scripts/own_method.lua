@@ -118,6 +118,9 @@ end
 local ok = maxdiff <= 1e-12 and rc[1].ngev == rc[2].ngev
   and steps[1] ~= nil and steps[1] == steps[2] and steps[3] ~= nil
   and steps[3] < steps[1]
+-- on a terminal, the experiment shown live (headless: nothing)
+lesson.show(p, methods, {iters = T, seed = seed, metrics = {"dist"},
+                            watch = {"dist"}})
 lesson.verdict(string.format("%s (max iterate difference %.3g <= 1e-12, "
                     .. "gradients %d and %d; steps to 1e-8: Lua heavy ball "
                     .. "%s, momentum %s, restarted %s; seed %d)",

@@ -57,6 +57,10 @@ local ok = steps.none == nil
 for _, rs in ipairs{"fixed", "function", "gradient"} do
   ok = ok and steps[rs] ~= nil and steps[rs] < T / 3
 end
+-- on a terminal, the experiment shown live (headless: nothing)
+lesson.show(p, {methods[1][2], methods[2][2], methods[3][2], methods[4][2],
+               methods[5][2]},
+            {iters = T, seed = seed, metrics = {"dist"}, watch = {"dist"}})
 lesson.verdict(string.format("%s (plain AG %s; restarts fixed %s, function "
                     .. "%s, gradient %s steps, budget/3 = %d; known kappa %s; "
                     .. "seed %d)", ok and "holds" or "does not hold",

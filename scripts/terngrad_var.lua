@@ -60,6 +60,10 @@ print(string.format("variance: measured %.4f +- %.4f, s||g||_1 - ||g||^2 = "
 print(string.format("bits per message: %d (2n + 32) against %d (32n)", bits,
                     32 * n))
 local ok = zmax <= 4 and math.abs(e1 - V) <= 4 * se and bias2 < 4 * V / M
+-- on a terminal, the experiment shown live (headless: nothing)
+lesson.show(problem.fedquad{}, {dist.ef14{lr = 0.1, compress = "none"},
+                               dist.ef14{lr = 0.1, compress = "terngrad"}},
+            {iters = 300, seed = seed, watch = {"loss", "gradnorm"}})
 lesson.verdict(string.format("%s (every coordinate's mean within 4 se of g, "
                     .. "largest %.2f; variance %.4f vs %.4f within %.2f se; "
                     .. "seed %d)", ok and "holds" or "does not hold", zmax,
