@@ -141,7 +141,7 @@ end
 
 -- claim / verdict: one line headless; wrapped to the terminal's width,
 -- continued with an indent, on a terminal, where the claim is also the
--- live view's caption while the demo's runs are shown.
+-- live view's caption until the verdict.
 local function labelled (who, label, text)
   checktext(who, "text", text)
   local w = width()
@@ -149,7 +149,9 @@ local function labelled (who, label, text)
     print(label .. text)
     return
   end
-  if who == "claim" then caption(label .. text) end
+  -- the claim is the caption while the demo's runs are shown; the
+  -- verdict ends the demo, and its caption
+  caption(who == "claim" and label .. text or nil)
   print(wrap(text, math.max(w, 20), label, "  "))
 end
 

@@ -11,7 +11,9 @@
 #       (the screen cleared, the sections before it run quietly, a poll
 #       asked again), q quits with status 0;
 #   (e) headless (stdout a pipe) the same scripts print their captions and
-#       questions, never wait, and ask returns nil.
+#       questions, never wait, and ask returns nil;
+#   (f) scripts/lesson_momentum.lua, the man page's worked lesson, stepped
+#       through on a terminal to its verdict.
 # Every wait polls the screen up to T_WAIT seconds; nothing sleeps.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/tmux.sh
@@ -121,6 +123,32 @@ tm_keys q
 tm_until '! tm_alive'; ok $? "--lesson: q quits"
 [ "$(tm list-panes -t t -F '#{pane_dead_status}')" = 0 ]
 ok $? "--lesson: exit status 0 after q"
+
+# (f) the worked lesson of the man page, stepped through as in class
+last_is () { tm_screen | grep -v '^ *$' | tail -1 | grep -qE -- "$1"; }
+step () { tm_until "last_is '$1'" && tm_keys "$2"; }
+T_COLS=100 tm_start --lesson scripts/lesson_momentum.lua
+step '^\[section 1/5: the valley' Space
+ok $? "lesson_momentum: section 1 waits, space goes on"
+step '^\[press space to go on\]' Space
+ok $? "lesson_momentum: section 2 pauses before its run"
+step '^\[section 2/5: gradient descent' Space
+ok $? "lesson_momentum: section 2's run ends, space goes on"
+step '^\[press a letter, a-c\]' b
+ok $? "lesson_momentum: the poll waits for a letter"
+step '^\[section 3/5: a poll' Space
+ok $? "lesson_momentum: the poll's section ends"
+tm_screen | grep -q '^right: sqrt(50) is about 7$'
+ok $? "lesson_momentum: b is the right answer"
+step '^\[press space to go on\]' Space
+ok $? "lesson_momentum: section 4 pauses before the race"
+step '^\[section 4/5: the heavy ball' Space
+ok $? "lesson_momentum: the race ends, space goes on"
+tm_wait '^verdict: holds \(gd 346 steps, heavy ball 59'
+ok $? "lesson_momentum: the verdict holds on a terminal (gd 346, heavy ball 59)"
+step '^\[section 5/5: the verdict -- end of the lesson' Space
+ok $? "lesson_momentum: the end of the lesson; space quits"
+tm_until '! tm_alive'; ok $? "lesson_momentum: the lesson is over"
 
 # (e) headless
 out=$("$T_BIN" "$T_TMP/say.lua" < /dev/null 2>&1); st=$?
