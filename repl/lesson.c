@@ -12,7 +12,7 @@
 ** Sections: lines "-- %%" (optionally followed by a title) at the top
 ** level of the script.  The script is one chunk, so its locals carry from
 ** one section to the next; each marker line is replaced by a call
-** section(k) (on the same line: error messages keep their line numbers),
+** __section(k) (on the same line: error messages keep their line numbers),
 ** and section k waits, once section k - 1 has run, for space / Right
 ** (go on), backspace / Left (back) or q (quit).  Going back runs the
 ** script again from the start: the sections before the one wanted run
@@ -307,7 +307,7 @@ static int between (int k)
   }
 }
 
-/* section(k), the call that replaces marker line k. */
+/* __section(k), the call that replaces marker line k. */
 static int l_section (lua_State *L)
 {
   int k = (int)luaL_checkinteger(L, 1), a;
@@ -354,8 +354,8 @@ static char *marker (const char *line, size_t len, int k)
   return t;
 }
 
-/* The script's text as one chunk: "local section = ...; " before line 1,
-** each marker line replaced by "section(k)", a first line "#..." blanked.
+/* The script's text as one chunk: "local __section = ...; " before line 1,
+** each marker line replaced by "__section(k)", a first line "#..." blanked.
 ** Pushes it (a string); sets D.n and D.title.  Returns 0, or -1 when the
 ** file cannot be opened. */
 static int prepare (lua_State *L, const char *file)
@@ -368,7 +368,7 @@ static int prepare (lua_State *L, const char *file)
   int lineno = 0;
   if (f == NULL) return -1;
   luaL_buffinit(L, &b);
-  luaL_addstring(&b, "local section = ...; ");
+  luaL_addstring(&b, "local __section = ...; ");
   while ((len = getline(&line, &cap, f)) >= 0) {
     char *t;
     lineno++;
@@ -378,7 +378,7 @@ static int prepare (lua_State *L, const char *file)
     }
     if (D.n < MAXSEC && (t = marker(line, (size_t)len, D.n + 1)) != NULL) {
       D.title[++D.n] = t;
-      lua_pushfstring(L, "section(%d)\n", D.n);
+      lua_pushfstring(L, "__section(%d)\n", D.n);
       luaL_addvalue(&b);
       continue;
     }
