@@ -231,8 +231,8 @@ void lesson_caption_draw (int y, int n, int cols)
 const char *lesson_status (const char *keys, char *buf, size_t size)
 {
   if (!D.on || D.target < 1 || D.target > D.n) return keys;
-  snprintf(buf, size, " section %d/%d: %s \xc2\xb7 %s", D.target, D.n,
-           D.title[D.target], keys);
+  snprintf(buf, size, " section %d/%d: %s %s %s", D.target, D.n,
+           D.title[D.target], screen_utf8() ? "\xc2\xb7" : "|", keys);
   return buf;
 }
 
