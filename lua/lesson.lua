@@ -57,11 +57,13 @@ local function wrap (text, w, first, rest)
   return concat(out, "\n")
 end
 
-local function checktext (who, what, v, opt)
+-- v must be a string (or nil when opt); the error is raised at the
+-- user's line, level (default 3: the caller of the lesson function).
+local function checktext (who, what, v, opt, level)
   if opt and v == nil then return nil end
   if type(v) ~= "string" then
     error(fmt("lesson.%s: %s must be a string (got %s)", who, what, type(v)),
-          3)
+          level or 3)
   end
   return v
 end
@@ -143,7 +145,7 @@ end
 -- continued with an indent, on a terminal, where the claim is also the
 -- live view's caption until the verdict.
 local function labelled (who, label, text)
-  checktext(who, "text", text)
+  checktext(who, "text", text, false, 4)
   local w = width()
   if w == nil then
     print(label .. text)
