@@ -23,6 +23,7 @@
 ** Invariants: stdout and stderr are the terminal again (quiet_off) before
 ** any error is reported and before repl_lesson_run returns.
 */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -405,10 +406,12 @@ int repl_lesson_run (lua_State *L, const char *file, const repl_opts *o)
   }
   memset(&D, 0, sizeof D);
   D.L = L;
+  errno = 0;
   D.view = repl_view(o);
   if (prepare(L, file) != 0 || D.n == 0) {
+    const char *why = errno != 0 ? strerror(errno) : "not enough memory";
     lua_settop(L, top);
-    lua_pushfstring(L, "cannot read %s", file);
+    lua_pushfstring(L, "cannot open %s: %s", file, why);
     status = repl_report(L, LUA_ERRFILE);
     goto done;
   }
