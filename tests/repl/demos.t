@@ -8,13 +8,16 @@
 # fits; the three quick scripts' claims are longer).
 # Three quick scripts by default; every script in scripts/ (but the
 # lesson_* ones, which wait for keys: tests/repl/lesson.t) with
-# OPTLAB_SLOW_TESTS=1, which takes minutes: paced live views.
+# OPTLAB_SLOW_TESTS=1, which takes minutes: paced live views; the names
+# in OPTLAB_DEMOS (space-separated) instead when it is set.
 cd "$(dirname "$0")/../.." || exit 1
 T_COLS=100
 T_ROWS=30
 . tests/lib/tmux.sh
 
-if [ -n "$OPTLAB_SLOW_TESTS" ]; then
+if [ -n "$OPTLAB_DEMOS" ]; then
+  names=$OPTLAB_DEMOS
+elif [ -n "$OPTLAB_SLOW_TESTS" ]; then
   names=$(ls scripts/*.lua | sed 's|scripts/||; s|\.lua$||' | grep -v '^lesson_')
 else
   names="momentum newton terngrad_var"
