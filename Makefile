@@ -56,7 +56,7 @@ REPL_O   = $(REPL_SRC:.c=.o)
 # race.lua makes.  A new file goes after the files it uses; `make lint`
 # checks that every lua/*.lua is listed.
 LUA_LIB  = lua/help.lua lua/lpdf.lua lua/prelude.lua lua/race.lua \
-           lua/raceplot.lua lua/sweep.lua lua/tasks.lua
+           lua/raceplot.lua lua/sweep.lua lua/tasks.lua lua/lesson.lua
 CTESTS   = $(patsubst %.c,%.t,$(wildcard tests/c/t_*.c))
 # tests/bench/ipopt (IPOPT against sqp) is built only when IPOPT's
 # development package (coinor-libipopt-dev) is installed.

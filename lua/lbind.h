@@ -300,6 +300,8 @@ void olua_openjobs (lua_State *L);
 void olua_opensample (lua_State *L);
 /* The global metric (lua/lmetric.c); core: the internal table's index. */
 void olua_openmetric (lua_State *L, int core);
+/* core.lesson_width, lesson_caption, lesson_key (lua/llesson.c). */
+void olua_openlesson (lua_State *L, int core);
 /* lsample.c: run with chains > 1 (problem at 1, sampler at 2) -> the
 ** chains object; the methods of a sampler run and of chains (draws,
 ** summary, save_draws, stats); the summary table of a sampler's chains,

@@ -259,6 +259,7 @@ int luaopen_optlab (lua_State *L)
   olua_openad(L);
   olua_opentask(L);
   olua_openmetric(L, core);
+  olua_openlesson(L, core);
   olua_loadembedded(L, core);
   lua_newtable(L);
   lua_pushliteral(L, OL_VERSION);

@@ -152,4 +152,29 @@ int olua_jobs_list (lua_State *L, olua_job *out, int max);
 ** Returns the number of jobs it applied to. */
 int olua_jobs_ctl (lua_State *L, int id, int op);
 
+/* Lesson scripts (lesson.say, lesson.pause, lesson.ask: lua/lesson.lua)
+** on a terminal.  The program installs these hooks when it has a
+** terminal to talk to (as it does the view); without them (a pipe,
+** --no-tui) the lesson functions print their text and return at once. */
+enum { OLUA_KEY_INTR = -1, OLUA_KEY_LEFT = -2, OLUA_KEY_RIGHT = -3,
+       OLUA_KEY_BACK = -4 };
+typedef struct olua_lesson {
+  void *ud;
+  /* Columns of the terminal now. */
+  int (*width) (void *ud);
+  /* Show text (copied; NULL or "" for none) as the live view's caption
+  ** from now on, until the next call. */
+  void (*caption) (void *ud, const char *text);
+  /* Show prompt (a one-line hint, "[press space to go on]") on the
+  ** terminal's current line, wait for one key, erase the prompt and
+  ** return the key: a byte (' ', 'a', '\n' for Return), or
+  ** OLUA_KEY_LEFT, _RIGHT (arrows), _BACK (backspace), _INTR (Ctrl-C,
+  ** end of input); the terminal is back in its mode on return. */
+  int (*key) (void *ud, const char *prompt);
+} olua_lesson;
+
+/* Install the lesson hooks (kept by pointer until replaced; NULL for
+** none). */
+void olua_setlesson (lua_State *L, const olua_lesson *h);
+
 #endif

@@ -31,6 +31,7 @@
 #include "lualib.h"
 
 #include "repl.h"
+#include "lesson.h"
 #include "log.h"
 #include "ltask.h"
 
@@ -49,6 +50,8 @@ static const char usage_text[] =
   "  -v         write a debug log to $OPTLAB_LOG or ./optlab.log\n"
   "  --no-tui   never open the live view (progress lines instead)\n"
   "  --ascii    no braille or Unicode in the live view\n"
+  "  --lesson   run 'script' section by section (sections begin at lines\n"
+  "             '-- %%'): space next, backspace back, q quit\n"
   "  --tasks K/N --dir DIR  compute slice K of N of every bulk operation\n"
   "             (repeats, sweep, race, chains) into DIR, print nothing\n"
   "  --gather DIR  read every bulk operation's results from DIR; with a\n"
@@ -304,6 +307,7 @@ typedef struct cli {
   const char *task_dir;  /* --dir DIR */
   const char *gather;    /* --gather DIR */
   int partial;           /* --partial */
+  int lesson;            /* --lesson: the script runs section by section */
 } cli;
 
 /* "K/N" with 1 <= K <= N -> 0, else -1. */
@@ -353,6 +357,7 @@ static int collectargs (char **argv, int argc, cli *c, int *bad)
     else if (strcmp(a, "-v") == 0) c->o.verbose = 1;
     else if (strcmp(a, "--no-tui") == 0) c->o.notui = 1;
     else if (strcmp(a, "--ascii") == 0) c->o.ascii = 1;
+    else if (strcmp(a, "--lesson") == 0) c->lesson = 1;
     else if (strcmp(a, "--version") == 0) c->version = 1;
     else if (strcmp(a, "--tasks") == 0 || strcmp(a, "--dir") == 0 ||
              strcmp(a, "--gather") == 0) {
@@ -465,12 +470,18 @@ static int pmain (lua_State *L)
   c.o.mpitty = olua_task_mpi0();
   if (!c.o.notui && (isatty(STDOUT_FILENO) || c.o.mpitty))
     olua_setview(L, repl_view(&c.o));
+  olua_setlesson(L, repl_lesson_hooks(&c.o));
   createargtable(L, argv, argc, c.script);
   lua_gc(L, LUA_GCRESTART);
   lua_gc(L, LUA_GCGEN, 0, 0);
   if (!runargs(L, argv, c.script)) return 0;
+  if (c.lesson && (c.script >= argc || c.stdin_script)) {
+    message("'--lesson' needs a script file");
+    return 0;
+  }
   if (c.script < argc) {
-    if (handle_script(L, c.stdin_script ? NULL : argv[c.script]) != LUA_OK)
+    if (c.lesson ? repl_lesson_run(L, argv[c.script], &c.o) != LUA_OK
+        : handle_script(L, c.stdin_script ? NULL : argv[c.script]) != LUA_OK)
       return 0;
   }
   if (c.interactive) {

@@ -39,6 +39,7 @@
 #include "repl.h"
 #include "canvas.h"
 #include "draw.h"
+#include "lesson.h"
 #include "log.h"
 #include "model.h"
 #include "screen.h"
@@ -113,8 +114,8 @@ static int read_keys (view *v, const olua_live *lv, int ms)
 static void draw (view *v, const olua_live *lv)
 {
   dr_view d;
-  char speed[32], keys[256], tune[160];
-  int rows, cols, autokind;
+  char speed[32], keys[256], tune[160], lstatus[512];
+  int rows, cols, autokind, caprows;
   long it = max_iter(lv);
   double t = ol_now();
   vm_model *m = &v->m;
@@ -144,11 +145,16 @@ static void draw (view *v, const olua_live *lv)
   d.focus = m->focus;
   d.zoom = m->zoom && m->npanels > 0;
   screen_erase();
-  dr_view_draw(&d, rows, cols, &v->cv);
+  /* a lesson's caption (lesson.say) takes the rows above the key line */
+  caprows = lesson_caption_rows(rows, cols);
+  dr_view_draw(&d, rows - caprows, cols, &v->cv);
+  if (caprows > 0) lesson_caption_draw(rows - 1 - caprows, caprows, cols);
   if (cols >= DR_MIN_COLS && rows >= DR_MIN_ROWS) {
     vm_draw_header(cols, NULL, d.title, d.iter, d.iters, d.state, d.speed);
     screen_blank(rows - 1, 0, cols - 1, SC_STATUS, SA_REVERSE);
-    vm_draw_status(rows - 1, cols, vm_keyline(VM_VIEW, keys, sizeof keys),
+    vm_draw_status(rows - 1, cols,
+                   lesson_status(vm_keyline(VM_VIEW, keys, sizeof keys),
+                                 lstatus, sizeof lstatus),
                    vm_tunestr(m, lv->runs, lv->nruns, tune, sizeof tune),
                    SC_STATUS, SA_REVERSE);
     if (m->help) vm_draw_help(VM_VIEW, rows, cols);

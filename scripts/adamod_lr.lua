@@ -49,7 +49,7 @@ local want1 = {
 local methods = {{"adam", optim.adam{}}, {"adabound", optim.adabound{}},
                  {"adamod", optim.adamod{}}}
 
-print("claim: AdaMod has no early spike of adaptive learning rates (Adam's "
+lesson.claim("AdaMod has no early spike of adaptive learning rates (Adam's "
       .. "and AdaBound's reach ~100 in the first steps); AdaBound's band "
       .. "closes on final_lr, so its rates end as one SGD rate")
 print(string.format("  %-9s %12s %12s %12s %12s %12s %10s", "method",
@@ -92,7 +92,10 @@ local inband = ab.lo >= bl * (1 - 1e-12) and ab.hi <= bu * (1 + 1e-12)
 local holds = cf < 1e-9 and sup >= 50 and res.adamod.early <= 1
   and inband and ab.spread <= eu(T) / el(T) and res.adam.spread > 100
   and res.adamod.spread > 100
-print(string.format("verdict: %s (t = 1 rates at their closed forms to "
+-- on a terminal, the experiment shown live (headless: nothing)
+lesson.show(p, {optim.adam{}, optim.adabound{}, optim.adamod{}},
+            {iters = T, metrics = {"loss", "lrmax"}, watch = {"lrmax", "loss"}})
+lesson.verdict(string.format("%s (t = 1 rates at their closed forms to "
                     .. "%.1g; adamod's early max %.3g, %.0fx below adam's and "
                     .. "adabound's; adabound's rates at T inside the band "
                     .. "%s, spread %.4g <= %.4g where adam's is %.4g and "

@@ -71,7 +71,7 @@ for i = 1, n do
   lamerr = math.max(lamerr, math.abs(clean:eval(e) - 0.5 * lam[i]) / lam[i])
 end
 
-print("claim: ASGD's bias error beats SGD's in the small-eigenvalue subspace "
+lesson.claim("ASGD's bias error beats SGD's in the small-eigenvalue subspace "
       .. "and decays slower in the large-eigenvalue one; its variance error "
       .. "is larger in both")
 print(string.format("eigenvalues %.4g .. %.4g (checked against f(e_i) to "
@@ -194,7 +194,10 @@ print(string.format("variance: asgd/sgd at t = %d: top %.3g, bottom %.3g; "
 print(string.format("measured variance against its closed form: largest "
                     .. "deviation %.2f se", zmax))
 holds = holds and bbot and btop and vall
-print(string.format("verdict: %s (t = 30..300: bottom bias asgd < sgd %s, "
+-- on a terminal, the experiment shown live (headless: nothing)
+lesson.show(noisy, {methods.sgd, methods.asgd},
+            {iters = T, seed = seed, x0 = ones, watch = {"loss"}})
+lesson.verdict(string.format("%s (t = 30..300: bottom bias asgd < sgd %s, "
                     .. "top bias asgd > sgd %s, variance asgd > sgd by more "
                     .. "than 4 se in both %s; the variances within 4 se of "
                     .. "their closed forms (%.2f); seed %d, streams 1..%d)",

@@ -48,7 +48,7 @@ local function identify (rule, stream)
   return last, s[#s], same, r:last("kkt")
 end
 
-print("claim: greedy coordinate rules (gs, gsl) identify the lasso's active "
+lesson.claim("greedy coordinate rules (gs, gsl) identify the lasso's active "
       .. "set in fewer coordinate steps than random (and cyclic) selection")
 print(string.format("reference: fista, kkt %.2g, %d active coordinates of "
                     .. "%d", ref:last("kkt"), active, #ref.x))
@@ -77,7 +77,12 @@ print(string.format("identification: gs %d, gsl %d, cyclic %d, random "
                     tid.gs, tid.gsl, tid.cyclic, med, rnd[1], rnd[R],
                     med / greedy))
 local holds = ok and greedy < rnd[1] and greedy < tid.cyclic
-print(string.format("verdict: %s (every run ends on the reference's sign "
+-- on a terminal, the experiment shown live (headless: nothing)
+lesson.show(p, {optim.bcd{rule = "gs"}, optim.bcd{rule = "gsl"},
+               optim.bcd{rule = "cyclic"}},
+            {iters = T, seed = seed, metrics = {"loss", "support", "kkt"},
+             watch = {"support", "kkt"}})
+lesson.verdict(string.format("%s (every run ends on the reference's sign "
                     .. "pattern with kkt < 1e-8: %s; greedy %d steps < the "
                     .. "fastest random stream's %d and cyclic's %d; seed %d, "
                     .. "streams 1..%d)", holds and "holds" or "does not hold",

@@ -34,7 +34,7 @@ local function slope (xs, ys)
   return (k * sxy - sx * sy) / (k * sxx - sx * sx)
 end
 
-print("claim: the penalty psi_sigma and the hyper-objective F differ by "
+lesson.claim("the penalty psi_sigma and the hyper-objective F differ by "
       .. "O(sigma) in values and derivatives (log-log slope 1)")
 print(string.format("part 1: closed forms at x = 0 and at x* = %.6f", xstar))
 print(string.format("  %-8s %12s %12s %12s %12s", "sigma", "|F-psi| 0",
@@ -94,7 +94,13 @@ local okall = hmatch < 1e-6
 for _, v in ipairs{sl[1], sl[2], sl[3], sl[4], sh, sx} do
   okall = okall and v >= lo and v <= hi
 end
-print(string.format("verdict: %s (slopes %.3f %.3f %.3f %.3f, method %.3f, "
+-- on a terminal, the experiment shown live (headless: nothing)
+lesson.show(p, {optim.bilevel{sigma = sigmas[1], lr = 0.05},
+               optim.bilevel{sigma = sigmas[2], lr = 0.05},
+               optim.bilevel{sigma = sigmas[3], lr = 0.05}},
+            {iters = 400, metrics = {"loss", "hypergrad_err"},
+             watch = {"loss", "hypergrad_err"}})
+lesson.verdict(string.format("%s (slopes %.3f %.3f %.3f %.3f, method %.3f, "
                     .. "minimiser %.3f, each within [%.1f, %.1f]; the "
                     .. "method's hypergrad_err is the closed-form gap to "
                     .. "%.1g; no seed: deterministic, data seed 1)",

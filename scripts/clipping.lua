@@ -22,7 +22,7 @@ local lr = tonumber(arg and arg[2]) or 0.005
 local c = tonumber(arg and arg[3]) or 1
 local sigma = tonumber(arg and arg[4]) or 2
 
-print("claim: clipping leaves deterministic gradient descent convergent for "
+lesson.claim("clipping leaves deterministic gradient descent convergent for "
       .. "every threshold c, but with asymmetric noise clipped SGD settles "
       .. "at the biased point x_c, not at x* = 0, where unclipped SGD's mean "
       .. "stays")
@@ -103,7 +103,12 @@ print(string.format("  unclipped sgd: mean %.5f  se %.5f  z vs x* %.1f",
 local rel = math.abs(xb - xc) / math.abs(xc)
 local ok = det_ok and math.abs(xb / se) > 4 and rel < 0.05
   and math.abs(xg / seg) < 4
-print(string.format("verdict: %s (deterministic runs %s 1e-8; clipped mean "
+-- on a terminal, the experiment shown live (headless: nothing)
+lesson.show(problem.quadratic{n = 1, noise = {kind = "asym", sigma = sigma}},
+            {optim.clipsgd{lr = lr, c = c}, optim.gd{lr = lr}},
+            {iters = 20000, seed = seed, metrics = {"loss", "dist"},
+             watch = {"dist"}})
+lesson.verdict(string.format("%s (deterministic runs %s 1e-8; clipped mean "
                     .. "%.1f se from x* and %.2g%% from x_c; unclipped %.1f "
                     .. "se from x*; seed %d)",
                     ok and "holds" or "does not hold",

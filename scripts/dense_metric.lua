@@ -30,7 +30,7 @@ for i = 1, n do
 end
 local p = problem.gaussian{n = n, cov = cov}
 local cond = (1 + rho * (n - 1)) / (1 - rho)
-print(string.format("claim: on a %d-D Gaussian with correlation %g "
+lesson.claim(string.format("on a %d-D Gaussian with correlation %g "
                     .. "(condition %.0f), NUTS with a dense metric gets at "
                     .. "least 5x the min bulk-ESS per gradient of a "
                     .. "diagonal metric", n, rho, cond))
@@ -49,7 +49,7 @@ for _, metric in ipairs{"diag", "dense"} do
 end
 local ratio = res.dense.per / res.diag.per
 print(string.format("dense / diag ESS per gradient %.1f", ratio))
-print(string.format("verdict: %s (dense %.3f vs diag %.3f ESS per 1000 "
+lesson.verdict(string.format("%s (dense %.3f vs diag %.3f ESS per 1000 "
                     .. "gradients, ratio %.1f %s 5; seed %d)",
                     ratio >= 5 and "holds" or "does not hold", res.dense.per,
                     res.diag.per, ratio, ratio >= 5 and ">=" or "<", seed))

@@ -23,7 +23,7 @@ local function tv (m, k, e)
                 {samples = 3000, seed = seed, progress = false, view = false})
   return r:last("tv")
 end
-print(string.format("claim: TV to the target falls with the steps for DDIM "
+lesson.claim(string.format("TV to the target falls with the steps for DDIM "
                     .. "and DDPM with the exact score; a score error leaves "
                     .. "a floor that rises with it (%g, %g)", eps / 2, eps))
 local res = {}
@@ -52,7 +52,11 @@ for _, m in ipairs{"ddim", "ddpm"} do
   ok = ok and e[#e] < 0.5 * e[1] and n[#n] > res[m].half
     and res[m].half > e[#e]
 end
-print(string.format("verdict: %s (100 steps: ddim %.3f, ddpm %.3f against "
+-- on a terminal, the experiment shown live (headless: nothing)
+lesson.show(p, {diffusion.ddim{steps = 100}, diffusion.ddpm{steps = 100},
+               diffusion.ddpm{steps = 100, score_error = eps}},
+            {samples = 3000, seed = seed, watch = {"tv"}})
+lesson.verdict(string.format("%s (100 steps: ddim %.3f, ddpm %.3f against "
                     .. "5 steps %.3f, %.3f; floor with score_error %g: "
                     .. "%.3f, %.3f, with %g: %.3f, %.3f; seed %d)",
                     ok and "holds" or "does not hold", res.ddim.exact[5],

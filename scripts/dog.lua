@@ -58,7 +58,7 @@ local function measure (m, probe)
   return median(fl), median(fa), probe and median(eta) or nil
 end
 
-print("claim: DoG, with no step size to tune, ends within 2x of SGD at its "
+lesson.claim("DoG, with no step size to tune, ends within 2x of SGD at its "
       .. "best grid step size in f - f* (with iterate averaging) and below "
       .. "the grid's median, averaged and at the last iterate")
 print(string.format("logreg{d=%d} with gauss noise sigma %g, %d steps, "
@@ -93,7 +93,10 @@ print(string.format("dog final eta %.4g (no tuning)", eta))
 local ml = median({table.unpack(lastv)})
 local ma = median({table.unpack(avgv)})
 local ok = da / ba < 2 and da < ma and dl < ml
-print(string.format("verdict: %s (averaged dog/best %.3f < 2; dog %.4g and "
+-- on a terminal, the experiment shown live (headless: nothing)
+lesson.show(p, {optim.dog{}, optim.gd{lr = grid[bli]}},
+            {iters = T, seed = seed, watch = {"loss"}})
+lesson.verdict(string.format("%s (averaged dog/best %.3f < 2; dog %.4g and "
                     .. "%.4g vs grid medians %.4g and %.4g; seed %d, streams "
                     .. "0-%d)", ok and "holds" or "does not hold", da / ba, da,
                     dl, ma, ml, seed, R - 1))

@@ -45,7 +45,7 @@ local function stage_entropy (x, h)
   return s / K
 end
 
-print(string.format("claim: on stopping{H=%d, K=%d}, dynamic PG reaches "
+lesson.claim(string.format("on stopping{H=%d, K=%d}, dynamic PG reaches "
                     .. "V* - V^pi <= %g in fewer gradient steps than "
                     .. "simultaneous PG, each at its best step size", H, K,
                     eps))
@@ -78,7 +78,7 @@ end
 order = stage_entropy(half.x, H - 1) < 0.1 and
   math.abs(stage_entropy(half.x, 0) - math.log(2)) < 1e-12
 local ok = best.dyn[1] < best.pg[1] and order
-print(string.format("verdict: %s (dynpg %d vs pg %d gradient steps to gap "
+lesson.verdict(string.format("%s (dynpg %d vs pg %d gradient steps to gap "
                     .. "<= %g, %.1fx fewer; halfway dynpg's stage %d "
                     .. "entropy %.3f, stage 0 still log 2; exact "
                     .. "gradients, no seed)",

@@ -70,7 +70,7 @@ local function final (m)
   return r.x, r:last("gradnorm")
 end
 
-print(string.format("claim: at a constant local step (K = %d, lr = %g), "
+lesson.claim(string.format("at a constant local step (K = %d, lr = %g), "
                     .. "server momentum leaves FedAvg's heterogeneity bias "
                     .. "unchanged, client momentum beta cuts it to FedAvg's "
                     .. "at step beta lr (gone only as beta -> 0), SCAFFOLD "
@@ -114,7 +114,7 @@ print(string.format("client momentum: bias / (beta * fedavg's bias) = %s",
                     end)(), ", ")))
 local holds = okall and b0 > 0.1 and rows.scaffold < 1e-10
   and ratio[#ratio] > 0.5 and ratio[#ratio] < 1.5
-print(string.format("verdict: %s (fedavg and fedavgm stall %.4f from x*, "
+lesson.verdict(string.format("%s (fedavg and fedavgm stall %.4f from x*, "
                     .. "client momentum's bias within 1e-6 of FedAvg's at "
                     .. "step beta lr and ~ beta times it (ratio %.3f at "
                     .. "beta 0.05), scaffold %.1e; seed 1)",

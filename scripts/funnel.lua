@@ -16,7 +16,7 @@ local function fit (p)
   local s = c:summary()[1]
   return c:stats().divergences, s.sd, s.mcse, s.rhat
 end
-print("claim: the centred funnel makes NUTS diverge and miss the neck "
+lesson.claim("the centred funnel makes NUTS diverge and miss the neck "
       .. "(sd of v < 3); the non-centred form does not")
 local dc, sc, _, rc = fit(problem.funnel{n = 10})
 local dn, sn, _, rn = fit(problem.funnel{n = 10, noncentered = true})
@@ -25,7 +25,7 @@ print(string.format("centred      divergences %4d   sd(v) %.3f   rhat(v) %.3f",
 print(string.format("non-centred  divergences %4d   sd(v) %.3f   rhat(v) %.3f",
                     dn, sn, rn))
 local ok = dc > 0 and dn == 0 and math.abs(sn - 3) < 0.3 and sc < sn
-print(string.format("verdict: %s (centred %d divergences, sd(v) %.3f; "
+lesson.verdict(string.format("%s (centred %d divergences, sd(v) %.3f; "
                     .. "non-centred %d, sd(v) %.3f within 0.3 of 3; seed %d, "
                     .. "4 chains of 2000 draws after 1000 warmup)",
                     ok and "holds" or "does not hold", dc, sc, dn, sn, seed))

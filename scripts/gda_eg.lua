@@ -22,7 +22,7 @@ local T = tonumber(arg and arg[1]) or 30000
 local lr = tonumber(arg and arg[2]) or 0.1
 local p = problem.bilinear{simplex = false}
 local smax = (3 + math.sqrt(5)) / 2   -- largest singular value of M
-print(string.format("claim: on the unconstrained bilinear game at lr = %g "
+lesson.claim(string.format("on the unconstrained bilinear game at lr = %g "
                     .. "simultaneous GDA spirals out, alternating GDA stays "
                     .. "bounded without converging, extragradient and "
                     .. "optimistic GDA reach ||z - z*|| < 1e-6 in %d steps",
@@ -56,7 +56,7 @@ print(string.format("extragradient: ||z - z*|| = %.3g after %d steps; "
                     .. "optimistic GDA: %.3g", eT, e.iter, oT))
 local ok = gT > 100 * d0 and alo > 0.5 * d0 and ahi < 2 * d0
   and eT < 1e-6 and oT < 1e-6
-print(string.format("verdict: %s (gda %.3g > 100 x %.3g; alternating in "
+lesson.verdict(string.format("%s (gda %.3g > 100 x %.3g; alternating in "
                     .. "[%.3g, %.3g], within [0.5, 2] x the start; eg %.2g, "
                     .. "ogda %.2g < 1e-6; no seed)",
                     ok and "holds" or "does not hold", gT, d0, alo, ahi, eT,

@@ -50,7 +50,7 @@ local function gaps (p, method)
           max = quantile(fin, 1), worst90 = quantile(worst, 0.9)}
 end
 
-print(string.format("claim: under Student-t noise (nu = %g: infinite "
+lesson.claim(string.format("under Student-t noise (nu = %g: infinite "
                     .. "variance) on a ring of 8 heterogeneous nodes, "
                     .. "GT-NSGDm's gap f(xbar) - f* stays small over %d "
                     .. "seeds while D-SGD's upper quantiles blow up", nu, R))
@@ -73,7 +73,10 @@ end
 local g, d = res.gtnsgdm, res.dsgd
 local ok = g.q90 * 5 < d.q90 and g.max * 10 < d.max and g.worst90 * 10 <
   d.worst90 and g.max < res.dsgd_small.max and res.gauss.max < 1
-print(string.format("verdict: %s (q90 of the final gap: gtnsgdm %.3g vs "
+-- on a terminal, the experiment shown live (headless: nothing)
+lesson.show(heavy, {dist.dsgd{lr = 0.05}, dist.gtnsgdm{lr = 0.02, beta = 0.9}},
+            {iters = T, seed = 1, watch = {"loss"}})
+lesson.verdict(string.format("%s (q90 of the final gap: gtnsgdm %.3g vs "
                     .. "dsgd %.3g; max %.3g vs %.3g; q90 of the worst late "
                     .. "gap %.3g vs %.3g; dsgd under Gaussian noise max "
                     .. "%.3g; seed 1..%d)", ok and "holds" or "does not hold",

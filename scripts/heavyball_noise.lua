@@ -57,7 +57,7 @@ local function slope (xs, ys)
 end
 
 local seed = 1
-print("claim: heavy-ball momentum accelerates the bias term of SGD on a "
+lesson.claim("heavy-ball momentum accelerates the bias term of SGD on a "
       .. "quadratic (steps grow like sqrt(kappa), not kappa, and it wins at "
       .. "large batches) but not its variance term (its stationary E f, at "
       .. "the closed form, is not below SGD's)")
@@ -236,7 +236,7 @@ local ok = sgd >= 0.8 and sgd <= 1.2 and shb >= 0.35 and shb <= 0.65
   and ef["1000momentum"] >= ef["1000gd"] and big_ratio > 3
   and split.gd[1] > 1e10 * split.momentum[1]
   and split.momentum[2] > split.gd[2]
-print(string.format("verdict: %s (slopes gd %.2f, momentum %.2f; part 2 %s; "
+lesson.verdict(string.format("%s (slopes gd %.2f, momentum %.2f; part 2 %s; "
                     .. "E f momentum/gd %.1f at kappa 100, %.1f at 1000; "
                     .. "gd/momentum %.3g at batch 65536; seed %d, %d streams)",
                     ok and "holds" or "does not hold", sgd, shb,

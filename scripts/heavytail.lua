@@ -38,7 +38,7 @@ local families = {
    function (v) return optim.clipadagradnorm{gamma = v, lambda = 1} end},
 }
 
-print("claim: under heavy-tailed gradient noise (Student t, nu 1.5) clipped "
+lesson.claim("under heavy-tailed gradient noise (Student t, nu 1.5) clipped "
       .. "AdaGrad-Norm with delay has a lighter upper tail of f(x_T) - f*: "
       .. "its 99% quantile is over 3x below AdaGrad's and 5x below "
       .. "AdaGrad-Norm's, and its q99/q50 below AdaGrad-Norm's")
@@ -70,7 +70,7 @@ print(string.format("q99 ratio adagradnorm/clipped %.3g", q99.adagradnorm /
 local ra = q99.adagrad / q99.clipadagradnorm
 local rn = q99.adagradnorm / q99.clipadagradnorm
 local ok = ra > 3 and rn > 5 and tail.clipadagradnorm < tail.adagradnorm
-print(string.format("verdict: %s (q99 ratios %.3g > 3 and %.3g > 5; tail "
+lesson.verdict(string.format("%s (q99 ratios %.3g > 3 and %.3g > 5; tail "
                     .. "ratio %.3g clipped vs %.3g; seed %d, %d streams)",
                     ok and "holds" or "does not hold", ra, rn,
                     tail.clipadagradnorm, tail.adagradnorm, seed, R))

@@ -39,7 +39,7 @@ local function slope (ys)
   return (n * sxy - sx * sy) / (n * sxx - sx * sx)
 end
 local rw, hm = {}, {}
-print("claim: ESS per evaluation falls like d^-1 for random-walk Metropolis, "
+lesson.claim("ESS per evaluation falls like d^-1 for random-walk Metropolis, "
       .. "about d^-1/4 for HMC (NUTS)")
 print("     d   rwmh ESS/eval   nuts ESS/gradient")
 for i, d in ipairs(dims) do
@@ -52,6 +52,10 @@ local srw, shm = slope(rw), slope(hm)
 print(string.format("log-log slope rwmh %.2f (theory -1), nuts %.2f (theory "
                     .. "-0.25)", srw, shm))
 local ok = srw < -0.7 and srw > -1.3 and shm > -0.6 and shm < 0
-print(string.format("verdict: %s (slopes rwmh %.2f within 0.3 of -1, nuts "
+-- on a terminal, the experiment shown live (headless: nothing)
+lesson.show(problem.quadratic{n = 16, cond = 1, rotate = false},
+            {sample.rwmh{metric = "unit"}, sample.nuts{metric = "unit"}},
+            {iters = 2000, seed = seed})
+lesson.verdict(string.format("%s (slopes rwmh %.2f within 0.3 of -1, nuts "
                     .. "%.2f between -0.6 and 0; seed %d)", ok and "holds"
                     or "does not hold", srw, shm, seed))

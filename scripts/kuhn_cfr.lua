@@ -17,7 +17,7 @@
 -- exploitability.
 local T = tonumber(arg and arg[1]) or 10000
 local p = problem.kuhn{}
-print(string.format("claim: on Kuhn poker the average strategy of CFR "
+lesson.claim(string.format("on Kuhn poker the average strategy of CFR "
                     .. "has exploitability falling like 1/sqrt(T) (log-log "
                     .. "slope in [-0.7, -0.3] from T = %d to %d), CFR+'s "
                     .. "falls below 1e-3 within %d iterations, 10x below "
@@ -57,7 +57,7 @@ print(string.format("cfr log-log slope %.3f from T = %d to %d; cfr+ value "
 local ecp, ec = e.cfrplus[#Ts], e.cfr[#Ts]
 local ok = slope >= -0.7 and slope <= -0.3 and ecp <= 1e-3
   and ecp * 10 <= ec and math.abs(v + 1 / 18) <= 1e-3
-print(string.format("verdict: %s (cfr slope %.3f in [-0.7, -0.3]; cfr+ "
+lesson.verdict(string.format("%s (cfr slope %.3f in [-0.7, -0.3]; cfr+ "
                     .. "exploitability %.3g <= 1e-3 and 10x below cfr's "
                     .. "%.3g; value error %.2g <= 1e-3; no seed)",
                     ok and "holds" or "does not hold", slope, ecp, ec,

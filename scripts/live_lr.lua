@@ -20,7 +20,7 @@ local m = optim.gd{lr = 1.9}
 local low = 1.2
 local seed, iters = 1, 120            -- <= 128 steps: every step recorded
 
-print(fmt("claim: gd on a quadratic with L = %g converges at lr = 1.9 < 2/L "
+lesson.claim(fmt("gd on a quadratic with L = %g converges at lr = 1.9 < 2/L "
           .. "= %g; raised to lr = %g > 2/L while running its loss grows by "
           .. "(lr L - 1)^2 = %g per step; lowered to %g it converges again; "
           .. "the replay of r.changes is byte-identical", L, 2 / L, high,
@@ -80,7 +80,10 @@ print(fmt("replay: x %s, csv %s (%d bytes), changes %s",
 local ok = a1 < a0 / 100 and b1 > 1e3 * b0 and
   math.abs(growth / (high * L - 1)^2 - 1) < 0.05 and c1 < c0 / 1e3 and
   #r.changes == 2 and same_x and same_csv and same_log
-print(fmt("verdict: %s (loss %.3g -> %.3g at lr 1.9, %.3g -> %.3g at lr %g, "
+-- on a terminal, the experiment shown live (headless: nothing)
+lesson.show(p, m, {iters = iters, seed = seed, changes = r.changes,
+                  watch = {"loss"}})
+lesson.verdict(fmt("%s (loss %.3g -> %.3g at lr 1.9, %.3g -> %.3g at lr %g, "
           .. "%.3g -> %.3g at lr %g; growth %.4f vs %.4f within 5%%; replay "
           .. "byte-identical: %s; seed %d)", ok and "holds" or "does not hold",
           a0, a1, b0, b1, high, c0, c1, low, growth, (high * L - 1)^2,

@@ -13,7 +13,7 @@ local T = tonumber(arg and arg[1]) or 20000
 local h = tonumber(arg and arg[2]) or 0.5
 local p = problem.gauss2d{mu1 = 1, mu2 = -1, s1 = 1, s2 = 0.5, rho = 0.5}
 local seed = 3
-print("claim: MALA leaves a correlated 2-D Gaussian invariant: both sample "
+lesson.claim("MALA leaves a correlated 2-D Gaussian invariant: both sample "
       .. "means are within 4 batch-means standard errors of the true mean")
 local r = run(p, sample.mala{h = h, warmup = 0},
               {iters = T, seed = seed, record_x = true, cap = T + 1,
@@ -50,6 +50,6 @@ for j = 1, 2 do
                       j, m, truth[j], se, z))
 end
 local ok = zmax < 4 and acc > 0.3 and acc < 1
-print(string.format("verdict: %s (largest |z| %.2f < 4, acceptance %.3f in "
+lesson.verdict(string.format("%s (largest |z| %.2f < 4, acceptance %.3f in "
                     .. "(0.3, 1); seed %d)", ok and "holds" or "does not hold",
                     zmax, acc, seed))

@@ -27,7 +27,7 @@ local function var_of (method)
   return s.sd ^ 2, s.sd ^ 2 * math.sqrt(2 / s.ess_bulk)
 end
 local ulath = 1 / (a * (1 - a * h / 2))
-print(string.format("claim: at step h = %g, ULA's variance is 1/(a(1 - ah/2)) "
+lesson.claim(string.format("at step h = %g, ULA's variance is 1/(a(1 - ah/2)) "
                     .. "= %.4f, not the target's %.4f; MALA's is the target's",
                     h, ulath, 1 / a))
 local vu, seu = var_of(sample.ula{h = h})
@@ -38,7 +38,7 @@ print(string.format("mala  variance %.4f +- %.4f   (target %.4f)", vm, sem,
                     1 / a))
 local ok = math.abs(vu - ulath) <= 4 * seu and math.abs(vm - 1 / a) <= 4 * sem
   and math.abs(vu - 1 / a) > 4 * seu
-print(string.format("verdict: %s (ula %.4f vs %.4f, mala %.4f vs %.4f, each "
+lesson.verdict(string.format("%s (ula %.4f vs %.4f, mala %.4f vs %.4f, each "
                     .. "within 4 standard errors; ula %.1f se from the "
                     .. "target's; seed %d)", ok and "holds" or "does not hold",
                     vu, ulath, vm, 1 / a, math.abs(vu - 1 / a) / seu, seed))

@@ -14,7 +14,7 @@
 -- Usage: optlab scripts/masked_mi.lua
 local mis = {0, 0.1, 0.5, 1}
 local res = {}
-print("claim: KL * T of masked diffusion grows with the tokens' mutual "
+lesson.claim("KL * T of masked diffusion grows with the tokens' mutual "
       .. "information and stays below it (KL <= mi / T), KL = 0 for "
       .. "independent tokens")
 for i, mi in ipairs(mis) do
@@ -41,7 +41,12 @@ for i = 2, #mis do
       and (T == 1 or res[i][T] < res[i][T - 1])
   end
 end
-print(string.format("verdict: %s (KL = %g for mi = 0; KL*T / mi in "
+-- on a terminal, the experiment shown live (headless: nothing)
+lesson.show(problem.tokens{L = 4, V = 3, mi = 1},
+            {diffusion.masked{steps = 1}, diffusion.masked{steps = 2},
+             diffusion.masked{steps = 3}},
+            {seed = 1, samples = 10, watch = {"kl"}})
+lesson.verdict(string.format("%s (KL = %g for mi = 0; KL*T / mi in "
                     .. "[%.3f, %.3f] for mi in 0.1 .. 1 and T = 1 .. 3 "
                     .. "(1 at T = 1; linear only roughly: smaller mi gain "
                     .. "more from extra rounds), KL falling with T; no "

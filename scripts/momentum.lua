@@ -25,7 +25,7 @@ local eps = 1e-6
 -- (stop_below: the metric is evaluated every step, so the count is exact).
 local d0 = run(p, gd, {iters = 0, metrics = {"dist"}}):last("dist")
 local seed = 1
-print(string.format("claim: on a quadratic of condition number %g the tuned "
+lesson.claim(string.format("on a quadratic of condition number %g the tuned "
                     .. "heavy ball shrinks ||x - x*|| by %g in about "
                     .. "sqrt(kappa) times fewer steps than gradient descent "
                     .. "at its best step", kappa, eps))
@@ -46,7 +46,7 @@ print(string.format("  momentum  %6d   (theory ~ %.0f)", n_hb,
 local ratio = n_gd / n_hb
 print(string.format("ratio %.2f  sqrt(kappa) %.2f", ratio, sq))
 local ok = ratio > sq / 2 and ratio < 2 * sq
-print(string.format("verdict: %s (gd %s steps, heavy ball %s, ratio %.2f "
+lesson.verdict(string.format("%s (gd %s steps, heavy ball %s, ratio %.2f "
                     .. "within 2x of sqrt(kappa) %.2f; seed %d)",
                     ok and "holds" or "does not hold", tostring(n_gd),
                     tostring(n_hb), ratio, sq, seed))

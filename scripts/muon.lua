@@ -20,7 +20,7 @@ local T = math.tointeger(tonumber(arg and arg[1]) or 1000)
 local lr = tonumber(arg and arg[2]) or 0.03
 
 local seed = 1
-print("claim: five Newton-Schulz steps do not orthogonalise Muon's momentum "
+lesson.claim("five Newton-Schulz steps do not orthogonalise Muon's momentum "
       .. "(||O'O - I||_F stays of order 1, against rounding level for the "
       .. "exact polar factor), yet the final loss is within 3x of the exact "
       .. "factor's and below 1% of the start")
@@ -59,7 +59,12 @@ for _, k in ipairs{1, 2, 3, 5, 8} do
   print(string.format("  %-4d %12.4g %12.3g", k, r:last("loss"),
                       r:last("ortherr")))
 end
-print(string.format("verdict: %s (loss ratios ns/svd %.3f matlsq, %.3f "
+-- on a terminal, the experiment shown live (headless: nothing)
+lesson.show(problem.matlsq{}, {optim.muon{lr = lr, polar = "ns"},
+                                optim.muon{lr = lr, polar = "svd"}},
+            {iters = T, seed = seed, metrics = {"loss", "ortherr"},
+             watch = {"loss", "ortherr"}})
+lesson.verdict(string.format("%s (loss ratios ns/svd %.3f matlsq, %.3f "
                     .. "lowrank; ortherr > 1e-3 with Newton-Schulz, < 1e-10 "
                     .. "with the SVD; seed %d)", ok and "holds"
                     or "does not hold", final.matlsq.ns / final.matlsq.svd,

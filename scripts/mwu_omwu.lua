@@ -18,7 +18,7 @@
 local T = tonumber(arg and arg[1]) or 20000
 local lr = tonumber(arg and arg[2]) or 0.1
 local metrics = {"nashconv", "nashconv_avg", "entropy", "dist"}
-print(string.format("claim: on rock-paper-scissors at lr = %g the last "
+lesson.claim(string.format("on rock-paper-scissors at lr = %g the last "
                     .. "iterate of MWU moves away from the equilibrium "
                     .. "(NashConv > 0.5, entropy falling) while OMWU's "
                     .. "converges (NashConv < 1e-6); the averages of both "
@@ -42,7 +42,7 @@ end
 local ok = m:last("nashconv") > 0.5 and m:last("entropy") < h0
   and m:last("dist") > d0 and o:last("nashconv") < 1e-6
   and m:last("nashconv_avg") < 0.05 and o:last("nashconv_avg") < 0.05
-print(string.format("verdict: %s (mwu last NashConv %.3g > 0.5, entropy "
+lesson.verdict(string.format("%s (mwu last NashConv %.3g > 0.5, entropy "
                     .. "%.3f < %.3f, distance %.3g > %.3g; omwu last "
                     .. "NashConv %.2g < 1e-6; averages %.3g, %.3g < 0.05; "
                     .. "no seed)", ok and "holds" or "does not hold",

@@ -27,7 +27,7 @@ local function go (step, start)
   return r, at
 end
 
-print(string.format("claim: on sqrt(1 + x^2) pure Newton (x -> -x^3) "
+lesson.claim(string.format("on sqrt(1 + x^2) pure Newton (x -> -x^3) "
                     .. "diverges from |x0| > 1 (here x0 = %g) and converges "
                     .. "from |x0| < 1, while damped and backtracking Newton "
                     .. "converge to x* = 0 from x0", x0))
@@ -72,7 +72,11 @@ print(string.format("pure from x0 = 0.5 (inside |x| < 1): final |x| %.3g",
                     math.abs(r.x[1])))
 local inside = math.abs(r.x[1]) < 1e-8
 local ok = math.abs(x0) > 1 and pure_div and conv and inside
-print(string.format("verdict: %s (pure Newton %s within 10 steps from %g and "
+-- on a terminal, the experiment shown live (headless: nothing)
+lesson.show(p, {optim.newton{step = "pure"}, optim.newton{step = "damped"},
+               optim.newton{step = "backtrack"}},
+            {iters = T, x0 = {0.5}, metrics = {"loss"}, watch = {"loss"}})
+lesson.verdict(string.format("%s (pure Newton %s within 10 steps from %g and "
                     .. "%s from 0.5; damped and backtracking %s |x| < 1e-8 "
                     .. "in %d steps; deterministic, no seed)", ok and "holds"
                     or "does not hold", pure_div and "diverges"

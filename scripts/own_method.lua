@@ -65,7 +65,7 @@ optim.new{name = "myhb_restart", doc = "heavy ball, gradient restart",
     end
   end}
 
-print(string.format("claim: a heavy ball written in Lua (optim.new) gives "
+lesson.claim(string.format("a heavy ball written in Lua (optim.new) gives "
                     .. "optim.momentum's iterates to 1e-12 at the same seed "
                     .. "on noisy gradients, with the same gradient count, "
                     .. "and its restarted variant reaches ||x - x*|| < 1e-8 "
@@ -118,7 +118,10 @@ end
 local ok = maxdiff <= 1e-12 and rc[1].ngev == rc[2].ngev
   and steps[1] ~= nil and steps[1] == steps[2] and steps[3] ~= nil
   and steps[3] < steps[1]
-print(string.format("verdict: %s (max iterate difference %.3g <= 1e-12, "
+-- on a terminal, the experiment shown live (headless: nothing)
+lesson.show(p, methods, {iters = T, seed = seed, metrics = {"dist"},
+                            watch = {"dist"}})
+lesson.verdict(string.format("%s (max iterate difference %.3g <= 1e-12, "
                     .. "gradients %d and %d; steps to 1e-8: Lua heavy ball "
                     .. "%s, momentum %s, restarted %s; seed %d)",
                     ok and "holds" or "does not hold", maxdiff, rc[1].ngev,

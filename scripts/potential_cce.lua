@@ -58,7 +58,7 @@ local function first_below (g, dyn, name, iters)
   return r.reason == "tolerance" and r.iter or nil, r
 end
 
-print(string.format("claim: in a %d x %d potential game regret matching's "
+lesson.claim(string.format("in a %d x %d potential game regret matching's "
                     .. "empirical play is a 1e-2-CCE within a few hundred "
                     .. "steps while its last iterate stays far from Nash "
                     .. "(NashConv = %g) for a number of steps that grows "
@@ -114,7 +114,7 @@ print(string.format("rmplus at T = %d: ccegap %.3g, NashConv %.3g", rp.iter,
 local ok = tc ~= nil and tc <= 1000 and nc >= 0.5 * gamma
   and tn[K] ~= nil and tn[K] >= 10 * tc and gmin >= 5
   and rp:last("nashconv") <= 1e-2 and rm:last("ccegap") <= 1e-2
-print(string.format("verdict: %s (rm: ccegap <= 1e-2 at T = %s with "
+lesson.verdict(string.format("%s (rm: ccegap <= 1e-2 at T = %s with "
                     .. "NashConv %.3g >= %g; NashConv <= 1e-2 only at T = "
                     .. "%s >= 10x that; growth >= %.1fx >= 5x per action; "
                     .. "rmplus NashConv %.3g <= 1e-2; no seed)", ok and "holds"

@@ -47,7 +47,7 @@ local function go (m)
   return o
 end
 
-print(string.format("claim: GRPO's mean baseline collapses the policy "
+lesson.claim(string.format("GRPO's mean baseline collapses the policy "
                     .. "entropy; QAE keeps it in a band; the zero-advantage "
                     .. "fraction follows its closed form, ~0.8 at the start "
                     .. "for K = 0.4 .. 0.6 (rlvr 64 x 16, G = 8, lr = %g, "
@@ -75,7 +75,7 @@ end
 local ok = g.H < 0.25 * g.H0 and q.Hmin > 0.6 * q.H0 and
   math.abs(q.drop) < 0.5 * math.abs(g.drop) and q.pass > 0.99 and
   g.pass > 0.99 and follows and q6.zp1 > 0.7 and q6.zp1 < 0.9
-print(string.format("verdict: %s (grpo's entropy ends at %.0f%% of its "
+lesson.verdict(string.format("%s (grpo's entropy ends at %.0f%% of its "
                     .. "start, worst one-step drop %.3f; qae K = 0.8 never "
                     .. "below %.0f%%, worst drop %.3f, both at pass@1 > "
                     .. "0.99; zeroadv within 4 se of zeroadv_pred for every "

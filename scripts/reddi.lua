@@ -31,7 +31,7 @@ local methods = {
 }
 
 local seed = 1
-print(string.format("claim: on Reddi et al.'s online problem (C = %g) Adam "
+lesson.claim(string.format("on Reddi et al.'s online problem (C = %g) Adam "
                     .. "with beta1 = 0 and beta2 = 1/(1 + C^2) ends at the "
                     .. "worst point x = +1, while AMSGrad and ADOPT go to "
                     .. "x* = -1", C))
@@ -54,7 +54,10 @@ for _, mm in ipairs(methods) do
                       name == "adam999" and 0.999 or b2, r.x[1], s / k))
 end
 local ok = final.adam > 0.9 and final.amsgrad < -0.5 and final.adopt < -0.9
-print(string.format("verdict: %s (final x: adam %.4f > 0.9, amsgrad %.4f < "
+-- on a terminal, the experiment shown live (headless: nothing)
+lesson.show(p, {methods[1][2], methods[2][2], methods[3][2], methods[4][2]},
+            {iters = T, seed = seed, x0 = {x0}, watch = {"loss"}})
+lesson.verdict(string.format("%s (final x: adam %.4f > 0.9, amsgrad %.4f < "
                     .. "-0.5, adopt %.4f < -0.9; seed %d)", ok and "holds"
                     or "does not hold", final.adam, final.amsgrad,
                     final.adopt, seed))

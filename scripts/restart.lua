@@ -29,7 +29,7 @@ local methods = {
 }
 
 local seed = 1
-print(string.format("claim: on a quadratic of condition number %g, "
+lesson.claim(string.format("on a quadratic of condition number %g, "
                     .. "accelerated gradient restarted by any rule (fixed, "
                     .. "function, gradient) reaches ||x - x*|| < 1e-8 within "
                     .. "a third of the budget of %d steps, while plain "
@@ -57,7 +57,11 @@ local ok = steps.none == nil
 for _, rs in ipairs{"fixed", "function", "gradient"} do
   ok = ok and steps[rs] ~= nil and steps[rs] < T / 3
 end
-print(string.format("verdict: %s (plain AG %s; restarts fixed %s, function "
+-- on a terminal, the experiment shown live (headless: nothing)
+lesson.show(p, {methods[1][2], methods[2][2], methods[3][2], methods[4][2],
+               methods[5][2]},
+            {iters = T, seed = seed, metrics = {"dist"}, watch = {"dist"}})
+lesson.verdict(string.format("%s (plain AG %s; restarts fixed %s, function "
                     .. "%s, gradient %s steps, budget/3 = %d; known kappa %s; "
                     .. "seed %d)", ok and "holds" or "does not hold",
                     steps.none and "reaches 1e-8 in " .. steps.none

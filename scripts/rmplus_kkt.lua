@@ -59,7 +59,7 @@ local p = problem.new{
     end
   end}
 
-print(string.format("claim: RM+ (optim.rmplus, no step size) reaches an "
+lesson.claim(string.format("RM+ (optim.rmplus, no step size) reaches an "
                     .. "eps-KKT point of a nonconvex QP on the simplex, "
                     .. "within O(1/eps^2) iterations when its regret stays "
                     .. "bounded (O(1/eps^4) in general); Motzkin-Straus "
@@ -131,7 +131,7 @@ print(string.format("fw (step 2/(t+2)) after %d steps: kkt %.3g, f = %.6g",
 
 local ok = hit[6] ~= nil and pexp <= 2 and clique and maximal
   and math.abs(r:last("loss") - fC) <= 1e-12 and Re <= 2 * Rh + 1
-print(string.format("verdict: %s (kkt <= 1e-8 at step %s; exponent %.3f "
+lesson.verdict(string.format("%s (kkt <= 1e-8 at step %s; exponent %.3f "
                     .. "<= 2; regret bounded: %.3g then %.3g; the end point "
                     .. "is the uniform point of a maximal %d-clique, f "
                     .. "within 1e-12; seed %d)", ok and "holds"

@@ -15,7 +15,7 @@
 -- Usage: optlab scripts/rps.lua [iters]   (default 20000)
 local T = tonumber(arg and arg[1]) or 20000
 local seed = 1
-print(string.format("claim: in self-play on rock-paper-scissors the average "
+lesson.claim(string.format("in self-play on rock-paper-scissors the average "
                     .. "strategies of regret matching+ approach the Nash "
                     .. "equilibrium: exploitability (NashConv / 2) of the "
                     .. "average below 1e-2 after %d "
@@ -43,6 +43,6 @@ print(string.format("entropy of the last iterate %.4f (at the equilibrium "
                     .. "%.4f; the last iterate need not converge)",
                     r:last("entropy"), 2 * math.log(3)))
 local ok = ex < 1e-2 and slope < -0.4
-print(string.format("verdict: %s (exploitability %.3g < 1e-2, slope %.2f < "
+lesson.verdict(string.format("%s (exploitability %.3g < 1e-2, slope %.2f < "
                     .. "-0.4; seed %d)", ok and "holds" or "does not hold", ex,
                     slope, seed))

@@ -17,7 +17,7 @@
 -- Deterministic (no seed).  Usage: optlab scripts/shapley_fp.lua [iters]
 -- (default 10000).
 local T = tonumber(arg and arg[1]) or 10000
-print(string.format("claim: fictitious play in Shapley's game keeps the "
+lesson.claim(string.format("fictitious play in Shapley's game keeps the "
                     .. "NashConv of its empirical play above 0.05 over "
                     .. "steps %d..%d, while in rock-paper-scissors it falls "
                     .. "below 0.05", T // 2, T))
@@ -45,6 +45,6 @@ print(string.format("rps: NashConv of the empirical play %.3g after %d steps "
                     .. "(in [%.3g, %.3g] over the second half)",
                     r:last("nashconv_avg"), T, rlo, rhi))
 local ok = slo > 0.05 and r:last("nashconv_avg") < 0.05
-print(string.format("verdict: %s (shapley min %.3g > 0.05; rps %.3g < 0.05; "
+lesson.verdict(string.format("%s (shapley min %.3g > 0.05; rps %.3g < 0.05; "
                     .. "no seed)", ok and "holds" or "does not hold", slo,
                     r:last("nashconv_avg")))

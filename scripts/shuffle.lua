@@ -31,7 +31,7 @@ local function slope (xs, ys)
 end
 
 local seed = 1
-print("claim: on a strongly convex finite sum, random reshuffling's mean "
+lesson.claim("on a strongly convex finite sum, random reshuffling's mean "
       .. "||x_K - x*||^2 after K epochs falls like K^-2, with-replacement "
       .. "SGD's like K^-1, so reshuffling is over 10x closer at K = 1000")
 print(string.format("fsquad{N=%d}, gd lr %g/(1 + t/%d), batch 1: mean "
@@ -65,7 +65,15 @@ print("(rates: replace -1, shuffle -2, Mishchenko et al.'s upper bounds)")
 local ratio = err.replace[#Ks] / err.shuffle[#Ks]
 local ok = ratio > 10 and sl.replace > -1.3 and sl.replace < -0.7
   and sl.shuffle < sl.replace - 0.7
-print(string.format("verdict: %s (replace/shuffle %.3g at K = %d; slopes "
+-- on a terminal, the experiment shown live (headless: nothing)
+for _, o in ipairs{"replace", "shuffle"} do
+  lesson.show(problem.fsquad{N = N, noise = {kind = "batch", batch = 1,
+                                             order = o}},
+              optim.gd{lr = lr0},
+              {iters = 1000 * N, seed = seed, metrics = {"dist"},
+               watch = {"dist"}, schedule = {kind = "inv", period = N}})
+end
+lesson.verdict(string.format("%s (replace/shuffle %.3g at K = %d; slopes "
                     .. "replace %.2f within 0.3 of -1, shuffle %.2f steeper "
                     .. "by > 0.7; seed %d, %d streams)", ok and "holds"
                     or "does not hold", ratio, Ks[#Ks], sl.replace,

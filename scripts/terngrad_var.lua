@@ -25,7 +25,7 @@ for i = 1, n do
   l2 = l2 + g[i] * g[i]
 end
 local V = s * l1 - l2
-print(string.format("claim: TernGrad's g~ is unbiased and E||g~ - g||^2 = "
+lesson.claim(string.format("TernGrad's g~ is unbiased and E||g~ - g||^2 = "
                     .. "s||g||_1 - ||g||^2 = %.4f (n = %d, %d draws)", V, n,
                     M))
 
@@ -60,7 +60,11 @@ print(string.format("variance: measured %.4f +- %.4f, s||g||_1 - ||g||^2 = "
 print(string.format("bits per message: %d (2n + 32) against %d (32n)", bits,
                     32 * n))
 local ok = zmax <= 4 and math.abs(e1 - V) <= 4 * se and bias2 < 4 * V / M
-print(string.format("verdict: %s (every coordinate's mean within 4 se of g, "
+-- on a terminal, the experiment shown live (headless: nothing)
+lesson.show(problem.fedquad{}, {dist.ef14{lr = 0.1, compress = "none"},
+                               dist.ef14{lr = 0.1, compress = "terngrad"}},
+            {iters = 300, seed = seed, watch = {"loss", "gradnorm"}})
+lesson.verdict(string.format("%s (every coordinate's mean within 4 se of g, "
                     .. "largest %.2f; variance %.4f vs %.4f within %.2f se; "
                     .. "seed %d)", ok and "holds" or "does not hold", zmax,
                     e1, V, math.abs(e1 - V) / se, seed))

@@ -27,7 +27,7 @@ local methods = {
   dist.ef14{lr = 0.5, compress = "none"},
 }
 local names = {"naive top-1", "ef14 top-1", "ef21 top-1", "gd (none)"}
-print(string.format("claim: top-1 compression without memory stalls on "
+lesson.claim(string.format("top-1 compression without memory stalls on "
                     .. "heterogeneous clients; EF14's memory shrinks the "
                     .. "gap by 20x or more, EF21 reaches f* and uses fewer "
                     .. "bits than uncompressed gd (%d rounds)", rounds))
@@ -63,7 +63,7 @@ local naive, ef14, ef21, gd = res[1], res[2], res[3], res[4]
 local stalls = naive.e > 0.5 and naive.e > 0.5 * naive.q
 local ok = stalls and ef14.e < naive.e / 20 and ef21.e < 1e-10
   and ef21.b < gd.b
-print(string.format("verdict: %s (naive f-f* %.3g at the end, %.3g at a "
+lesson.verdict(string.format("%s (naive f-f* %.3g at the end, %.3g at a "
                     .. "quarter; ef14 %.3g; ef21 %.3g; bits to 1e-6: ef21 "
                     .. "%.4g, gd %.4g; fedquad seed %d)",
                     ok and "holds" or "does not hold", naive.e, naive.q,
