@@ -53,6 +53,7 @@ static void test_registered (void)
   static const char *const games[] = {"matrixgame", "rps", "biasedrps",
                                       "pennies", "shapley", "coordination",
                                       "climbing", "prisoners", "bilinear",
+                                      "bilineardiag",
                                       NULL};
   static const char *const mdps[] = {"stopping", "inventory", "rlvr", NULL};
   int i, k, ntypes = 0, nbad = 0, nwrong = 0;
