@@ -35,6 +35,8 @@ tm_wait 'iter 20/100 .*paused'; ok $? "workers: n steps the run"
 tm_until '[ "$(marks)" -ge 6 ]'; ok $? "workers: after 20 rounds the nodes' marks spread around the average ($(marks))"
 tm_keys q
 tm_wait "$P"; ok $? "workers: q returns to the prompt"
+tm_keys C-l     # (the run's last frame stays on the screen: clear it)
+tm_wait_not 'workers x1,x2: 8 workers'
 tm_line "g = run(p, dist.gt{lr = 0.2}, {iters = 600, view = false, progress = false}); g:plot{watch = {'workers'}, width = 60, height = 16}"
 has '^workers x1,x2: 8 workers, consensus [0-9.]*e-[2-9][0-9]'; ok $? "workers: a finished gt run's plot: consensus below 1e-20 in the title"
 tm_until '[ "$(marks)" -le 1 ]'; ok $? "workers: the agreed nodes hidden under the average ($(marks) marks: the key)"
