@@ -702,7 +702,7 @@ static void cells_heat (const textfig *tf, int j, const pn_out *o,
     return;
   }
   /* (1) rows from the largest y down: label, then per cell a shade of
-  ** the ramp, the value, '*' on the best */
+  ** the ramp, the value, '<' after the best (the ramp has '*') */
   for (r = 0; r < tf->ny; r++) {
     int yi = tf->ny - 1 - r;
     cv_fmt(tf->uy[yi], lab, sizeof lab, 6);
@@ -726,7 +726,7 @@ static void cells_heat (const textfig *tf, int j, const pn_out *o,
                : isinf(val(s, j, i)) ? "inf" : "div");
     }
     snprintf(cell, sizeof cell, "%c%*s%c", shade, cwid - 2, v,
-             i == bi ? '*' : ' ');
+             i == bi ? '<' : ' ');
     pn_puts_at(o, o->y + tf->ny - 1 - cy, o->x + lw + cx * cwid, cell, cwid,
                PN_HEAT);
   }
@@ -742,7 +742,7 @@ static void cells_heat (const textfig *tf, int j, const pn_out *o,
   } else snprintf(lo, sizeof lo, "-");
   nm[0] = '\0';
   if (bi >= 0) cfgname(s, bi, nm, sizeof nm);
-  snprintf(key, sizeof key, "shade '%s' %s..%s%s; * best %s%s", pn_ramp + 1,
+  snprintf(key, sizeof key, "shade '%s' %s..%s%s; < best %s%s", pn_ramp + 1,
            lo, sc.valid ? hi : "-", sc.log ? " (log)" : "", nm,
            ndiv > 0 ? "; nan/inf/div: diverged" : "");
   pn_puts_at(o, o->y + tf->ny + 1, o->x + 1, key, o->w - 1, PN_AXIS);
