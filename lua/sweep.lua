@@ -456,16 +456,16 @@ end
 local function checkparam (self, info, who, name)
   if type(name) ~= "string" then
     error(fmt("%s: x must be a parameter name or a list of two, got a %s",
-              who, type(name)), 4)
+              who, type(name)), 3)
   end
   if info[name] == nil then
     error(fmt("%s: x = '%s' is not a parameter of the sweep (valid: %s)",
-              who, name, concat(self.names, ", ")), 4)
+              who, name, concat(self.names, ", ")), 3)
   end
   if not info[name].numeric then
     local nums = numericnames(self, info)
     error(fmt("%s: x = '%s' is not a numeric parameter (numeric: %s)", who,
-              name, #nums > 0 and concat(nums, ", ") or "none"), 4)
+              name, #nums > 0 and concat(nums, ", ") or "none"), 3)
   end
   return name
 end
