@@ -14,7 +14,8 @@
 ** linear).  A configuration flagged diverged, or whose value is not
 ** finite, is not a point and never sets a range: on the xy figure it is a
 ** triangle on the top edge at its x in its curve's colour (class
-** "diverged"; text U+25B2 or '^'), on the heat map a grey crossed cell
+** "diverged"; the curves' marks at one x side by side; text U+25B2 or
+** '^'), on the heat map a grey crossed cell
 ** (text: "nan", "inf" or "div").
 ** The heat map's axes are its grid: one column per distinct x value, one
 ** row per distinct y value (smallest at the bottom), whatever their
@@ -244,11 +245,22 @@ static void ticklabs (const double *tv, int n, char lab[][32])
 
 /* -- SVG ------------------------------------------------------------------ */
 
+/* x of curve g's top-edge mark at x: the ngroups marks spread px apart,
+** centred on x, kept inside the frame b. */
+static double sidestep (double x, int g, int ngroups, double spread,
+                        pl_box b)
+{
+  double w = (ngroups - 1) * spread, lo = x - w / 2;
+  if (lo + w > b.x + b.w) lo = b.x + b.w - w;
+  if (lo < b.x) lo = b.x;
+  return lo + g * spread;
+}
+
 static void svg_xy (pl_buf *f, const pl_sweep *s, int j, const ent *e,
                     pl_box b)
 {
   cv_scale xs, ys;
-  double lo, hi, tv[MAXTICKS];
+  double lo, hi, tv[MAXTICKS], spread;
   char lab[MAXTICKS][32], t[128];
   int i, k, nt, ndiv, xl = 0, yl = 0, anyy;
   anyy = yextent(s, j, &lo, &hi, &ndiv);
@@ -299,7 +311,10 @@ static void svg_xy (pl_buf *f, const pl_sweep *s, int j, const ent *e,
                 "edge)</text>\n", b.x + b.w, b.y - 8, ndiv);
   /* (2) per curve: a path through its points in x order (a gap at a
   ** diverged one), a disc at each point, a triangle on the top edge at
-  ** each diverged one */
+  ** each diverged one, set off sideways by curve (spread px apart) so
+  ** that curves diverging at one x all show */
+  spread = s->ngroups > 1 ? 60.0 / s->ngroups : 0;
+  if (spread > 9) spread = 9;
   for (k = 0; k < s->n;) {
     int g = e[k].g, end = k, have = 0;
     const char *col = pl_pal_hex(g);
@@ -331,8 +346,9 @@ static void svg_xy (pl_buf *f, const pl_sweep *s, int j, const ent *e,
       else if (!isok(s, j, c))
         pl_buf_addf(f, "<path class=\"diverged\" fill=\"%s\" stroke=\"#222\" "
                     "stroke-width=\"0.6\" d=\"M%.2f %.2f l-4.5 8 h9 z\" "
-                    "data-x=\"%.17g\" data-value=\"%.17g\"/>\n", col, x, b.y,
-                    s->x[c], val(s, j, c));
+                    "data-x=\"%.17g\" data-value=\"%.17g\"/>\n", col,
+                    sidestep(x, g, s->ngroups, spread, b), b.y, s->x[c],
+                    val(s, j, c));
     }
     k = end;
   }
