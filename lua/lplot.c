@@ -16,6 +16,10 @@
 ** xaxis option) and
 ** xlog (log x axis, default false) for the metric and trace panels, and
 ** labels (one legend string per run, instead of the runs' own).
+**
+** core.plotsweep(fig, opts): a sweep's figures (s:plot, lua/sweep.lua:
+** the final value against a parameter, the heat map; core/plot/sweep.c),
+** written the same ways with the same file, width, height and text.
 */
 #include <ctype.h>
 #include <math.h>
@@ -339,7 +343,7 @@ int olua_plot (lua_State *L)
   return 0;
 }
 
-/* -- sweep figures ----------------------------------------------------------- */
+/* -- sweep figures ------------------------------------------------------- */
 
 /* fig[key] (fig at index 1): a list of n numbers into a box on the stack;
 ** NULL when absent and optional. */
