@@ -283,6 +283,8 @@ int olua_drive (lua_State *L, lrun **boxes, int nruns, const char *title,
 /* r:plot(opts) and race:plot(opts) (lua/lplot.c): an SVG file of the
 ** watched panels, or their text rendering on stdout. */
 int olua_plot (lua_State *L);
+/* core.plotsweep(fig, opts): s:plot's figures of a sweep (lua/lplot.c). */
+int olua_plotsweep (lua_State *L);
 
 /* Push {name, family, doc, ref, params = {{name, kind, default, lo, hi,
 ** range, open_lo, open_hi, choices, doc}, ...}} for help() (a problem

@@ -16,8 +16,13 @@
 ** xaxis option) and
 ** xlog (log x axis, default false) for the metric and trace panels, and
 ** labels (one legend string per run, instead of the runs' own).
+**
+** core.plotsweep(fig, opts): a sweep's figures (s:plot, lua/sweep.lua:
+** the final value against a parameter, the heat map; core/plot/sweep.c),
+** written the same ways with the same file, width, height and text.
 */
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,9 +219,24 @@ static int optint (lua_State *L, int idx, const char *key, int def, int lo,
   return (int)v;
 }
 
-/* A figure for slides (fmt PNG or PDF, lfigure.h): the SVG laid out at the
-** logical size of width x height, rendered, written whole to fname. */
-static void writeslide (lua_State *L, const pl_plot *pl, int fmt,
+/* An SVG renderer of a figure: pl_svg of a pl_plot, pl_sweep_svg of a
+** pl_sweep. */
+typedef int (*svgfn) (const void *fig, int width, int height, pl_buf *out);
+
+static int plot_svg (const void *fig, int width, int height, pl_buf *out)
+{
+  return pl_svg(fig, width, height, out);
+}
+
+static int sweep_svg (const void *fig, int width, int height, pl_buf *out)
+{
+  return pl_sweep_svg(fig, width, height, out);
+}
+
+/* A figure for slides (fmt PNG or PDF, lfigure.h): the SVG of fig (drawn
+** by svg) laid out at the logical size of width x height, rendered,
+** written whole to fname. */
+static void writeslide (lua_State *L, svgfn svg_of, const void *fig, int fmt,
                         const char *fname)
 {
   int width, height, lw, lh;
@@ -228,12 +248,37 @@ static void writeslide (lua_State *L, const pl_plot *pl, int fmt,
   olua_figure_layout(width, height, &lw, &lh);
   svg = pushbuf(L);
   out = pushbuf(L);
-  if (pl_svg(pl, lw, lh, svg) != 0) luaL_error(L, "plot: out of memory");
+  if (svg_of(fig, lw, lh, svg) != 0) luaL_error(L, "plot: out of memory");
   if (olua_figure_render(svg->s, svg->len, fmt, width, height, out, err,
                          sizeof err) != 0)
     luaL_error(L, "plot: cannot write %s: %s", fname, err);
   olua_writefile(L, "plot", fname, out->s, out->len);
   lua_pop(L, 2);
+}
+
+/* opts.file (opts at index 2): the file name, checked (a string whose
+** extension is a figure format's), left on the stack; NULL without one.
+** opts.text into *text (not both). */
+static const char *getfile (lua_State *L, int *text)
+{
+  const char *fname = NULL;
+  if (lua_getfield(L, 2, "file") != LUA_TNIL) {
+    if (lua_type(L, -1) != LUA_TSTRING)
+      luaL_error(L, "plot: file must be a file name, got a %s",
+                 luaL_typename(L, -1));
+    fname = olua_checkfilename(L, -1, "plot");
+    if (olua_figure_format(fname) < 0) {
+      const char *dot = strrchr(fname, '.');
+      lua_pushfstring(L, "plot: unknown file type '%s'", dot);
+      olua_choicerror(L, olua_figure_exts);
+    }
+  }
+  lua_getfield(L, 2, "text");
+  *text = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  if (*text && fname != NULL)
+    luaL_error(L, "plot: give file (SVG) or text = true, not both");
+  return fname;
 }
 
 int olua_plot (lua_State *L)
@@ -258,22 +303,7 @@ int olua_plot (lua_State *L)
     lua_pop(L, 1);
   }
   getruns(L, &pl);
-  if (lua_getfield(L, 2, "file") != LUA_TNIL) {
-    if (lua_type(L, -1) != LUA_TSTRING)
-      return luaL_error(L, "plot: file must be a file name, got a %s",
-                        luaL_typename(L, -1));
-    fname = olua_checkfilename(L, -1, "plot");
-    if (olua_figure_format(fname) < 0) {
-      const char *dot = strrchr(fname, '.');
-      lua_pushfstring(L, "plot: unknown file type '%s'", dot);
-      return olua_choicerror(L, olua_figure_exts);
-    }
-  }
-  lua_getfield(L, 2, "text");
-  text = lua_toboolean(L, -1);
-  lua_pop(L, 1);
-  if (text && fname != NULL)
-    return luaL_error(L, "plot: give file (SVG) or text = true, not both");
+  fname = getfile(L, &text);
   lua_getfield(L, 2, "watch");
   getpanels(L, lua_gettop(L), &pl);
   lua_pop(L, 1);
@@ -288,7 +318,7 @@ int olua_plot (lua_State *L)
   }
   lua_pop(L, 1);
   if (fname != NULL && (i = olua_figure_format(fname)) != OLUA_FIG_SVG) {
-    writeslide(L, &pl, i, fname);
+    writeslide(L, plot_svg, &pl, i, fname);
     return 0;
   }
   if (fname != NULL) {
@@ -310,5 +340,188 @@ int olua_plot (lua_State *L)
   height = optint(L, 2, "height", 16, 8, 200);
   writefig(L, &pl, 0, width, height, stdout);
   fflush(stdout);
+  return 0;
+}
+
+/* -- sweep figures ------------------------------------------------------- */
+
+/* fig[key] (fig at index 1): a list of n numbers into a box on the stack;
+** NULL when absent and optional. */
+static double *numlist (lua_State *L, const char *key, int n, int optional)
+{
+  double *v;
+  int i;
+  if (lua_getfield(L, 1, key) == LUA_TNIL && optional) {
+    lua_pop(L, 1);
+    return NULL;
+  }
+  if (!lua_istable(L, -1) || (int)lua_rawlen(L, -1) != n)
+    luaL_error(L, "plot: fig.%s must be a list of %d numbers", key, n);
+  v = lua_newuserdatauv(L, (size_t)(n > 0 ? n : 1) * sizeof *v, 0);
+  for (i = 0; i < n; i++) {
+    int isnum;
+    lua_rawgeti(L, -2, i + 1);
+    v[i] = lua_tonumberx(L, -1, &isnum);
+    if (!isnum) luaL_error(L, "plot: fig.%s[%d] must be a number", key, i + 1);
+    lua_pop(L, 1);
+  }
+  lua_remove(L, -2);
+  return v;
+}
+
+/* fig[key]: a list of strings into a box on the stack (the strings kept
+** alive by fig); *n their count. */
+static const char **strlist (lua_State *L, const char *key, int *n)
+{
+  const char **v;
+  int i;
+  lua_getfield(L, 1, key);
+  if (!lua_istable(L, -1) || lua_rawlen(L, -1) < 1)
+    luaL_error(L, "plot: fig.%s must be a non-empty list of strings", key);
+  *n = (int)lua_rawlen(L, -1);
+  v = lua_newuserdatauv(L, (size_t)*n * sizeof *v, 0);
+  for (i = 0; i < *n; i++) {
+    if (lua_rawgeti(L, -2, i + 1) != LUA_TSTRING)
+      luaL_error(L, "plot: fig.%s[%d] must be a string", key, i + 1);
+    v[i] = lua_tostring(L, -1);
+    lua_pop(L, 1);
+  }
+  lua_remove(L, -2);
+  return v;
+}
+
+static const char *optstr (lua_State *L, const char *key)
+{
+  const char *s;
+  lua_getfield(L, 1, key);
+  s = lua_tostring(L, -1);
+  lua_pop(L, 1);                  /* kept alive by fig */
+  return s;
+}
+
+static int optlog (lua_State *L, const char *key)
+{
+  int v = -1;
+  if (lua_getfield(L, 1, key) != LUA_TNIL) v = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  return v;
+}
+
+static int bydouble (const void *pa, const void *pb)
+{
+  double a = *(const double *)pa, b = *(const double *)pb;
+  return a < b ? -1 : a > b;
+}
+
+/* Distinct values of v[0..n) (sorted in a scratch box, popped). */
+static int ndistinct (lua_State *L, const double *v, int n)
+{
+  double *u = lua_newuserdatauv(L, (size_t)(n > 0 ? n : 1) * sizeof *u, 0);
+  int i, k = 0;
+  memcpy(u, v, (size_t)n * sizeof *u);
+  qsort(u, (size_t)n, sizeof *u, bydouble);
+  for (i = 0; i < n; i++)
+    if (i == 0 || u[i] != u[i - 1]) k++;
+  lua_pop(L, 1);
+  return k;
+}
+
+/* core.plotsweep(fig, opts): the figures of a sweep (plot.h: pl_sweep),
+** for lua/sweep.lua's s:plot, which builds fig and checks the user's keys.
+** fig: title, xname, yname (a heat map; nil: curves), x and y (one number
+** per configuration), group (its curve, 1-based) and glabels (one label
+** per curve), div (1 for a diverged run, else 0), metrics (names) and
+** values (per metric a list of one number per configuration), xlog and
+** ylog (booleans; nil: auto).  opts: file, width, height, text as r:plot
+** reads them; default sizes as r:plot's, and for a heat map's text at
+** least as many rows as its grid needs. */
+int olua_plotsweep (lua_State *L)
+{
+  pl_sweep s;
+  const char *fname;
+  double *v, *g;
+  int *grp, text, width, height, i, j, ng, n;
+  luaL_checktype(L, 1, LUA_TTABLE);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  lua_settop(L, 2);
+  memset(&s, 0, sizeof s);
+  lua_getfield(L, 1, "x");
+  n = lua_istable(L, -1) ? (int)lua_rawlen(L, -1) : 0;
+  lua_pop(L, 1);
+  if (n < 1) return luaL_error(L, "plot: fig.x must be a non-empty list");
+  s.n = n;
+  s.x = numlist(L, "x", n, 0);
+  s.y = numlist(L, "y", n, 1);
+  s.mname = strlist(L, "metrics", &s.nm);
+  if (s.nm > PL_MAXPANELS)
+    return luaL_error(L, "plot: at most %d panels", PL_MAXPANELS);
+  s.glabel = strlist(L, "glabels", &ng);
+  s.ngroups = ng;
+  g = numlist(L, "group", n, 0);
+  grp = lua_newuserdatauv(L, (size_t)n * sizeof *grp, 0);
+  for (i = 0; i < n; i++) {
+    if (!(g[i] >= 1 && g[i] <= ng))
+      return luaL_error(L, "plot: fig.group[%d] out of range", i + 1);
+    grp[i] = (int)g[i] - 1;
+  }
+  s.group = grp;
+  g = numlist(L, "div", n, 1);
+  if (g != NULL) {
+    unsigned char *d = lua_newuserdatauv(L, (size_t)n, 0);
+    for (i = 0; i < n; i++) d[i] = g[i] != 0;
+    s.div = d;
+  }
+  v = lua_newuserdatauv(L, (size_t)s.nm * (size_t)n * sizeof *v, 0);
+  lua_getfield(L, 1, "values");
+  if (!lua_istable(L, -1) || (int)lua_rawlen(L, -1) != s.nm)
+    return luaL_error(L, "plot: fig.values must be one list per metric");
+  for (j = 0; j < s.nm; j++) {
+    lua_rawgeti(L, -1, j + 1);
+    for (i = 0; i < n; i++) {
+      lua_rawgeti(L, -1, i + 1);
+      v[(size_t)j * (size_t)n + (size_t)i] = lua_isnumber(L, -1)
+        ? lua_tonumber(L, -1) : NAN;
+      lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  s.v = v;
+  s.xname = optstr(L, "xname");
+  s.yname = optstr(L, "yname");
+  s.title = optstr(L, "title");
+  if (s.xname == NULL) s.xname = "x";
+  if (s.y != NULL && s.yname == NULL) s.yname = "y";
+  s.xlog = optlog(L, "xlog");
+  s.ylog = optlog(L, "ylog");
+  fname = getfile(L, &text);
+  if (fname != NULL && (i = olua_figure_format(fname)) != OLUA_FIG_SVG) {
+    writeslide(L, sweep_svg, &s, i, fname);
+    return 0;
+  }
+  if (fname != NULL) {
+    int two;
+    pl_buf *b;
+    width = optint(L, 2, "width", 900, 200, 10000);
+    two = s.nm > 1 && width >= 600;
+    height = optint(L, 2, "height", 34 + 16 * (ng > 1 ? 1 : 0) + (s.y != NULL
+                    ? 360 : 320) * ((s.nm + two) / (two ? 2 : 1)), 150,
+                    10000);
+    b = pushbuf(L);
+    if (pl_sweep_svg(&s, width, height, b) != 0)
+      return luaL_error(L, "plot: out of memory");
+    olua_writefile(L, "plot", fname, b->s, b->len);
+    return 0;
+  }
+  width = optint(L, 2, "width", 80, 40, 1000);
+  i = s.y != NULL ? ndistinct(L, s.y, n) + 6 : 16;
+  height = optint(L, 2, "height", i > 8 ? i : 8, 8, 1000);
+  {
+    pl_buf *b = pushbuf(L);
+    if (pl_sweep_text(&s, width, height, utf8_locale(), b) != 0)
+      return luaL_error(L, "plot: out of memory");
+    fwrite(b->s, 1, b->len, stdout);
+    fflush(stdout);
+  }
   return 0;
 }

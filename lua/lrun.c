@@ -1457,6 +1457,8 @@ void olua_openrun (lua_State *L)
   lua_setglobal(L, "race");
   lua_pushcfunction(L, olua_plot);
   lua_setfield(L, core, "plot");
+  lua_pushcfunction(L, olua_plotsweep);
+  lua_setfield(L, core, "plotsweep");
   lua_createtable(L, OL_NMETRICS, 0);
   for (i = 0, k = 0; i < OL_NMETRICS; i++) {
     /* the built-in ones (metric.new adds the user's, lua/lmetric.c) */

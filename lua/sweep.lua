@@ -414,12 +414,205 @@ local function configlabel (self, i)
   return concat(kv, " ")
 end
 
--- s:plot(opts) -> one curve per configuration, labelled by its parameter
--- values, as r:plot draws a race: text, or a file.
+-- s:plot(opts): the final value of each watched metric against one
+-- parameter (x), one curve per combination of the other parameters that
+-- vary (the default); heat = true (or x = {a, b}): the heat map of the
+-- final value over the grid of two numeric parameters; runs = true: one
+-- curve per configuration against time, as r:plot draws a race.  A sweep
+-- without a numeric parameter gets the runs figure.  Text, or a file
+-- (.svg, .png, .pdf) as r:plot.  The figures are core/plot/sweep.c's.
+local PLOTKEYS = {"file", "watch", "x", "heat", "runs", "width", "height",
+                  "text", "xlog", "ylog"}
+
+-- The parameters of the sweep's configurations (the interrupted one
+-- left out): kept, the list of configuration indices; for each name its
+-- distinct values (count), whether all are numbers.
+local function paraminfo (self, kept)
+  local info = {}
+  for _, k in ipairs(self.names) do
+    local seen, nd, num = {}, 0, true
+    for _, i in ipairs(kept) do
+      local v = self.configs[i][k]
+      if math.type(v) == nil then num = false end
+      if seen[v] == nil then
+        seen[v] = true
+        nd = nd + 1
+      end
+    end
+    info[k] = {n = nd, numeric = num}
+  end
+  return info
+end
+
+local function numericnames (self, info)
+  local l = {}
+  for _, k in ipairs(self.names) do
+    if info[k].numeric then l[#l + 1] = k end
+  end
+  return l
+end
+
+-- A parameter given as x: a name of the sweep, numeric.
+local function checkparam (self, info, who, name)
+  if type(name) ~= "string" then
+    error(fmt("%s: x must be a parameter name or a list of two, got a %s",
+              who, type(name)), 3)
+  end
+  if info[name] == nil then
+    error(fmt("%s: x = '%s' is not a parameter of the sweep (valid: %s)",
+              who, name, concat(self.names, ", ")), 3)
+  end
+  if not info[name].numeric then
+    local nums = numericnames(self, info)
+    error(fmt("%s: x = '%s' is not a numeric parameter (numeric: %s)", who,
+              name, #nums > 0 and concat(nums, ", ") or "none"), 3)
+  end
+  return name
+end
+
 function Sweep.plot (self, opts)
-  local labels = {}
-  for i in ipairs(self.runs) do labels[i] = configlabel(self, i) end
-  plotruns("sweep:plot", self.runs, labels, opts)
+  local who = "sweep:plot"
+  if opts ~= nil and type(opts) ~= "table" then
+    error(fmt("%s: options must be a table, got a %s", who, type(opts)), 2)
+  end
+  opts = opts or {}
+  local runs = opts.runs
+  if runs ~= nil and type(runs) ~= "boolean" then
+    error(fmt("%s: runs must be a boolean, got a %s", who, type(runs)), 2)
+  end
+  local kept = {}
+  for i, r in ipairs(self.runs) do
+    if r.reason ~= "interrupted" then kept[#kept + 1] = i end
+  end
+  local info = paraminfo(self, kept)
+  local nums = numericnames(self, info)
+  if runs or (#nums == 0 and opts.x == nil and not opts.heat) then
+    -- one curve per configuration against time
+    local c, labels = {}, {}
+    for k, v in pairs(opts) do
+      if k ~= "runs" then c[k] = v end
+    end
+    for i in ipairs(self.runs) do labels[i] = configlabel(self, i) end
+    plotruns(who, self.runs, labels, c)
+    return
+  end
+  for k in pairs(opts) do
+    local ok = false
+    for _, v in ipairs(PLOTKEYS) do ok = ok or v == k end
+    if not ok then
+      error(fmt("%s: unknown key '%s' (valid: %s)", who, tostring(k),
+                concat(PLOTKEYS, ", ")), 2)
+    end
+  end
+  if #kept == 0 then
+    error(fmt("%s: no finished configuration to plot", who), 2)
+  end
+  for _, k in ipairs{"heat", "xlog", "ylog"} do
+    if opts[k] ~= nil and type(opts[k]) ~= "boolean" then
+      error(fmt("%s: %s must be a boolean, got a %s", who, k,
+                type(opts[k])), 2)
+    end
+  end
+  -- (1) the parameters: x (and y for a heat map)
+  local xname, yname
+  if type(opts.x) == "table" then
+    if #opts.x ~= 2 then
+      error(fmt("%s: x as a list names two parameters (a heat map), got %d",
+                who, #opts.x), 2)
+    end
+    xname = checkparam(self, info, who, opts.x[1])
+    yname = checkparam(self, info, who, opts.x[2])
+    if xname == yname then
+      error(fmt("%s: x = {'%s', '%s'} names one parameter twice", who,
+                xname, yname), 2)
+    end
+  elseif opts.x ~= nil then
+    xname = checkparam(self, info, who, opts.x)
+  end
+  if xname == nil then
+    if #nums == 0 then
+      error(fmt("%s: no numeric parameter to plot against (parameters: %s; "
+                .. "runs = true plots the curves)", who,
+                concat(self.names, ", ")), 2)
+    end
+    -- the numeric parameter with the most values (the first on ties)
+    for _, k in ipairs(nums) do
+      if xname == nil or info[k].n > info[xname].n then xname = k end
+    end
+  end
+  if opts.heat and yname == nil then
+    for _, k in ipairs(nums) do
+      if k ~= xname and info[k].n > 1 then
+        if yname ~= nil then
+          error(fmt("%s: heat = true needs two numeric parameters that vary; "
+                    .. "%s, %s and %s do (give x = {a, b})", who, xname,
+                    yname, k), 2)
+        end
+        yname = k
+      end
+    end
+    if yname == nil then
+      error(fmt("%s: heat = true needs two numeric parameters that vary "
+                .. "(numeric: %s)", who, concat(nums, ", ")), 2)
+    end
+  end
+  if opts.heat == false and yname ~= nil then
+    error(fmt("%s: x = {a, b} is a heat map; heat = false contradicts it",
+              who), 2)
+  end
+  -- (2) the curves: the other parameters that vary; a heat map has none
+  local others = {}
+  for _, k in ipairs(self.names) do
+    if k ~= xname and k ~= yname and info[k].n > 1 then
+      others[#others + 1] = k
+    end
+  end
+  if yname ~= nil and #others > 0 then
+    error(fmt("%s: a heat map of %s and %s, but %s also var%s (give x = "
+              .. "name for curves)", who, xname, yname, concat(others, ", "),
+              #others == 1 and "ies" or "y"), 2)
+  end
+  -- (3) the metrics: the listed ones, or the first recorded
+  local watch = opts.watch
+  if watch == nil then watch = {self.runs[kept[1]]:metrics()[1]} end
+  if type(watch) ~= "table" or #watch == 0 then
+    error(fmt("%s: watch must be a non-empty list of metric names", who), 2)
+  end
+  for _, m in ipairs(watch) do checkmetric(who, self.runs[kept[1]], m) end
+  -- (4) the figure's data, one entry per configuration kept
+  local fig = {title = fmt("%s on %s  seed %d", self.method,
+                           tostring(self.runs[1].problem), self.runs[1].seed),
+               xname = xname, yname = yname, x = {}, y = yname and {} or nil,
+               group = {}, glabels = {}, div = {}, metrics = {}, values = {},
+               xlog = opts.xlog, ylog = opts.ylog}
+  local gid = {}
+  for j, m in ipairs(watch) do
+    fig.metrics[j] = m
+    fig.values[j] = {}
+  end
+  for n, i in ipairs(kept) do
+    local c, r = self.configs[i], self.runs[i]
+    fig.x[n] = c[xname]
+    if yname then fig.y[n] = c[yname] end
+    local kv = {}
+    for _, k in ipairs(others) do kv[#kv + 1] = k .. "=" .. showval(c[k]) end
+    local label = concat(kv, " ")
+    if gid[label] == nil then
+      fig.glabels[#fig.glabels + 1] = label
+      gid[label] = #fig.glabels
+    end
+    fig.group[n] = gid[label]
+    fig.div[n] = r.reason == "diverged" and 1 or 0
+    local have = {}
+    for _, m in ipairs(r:metrics()) do have[m] = true end
+    for j, m in ipairs(watch) do
+      fig.values[j][n] = have[m] and r:last(m) or 0 / 0
+    end
+  end
+  local o = {file = opts.file, width = opts.width, height = opts.height,
+             text = opts.text}
+  local ok, err = pcall(core.plotsweep, fig, o)
+  if not ok then error((tostring(err):gsub("^plot:", who .. ":")), 2) end
 end
 
 Sweep.__tostring = function (self)
@@ -602,8 +795,17 @@ sweep(problem, ctor, grid, opts) -> s   one run per grid configuration
   s:best(m)       -> config, run with the smallest final value of m (NaN
                   never wins; ties go to the first built)
   s:csv(), s:save(file)  "config,<params>,reason,iter,<metrics>"
-  s:plot(opts)    one curve per configuration, labelled by its parameter
-                  values, as r:plot (text, or opts.file an SVG)
+  s:plot(opts)    the final value of a metric against a parameter: opts.x
+                  (default: the numeric parameter with the most values),
+                  log x when the values span >= 10x, log y when the
+                  finals are positive and span >= 100x, one curve per
+                  combination of the other parameters, a diverged run a
+                  triangle on the top edge; watch = {metrics} one panel
+                  each (default: the first recorded); heat = true or
+                  x = {a, b}: a heat map of the final value over two
+                  numeric parameters, colour key, best cell outlined;
+                  runs = true: one curve per configuration against time
+                  (r:plot's options); text, or file = "f.svg" (.png, .pdf)
   s.missing       configurations whose run raised (an out-of-range value):
                   {task =, desc =, error =}, printed; the others are kept
   print(s)        one row per configuration: parameters, stop reason,

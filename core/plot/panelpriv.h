@@ -75,9 +75,26 @@ int pn_need_traj (const pn_runs *rs, int kind, char *why, size_t wsize);
 int pn_need_points (const pn_runs *rs, int kind, int pair, char *why,
                     size_t wsize);
 
+/* -- text figures (textplot.c) -------------------------------------------- */
+
+/* Panel i of a text figure ud: drawn inside o, its title into title and
+** its x axis title (with surrounding spaces, or "") into xt. */
+typedef void (*pl_cellsfn) (void *ud, int i, const pn_out *o, pn_cache *c,
+                            char *title, size_t tsize, char *xt,
+                            size_t xsize);
+/* npanels panels of height rows stacked, width columns, each framed with
+** its title in the top border and its x axis title in the bottom one,
+** drawn by draw; as pl_text (plot.h). */
+int pl_text_panels (int npanels, int width, int height, int utf8,
+                    pl_cellsfn draw, void *ud, pl_buf *out);
+
 /* -- SVG (svg.c) ---------------------------------------------------------- */
 
 /* the run colours: palette.h (pl_palette[k % PL_NPAL], pl_pal_hex) */
+/* The SVG document's opening of a figure of width x height: the root
+** element, the style sheet and a white background (pl_svg's and the
+** sweep figures', sweep.c). */
+void pl_svg_head (pl_buf *f, int width, int height);
 /* A panel's title above b. */
 void pl_title (pl_buf *f, pl_box b, const char *t);
 /* The mark of a divergent transition at (x, y). */

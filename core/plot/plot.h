@@ -44,6 +44,44 @@ int pl_text (const pl_plot *pl, int width, int height, int utf8, pl_buf *out);
 ** title). */
 int pl_svg (const pl_plot *pl, int width, int height, pl_buf *out);
 
+/* The figures of a parameter sweep (sweep.c; s:plot of lua/sweep.lua):
+** n configurations, each with the value of the x parameter, of the y
+** parameter for a heat map (y non-NULL), its curve (group: the
+** combination of the other parameters, labelled glabel[g]) and its final
+** values of nm metrics, one panel each.  With y NULL, the "xy" figure:
+** per metric the final value against x, one curve per group, points in
+** x order; with y, the heat map of the final value over the grid of the
+** distinct x and y values, with a colour key and the best cell outlined.
+** Configurations flagged in div (a diverged run) or whose value is not
+** finite are marks on the top edge (xy) or grey crossed cells (heat), not
+** points.  Borrowed for the call. */
+typedef struct pl_sweep {
+  int n;                      /* configurations */
+  const double *x;            /* [n] value of the x parameter */
+  const double *y;            /* [n] value of the y parameter, or NULL */
+  const int *group;           /* [n] curve 0..ngroups-1 (NULL: all 0) */
+  int ngroups;
+  const char *const *glabel;  /* [ngroups] legend labels ("mu=0.9"); no
+                                 legend for one curve labelled "" */
+  const unsigned char *div;   /* [n] 1: diverged (NULL: none) */
+  int nm;                     /* metrics: panels, 1..PL_MAXPANELS */
+  const char *const *mname;   /* [nm] metric names */
+  const double *v;            /* [nm * n]: metric j of configuration i at
+                                 v[j * n + i] */
+  const char *xname, *yname;  /* the parameters' names */
+  const char *title;          /* figure title (the sweep), or NULL */
+  int xlog, ylog;             /* log x, log y (xy) or colour scale (heat):
+                                 -1 auto, 0 or 1 */
+} pl_sweep;
+
+/* The sweep figure as text (panels framed as pl_text's: the title names
+** the metric, the bottom border the x parameter) or SVG (as pl_svg's:
+** title, legend of the curves, panels in one or two columns).  0, or -1
+** out of memory. */
+int pl_sweep_text (const pl_sweep *s, int width, int height, int utf8,
+                   pl_buf *out);
+int pl_sweep_svg (const pl_sweep *s, int width, int height, pl_buf *out);
+
 /* Tick label notation of an axis: 1 when ticks tv[0..n) need scientific
 ** notation (a nonzero |v| below 1e-4 or at least 1e6), then all are;
 ** pl_tickfmt writes v in that notation ("0.25", "1500"; "1e-8", "2.5e6"). */

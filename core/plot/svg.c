@@ -136,6 +136,24 @@ void pl_winaxes (pl_buf *f, pl_box b, const double *win)
               b.x - 48, b.y + b.h / 2);
 }
 
+void pl_svg_head (pl_buf *f, int width, int height)
+{
+  pl_buf_addf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+              "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+              "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" "
+              "font-size=\"11\">\n<style>\n"
+              ".series{fill:none;stroke-width:1.6}\n"
+              ".frame{fill:none;stroke:#444}\n"
+              ".grid{stroke:#ddd;stroke-width:0.7}\n"
+              ".title{font-weight:bold;font-size:12px}\n"
+              ".ytick{text-anchor:end}\n.ylabel{text-anchor:end}\n"
+              ".xtick{text-anchor:middle}\n"
+              ".xlabel{text-anchor:end}\n.note{font-size:10px}\n"
+              ".nash{fill:#111;stroke:#fff;stroke-width:0.8}\n"
+              "</style>\n<rect width=\"100%%\" height=\"100%%\" "
+              "fill=\"white\"/>\n", width, height, width, height);
+}
+
 int pl_svg (const pl_plot *pl, int width, int height, pl_buf *f)
 {
   int ncol, nrow, i, k, lrows = 1;
@@ -156,20 +174,7 @@ int pl_svg (const pl_plot *pl, int width, int height, pl_buf *f)
   top = 34 + 16 * (lrows - 1);
   cw = (double)width / ncol;
   ch = (height - top) / nrow;
-  pl_buf_addf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-              "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-              "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" "
-              "font-size=\"11\">\n<style>\n"
-              ".series{fill:none;stroke-width:1.6}\n"
-              ".frame{fill:none;stroke:#444}\n"
-              ".grid{stroke:#ddd;stroke-width:0.7}\n"
-              ".title{font-weight:bold;font-size:12px}\n"
-              ".ytick{text-anchor:end}\n.ylabel{text-anchor:end}\n"
-              ".xtick{text-anchor:middle}\n"
-              ".xlabel{text-anchor:end}\n.note{font-size:10px}\n"
-              ".nash{fill:#111;stroke:#fff;stroke-width:0.8}\n"
-              "</style>\n<rect width=\"100%%\" height=\"100%%\" "
-              "fill=\"white\"/>\n", width, height, width, height);
+  pl_svg_head(f, width, height);
   /* (1) title and legend: one swatch and label per run, above the panels */
   pl_buf_adds(f, "<text x=\"10\" y=\"16\" class=\"title\">");
   pl_buf_addxml(f, pl->title != NULL ? pl->title : "");

@@ -3,13 +3,15 @@
 ** panel framed in a box (title in the top border, x axis title in the
 ** bottom one, right-aligned, so it never covers a tick label), drawn by
 ** its kind's draw_cells (panel.h) into a grid of cells, then written to
-** a pl_buf as UTF-8 or ASCII lines.  See plot.h.
+** a pl_buf as UTF-8 or ASCII lines.  See plot.h.  The frames and the
+** grid are pl_text_panels' (panelpriv.h), which the sweep figures'
+** text (sweep.c) draws its panels with too.
 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "panel.h"
+#include "panelpriv.h"
 
 void pl_default_panels (pl_plot *pl, const int *watch, int nwatch)
 {
@@ -91,7 +93,22 @@ static void panel (const pl_plot *pl, int kind, const pn_out *o,
   }
 }
 
+/* pl_text's panels: panel i of the figure ud drawn by pl_text's panel(). */
+static void plot_panel (void *ud, int i, const pn_out *o, pn_cache *cache,
+                        char *title, size_t tsize, char *xt, size_t xsize)
+{
+  const pl_plot *pl = ud;
+  panel(pl, pl->panels[i], o, cache, title, tsize, xt, xsize);
+}
+
 int pl_text (const pl_plot *pl, int width, int height, int utf8, pl_buf *out)
+{
+  return pl_text_panels(pl->npanels, width, height, utf8, plot_panel,
+                        (void *)pl, out);
+}
+
+int pl_text_panels (int npanels, int width, int height, int utf8,
+                    pl_cellsfn draw, void *ud, pl_buf *out)
 {
   grid t;
   cv_canvas cv;
@@ -101,7 +118,7 @@ int pl_text (const pl_plot *pl, int width, int height, int utf8, pl_buf *out)
   memset(&cv, 0, sizeof cv);
   memset(&cache, 0, sizeof cache);
   t.w = width;
-  t.h = height * pl->npanels;
+  t.h = height * npanels;
   n = (size_t)t.w * (size_t)t.h;
   t.u = malloc(n * sizeof *t.u + 1);
   t.a = malloc(n + 1);
@@ -113,7 +130,7 @@ int pl_text (const pl_plot *pl, int width, int height, int utf8, pl_buf *out)
     t.u[i] = ' ';
     t.a[i] = ' ';
   }
-  for (i = 0; i < pl->npanels; i++) {
+  for (i = 0; i < npanels; i++) {
     pn_out o;
     char title[96], head[112], xt[72];
     o.put = gput;
@@ -124,7 +141,8 @@ int pl_text (const pl_plot *pl, int width, int height, int utf8, pl_buf *out)
     o.w = width - 2;
     o.utf8 = utf8;
     o.cv = &cv;
-    panel(pl, pl->panels[i], &o, &cache, title, sizeof title, xt, sizeof xt);
+    xt[0] = '\0';
+    draw(ud, i, &o, &cache, title, sizeof title, xt, sizeof xt);
     snprintf(head, sizeof head, " %s ", title);
     frame(&t, i * height, height, head, xt);
   }

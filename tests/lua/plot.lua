@@ -392,14 +392,14 @@ end
   local s = sweep(problem.quadratic{}, optim.gd, {lr = {0.1, 1, 1.9}},
                   {iters = 20})
   local ss = tmp .. "/s.svg"
-  s:plot{file = ss, watch = {"loss"}}
+  s:plot{file = ss, watch = {"loss"}, runs = true}
   doc = assert(io.open(ss)):read("a")
   _, nseries = doc:gsub('class="series"', "")
   t.is(nseries, 3, "sweep:plot: one curve per configuration")
   t.ok(doc:find(">lr=0.1<", 1, true) and doc:find(">lr=1.9<", 1, true),
        "sweep:plot: curves labelled by their parameter values")
   t.errors("sweep:plot: labels has 1 entry, 3 expected (one per run)",
-           function () s:plot{file = ss, labels = {"a"}} end)
+           function () s:plot{file = ss, labels = {"a"}, runs = true} end)
   t.errors("sweep:plot: options must be a table", function () s:plot(3) end)
   t.errors("plot: labels[2] must be a string", function ()
     local bad = {}
