@@ -22,7 +22,7 @@
 **   (3) delta_t = r_t + gamma phi(s_{t+1}, a_{t+1})'w_t - phi(s_t, a_t)'w_t,
 **       w_{t+1} = Pi_R(w_t + alpha_t delta_t phi(s_t, a_t)),
 **       Pi_R the projection onto the ball ||w|| <= radius (R = inf: none),
-**       alpha_t = lr times the run's schedule (sched = "inv" gives the
+**       alpha_t = lr times the run's schedule (kind "inv" gives the
 **       diminishing steps of the convergence theory).
 ** s_0 is uniform and a_0 ~ pi_{w_0}(.|s_0), drawn at init from the run's
 ** generator.  Left open by the abstract, chosen here: rewards are
@@ -79,7 +79,7 @@ extern const ol_method_type ol_rl_sarsa;
 
 static const ol_param sarsa_params[] = {
   {"lr", OL_P_REAL, 0.1, OL_GT0, OL_FINITE, "step size alpha (times the "
-   "run's schedule: sched = \"inv\" for diminishing steps)", NULL},
+   "run's schedule; kind \"inv\" gives diminishing steps)", NULL},
   {"eps", OL_P_REAL, 0.1, 0, 1, "exploration: every action has "
    "probability at least eps / A", NULL},
   {"policy", OL_P_ENUM, 0, 0, 1, "policy improvement operator on "

@@ -175,4 +175,34 @@ for _, pol in ipairs{"egreedy", "softmax"} do
        .. "%.6g <= R = 0.25", pol, nn))
 end
 
+-- (9) the demo's numbers: scripts/sarsa_region.lua, re-read
+do
+  local f = assert(io.popen("OPTLAB_PROGRESS_SECONDS=0 ./optlab --no-tui "
+                            .. "scripts/sarsa_region.lua 2>&1"))
+  local out = f:read("a")
+  f:close()
+  t.ok(out:match("\nverdict: holds %(") ~= nil, "sarsa_region: the "
+       .. "verdict holds")
+  local rows = 0
+  for seed, sc, reg, rho2, nn in out:gmatch("\n%s*(%d+)%s+(%d+)%s+([%d.e+]+)"
+                                            .. "%s+([%d.e+]+)%s+([%d.e+]+)") do
+    seed, sc, reg, rho2, nn = tonumber(seed), tonumber(sc), tonumber(reg),
+      tonumber(rho2), tonumber(nn)
+    rows = rows + 1
+    if sc <= 16 then
+      t.ok(reg <= rho2 and reg <= 100, string.format("sarsa_region: seed "
+           .. "%d, scale %d: region %g <= 2 rho %g and <= R / 10", seed, sc,
+           reg, rho2))
+    end
+    if sc == 4096 then
+      t.ok(nn > 999 or reg > 100, string.format("sarsa_region: seed %d, "
+           .. "scale 4096: the iterates reach the ball (||w_T|| %g, "
+           .. "region %g)", seed, nn, reg))
+    end
+  end
+  t.is(rows, 21, "sarsa_region: 3 seeds x 7 reward scales")
+  local _, exact = out:gsub("exactly 16: yes", "")
+  t.is(exact, 3, "sarsa_region: region(16) = 16 region(1) at every seed")
+end
+
 t.done()
