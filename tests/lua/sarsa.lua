@@ -15,6 +15,8 @@
 --     iterates for rewards 4 R are 4 times those for R, bit for bit
 --     (4 is a power of 2, and the argmax does not see the scale).
 -- Seeds 1, 2, 3 for the runs (printed); the MDPs are fixed numbers.
+-- (9) re-reads scripts/sarsa_region.lua's numbers against its stated
+-- thresholds.
 local t = dofile("tests/lib/tap.lua")
 local abs, max, sqrt = math.abs, math.max, math.sqrt
 t.diag("seeds 1, 2, 3 (runs)")
@@ -201,6 +203,13 @@ do
     end
   end
   t.is(rows, 21, "sarsa_region: 3 seeds x 7 reward scales")
+  local keep, conv = out:match("keep at least ([%d.]+) of their region; "
+                               .. "the converging one at most ([%d.]+)")
+  keep, conv = tonumber(keep), tonumber(conv)
+  t.ok(keep and keep >= 0.5 and conv <= 0.5, string.format("sarsa_region: "
+       .. "with diminishing steps the chattering instances keep >= 1/2 of "
+       .. "their region (%s), the converging one <= 1/2 (%s)",
+       tostring(keep), tostring(conv)))
   local _, exact = out:gsub("exactly 16: yes", "")
   t.is(exact, 3, "sarsa_region: region(16) = 16 region(1) at every seed")
 end
