@@ -15,8 +15,8 @@
 ** Given: P (S A x S, row s A + a) with R (S x A), and/or phi (S A x d).
 ** f, x*, f* as linmdp.h says; x0 = 0; the Hessian Phi'Phi / (S A) is
 ** constant (quadratic).  Q* by value iteration from Q = 0 until a sweep
-** moves it by at most 1e-15 (1 + max |Q|) (the error is then below
-** gamma / (1 - gamma) times that).
+** moves it by at most 1e-15 S (1 + max |Q|), a few roundings of a sum of
+** S terms (the error is then below gamma / (1 - gamma) times that).
 */
 #include <lapacke.h>
 #include <math.h>
@@ -207,7 +207,7 @@ static int qstar (ol_linmdp *M, ol_err *e)
       big = fmax(big, fabs(n));
       M->qstar[i] = n;
     }
-    if (delta <= 1e-15 * (1 + big)) return OL_OK;
+    if (delta <= 1e-15 * S * (1 + big)) return OL_OK;
   }
   return ol_err_set(e, OL_ENUMERIC, "linmdp: value iteration did not "
                     "settle");
