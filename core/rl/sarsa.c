@@ -169,7 +169,7 @@ static int sarsa_step (void *vs, ol_ctx *c, ol_err *e)
   sarsa_state *st = vs;
   const ol_linmdp *M = st->M;
   const double *f0 = M->phi + ((size_t)st->s * M->A + st->a) * M->d;
-  double *w = c->x, r, delta, nn = 0, alpha = st->lr * c->sched;
+  double *w = c->x, r, delta, nn, alpha = st->lr * c->sched;
   int d = M->d, s1, a1, j;
   (void)e;
   /* (1) reward and next state */
@@ -182,11 +182,8 @@ static int sarsa_step (void *vs, ol_ctx *c, ol_err *e)
   ** project */
   delta = r + M->gamma * st->q[a1];
   for (j = 0; j < d; j++) delta -= f0[j] * w[j];
-  for (j = 0; j < d; j++) {
-    w[j] += alpha * delta * f0[j];
-    nn += w[j] * w[j];
-  }
-  nn = sqrt(nn);
+  for (j = 0; j < d; j++) w[j] += alpha * delta * f0[j];
+  nn = ol_vec_nrm2(w, d);            /* scaled: no overflow near 1e154 */
   if (nn > st->radius)
     for (j = 0; j < d; j++) w[j] *= st->radius / nn;
   st->s = s1;
