@@ -43,7 +43,9 @@
 ** outside the ball of radius
 **   rho = rmax / ((1 - gamma) sqrt((eps / A) pmin lmin))
 ** the flow (for egreedy, every element of the differential inclusion)
-** points inwards, so the iterates with diminishing steps end in it and
+** points inwards, so the iterates with diminishing steps end in it
+** (stochastic approximation of a differential inclusion: Benaim,
+** Hofbauer & Sorin 2005, SIAM J. Control Optim. 44) and
 ** the chattering region has diameter <= 2 rho (r.bound is rho); rho
 ** scales with rmax while the projection radius R does not: with R > rho
 ** the projection is inactive in the end and the region is "much smaller
