@@ -80,6 +80,7 @@
 */
 #include <lapacke.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,7 +104,7 @@ const ol_param ol_mixflow_params[OL_MIXFLOW_NPARAMS] = {
    "pseudo-time shift per coordinate, u <- (u + xi) mod 1 (pi / 16)", NULL},
   {"sd0", OL_P_REAL, 1, OL_GT0, OL_FINITE, "reference scale: x ~ N(x0, "
    "sd0^2 I)", NULL},
-  {"evals", OL_P_INT, 10, 1, 1e5, "trajectories drawn per step (and at "
+  {"evals", OL_P_INT, 4, 1, 1e5, "trajectories drawn per step (and at "
    "the start); the metrics pool all drawn so far", NULL},
 };
 
@@ -359,8 +360,16 @@ static int draw (ol_mixflow *s, ol_ctx *c, ol_err *e)
     for (i = 0; i < n; i++) x0[i] = s->m0[i] + s->sd0 * x0[i];
     for (i = 0; i < n; i++) r0[i] = draw_mom(s, c->rng);
     u0 = ol_rng_uniform(c->rng);
-    if ((rc = ol_mixflow_traj(s, c, x0, r0, u0, &el, &en, e)) != OL_OK)
-      return rc;
+    if ((rc = ol_mixflow_traj(s, c, x0, r0, u0, &el, &en, e)) != OL_OK) {
+      char why[OL_ERRMAX];
+      if (rc != OL_EDOM || e == NULL || strncmp(e->msg, "mixflow", 7) == 0)
+        return rc;
+      /* the oracle's own words, with what to change */
+      snprintf(why, sizeof why, "%s", e->msg);
+      return ol_err_set(e, rc, "mixflow: a trajectory ran off (%s): eps = %g "
+                        "(L = %d) is too large for this target", why,
+                        s->eps, s->L);
+    }
     /* pool: shifted sums (no cancellation), the trajectory's mean x */
     K = ++s->ndraw;
     if (K == 1) s->eh = el;
