@@ -1256,7 +1256,7 @@ const ol_metric_type ol_metric_kl = {
   .doc = "samplers: KL(N(m, S) || N(mu, Sigma)) of the Gaussian fit of the "
     "kept draws (mean m, covariance S with divisor k - 1) to the target's "
     "known mean and covariance; vi: KL(q || p) exact for a Gaussian "
-    "target; diffusion: KL of the particles' histogram to the target's bin "
+    "target (mixflow: log Z - elbo on (x, rho, u), estimated); diffusion: KL of the particles' histogram to the target's bin "
     "masses (masked: exact by enumeration)",
   .needs = OL_MNEED_SAMPLER | OL_MNEED_DRAWS | OL_MNEED_COV,
   .avail = has_gauss,

@@ -6,3 +6,4 @@
 */
 OL_VI(meanfield)
 OL_VI(fullrank)
+OL_VI(mixflow)
