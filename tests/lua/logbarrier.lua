@@ -16,9 +16,11 @@
 -- s/x1_a - 1/x0_a since only one entry is nonzero) averages to the
 -- expected loss vector within 4 standard errors in every entry.
 -- Convergence: on rock-paper-scissors the last iterate's exploitability
--- at T = 10^5, median over 6 seeds, is below 0.06 and at most half its
+-- at T = 10^5, median over 6 seeds, is below 0.08 and at most half its
 -- value at T = 10^3 (the t^-1/4 rate gives a factor 3.2 over the two
--- decades; measured 3.0 for logbarrier, 2.3 for tsmd), while Exp3-IX's
+-- decades; measured 0.154 -> 0.053 for logbarrier, 0.100 -> 0.039 for
+-- tsmd; the regulariser's centre is rps's equilibrium, so what remains is
+-- the noise, ~ t^-1/4 by the schedules), while Exp3-IX's
 -- last iterate (tau = 0) stays above 0.1.  Seeds printed.
 local t = dofile("tests/lib/tap.lua")
 local abs, exp, log = math.abs, math.exp, math.log
@@ -174,9 +176,9 @@ do
   end
   for _, m in ipairs{"logbarrier", "tsmd"} do
     local a, b = last(m, {})
-    t.ok(b < 0.06 and b <= a / 2, string.format("%s: rps, median last-"
+    t.ok(b < 0.08 and b <= a / 2, string.format("%s: rps, median last-"
          .. "iterate exploitability over 6 seeds %.3g at T = 1e3 -> %.3g at "
-         .. "1e5 (< 0.06 and at most half)", m, a, b))
+         .. "1e5 (< 0.08 and at most half)", m, a, b))
   end
   local _, b = last("tsmd", {tau = 0, lrpow = 0.5, lr = 0.1})
   t.ok(b > 0.1, string.format("tsmd: with tau = 0 (Exp3-IX) the last "
