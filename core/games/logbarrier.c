@@ -63,7 +63,9 @@
 ** step against a hand computation and the rate with measured slopes.
 ** r.x is the strategy played; the average and the regret metric use the
 ** expected payoffs at it (one oracle call at x, for the records; bandit
-** mode adds one at the pure profile played).
+** mode adds one at the pure profile played).  A start on the boundary of
+** a simplex (shapley's pure x0), where psi is infinite, is moved inside:
+** that player's x0 mixed with 1e-3 of the uniform strategy.
 */
 #include <math.h>
 
@@ -98,7 +100,7 @@ static int logbarrier_init (void *st, const double *par, ol_ctx *c,
 {
   logbarrier_state *s = st;
   ol_game G;
-  int rc, i;
+  int rc, i, b, off;
   s->lr = par[0];
   s->tau = par[1];
   s->lrpow = par[2];
@@ -116,12 +118,15 @@ static int logbarrier_init (void *st, const double *par, ol_ctx *c,
       || (s->z = ol_vec_new(c->n, e)) == NULL
       || (s->d = ol_vec_new(c->n, e)) == NULL)
     return OL_ENOMEM;
-  for (i = 0; i < c->n; i++)
-    if (!(c->x[i] > 0))
-      return ol_err_set(e, OL_EINVAL, "logbarrier: x0[%d] = %g is on the "
-                        "boundary of the simplex, where the log barrier is "
-                        "infinite; start inside (e.g. the default uniform "
-                        "x0)", i + 1, c->x[i]);
+  /* a start on the boundary (a pure x0, as shapley's), where the barrier
+  ** is infinite: that player's block mixed with 1e-3 of uniform */
+  for (b = 0, off = 0; b < s->play.nb; off += s->play.blk[b++]) {
+    int k = s->play.blk[b], inside = 1;
+    for (i = off; i < off + k; i++) inside = inside && c->x[i] > 0;
+    if (!inside)
+      for (i = off; i < off + k; i++)
+        c->x[i] = (1 - 1e-3) * c->x[i] + 1e-3 / k;
+  }
   return OL_OK;
 }
 

@@ -192,7 +192,26 @@ t.errors("logbarrier needs a game (lua is an objective)", run,
                      f = function (x) return x[1] end,
                      grad = function (x, g) g[1], g[2], g[3] = 1, 0, 0 end},
          game.logbarrier{}, {iters = 5, progress = false})
-t.errors("on the boundary of the simplex", run, p, game.logbarrier{},
-         {iters = 5, progress = false, x0 = {1, 0, 0, 0.2, 0.3, 0.5}})
+do
+  -- a pure start is moved inside by 1e-3 of uniform (player 1 only here)
+  local r = run(p, game.logbarrier{feedback = "full"}, {iters = 1,
+                progress = false, view = false,
+                x0 = {1, 0, 0, 0.2, 0.3, 0.5}})
+  local x = {1 - 2e-3 / 3, 1e-3 / 3, 1e-3 / 3, 0.2, 0.3, 0.5}
+  local d, want = {}, {}
+  for a = 1, 3 do
+    local s1, s2 = 0, 0
+    for b = 1, 3 do
+      s1 = s1 + A[a][b] * x[3 + b]
+      s2 = s2 + A[b][a] * x[b]
+    end
+    d[a], d[3 + a] = (M - s1) / (2 * M), (M + s2) / (2 * M)
+  end
+  lbstep(x, d, 8, 0.15, 0, want)
+  lbstep(x, d, 8, 0.15, 3, want)
+  t.ok(maxdiff(r.x, want) < 1e-12, string.format("logbarrier: a start on "
+       .. "the boundary is mixed with 1e-3 of uniform, then steps as by hand "
+       .. "(max diff %.2g)", maxdiff(r.x, want)))
+end
 t.errors("bandit|full", game.tsmd, {feedback = "partial"})
 t.done()
