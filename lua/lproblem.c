@@ -2610,7 +2610,8 @@ static void pushnoise (lua_State *L, const ol_noise *nz)
 
 /* p.n, p.name, p.kind, p.desc, p.x0, p.xstar, p.fstar (nil if unknown),
 ** p.equilibria (a game's known equilibria, joint strategies; {} when none
-** is known), p.workers (the split: n, heterogeneity, participation, sizes;
+** is known), p.degenerate (a bimatrix game: true when the computed list
+** may miss continua of equilibria, nasheq.c), p.workers (the split: n, heterogeneity, participation, sizes;
 ** nil when none), p.l1, p.noise, and the methods. */
 static int problem_index (lua_State *L)
 {
@@ -2649,6 +2650,8 @@ static int problem_index (lua_State *L)
       lua_rawseti(L, -2, q + 1);
     }
   }
+  else if (strcmp(k, "degenerate") == 0 && ol_game_of(p) != NULL)
+    lua_pushboolean(L, ol_game_of(p)->degenerate);
   else if (strcmp(k, "workers") == 0 && p->workers.n > 0) {
     int w;
     lua_createtable(L, 0, 4);
