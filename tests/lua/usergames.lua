@@ -204,4 +204,148 @@ do
            problem.matrixgame, {A = MP, xstar = {1, 0, 0.5, 0.5}})
 end
 
+-- (5) user finite sums: least squares f_i = 1/2 (a_i'x - y_i)^2
+local seed = 12345
+local function rnd ()
+  seed = (seed * 1103515245 + 12345) % 2147483648
+  return seed / 2147483648 - 0.5
+end
+local m, n = 40, 3
+local A, y = {}, {}
+for i = 1, m do
+  A[i] = {}
+  for j = 1, n do A[i][j] = rnd() end
+  y[i] = rnd()
+end
+local calls, hits = 0, {}
+local function fi (i, x, g)
+  calls = calls + 1
+  hits[i] = (hits[i] or 0) + 1
+  local r = -y[i]
+  for j = 1, n do r = r + A[i][j] * x[j] end
+  if g then
+    for j = 1, n do g[j] = r * A[i][j] end
+  end
+  return 0.5 * r * r
+end
+-- the closed form: (A'A) x = A'y by Gaussian elimination here
+local function lsq ()
+  local M, b = {}, {}
+  for j = 1, n do
+    M[j], b[j] = {}, 0
+    for k = 1, n do
+      local s = 0
+      for i = 1, m do s = s + A[i][j] * A[i][k] end
+      M[j][k] = s
+    end
+    for i = 1, m do b[j] = b[j] + A[i][j] * y[i] end
+  end
+  for c = 1, n do
+    for r = c + 1, n do
+      local f = M[r][c] / M[c][c]
+      for k = c, n do M[r][k] = M[r][k] - f * M[c][k] end
+      b[r] = b[r] - f * b[c]
+    end
+  end
+  local x = {}
+  for r = n, 1, -1 do
+    local s = b[r]
+    for k = r + 1, n do s = s - M[r][k] * x[k] end
+    x[r] = s / M[r][r]
+  end
+  return x
+end
+local xs = lsq()
+
+do
+  local p = problem.finitesum{n = n, m = m, fi = fi}
+  t.ok(p.kind == "objective" and p.n == n
+       and tostring(p) == "finitesum{n = 3, m = 40}",
+       "usergames: problem.finitesum makes an objective of dimension n")
+  local x = {0.3, -0.2, 0.7}
+  calls = 0
+  local f, g = p:eval(x)
+  local fm, gm = 0, {0, 0, 0}
+  for i = 1, m do
+    local gi = {}
+    fm = fm + fi(i, x, gi) / m
+    for j = 1, n do gm[j] = gm[j] + gi[j] / m end
+  end
+  local err = math.abs(f - fm)
+  for j = 1, n do err = math.max(err, math.abs(g[j] - gm[j])) end
+  t.ok(err <= 1e-15, string.format("usergames: the full value and "
+                                   .. "gradient are the mean of the fi's "
+                                   .. "(max error %.2g <= 1e-15)", err))
+
+  -- one epoch of SGD by random reshuffling: each component once
+  local q = problem.finitesum{n = n, m = m, fi = fi, noise = {kind =
+                              "batch", batch = 1, order = "shuffle"}}
+  calls, hits = 0, {}
+  run(q, optim.gd{lr = 0.1}, {iters = m, seed = 4, progress = false,
+                              view = false, metrics = {"gradnorm"}})
+  local once = true
+  for i = 1, m do once = once and hits[i] ~= nil end
+  t.diag(string.format("reshuffled epoch: %d calls in all (the records' "
+                       .. "full evaluations included)", calls))
+  -- every component seen; beyond the epoch's m stochastic calls the only
+  -- others are the full evaluations, which call every component equally
+  local lo, hi = math.huge, 0
+  for i = 1, m do
+    lo = math.min(lo, hits[i] or 0)
+    hi = math.max(hi, hits[i] or 0)
+  end
+  t.ok(once and hi - lo == 0 and (calls - m) % m == 0,
+       string.format("usergames: a reshuffled SGD epoch of %d steps calls "
+                     .. "every component exactly once more than the full "
+                     .. "evaluations do (%d..%d calls each)", m, lo, hi))
+
+  -- SCAFFOLD (control variates: the SVRG-style correction g_w(y) - c_w +
+  -- c) with full local gradients reaches the least-squares solution
+  local r = run(p, dist.scaffold{lr = 0.2, K = 5}, {iters = 400,
+                progress = false, view = false})
+  local d = 0
+  for j = 1, n do d = math.max(d, math.abs(r.x[j] - xs[j])) end
+  t.ok(d <= 1e-8, string.format("usergames: dist.scaffold on the user "
+                                .. "least-squares sum reaches the normal "
+                                .. "equations' solution (max error %.2g <= "
+                                .. "1e-8)", d))
+
+  -- SGLD runs on it (components drawn by the sampler)
+  local s = run(p, sample.sgld{batch = 5}, {iters = 50, seed = 2,
+                progress = false, view = false})
+  t.ok(s.iter == 50, "usergames: sample.sgld runs 50 steps on a user sum")
+end
+
+-- (6) errors in fi: the component's index and a traceback
+do
+  local p = problem.finitesum{n = 2, m = 5, fi = function (i, x, g)
+    if i == 4 then error("bad row") end
+    if g then g[1], g[2] = x[1], x[2] end
+    return 0.5 * (x[1]^2 + x[2]^2)
+  end}
+  local f, msg = p:eval({1, 2})
+  t.ok(f == nil and msg:find("component i = 4", 1, true)
+       and msg:find("bad row", 1, true)
+       and msg:find("stack traceback", 1, true),
+       "usergames: an error in fi names the component (i = 4) and carries "
+       .. "the traceback")
+  local r = run(p, optim.gd{}, {iters = 5, progress = false, view = false})
+  t.ok(r.reason:find("callback", 1, true) ~= nil
+       and tostring(r):find("message: component i = 4", 1, true),
+       "usergames: a run whose fi fails stops with reason '" .. r.reason
+       .. "', its message naming the component")
+  t.errors("fi must be a function", problem.finitesum, {n = 2, m = 3})
+  t.errors("m = 0 must be an integer in %[1, 1000000000%]",
+           problem.finitesum, {n = 2, m = 0, fi = print})
+  t.errors("unknown parameter 'k'", problem.finitesum,
+           {n = 2, m = 3, fi = print, k = 1})
+  local w = problem.finitesum{n = 2, m = 3, fi = function (i, x, g)
+    if g then g[1] = 1 end
+    return 0
+  end}
+  local _, wm = w:eval({0, 0})
+  t.ok(wm and wm:find("fi(1, x, g): g[2] is nil", 1, true),
+       "usergames: an fi that fills g partly is caught: " .. tostring(wm))
+end
+
 t.done()
