@@ -345,8 +345,9 @@ component:  f(x) = (1/m) sum_{i=1..m} f_i(x)
   x0, xstar, fstar, name, noise, set, l1   as for problem.new
 p:eval(x) sums the m components in index order.  The components are what
 minibatch noise (noise = {kind = "batch", batch = 1, order = "shuffle"}:
-each component once an epoch), sample.sgld, optim.dpsgd and the dist
-methods' worker splits (problem.workers) use, so they run on your data.
+each component once an epoch), optim.svrg, sample.sgld, optim.dpsgd and
+the dist methods' worker splits (problem.workers) use, so they run on
+your data.
 An error in fi names the component: "component i = 4: ..." with the
 traceback.]]
 

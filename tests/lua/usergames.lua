@@ -299,6 +299,24 @@ do
                      .. "every component exactly once more than the full "
                      .. "evaluations do (%d..%d calls each)", m, lo, hi))
 
+  -- SVRG (Johnson & Zhang 2013) with a constant step reaches the
+  -- least-squares solution on the user's components: its variance
+  -- vanishes at x*, where SGD's constant step stalls at a noise floor
+  local sv = run(p, optim.svrg{lr = 0.5}, {iters = 3000, seed = 5,
+                 progress = false, view = false})
+  local dv, ds = 0, 0
+  for j = 1, n do dv = math.max(dv, math.abs(sv.x[j] - xs[j])) end
+  local sg = run(problem.finitesum{n = n, m = m, fi = fi, noise = {kind =
+                   "batch", batch = 1, order = "shuffle"}},
+                 optim.gd{lr = 0.5}, {iters = 3000, seed = 5,
+                                      progress = false, view = false})
+  for j = 1, n do ds = math.max(ds, math.abs(sg.x[j] - xs[j])) end
+  t.ok(dv <= 1e-10 and ds > 1e3 * dv,
+       string.format("usergames: optim.svrg on the user least-squares sum "
+                     .. "reaches the normal equations' solution (max error "
+                     .. "%.2g <= 1e-10; reshuffled SGD at the same step: "
+                     .. "%.2g)", dv, ds))
+
   -- SCAFFOLD (control variates: the SVRG-style correction g_w(y) - c_w +
   -- c) with full local gradients reaches the least-squares solution
   local r = run(p, dist.scaffold{lr = 0.2, K = 5}, {iters = 400,
