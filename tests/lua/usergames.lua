@@ -328,6 +328,20 @@ do
                                 .. "equations' solution (max error %.2g <= "
                                 .. "1e-8)", d))
 
+  -- a federated split of the user's components: 4 workers, sizes
+  -- summing to m; SCAFFOLD over them reaches x* too, and dist (x* given)
+  -- is the error
+  local fp = problem.finitesum{n = n, m = m, fi = fi, xstar = xs}
+  problem.workers(fp, {n = 4, heterogeneity = 1, seed = 3})
+  local sizes, tot = fp.workers.sizes, 0
+  for _, k in ipairs(sizes) do tot = tot + k end
+  local fr = run(fp, dist.scaffold{lr = 0.2, K = 5}, {iters = 400,
+                 progress = false, view = false, metrics = {"dist"}})
+  t.ok(#sizes == 4 and tot == m and fr:last("dist") <= 1e-8,
+       string.format("usergames: problem.workers splits the user sum among "
+                     .. "4 workers (%d components) and scaffold over them "
+                     .. "ends at dist %.2g <= 1e-8", tot, fr:last("dist")))
+
   -- SGLD runs on it (components drawn by the sampler)
   local s = run(p, sample.sgld{batch = 5}, {iters = 50, seed = 2,
                 progress = false, view = false})
