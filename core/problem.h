@@ -356,6 +356,15 @@ ol_problem *ol_problem_new (const ol_problem_type *t, const ol_pval *v,
 ol_problem *ol_problem_custom (int n, ol_fdf_fn fdf, int fd_grad, void *ud,
                                void (*free_ud) (void *), ol_err *e);
 void ol_problem_free (ol_problem *p);   /* NULL is a no-op */
+/* A user finite sum f = (1/m) sum_{i<m} f_i of dimension n from its
+** component oracle fdfi (core/problems/finitesum.c): p->nsum = m, p->fdfi
+** calls fdfi(ud, i, ...), p->fdf sums the m components in index order.
+** Of type ol_problem_finitesum_type ("finitesum"), an objective; x0
+** zeros.  On success the problem owns ud (free_ud, may be NULL); on
+** failure (NULL, e set) ud stays the caller's. */
+extern const ol_problem_type ol_problem_finitesum_type;
+ol_problem *ol_problem_finitesum (int n, long m, ol_fdfi_fn fdfi, void *ud,
+                                  void (*free_ud) (void *), ol_err *e);
 
 /* Checked setters.  Each validates its value, then stores it (copies:
 ** arrays are borrowed for the call); on any failure p is unchanged and

@@ -199,6 +199,8 @@ local userkeys = {
   new = {"n", "f", "grad", "fdf", "hess", "x0", "xstar", "fstar", "name",
          "kind", "set", "noise", "l1"},
   density = {"n", "logp", "grad", "lower", "upper", "x0", "name"},
+  finitesum = {"n", "m", "fi", "x0", "xstar", "fstar", "name", "noise",
+               "set", "l1"},
 }
 for _, f in ipairs(families) do
   local params = {}
@@ -332,6 +334,22 @@ g in the order mu, tau, theta[1..8] (p.names; that of r.x); x0 may be
 named.
 Summaries, r:draws() (named draws), save_draws (theta.1) and plots use
 the names.]]
+
+docs.finitesum = [[
+problem.finitesum{n = , m = , fi = , ...} -- a finite sum from a Lua
+component:  f(x) = (1/m) sum_{i=1..m} f_i(x)
+  n       dimension (required)
+  m       number of components (required)
+  fi      fi(i, x, g) -> f_i(x); when g is not nil, fill g[1..n] with
+          grad f_i(x) in place (checked as problem.new's fdf)
+  x0, xstar, fstar, name, noise, set, l1   as for problem.new
+p:eval(x) sums the m components in index order.  The components are what
+minibatch noise (noise = {kind = "batch", batch = 1, order = "shuffle"}:
+each component once an epoch), optim.svrg, sample.sgld, optim.dpsgd and
+the dist methods' worker splits (problem.workers) use, so they run on
+your data.
+An error in fi names the component: "component i = 4: ..." with the
+traceback.]]
 
 docs.workers = [[
 problem.workers(p, {n = 10, heterogeneity = 0, participation = 1, seed = 1})
@@ -593,6 +611,9 @@ local function family_rows (fam)
     rows[#rows + 1] = {"density",
                        "a density from log p in Lua, with bounds "
                        .. "(help(problem.density))"}
+    rows[#rows + 1] = {"finitesum",
+                       "a finite sum (1/m) sum f_i from a Lua component "
+                       .. "(help(problem.finitesum))"}
     rows[#rows + 1] = {"workers",
                        "split a finite sum among workers for dist methods "
                        .. "(help(problem.workers))"}
@@ -674,6 +695,9 @@ function help (x)
     if info == "problem.new" then return out("%s", docs.new) end
     if info == "problem.density" then return out("%s", docs.density) end
     if info == "problem.workers" then return out("%s", docs.workers) end
+    if info == "problem.finitesum" then
+      return out("%s", docs.finitesum)
+    end
     if type(info) == "table" then
       -- a method's family is one of core.families, a problem's is not
       if core.families[info.family] then return method_help(info) end

@@ -2479,6 +2479,130 @@ static int problem_density (lua_State *L)
   return 1;
 }
 
+/* == user finite sums (issue 27) ==========================================
+** problem.finitesum{n =, m =, fi = function (i, x, g) ... end, x0 =,
+** xstar =, fstar =, name =, noise =, set =, l1 =}: f = (1/m) sum_i f_i,
+** fi(i, x, g) returning f_i(x) (i = 1..m) and, when g is not nil, filling
+** g[1..n] with grad f_i(x) in place.  fi sits in the callback threads'
+** fdf slot and is called there as fdf is (fi_at), with the same checks of
+** what it hands back; an error in it is reported with the component's
+** index before the message and traceback. */
+static int fi_at (lproblem *b, lua_State *T, long i, const double *x,
+                  double *f, double *g, ol_err *e)
+{
+  int j, n = b->n, st;
+  char name[40];
+  for (j = 0; j < n; j++) {
+    lua_pushnumber(T, x[j]);
+    lua_rawseti(T, S_X, j + 1);
+  }
+  if (g != NULL) tclear(T, S_G, n);
+  lua_pushvalue(T, S_FDF);
+  lua_pushinteger(T, (lua_Integer)i + 1);
+  lua_pushvalue(T, S_X);
+  if (g != NULL) lua_pushvalue(T, S_G);
+  else lua_pushnil(T);
+  snprintf(name, sizeof name, "fi(%ld, x, g)", i + 1);
+  if ((st = tcall(T, 3, e)) != OL_OK) {
+    char msg[sizeof e->msg];
+    memcpy(msg, e->msg, sizeof msg);
+    snprintf(e->msg, sizeof e->msg, "component i = %ld: %.*s", i + 1,
+             (int)sizeof msg - 40, msg);
+    return st;
+  }
+  if (f != NULL && (st = tvalue(T, name, f, e)) != OL_OK) return st;
+  if (g != NULL) return tgrad(T, name, 0, n, g, e);
+  lua_settop(T, S_TOP);
+  return OL_OK;
+}
+
+/* The component oracle of a Lua finite sum: ud is its box. */
+static int lua_fdfi (void *ud, long i, const double *x, double *f, double *g,
+                     ol_err *e)
+{
+  lproblem *b = ud;
+  lua_State *T = tenter(b, e), *prev = b->S->cb;
+  int st;
+  if (T == NULL) return OL_ECALLBACK;
+  b->S->cb = T;
+  st = fi_at(b, T, i, x, f, g, e);
+  b->S->cb = prev;
+  if (--b->depth == 0) b->overflow = 0;
+  return st;
+}
+
+static int problem_finitesum (lua_State *L)
+{
+  static const char *const keys[] = {
+    "n", "m", "fi", "x0", "xstar", "fstar", "name", "noise", "set", "l1",
+    NULL
+  };
+  const char *who = "problem.finitesum";
+  lproblem *b;
+  lua_State *Z;
+  ol_err e;
+  lua_Integer m;
+  int n, i, isint;
+  n = userkeys(L, who, keys);
+  lua_settop(L, 1);
+  if (lua_getfield(L, 1, "m") != LUA_TNUMBER)
+    return luaL_error(L, "%s: m (the number of components) must be a "
+                      "positive integer, got %s", who, lua_isnil(L, -1)
+                      ? "nothing" : luaL_typename(L, -1));
+  m = lua_tointegerx(L, -1, &isint);
+  if (!isint || m < 1 || m > 1000000000)
+    return luaL_error(L, "%s: m = %s must be an integer in [1, 1000000000]",
+                      who, luaL_tolstring(L, -1, NULL));
+  if (lua_getfield(L, 1, "fi") != LUA_TFUNCTION)
+    return luaL_error(L, "%s: fi must be a function (i, x, g) returning "
+                      "f_i(x) and filling g with its gradient, got %s", who,
+                      lua_isnil(L, -1) ? "nothing" : luaL_typename(L, -1));
+  lua_settop(L, 1);
+  precheck(L, who, n);
+  b = newbox(L);                                       /* index 2 */
+  lua_newtable(L);                                     /* index 3 */
+  lua_pushvalue(L, 3);
+  lua_setiuservalue(L, 2, 1);
+  Z = lua_newthread(L);                                /* index 4 */
+  lua_rawseti(L, 3, 0);
+  if (!lua_checkstack(Z, 16))
+    return luaL_error(L, "%s: out of memory", who);
+  lua_pushcfunction(Z, olua_msghandler);               /* S_MSGH */
+  lua_pushnil(Z);                                      /* S_F */
+  lua_pushnil(Z);                                      /* S_GRAD */
+  lua_getfield(L, 1, "fi");
+  lua_xmove(L, Z, 1);                                  /* S_FDF: fi */
+  lua_pushnil(Z);                                      /* S_HESS */
+  lua_pushvalue(L, 3);
+  lua_xmove(L, Z, 1);                                  /* Z_THREADS */
+  b->Z = Z;
+  b->n = n;
+  lua_pushcfunction(L, mkthread);                      /* T[0] */
+  lua_pushlightuserdata(L, b);
+  for (i = S_MSGH; i <= Z_THREADS; i++) {
+    lua_pushvalue(Z, i);
+    lua_xmove(Z, L, 1);
+  }
+  lua_call(L, 7, 0);
+  b->p = ol_problem_finitesum(n, (long)m, lua_fdfi, b, NULL, &e);
+  if (b->p == NULL) return seterror(L, who, &e);
+  if (lua_getfield(L, 1, "name") != LUA_TNIL &&
+      ol_problem_set_name(b->p, luaL_tolstring(L, -1, NULL), &e) != OL_OK)
+    return seterror(L, who, &e);
+  lua_settop(L, 2);
+  if (lua_getfield(L, 1, "xstar") != LUA_TNIL) {
+    double *xs = readbuf(L, -1, who, "xstar", n);
+    if (ol_problem_set_xstar(b->p, xs, n, &e) != OL_OK)
+      return seterror(L, who, &e);
+  }
+  if (lua_getfield(L, 1, "fstar") != LUA_TNIL &&
+      ol_problem_set_fstar(b->p, lua_tonumber(L, -1), &e) != OL_OK)
+    return seterror(L, who, &e);
+  lua_settop(L, 2);
+  generic(L, who, b->p);
+  return 1;
+}
+
 /* p:constrain(u) -> x = T(u), the problem's transform (ol_problem_constrain:
 ** bounds, a non-centred parametrisation), or a copy of u without one. */
 static int problem_constrain (lua_State *L)
@@ -2610,7 +2734,8 @@ static void pushnoise (lua_State *L, const ol_noise *nz)
 
 /* p.n, p.name, p.kind, p.desc, p.x0, p.xstar, p.fstar (nil if unknown),
 ** p.equilibria (a game's known equilibria, joint strategies; {} when none
-** is known), p.workers (the split: n, heterogeneity, participation, sizes;
+** is known), p.degenerate (a bimatrix game: true when the computed list
+** may miss continua of equilibria, nasheq.c), p.workers (the split: n, heterogeneity, participation, sizes;
 ** nil when none), p.l1, p.noise, and the methods. */
 static int problem_index (lua_State *L)
 {
@@ -2649,6 +2774,8 @@ static int problem_index (lua_State *L)
       lua_rawseti(L, -2, q + 1);
     }
   }
+  else if (strcmp(k, "degenerate") == 0 && ol_game_of(p) != NULL)
+    lua_pushboolean(L, ol_game_of(p)->degenerate);
   else if (strcmp(k, "workers") == 0 && p->workers.n > 0) {
     int w;
     lua_createtable(L, 0, 4);
@@ -2773,6 +2900,11 @@ void olua_openproblem (lua_State *L)
   lua_pushvalue(L, -1);
   lua_setfield(L, core + 1, "density");
   lua_pushliteral(L, "problem.density");
+  lua_rawset(L, core + 3);
+  lua_pushcfunction(L, problem_finitesum);
+  lua_pushvalue(L, -1);
+  lua_setfield(L, core + 1, "finitesum");
+  lua_pushliteral(L, "problem.finitesum");
   lua_rawset(L, core + 3);
   lua_pushcfunction(L, problem_workers);
   lua_pushvalue(L, -1);

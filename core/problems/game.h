@@ -33,6 +33,9 @@ typedef struct ol_game {
   double amax;       /* max |A_ij|, |B_ij|: the payoff scale */
   int neq;           /* known equilibria: neq joint strategies of */
   double *eq;        /*   rows + cols entries each (owned), or NULL */
+  int degenerate;    /* ol_game_solve found the game degenerate: its
+                        equilibria may form continua, eq lists the
+                        equal-support ones */
 } ol_game;
 
 /* Fill p as the game with payoffs A and B (rows x cols, row-major, both
@@ -58,6 +61,19 @@ int ol_game_set_potential (ol_problem *p, const double *phi, ol_err *e);
 int ol_game_builtin (ol_problem *p, const char *name, const double *A,
                      const double *B, int rows, int cols, const double *x0,
                      const double *eq, int neq, double fstar, ol_err *e);
+
+/* Compute the equilibria of p's game (made by ol_game_setup) from its
+** payoffs (core/problems/nasheq.c): support enumeration when C(rows +
+** cols, rows) <= 2e5 (all of them in a nondegenerate game; degenerate
+** set otherwise), else the minimax LP for a zero-sum game of rows cols <=
+** 250000 (one equilibrium), else none.  Sets the game's eq, neq, degenerate, and p's
+** fstar (zero-sum: the value; general-sum: the row player's value at the
+** one equilibrium) and xstar (when there is exactly one).  OL_OK, or
+** OL_ENOMEM, OL_EINTR, OL_ENUMERIC with e set. */
+int ol_game_solve (ol_problem *p, ol_err *e);
+/* One equilibrium z (rows + cols entries) and the value of the zero-sum
+** game G (A; B unused) by the minimax LP, polished on its supports. */
+int ol_game_minimax (const ol_game *G, double *z, double *value, ol_err *e);
 
 /* The known equilibria of p: its game's list (*eq: neq rows of p->n,
 ** borrowed from p), else x* for a game problem that knows it (1 row),

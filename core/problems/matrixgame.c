@@ -12,14 +12,21 @@
 ** an exact potential of them.  Without A: a random m x n game, entries
 ** iid uniform on [-1, 1) from the seeded generator (stream 0), kind
 ** "zerosum" (B = -A) or "general" (B drawn after A).  x0 is uniform for
-** both players; the equilibria are not precomputed (NULL).
+** both players.  The equilibria are computed from the payoffs
+** (ol_game_solve, nasheq.c: support enumeration up to C(m + n, m) <= 2e5
+** pairs of supports, e.g. 10 x 10, else the minimax LP for a zero-sum
+** game up to m n <= 250000, e.g. 500 x 500), or given as xstar: checked to be a probability vector per player
+** and an equilibrium (NashConv <= 1e-9 (1 + max |payoff|)), then the one
+** known equilibrium.
 */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "game.h"
 #include "rng.h"
+#include "vec.h"
 
 static const ol_param matrixgame_params[] = {
   {"A", OL_P_MATRIX, 0, 0, 0,
@@ -38,6 +45,9 @@ static const ol_param matrixgame_params[] = {
   {"kind", OL_P_ENUM, 0, 0, 0,
    "random game: zerosum (B = -A) or general (B drawn too)",
    "zerosum|general"},
+  {"xstar", OL_P_VECTOR, 0, 0, 0,
+   "a known equilibrium (x, y), rows + cols entries, a probability vector "
+   "per player; absent: computed (support enumeration, minimax LP)", NULL},
 };
 
 static int same_shape (const ol_pval *a, const ol_pval *b, const char *an,
@@ -69,6 +79,52 @@ static int random_game (ol_problem *p, const ol_pval *v, ol_err *e)
 }
 
 #define NPARAMS (int)(sizeof matrixgame_params / sizeof matrixgame_params[0])
+
+/* The given equilibrium xs (v[7]) after its checks, or the computed ones
+** (ol_game_solve). */
+static int equilibria (ol_problem *p, const ol_pval *xs, ol_err *e)
+{
+  ol_game *G = p->ud;
+  int m = G->rows, k = G->cols, i, pl, n = m + k;
+  double nc, *work, tol = 1e-9 * (1 + G->amax);
+  if (xs->arr == NULL) return ol_game_solve(p, e);
+  if (xs->cols != n)
+    return ol_err_set(e, OL_EINVAL, "xstar has %d entries, expected rows + "
+                      "cols = %d + %d = %d (x, then y)", xs->cols, m, k, n);
+  for (pl = 0; pl < 2; pl++) {
+    const double *s = xs->arr + (pl ? m : 0);
+    int len = pl ? k : m;
+    double sum = 0;
+    for (i = 0; i < len; i++) {
+      if (!(s[i] >= 0) || !isfinite(s[i]))
+        return ol_err_set(e, OL_EINVAL, "xstar[%d] = %g: a probability must "
+                          "be a finite number >= 0", (pl ? m : 0) + i + 1,
+                          ol_shown(s[i]));
+      sum += s[i];
+    }
+    if (!(fabs(sum - 1) <= 1e-9))
+      return ol_err_set(e, OL_EINVAL, "xstar: the %s player's entries "
+                        "(%d..%d) sum to %.17g, not 1", pl ? "column" : "row",
+                        (pl ? m : 0) + 1, (pl ? m : 0) + len, sum);
+  }
+  if ((work = malloc(sizeof *work * (size_t)n)) == NULL)
+    return ol_err_set(e, OL_ENOMEM, "out of memory");
+  nc = ol_game_nashconv(G, xs->arr, work);
+  free(work);
+  if (!(nc <= tol))
+    return ol_err_set(e, OL_EINVAL, "xstar is not a Nash equilibrium: its "
+                      "NashConv (the players' best-response gains) is %g > "
+                      "%g; omit xstar to have the equilibria computed", nc,
+                      tol);
+  if ((G->eq = ol_problem_alloc(n, e)) == NULL ||
+      (p->xstar = ol_problem_alloc(n, e)) == NULL)
+    return OL_ENOMEM;
+  memcpy(G->eq, xs->arr, sizeof *G->eq * (size_t)n);
+  memcpy(p->xstar, xs->arr, sizeof *G->eq * (size_t)n);
+  G->neq = 1;
+  p->fstar = ol_game_value(G, G->eq);
+  return OL_OK;
+}
 
 static int matrixgame_create (ol_problem *p, const ol_pval *v, ol_err *e)
 {
@@ -103,7 +159,7 @@ static int matrixgame_create (ol_problem *p, const ol_pval *v, ol_err *e)
              v[0].arr == NULL ? ""
              : B->arr == NULL ? ", zero-sum" : ", B");
   }
-  if (rc != OL_OK) return rc;
+  if (rc != OL_OK || (rc = equilibria(p, &v[7], e)) != OL_OK) return rc;
   snprintf(p->name, sizeof p->name, "matrixgame");
   return OL_OK;
 }
