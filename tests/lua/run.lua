@@ -159,8 +159,9 @@ do
        "run: view = \"keep\" and \"clear\" are accepted (headless: no view)")
   t.errors("run: unknown view mode 'fade' (valid: keep, clear)", run, q2,
            optim.gd{}, {view = "fade"})
-  t.errors("race: view must be \"keep\", \"clear\" or a boolean, got a "
-           .. "number", race, q2, {optim.gd{}}, {view = 1})
+  t.errors("race: view must be \"keep\", \"clear\", a boolean or "
+           .. "{xlim = {a, b}, ylim = {c, d}}, got a number", race, q2,
+           {optim.gd{}}, {view = 1})
 end
 
 t.done()
