@@ -11,8 +11,9 @@
 ** step on the 100-D diagonal Gaussian (the benchmark's target), diagonal
 ** and dense metrics with Stan's warmup on a rotated 50-D Gaussian
 ** (dimensions not a multiple of the criterion's four lanes come from
-** gauss2d), forced divergences (eps = 3), the depth cap (maxdepth 3) and
-** a density that is NaN beyond x_1 = 1.5 (the non-finite leaf).
+** gauss2d), forced divergences (eps = 3), the depth cap (maxdepth 3, and
+** 10 reached: trees of 1023 steps; maxdepth 1: single steps) and a
+** density that is NaN beyond x_1 = 1.5 (the non-finite leaf).
 **
 ** The checksum (FNV-1a over the bytes) is of this build's arithmetic:
 ** the Makefile builds without FMA contraction so that it is the same with
@@ -49,10 +50,11 @@ static uint64_t fnv (uint64_t h, const void *p, size_t n)
 /* A chain of steps of nuts with par on p from p->x0, stepped as the run
 ** does (t_samplers.c checks that driver against ol_run); the checksum of
 ** x, the statistics and the evaluation counts after every step and of
-** the generator at the end into *h; the divergent steps into *ndiv.
+** the generator at the end into *h; the divergent steps into *ndiv, the
+** deepest tree into *depth.
 ** 1, or 0 (diag()ed) on failure. */
 static int chain (const ol_problem *p, const double *par, long steps,
-                  uint64_t *h, long *ndiv)
+                  uint64_t *h, long *ndiv, int *depth)
 {
   const ol_method_type *m = ol_method_find("nuts");
   void *st = calloc(1, m->size);
@@ -76,6 +78,7 @@ static int chain (const ol_problem *p, const double *par, long steps,
   c.sched = 1;
   c.rng = &rng;
   *ndiv = 0;
+  *depth = 0;
   if (m->init(st, par, &c, &e) != OL_OK) {
     diag("nuts init: %s", e.msg);
     good = 0;
@@ -101,6 +104,7 @@ static int chain (const ol_problem *p, const double *par, long steps,
     i4[4] = s.maxdepth;
     i4[5] = s.warmup;
     *ndiv += s.divergent;
+    if (s.treedepth > *depth) *depth = s.treedepth;
     k = fnv(k, x, sizeof(double) * (size_t)p->n);
     k = fnv(k, d, sizeof d);
     k = fnv(k, i4, sizeof i4);
@@ -162,6 +166,10 @@ int main (void)
      0x41537a2682afc822ull},
     {"a NaN density beyond x_1 = 1.5, 5-D", 3, 0.6, 10, 0, 0, 300,
      0xea76363e4c8e04dbull},
+    {"maxdepth 10 reached, eps 0.0005, gauss2d", 2, 0.0005, 10, 0, 0, 30,
+     0xdf87b39081da3d4full},
+    {"maxdepth 1, diag metric, warmup 100, gauss2d", 2, 0.5, 1, 100, 1, 300,
+     0x3031b0e0ddabeba2ull},
   };
   const ol_method_type *m = ol_method_find("nuts");
   int cn = 5, k;
@@ -182,15 +190,17 @@ int main (void)
     double par[16];
     uint64_t h;
     long ndiv;
+    int depth;
     olt_params(m, par, "eps", q->eps, "maxdepth", q->maxdepth, "warmup",
                q->warmup, "metric", q->metric, (char *)NULL);
-    if (!chain(P[q->prob], par, q->steps, &h, &ndiv)) {
+    if (!chain(P[q->prob], par, q->steps, &h, &ndiv, &depth)) {
       ok(0, "nutsbits: %s: the chain runs", q->label);
       continue;
     }
-    ok(h == q->want, "nutsbits: %s: %ld steps (%ld divergent), checksum "
-       "0x%016llx (recorded 0x%016llx)", q->label, q->steps, ndiv,
-       (unsigned long long)h, (unsigned long long)q->want);
+    ok(h == q->want, "nutsbits: %s: %ld steps (%ld divergent, depth up "
+       "to %d), checksum 0x%016llx (recorded 0x%016llx)", q->label,
+       q->steps, ndiv, depth, (unsigned long long)h,
+       (unsigned long long)q->want);
   }
   for (k = 0; k < 4; k++) ol_problem_free(P[k]);
   return done();
