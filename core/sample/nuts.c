@@ -61,18 +61,24 @@
 ** allocates.  The draws, the random numbers consumed and every value
 ** that reaches a result are those of the copying version bit for bit
 ** (tests/c/t_nutsbits.c).
-** Cost per leapfrog step beyond the gradient (perf on W4's 100-D
-** Gaussians): the leapfrog's passes (the last half kick and H with the
-** sharp momentum in one), the three no-U-turn criteria of each merge and
-** the summed momentum in one pass, and per merge a log1p and two exp
-** (logaddexp, the uniform pick) plus the exp of the acceptance
-** statistic; a unit metric skips its products.  The sums' four-lane order
-** is fixed (bit-identical results), so each pass is a chain of n / 4
-** dependent additions.  With a dense 100 x 100 gradient that is about
-** 1.2-1.4x a bare leapfrog loop on this shared machine; a dense metric
-** adds two dsymv of M^-1 per step.  On the diagonal 100-D Gaussian,
-** where the gradient is itself one O(n) pass, it is about 3x (6-7x while
-** the build copied about 7 n doubles a leaf): tests/bench/w4.c.
+** Passes: a leapfrog step's last half kick, H with the sharp momentum,
+** the merge when the step closes a pair of states (half of all merges:
+** for two single states the three criteria are one) and, speculatively,
+** the next step's first half kick and drift are one pass over n (the
+** dense metric: its sharp momentum needs all of p, so no fusion); each
+** other merge is one pass for its summed momentum and three criteria.
+** The sums' four-lane order is fixed (bit-identical results), so each
+** such pass is a chain of n / 4 dependent additions; the fusions let
+** the chains run beside each other and beside work that has none.
+** Cost per leapfrog step beyond the gradient (perf, W4's Gaussians): the
+** other merges, per merge a log1p and two exp (logaddexp, the uniform
+** pick) plus the acceptance statistic's exp, the momentum's normals and
+** the run's gradient cache check (ol_ctx_grad).  Against a bare leapfrog
+** loop on the diagonal Gaussians, where the gradient is itself one O(n)
+** pass, that is about 2.4x at n = 100 and 1.8x at n = 1000 (5-7x while
+** the build copied about 7 n doubles a step): tests/bench/w4.c.  With a
+** dense 100 x 100 gradient it is about 1.2-1.4x; a dense metric adds two
+** dsymv of M^-1 per step.
 */
 #include <math.h>
 #include <stdlib.h>
@@ -124,6 +130,10 @@ typedef struct nuts_state {
   double *mem;            /* the pool's arrays, 4 n a point (owned) */
   int cur;                /* the chain's state (q = x, g, U) */
   int sample;             /* the transition's pick */
+  int pre, pre_from;      /* a point holding the first half kick and drift
+                             of a step of pre_eps from the point pre_from
+                             (the last leapfrog's pass did them), or -1 */
+  double pre_eps;
   double *rbuf[3];        /* summed momenta of the trajectory (in rmem) */
   double *rmem;           /* owned: 3 n */
   double *lmem;           /* owned: 2 (maxdepth - 1) n; level d >= 1 has
@@ -265,32 +275,42 @@ static double kinetic (const ol_mass *m, nuts_pt *z, int n)
 ** them (merge()'s sums, into rho and *crit: 1 or 0; -1 when not done,
 ** as with a dense metric).  For two single states the three criteria
 ** are one: r = p_sib + p_z in each, ends ps_sib and ps_z, so two sums
-** (the products are the same, lane for lane). */
+** (the products are the same, lane for lane).  ready: z's p and q
+** already hold the first half kick and the drift from a (a previous
+** call's next).  next (may be NULL; not with a dense metric): the same
+** pass also writes the first half kick and drift of the following step
+** from z into next's p and q, lane by lane the values a call from z
+** would compute; the chain of the kinetic sum then runs beside work that
+** needs no sum. */
 static int leapfrog (ol_ctx *c, const ol_hpoint *a, nuts_pt *zp,
-                     const nuts_pt *sib, double *rho, const ol_mass *m,
-                     double eps, double *K, int *crit, ol_err *e)
+                     int ready, nuts_pt *next, const nuts_pt *sib,
+                     double *rho, const ol_mass *m, double eps, double *K,
+                     int *crit, ol_err *e)
 {
   ol_hpoint *z = &zp->z;
   const double *qa = a->q, *pa = a->p, *ga = a->g, *minv = m->minv;
   const double *sp = sib != NULL ? sib->z.p : NULL;
   const double *sps = sib != NULL ? sib->ps : NULL;
   double *q = z->q, *p = z->p, *g = z->g, *ps = zp->psb, h = 0.5 * eps;
+  double *nq = next != NULL ? next->z.q : NULL;
+  double *np = next != NULL ? next->z.p : NULL;
   double s, sA, sB;
   nuts_v4 k = {0, 0, 0, 0}, A = k, B = k, hv = {h, h, h, h};
+  nuts_v4 ev = {eps, eps, eps, eps};
   int i, n = c->n, r = n - n % 4, rc, unit = m->unit;
   *crit = -1;
-  /* (1) half kick, (2) drift */
-  if (m->dense) {
+  /* (1) half kick, (2) drift, unless done */
+  if (!ready && m->dense) {
     for (i = 0; i < n; i++) p[i] = pa[i] - h * ga[i];
     ol_mass_sharp(m, p, m->w);
     for (i = 0; i < n; i++) q[i] = qa[i] + eps * m->w[i];
   }
-  else if (unit)
+  else if (!ready && unit)
     for (i = 0; i < n; i++) {
       p[i] = pa[i] - h * ga[i];
       q[i] = qa[i] + eps * p[i];
     }
-  else
+  else if (!ready)
     for (i = 0; i < n; i++) {
       p[i] = pa[i] - h * ga[i];
       q[i] = qa[i] + eps * minv[i] * p[i];
@@ -333,6 +353,18 @@ static int leapfrog (ol_ctx *c, const ol_hpoint *a, nuts_pt *zp,
       A += w * v;
       B += sv * v;
     }
+    if (np != NULL) {
+      v = pv - hv * gv;
+      ST4(np + i, v);
+      if (!unit) {
+        LD4(w, minv + i);
+        v = ev * w * v;
+      }
+      else v = ev * v;
+      LD4(w, q + i);
+      w += v;
+      ST4(nq + i, w);
+    }
   }
   s = SUM4(k);
   sA = SUM4(A);
@@ -348,6 +380,10 @@ static int leapfrog (ol_ctx *c, const ol_hpoint *a, nuts_pt *zp,
       rho[i] = v;
       sA += sps[i] * v;
       sB += sv * v;
+    }
+    if (np != NULL) {
+      np[i] = p[i] - h * g[i];
+      nq[i] = unit ? q[i] + eps * np[i] : q[i] + eps * minv[i] * np[i];
     }
   }
   *K = 0.5 * s;
@@ -377,16 +413,32 @@ static int build (nuts_state *s, ol_ctx *c, int depth, int from,
   if (depth == 0) {
     /* (1) base case: one leapfrog step into a free point */
     double H = INFINITY, K;
-    nuts_pt *z;
-    int k;
-    if (s->nfree == 0)
-      return ol_err_set(e, OL_ENUMERIC, "nuts: no free point for the "
-                        "trajectory (a bug: init sizes the pool for "
-                        "maxdepth %d)", s->maxdepth);
-    k = s->freel[--s->nfree];
+    nuts_pt *z, *next = NULL;
+    int k, ready = 0;
+    if (s->pre >= 0 && s->pre_from == from && s->pre_eps == s->eps_t) {
+      /* the half kick and drift from `from` are done */
+      k = s->pre;
+      ready = 1;
+    }
+    else {
+      if (s->pre >= 0) s->freel[s->nfree++] = s->pre;
+      if (s->nfree == 0)
+        return ol_err_set(e, OL_ENUMERIC, "nuts: no free point for the "
+                          "trajectory (a bug: init sizes the pool for "
+                          "maxdepth %d)", s->maxdepth);
+      k = s->freel[--s->nfree];
+    }
+    s->pre = -1;
     z = &s->pt[k];
-    rc = leapfrog(c, &s->pt[from].z, z, sib, rbuf, m, s->eps_t, &K,
-                  &t->crit, e);
+    if (!m->dense && s->nfree > 0) {
+      /* the next step from k, should there be one */
+      s->pre = s->freel[--s->nfree];
+      s->pre_from = k;
+      s->pre_eps = s->eps_t;
+      next = &s->pt[s->pre];
+    }
+    rc = leapfrog(c, &s->pt[from].z, z, ready, next, sib, rbuf, m,
+                  s->eps_t, &K, &t->crit, e);
     s->nleap++;
     if (rc == OL_EDOM) {
       ol_err_clear(e);
@@ -518,6 +570,7 @@ static int transition (nuts_state *s, ol_ctx *c, int *moved, ol_err *e)
   *moved = 0;
   /* (1) every point but the chain's state is free */
   s->nfree = 0;
+  s->pre = -1;
   for (k = s->npt - 1; k >= 0; k--)
     if (k != s->cur) {
       P[k].refs = 0;
