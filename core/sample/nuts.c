@@ -70,15 +70,17 @@
 ** The sums' four-lane order is fixed (bit-identical results), so each
 ** such pass is a chain of n / 4 dependent additions; the fusions let
 ** the chains run beside each other and beside work that has none.
+** The arrays start on cache lines (64-byte stride).
 ** Cost per leapfrog step beyond the gradient (perf, W4's Gaussians): the
 ** other merges, per merge a log1p and two exp (logaddexp, the uniform
 ** pick) plus the acceptance statistic's exp, the momentum's normals and
 ** the run's gradient cache check (ol_ctx_grad).  Against a bare leapfrog
 ** loop on the diagonal Gaussians, where the gradient is itself one O(n)
-** pass, that is about 2.4x at n = 100 and 1.8x at n = 1000 (5-7x while
-** the build copied about 7 n doubles a step): tests/bench/w4.c.  With a
-** dense 100 x 100 gradient it is about 1.2-1.4x; a dense metric adds two
-** dsymv of M^-1 per step.
+** pass, that is about 3.2x at n = 100 (the exp, log1p and normals alone
+** are about 0.9x of the loop's time there) and 1.6-2.1x at n = 1000
+** (5.4x and 4.8x while the build copied about 7 n doubles a step):
+** tests/bench/w4.c.  With a dense 100 x 100 gradient it is about
+** 1.2-1.3x; a dense metric adds two dsymv of M^-1 per step.
 */
 #include <math.h>
 #include <stdlib.h>
@@ -127,7 +129,7 @@ typedef struct nuts_state {
   nuts_pt *pt;            /* the pool of npt points (owned) */
   int npt;
   int *freel, nfree;      /* the free points, a stack (owned) */
-  double *mem;            /* the pool's arrays, 4 n a point (owned) */
+  double *mem;            /* the pool's arrays, 4 ns a point (owned) */
   int cur;                /* the chain's state (q = x, g, U) */
   int sample;             /* the transition's pick */
   int pre, pre_from;      /* a point holding the first half kick and drift
@@ -135,10 +137,11 @@ typedef struct nuts_state {
                              (the last leapfrog's pass did them), or -1 */
   double pre_eps;
   double *rbuf[3];        /* summed momenta of the trajectory (in rmem) */
-  double *rmem;           /* owned: 3 n */
-  double *lmem;           /* owned: 2 (maxdepth - 1) n; level d >= 1 has
-                             the summed momenta of its two halves at
-                             lmem + 2 (d - 1) n and lmem + (2 d - 1) n */
+  double *rmem;           /* owned: 3 ns */
+  double *lmem;           /* owned: 2 maxdepth ns; level d >= 1 has the
+                             summed momenta of its two halves at
+                             lmem + 2 (d - 1) ns and lmem + (2 d - 1) ns */
+  size_t ns;              /* the arrays' stride: n rounded up to 8 */
   /* the transition being built */
   double eps_t, H0, sum_metro;
   int nleap, divergent;
@@ -460,7 +463,7 @@ static int build (nuts_state *s, ol_ctx *c, int depth, int from,
     return OL_OK;
   }
   {
-    double *rmem = s->lmem + (size_t)2 * (size_t)(depth - 1) * (size_t)n;
+    double *rmem = s->lmem + (size_t)2 * (size_t)(depth - 1) * s->ns;
     double lsw_init = -INFINITY, lsw_final = -INFINITY, lsw_sub;
     nuts_sub a, b;
     const nuts_pt *P = s->pt;
@@ -472,8 +475,8 @@ static int build (nuts_state *s, ol_ctx *c, int depth, int from,
     if (depth == 1)
       rc = build(s, c, 0, a.end, &P[a.beg], rbuf, &b, &lsw_final, valid, e);
     else
-      rc = build(s, c, depth - 1, a.end, NULL, rmem + n, &b, &lsw_final,
-                 valid, e);
+      rc = build(s, c, depth - 1, a.end, NULL, rmem + s->ns, &b,
+                 &lsw_final, valid, e);
     if (rc != OL_OK || !*valid) return rc;
     /* (4) uniform multinomial pick between the halves */
     lsw_sub = logaddexp(lsw_init, lsw_final);
@@ -500,11 +503,23 @@ static int build (nuts_state *s, ol_ctx *c, int depth, int from,
   }
 }
 
+/* k zeroed doubles at a multiple of 64 bytes (k > 0), for free(); NULL
+** when out of memory.  The pool's arrays start on cache lines: the
+** passes' 32-byte loads then never straddle two. */
+static double *zalign (size_t k)
+{
+  void *v = NULL;
+  if (posix_memalign(&v, 64, k * sizeof(double)) != 0) return NULL;
+  memset(v, 0, k * sizeof(double));
+  return v;
+}
+
 static int nuts_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 {
   nuts_state *s = st;
   int n = c->n, rc, k;
-  size_t nn = (size_t)n;
+  size_t nn = ((size_t)n + 7) / 8 * 8;
+  s->ns = nn;
   s->eps = par[0];
   s->maxdepth = (int)par[1];
   s->h.warmup = (long)par[2];
@@ -523,9 +538,9 @@ static int nuts_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   s->npt = 3 * s->maxdepth + 8;
   s->pt = calloc((size_t)s->npt, sizeof *s->pt);
   s->freel = calloc((size_t)s->npt, sizeof *s->freel);
-  s->mem = calloc((size_t)s->npt * 4 * nn, sizeof *s->mem);
-  s->rmem = calloc(3 * nn, sizeof *s->rmem);
-  s->lmem = calloc((size_t)2 * (size_t)s->maxdepth * nn, sizeof *s->lmem);
+  s->mem = zalign((size_t)s->npt * 4 * nn);
+  s->rmem = zalign(3 * nn);
+  s->lmem = zalign((size_t)2 * (size_t)s->maxdepth * nn);
   if (s->pt == NULL || s->freel == NULL || s->mem == NULL ||
       s->rmem == NULL || s->lmem == NULL)
     return ol_err_set(e, OL_ENOMEM, "out of memory (NUTS's trajectory: "
