@@ -55,8 +55,9 @@
 ** of each half subtree, and the multinomial picks, are indices into the
 ** pool with reference counts, freed as the merges drop them; a subtree's
 ** summed momentum is a per-level buffer, or the p of its single state.
-** A build of depth d holds at most 3 d + 3 points, the transition 6 more,
-** so 3 maxdepth + 8 points of q, p, grad U and M^-1 p suffice: memory
+** A build of depth d holds at most 3 d + 3 points, the transition 6 more
+** and the next step's prepared point one (below), so 3 maxdepth + 8
+** points of q, p, grad U and M^-1 p suffice: memory about
 ** (14 maxdepth + 39) n doubles (179 n for maxdepth 10); a step never
 ** allocates.  The draws, the random numbers consumed and every value
 ** that reaches a result are those of the copying version bit for bit
@@ -534,7 +535,7 @@ static int nuts_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   ** (each level in its second half keeps the first half's first and last
   ** states and pick; a leaf adds one), the transition 6 more (the chain's
   ** state, the pick, the two ends and the parts' inner ends) and builds to
-  ** depth maxdepth - 1. */
+  ** depth maxdepth - 1; the prepared next step (s->pre) is one more. */
   s->npt = 3 * s->maxdepth + 8;
   s->pt = calloc((size_t)s->npt, sizeof *s->pt);
   s->freel = calloc((size_t)s->npt, sizeof *s->freel);
