@@ -78,7 +78,7 @@
 ** the run's gradient cache check (ol_ctx_grad).  Against a bare leapfrog
 ** loop on the diagonal Gaussians, where the gradient is itself one O(n)
 ** pass, that is about 3.2x at n = 100 (the exp, log1p and normals alone
-** are about 0.9x of the loop's time there) and 1.6-2.1x at n = 1000
+** are about 0.9x of the loop's time there) and 1.6-2.2x at n = 1000
 ** (5.4x and 4.8x while the build copied about 7 n doubles a step):
 ** tests/bench/w4.c.  With a dense 100 x 100 gradient it is about
 ** 1.2-1.3x; a dense metric adds two dsymv of M^-1 per step.
