@@ -13,7 +13,11 @@
 ** momentum, full-step position, one gradient, half-step momentum), on the
 ** dense 100-D Gaussian (rotate = true: a dense matrix-vector product a
 ** gradient) and on the diagonal one.
-** Each variant is the median of reps timings.
+** Each variant is the median of reps timings.  Last, NUTS per leapfrog
+** step against the bare leapfrog loop on the diagonal Gaussians of
+** n = 100 and n = 1000, in interleaved pairs on the CPU clock: the min
+** and median of the pairs' ratios (the tree's bookkeeping against an
+** O(n) gradient; issue 28's target is 2x).
 ** usage: w4 [steps] [reps]; run with OPENBLAS_NUM_THREADS=1.
 */
 #include <math.h>
@@ -29,7 +33,7 @@
 #define N 100
 #define H 0.05
 
-static ol_problem *target (int rotate)
+static ol_problem *target (int n, int rotate)
 {
   const ol_problem_type *pt = ol_problem_type_find("quadratic");
   ol_pval pv[16] = {{0}};
@@ -38,7 +42,7 @@ static ol_problem *target (int rotate)
   if (pt == NULL) return NULL;
   for (i = 0; i < pt->nparams; i++) {
     pv[i].num = pt->params[i].def;
-    if (strcmp(pt->params[i].name, "n") == 0) pv[i].num = N;
+    if (strcmp(pt->params[i].name, "n") == 0) pv[i].num = n;
     if (strcmp(pt->params[i].name, "rotate") == 0) pv[i].num = rotate;
   }
   return ol_problem_new(pt, pv, &e);
@@ -110,25 +114,34 @@ static double mala_engine (const ol_problem *p, long steps, double *x,
   return t0;
 }
 
-/* A leapfrog loop of G gradients from x0, step eps: ns per gradient. */
+/* A leapfrog loop of G gradients from x0 (p->n), step eps: ns per
+** gradient.  Its arrays start on cache lines (as NUTS's do), so the
+** floor does not depend on where malloc put them. */
 static double leapfrog_floor (const ol_problem *p, long G, const double *x0)
 {
-  double x[N], q[N], g[N], U, t0, eps = 0.2;
+  int i, n = p->n;
+  size_t ns = ((size_t)n + 7) / 8 * 8;
+  void *v = NULL;
+  double *x, *q, *g, U, t0, eps = 0.2;
   ol_err e;
   long k;
-  int i;
-  memcpy(x, x0, sizeof x);
-  for (i = 0; i < N; i++) q[i] = 1;
+  if (posix_memalign(&v, 64, 3 * ns * sizeof(double)) != 0) exit(1);
+  x = v;
+  q = x + ns;
+  g = q + ns;
+  memcpy(x, x0, sizeof(double) * (size_t)n);
+  for (i = 0; i < n; i++) q[i] = 1;
   p->fdf(p->ud, x, &U, g, &e);
   t0 = bench_now();
   for (k = 0; k < G; k++) {
-    for (i = 0; i < N; i++) q[i] -= 0.5 * eps * g[i];
-    for (i = 0; i < N; i++) x[i] += eps * q[i];
+    for (i = 0; i < n; i++) q[i] -= 0.5 * eps * g[i];
+    for (i = 0; i < n; i++) x[i] += eps * q[i];
     p->fdf(p->ud, x, &U, g, &e);
-    for (i = 0; i < N; i++) q[i] -= 0.5 * eps * g[i];
+    for (i = 0; i < n; i++) q[i] -= 0.5 * eps * g[i];
   }
   t0 = bench_now() - t0;
   if (!isfinite(x[0])) fprintf(stderr, "w4: leapfrog diverged\n");
+  free(x);
   return 1e9 * t0 / (double)G;
 }
 
@@ -154,12 +167,46 @@ static double nuts_engine (const ol_problem *p, long steps, long *ngev)
   return 1e9 * t0 / (double)*ngev;
 }
 
+/* NUTS's time per leapfrog step against the bare leapfrog loop's on the
+** diagonal n-D Gaussian: reps pairs, interleaved (nuts first in even
+** pairs, the loop first in odd ones) on the CPU clock, the loop running
+** as many gradients as NUTS took; the min and median of the pairs'
+** ratios.  trans: NUTS transitions a timing. */
+static void nuts_per_leapfrog (int n, long trans, int reps)
+{
+  ol_problem *p = target(n, 0);
+  double r[64], tn[64], tl[64];
+  long ng = 0;
+  int k;
+  if (p == NULL) exit(1);
+  for (k = 0; k < reps; k++) {
+    if (k % 2 == 0) {
+      tn[k] = nuts_engine(p, trans, &ng);
+      tl[k] = leapfrog_floor(p, ng, p->x0);
+    }
+    else {
+      /* the same chain, so the same number of gradients as before */
+      tl[k] = leapfrog_floor(p, ng, p->x0);
+      tn[k] = nuts_engine(p, trans, &ng);
+    }
+    r[k] = tn[k] / tl[k];
+  }
+  qsort(r, (size_t)reps, sizeof *r, bench_cmp);
+  printf("NUTS per leapfrog, diagonal %d-D Gaussian: %.2fx a bare leapfrog "
+         "loop (min %.2fx, median of %d interleaved pairs; ns/leapfrog "
+         "nuts %.1f, loop %.1f; %.1f leapfrogs a transition; target <= "
+         "2x)\n", n, bench_median(r, reps), r[0], reps,
+         bench_median(tn, reps), bench_median(tl, reps),
+         (double)ng / (double)trans);
+  ol_problem_free(p);
+}
+
 int main (int argc, char **argv)
 {
   long steps = argc > 1 ? atol(argv[1]) : 100000, acc1 = 0, acc2 = 0, ng;
   int reps = argc > 2 ? atoi(argv[2]) : 5, k;
   double tf[64], te[64], tl[64], tn[64], xf[N], xe[N];
-  ol_problem *p = target(0), *pd = target(1);
+  ol_problem *p = target(N, 0), *pd = target(N, 1);
   double tl2[64], tn2[64];
   long ng2;
   if (p == NULL || pd == NULL || reps < 1 || reps > 64) return 1;
@@ -194,5 +241,7 @@ int main (int argc, char **argv)
          bench_median(tn, reps) / bench_median(tl, reps));
   ol_problem_free(p);
   ol_problem_free(pd);
+  nuts_per_leapfrog(100, steps / 20, reps);
+  nuts_per_leapfrog(1000, steps / 200, reps);
   return 0;
 }
