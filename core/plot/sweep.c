@@ -696,7 +696,7 @@ static void cells_heat (const textfig *tf, int j, const pn_out *o,
 {
   const pl_sweep *s = tf->s;
   cv_scale sc;
-  char lab[32], cell[32], key[160], nm[96], lo[32], hi[32];
+  char lab[32], cell[32], key[320], nm[96], lo[32], hi[32];
   int i, ndiv, bi, lw = 0, cwid, r, c;
   colourscale(s, j, &sc, &ndiv);
   bi = best(s, j);
