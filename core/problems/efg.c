@@ -200,6 +200,7 @@ typedef struct build {
   size_t hmask;
   int nedge;
   int path[OL_EFG_MAXDEPTH + 1];
+  char pbuf[300];             /* a node's path, for a message */
   ol_err *e;
 } build;
 
@@ -229,9 +230,15 @@ static const char *pathstr (const build *B, int d, char *buf, size_t size)
   return buf;
 }
 
-/* The set named name (inserted when new, who and the rest filled by the
-** caller: *fresh = 1), or -1 on running out of room (cannot happen: the
-** table has room for every decision node). */
+/* The path of the node at depth d, in B's buffer. */
+static const char *at (build *B, int d)
+{
+  return pathstr(B, d, B->pbuf, sizeof B->pbuf);
+}
+
+/* The discovery index of the set named name, inserted when new (*fresh =
+** 1: the caller fills who and the rest).  The table has room for twice
+** the decision nodes, so a probe always ends. */
 static int setfind (build *B, const char *name, int *fresh)
 {
   size_t h = strhash(name) & B->hmask;
@@ -258,17 +265,14 @@ static int convert (build *B, int k, int d, const int *seq)
 {
   const ol_efg_node *nd;
   efg *G = B->G;
-  char path[300];
   int j, next, e0;
   if (k >= B->nnodes)
     return ol_err_set(B->e, OL_EINVAL, "the description ends inside %s "
-                      "(nodes must come in preorder)",
-                      pathstr(B, d, path, sizeof path)), -1;
+                      "(nodes must come in preorder)", at(B, d)), -1;
   if (d > OL_EFG_MAXDEPTH)
     return ol_err_set(B->e, OL_EINVAL, "the tree is deeper than %d levels "
                       "at %s (a cycle, or a game too deep: at most %d)",
-                      OL_EFG_MAXDEPTH, pathstr(B, OL_EFG_MAXDEPTH, path,
-                                               sizeof path),
+                      OL_EFG_MAXDEPTH, at(B, OL_EFG_MAXDEPTH),
                       OL_EFG_MAXDEPTH), -1;
   nd = B->node + k;
   G->who[k] = nd->who;
@@ -279,7 +283,7 @@ static int convert (build *B, int k, int d, const int *seq)
       return ol_err_set(B->e, OL_EINVAL, "payoff = %g at %s is not finite "
                         "(a leaf's payoff is player 1's, a finite "
                         "number)", nd->payoff,
-                        pathstr(B, d, path, sizeof path)), -1;
+                        at(B, d)), -1;
     G->u[k] = nd->payoff;
     return k + 1;
   }
@@ -288,19 +292,19 @@ static int convert (build *B, int k, int d, const int *seq)
     if (nd->nkids < 1)
       return ol_err_set(B->e, OL_EINVAL, "the chance node at %s has no "
                         "children (give it at least one)",
-                        pathstr(B, d, path, sizeof path)), -1;
+                        at(B, d)), -1;
     for (j = 0; j < nd->nkids; j++) {
       double pj = nd->probs != NULL ? nd->probs[j] : 1.0 / nd->nkids;
       if (!isfinite(pj) || pj < 0)
         return ol_err_set(B->e, OL_EINVAL, "probs[%d] = %g at %s is not a "
                           "probability (finite, >= 0)", j + 1, pj,
-                          pathstr(B, d, path, sizeof path)), -1;
+                          at(B, d)), -1;
       sum += pj;
     }
     if (fabs(sum - 1) > 1e-9)
       return ol_err_set(B->e, OL_EINVAL, "the chance probabilities at %s "
-                        "sum to %.17g, not 1 (within 1e-9)", pathstr(B, d,
-                        path, sizeof path), sum), -1;
+                        "sum to %.17g, not 1 (within 1e-9)", at(B, d),
+                        sum), -1;
   }
   else if (nd->who == 0 || nd->who == 1) {
     int fresh, s = -1;
@@ -309,16 +313,15 @@ static int convert (build *B, int k, int d, const int *seq)
       return ol_err_set(B->e, OL_EINVAL, "the decision at %s has %d "
                         "children; a decision has exactly two actions and "
                         "two children (write more as a chain of two-action "
-                        "decisions)", pathstr(B, d, path, sizeof path),
-                        nd->nkids), -1;
+                        "decisions)", at(B, d), nd->nkids), -1;
     if (nd->infoset == NULL || nd->act[0] == NULL || nd->act[1] == NULL)
       return ol_err_set(B->e, OL_EINVAL, "the decision at %s lacks its "
                         "information set or an action name",
-                        pathstr(B, d, path, sizeof path)), -1;
+                        at(B, d)), -1;
     if (strcmp(nd->act[0], nd->act[1]) == 0)
       return ol_err_set(B->e, OL_EINVAL, "the decision at %s names both "
                         "actions '%s' (give them distinct names)",
-                        pathstr(B, d, path, sizeof path), nd->act[0]), -1;
+                        at(B, d), nd->act[0]), -1;
     s = setfind(B, nd->infoset, &fresh);
     S = B->set + s;
     if (fresh) {
@@ -334,16 +337,15 @@ static int convert (build *B, int k, int d, const int *seq)
       return ol_err_set(B->e, OL_EINVAL, "information set '%s' at %s is "
                         "player %d's, but its first node is player %d's "
                         "(the nodes of one information set belong to one "
-                        "player)", S->name, pathstr(B, d, path,
-                        sizeof path), nd->who + 1, S->who + 1), -1;
+                        "player)", S->name, at(B, d), nd->who + 1,
+                        S->who + 1), -1;
     else if (strcmp(S->act[0], nd->act[0]) != 0 ||
              strcmp(S->act[1], nd->act[1]) != 0)
       return ol_err_set(B->e, OL_EINVAL, "information set '%s' at %s has "
                         "actions {'%s', '%s'}, but {'%s', '%s'} at its first "
                         "node (one information set, one list of actions, "
-                        "in the same order)", S->name, pathstr(B, d, path,
-                        sizeof path), nd->act[0], nd->act[1], S->act[0],
-                        S->act[1]), -1;
+                        "in the same order)", S->name, at(B, d),
+                        nd->act[0], nd->act[1], S->act[0], S->act[1]), -1;
     else if (S->parent != seq[nd->who]) {
       const int a = S->parent, b = seq[nd->who];
       return ol_err_set(B->e, OL_EINVAL, "perfect recall fails at "
@@ -351,7 +353,7 @@ static int convert (build *B, int k, int d, const int *seq)
                         "there after %s%s%s%s, at its first node after "
                         "%s%s%s%s (a player's nodes in one information set "
                         "must follow the same own actions)", S->name,
-                        pathstr(B, d, path, sizeof path), nd->who + 1,
+                        at(B, d), nd->who + 1,
                         b < 0 ? "no own move" : "'",
                         b < 0 ? "" : B->set[b / 2].act[b % 2],
                         b < 0 ? "" : "' at ",
@@ -366,7 +368,7 @@ static int convert (build *B, int k, int d, const int *seq)
   else
     return ol_err_set(B->e, OL_EINVAL, "node at %s: who = %d is not a "
                       "player (0, 1), chance or a leaf",
-                      pathstr(B, d, path, sizeof path), nd->who), -1;
+                      at(B, d), nd->who), -1;
   /* the children, in order */
   G->nkid[k] = nd->nkids;
   B->nedge += nd->nkids;
