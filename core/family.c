@@ -46,7 +46,7 @@ static int optim_metrics (const ol_problem *p, int *out, int max)
 ** its oracle is no equilibrium measure. */
 static int dynamic_metrics (const ol_problem *p, int *out, int max)
 {
-  if (ol_kuhn_is(p) || max < 1) return 0;
+  if (ol_tree_of(p) != NULL || max < 1) return 0;
   out[0] = OL_MET_KKT;
   return 1;
 }

@@ -160,7 +160,7 @@ static int has_game (const ol_problem *p, int family)
 {
   ol_game G;
   (void)family;
-  return ol_kuhn_is(p) || (ol_game_view(p, &G) &&
+  return ol_tree_of(p) != NULL || (ol_game_view(p, &G) &&
     (p->set.kind == OL_SET_SIMPLEX || ol_game_of(p) == NULL));
 }
 
@@ -189,7 +189,7 @@ static int has_value (const ol_problem *p, int family)
 {
   ol_game G;
   (void)family;
-  return ol_kuhn_is(p) || ol_game_view(p, &G);
+  return ol_tree_of(p) != NULL || ol_game_view(p, &G);
 }
 
 static int has_constraints (const ol_problem *p, int family)
@@ -421,7 +421,8 @@ static double m_entropy (const ol_mstate *s)
 static double nashconv (const ol_mstate *s, const double *z)
 {
   ol_game G;
-  if (z != NULL && ol_kuhn_is(s->p)) return ol_kuhn_nashconv(z);
+  const ol_tree *T = ol_tree_of(s->p);
+  if (z != NULL && T != NULL) return T->nashconv(T, z);
   if (!ol_game_view(s->p, &G) || z == NULL) return NAN;
   return ol_game_nashconv(&G, z, s->work);
 }
@@ -455,7 +456,8 @@ static double m_potential (const ol_mstate *s)
 static double m_value (const ol_mstate *s)
 {
   ol_game G;
-  if (ol_kuhn_is(s->p) && s->xavg != NULL) return ol_kuhn_value(s->xavg);
+  const ol_tree *T = ol_tree_of(s->p);
+  if (T != NULL && s->xavg != NULL) return T->value(T, s->xavg);
   return ol_game_view(s->p, &G) && s->xavg != NULL
     ? ol_game_value(&G, s->xavg) : NAN;
 }

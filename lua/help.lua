@@ -201,6 +201,7 @@ local userkeys = {
   density = {"n", "logp", "grad", "lower", "upper", "x0", "name"},
   finitesum = {"n", "m", "fi", "x0", "xstar", "fstar", "name", "noise",
                "set", "l1"},
+  efg = {"root", "name", "value"},
 }
 for _, f in ipairs(families) do
   local params = {}
@@ -350,6 +351,25 @@ the dist methods' worker splits (problem.workers) use, so they run on
 your data.
 An error in fi names the component: "component i = 4: ..." with the
 traceback.]]
+
+docs.efg = [[
+problem.efg{root = node, name = , value = } -- a two-player zero-sum
+extensive-form game from its tree, for game.cfr, game.cfrplus and the
+exploitability metrics.  A node is one of
+  {player = 1 or 2, infoset = "name", actions = {"a", "b"},
+   children = {node_a, node_b}, where = "heading"}    a decision
+  {player = "chance", children = {...}, probs = {...}}  (probs: uniform
+                                                        when left out)
+  {payoff = u}                       a leaf: player 1's payoff (2: -u)
+Nodes with the same infoset string are one information set: one player,
+the same two actions in order, reached after the same own moves (perfect
+recall).  Every decision has two actions; write a choice among more as a
+chain of two-action decisions.  x[I] is the probability of the second
+action at information set I, player 1's sets first; the printed policy
+names them and their actions, grouped under where (default "player 1",
+"player 2").  value: the game's value for player 1, if known.  Chance
+probabilities must sum to 1 (1e-9), payoffs be finite; at most 2000000
+nodes, depth 400.]]
 
 docs.workers = [[
 problem.workers(p, {n = 10, heterogeneity = 0, participation = 1, seed = 1})
@@ -698,6 +718,7 @@ function help (x)
     if info == "problem.finitesum" then
       return out("%s", docs.finitesum)
     end
+    if info == "problem.efg" then return out("%s", docs.efg) end
     if type(info) == "table" then
       -- a method's family is one of core.families, a problem's is not
       if core.families[info.family] then return method_help(info) end

@@ -247,6 +247,11 @@ int olua_writefile_lua (lua_State *L);
 /* Raise if the table at idx (length n) has a numeric key outside 1..n. */
 void olua_checkseq (lua_State *L, int idx, const char *who, const char *key,
                     lua_Integer n);
+/* problem.efg's table at idx (lua/lefg.c) made into a game-tree problem
+** (problems/efg.h), owned by the caller; raises on a malformed table,
+** NULL with e set when the core refuses the game. */
+ol_problem *olua_efg_new (lua_State *L, int idx, const char *who,
+                          ol_err *e);
 /* Push the n doubles of x as a new Lua sequence. */
 void olua_pushvec (lua_State *L, const double *x, int n);
 /* Raise "<where><who>: unknown <what> '<key>' (valid: a, b, c)"; valid

@@ -249,7 +249,7 @@ static void addtree (luaL_Buffer *bf, const ol_run *r, const ol_tree *T)
       luaL_addstring(bf, buf);
     }
     snprintf(buf, sizeof buf, ", value %s", ol_fmtnum(num, sizeof num,
-             T->value(xa), 4));
+             T->value(T, xa), 4));
     luaL_addstring(bf, buf);
     if (isfinite(ol_run_problem(r)->fstar)) {
       snprintf(buf, sizeof buf, " (the game's value: %s)",

@@ -2603,6 +2603,24 @@ static int problem_finitesum (lua_State *L)
   return 1;
 }
 
+/* problem.efg{root = ..., name = ..., value = ...}: a user's
+** extensive-form game (issue 27; the table's form and checks in
+** lua/lefg.c, the tree in core/problems/efg.c). */
+static int problem_efg (lua_State *L)
+{
+  const char *who = "problem.efg";
+  lproblem *b;
+  ol_err e;
+  luaL_checktype(L, 1, LUA_TTABLE);
+  lua_settop(L, 1);
+  b = newbox(L);                                       /* index 2 */
+  if ((b->p = olua_efg_new(L, 1, who, &e)) == NULL)
+    return seterror(L, who, &e);
+  b->n = b->p->n;
+  lua_settop(L, 2);
+  return 1;
+}
+
 /* p:constrain(u) -> x = T(u), the problem's transform (ol_problem_constrain:
 ** bounds, a non-centred parametrisation), or a copy of u without one. */
 static int problem_constrain (lua_State *L)
@@ -2905,6 +2923,11 @@ void olua_openproblem (lua_State *L)
   lua_pushvalue(L, -1);
   lua_setfield(L, core + 1, "finitesum");
   lua_pushliteral(L, "problem.finitesum");
+  lua_rawset(L, core + 3);
+  lua_pushcfunction(L, problem_efg);
+  lua_pushvalue(L, -1);
+  lua_setfield(L, core + 1, "efg");
+  lua_pushliteral(L, "problem.efg");
   lua_rawset(L, core + 3);
   lua_pushcfunction(L, problem_workers);
   lua_pushvalue(L, -1);

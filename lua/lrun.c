@@ -1229,8 +1229,9 @@ static void f_value (lua_State *L, lrun *b)
 {
   const ol_run *r = b->r;
   ol_game G;
+  const ol_tree *T = ol_tree_of(ol_run_problem(r));
   const double *z = ol_run_xavg(r) != NULL ? ol_run_xavg(r) : ol_run_x(r);
-  if (ol_kuhn_is(ol_run_problem(r))) lua_pushnumber(L, ol_kuhn_value(z));
+  if (T != NULL) lua_pushnumber(L, T->value(T, z));
   else if (ol_game_view(ol_run_problem(r), &G))
     lua_pushnumber(L, ol_game_value(&G, z));
   else lua_pushnil(L);

@@ -2,7 +2,7 @@
 ** core/games/cfr.c -- counterfactual regret minimisation (Zinkevich,
 ** Johanson, Bowling & Piccione 2007, "Regret Minimization in Games with
 ** Incomplete Information", NIPS; eq. (4)-(8)) in self-play on a game
-** tree (problems/kuhn.h: Kuhn poker).
+** tree (problems/kuhn.h: Kuhn poker, or a user's game, problems/efg.h).
 **
 ** x_I = sigma_t(I, 1), the probability of bet / call at information set
 ** I.  Each step, one walk of the tree at sigma_t gives the counterfactual
@@ -23,6 +23,7 @@
 ** (t + 1)^2.  Refuses matrix games (method.c: OL_M_TREE).  Its init and
 ** step (ol_cfr_init, ol_cfr_step in play.h) are CFR+'s too (cfrplus.c).
 */
+#include <stdlib.h>
 #include <string.h>
 
 #include "play.h"
@@ -33,7 +34,7 @@ typedef ol_cfr cfr_state;
 /* The three updates on a game tree (problems/kuhn.h: x_I = P(action 1)
 ** at information set I, cfv[2I + a] the counterfactual values of its two
 ** actions), over information sets [lo, hi); R and S hold two entries per
-** information set (2 OL_KUHN_N).  cfrplus.c reaches them through
+** information set (2 n).  cfrplus.c reaches them through
 ** ol_cfr_init (plus = 1) and ol_cfr_step. */
 
 /* R(I,a) += cfv(I,a) - v(I),  v(I) = sum_a x(I,a) cfv(I,a)  (Zinkevich et
@@ -81,32 +82,51 @@ static void tree_average (double *S, const double *reach, const double *x,
 int ol_cfr_init (ol_cfr *s, const double *par, int plus, ol_ctx *c,
                  const char *who, ol_err *e)
 {
-  if (!ol_kuhn_is(c->p) || c->n != OL_KUHN_N)
+  const ol_tree *T = ol_tree_of(c->p);
+  size_t n;
+  if (T == NULL || c->n != T->n)
     return ol_err_set(e, OL_EINVAL, "%s needs an extensive-form game "
-                      "(problem.kuhn{})", who);
+                      "(problem.kuhn{} or problem.efg{...})", who);
+  n = (size_t)T->n;
+  s->T = T;
   s->alternate = par[0] != 0;
   s->avg = (int)par[1];
   s->plus = plus;
-  memset(s->R, 0, sizeof s->R);
-  memset(s->S, 0, sizeof s->S);
-  if (c->xavg != NULL) memcpy(c->xavg, c->x, sizeof *c->x * OL_KUHN_N);
+  if ((s->R = calloc(2 * n, sizeof *s->R)) == NULL ||
+      (s->S = calloc(2 * n, sizeof *s->S)) == NULL ||
+      (s->cfv = calloc(2 * n, sizeof *s->cfv)) == NULL ||
+      (s->reach = calloc(n, sizeof *s->reach)) == NULL)
+    return ol_err_set(e, OL_ENOMEM, "%s: out of memory for %zu "
+                      "information sets", who, n);
+  if (c->xavg != NULL) memcpy(c->xavg, c->x, sizeof *c->x * n);
   return OL_OK;
+}
+
+void ol_cfr_fini (void *st)
+{
+  ol_cfr *s = st;
+  free(s->R);
+  free(s->S);
+  free(s->cfv);
+  free(s->reach);
+  s->R = s->S = s->cfv = s->reach = NULL;
 }
 
 int ol_cfr_step (void *st, ol_ctx *c, ol_err *e)
 {
   ol_cfr *s = st;
+  const ol_tree *T = s->T;
   double t1 = (double)(c->t + 1);
   double w = s->avg == OL_AVG_LINEAR ? t1
     : s->avg == OL_AVG_QUADRATIC ? t1 * t1 : 1;
   int i;
   (void)e;
   for (i = 0; i < 2; i++) {
-    int lo = 6 * i, hi = lo + 6;
+    int lo = i == 0 ? 0 : T->n1, hi = i == 0 ? T->n1 : T->n;
     /* (1) counterfactual values and reaches at the current profile (both
     ** players' from one walk when simultaneous) */
     if (i == 0 || s->alternate) {
-      ol_kuhn_walk(c->x, s->cfv, s->reach);
+      T->walk(T, c->x, s->cfv, s->reach);
       c->ngev++;
     }
     /* (2) the average strategy, (3) regrets (clipped for CFR+) */
@@ -115,7 +135,7 @@ int ol_cfr_step (void *st, ol_ctx *c, ol_err *e)
     /* (4) regret matching (player 1 at once when alternating) */
     if (s->alternate) tree_match(s->R, c->x, lo, hi);
   }
-  if (!s->alternate) tree_match(s->R, c->x, 0, OL_KUHN_N);
+  if (!s->alternate) tree_match(s->R, c->x, 0, T->n);
   return OL_OK;
 }
 
@@ -143,6 +163,7 @@ const ol_method_type ol_game_cfr = {
   .kinds = OL_KIND(OL_GAME),
   .init = cfr_init,
   .step = ol_cfr_step,
+  .fini = ol_cfr_fini,
   .check = ol_game_check_tree,
   .probes = OL_MSET_NONE,
 };

@@ -2,7 +2,8 @@
 ** core/games/cfrplus.c -- CFR+ (Tammelin 2014, "Solving Large Imperfect
 ** Information Games Using CFR+", arXiv:1407.5042; Tammelin, Burch,
 ** Johanson & Bowling 2015, "Solving Heads-up Limit Texas Hold'em", IJCAI,
-** sec. 3) in self-play on a game tree (problems/kuhn.h: Kuhn poker).
+** sec. 3) in self-play on a game tree (problems/kuhn.h: Kuhn poker, or
+** a user's game, problems/efg.h).
 **
 ** CFR (cfr.c, Zinkevich et al. 2007) with three changes: regret
 ** matching+ (cumulative regrets clipped at 0 after each update),
@@ -50,6 +51,7 @@ const ol_method_type ol_game_cfrplus = {
   .kinds = OL_KIND(OL_GAME),
   .init = cfrplus_init,
   .step = ol_cfr_step,
+  .fini = ol_cfr_fini,
   .check = ol_game_check_tree,
   .probes = OL_MSET_NONE,
 };

@@ -5,14 +5,14 @@
 **                       polymatrix, not a game tree) or a problem over
 **                       simplices (set = "simplex")
 **   ol_game_check_tree  an extensive-form dynamic (cfr, cfrplus): a game
-**                       tree (problem.kuhn{})
+**                       tree (problem.kuhn{}, problem.efg{...})
 ** Not a method.
 */
 #include "play.h"
 
 int ol_game_check (const ol_method_type *m, const ol_problem *p, ol_err *e)
 {
-  if (ol_kuhn_is(p))
+  if (ol_tree_of(p) != NULL)
     return ol_err_set(e, OL_EINVAL, "%s plays normal-form games; %s is an "
                       "extensive-form game (behavioural strategies on a "
                       "tree): use game.cfr or game.cfrplus", m->name,
@@ -26,9 +26,9 @@ int ol_game_check (const ol_method_type *m, const ol_problem *p, ol_err *e)
 int ol_game_check_tree (const ol_method_type *m, const ol_problem *p,
                         ol_err *e)
 {
-  if (!ol_kuhn_is(p))
+  if (ol_tree_of(p) == NULL)
     return ol_err_set(e, OL_EINVAL, "%s needs an extensive-form game (a "
-                      "game tree: problem.kuhn{}); %s is not one: use a "
+                      "game tree: problem.kuhn{} or problem.efg{...}); %s is not one: use a "
                       "normal-form dynamic (game.rm, game.rmplus, ...)",
                       m->name, p->name);
   if (p->kind != OL_GAME && p->set.kind != OL_SET_SIMPLEX)

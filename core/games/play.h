@@ -100,21 +100,25 @@ void ol_play_exp (const double *restrict a, double *restrict y, int n);
 
 /* The state of CFR on a game tree (cfr.c, shared with cfrplus.c): plus = 1
 ** clips the cumulative regrets at 0 after each update (regret
-** matching+). */
+** matching+).  The arrays are the tree's size (n information sets),
+** allocated by ol_cfr_init and freed by ol_cfr_fini. */
 typedef struct ol_cfr {
   int alternate, avg, plus;
-  double R[2 * OL_KUHN_N];    /* cumulative counterfactual regrets */
-  double S[2 * OL_KUHN_N];    /* weighted strategy sums */
-  double cfv[2 * OL_KUHN_N], reach[OL_KUHN_N];
+  const struct ol_tree *T;   /* borrowed from the problem */
+  double *R;                 /* 2n: cumulative counterfactual regrets */
+  double *S;                 /* 2n: weighted strategy sums */
+  double *cfv, *reach;       /* 2n and n: one walk's */
 } ol_cfr;
 /* par = {alternate, avg}; OL_EINVAL naming who unless c's problem is a
-** game tree. */
+** game tree, OL_ENOMEM. */
 int ol_cfr_init (ol_cfr *s, const double *par, int plus, ol_ctx *c,
                  const char *who, ol_err *e);
 /* One step, for player 1 then 2: counterfactual values at the current
 ** profile (one walk per player when alternating, one for both when
 ** simultaneous), the average, the regrets, regret matching. */
 int ol_cfr_step (void *st, ol_ctx *c, ol_err *e);
+/* Frees what ol_cfr_init allocated (a partly initialised state too). */
+void ol_cfr_fini (void *st);
 
 /* The Hedge step on one block of k entries (mwu.c, shared with omwu.c):
 ** L += eta d, then x = softmax(L), and L shifted to maximum 0. */

@@ -149,13 +149,40 @@ static const char *const kuhn_act[OL_KUHN_N][2] = {
   {"fold", "call"}, {"fold", "call"}, {"fold", "call"}
 };
 
+/* The tree's walks (kuhn.h's contract, the tree argument unused). */
+static double kt_value (const ol_tree *T, const double *x)
+{
+  (void)T;
+  return ol_kuhn_value(x);
+}
+
+static double kt_walk (const ol_tree *T, const double *x, double *cfv,
+                       double *reach)
+{
+  (void)T;
+  return ol_kuhn_walk(x, cfv, reach);
+}
+
+static double kt_brvalue (const ol_tree *T, const double *x, int i)
+{
+  (void)T;
+  return ol_kuhn_brvalue(x, i);
+}
+
+static double kt_nashconv (const ol_tree *T, const double *x)
+{
+  (void)T;
+  return ol_kuhn_nashconv(x);
+}
+
 /* Kuhn poker's tree: what problem.kuhn's tree hook gives. */
 static const ol_tree kuhn = {
   .n = OL_KUHN_N,
-  .value = ol_kuhn_value,
-  .walk = ol_kuhn_walk,
-  .brvalue = ol_kuhn_brvalue,
-  .nashconv = ol_kuhn_nashconv,
+  .n1 = OL_KUHN_N / 2,
+  .value = kt_value,
+  .walk = kt_walk,
+  .brvalue = kt_brvalue,
+  .nashconv = kt_nashconv,
   .name = kuhn_name,
   .where = kuhn_where,
   .act = kuhn_act,
@@ -166,6 +193,12 @@ static const ol_tree *kuhn_tree (const ol_problem *p)
 {
   (void)p;
   return &kuhn;
+}
+
+const ol_tree *ol_tree_of (const ol_problem *p)
+{
+  return p != NULL && p->type != NULL && p->type->tree != NULL
+    ? p->type->tree(p) : NULL;
 }
 
 int ol_kuhn_is (const ol_problem *p)

@@ -29,24 +29,32 @@
 #define OL_KUHN_N 12   /* information sets = coordinates */
 
 /* An extensive-form game's tree as its problem type's tree hook
-** (ol_problem_type.tree) gives it: n information sets (the coordinates of
-** the behavioural strategy x) and the walks over it, as the functions
-** below are Kuhn poker's; and the names a printed policy reads by
-** (lua/lprint.c): information set I is called name[I] ("J", the card the
-** player holds) within the situation where[I] ("player 1 opens"), the
-** information sets of one situation consecutive, and its two actions are
-** act[I][1] (the one of probability x_I: "bet", "call") and act[I][0]
-** ("check", "fold"). */
+** (ol_problem_type.tree) gives it, Kuhn poker's (below) or a user's
+** (problems/efg.h): n information sets (the coordinates of the
+** behavioural strategy x), player 1's the first n1 of them (0 .. n1 - 1)
+** and player 2's the rest, every one with two actions; the walks over it,
+** as the functions below are Kuhn poker's, each handed the tree itself;
+** and the names a printed policy reads by (lua/lprint.c): information set
+** I is called name[I] ("J", the card the player holds) within the
+** situation where[I] ("player 1 opens"), the information sets of one
+** situation consecutive, and its two actions are act[I][1] (the one of
+** probability x_I: "bet", "call") and act[I][0] ("check", "fold"). */
 typedef struct ol_tree {
-  int n;
-  double (*value) (const double *x);
-  double (*walk) (const double *x, double *cfv, double *reach);
-  double (*brvalue) (const double *x, int i);
-  double (*nashconv) (const double *x);
+  int n, n1;
+  double (*value) (const struct ol_tree *T, const double *x);
+  double (*walk) (const struct ol_tree *T, const double *x, double *cfv,
+                  double *reach);
+  double (*brvalue) (const struct ol_tree *T, const double *x, int i);
+  double (*nashconv) (const struct ol_tree *T, const double *x);
   const char *const *name;
   const char *const *where;
   const char *const (*act)[2];
 } ol_tree;
+
+/* The game tree of p (its type's tree hook), or NULL when p has none:
+** what the extensive-form dynamics (cfr, cfrplus), the exploitability
+** metrics and the policy printing ask. */
+const ol_tree *ol_tree_of (const ol_problem *p);
 
 /* 1 when p is the Kuhn poker problem (its type's tree is Kuhn's). */
 int ol_kuhn_is (const ol_problem *p);
