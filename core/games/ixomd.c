@@ -3,9 +3,8 @@
 ** (IXOMD: Kozuno, Menard, Munos & Valko 2021, "Learning in two-player
 ** zero-sum partially observable Markov games with perfect recall",
 ** NeurIPS; arXiv:2106.06279, "Model-free learning for ...": algorithm
-** IXOMD, sec. 3) in self-play on a game tree (problems/kuhn.h: Kuhn
-** poker), from sampled plays only (bandit feedback: the seeds catalog's
-** B173).
+** IXOMD) in self-play on a game tree (problems/kuhn.h: Kuhn poker), from
+** sampled plays only (bandit feedback: the seeds catalog's B173).
 **
 ** Each step plays one game with the current profile (mu_t, nu_t), chance
 ** included (the tree's sample hook, the run's seeded generator), and
@@ -35,29 +34,42 @@
 ** c->xavg_x = sum_t mu_t,{1:h}(x, 1) / sum_t mu_t,{1:h-1}(x) (as cfr.c's
 ** average; the own reaches from one walk per step, which costs one pass
 ** over the tree: the update itself does not).  Its exploitability
-** (NashConv / 2) is O~(H sqrt(X A / T)) with high probability for the
-** rates below tuned to T (the paper's theorem 1, as its abstract states
-** the rate 1/sqrt(T); the seeds print "1/T", a typesetting loss).
+** (NashConv / 2) falls like 1/sqrt(T) with high probability for rates
+** tuned to T (the abstract; the seeds print "1/T", a typesetting loss),
+** O~(H sqrt(X A / T)) in the game's size as the seeds catalog reads it.
+** ngev counts the plays (one a step).
 **
 ** Rates: eta_t = lr (t + 1)^-lrpow (times the run's schedule), gamma_t =
 ** gamma (t + 1)^-lrpow.  lrpow = 0 is the paper's form: constant rates
-** chosen for the horizon T, eta ~ sqrt(X log A / (H A T)) and gamma =
-** eta / 2 (Neu's choice for Exp3-IX); on Kuhn poker (X = 6, A = 2, H =
-** 2) lr = 1 / sqrt(T), gamma = lr / 2 (the defaults' ratio) is what the
-** tests and scripts/ixomd_kuhn.lua use.  lrpow = 1/2 is an anytime
-** variant (a choice here, not the paper's).
+** chosen for the horizon T.  The tests and scripts/ixomd_kuhn.lua use
+** the usual OMD balance of the dilated entropy's range (X log A over a
+** player's X information sets of A actions) against the estimates'
+** second moment (~ H A a step, H the depth): eta = sqrt(2 X log A / (H A
+** T)), 1.44 / sqrt(T) on Kuhn poker (X = 6, A = 2, H = 2), and gamma =
+** eta / 2 (Neu 2015's choice for Exp3-IX); the defaults lr = 0.01,
+** gamma = 0.005 are that for T ~ 2 10^4.  (Measured on Kuhn over T =
+** 10^3 .. 10^5: eta from 1.5 to 3 / sqrt(T) does about equally well, 10 /
+** sqrt(T) worse; gamma from eta / 10 to eta / 2 alike.)  lrpow = 1/2 is
+** an anytime variant (lr = 1: about as good at T = 10^5), a choice here,
+** not the paper's.
 **
 ** What the abstract leaves open, and the choices here: the abstract
-** names the method and its rate only.  The loss-to-[0, 1] map, where a
-** terminal's loss enters (the player's last move before it), the
-** dilated-entropy OMD in closed form along the play and the sequence-form
-** average are the standard forms (Kozuno et al. 2021, sec. 3; the
-** closed form as in Hoda, Gilpin, Pena & Sandholm 2010); the constants of
-** the paper's theorem 1 (its eta and gamma as functions of X, A, H, T,
-** delta) were not at hand: check them against the paper's algorithm box
-** and theorem.  The tests check the step by hand, the estimator's bias
-** against its closed form and the rate by measured slopes.  Refuses
-** matrix games and trees that cannot be sampled.
+** names the method, its feedback and its rate only, and the paper's
+** algorithm box and theorem were not at hand.  The loss-to-[0, 1] map,
+** where a terminal's loss enters (the player's last move before it), the
+** IX denominator (the player's own realization probability of that last
+** sequence plus gamma), the dilated-entropy OMD in closed form along the
+** play (as in Hoda, Gilpin, Pena & Sandholm 2010, "Smoothing techniques
+** for computing Nash equilibria of sequential games"; public
+** implementations of IXOMD, e.g. LiteEFG's, take the same step) and the
+** sequence-form average are the standard forms; to check against the
+** paper: its algorithm box (whether both players learn from the same
+** play, as here, and the initial policy, uniform at x0 = 1/2 here) and
+** its theorem's eta and gamma as functions of X, A, H, T and the
+** confidence delta.  tests/lua/ixomd.lua checks the step against the OMD
+** minimiser found by bisection, the estimator's bias against its closed
+** form and the rate by measured slopes.  Refuses matrix games and trees
+** that cannot be sampled.
 */
 #include <math.h>
 #include <stdlib.h>
