@@ -13,7 +13,8 @@
 --       weighted KL), found here by bisection on each first-order
 --       condition from the deepest information set up -- not by the
 --       paper's recursion with Z -- and every entry must agree to 1e-12.
---       Seeds 1 .. 40, so every kind of play occurs.
+--       Seeds 1 .. 40, so every kind of play occurs; and the second step
+--       of the decaying rates (lrpow = 1/2) from the first's profile.
 --   (2) The IX estimator at a fixed policy (lr = 0 keeps x0), N = 20000
 --       plays (seeds 1 .. N for gamma = 0.5, N + 1 .. 2N for gamma = 0):
 --       its mean in every entry is the closed form E l~(x, a) = l(x, a)
@@ -90,6 +91,45 @@ local function minval (q0, eta, l0, l1)
     + (1 - q) * log((1 - q) / (1 - q0)), q
 end
 
+-- One step by hand from the profile x on the play ep with payoff u1:
+-- the estimates lt (24 entries) and the new profile.
+local function hand (x, ep, u1, eta, gamma)
+  -- the estimates: l / (mu + gamma) at each player's last move
+  local lt, want = {}, {table.unpack(x)}
+  for k = 1, 24 do lt[k] = 0 end
+  for i = 1, 2 do
+    local l = i == 1 and (M - u1) / (2 * M) or (M + u1) / (2 * M)
+    local mu, last = 1, nil
+    for _, m in ipairs(ep) do
+      if owner(m[1]) == i then
+        mu = mu * prob(x, m[1], m[2])
+        last = m
+      end
+    end
+    lt[2 * (last[1] - 1) + last[2] + 1] = l / (mu + gamma)
+  end
+  -- the minimiser, card by card: player 1's second move (4 .. 6) first,
+  -- its value then enters the first move's condition through the check
+  -- branch; player 2's are single moves
+  local function L (I, a) return lt[2 * (I - 1) + a + 1] end
+  for c = 0, 2 do
+    local v2, q2 = minval(x[4 + c], eta, L(4 + c, 0), L(4 + c, 1))
+    local _, q1 = minval(x[1 + c], eta, L(1 + c, 0) + v2 / eta,
+                         L(1 + c, 1))
+    want[1 + c], want[4 + c] = q1, q2
+    for _, I in ipairs{7 + c, 10 + c} do
+      local _, q = minval(x[I], eta, L(I, 0), L(I, 1))
+      want[I] = q
+    end
+  end
+  return want, lt
+end
+local function maxdiff (u, v)
+  local m = 0
+  for k = 1, #u do m = math.max(m, abs(u[k] - v[k])) end
+  return m
+end
+
 -- (1) one step against the hand computation
 do
   local eta, gamma = 0.8, 0.3
@@ -104,36 +144,9 @@ do
     local kind = ""
     for _, m in ipairs(ep) do kind = kind .. m[2] end
     kinds[kind] = true
-    -- the estimates: l / (mu + gamma) at each player's last move
-    local lt, want = {}, {table.unpack(x0)}
-    for k = 1, 24 do lt[k] = 0 end
-    for i = 1, 2 do
-      local l = i == 1 and (M - u1) / (2 * M) or (M + u1) / (2 * M)
-      local mu, last = 1, nil
-      for _, m in ipairs(ep) do
-        if owner(m[1]) == i then
-          mu = mu * prob(x0, m[1], m[2])
-          last = m
-        end
-      end
-      lt[2 * (last[1] - 1) + last[2] + 1] = l / (mu + gamma)
-    end
-    -- the minimiser, card by card: player 1's second move (4 .. 6) first,
-    -- its value then enters the first move's condition through the check
-    -- branch; player 2's are single moves
-    local function L (I, a) return lt[2 * (I - 1) + a + 1] end
-    for c = 0, 2 do
-      local v2, q2 = minval(x0[4 + c], eta, L(4 + c, 0), L(4 + c, 1))
-      local _, q1 = minval(x0[1 + c], eta, L(1 + c, 0) + v2 / eta,
-                           L(1 + c, 1))
-      want[1 + c], want[4 + c] = q1, q2
-      for _, I in ipairs{7 + c, 10 + c} do
-        local _, q = minval(x0[I], eta, L(I, 0), L(I, 1))
-        want[I] = q
-      end
-    end
-    for I = 1, 12 do worst = math.max(worst, abs(r.x[I] - want[I])) end
-    for k = 1, 24 do worstl = math.max(worstl, abs(r.lhat[k] - lt[k])) end
+    local want, lt = hand(x0, ep, u1, eta, gamma)
+    worst = math.max(worst, maxdiff(r.x, want))
+    worstl = math.max(worstl, maxdiff(r.lhat, lt))
   end
   local nk = 0
   for _ in pairs(kinds) do nk = nk + 1 end
@@ -147,6 +160,20 @@ do
   t.ok(worst < 1e-12, string.format("ixomd: one step is the dilated-"
        .. "entropy OMD minimiser found by bisection (max diff %.2g < "
        .. "1e-12 over 40 plays)", worst))
+  -- the decaying rates: the second step of lrpow = 1/2 uses eta / sqrt(2)
+  -- and gamma / sqrt(2), from the first step's profile
+  worst = 0
+  for seed = 1, 10 do
+    local m = game.ixomd{lr = eta, gamma = gamma, lrpow = 0.5}
+    local r1 = run(p, m, opts{iters = 1, seed = seed, x0 = x0})
+    local r2 = run(p, m, opts{iters = 2, seed = seed, x0 = x0})
+    local want = hand(r1.x, r2.episode, r2.payoff[1], eta / sqrt(2),
+                      gamma / sqrt(2))
+    worst = math.max(worst, maxdiff(r2.x, want))
+  end
+  t.ok(worst < 1e-12, string.format("ixomd: lrpow = 1/2's second step "
+       .. "uses eta / sqrt(2), gamma / sqrt(2) (max diff %.2g < 1e-12 over "
+       .. "10 seeds)", worst))
 end
 
 -- the sequence-form losses l(x, a) at the profile x, entry 2 (I - 1) + a
