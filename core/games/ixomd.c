@@ -69,7 +69,9 @@
 ** confidence delta.  tests/lua/ixomd.lua checks the step against the OMD
 ** minimiser found by bisection, the estimator's bias against its closed
 ** form and the rate by measured slopes.  Refuses matrix games and trees
-** that cannot be sampled.
+** that cannot be sampled.  An information set whose policy is pure (in
+** x0, or after exp underflows at a huge lr) stays pure: the entropy's
+** step cannot leave the boundary.
 */
 #include <math.h>
 #include <stdlib.h>
@@ -159,15 +161,21 @@ static void player_step (ixomd_state *s, double *x, int i, double l,
     ? l / (mu + gamma_) : 0;
   /* (2) from the last move up: Z_h and mu_{t+1}(. | x_h) */
   for (k = last; k >= 0; k--) {
-    double p, w, z, q;
+    double p, w, ew, z, q;
     int I = s->I[k], a = s->a[k];
     if (s->who[k] != i) continue;
     p = prob(x, I, a);
     w = (k == last ? -eta * s->lhat[2 * I + a] : 0) + logz;
-    z = 1 - p + p * exp(w);
-    q = p * exp(w) / z;
+    ew = exp(w);
+    z = 1 - p + p * ew;
+    if (z > 0) {
+      q = p * ew / z;
+      logz = log(z);
+    } else {            /* p = 1 and exp(w) underflowed: a pure policy */
+      q = p;            /* stays pure (the KL step cannot leave it) */
+      logz = log(p) + w;
+    }
     x[I] = a ? q : 1 - q;
-    logz = log(z);
   }
 }
 
