@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "kuhn.h"
+#include "rng.h"
 
 /* Information set at history h of length len, or -1 at a terminal. */
 static int kuhn_infoset (int h, int len, const int *c)
@@ -175,6 +176,28 @@ static double kt_nashconv (const ol_tree *T, const double *x)
   return ol_kuhn_nashconv(x);
 }
 
+/* One game at x (kuhn.h's sample contract): a deal drawn uniformly from
+** the 6, then each player's move drawn from its behavioural strategy
+** until a terminal. */
+static int kuhn_sample (const ol_tree *T, const double *x, ol_rng *rng,
+                        int *I, int *a, int *who, double *u1)
+{
+  static const int deal[6][2] = {{0, 1}, {0, 2}, {1, 0}, {1, 2}, {2, 0},
+                                 {2, 1}};
+  const int *c = deal[ol_rng_below(rng, 6)];
+  int h = 0, len = 0, J;
+  (void)T;
+  while ((J = kuhn_infoset(h, len, c)) >= 0) {
+    I[len] = J;
+    who[len] = ol_kuhn_player(J);
+    a[len] = ol_rng_uniform(rng) < x[J];
+    h |= a[len] << len;
+    len++;
+  }
+  *u1 = kuhn_payoff(h, len, c);
+  return len;
+}
+
 /* Kuhn poker's tree: what problem.kuhn's tree hook gives. */
 static const ol_tree kuhn = {
   .n = OL_KUHN_N,
@@ -186,6 +209,8 @@ static const ol_tree kuhn = {
   .name = kuhn_name,
   .where = kuhn_where,
   .act = kuhn_act,
+  .sample = kuhn_sample,
+  .umax = 2,
 };
 
 /* The tree hook of problem.kuhn. */

@@ -38,7 +38,16 @@
 ** I is called name[I] ("J", the card the player holds) within the
 ** situation where[I] ("player 1 opens"), the information sets of one
 ** situation consecutive, and its two actions are act[I][1] (the one of
-** probability x_I: "bet", "call") and act[I][0] ("check", "fold"). */
+** probability x_I: "bet", "call") and act[I][0] ("check", "fold").
+** The sampling methods (games/ixomd.c) play the game instead of walking it: sample, when the tree has it (NULL: it cannot be
+** sampled), plays one game at x with every random choice (chance's and
+** both players', a = 1 with probability x_I) drawn from rng, writes the
+** moves in order -- information set I[k], action a[k] (0 or 1), its
+** player who[k] (0 or 1) -- into arrays of at least n entries (a play
+** visits an information set at most once: perfect recall), sets *u1 to
+** player 1's payoff at the terminal reached and returns the number of
+** moves; umax bounds |payoff| (the sampling methods' loss scale). */
+struct ol_rng;
 typedef struct ol_tree {
   int n, n1;
   double (*value) (const struct ol_tree *T, const double *x);
@@ -49,6 +58,9 @@ typedef struct ol_tree {
   const char *const *name;
   const char *const *where;
   const char *const (*act)[2];
+  int (*sample) (const struct ol_tree *T, const double *x,
+                 struct ol_rng *rng, int *I, int *a, int *who, double *u1);
+  double umax;
 } ol_tree;
 
 /* The game tree of p (its type's tree hook), or NULL when p has none:
