@@ -14,7 +14,9 @@
 -- tuned lr = 4/(sqrt L + sqrt mu)^2, mu_hb = ((sqrt k - 1)/(sqrt k + 1))^2;
 -- iterations until ||x - x*|| < 1e-6 ||x0 - x*|| for kappa = 1e2, 1e3, 1e4
 -- and the log-log slope of iterations against kappa: ~1 for GD, ~1/2 for
--- the heavy ball.
+-- the heavy ball, at three rotations (seeds 7, 8, 9), every one in
+-- [0.8, 1.2] and [0.35, 0.65] (the double eigenvalue of Polyak's tuning
+-- adds a log factor).
 -- Part 2 (variance): the same tuned methods with anisotropic noise
 -- N(0, sigma^2 H / b), b = 1, kappa = 1e2 and 1e3.  The stationary E f,
 -- measured as the loss averaged over the second half of long runs and over
@@ -71,22 +73,33 @@ lesson.claim("heavy-ball momentum accelerates the bias term of SGD on a "
       .. "near-optimal (V_T <= log2(T) d sigma^2 / (2 b T), falling like 1/T) "
       .. "once the decay takes its effective step lr / (1 - beta) down to "
       .. "SGD's; at constant steps its stationary E f is above SGD's")
-print("part 1: bias term (no noise), steps until ||x - x*|| < 1e-6 ||x0 - x*||")
-print(string.format("  %-8s %8s %8s", "kappa", "gd", "momentum"))
-local ngd, nhb = {}, {}
-for i, kappa in ipairs(kappas) do
-  local p = problem.quadratic{n = n, cond = kappa, seed = 7}
-  local gd, hb = tuned(kappa)
-  local iters = math.ceil(1.2 * kappa * math.log(1 / eps))
-  local rc = race(p, {gd, hb}, {iters = iters, seed = seed, metrics = {"dist"},
-                                cap = iters + 2, progress = false,
-                                view = false})
-  ngd[i], nhb[i] = steps_to(rc[1]), steps_to(rc[2])
-  print(string.format("  %-8g %8d %8d", kappa, ngd[i], nhb[i]))
+print("part 1: bias term (no noise), steps until ||x - x*|| < 1e-6 ||x0 - x*||"
+      .. ", rotations from seeds 7, 8, 9")
+print(string.format("  %-8s %4s %8s %8s", "kappa", "seed", "gd", "momentum"))
+-- the slopes of every rotation; sgd, shb: the ones farthest from theory
+local slopes1, sgd, shb = {}, 1, 0.5
+for _, ps in ipairs{7, 8, 9} do
+  local ngd, nhb = {}, {}
+  for i, kappa in ipairs(kappas) do
+    local p = problem.quadratic{n = n, cond = kappa, seed = ps}
+    local gd, hb = tuned(kappa)
+    local iters = math.ceil(1.2 * kappa * math.log(1 / eps))
+    local rc = race(p, {gd, hb}, {iters = iters, seed = seed,
+                                  metrics = {"dist"}, cap = iters + 2,
+                                  progress = false, view = false})
+    ngd[i], nhb[i] = steps_to(rc[1]), steps_to(rc[2])
+    print(string.format("  %-8g %4d %8d %8d", kappa, ps, ngd[i], nhb[i]))
+  end
+  local a1, a2 = slope(kappas, ngd), slope(kappas, nhb)
+  slopes1[#slopes1 + 1] = {a1, a2}
+  if math.abs(a1 - 1) > math.abs(sgd - 1) then sgd = a1 end
+  if math.abs(a2 - 0.5) > math.abs(shb - 0.5) then shb = a2 end
 end
-local sgd, shb = slope(kappas, ngd), slope(kappas, nhb)
-print(string.format("slope gd %.3f  (theory 1)", sgd))
-print(string.format("slope momentum %.3f  (theory 0.5)", shb))
+for i, ps in ipairs{7, 8, 9} do
+  print(string.format("seed %d: slope gd %.3f  (theory 1), slope momentum "
+                      .. "%.3f  (theory 0.5)", ps, slopes1[i][1],
+                      slopes1[i][2]))
+end
 
 -- Stationary E f = 1/2 sum_i lambda_i Var_i.  In the eigenbasis of H the
 -- noise N(0, sigma^2 H / b) has independent coordinates of variance
@@ -377,7 +390,8 @@ local ok = sgd >= 0.8 and sgd <= 1.2 and shb >= 0.35 and shb <= 0.65
   and split.momentum[2] > split.gd[2] and ok5
 local slo = math.min(table.unpack(slopes5))
 local shi = math.max(table.unpack(slopes5))
-lesson.verdict(string.format("%s (slopes gd %.2f, momentum %.2f; part 2 %s; "
+lesson.verdict(string.format("%s (worst slopes gd %.2f, momentum %.2f at 3 "
+                    .. "rotations; part 2 %s; "
                     .. "E f momentum/gd %.1f at kappa 100, %.1f at 1000; "
                     .. "gd/momentum %.3g at batch 65536; part 5 %s, V_T <= "
                     .. "%.2f log2(T) V*, slopes in T %.2f to %.2f; seed %d, "

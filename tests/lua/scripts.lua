@@ -165,13 +165,18 @@ end
 do
   local out, code = output("heavyball_noise")
   t.is(code, 0, "scripts: heavyball_noise: exits 0")
-  local sg = num(out:match("slope gd (%-?[%d.]+)"))
-  local sh_ = num(out:match("slope momentum (%-?[%d.]+)"))
-  t.ok(sg and sg >= 0.8 and sg <= 1.2,
-       "scripts: heavyball_noise: gd slope " .. tostring(sg) .. " in [0.8, 1.2]")
-  t.ok(sh_ and sh_ >= 0.35 and sh_ <= 0.65,
-       "scripts: heavyball_noise: heavy-ball slope " .. tostring(sh_)
-       .. " in [0.35, 0.65]")
+  local rot = 0
+  for ps, sg, sh_ in out:gmatch("seed (%d+): slope gd (%-?[%d.]+)%s+%(theory "
+                                .. "1%), slope momentum (%-?[%d.]+)") do
+    rot = rot + 1
+    sg, sh_ = num(sg), num(sh_)
+    t.ok(sg and sg >= 0.8 and sg <= 1.2, "scripts: heavyball_noise: rotation "
+         .. ps .. ": gd slope " .. tostring(sg) .. " in [0.8, 1.2]")
+    t.ok(sh_ and sh_ >= 0.35 and sh_ <= 0.65, "scripts: heavyball_noise: "
+         .. "rotation " .. ps .. ": heavy-ball slope " .. tostring(sh_)
+         .. " in [0.35, 0.65]")
+  end
+  t.is(rot, 3, "scripts: heavyball_noise: part 1 at three rotations")
   -- at the largest batch the error is bias-dominated: momentum wins
   local ratio = num(out:match("\n%s+65536%s+%S+%s+%S+%s+(%S+)"))
   t.ok(ratio and ratio > 3, "scripts: heavyball_noise: batch 65536, step decay, "
