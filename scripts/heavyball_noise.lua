@@ -25,7 +25,11 @@
 -- agree, and the heavy ball's E f is not below SGD's -- at these tuned
 -- steps it is several times higher: its effective step lr / (1 - beta) is
 -- ~sqrt(kappa)/4 times SGD's.  Part 3: both with a step decay schedule
--- (lr halved every T/10 steps), small and large batches.  Part 4: the bias
+-- (lr halved every T/10 steps), small and large batches, and the heavy
+-- ball with part 5's e more halvings (mom+e): at batch 1 its median final
+-- f is within 2x of SGD's (part 5's exact ratio at kappa 1000 is 1.3; the
+-- factor 2 leaves room for a median of R streams), at the largest batch
+-- it is ahead by more than 3x like the plain heavy ball.  Part 4: the bias
 -- and variance metrics show the same split inside single runs.  Part 5,
 -- the variance half as the theorem states it: with a step decay that
 -- brings the heavy ball's effective step down to SGD's final one (log2 T
@@ -208,12 +212,18 @@ end
 
 print()
 local kappa, T = 1e3, 5000
-print(string.format("part 3: step decay (lr x 0.5 every %d steps), kappa %g, "
-                    .. "T %d, median final f over %d streams", T // 10, kappa,
-                    T, R))
-print(string.format("  %-8s %11s %11s %9s", "batch", "gd", "momentum",
-                    "gd/mom"))
-local big_ratio                 -- gd/momentum at the largest batch
+local e3                        -- part 5's extra halvings at this kappa
+do
+  local _, _, egd, ehb, m = tuned(kappa)
+  e3 = math.ceil(math.log(ehb / ((1 - m) * egd), 2))
+end
+print(string.format("part 3: step decay (lr x 0.5 every %d steps; mom+e: "
+                    .. "%d more halvings, every %d steps), kappa %g, T %d, "
+                    .. "median final f over %d streams", T // 10, e3,
+                    T // (10 + e3), kappa, T, R))
+print(string.format("  %-8s %11s %11s %9s %11s %9s", "batch", "gd", "momentum",
+                    "gd/mom", "mom+e", "gd/mom+e"))
+local big_ratio, big_e, small_e  -- gd/momentum at the largest batch, ...
 for _, b in ipairs{1, 64, 1024, 65536} do
   local p = problem.quadratic{n = n, cond = kappa, seed = 7,
                               noise = {kind = "aniso", sigma = 1, batch = b}}
@@ -222,8 +232,12 @@ for _, b in ipairs{1, 64, 1024, 65536} do
              schedule = {kind = "step", gamma = 0.5, period = T // 10}}
   local fg = repeats(p, gd, o, R):quantile("loss", 0.5)
   local fh = repeats(p, hb, o, R):quantile("loss", 0.5)
-  print(string.format("  %-8d %11.4g %11.4g %9.3g", b, fg, fh, fg / fh))
-  big_ratio = fg / fh
+  o.schedule = {kind = "step", gamma = 0.5, period = T // (10 + e3)}
+  local fe = repeats(p, hb, o, R):quantile("loss", 0.5)
+  print(string.format("  %-8d %11.4g %11.4g %9.3g %11.4g %9.3g", b, fg, fh,
+                      fg / fh, fe, fg / fe))
+  big_ratio, big_e = fg / fh, fg / fe
+  small_e = small_e or fg / fe
 end
 
 -- Part 4: the same split inside single runs, with the bias and variance
@@ -387,18 +401,20 @@ local ok = sgd >= 0.8 and sgd <= 1.2 and shb >= 0.35 and shb <= 0.65
   and rows_ok and ef["100momentum"] >= ef["100gd"]
   and ef["1000momentum"] >= ef["1000gd"] and big_ratio > 3
   and split.gd[1] > 1e10 * split.momentum[1]
-  and split.momentum[2] > split.gd[2] and ok5
+  and split.momentum[2] > split.gd[2] and ok5 and small_e >= 0.5
+  and big_e > 3
 local slo = math.min(table.unpack(slopes5))
 local shi = math.max(table.unpack(slopes5))
 lesson.verdict(string.format("%s (worst slopes gd %.2f, momentum %.2f at 3 "
                     .. "rotations; part 2 %s; "
                     .. "E f momentum/gd %.1f at kappa 100, %.1f at 1000; "
-                    .. "gd/momentum %.3g at batch 65536; part 5 %s, V_T <= "
+                    .. "gd/momentum %.3g at batch 65536; gd/mom+e %.3g at "
+                    .. "batch 1, %.3g at 65536; part 5 %s, V_T <= "
                     .. "%.2f log2(T) V*, slopes in T %.2f to %.2f; seed %d, "
                     .. "%d streams; part 5 seeds 1-3, %d streams)",
                     ok and "holds" or "does not hold", sgd, shb,
                     rows_ok and "at the closed forms" or "off the closed forms",
                     ef["100momentum"] / ef["100gd"],
-                    ef["1000momentum"] / ef["1000gd"], big_ratio,
-                    ok5 and "at the exact V_T" or "off its bounds", worst5,
-                    slo, shi, seed, R, R5))
+                    ef["1000momentum"] / ef["1000gd"], big_ratio, small_e,
+                    big_e, ok5 and "at the exact V_T" or "off its bounds",
+                    worst5, slo, shi, seed, R, R5))
