@@ -38,7 +38,9 @@ UI_CFLAGS := $(shell $(PKG) --cflags ncursesw readline 2>/dev/null)
 UI_LIBS   := $(shell $(PKG) --libs ncursesw readline 2>/dev/null)
 # PNG and PDF figures (lua/lfigure.c): librsvg draws the SVG on a cairo
 # surface.  Without them the program builds and says so when asked for
-# one; their headers are system headers (-isystem), outside -Werror.
+# one; their headers are system headers (-isystem), outside -Werror.  They
+# are not linked: lua/lfigure.c loads them on the first figure (FIG_LIBS
+# only says whether they are there).
 FIG_CFLAGS:= $(patsubst -I%,-isystem %,\
              $(shell $(PKG) --cflags librsvg-2.0 cairo 2>/dev/null))
 FIG_LIBS  := $(shell $(PKG) --libs librsvg-2.0 cairo 2>/dev/null)
@@ -95,7 +97,8 @@ lua/lembed.o: lua/lualib.inc
 
 optlab: $(REPL_O) $(LUA_O) core/liboptlab.a
 	$(CC) $(CFLAGS) -o $@ $(REPL_O) $(LUA_O) core/liboptlab.a \
-	  $(LUA_LIBS) $(UI_LIBS) $(LA_LIBS) $(MPI_LIBS) $(FIG_LIBS) $(LDFLAGS)
+	  $(LUA_LIBS) $(UI_LIBS) $(LA_LIBS) $(MPI_LIBS) \
+	  $(if $(FIG_LIBS),-ldl) $(LDFLAGS)
 
 # C unit tests link the core library alone: no Lua, no curses, no readline.
 tests/lib/tap.o: tests/lib/tap.c tests/lib/tap.h

@@ -10,6 +10,11 @@
 ** all (lua/lutil.c).  Without librsvg and cairo at build time (OPTLAB_
 ** FIGURES undefined: the Makefile defines it when pkg-config finds both)
 ** the renderer says so instead.
+**
+** The two libraries are loaded on the first figure (dlopen of librsvg,
+** which brings cairo, GLib and their fonts), not linked: linked, their
+** 44 shared libraries were relocated at every start of the program, a
+** third of its start-up, for the few sessions that write a PNG or PDF.
 */
 #include <stdio.h>
 #include <string.h>
@@ -18,6 +23,8 @@
 #include "lfigure.h"
 
 #ifdef OPTLAB_FIGURES
+#include <dlfcn.h>
+
 #include <cairo-pdf.h>
 #include <cairo.h>
 #include <librsvg/rsvg.h>
@@ -58,6 +65,51 @@ void olua_figure_layout (int width, int height, int *lw, int *lh)
 
 #ifdef OPTLAB_FIGURES
 
+/* The library's soname (its major version: the API the headers describe),
+** and the functions used, found in it and in the libraries it brings. */
+#define FIG_SONAME "librsvg-2.so.2"
+#define FIG_FUNCS(X) \
+  X(rsvg_handle_new_from_data) X(rsvg_handle_render_document) \
+  X(g_object_unref) X(g_error_free) \
+  X(cairo_pdf_surface_create_for_stream) X(cairo_pdf_surface_set_metadata) \
+  X(cairo_image_surface_create) X(cairo_surface_status) \
+  X(cairo_status_to_string) X(cairo_create) X(cairo_status) \
+  X(cairo_destroy) X(cairo_surface_finish) \
+  X(cairo_surface_write_to_png_stream) X(cairo_surface_destroy)
+
+static struct {
+  int tried, ok;
+  char why[200];
+#define FIELD(f) __typeof__(&f) f;
+  FIG_FUNCS(FIELD)
+#undef FIELD
+} fig;
+
+/* Load the libraries once (kept for the life of the process); 0 with the
+** reason in fig.why when they cannot be. */
+static int figload (void)
+{
+  void *h;
+  if (fig.tried) return fig.ok;
+  fig.tried = 1;
+  h = dlopen(FIG_SONAME, RTLD_NOW | RTLD_LOCAL);
+  if (h == NULL) {
+    snprintf(fig.why, sizeof fig.why, "cannot load %s (%s): install "
+             "librsvg (make deps), or write .svg", FIG_SONAME, dlerror());
+    return 0;
+  }
+#define LOAD(f) \
+  if ((*(void **)&fig.f = dlsym(h, #f)) == NULL) { \
+    snprintf(fig.why, sizeof fig.why, "%s has no %s: %s", FIG_SONAME, #f, \
+             dlerror()); \
+    return 0; \
+  }
+  FIG_FUNCS(LOAD)
+#undef LOAD
+  fig.ok = 1;
+  return 1;
+}
+
 /* cairo's stream callback: append to the pl_buf. */
 static cairo_status_t tobuf (void *closure, const unsigned char *data,
                              unsigned int length)
@@ -77,8 +129,12 @@ int olua_figure_render (const char *svg, size_t len, int fmt, int width,
   RsvgRectangle vp;
   cairo_status_t st;
   int rc = -1;
+  if (!figload()) {
+    snprintf(err, esize, "%s", fig.why);
+    return -1;
+  }
   /* (1) parse the document */
-  h = rsvg_handle_new_from_data((const guint8 *)svg, len, &ge);
+  h = fig.rsvg_handle_new_from_data((const guint8 *)svg, len, &ge);
   if (h == NULL) {
     snprintf(err, esize, "librsvg cannot read the figure: %s",
              ge != NULL ? ge->message : "unknown error");
@@ -86,53 +142,54 @@ int olua_figure_render (const char *svg, size_t len, int fmt, int width,
   }
   /* (2) the surface: pixels for PNG, a page of width x height pt for PDF */
   if (fmt == OLUA_FIG_PDF)
-    s = cairo_pdf_surface_create_for_stream(tobuf, out, width, height);
+    s = fig.cairo_pdf_surface_create_for_stream(tobuf, out, width, height);
   else
-    s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height);
-  if ((st = cairo_surface_status(s)) != CAIRO_STATUS_SUCCESS) {
+    s = fig.cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height);
+  if ((st = fig.cairo_surface_status(s)) != CAIRO_STATUS_SUCCESS) {
     snprintf(err, esize, "cairo cannot make a %d x %d surface: %s", width,
-             height, cairo_status_to_string(st));
+             height, fig.cairo_status_to_string(st));
     goto fail;
   }
   if (fmt == OLUA_FIG_PDF)
-    cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "optlab");
+    fig.cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR,
+                                       "optlab");
   /* (3) draw the document scaled to the whole surface */
-  cr = cairo_create(s);
+  cr = fig.cairo_create(s);
   vp.x = 0;
   vp.y = 0;
   vp.width = width;
   vp.height = height;
-  if (!rsvg_handle_render_document(h, cr, &vp, &ge)) {
+  if (!fig.rsvg_handle_render_document(h, cr, &vp, &ge)) {
     snprintf(err, esize, "librsvg cannot draw the figure: %s",
              ge != NULL ? ge->message : "unknown error");
     goto fail;
   }
-  if ((st = cairo_status(cr)) != CAIRO_STATUS_SUCCESS) {
+  if ((st = fig.cairo_status(cr)) != CAIRO_STATUS_SUCCESS) {
     snprintf(err, esize, "cairo failed drawing the figure: %s",
-             cairo_status_to_string(st));
+             fig.cairo_status_to_string(st));
     goto fail;
   }
-  cairo_destroy(cr);
+  fig.cairo_destroy(cr);
   cr = NULL;
   /* (4) the file's bytes into out */
   if (fmt == OLUA_FIG_PDF) {
-    cairo_surface_finish(s);
-    st = cairo_surface_status(s);
+    fig.cairo_surface_finish(s);
+    st = fig.cairo_surface_status(s);
   }
   else
-    st = cairo_surface_write_to_png_stream(s, tobuf, out);
+    st = fig.cairo_surface_write_to_png_stream(s, tobuf, out);
   if (st != CAIRO_STATUS_SUCCESS || out->oom) {
     snprintf(err, esize, "cairo cannot write the %s: %s",
              fmt == OLUA_FIG_PDF ? "PDF" : "PNG", out->oom
-             ? "out of memory" : cairo_status_to_string(st));
+             ? "out of memory" : fig.cairo_status_to_string(st));
     goto fail;
   }
   rc = 0;
 fail:
-  if (cr != NULL) cairo_destroy(cr);
-  if (s != NULL) cairo_surface_destroy(s);
-  if (h != NULL) g_object_unref(h);
-  if (ge != NULL) g_error_free(ge);
+  if (cr != NULL) fig.cairo_destroy(cr);
+  if (s != NULL) fig.cairo_surface_destroy(s);
+  if (h != NULL) fig.g_object_unref(h);
+  if (ge != NULL) fig.g_error_free(ge);
   return rc;
 }
 
