@@ -204,7 +204,7 @@ static void too_small (int rows, int cols)
 }
 
 /* Rows a panel of kind needs at least: a line panel DR_PANEL_ROWS (its
-** plot, x axis, tick labels and a legend row), a 2-D one DR_MAP_ROWS
+** plot, x axis, tick labels and legend rows), a 2-D one DR_MAP_ROWS
 ** (five rows of map, its axis labels and a legend row). */
 static int need_rows (int kind)
 {

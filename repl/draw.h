@@ -77,10 +77,12 @@ typedef struct dr_view {
 /* Smallest screen the panels are drawn on; below it a message shows. */
 #define DR_MIN_COLS 40
 #define DR_MIN_ROWS 10
-/* Rows a panel gets at least, border included (a line panel: 4 plot rows
-** or more with its axis, tick labels and legend; a 2-D panel: 5 rows of
-** map or more); panels are dropped rather than squeezed below them. */
-#define DR_PANEL_ROWS 9
+/* Rows a panel gets at least, border included (a line panel: 5 plot rows
+** or more with its axis, tick labels and a legend of up to 2 rows -- the
+** most core/plot/line.c gives a legend below 12 rows; a 2-D panel: 5
+** rows of map or more); panels are dropped rather than squeezed below
+** them. */
+#define DR_PANEL_ROWS 11
 #define DR_MAP_ROWS 10
 #define DR_SHOWN 64
 

@@ -123,7 +123,10 @@ static double vm_half (double speed, double fit)
 const char *vm_speedstr (double speed, char *buf, size_t size)
 {
   if (speed >= OLUA_SPEED_MAX) snprintf(buf, size, "max");
-  else if (speed == floor(speed) && speed < 1e9)
+  else if (speed >= 1e9) snprintf(buf, size, "%.3gG/s", speed / 1e9);
+  else if (speed >= 1e6) snprintf(buf, size, "%.3gM/s", speed / 1e6);
+  else if (speed >= 1e4) snprintf(buf, size, "%.3gk/s", speed / 1e3);
+  else if (speed == floor(speed))
     snprintf(buf, size, "%.0f/s", speed);
   else snprintf(buf, size, "%.3g/s", speed);
   return buf;

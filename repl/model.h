@@ -99,7 +99,7 @@ void vm_tune (vm_model *m, int a, ol_run *const *runs, int n);
 const char *vm_tunestr (const vm_model *m, ol_run *const *runs, int n,
                         char *buf, size_t size);
 
-/* "max", "690/s" or "0.25/s", in buf. */
+/* "max", "690/s", "0.25/s" or, from 10^4 on, "33.3k/s" and "333M/s", in buf. */
 const char *vm_speedstr (double speed, char *buf, size_t size);
 
 /* The header on row 0: name (may be NULL), the problem, "iter a/b",
