@@ -111,13 +111,23 @@ void ol_dfs_score (ol_dfs *D, const double *lv, double s, const double *x,
   }
 }
 
-static void setmean (ol_dfs *D, double *x)
+/* 1 every 4096th particle i when Ctrl-C was pressed: the loops over the
+** N particles (N up to what memory holds) poll it. */
+static int stopped (int i)
 {
-  int i, j, n = D->n;
+  return (i & 4095) == 4095 && ol_interrupted();
+}
+
+/* The particles' mean into x; on Ctrl-C the mean of those summed so far
+** (returns 1). */
+static int setmean (ol_dfs *D, double *x)
+{
+  int i, j, n = D->n, stop = 0;
   for (j = 0; j < n; j++) x[j] = 0;
-  for (i = 0; i < D->N; i++)
+  for (i = 0; i < D->N && !(stop = stopped(i)); i++)
     for (j = 0; j < n; j++) x[j] += D->x[(size_t)i * n + j];
-  for (j = 0; j < n; j++) x[j] /= D->N;
+  for (j = 0; j < n; j++) x[j] /= i > 0 ? i : 1;
+  return stop;
 }
 
 int ol_dfs_pause (ol_dfs *D, int i, ol_err *e)
@@ -277,7 +287,12 @@ int ol_dfs_init (ol_dfs *D, const char *who, const double *par, ol_ctx *c,
   /* (2) the particles at t = 1: the forward process's limit */
   {
     double s0 = D->sched == OL_DFS_VE ? OL_DFS_VEMAX : 1;
-    for (i = 0; i < (size_t)N * n; i++) D->x[i] = s0 * ol_rng_normal(c->rng);
+    for (i = 0; i < (size_t)N * n; i++) {
+      if ((i & 65535) == 65535 && ol_interrupted())
+        return ol_err_set(e, OL_EINTR, "interrupted while drawing the %d "
+                          "particles", N);
+      D->x[i] = s0 * ol_rng_normal(c->rng);
+    }
   }
   setmean(D, c->x);
   return OL_OK;
@@ -312,6 +327,10 @@ static void m_hist (ol_dfs *D)
   for (b = 0; b <= nc; b++) D->cnt[b] = 0;
   for (i = 0; i < D->N; i++) {
     int cell = 0, out = 0;
+    if (stopped(i)) {
+      D->met[0] = D->met[1] = NAN;
+      return;
+    }
     for (j = 0; j < n; j++) {
       double u = (D->x[(size_t)i * n + j] - D->lo[j]) / D->wd[j];
       if (!(u >= 0 && u < nb)) out = 1;
@@ -333,11 +352,11 @@ static double m_w2 (ol_dfs *D, const double *mu, const double *Sig)
   int n = D->n, N = D->N, i, j, q;
   lapack_int m;
   double w = 0, trr = 0;
-  if (N < 2) return NAN;
-  setmean(D, D->m);
+  if (N < 2 || setmean(D, D->m)) return NAN;
   for (i = 0; i < n * n; i++) D->S[i] = 0;
   for (q = 0; q < N; q++) {
     const double *x = D->x + (size_t)q * n;
+    if (stopped(q)) return NAN;
     for (i = 0; i < n; i++)
       for (j = 0; j <= i; j++)
         D->S[(size_t)i * n + j] += (x[i] - D->m[i]) * (x[j] - D->m[j]);
@@ -375,7 +394,7 @@ static double m_modes (ol_dfs *D)
   double worst = 0;
   for (k = 0; k < K; k++) D->share[k] = D->shse[k] = 0;
   for (i = 0; i < N; i++) {
-    if ((i & 4095) == 4095 && ol_interrupted()) return NAN;
+    if (stopped(i)) return NAN;
     ol_gmm_eval(D->G, D->lv0, 1, D->x + (size_t)i * n, NULL, D->resp,
                 D->work);
     for (k = 0; k < K; k++) {
@@ -450,10 +469,11 @@ double ol_dfs_probe (const void *st, int metric, const ol_ctx *c)
     : metric == OL_MET_ENTROPY ? 4 : -1;
   if (slot < 0 || D->x == NULL) return NAN;
   if (D->mt != c->t) {
+    D->met[2] = D->met[3] = D->met[4] = NAN;
     m_hist(D);
-    D->met[2] = m_w2(D, c->p->mean, c->p->cov);
-    D->met[3] = m_modes(D);
-    D->met[4] = m_entropy(D);
+    if (!ol_interrupted()) D->met[2] = m_w2(D, c->p->mean, c->p->cov);
+    if (!ol_interrupted()) D->met[3] = m_modes(D);
+    if (!ol_interrupted()) D->met[4] = m_entropy(D);
     /* Ctrl-C while they were computed: not kept (the run stops) */
     if (!ol_interrupted()) D->mt = c->t;
   }

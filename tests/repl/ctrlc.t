@@ -8,7 +8,8 @@
 #       outer one went on), and a loop of runs (one Ctrl-C stopped one run);
 #   (d) long work in C: hessian() of a 2000-d function, problem builders of
 #       large sizes (matlsq, linreg, rosenbrock, rlvr, density, problem.new
-#       with hess=), hmc{L=1e6}, a diffusion sampler over 10^6 particles,
+#       with hess=), hmc{L=1e6}, a diffusion sampler over 10^6 particles, one over 10^7
+#       with its metrics (the fuzzer found them deaf to Ctrl-C),
 #       repeats of 10^8 runs.
 # Each case starts a statement that cannot finish soon, waits until it is
 # busy, sends one C-c and waits for the prompt (a hang guard of HANG s, no
@@ -147,6 +148,7 @@ density n=1e7|for i = 1, 1e9 do q = problem.density{n = 1e7, logp = function (x)
 problem.new hess n=1e4|for i = 1, 1e9 do q = problem.new{n = 10000, f = function (x) return x[1]^2 end, grad = function (x, g) for i = 1, #x do g[i] = 0 end end, hess = function (x, H) end} q:close() end
 hmc L=1e6|r = run(problem.blogreg{n = 100, d = 10}, sample.hmc{eps = 1e-3, L = 1e6, warmup = 0}, {iters = 1e6})
 ddpm 1e6 particles|r = run(problem.gmm{}, diffusion.ddpm{steps = 1000}, {samples = 1e6})
+ddim 1e7 particles, every metric|for i = 1, 1e9 do r = run(problem.gmm{weights = {3, 1e-3, 0.5}}, diffusion.ddim{steps = 1, samples = 1e7}, {iters = 1, metrics = {"entropy", "kl", "w2"}, view = false, progress = false}) end
 repeats 1e8|q = repeats(problem.rosenbrock{n = 2}, optim.gd{lr = 1e-3}, {iters = 100, progress = false}, 1e8)
 CASES
 
