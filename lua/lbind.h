@@ -168,6 +168,11 @@ void olua_readopts (lua_State *L, int idx, const char *who, ropts *ro);
 /* The xaxis option at idx ("iter", "evals", "time") -> PN_X_*; raises
 ** "<who>: unknown xaxis 'x' (valid: iter, evals, time)" otherwise. */
 int olua_checkxaxis (lua_State *L, int idx, const char *who);
+/* The limits {lo, hi} of the field key of the table at idx into
+** lim[0..2): two finite numbers, lo < hi; NAN, NAN when nil.  Raises
+** "<who>: <prefix><key> must be {lo, hi}, ..." otherwise. */
+void olua_readlim (lua_State *L, int idx, const char *who,
+                   const char *prefix, const char *key, double *lim);
 /* Push a new run object of the method at midx on the problem at pidx. */
 lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
                   const char *who);

@@ -33,7 +33,7 @@
 
 static const char *const plotkeys[] = {
   "file", "watch", "width", "height", "text", "xaxis", "xlog", "labels",
-  NULL
+  "xlim", "ylim", NULL
 };
 
 /* Runs of the run or race at index 1 into pl (arrays on the stack); the
@@ -86,7 +86,23 @@ static void getruns (lua_State *L, pl_plot *pl)
   else lua_rawgeti(L, 1, 1);
   pl->xaxis = PN_XKIND(olua_checkrun(L, -1)->xaxis);
   pl->xlog = PN_XLOGGED(olua_checkrun(L, -1)->xaxis);
+  /* the landscape's window: the first run's view = {xlim, ylim}, or the
+  ** plot's own xlim and ylim (each replacing that axis) */
+  pl->winfix = olua_checkrun(L, -1)->haswin;
+  memcpy(pl->win, olua_checkrun(L, -1)->win, sizeof pl->win);
   lua_pop(L, 1);
+  {
+    double lim[2];
+    int k;
+    for (k = 0; k < 2; k++) {
+      olua_readlim(L, 2, "plot", "", k == 0 ? "xlim" : "ylim", lim);
+      if (isnan(lim[0])) continue;
+      if (!pl->winfix) pl->win[0] = pl->win[1] = pl->win[2] = pl->win[3] = NAN;
+      pl->winfix = 1;
+      pl->win[2 * k] = lim[0];
+      pl->win[2 * k + 1] = lim[1];
+    }
+  }
 }
 
 /* watch list at idx, or the default. */

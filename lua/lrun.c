@@ -232,10 +232,8 @@ static void readchanges (lua_State *L, int idx, const char *who, ropts *ro)
   ro->nchg = (int)n;
 }
 
-/* The limits {lo, hi} of view.<key> at idx (a table) into lim[0..2):
-** two finite numbers, lo < hi; NAN, NAN when nil. */
-static void readlim (lua_State *L, int idx, const char *who, const char *key,
-                     double *lim)
+void olua_readlim (lua_State *L, int idx, const char *who,
+                   const char *prefix, const char *key, double *lim)
 {
   int t = lua_getfield(L, idx, key), i;
   lim[0] = lim[1] = NAN;
@@ -247,8 +245,8 @@ static void readlim (lua_State *L, int idx, const char *who, const char *key,
       lua_pop(L, 1);
     }
     if (!ok || !isfinite(lim[0]) || !isfinite(lim[1]) || !(lim[0] < lim[1]))
-      luaL_error(L, "%s: view.%s must be {lo, hi}, two finite numbers with "
-                 "lo < hi (the landscape's %s range)", who, key,
+      luaL_error(L, "%s: %s%s must be {lo, hi}, two finite numbers with "
+                 "lo < hi (the landscape's %s range)", who, prefix, key,
                  key[0] == 'x' ? "x1" : "x2");
   }
   lua_pop(L, 1);
@@ -287,8 +285,8 @@ static void readview (lua_State *L, int idx, const char *who, ropts *ro)
     if (viewkeys[i] == NULL) olua_unknownkey(L, who, "view key", k, viewkeys);
     lua_pop(L, 1);
   }
-  readlim(L, idx, who, "xlim", ro->win);
-  readlim(L, idx, who, "ylim", ro->win + 2);
+  olua_readlim(L, idx, who, "view.", "xlim", ro->win);
+  olua_readlim(L, idx, who, "view.", "ylim", ro->win + 2);
   ro->useview = OLUA_VIEW_KEEP;
   ro->haswin = 1;
 }

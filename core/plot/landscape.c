@@ -680,21 +680,43 @@ static void startmark (pl_buf *f, double x, double y, const char *col,
               y - 3.5, col);
 }
 
+/* A fixed window (pl->winfix: view = {xlim, ylim} or plot's own) over
+** the runs' window win, axis by axis. */
+static void fixwin (const pl_plot *pl, double *win)
+{
+  int k;
+  for (k = 0; pl->winfix && k < 2; k++)
+    if (!isnan(pl->win[2 * k])) {
+      win[2 * k] = pl->win[2 * k];
+      win[2 * k + 1] = pl->win[2 * k + 1];
+    }
+}
+
+/* A path coordinate: clamped far outside the box (a diverging run's
+** 1e300 would reach the renderer as is); the clip path hides it. */
+static double clampc (double v)
+{
+  return v < -1e5 ? -1e5 : v > 1e5 ? 1e5 : v;
+}
+
 static void svg_landscape (pl_buf *f, const pl_plot *pl, pl_box b)
 {
   const ol_problem *p = ol_run_problem(pl->rs.runs[0]);
   int nx, ny, k, t;
   double win[4];
+  int ok;
   pl_buf_adds(f, "<g class=\"panel\" data-kind=\"landscape\">\n");
-  pl_title(f, b, "landscape x1,x2 [log f]");
+  pl_title(f, b, pl->winfix ? "landscape x1,x2 [log f] fixed"
+           : "landscape x1,x2 [log f]");
   /* (1) contour lines over the paths' window, then the frame, ticks and
   ** the window and grid (the data's numbers, for a reader: data-window is
   ** xlo xhi ylo yhi, data-grid the nodes across and up, on the window's
   ** edges) */
-  if (!pn_has_landscape(p)
-      || ol_grid_window((const ol_run *const *)pl->rs.runs, pl->rs.n, 0, 1,
-                        0, win) != 0
-      || pl_contours(f, p, win, 0, 1, b, &nx, &ny) != 0) {
+  ok = pn_has_landscape(p)
+    && ol_grid_window((const ol_run *const *)pl->rs.runs, pl->rs.n, 0, 1, 0,
+                      win) == 0;
+  if (ok) fixwin(pl, win);
+  if (!ok || pl_contours(f, p, win, 0, 1, b, &nx, &ny) != 0) {
     for (k = 0; k < pl->rs.n; k++)
       pl_buf_adds(f, "<path class=\"series\" d=\"\"/>\n");
     pl_buf_adds(f, "</g>\n");
@@ -727,6 +749,10 @@ static void svg_landscape (pl_buf *f, const pl_plot *pl, pl_box b)
   ** one narrower on top, so where paths coincide every colour shows as a
   ** band (widths 1.4 plus up to 1.6 a run, 4.8 in all); then every run's
   ** start and current point on top of all paths */
+  pl_buf_addf(f, "<clipPath id=\"lclip%d_%d\"><rect x=\"%.1f\" y=\"%.1f\" "
+              "width=\"%.1f\" height=\"%.1f\"/></clipPath>\n<g clip-path=\""
+              "url(#lclip%d_%d)\">\n", (int)b.x, (int)b.y, b.x, b.y, b.w, b.h,
+              (int)b.x, (int)b.y);
   for (k = 0; k < pl->rs.n; k++) {
     int dim = 0, len = ol_run_len(pl->rs.runs[k]), have = 0;
     const double *x = ol_run_traj(pl->rs.runs[k], &dim);
@@ -740,12 +766,13 @@ static void svg_landscape (pl_buf *f, const pl_plot *pl, pl_box b)
         have = 0;
         continue;
       }
-      pl_buf_addf(f, "%s%.2f %.2f ", have ? "L" : "M", PX(x[t * dim]),
-                  PY(x[t * dim + 1]));
+      pl_buf_addf(f, "%s%.2f %.2f ", have ? "L" : "M",
+                  clampc(PX(x[t * dim])), clampc(PY(x[t * dim + 1])));
       have = 1;
     }
     pl_buf_adds(f, "\"/>\n");
   }
+  pl_buf_adds(f, "</g>\n");
   for (k = 0; k < pl->rs.n; k++) {
     int dim = 0, len = ol_run_len(pl->rs.runs[k]);
     const double *x = ol_run_traj(pl->rs.runs[k], &dim);

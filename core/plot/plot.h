@@ -24,6 +24,10 @@ typedef struct pl_plot {
   int xaxis;            /* PN_X_* of the metric panels */
   int xlog;             /* log10 x axis on the metric and trace panels */
   const char *title;    /* figure title (the problem), or NULL */
+  int winfix;           /* the landscape in win, not the runs' window (the
+                           runs' view = {xlim, ylim}, or plot's own) */
+  double win[4];        /* xlo, xhi, ylo, yhi; NAN, NAN: that axis the
+                           runs' */
 } pl_plot;
 
 /* The default panel list of a figure into pl: the watch list (nwatch

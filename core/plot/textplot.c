@@ -81,6 +81,11 @@ static void panel (const pl_plot *pl, int kind, const pn_out *o,
   pn_axes ax;
   char x[64];
   pn_axes_init(&ax, pl->xaxis, pl->xlog || pn_xlog_prone(kind));
+  ax.marks = 1;                 /* the landscape's starts and x*, keyed */
+  if (pl->winfix) {
+    ax.winfix = 1;
+    memcpy(ax.win, pl->win, sizeof ax.win);
+  }
   xt[0] = '\0';
   if (pk == NULL) {             /* (the callers check the kinds) */
     title[0] = '\0';

@@ -433,5 +433,73 @@ t.errors("unknown metric or panel 'nope'", function ()
       progress=false})
 end)
 
+-- (6) the landscape's marks and window in the text plot (what the last
+-- frame of a live view prints too) and the SVG: the start (open circle)
+-- and x* (star) are drawn and keyed; view = {xlim, ylim} of the run, or
+-- the plot's own xlim and ylim, fix the window (title "fixed", the axis
+-- ends the limits), a diverging run's path is clipped to it in the SVG
+do
+  local ms = tmp .. "/marks.lua"
+  local g = assert(io.open(ms, "w"))
+  g:write([[
+local r = race(problem.rosenbrock{n=2}, {optim.gd{lr=1e-3},
+  optim.gd{lr=0.01}}, {iters=300, progress=false,
+  view={xlim={-2, 2}, ylim={-1, 3}}})
+r:plot{width=80, height=20, watch={"landscape"}}
+print("--")
+r:plot{width=80, height=20, watch={"landscape"}, xlim={-1.5, 0}}
+print("--")
+r:plot{file=os.getenv("SVGOUT"), watch={"landscape"}}
+local q = run(problem.rosenbrock{n=2}, optim.gd{lr=1e-3}, {iters=300,
+  progress=false})
+q:plot{width=80, height=20, watch={"landscape"}}
+]])
+  g:close()
+  local so = tmp .. "/marks.svg"
+  local o2, ok2 = sh("LANG=C.UTF-8 LC_ALL= SVGOUT=" .. so .. " ./optlab "
+                     .. ms .. " 2>/dev/null")
+  t.ok(ok2, "landscape marks: the script runs")
+  local a, b, c = o2:match("^(.-)\n%-%-\n(.-)\n%-%-\n(.*)$")
+  t.ok(a ~= nil, "landscape marks: three text plots")
+  a, b, c = a or "", b or "", c or ""
+  for name, s in pairs{fixed = a, own = b, runs = c} do
+    t.ok(s:find("\u{25CB} start  \u{2605} x*", 1, true),
+         "landscape marks (" .. name .. "): start and x* are keyed")
+    local body = s:gsub("\u{25CB} start  \u{2605} x%*", "")
+    t.ok(body:find("\u{25CB}", 1, true),
+         "landscape marks (" .. name .. "): the start is drawn")
+  end
+  t.ok(a:find("landscape x1,x2 [log f] fixed", 1, true)
+       and a:find("\u{2502}%s+%-2%s+x1%s+2\u{2502}")
+       and a:find("\u{2502}     3 ") and a:find("\u{2502}    %-1 "),
+       "landscape window: view = {xlim, ylim} of the run fixes the text "
+       .. "plot's window (-2..2, -1..3)")
+  t.ok(a:find("\u{2605}", 1, true) and a:gsub("\u{2605} x%*", ""):find(
+         "\u{2605}", 1, true),
+       "landscape window: x* = (1, 1) is inside it and drawn")
+  t.ok(b:find("\u{2502}%s+%-1%.5%s+x1%s+0\u{2502}")
+       and b:find("\u{2502}     3 "),
+       "landscape window: the plot's xlim replaces that axis only")
+  t.ok(not c:find("fixed", 1, true),
+       "landscape window: a run without view limits is not fixed")
+  local sv = io.open(so) and io.open(so):read("a") or ""
+  t.ok(sv:find('data-window="-2 2 -1 3"', 1, true)
+       and sv:find("landscape x1,x2 [log f] fixed", 1, true),
+       "landscape window: the SVG keeps the fixed window")
+  t.ok(sv:find('<g clip%-path="url%(#lclip') and sv:find("<clipPath"),
+       "landscape window: the SVG's paths are clipped to it")
+  local big = 0
+  for v in sv:gmatch('class="series"[^>]* d="([^"]*)"') do
+    for num in v:gmatch("%-?[%d%.]+e?[%+%-]?%d*") do
+      local x = tonumber(num)
+      if x and math.abs(x) > 1e5 + 1 then big = big + 1 end
+    end
+  end
+  t.is(big, 0, "landscape window: no path coordinate beyond 1e5 px (the "
+       .. "diverging run clamped)")
+  t.errors("plot: xlim must be {lo, hi}, two finite numbers with lo < hi",
+           function () r:plot{text = true, xlim = {1, 0}} end)
+end
+
 os.execute("rm -rf " .. tmp)
 t.done()
