@@ -16,6 +16,8 @@
 #   tm_start [env assignments and optlab args...]  start optlab in 120x40
 #   tm_type TEXT            type text literally;   tm_keys KEY...  send keys
 #   tm_screen               the visible pane as text
+#   tm_shot NAME            a PNG screenshot of the pane, and each cell's
+#                           colour read from its pixels ($T_TMP/NAME.*)
 #   tm_wait ERE [secs]      until the screen matches (0) or timeout (1)
 #   tm_wait_not ERE [secs]  until the screen does not match
 #   tm_until CMD [secs]     until the shell command CMD succeeds
@@ -68,6 +70,23 @@ tm_keys () { tm send-keys -t t "$@"; }
 tm_line () { tm_type "$1"; tm_keys Enter; }
 tm_screen () { tm capture-pane -p -t t; }
 tm_resize () { tm resize-window -t t -x "$1" -y "$2"; }
+
+# tm_shot NAME: a screenshot of the pane: $T_TMP/NAME.cap (the capture
+# with its colour escapes), NAME.png (drawn from it by tests/lib/shot.pl
+# and rsvg-convert: what the screen looks like, cell by cell) and
+# NAME.cells (each cell's colour read back from the PNG's pixels); the
+# PNG is also copied to $OPTLAB_SHOTS when that names a directory.
+tm_shot () {
+  local f="$T_TMP/$1"
+  tm capture-pane -e -p -t t > "$f.cap" &&
+    perl tests/lib/shot.pl svg "$f.cap" > "$f.svg" &&
+    rsvg-convert -o "$f.png" "$f.svg" &&
+    perl tests/lib/png2ppm.pl "$f.png" > "$f.ppm" &&
+    perl tests/lib/shot.pl cells "$f.cap" "$f.ppm" > "$f.cells" || return 1
+  [ -n "$OPTLAB_SHOTS" ] && [ -d "$OPTLAB_SHOTS" ] &&
+    cp "$f.png" "$OPTLAB_SHOTS/$(basename "$0" .t)-$1.png"
+  return 0
+}
 
 # The waits poll every 0.1 s up to SECS (default T_WAIT).  When the pane
 # is dead (optlab exited or never started) its screen cannot change: one
@@ -153,7 +172,7 @@ tm_high () { tm_screen | LC_ALL=C grep -qP '[\x80-\xff]'; }
 tm_speed_keys () {
   local i
   tm_keys -- -
-  tm_wait "speed [0-9]+/$2"; ok $? "$1: - sets a finite speed"
+  tm_wait "speed [0-9.]+[kMG]?/$2"; ok $? "$1: - sets a finite speed"
   for i in $(seq 1 40); do tm_keys +; done
   tm_wait 'speed max'; ok $? "$1: + goes back to max"
 }

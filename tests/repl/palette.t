@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # tests/repl/palette.t -- one colour per run everywhere, and landscape
 # races where no path hides another, checked on screenshots: the pane is
-# captured with its colour escapes (tmux capture-pane -e) and each cell's
-# foreground colour read from them (the same test as a PNG of the screen
-# checked by pixel colour, without a rasteriser in between).
+# captured with its colour escapes (tmux capture-pane -e), drawn as a PNG
+# cell by cell (tm_shot: tests/lib/shot.pl and rsvg-convert), and each
+# cell's colour read back from the PNG's pixels; the characters come from
+# the capture.  Colours "differ" when they are at least DIST apart in
+# some channel of RGB, as drawn (two escape codes for one visible colour
+# would not pass).
 #   - a 6-dynamics race on rps: every legend mark of a run (its metric
 #     panels' entries, both players' entries of the simplex) has one
 #     colour, the six colours differ, and every mark and path cell in the
@@ -21,7 +24,6 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/tmux.sh
 
 P='^>( |$)'
-tm_cap () { tm capture-pane -e -p -t t; }
 
 # The checker: reads an escape-coded capture on stdin.
 #   simplex LABEL...     as described above, for the simplex panel
@@ -56,6 +58,38 @@ while (my $line = <STDIN>) {
     }
   }
   push @ch, \@c; push @fg, \@f;
+}
+# the colours from the screenshot's pixels: "-" (blank) and the default
+# foreground are "def", any other an "r,g,b"
+{
+  open(my $cf, '<', $ENV{CELLS}) or die "chk: no cells file: $!\n";
+  my $y = 0;
+  while (my $line = <$cf>) {
+    chomp $line;
+    my @c = split / /, $line;
+    for my $x (0 .. $#{$ch[$y] // []}) {
+      my $v = $c[$x] // '-';
+      $fg[$y][$x] = $v eq '-' || $v eq '208,208,208' ? 'def' : $v;
+    }
+    $y++;
+  }
+}
+# two drawn colours a person can tell apart: DIST or more in some channel
+my $DIST = 48;
+sub apart {
+  my @a = split /,/, $_[0]; my @b = split /,/, $_[1];
+  return 1 if @a != 3 || @b != 3;
+  for (0 .. 2) { return 1 if abs($a[$_] - $b[$_]) >= $DIST }
+  return 0;
+}
+sub all_apart {
+  my @c = @_;
+  for my $i (0 .. $#c) {
+    for my $j ($i + 1 .. $#c) {
+      return "$c[$i] and $c[$j]" unless apart($c[$i], $c[$j]);
+    }
+  }
+  return '';
 }
 my @rows = map { join '', @$_ } @ch;
 # the panel whose title matches re: (top, bottom, left, right) borders
@@ -107,6 +141,8 @@ if ($mode eq 'simplex') {
   }
   my %seen; $seen{$_}++ for values %runcol;
   bad("run colours not distinct: @{[%runcol]}") if keys %seen != @args;
+  my $near = all_apart(values %runcol);
+  bad("run colours too close to tell apart: $near") if $near ne '';
   # the key line "P1 ●  P2 ◆" is in the title colour
   for my $y ($t .. $b) {
     while ($rows[$y] =~ /P[123] [\x{25CF}\x{25C6}\x{25A0}]/g) {
@@ -142,6 +178,8 @@ if ($mode eq 'simplex') {
   }
   my %seen; $seen{$_}++ for values %runcol;
   bad("run colours not distinct") if keys %seen != @args;
+  my $near = all_apart(values %runcol);
+  bad("run colours too close to tell apart: $near") if $near ne '';
   for my $y ($t + 1 .. $b - 1) {
     for my $x ($l + 1 .. $r - 1) {
       next if $skip{"$y,$x"};
@@ -157,7 +195,11 @@ if ($mode eq 'simplex') {
 }
 exit $fail;
 EOF
-chk () { tm_cap | perl "$T_TMP/chk.pl" "$@" 2>"$T_TMP/diag"; }
+chk () {
+  tm_shot shot || { echo "screenshot failed" > "$T_TMP/diag"; return 1; }
+  CELLS="$T_TMP/shot.cells" perl "$T_TMP/chk.pl" "$@" \
+    < "$T_TMP/shot.cap" 2>"$T_TMP/diag"
+}
 diag () { sed 's/^/# /; s/^# # /# /' "$T_TMP/diag"; }
 # tm_until with a checker: the last failure's diagnostics are shown.
 chk_until () { tm_until "chk $*"; local rc=$?; diag; return $rc; }
