@@ -634,6 +634,9 @@ local function family_rows (fam)
     rows[#rows + 1] = {"finitesum",
                        "a finite sum (1/m) sum f_i from a Lua component "
                        .. "(help(problem.finitesum))"}
+    rows[#rows + 1] = {"efg",
+                       "a two-player zero-sum extensive-form game from its "
+                       .. "tree (help(problem.efg))"}
     rows[#rows + 1] = {"workers",
                        "split a finite sum among workers for dist methods "
                        .. "(help(problem.workers))"}
