@@ -61,7 +61,8 @@ LUA_LIB  = lua/help.lua lua/lpdf.lua lua/prelude.lua lua/race.lua \
            lua/raceplot.lua lua/sweep.lua lua/tasks.lua lua/lesson.lua
 CTESTS   = $(patsubst %.c,%.t,$(wildcard tests/c/t_*.c))
 # tests/bench/ipopt (IPOPT against sqp) is built only when IPOPT's
-# development package (coinor-libipopt-dev) is installed.
+# development package (coinor-libipopt-dev) is installed; make bench
+# installs it.
 IPOPT_CFLAGS := $(shell $(PKG) --cflags ipopt 2>/dev/null)
 IPOPT_LIBS := $(shell $(PKG) --libs ipopt 2>/dev/null)
 # Open MPI (Debian libopenmpi-dev, pkg-config ompi-c): when it is found
@@ -295,7 +296,11 @@ tests/bench/ipopt: tests/bench/ipopt.c core/liboptlab.a
 	$(CC) $(CFLAGS) $(LA_CFLAGS) $(IPOPT_CFLAGS) -o $@ $< core/liboptlab.a \
 	  $(IPOPT_LIBS) $(LA_LIBS) $(LDFLAGS)
 
+# The HS item needs IPOPT (coinor-libipopt-dev): installed here when
+# missing, then built by a make that sees it (IPOPT_LIBS is read at start).
 bench: all $(BENCHES)
+	@$(call needdebs,coinor-libipopt-dev)
+	$(MAKE) tests/bench/ipopt
 	sh tests/bench/run.sh
 
 clean:
