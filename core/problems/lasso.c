@@ -25,6 +25,7 @@
 #include "ol.h"
 #include "problem.h"
 #include "rng.h"
+#include "sliced.h"
 
 #define LASSO_MAXDENSE 4096
 
@@ -90,7 +91,7 @@ static const ol_param lasso_params[] = {
 
 static int lasso_create (ol_problem *p, const ol_pval *v, ol_err *e)
 {
-  int i, m = (int)v[0].num, n = (int)v[1].num, k = (int)v[2].num;
+  int i, rc, m = (int)v[0].num, n = (int)v[1].num, k = (int)v[2].num;
   double sigma = v[4].num, sd;
   int *perm = NULL;
   double *xpl = NULL;
@@ -120,7 +121,12 @@ static int lasso_create (ol_problem *p, const ol_pval *v, ol_err *e)
   }
   /* (1) A iid N(0, 1/m) */
   ol_rng_seed(&rng, (uint64_t)v[5].num, 0);
-  ol_rng_normals(&rng, L->A, m * n);
+  /* (up to 1e9 draws: in pieces that look at Ctrl-C) */
+  if ((rc = ol_sl_normals(&rng, L->A, (size_t)m * n, "lasso", e)) != OL_OK) {
+    free(perm);
+    free(xpl);
+    return rc;
+  }
   sd = 1 / sqrt((double)m);
   for (i = 0; i < m * n; i++) L->A[i] *= sd;
   /* (2) support: the first k of a partial Fisher-Yates shuffle; signs */

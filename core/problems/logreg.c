@@ -22,6 +22,7 @@
 #include "ol.h"
 #include "problem.h"
 #include "rng.h"
+#include "sliced.h"
 
 #define LOGREG_MAXDENSE 4096
 
@@ -123,7 +124,7 @@ static const ol_param logreg_params[] = {
 
 static int logreg_create (ol_problem *p, const ol_pval *v, ol_err *e)
 {
-  int i, j, n = (int)v[0].num, d = (int)v[1].num;
+  int i, j, rc, n = (int)v[0].num, d = (int)v[1].num;
   size_t nd = (size_t)n * d;
   double *w;
   ol_rng rng;
@@ -147,7 +148,8 @@ static int logreg_create (ol_problem *p, const ol_pval *v, ol_err *e)
   if ((p->x0 = ol_problem_alloc(d, e)) == NULL) return OL_ENOMEM;
   /* (1) data: A, then w_true (kept in x0 for the moment), then labels */
   ol_rng_seed(&rng, (uint64_t)v[3].num, 0);
-  for (i = 0; i < n; i++) ol_rng_normals(&rng, L->A + (size_t)i * d, d);
+  /* (the rows in turn, in pieces that look at Ctrl-C: n d reaches 1e9) */
+  if ((rc = ol_sl_normals(&rng, L->A, nd, "logreg", e)) != OL_OK) return rc;
   w = p->x0;
   ol_rng_normals(&rng, w, d);
   for (j = 0; j < d; j++) w[j] /= sqrt((double)d);

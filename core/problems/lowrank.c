@@ -94,10 +94,12 @@ static int lowrank_create (ol_problem *p, const ol_pval *v, ol_err *e)
   }
   /* (1) planted factors U0 (m x r), V0 (n x r); M = U0 V0' */
   ol_rng_seed(&rng, (uint64_t)v[3].num, 0);
-  ol_rng_normals(&rng, UV, (int)N);
-  /* in tiles that look at Ctrl-C: m n r reaches 1.6e10 flops */
-  rc = ol_sl_gemm(0, 1, m, n, r, 1.0, UV, r, UV + (size_t)m * r, r, q->M, n,
-                  "lowrank", e);
+  /* (both in pieces that look at Ctrl-C: (m + n) r reaches 1e8 draws,
+  ** m n r 1.6e10 flops) */
+  rc = ol_sl_normals(&rng, UV, N, "lowrank", e);
+  if (rc == OL_OK)
+    rc = ol_sl_gemm(0, 1, m, n, r, 1.0, UV, r, UV + (size_t)m * r, r, q->M,
+                    n, "lowrank", e);
   free(UV);
   if (rc != OL_OK) return rc;
   /* (2) the problem; x0 ~ N(0, 0.01 I) from stream 1 */
@@ -112,7 +114,7 @@ static int lowrank_create (ol_problem *p, const ol_pval *v, ol_err *e)
   p->fstar = 0;
   if ((p->x0 = ol_problem_alloc((int)N, e)) == NULL) return OL_ENOMEM;
   ol_rng_seed(&rng, (uint64_t)v[3].num, 1);
-  ol_rng_normals(&rng, p->x0, (int)N);
+  if ((rc = ol_sl_normals(&rng, p->x0, N, "lowrank", e)) != OL_OK) return rc;
   for (i = 0; i < N; i++) p->x0[i] *= 0.1;
   snprintf(p->desc, sizeof p->desc, "lowrank{m=%d, n=%d, r=%d, seed=%.0f}",
            m, n, r, v[3].num);
