@@ -39,7 +39,7 @@ check () {
       for my $l (@labels) {
         my $at = -1;
         for my $i ($top + 1 .. $bot - 1) {
-          $at = $i if $rows[$i] =~ /\x{25CF} \Q$l\E /;
+          $at = $i if $rows[$i] =~ /\x{25CF} \Q$l\E[ \x{2026}]/;
         }
         exit 1 if $at <= $ax;
       }

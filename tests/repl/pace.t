@@ -39,13 +39,28 @@ tm_wait "$P"
 
 tm_line "r = run(problem.quadratic{n=4, noise={sigma=1}}, optim.gd{lr=0.01}, {iters=$LIVE_ITERS, speed=\"max\"})"
 tm_wait 'speed max'; ok $? "pace: speed=\"max\" opens at full speed"
+# the header's speed: "7/s" below 10^4, then "10k/s", "100k/s", "1M/s",
+# ... (repl/model.c); spd_num reads one back, spd_fmt writes a number so
+spd_num () {
+  case "$1" in
+    *k) echo $(( ${1%k} * 1000 )) ;; *M) echo $(( ${1%M} * 1000000 )) ;;
+    *G) echo $(( ${1%G} * 1000000000 )) ;; *) echo "$1" ;;
+  esac
+}
+spd_fmt () {
+  if [ "$1" -ge 1000000000 ]; then echo "$(( $1 / 1000000000 ))G"
+  elif [ "$1" -ge 1000000 ]; then echo "$(( $1 / 1000000 ))M"
+  elif [ "$1" -ge 10000 ]; then echo "$(( $1 / 1000 ))k"
+  else echo "$1"; fi
+}
 tm_keys -- -
-tm_until 's1=$(tm_screen | head -1 | sed -n "s/.*speed \([0-9]*\)\/s.*/\1/p"); [ -n "$s1" ]'
+tm_until 's1=$(tm_screen | head -1 | sed -n "s/.*speed \([0-9]*[kMG]\{0,1\}\)\/s.*/\1/p"); [ -n "$s1" ]'
 ok $? "pace: - from max sets a finite speed ($s1/s)"
-echo "$s1" | grep -qE '^10*$'; ok $? "pace: - from max gives a power of ten ($s1)"
-if [ -n "$s1" ] && [ "$s1" -gt 1 ]; then
+n1=$(spd_num "$s1")
+echo "$n1" | grep -qE '^10*$'; ok $? "pace: - from max gives a power of ten ($n1)"
+if [ -n "$n1" ] && [ "$n1" -gt 1 ]; then
   tm_keys -- -
-  tm_wait "speed $((s1 / 10))/s"; ok $? "pace: - again divides by ten"
+  tm_wait "speed $(spd_fmt $((n1 / 10)))/s"; ok $? "pace: - again divides by ten ($(spd_fmt $((n1 / 10)))/s)"
 else
   ok 0 "pace: - again divides by ten (already at 1)"
 fi

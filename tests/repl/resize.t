@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/repl/resize.t -- the live view reflows on resize: 120x40 (two
-# columns), 60x20 (one column), 30x8 ("too small"), back to 120x40.
+# columns), 60x28 (one column), 60x20 (two columns again: stacked, the
+# panels would get under 5 plot rows), 30x8 ("too small"), back to 120x40.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/tmux.sh
 
@@ -12,7 +13,7 @@ RACE='r = race(problem.quadratic{n=20, cond=100, noise={sigma=1}}, '\
 "{iters=$LIVE_ITERS, watch={\"loss\",\"gradnorm\"}})"
 
 side_by_side () { tm_screen | grep -qE 'loss \[.*gradnorm \['; }
-panel_rows () { tm_screen | grep -cE ' (loss|gradnorm) \['; }
+panel_rows () { tm_screen | grep -oE ' (loss|gradnorm) \[' | wc -l; }
 
 tm_start
 tm_wait "$P"
@@ -20,9 +21,16 @@ tm_line "$RACE"
 tm_wait 'gradnorm \['
 tm_until side_by_side; ok $? "resize: 120x40 shows the panels side by side"
 
-tm_resize 60 20
+tm_resize 60 28
 tm_wait_not 'loss \[.*gradnorm \[' && tm_wait 'gradnorm \['
-ok $? "resize: 60x20 stacks the panels in one column"
+ok $? "resize: 60x28 stacks the panels in one column"
+tm_until '[ "$(panel_rows)" -eq 2 ]'
+ok $? "resize: both panels still shown at 60x28"
+
+# 60x20: stacked, each would get 3 plot rows; two columns give 12
+tm_resize 60 20
+tm_until side_by_side
+ok $? "resize: 60x20 puts the panels side by side rather than squeeze them"
 tm_until '[ "$(panel_rows)" -eq 2 ]'
 ok $? "resize: both panels still shown at 60x20"
 tm_until "tm_screen | head -1 | grep -q 'running  speed max'"

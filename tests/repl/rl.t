@@ -35,6 +35,9 @@ tm_line "g = run(problem.rlvr{}, rl.qae{K = 0.6}, {iters = $LIVE_ITERS, paused =
 tm_wait 'iter 0/.*paused'; ok $? "rl: a qae run opens paused"
 has 'zeroadv'; ok $? "rl: qae watches its zero-advantage fraction"
 has 'zeroadv_pred'; ok $? "rl: ... beside its closed form"
+# (seven panels: at 120x40 one is left out rather than all squeezed
+# below 5 plot rows, and the border says so; Tab brings it in)
+tm_wait '1 more panel: Tab or z' 5 && tm_keys Tab Tab Tab Tab Tab Tab
 has 'pass1'; ok $? "rl: ... and pass@1"
 tm_keys q
 tm_wait "$P"; ok $? "rl: q returns to the prompt"
