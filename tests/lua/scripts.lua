@@ -556,4 +556,117 @@ do
        .. "<= 100 steps (" .. rows .. " sizes)")
 end
 
+-- newton_multiroot: every start of every case, re-read against the
+-- theory: e_{k+1}/e_k within 1e-4 of (m-1)/m at the double (1/2) and
+-- triple (2/3) roots; e_{k+1}/e_k^2 within 5% of |g''/(2g')| at the
+-- simple root (1/2), of 1/4 for the double root's lr = 2 step and its
+-- deflation u = g/g', of 5/48 for the triple root's lr = 3 step; the
+-- plain step needs >= 3x the steps of the repairs to e <= 1e-10.
+do
+  local out = output("newton_multiroot")
+  local want = {simple = {"quad", 1 / 2}, double = {"lin", 1 / 2},
+                triple = {"lin", 2 / 3}, ["double, lr = 2"] = {"quad", 1 / 4},
+                ["triple, lr = 3"] = {"quad", 5 / 48},
+                deflated = {"quad", 1 / 4}}
+  local rows, bad = 0, {}
+  for line in out:gmatch("[^\n]+") do
+    local name, read = line:match("^(%a[%a ,=%d]-)%s+[%d.]+%s+%d+%s+"
+                                  .. "e_{k%+1}/e_k%^?2? = (%S+)")
+    if name and want[name] then
+      rows = rows + 1
+      local kind, w = want[name][1], want[name][2]
+      local r = num(read)
+      local quad = line:find("e_k^2", 1, true) ~= nil
+      if r == nil or quad ~= (kind == "quad")
+         or (kind == "lin" and math.abs(r - w) > 1e-4)
+         or (kind == "quad" and math.abs(r / w - 1) > 0.05) then
+        bad[#bad + 1] = line
+      end
+    end
+  end
+  t.ok(rows == 18 and #bad == 0, "scripts: newton_multiroot: 18 rows "
+       .. "(found " .. rows .. ") at their limits; off: "
+       .. table.concat(bad, " | "))
+  local r2, r3 = out:match("%(ratio (%S+)%); triple root plain >= %d+, "
+                           .. "scaled <= %d+ %(ratio (%S+)%)")
+  t.ok(num(r2) and num(r2) >= 3 and num(r3) and num(r3) >= 3,
+       "scripts: newton_multiroot: plain Newton needs " .. tostring(r2)
+       .. "x and " .. tostring(r3) .. "x the steps (>= 3x)")
+end
+
+-- dpsgd_noise: the table is 1/sqrt(2 ln M) to its 4 printed decimals;
+-- at sigma_min(100) the loss is > 3 se above sigma = 0's; the loss added
+-- by the noise is within 25% of lr d (sigma C/B)^2 / 4 (lr 0.5, d = 10,
+-- C = 1, B = 10: the stationary excess of the noise, derived in the
+-- script's header) at each sigma > 0.
+do
+  local out = output("dpsgd_noise")
+  local rows, bad = 0, 0
+  for k, v in out:gmatch("\n1e(%d)%s+([%d.]+)") do
+    rows = rows + 1
+    if math.abs(num(v) - 1 / math.sqrt(2 * math.log(10 ^ num(k))))
+       > 5e-5 then bad = bad + 1 end
+  end
+  t.ok(rows == 8 and bad == 0, "scripts: dpsgd_noise: 8 rows of "
+       .. "1/sqrt(2 ln M) (found " .. rows .. ", " .. bad .. " off)")
+  local z = num(out:match("0's, (%S+) standard errors"))
+  t.ok(z and z > 3, "scripts: dpsgd_noise: at sigma_min the loss is "
+       .. tostring(z) .. " > 3 se above sigma = 0's")
+  local n, worst = 0, 0
+  for line in out:gmatch("[^\n]+") do
+    local s, add = line:match("^([%d.]+)%s+%S+ %+%- %S+%s+(%S+)")
+    if num(s) and num(s) > 0 then
+      local pred = 0.5 * 10 * (num(s) * 1 / 10) ^ 2 / 4
+      n = n + 1
+      worst = math.max(worst, math.abs((num(add) or 0) / pred - 1))
+    end
+  end
+  t.ok(n == 3 and worst <= 0.25, "scripts: dpsgd_noise: " .. n .. " sigmas, "
+       .. "added loss within " .. worst .. " <= 25% of lr d s^2/4")
+end
+
+-- bvpo_mix: for each instance alpha* recomputed from the printed V1, V2,
+-- ||b||^2, c as (V2 + b2 - c)/(V1 + V2 + b2 - 2c) and the printed one
+-- equal to it (4 decimals); the measured minimiser within max(4 se,
+-- 0.005) of it; the printed closed-form curve equal to the parabola
+-- alpha^2 V1 + (1-alpha)^2 (V2 + b2) + 2 alpha (1-alpha) c (3 decimals)
+-- and the measured curve within 2% of it; with correlation the
+-- independence formula's weight > 10 se from the measured minimiser.
+do
+  local out = output("bvpo_mix")
+  local n, bad = 0, {}
+  for name, V1, V2, b2, c, as, body in out:gmatch(
+      "instance (%a): V1 = (%S+), V2 = (%S+), ||b||%^2 = (%S+), rho = %S+ "
+      .. "%(c = (%S+)%): alpha%* = (%S+)\n(.-)\n%f[%a]") do
+    n = n + 1
+    V1, V2, b2, c, as = num(V1), num(V2), num(b2), num(c), num(as)
+    local a = (V2 + b2 - c) / (V1 + V2 + b2 - 2 * c)
+    if math.abs(a - as) > 5e-5 then bad[#bad + 1] = name .. " alpha*" end
+    local m, se = body:match("alpha%^ = (%S+) %+%- (%S+)")
+    if not (num(m) and math.abs(num(m) - a) <= math.max(4 * num(se), 0.005))
+    then bad[#bad + 1] = name .. " minimiser" end
+    local meas, form = {}, {}
+    for v in (body:match("MSE measured%s+([^\n]+)") or ""):gmatch("%S+") do
+      meas[#meas + 1] = num(v)
+    end
+    for v in (body:match("MSE formula%s+([^\n]+)") or ""):gmatch("%S+") do
+      form[#form + 1] = num(v)
+    end
+    if #meas ~= 11 or #form ~= 11 then bad[#bad + 1] = name .. " curves" end
+    for k = 1, math.min(#meas, #form) do
+      local al = (k - 1) / 10
+      local f = al ^ 2 * V1 + (1 - al) ^ 2 * (V2 + b2)
+        + 2 * al * (1 - al) * c
+      if math.abs(form[k] - f) > 5e-4 or math.abs(meas[k] / f - 1) > 0.02
+      then bad[#bad + 1] = name .. " alpha " .. al end
+    end
+    if c ~= 0 then
+      local z = num(body:match("formula's alpha = %S+ is (%S+) se"))
+      if not (z and z > 10) then bad[#bad + 1] = name .. " independence" end
+    end
+  end
+  t.ok(n == 3 and #bad == 0, "scripts: bvpo_mix: 3 instances (found " .. n
+       .. ") match the closed form; off: " .. table.concat(bad, ", "))
+end
+
 t.done()
