@@ -591,4 +591,42 @@ do
        .. "data sets, verdict holds")
 end
 
+-- cubic_saddle: at each of Himmelblau's four saddles (checked: one
+-- negative eigenvalue) started delta = 1e-4 .. 1e-10 away, cubic
+-- Newton has lambda_min >= 0 by step 2 and ends at a minimum (f <= 1e-12,
+-- ||grad|| <= 1e-8, lambda_min > 0); gd's escape time grows per factor
+-- 100 in delta by ln 100 / ln(1 + lr |lambda_-|) (lr 0.01), within 2 steps,
+-- and its gradient norm before escaping is <= 0.01 (a first-order stall).
+do
+  local out = output("cubic_saddle")
+  local saddles = 0
+  for lm, lp, inc, rows in out:gmatch("lambda (%S+) and (%S+) %(hessian%(%) "
+                                     .. "within %S+%); gd predicted %+(%S+) "
+                                     .. "steps per delta / 100\n[^\n]*\n"
+                                     .. "(.-)\n[hs]") do
+    saddles = saddles + 1
+    lm, lp, inc = num(lm), num(lp), num(inc)
+    t.ok(lm < 0 and lp > 0 and math.abs(inc - math.log(100)
+         / math.log(1 + 0.01 * -lm)) <= 0.01, "scripts: cubic_saddle: "
+         .. "saddle " .. saddles .. " strict (" .. lm .. ", " .. lp
+         .. "), increment " .. inc)
+    local prev, n, ok = nil, 0, true
+    for _, te, gmin, ct, cg, cf, clm in rows:gmatch("(%S+) +(%d+) +(%S+) +"
+                                                  .. "(%d+) +(%S+) +(%S+) +"
+                                                  .. "(%S+)") do
+      n = n + 1
+      te = num(te)
+      if prev and math.abs(te - prev - inc) > 2 then ok = false end
+      if num(gmin) > 0.01 or num(ct) > 2 or num(cg) > 1e-8
+         or num(cf) > 1e-12 or num(clm) <= 0 then ok = false end
+      prev = te
+    end
+    t.ok(n == 4 and ok, "scripts: cubic_saddle: saddle " .. saddles
+         .. ": gd's escape time grows by " .. inc .. " +- 2 per delta / 100, "
+         .. "cubic at a minimum by step 2 (" .. n .. " deltas)")
+  end
+  t.ok(saddles == 4 and out:match("verdict: holds"), "scripts: "
+       .. "cubic_saddle: 4 saddles, verdict holds")
+end
+
 t.done()
