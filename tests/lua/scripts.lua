@@ -629,4 +629,45 @@ do
        .. "cubic_saddle: 4 saddles, verdict holds")
 end
 
+-- diffgrad_friction: on Rosenbrock, Beale and Rastrigin the Lua replay
+-- of diffGrad's Algorithm 1 gives the recorded iterates to 1e-12 (so the
+-- xi are the method's); every bin of |dg| has its xi between sigmoid of
+-- its edges (the first within 2.5e-4 of 1/2); the second half's mean xi is
+-- within 0.01 of 1/2 on both coordinates; where lr max|lambda(x0)| >= 1 at
+-- least 10 steps after the first have |dg| >= 1.
+do
+  local out = output("diffgrad_friction")
+  local function sig (u) return 1 / (1 + math.exp(-u)) end
+  local n = 0
+  for name, dev, lm, body, l1, l2, fast in out:gmatch(
+      "(%a+) from [^\n]-replay max |x %- x_recorded| (%S+), lr "
+      .. "max|lambda%(x0%)| (%S+),[^\n]*\n[^\n]*\n(.-)\n  mean xi, steps "
+      .. "1%-50: %S+ %S+; steps %d+%-%d+: (%S+) (%S+); steps after the "
+      .. "first with |dg| >= 1: (%d+)") do
+    n = n + 1
+    t.ok(num(dev) <= 1e-12, "scripts: diffgrad_friction: " .. name
+         .. ": replay within " .. dev .. " <= 1e-12")
+    local ok, bins = true, 0
+    for lo, hi, cnt, mean, mn, mx in body:gmatch("%[(%S+), (%S+)%) +(%d+) +"
+                                                 .. "(%S+) +(%S+) +(%S+)") do
+      bins = bins + 1
+      lo, hi = num(lo), hi == "inf" and math.huge or num(hi)
+      -- printed to 5 decimals: 1e-5 of slack
+      if num(mn) < sig(lo) - 1e-5 or num(mx) > sig(hi) + 1e-5
+         or num(mean) < num(mn) or num(mean) > num(mx) then ok = false end
+      if bins == 1 and num(mx) > 0.5 + 2.5e-4 + 1e-5 then ok = false end
+    end
+    t.ok(bins >= 4 and ok, "scripts: diffgrad_friction: " .. name .. ": xi "
+         .. "between sigmoid of the bin edges (" .. bins .. " bins)")
+    t.ok(math.abs(num(l1) - 0.5) <= 0.01 and math.abs(num(l2) - 0.5) <= 0.01,
+         "scripts: diffgrad_friction: " .. name .. ": late mean xi " .. l1
+         .. ", " .. l2 .. " within 0.01 of 1/2")
+    t.ok(num(lm) < 1 or num(fast) >= 10, "scripts: diffgrad_friction: "
+         .. name .. ": lr max|lambda| " .. lm .. ", " .. fast
+         .. " fast steps")
+  end
+  t.ok(n == 3 and out:match("verdict: holds"), "scripts: diffgrad_friction: "
+       .. "3 landscapes, verdict holds")
+end
+
 t.done()
