@@ -556,4 +556,39 @@ do
        .. "<= 100 steps (" .. rows .. " sizes)")
 end
 
+-- diffusion_steps: at seeds 11, 12, 13 on both targets, ddim's and ddpm's
+-- TV-vs-steps slope, fitted on >= 3 steps above 3x the histogram floor,
+-- lies in [-1.5, -0.5] (Euler/first order: -1; the Pinsker bound on
+-- Chen et al.'s KL: -1/2), and the 32-step TV rises with the score error.
+do
+  local out = output("diffusion_steps")
+  local rows, seeds = 0, {}
+  for inst, m, seed, s, k, e0, e1, e2 in out:gmatch("(%w+) (%w+)%s+seed "
+      .. "(%d+): slope (%S+) over (%d+) steps above 3 floor; 32 steps, N = "
+      .. "%d+, score_error %S+ / %S+ / %S+: tv (%S+) / (%S+) / (%S+)") do
+    rows, seeds[seed] = rows + 1, true
+    s, k, e0, e1, e2 = num(s), num(k), num(e0), num(e1), num(e2)
+    t.ok(s and s >= -1.5 and s <= -0.5 and k >= 3, "scripts: "
+         .. "diffusion_steps: " .. inst .. " " .. m .. " seed " .. seed
+         .. ": slope " .. tostring(s) .. " in [-1.5, -0.5] over " .. k
+         .. " steps")
+    t.ok(e0 < e1 and e1 < e2, "scripts: diffusion_steps: " .. inst .. " "
+         .. m .. " seed " .. seed .. ": tv rises with the score error ("
+         .. e0 .. ", " .. e1 .. ", " .. e2 .. ")")
+  end
+  local ns = 0
+  for _ in pairs(seeds) do ns = ns + 1 end
+  t.ok(rows == 12 and ns == 3, "scripts: diffusion_steps: 2 targets x 2 "
+       .. "samplers x 3 seeds (" .. rows .. " rows, " .. ns .. " seeds)")
+  local f2, f1 = out:match("ring2d: histogram floor %(E TV of N exact "
+                           .. "samples%) (%S+)"), out:match("mix1d: "
+                           .. "histogram floor %(E TV of N exact samples%) "
+                           .. "(%S+)")
+  -- sqrt(2 / (pi N)) / 2 sum_b sqrt(p_b) with ~300 (2-D) / ~40 (1-D)
+  -- occupied bins: the floors are a few hundredths
+  t.ok(num(f2) and num(f2) > 0.03 and num(f2) < 0.1 and num(f1)
+       and num(f1) > 0.01 and num(f1) < 0.05, "scripts: diffusion_steps: "
+       .. "histogram floors " .. tostring(f2) .. ", " .. tostring(f1))
+end
+
 t.done()
