@@ -160,7 +160,8 @@ for _, I in ipairs(insts) do
         and e0 < e1 and e1 < e2
       ok = ok and good
       if s == s then lo, hi = math.min(lo, s), math.max(hi, s) end
-      res[I.name][#res[I.name] + 1] = {m = m, seed = seed, slope = s}
+      res[I.name][#res[I.name] + 1] = {m = m, seed = seed, slope = s,
+                                        points = #xs, eps = {e0, e1, e2}}
       print(string.format("%s %-4s seed %d: tv at steps%s", I.name, m, seed,
                           line))
       print(string.format("%s %-4s seed %d: slope %.3f over %d steps "

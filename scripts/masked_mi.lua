@@ -179,7 +179,8 @@ for _, I in ipairs(insts) do
         worst = math.max(worst, ratio / cap)
       end
       prev = kl
-      res[#res + 1] = {L = L, V = V, mi = mi, T = T, kl = kl, bound = bT}
+      res[#res + 1] = {L = L, V = V, mi = mi, T = T, kl = kl, bound = bT,
+                       I = Isum}
     end
   end
 end
