@@ -9,13 +9,14 @@
 -- separating the learning error from the discretization error.
 --
 -- Thresholds, from the theory:
---  * rate.  DDIM (eta = 0) is the Euler scheme of the probability-flow
---    ODE, first order: TV = O(h) = O(1/steps), slope -1 in log-log.
---    DDPM (ancestral): Chen et al. bound KL <= eps^2 + O(L^2 d h) per
---    unit time, so by Pinsker TV <= sqrt(KL / 2) = O(steps^-1/2) at least
---    (weakly first order in practice: slope -1).  Verdict: the fitted
---    slope lies in [-1.5, -0.5] for both samplers: at least the bound's
---    rate, and not faster than first order allows.
+--  * rate.  DDIM (eta = 0) is a first-order (exponential-integrator)
+--    discretization of the probability-flow ODE (Lu et al. 2022: DDIM =
+--    DPM-Solver-1): TV = O(h) = O(1/steps), slope -1 in log-log.  DDPM
+--    (ancestral): Chen et al.'s bound TV <~ (L sqrt(d h) + eps) sqrt(t_end)
+--    + e^-t_end is O(steps^-1/2) at eps = 0, the slowest rate the theory
+--    allows (weakly first order in practice: slope -1).  Verdict: the
+--    fitted slope lies in [-1.5, -0.5] for both samplers: first order
+--    within 0.5, and at least the bound's rate.
 --  * the histogram floor.  TV is that of the N particles' histogram
 --    (32 x 32 bins in 2-D, 64 in 1-D, plus one outside cell) against the
 --    target's exact bin masses p_b.  N exact samples give
@@ -28,8 +29,9 @@
 --    error then within a third of the measured) and TV <= 0.5 (nearer 1
 --    TV saturates and the asymptotic rate does not apply yet); >= 3 such
 --    steps are needed.
---  * score error.  KL gains eps^2 per unit time (Girsanov), so at 32
---    steps the TV rises with eps: TV(0) < TV(eps / 2) < TV(eps).
+--  * score error.  The same bound's eps sqrt(t_end) term (KL gains
+--    eps^2 per unit time, Girsanov) does not fall with the steps, so at
+--    32 steps the TV rises with eps: TV(0) < TV(eps / 2) < TV(eps).
 -- Each at 3 seeds and on 2 targets: problem.gmm's 2-D ring of 8 modes
 -- (the catalogue's T28) and a 1-D mixture of 3 unequal modes.
 --
