@@ -783,4 +783,90 @@ do
        .. "3 landscapes, verdict holds")
 end
 
+-- diffusion_steps: at seeds 11, 12, 13 on both targets, ddim's and ddpm's
+-- TV-vs-steps slope, fitted on >= 3 steps above 3x the histogram floor,
+-- lies in [-1.5, -0.5] (Euler/first order: -1; the Pinsker bound on
+-- Chen et al.'s KL: -1/2), and the 32-step TV rises with the score error.
+do
+  local out = output("diffusion_steps")
+  local rows, seeds = 0, {}
+  for inst, m, seed, s, k, e0, e1, e2 in out:gmatch("(%w+) (%w+)%s+seed "
+      .. "(%d+): slope (%S+) over (%d+) steps above 3 floor; 32 steps, N = "
+      .. "%d+, score_error %S+ / %S+ / %S+: tv (%S+) / (%S+) / (%S+)") do
+    rows, seeds[seed] = rows + 1, true
+    s, k, e0, e1, e2 = num(s), num(k), num(e0), num(e1), num(e2)
+    t.ok(s and s >= -1.5 and s <= -0.5 and k >= 3, "scripts: "
+         .. "diffusion_steps: " .. inst .. " " .. m .. " seed " .. seed
+         .. ": slope " .. tostring(s) .. " in [-1.5, -0.5] over " .. k
+         .. " steps")
+    t.ok(e0 < e1 and e1 < e2, "scripts: diffusion_steps: " .. inst .. " "
+         .. m .. " seed " .. seed .. ": tv rises with the score error ("
+         .. e0 .. ", " .. e1 .. ", " .. e2 .. ")")
+  end
+  local ns = 0
+  for _ in pairs(seeds) do ns = ns + 1 end
+  t.ok(rows == 12 and ns == 3, "scripts: diffusion_steps: 2 targets x 2 "
+       .. "samplers x 3 seeds (" .. rows .. " rows, " .. ns .. " seeds)")
+  local f2, f1 = out:match("ring2d: histogram floor %(E TV of N exact "
+                           .. "samples%) (%S+)"), out:match("mix1d: "
+                           .. "histogram floor %(E TV of N exact samples%) "
+                           .. "(%S+)")
+  -- sqrt(2 / (pi N)) / 2 sum_b sqrt(p_b) with ~300 (2-D) / ~40 (1-D)
+  -- occupied bins: the floors are a few hundredths
+  t.ok(num(f2) and num(f2) > 0.03 and num(f2) < 0.1 and num(f1)
+       and num(f1) > 0.01 and num(f1) < 0.05, "scripts: diffusion_steps: "
+       .. "histogram floors " .. tostring(f2) .. ", " .. tostring(f1))
+end
+
+-- masked_mi: exact KLs (no seed) on L = 6 tokens, V = 2 and 3, mi = 0,
+-- 0.1, 0.5, 1, T = 1 .. 6: KL <= B_T (convexity + chain rule) and KL * T
+-- / I <= T (ceil(L/T) - 1) / L, I = sum_i I(X_i; X_-i); at T = 1 the KL
+-- is the total correlation mi (q_1 = the product of the marginals); 0 at
+-- mi = 0 and at T = L; non-increasing in T.
+do
+  local out = output("masked_mi")
+  local rows, blocks, bad, mi, prev = 0, 0, {}, nil, nil
+  for line in out:gmatch("[^\n]+") do
+    local m = line:match("^L 6 V %d mi (%S+):")
+    if m then mi, prev, blocks = num(m), math.huge, blocks + 1 end
+    local T, kl, bT, ratio, cap = line:match("^  T (%d) +KL (%S+) +B_T (%S+) "
+                                             .. "+KL%*T/I (%S+) +bound "
+                                             .. "T%(ceil%(L/T%)%-1%)/L (%S+)")
+    if T then
+      rows = rows + 1
+      T, kl, bT, ratio, cap = num(T), num(kl), num(bT), num(ratio), num(cap)
+      if kl > bT + 1e-6 or ratio > cap + 1e-4 or kl > prev + 1e-6
+         or (T == 1 and math.abs(kl - mi) > 1e-5)
+         or ((mi == 0 or T == 6) and kl ~= 0)
+         or (mi > 0 and T < 6 and kl <= 0) then
+        bad[#bad + 1] = "mi " .. mi .. " T " .. T
+      end
+      prev = kl
+    end
+  end
+  t.ok(blocks == 8 and rows == 48, "scripts: masked_mi: 2 vocabularies x 4 "
+       .. "mi x 6 T (" .. blocks .. " blocks, " .. rows .. " rows)")
+  t.ok(#bad == 0, "scripts: masked_mi: KL <= B_T, KL*T/I <= T(ceil(L/T)-1)/L, "
+       .. "KL = mi at T = 1, 0 at mi = 0 and T = L, falling with T ("
+       .. (#bad == 0 and "every row" or table.concat(bad, ", ")) .. ")")
+  local ag = num(out:match("the one enumerated here agree to (%S+)"))
+  t.ok(ag and ag <= 1e-10, "scripts: masked_mi: masked.c's KL equals the "
+       .. "script's own enumeration of q_T (" .. tostring(ag) .. ")")
+  -- seeds 1, 2, 3: the sampled sequences' TV to q_T within the de Moivre
+  -- floor + the McDiarmid deviation sqrt(log(1000) / 2N), and their TV to
+  -- p within the same of TV(p, q_T)
+  local ns = 0
+  for seed, tq, fl, dv, tp, tpq in out:gmatch("seed (%d): %d+ sequences at "
+      .. "T = 2: tv to q_T (%S+) %(floor (%S+) %+ (%S+)%), tv to p (%S+) "
+      .. "%(TV%(p, q_T%) (%S+)%)") do
+    ns = ns + 1
+    tq, fl, dv, tp, tpq = num(tq), num(fl), num(dv), num(tp), num(tpq)
+    t.ok(tq <= fl + dv and math.abs(tp - tpq) <= fl + dv, "scripts: "
+         .. "masked_mi: seed " .. seed .. ": samples' tv to q_T " .. tq
+         .. " <= " .. fl .. " + " .. dv .. ", to p " .. tp .. " near "
+         .. tpq)
+  end
+  t.is(ns, 3, "scripts: masked_mi: sampled at three seeds")
+end
+
 t.done()
