@@ -869,4 +869,89 @@ do
   t.is(ns, 3, "scripts: masked_mi: sampled at three seeds")
 end
 
+-- qae_entropy: on 3 rlvr instances (G = 8, 5, 16) at seeds 1, 2, 3 the
+-- first batch's zero-advantage fraction, the mean over the seeds, is
+-- within 3 se of the closed form of M26 (E z(k), k ~ Bin(G, p_q)); its
+-- even-mix limit (1/(G+1)) sum_k z(k) is recomputed here; at K = 0.4,
+-- 0.6 the closed form is in [1/2 + K(1 - K), 0.80] = [0.74, 0.80];
+-- grpo's end entropy is below Hs / 2 (Hs = mean log c_q, the most a
+-- solved policy keeps) and qae K = 0.8's stays above Hs / 2, both at
+-- pass@1 >= 0.99 (the worst seed's, as printed).
+do
+  local out = output("qae_entropy")
+  local function zfrac (k, G, K)
+    if k == 0 or k == G then return 1 end
+    if not K then return 0 end
+    local j = math.max(1, math.min(G, math.ceil(K * G * (1 - 1e-12))))
+    return j <= G - k and 1 - k / G or k / G
+  end
+  local rows, G = 0, nil
+  for line in out:gmatch("[^\n]+") do
+    G = num(line:match("^rlvr{.-}, G = (%d+):")) or G
+    local name = line:match("^grpo ") and "grpo"
+      or line:match("^(qae K=%S+) ")
+    local hr, hm, pass, z1, cf, se, ev = line:sub(#(name or "") + 1):match(
+      "^%s+(%S+)%s+(%S+)%s+(%S+)%s+%S+%s+%S+%s+(%S+)%s+(%S+) %((%S+)%)%s+"
+      .. "(%S+)")
+    if name and G and ev then
+      rows = rows + 1
+      local K = num(name:match("K=(%S+)"))
+      hr, hm, pass, z1, cf, se, ev = num(hr), num(hm), num(pass), num(z1),
+        num(cf), num(se), num(ev)
+      local e = 0
+      for k = 0, G do e = e + zfrac(k, G, K) end
+      e = e / (G + 1)
+      t.ok(math.abs(z1 - cf) <= 3 * se and math.abs(ev - e) <= 1e-4,
+           "scripts: qae_entropy: G = " .. G .. " " .. name .. " first "
+           .. "batch's zero fraction " .. z1 .. " within 3 se (" .. se
+           .. ") of the closed form " .. cf .. "; even mix " .. ev
+           .. " = " .. string.format("%.4f", e))
+      if K == 0.4 or K == 0.6 then
+        t.ok(cf >= 0.5 + K * (1 - K) - 1e-4 and cf <= 0.8 + 1e-4,
+             "scripts: qae_entropy: G = " .. G .. " K = " .. K
+             .. " closed form " .. cf .. " in [0.74, 0.80]")
+      end
+      if name == "grpo" then
+        t.ok(hr < 0.5 and pass >= 0.99, "scripts: qae_entropy: G = " .. G
+             .. " grpo's end entropy " .. hr .. " Hs < Hs / 2, pass@1 "
+             .. pass)
+      elseif K == 0.8 then
+        t.ok(hm > 0.5 and pass >= 0.99, "scripts: qae_entropy: G = " .. G
+             .. " qae K = 0.8's entropy never below " .. hm .. " Hs > "
+             .. "Hs / 2, pass@1 " .. pass)
+      end
+    end
+  end
+  t.is(rows, 15, "scripts: qae_entropy: 5 methods x 3 instances")
+  t.ok(out:match("seeds 1 2 3%)") ~= nil, "scripts: qae_entropy: seeds "
+       .. "1 2 3")
+end
+
+-- dynpg_stopping: at H = 5, 10, 20 from 3 random starts each, with each
+-- method at its own best lr from the grid 25 2^j, pg's best is interior
+-- and dynpg's is its floor of H steps (one per stage), and pg needs more
+-- than 2x (the grid's factor) dynpg's steps to gap <= 1e-3.
+do
+  local out = output("dynpg_stopping")
+  local rows, seen = 0, {}
+  for H, seed, a, inner, b, floor, r in out:gmatch(
+      "\n%s*(%d+)%s+(%d)%s+(%d+) %(%s*%S+, (%a+)%s*%)%s+(%d+) %(%s*%S+, "
+      .. "(%a+)%s*%)%s+(%S+)") do
+    rows = rows + 1
+    H, a, b, r = num(H), num(a), num(b), num(r)
+    seen[H .. ":" .. seed] = true
+    t.ok(inner == "yes" and floor == "yes" and b == H
+         and math.abs(r - a / b) <= 0.05 and r > 2, "scripts: "
+         .. "dynpg_stopping: H = " .. H .. " seed " .. seed .. ": pg "
+         .. a .. " (interior " .. inner .. ") vs dynpg " .. b .. " (floor "
+         .. floor .. ") steps, ratio " .. r .. " > 2")
+  end
+  local all = true
+  for _, H in ipairs{5, 10, 20} do
+    for seed = 1, 3 do all = all and seen[H .. ":" .. seed] == true end
+  end
+  t.ok(rows == 9 and all, "scripts: dynpg_stopping: 3 horizons x 3 seeds ("
+       .. rows .. " rows)")
+end
+
 t.done()
