@@ -256,6 +256,28 @@ static void test_adaptive_iterates (const ol_problem *p)
        "mhat");
   }
 
+  /* AdaMax (Kingma & Ba 2015, Algorithm 2): u = max(beta2 u, |g|), x -=
+  ** lr / (1 - beta1^t) m / u; eps = 0 is the algorithm as printed */
+  {
+    double mm[2] = {0, 0}, u[2] = {0, 0}, x[2] = {1, 1}, b2x = 0.5;
+    int j;
+    m = olt_method("adamax", par, "lr", lr, "beta1", b1, "beta2", b2x,
+                   "eps", 0.0, (char *)NULL);
+    for (j = 0; j < 2; j++) {
+      double t = j + 1;
+      for (i = 0; i < 2; i++) {
+        double g = L[i] * x[i], bu = b2x * u[i];
+        mm[i] = b1 * mm[i] + (1 - b1) * g;
+        u[i] = bu > fabs(g) ? bu : fabs(g);
+        x[i] -= lr / (1 - pow(b1, t)) * mm[i] / u[i];
+        W[j][i] = x[i];
+      }
+    }
+    ok(iterates(p, m, par, 2, X) && agree(X, W[0], 4),
+       "adamax: u = max(beta2 u, |g|), x -= lr / (1 - beta1^t) m / u "
+       "(two steps by hand)");
+  }
+
   /* ADOPT, Algorithm 1: v0 = g0^2, normalise by v_{t-1}, then momentum */
   {
     double ab2 = 0.7, aeps = 1e-6, mm[2] = {0, 0}, v[2], x[2] = {1, 1};
@@ -369,6 +391,7 @@ static void test_convergence (void)
     {"adamw", "lr", 1e-2, 1200},
     {"amsgrad", "lr", 1e-2, 800},
     {"adamod", "lr", 1e-2, 5000},
+    {"adamax", "lr", 1e-2, 2500},
     {"adopt", "lr", 1e-2, 4000},
     {"diffgrad", "lr", 1e-2, 5000},
   };

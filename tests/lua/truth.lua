@@ -173,7 +173,7 @@ end)
 -- (8) metrics methods define from their first step
 section("probe metrics", function ()
   for _, m in ipairs{"adam", "adagrad", "rmsprop", "adamw", "amsgrad",
-                     "adabound", "adamod", "adopt", "diffgrad",
+                     "adabound", "adamod", "adopt", "diffgrad", "adamax",
                      "adagradnorm"} do
     local ok, r = pcall(run, problem.quadratic{n = 10}, optim[m]{},
                         opts{iters = 100, metrics = {"lrmax"}})
@@ -181,6 +181,14 @@ section("probe metrics", function ()
          m .. ": metrics = {lrmax} runs (lrmax " ..
          (ok and string.format("%.3g", r:last("lrmax")) or tostring(r)) .. ")")
   end
+  -- adamax's eps: a coordinate whose gradient is always 0 does not move
+  -- (Algorithm 2 as printed would divide 0 by u = 0)
+  local rz = run(problem.new{n = 2, x0 = {1, 0.5},
+                             f = function (x) return x[1] ^ 2 end},
+                 optim.adamax{}, opts{iters = 50})
+  t.ok(rz.x[2] == 0.5 and rz.x[1] < 1 and rz.x[1] == rz.x[1],
+       "adamax: a coordinate with zero gradient stays put (x = "
+       .. rz.x[1] .. ", " .. rz.x[2] .. ")")
   local rc = race(problem.quadratic{n = 10}, {optim.gd{}, optim.adam{}},
                   opts{iters = 100, watch = {"loss", "lrmax"}})
   t.ok(#rc[2]:series("lrmax") > 0 and rc.notes and
