@@ -744,7 +744,13 @@ static void cache_sigma (dcache *d, const ol_problem *p)
     for (i = 0; i < (int)nn; i++) d->Sroot[i] = NAN;
     return;
   }
-  for (i = 0; i < n; i++)
+  for (i = 0; i < n; i++) {
+    /* n^3/2 flops: at n = 1000 seconds under a sanitizer, so Ctrl-C is
+    ** looked at every 16 rows (then no Sigma^1/2: w2 is NaN) */
+    if ((i & 15) == 15 && ol_interrupted()) {
+      d->Sroot[0] = NAN;
+      return;
+    }
     for (j = 0; j <= i; j++) {
       double a = 0;
       int q;
@@ -753,6 +759,7 @@ static void cache_sigma (dcache *d, const ol_problem *p)
           sqrt(fmax(d->lam[q], 0));
       d->Sroot[(size_t)i * n + j] = d->Sroot[(size_t)j * n + i] = a;
     }
+  }
 }
 
 /* Fold the kept rows not yet seen into the Welford sums (from scratch
@@ -885,8 +892,10 @@ static double m_w2 (const ol_mstate *s)
   if (d == NULL || isnan(d->Sroot[0])) return NAN;
   k = (double)d->k;
   R = d->Sroot;
-  /* (1) A = S R, then B = R S R (lower triangle) */
-  for (i = 0; i < n; i++)
+  /* (1) A = S R, then B = R S R (lower triangle); n^3 flops each, so
+  ** Ctrl-C is looked at every 16 rows (the value is then NaN) */
+  for (i = 0; i < n; i++) {
+    if ((i & 15) == 15 && ol_interrupted()) return NAN;
     for (j = 0; j < n; j++) {
       double a = 0;
       for (q = 0; q < n; q++)
@@ -894,12 +903,15 @@ static double m_w2 (const ol_mstate *s)
           R[(size_t)q * n + j];
       d->A[(size_t)i * n + j] = a / (k - 1);
     }
-  for (i = 0; i < n; i++)
+  }
+  for (i = 0; i < n; i++) {
+    if ((i & 15) == 15 && ol_interrupted()) return NAN;
     for (j = 0; j <= i; j++) {
       double a = 0;
       for (q = 0; q < n; q++) a += R[(size_t)i * n + q] * d->A[(size_t)q * n + j];
       d->B[(size_t)i * n + j] = a;
     }
+  }
   /* (2) tr (R S R)^1/2 from its eigenvalues */
   if (LAPACKE_dsyevr(LAPACK_ROW_MAJOR, 'N', 'A', 'L', n, d->B, n, 0, 0, 0,
                      0, 0, &m, d->lam, NULL, 1, d->isuppz) != 0)

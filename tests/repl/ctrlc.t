@@ -9,8 +9,8 @@
 #   (d) long work in C: hessian() of a 2000-d function, problem builders of
 #       large sizes (matlsq, linreg, rosenbrock, rlvr, density, problem.new
 #       with hess=), hmc{L=1e6}, a diffusion sampler over 10^6 particles, one over 10^7
-#       with its metrics, lowrank and lasso builds (the fuzzer found their
-#       draws deaf to Ctrl-C),
+#       with its metrics, lowrank and lasso builds, a Gaussian target's
+#       Sigma^1/2 at n = 1000 (the fuzzer found them deaf to Ctrl-C),
 #       repeats of 10^8 runs.
 # Each case starts a statement that cannot finish soon, waits until it is
 # busy, sends one C-c and waits for the prompt (a hang guard of HANG s, no
@@ -152,6 +152,7 @@ ddpm 1e6 particles|r = run(problem.gmm{}, diffusion.ddpm{steps = 1000}, {samples
 ddim 1e7 particles, every metric|for i = 1, 1e9 do r = run(problem.gmm{weights = {3, 1e-3, 0.5}}, diffusion.ddim{steps = 1, samples = 1e7}, {iters = 1, metrics = {"entropy", "kl", "w2"}, view = false, progress = false}) end
 lowrank 16384x2000|for i = 1, 1e9 do q = problem.lowrank{m = 16384, n = 2, r = 2000} q:close() q = nil collectgarbage() end
 lasso 5e4x1000|for i = 1, 1e9 do q = problem.lasso{m = 50000, n = 1000} q:close() q = nil collectgarbage() end
+fullrank on mixture n=1000|for i = 1, 1e9 do q = run(problem.mixture{n = 1000}, vi.fullrank{}, {iters = 3, view = false, progress = false}) end
 repeats 1e8|q = repeats(problem.rosenbrock{n = 2}, optim.gd{lr = 1e-3}, {iters = 100, progress = false}, 1e8)
 CASES
 
