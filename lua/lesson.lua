@@ -195,6 +195,21 @@ function lib.show (p, methods, opts)
   return run(p, methods, o)
 end
 
+-- lesson.slope(xs, ys): the least-squares slope of log y on log x, the
+-- rate a demo reads off a log-log plot (sums of the logs, one pass).
+function lib.slope (xs, ys)
+  if type(xs) ~= "table" or type(ys) ~= "table" or #xs ~= #ys or #xs < 2 then
+    error("lesson.slope: xs and ys must be two lists of numbers of one "
+          .. "length, at least 2", 2)
+  end
+  local n, sx, sy, sxx, sxy = #xs, 0, 0, 0, 0
+  for i = 1, n do
+    local x, y = math.log(xs[i]), math.log(ys[i])
+    sx, sy, sxx, sxy = sx + x, sy + y, sxx + x * x, sxy + x * y
+  end
+  return (n * sxy - sx * sy) / (n * sxx - sx * sx)
+end
+
 -- true when the lesson functions talk to a terminal (pause and ask wait).
 function lib.live ()
   return width() ~= nil
@@ -230,6 +245,10 @@ race the list of methods) with opts, shown live, and return the run or
 race; headless run nothing and return nil.]]
 docs.live = [[
 lesson.live(): true on a terminal, where pause and ask wait for keys.]]
+docs.slope = [[
+lesson.slope(xs, ys): the least-squares slope of log y against log x (two
+lists of one length, at least 2): the rate a demo reads off a log-log
+plot.  A value <= 0 makes it nan.]]
 core.fdocs = core.fdocs or {}
 for name, f in pairs(lib) do
   if docs[name] then

@@ -32,7 +32,6 @@
 -- Deterministic (no seed).  Usage: optlab scripts/aog_lastiterate.lua [lr]
 -- (default 0.3; below 1 / 2 for OG and AOG, L = 1 here)
 local lr = tonumber(arg and arg[1]) or 0.3
-local log = math.log
 print(string.format("claim: on unconstrained bilinear games at lr = %g, "
                     .. "GDA diverges, the last iterates of EG and OG fall "
                     .. "like T^-1/2 and AOG's like T^-1 (log-log slopes "
@@ -45,16 +44,7 @@ local function resid (p, m, T)
                                       progress = false, view = false})
   return r:last("gradnorm")
 end
-local function slope (ys)
-  local mx, my, n = 0, 0, #Ts
-  for i = 1, n do mx, my = mx + log(Ts[i]) / n, my + log(ys[i]) / n end
-  local sxy, sxx = 0, 0
-  for i = 1, n do
-    sxy = sxy + (log(Ts[i]) - mx) * (log(ys[i]) - my)
-    sxx = sxx + (log(Ts[i]) - mx) ^ 2
-  end
-  return sxy / sxx
-end
+local function slope (ys) return lesson.slope(Ts, ys) end
 
 local ok, worst = true, {eg = 0, ogda = 0, aog = 0}
 for _, inst in ipairs{{n = 30, smin = 1e-3}, {n = 60, smin = 1e-4}} do

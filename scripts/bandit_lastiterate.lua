@@ -35,7 +35,6 @@
 -- (default seed 1, R = 16)
 local seed = tonumber(arg and arg[1]) or 1
 local R = tonumber(arg and arg[2]) or 16
-local log = math.log
 local Ts = {1000, 10000, 100000}
 print(string.format("claim: under bandit feedback the last iterate's "
                     .. "exploitability falls like T^-1/4 (logbarrier, tsmd: "
@@ -44,16 +43,7 @@ print(string.format("claim: under bandit feedback the last iterate's "
                     .. "(Exp3-IX: within 0.15 of -1/2), %d streams of seed "
                     .. "%d", R, seed))
 
-local function slope (ys)
-  local mx, my, n = 0, 0, #Ts
-  for i = 1, n do mx, my = mx + log(Ts[i]) / n, my + log(ys[i]) / n end
-  local sxy, sxx = 0, 0
-  for i = 1, n do
-    sxy = sxy + (log(Ts[i]) - mx) * (log(ys[i]) - my)
-    sxx = sxx + (log(Ts[i]) - mx) ^ 2
-  end
-  return sxy / sxx
-end
+local function slope (ys) return lesson.slope(Ts, ys) end
 
 -- the 10%, 50%, 90% quantiles of each metric's final values at each T,
 -- and the slope through each: res[metric] = {q, s10, s50, s90}

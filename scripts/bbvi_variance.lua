@@ -43,14 +43,7 @@ local function gradvar (method, d)
                          / (reps - 1))
 end
 
-local function slope (xs, ys)
-  local n, sx, sy, sxx, sxy = #xs, 0, 0, 0, 0
-  for i = 1, n do
-    local x, y = math.log(xs[i]), math.log(ys[i])
-    sx, sy, sxx, sxy = sx + x, sy + y, sxx + x * x, sxy + x * y
-  end
-  return (n * sxy - sx * sy) / (n * sxx - sx * sx)
-end
+local slope = lesson.slope
 
 local mf, fr = {}, {}
 local worst = 0

@@ -25,14 +25,7 @@ local p = problem.ridgehyper{}
 local xstar = p.xstar[1]
 
 -- Least-squares slope of log y against log x.
-local function slope (xs, ys)
-  local sx, sy, sxx, sxy, k = 0, 0, 0, 0, #xs
-  for i = 1, k do
-    local lx, ly = math.log(xs[i]), math.log(ys[i])
-    sx, sy, sxx, sxy = sx + lx, sy + ly, sxx + lx * lx, sxy + lx * ly
-  end
-  return (k * sxy - sx * sy) / (k * sxx - sx * sx)
-end
+local slope = lesson.slope
 
 lesson.claim("the penalty psi_sigma and the hyper-objective F differ by "
       .. "O(sigma) in values and derivatives (log-log slope 1)")

@@ -113,14 +113,7 @@ local function floor_tv (G, nb, n)
 end
 
 -- least-squares slope of log tv on log steps
-local function slope (xs, ys)
-  local n, sx, sy, sxx, sxy = #xs, 0, 0, 0, 0
-  for i = 1, n do
-    local x, y = math.log(xs[i]), math.log(ys[i])
-    sx, sy, sxx, sxy = sx + x, sy + y, sxx + x * x, sxy + x * y
-  end
-  return (n * sxy - sx * sy) / (n * sxx - sx * sx)
-end
+local slope = lesson.slope
 
 local function tv (p, m, k, e, n, seed)
   local r = run(p, diffusion[m]{steps = k, score_error = e},

@@ -38,18 +38,7 @@
 -- Usage: optlab scripts/gradavg_sgd.lua [T [tau]]   (defaults 10, 20)
 local T = math.tointeger(tonumber(arg and arg[1]) or 10)
 local tau = tonumber(arg and arg[2]) or 20
-local function slope (xv, yv)
-  local n, mx, my = #xv, 0, 0
-  for i = 1, n do
-    mx, my = mx + math.log(xv[i]) / n, my + math.log(yv[i]) / n
-  end
-  local sxy, sxx = 0, 0
-  for i = 1, n do
-    sxy = sxy + (math.log(xv[i]) - mx) * (math.log(yv[i]) - my)
-    sxx = sxx + (math.log(xv[i]) - mx) ^ 2
-  end
-  return sxy / sxx
-end
+local slope = lesson.slope
 
 local function measure (seed)
   local p = problem.linreg{seed = seed}

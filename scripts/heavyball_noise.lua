@@ -61,14 +61,7 @@ local function steps_to (r)
 end
 
 -- Least-squares slope of log y against log x.
-local function slope (xs, ys)
-  local sx, sy, sxx, sxy, k = 0, 0, 0, 0, #xs
-  for i = 1, k do
-    local lx, ly = math.log(xs[i]), math.log(ys[i])
-    sx, sy, sxx, sxy = sx + lx, sy + ly, sxx + lx * lx, sxy + lx * ly
-  end
-  return (k * sxy - sx * sy) / (k * sxx - sx * sx)
-end
+local slope = lesson.slope
 
 local seed = 1
 lesson.claim("heavy-ball momentum accelerates the bias term of SGD on a "

@@ -30,14 +30,7 @@ local function ess_per_eval (method, d, iters)
   return m / evals
 end
 -- least-squares slope of log y on log d
-local function slope (ys)
-  local n, sx, sy, sxx, sxy = #dims, 0, 0, 0, 0
-  for i, d in ipairs(dims) do
-    local x, y = math.log(d), math.log(ys[i])
-    sx, sy, sxx, sxy = sx + x, sy + y, sxx + x * x, sxy + x * y
-  end
-  return (n * sxy - sx * sy) / (n * sxx - sx * sx)
-end
+local function slope (ys) return lesson.slope(dims, ys) end
 local rw, hm = {}, {}
 lesson.claim("ESS per evaluation falls like d^-1 for random-walk Metropolis, "
       .. "about d^-1/4 for HMC (NUTS)")

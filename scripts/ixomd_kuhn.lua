@@ -43,16 +43,7 @@ lesson.claim(string.format("IXOMD, learning Kuhn poker from one sampled "
                     .. "= 1000 .. %d, the 90%% quantile below 0.04 at T = "
                     .. "%d (seed %d)", R, Tmax, Tmax, seed))
 
-local function slope (ys)
-  local mx, my, n = 0, 0, #Ts
-  for i = 1, n do mx, my = mx + log(Ts[i]) / n, my + log(ys[i]) / n end
-  local sxy, sxx = 0, 0
-  for i = 1, n do
-    sxy = sxy + (log(Ts[i]) - mx) * (log(ys[i]) - my)
-    sxx = sxx + (log(Ts[i]) - mx) ^ 2
-  end
-  return sxy / sxx
-end
+local function slope (ys) return lesson.slope(Ts, ys) end
 
 local q = {{}, {}, {}}
 local cfr = {}

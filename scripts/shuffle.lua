@@ -21,14 +21,7 @@ local N = 10
 local Ks = {10, 30, 100, 300, 1000}
 local orders = {"replace", "shuffle", "once"}
 
-local function slope (xs, ys)
-  local sx, sy, sxx, sxy, k = 0, 0, 0, 0, #xs
-  for i = 1, k do
-    local lx, ly = math.log(xs[i]), math.log(ys[i])
-    sx, sy, sxx, sxy = sx + lx, sy + ly, sxx + lx * lx, sxy + lx * ly
-  end
-  return (k * sxy - sx * sy) / (k * sxx - sx * sx)
-end
+local slope = lesson.slope
 
 local seed = 1
 lesson.claim("on a strongly convex finite sum, random reshuffling's mean "

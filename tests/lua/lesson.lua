@@ -89,4 +89,27 @@ t.errors("lesson%.show: methods must be a method or a list of methods "
 t.errors("lesson%.show: opts must be a table of run options %(got string%)",
          lesson.show, problem.quadratic{}, optim.gd{}, "x")
 
+-- lesson.slope: the least-squares slope of log y on log x (y = 3 x^-1.5
+-- exactly: -1.5 to rounding; noisy points: the closed-form fit by hand)
+t.ok(math.abs(lesson.slope({1, 10, 100, 1000}, {3, 3 * 10 ^ -1.5,
+                                                3 * 100 ^ -1.5,
+                                                3 * 1000 ^ -1.5}) + 1.5)
+     < 1e-14, "slope: y = 3 x^-1.5 gives -1.5")
+do
+  local xs, ys = {2, 4, 8}, {1, 3, 2}
+  local lx = {math.log(2), math.log(4), math.log(8)}
+  local ly = {0, math.log(3), math.log(2)}
+  local mx, my = (lx[1] + lx[2] + lx[3]) / 3, (ly[1] + ly[2] + ly[3]) / 3
+  local sxy, sxx = 0, 0
+  for i = 1, 3 do
+    sxy = sxy + (lx[i] - mx) * (ly[i] - my)
+    sxx = sxx + (lx[i] - mx) ^ 2
+  end
+  t.ok(math.abs(lesson.slope(xs, ys) - sxy / sxx) < 1e-14,
+       "slope: three noisy points match the centred least-squares formula")
+end
+t.errors("lesson.slope: xs and ys must be two lists of numbers of one "
+         .. "length, at least 2", lesson.slope, {1, 2}, {1})
+t.ok(lesson.slope({1, 2}, {1, 0}) ~= lesson.slope({1, 2}, {1, 0}),
+     "slope: a value <= 0 gives nan")
 t.done()
