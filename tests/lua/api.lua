@@ -257,4 +257,29 @@ do
        "help(blas_threads) says where the default comes from")
 end
 
+-- BLAS and LAPACK are loaded on first use (repl/lazyla.c): not mapped
+-- after a bare start, mapped after a Newton solve; a thread count set
+-- before they load is applied when they do.
+do
+  local function out (env, code)
+    local f = assert(io.popen(env .. " ./optlab -e '" .. code .. "' 2>&1"))
+    local s = f:read("a")
+    f:close()
+    return s
+  end
+  local mapped = "local function m () local f = io.open(\"/proc/self/maps\") "
+    .. "local s = f:read(\"a\") f:close() "
+    .. "return s:find(\"libopenblas\", 1, true) ~= nil "
+    .. "and s:find(\"liblapacke\", 1, true) ~= nil end "
+  t.is(out("", mapped .. "print(m())"), "false\n",
+       "lazy BLAS: a bare start maps neither OpenBLAS nor LAPACKE")
+  t.is(out("", mapped .. "local r = run(problem.quadratic{n = 3}, "
+           .. "optim.newton{}, {iters = 3}) print(m(), r.iter)"),
+       "true\t3\n", "lazy BLAS: a Newton solve loads them")
+  t.is(out("env -u OMP_NUM_THREADS OPENBLAS_NUM_THREADS=2",
+           "blas_threads(1) run(problem.quadratic{n = 3}, optim.newton{}, "
+           .. "{iters = 3}) print(blas_threads())"), "1\n",
+       "lazy BLAS: blas_threads(1) before the load holds after it")
+end
+
 t.done()
