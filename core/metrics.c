@@ -91,9 +91,14 @@
 **                        + log det Sigma - log det S)      (+inf: S singular)
 **               w2  sqrt(||m - mu||^2 + tr S + tr Sigma
 **                        - 2 tr (Sigma^1/2 S Sigma^1/2)^1/2)
-**             Sigma^-1, log det Sigma (dpotrf, dpotri) and Sigma^1/2
-**             (dsyevr) once per run; per record one Cholesky of S (kl) and
-**             one symmetric eigenvalue problem (w2), O(n^3).  They are "of
+**             Sigma^-1 and log det Sigma (dpotrf, dpotri) once per run;
+**             for w2 the Cholesky factor L of Sigma = L L' stands for
+**             Sigma^1/2: L = Sigma^1/2 Q with Q orthogonal, so L' S L =
+**             Q' (Sigma^1/2 S Sigma^1/2) Q has the same eigenvalues and
+**             the same trace of its square root (Sigma^1/2 itself, from
+**             dsyevr, only when Sigma is singular); per record one
+**             Cholesky of S (kl) and one symmetric eigenvalue problem
+**             (w2), O(n^3).  They are "of
 **             the Gaussian fit": exact distances between the target and
 **             the draws when both are Gaussian, moment distances otherwise.
 ** mingradnorm, support and nucnorm keep state or workspace in the run's
@@ -671,7 +676,9 @@ typedef struct dcache {
   double ess, rhat;
   double logdet;        /* log det Sigma (NaN: Sigma not positive def.) */
   double *mean, *C;     /* Welford mean (n) and co-moments (n x n) */
-  double *Sinv, *Sroot; /* Sigma^-1, Sigma^1/2 (n x n), when kl or w2 */
+  double *Sinv, *Sroot; /* Sigma^-1; R with R R' = Sigma (n x n, kept
+                        ** transposed: L', or the symmetric Sigma^1/2) */
+  int chol;             /* Sroot is L' (upper): the loops skip its zeros */
   double *A, *B, *lam;  /* scratch: n x n, n x n, n */
   lapack_int *isuppz;   /* dsyevr's support, 2n */
 } dcache;
@@ -721,7 +728,11 @@ static dcache *cache_of (const ol_mstate *s, const ol_run **rp)
   return (dcache *)(void *)(r->mem.svd + nuc_size(&r->mem, r->p));
 }
 
-/* Sigma^-1, log det Sigma and Sigma^1/2 of the target, once. */
+/* Sigma^-1, log det Sigma and a square root R (R R' = Sigma) of the
+** target's covariance, once: L' from the Cholesky factor when Sigma is
+** positive definite (n^3/3 flops, already needed for Sigma^-1), else the
+** symmetric Sigma^1/2 from an eigendecomposition (dsyevr: at n = 1000 a
+** sixth of a second that Ctrl-C cannot cut short). */
 static void cache_sigma (dcache *d, const ol_problem *p)
 {
   int n = p->n, i, j;
@@ -729,13 +740,20 @@ static void cache_sigma (dcache *d, const ol_problem *p)
   size_t nn = (size_t)n * (size_t)n;
   memcpy(d->Sinv, p->cov, nn * sizeof *d->Sinv);
   d->logdet = NAN;
+  d->chol = 0;
   if (LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', n, d->Sinv, n) == 0) {
     d->logdet = 0;
     for (i = 0; i < n; i++) d->logdet += 2 * log(d->Sinv[(size_t)i * n + i]);
+    for (i = 0; i < n; i++)             /* Sroot = L' (upper triangle) */
+      for (j = 0; j < n; j++)
+        d->Sroot[(size_t)i * n + j] = j >= i ? d->Sinv[(size_t)j * n + i]
+                                             : 0;
+    d->chol = 1;
     LAPACKE_dpotri(LAPACK_ROW_MAJOR, 'L', n, d->Sinv, n);
     for (i = 0; i < n; i++)
       for (j = i + 1; j < n; j++)
         d->Sinv[(size_t)i * n + j] = d->Sinv[(size_t)j * n + i];
+    return;
   }
   /* Sigma^1/2 = V diag(sqrt(lambda)) V' */
   memcpy(d->A, p->cov, nn * sizeof *d->A);
@@ -892,15 +910,17 @@ static double m_w2 (const ol_mstate *s)
   if (d == NULL || isnan(d->Sroot[0])) return NAN;
   k = (double)d->k;
   R = d->Sroot;
-  /* (1) A = S R, then B = R S R (lower triangle); n^3 flops each, so
-  ** Ctrl-C is looked at every 16 rows (the value is then NaN) */
+  /* (1) A = S R, then B = R' S R (lower triangle), with R' stored
+  ** (R' = L' upper triangular: the sums start at the diagonal); n^3
+  ** flops each, so Ctrl-C is looked at every 16 rows (the value is then
+  ** NaN) */
   for (i = 0; i < n; i++) {
     if ((i & 15) == 15 && ol_interrupted()) return NAN;
     for (j = 0; j < n; j++) {
       double a = 0;
-      for (q = 0; q < n; q++)
+      for (q = d->chol ? j : 0; q < n; q++)
         a += (i >= q ? d->C[(size_t)i * n + q] : d->C[(size_t)q * n + i]) *
-          R[(size_t)q * n + j];
+          R[(size_t)j * n + q];
       d->A[(size_t)i * n + j] = a / (k - 1);
     }
   }
@@ -908,11 +928,12 @@ static double m_w2 (const ol_mstate *s)
     if ((i & 15) == 15 && ol_interrupted()) return NAN;
     for (j = 0; j <= i; j++) {
       double a = 0;
-      for (q = 0; q < n; q++) a += R[(size_t)i * n + q] * d->A[(size_t)q * n + j];
+      for (q = d->chol ? i : 0; q < n; q++)
+        a += R[(size_t)i * n + q] * d->A[(size_t)q * n + j];
       d->B[(size_t)i * n + j] = a;
     }
   }
-  /* (2) tr (R S R)^1/2 from its eigenvalues */
+  /* (2) tr (R' S R)^1/2 from its eigenvalues */
   if (LAPACKE_dsyevr(LAPACK_ROW_MAJOR, 'N', 'A', 'L', n, d->B, n, 0, 0, 0,
                      0, 0, &m, d->lam, NULL, 1, d->isuppz) != 0)
     return NAN;
