@@ -97,20 +97,26 @@ lua/lualib.inc: $(LUA_LIB) lua/embed/luadump
 lua/lembed.o: lua/lualib.inc
 
 # BLAS and LAPACK are not linked: repl/lazyla.c loads them on first use
-# (start-up without them is ~3 ms shorter), by the sonames of the libraries
-# LA_LIBS names, read from a probe linked with them.
+# (start-up without them is ~3 ms shorter); nor is Open MPI: lua/lazympi.c
+# loads it when the process is a rank (~0.8 ms).  Both by the sonames of
+# the libraries LA_LIBS and MPI_LIBS name, read from a probe linked with
+# them: $(call sonames,LIBS) writes them to $@ as C string initialisers.
+sonames = printf 'int main(void) { return 0; }\n' > $@.c && \
+  $(CC) -o $@.bin $@.c -Wl,--no-as-needed $(1) && \
+  readelf -d $@.bin | sed -n 's/.*(NEEDED).*\[\(.*\)\]/  "\1",/p' \
+  | grep -v '"lib[cm]\.so' > $@.tmp; rm -f $@.c $@.bin; \
+  test -s $@.tmp && mv $@.tmp $@
 repl/lalibs.inc: Makefile
-	printf 'int main(void) { return 0; }\n' > $@.c
-	$(CC) -o $@.bin $@.c -Wl,--no-as-needed $(LA_LIBS)
-	readelf -d $@.bin | sed -n 's/.*(NEEDED).*\[\(.*\)\]/  "\1",/p' \
-	  | grep -v '"lib[cm]\.so' > $@.tmp
-	rm -f $@.c $@.bin
-	test -s $@.tmp && mv $@.tmp $@
+	$(call sonames,$(LA_LIBS))
 repl/lazyla.o: repl/lalibs.inc
+lua/mpilibs.inc: Makefile
+	$(if $(MPI_LIBS),$(call sonames,$(MPI_LIBS)),: > $@)
+lua/lazympi.o: lua/mpilibs.inc lua/lazympi.h
+lua/lazympi.o: CFLAGS += $(if $(MPI_LIBS),-DOPTLAB_MPI $(MPI_CFLAGS))
 
 optlab: $(REPL_O) $(LUA_O) core/liboptlab.a
 	$(CC) $(CFLAGS) -o $@ $(REPL_O) $(LUA_O) core/liboptlab.a \
-	  $(LUA_LIBS) $(UI_LIBS) -lm $(MPI_LIBS) -ldl -lpthread $(LDFLAGS)
+	  $(LUA_LIBS) $(UI_LIBS) -lm -ldl -lpthread $(LDFLAGS)
 
 # C unit tests link the core library alone: no Lua, no curses, no readline.
 tests/lib/tap.o: tests/lib/tap.c tests/lib/tap.h
@@ -316,7 +322,7 @@ bench: all $(BENCHES)
 
 clean:
 	rm -f optlab core/liboptlab.a $(CORE_O) $(LUA_O) $(REPL_O) lua/lualib.inc \
-	  repl/lalibs.inc \
+	  repl/lalibs.inc lua/mpilibs.inc \
 	  lua/embed/luadump \
 	  tests/lib/tap.o tests/lib/olt.o tests/c/*.t $(BENCHES) tests/bench/ipopt
 

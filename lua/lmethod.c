@@ -15,6 +15,9 @@
 #include "lbind.h"
 #include "dist/compress.h"
 
+static void registermethod (lua_State *L, int core, const ol_method_type *t,
+                            int fresh);
+
 /* The family's Lua namespace ("method" for none: core/family.c). */
 static const char *familyname (int f)
 {
@@ -314,7 +317,7 @@ void olua_openmethod (lua_State *L)
   lua_pushvalue(L, -1);
   lua_setfield(L, core, "methods");
   for (i = 0; ol_methods[i] != NULL; i++)
-    olua_registermethod(L, core, ol_methods[i]);
+    registermethod(L, core, ol_methods[i], 1);
   lua_pop(L, 1);
   lua_getglobal(L, "dist");
   lua_pushcfunction(L, dist_compress);
@@ -348,7 +351,11 @@ static void putinfo (lua_State *L, int list)
   lua_rawseti(L, list, same ? i - 1 : n + 1);
 }
 
-void olua_registermethod (lua_State *L, int core, const ol_method_type *t)
+/* olua_registermethod; fresh: t is a built-in registered at start, new
+** by construction, so its info is appended without looking for an entry
+** to replace (a scan of the list per method, quadratic in the catalog). */
+static void registermethod (lua_State *L, int core, const ol_method_type *t,
+                            int fresh)
 {
   int top = lua_gettop(L);
   core = lua_absindex(L, core);
@@ -365,14 +372,21 @@ void olua_registermethod (lua_State *L, int core, const ol_method_type *t)
   lua_rawgeti(L, -1, t->family + 1);
   lua_getfield(L, -1, "methods");
   lua_pushvalue(L, top + 5);
-  putinfo(L, lua_gettop(L) - 1);
+  if (fresh) lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+  else putinfo(L, lua_gettop(L) - 1);
   lua_settop(L, top + 5);
   lua_pushvalue(L, top + 5);
-  putinfo(L, top + 1);
+  if (fresh) lua_rawseti(L, top + 1, (lua_Integer)lua_rawlen(L, top + 1) + 1);
+  else putinfo(L, top + 1);
   lua_pushvalue(L, top + 4);                     /* ctors[fn] = info */
   lua_pushvalue(L, top + 5);
   lua_rawset(L, top + 2);
   lua_pushvalue(L, top + 4);
   lua_setfield(L, top + 3, t->name);             /* family.name = fn */
   lua_settop(L, top);
+}
+
+void olua_registermethod (lua_State *L, int core, const ol_method_type *t)
+{
+  registermethod(L, core, t, 0);
 }

@@ -77,6 +77,7 @@
 
 #ifdef OPTLAB_MPI
 #include <mpi.h>
+#include "lazympi.h"          /* the library is loaded on first use */
 #include <pthread.h>
 #include <unistd.h>
 #include <stdatomic.h>
@@ -645,12 +646,14 @@ static int task_viewable (lua_State *L)
 ** one and returns, so that a result larger than MPI's eager limit does not
 ** hold the worker until rank 0's server matches it; the string stays
 ** anchored in the registry until the send is done. */
-static MPI_Request sendreq = MPI_REQUEST_NULL;
+static MPI_Request sendreq;
+static int sending;                    /* sendreq is a send started */
 static int sendref = LUA_NOREF;
 
 static void send_wait (lua_State *L)
 {
-  MPI_Wait(&sendreq, MPI_STATUS_IGNORE);
+  if (sending) MPI_Wait(&sendreq, MPI_STATUS_IGNORE);
+  sending = 0;
   luaL_unref(L, LUA_REGISTRYINDEX, sendref);
   sendref = LUA_NOREF;
 }
@@ -666,6 +669,7 @@ static int task_send (lua_State *L)
   lua_settop(L, 3);
   sendref = luaL_ref(L, LUA_REGISTRYINDEX);
   MPI_Isend(s, (int)len, MPI_BYTE, dest, tag, MPI_COMM_WORLD, &sendreq);
+  sending = 1;
   return 0;
 }
 

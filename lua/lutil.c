@@ -239,14 +239,11 @@ static void pushparams (lua_State *L, const ol_param *pt, int np)
       lua_pushnumber(L, pd->hi);
       lua_setfield(L, -2, "hi");
       {
-        char range[80];
-        lua_pushstring(L, ol_param_range(pd, range, sizeof range));
-        lua_setfield(L, -2, "range");
-      }
-      {
+        /* (formatted once: every start makes these for every parameter) */
         char range[80];
         size_t len;
-        ol_param_range(pd, range, sizeof range);
+        lua_pushstring(L, ol_param_range(pd, range, sizeof range));
+        lua_setfield(L, -2, "range");
         len = strlen(range);
         lua_pushboolean(L, range[0] == '(');
         lua_setfield(L, -2, "open_lo");

@@ -273,6 +273,12 @@ do
     .. "and s:find(\"liblapacke\", 1, true) ~= nil end "
   t.is(out("", mapped .. "print(m())"), "false\n",
        "lazy BLAS: a bare start maps neither OpenBLAS nor LAPACKE")
+  -- nor Open MPI, in a build with it (lua/lazympi.c): only a rank loads it
+  t.is(out("", "local f = io.open(\"/proc/self/maps\") "
+           .. "local s = f:read(\"a\") f:close() "
+           .. "print(optlab.mpi, s:find(\"libmpi\", 1, true) ~= nil)"),
+       tostring(optlab.mpi) .. "\tfalse\n",
+       "lazy MPI: a start outside mpirun does not map libmpi")
   t.is(out("", mapped .. "local r = run(problem.quadratic{n = 3}, "
            .. "optim.newton{}, {iters = 3}) print(m(), r.iter)"),
        "true\t3\n", "lazy BLAS: a Newton solve loads them")
