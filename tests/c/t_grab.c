@@ -313,9 +313,10 @@ int main (void)
   ** prefix sums are a discrete Brownian bridge: max_t ||S_t|| grows like
   ** sqrt(N) (here about 10.5 on average); balancing the signs and
   ** reordering (front for +, back for -) is what Lu, Guo & De Sa's
-  ** analysis bounds by O~(1) in N (about 3 in this setting).  Checked on 10 data seeds: GraB's bound after 4
-  ** epochs averages below 0.4 of the random orders' mean (200 random
-  ** permutations per seed), and is below it on every seed. */
+  ** analysis bounds by O~(1) in N (about 3 in this setting).  Checked on
+  ** 10 data seeds: GraB's bound in epoch 5 (4 balancings) averages below
+  ** 0.4 of the random orders' mean (200 random permutations per seed),
+  ** and is below it on every seed. */
   {
     enum { N = 64, D = 4, NSEED = 10, NPERM = 200 };
     static double a[N * D], Z[N * D];
