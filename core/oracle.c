@@ -10,6 +10,35 @@
 ** Scratch: the oracle's work[0, n) (free once the oracle returned) holds
 ** the noise draws and the component gradients.  Reads nothing of the run
 ** (runpriv.h): the driver's state is the ol_oracle it handed over.
+**
+** Order "grab" (OL_ORDER_GRAB): GraB, online gradient balancing with the
+** stale mean (Lu, Guo & De Sa, "GraB: Finding Provably Better Data
+** Permutations than Random Reshuffling", NeurIPS 2022, arXiv:2205.10733;
+** the authors' reference code cites the paper's Algorithm 5 for the
+** deterministic balancing step below; the number of the GraB algorithm
+** itself was not checked here).  Epoch 1 visits a random permutation
+** (Fisher-Yates, like "shuffle").  During epoch k,
+** each component i visited, with its gradient g_i at the point it is
+** evaluated at, is balanced:
+**   c = g_i - m_{k-1}                (m_{k-1}: the mean of epoch k-1's
+**                                     component gradients; m_0 = 0)
+**   if ||s + c|| <= ||s - c||:  s += c, i takes the next free slot from
+**                               the FRONT of epoch k+1's order
+**   else:                       s -= c, i takes the next free slot from
+**                               the BACK
+** with s = 0 at each epoch's start.  ||s + c||^2 - ||s - c||^2 = 4 <s, c>,
+** so the test is <s, c> <= 0 (one dot product; a tie, s = 0 first, goes
+** to the front).  m_k is kept as a running sum, so the state is O(n + N)
+** (the paper's point against herding, which stores the N x n
+** gradients): N indices and 3n doubles a run.  Details left to the code,
+** taken from the authors' reference sampler: m_0 = 0 (epoch 1 balances
+** the raw gradients), ties to the front, and with batch > 1 each
+** component of the minibatch is balanced on its own, in draw order.
+** Choices made here: a value-only minibatch request still computes the
+** component gradients (the order needs them; not counted in ngev), and
+** an epoch cut short (an oracle error between its draws) keeps the
+** previous order and mean rather than a partial one.  Deterministic at a
+** fixed seed: the generator is used for epoch 1's permutation only.
 */
 #include "oracle.h"
 
@@ -17,6 +46,7 @@
 
 #include <cblas.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +58,89 @@ static inline int finite_vec (const double *x, int n)
   int i;
   for (i = 0; i < n; i++) bad |= ol_fbit(x[i]);
   return OL_FBITS_OK(bad);
+}
+
+/* == GraB's balancing state (see the header) ============================== */
+
+/* One allocation: the struct, then next[N], then s, mean, acc (n each). */
+typedef struct ol_grab {
+  long N;
+  int n;
+  long lo, hi;      /* next free slots of next[] from the front, the back */
+  long *next;       /* N: the next epoch's order being built */
+  double *s;        /* n: the running signed sum of centred gradients */
+  double *mean;     /* n: m_{k-1}, the last epoch's mean gradient */
+  double *acc;      /* n: the sum of this epoch's component gradients */
+} ol_grab;
+
+static ol_grab *grab_new (long N, int n, ol_err *e)
+{
+  /* N longs and 3n doubles, checked against size_t before multiplying */
+  size_t nn = (size_t)(n > 0 ? n : 1), bytes;
+  ol_grab *G;
+  if ((size_t)N > (SIZE_MAX / 2 - sizeof *G) / sizeof(long) ||
+      nn > (SIZE_MAX / 2 - sizeof *G - (size_t)N * sizeof(long)) /
+           (3 * sizeof(double))) {
+    ol_err_set(e, OL_ENOMEM, "order \"grab\": N = %ld components and n = "
+               "%d coordinates exceed the addressable size (SIZE_MAX / 2 "
+               "bytes of order state)", N, n);
+    return NULL;
+  }
+  bytes = sizeof *G + (size_t)N * sizeof(long) + 3 * nn * sizeof(double);
+  if ((G = calloc(1, bytes)) == NULL) {
+    ol_err_set(e, OL_ENOMEM, "out of memory (order \"grab\": %zu bytes "
+               "for N = %ld components, n = %d)", bytes, N, n);
+    return NULL;
+  }
+  G->N = N;
+  G->n = n;
+  G->next = (long *)(G + 1);
+  /* the doubles after the longs: align them to a double */
+  G->s = (double *)(void *)((char *)G + ((sizeof *G + (size_t)N *
+         sizeof(long) + sizeof(double) - 1) / sizeof(double)) *
+         sizeof(double));
+  G->mean = G->s + nn;
+  G->acc = G->mean + nn;
+  G->hi = N - 1;
+  return G;
+}
+
+/* A new epoch of order grab: the order built during the epoch that ended
+** (when it placed all N components) becomes perm, its mean gradient the
+** stale mean; the sums restart. */
+static void grab_epoch (ol_grab *G, long *perm)
+{
+  int j;
+  if (G->lo == G->hi + 1) {
+    memcpy(perm, G->next, (size_t)G->N * sizeof *perm);
+    for (j = 0; j < G->n; j++) G->mean[j] = G->acc[j] / (double)G->N;
+  }
+  memset(G->s, 0, (size_t)G->n * sizeof *G->s);
+  memset(G->acc, 0, (size_t)G->n * sizeof *G->acc);
+  G->lo = 0;
+  G->hi = G->N - 1;
+}
+
+/* Balance component i with gradient gi (n entries): its sign, and so its
+** slot in the next epoch's order. */
+static void grab_place (ol_grab *G, long i, const double *gi)
+{
+  double dot = 0, *s = G->s;
+  const double *m = G->mean;
+  int j, n = G->n;
+  if (G->lo > G->hi) return;    /* the epoch is full (not reached: a new
+                                   epoch starts every N draws) */
+  for (j = 0; j < n; j++) {
+    dot += s[j] * (gi[j] - m[j]);
+    G->acc[j] += gi[j];
+  }
+  if (dot <= 0) {
+    for (j = 0; j < n; j++) s[j] += gi[j] - m[j];
+    G->next[G->lo++] = i;
+  } else {
+    for (j = 0; j < n; j++) s[j] -= gi[j] - m[j];
+    G->next[G->hi--] = i;
+  }
 }
 
 /* == the driver's side ===================================================== */
@@ -50,6 +163,9 @@ int ol_oracle_init (ol_oracle *o, const ol_problem *p, double *work,
                         "indices)", p->nsum);
     for (k = 0; k < p->nsum; k++) o->perm[k] = k;
     o->pos = p->nsum;
+    if (p->noise.order == OL_ORDER_GRAB &&
+        (o->grab = grab_new(p->nsum, p->n, e)) == NULL)
+      return e != NULL ? e->code : OL_ENOMEM;
   }
   return OL_OK;
 }
@@ -59,8 +175,10 @@ void ol_oracle_fini (ol_oracle *o)
   free(o->g);
   free(o->xg);
   free(o->perm);
+  free(o->grab);
   o->g = o->xg = NULL;
   o->perm = NULL;
+  o->grab = NULL;
 }
 
 int ol_oracle_here (ol_oracle *o, const ol_problem *p, const double *x,
@@ -172,9 +290,18 @@ static long next_component (ol_oracle *r, const ol_problem *p, ol_rng *rng)
   if (nz->order == OL_ORDER_REPLACE || r->perm == NULL)
     return ol_rng_below(rng, N);
   if (r->pos >= N) {
-    /* (1) a new epoch: Fisher-Yates with the context's generator */
+    /* (1) a new epoch: Fisher-Yates with the context's generator; grab
+    ** after its first epoch takes the order it balanced */
+    if (nz->order == OL_ORDER_GRAB && r->grab != NULL) {
+      if (r->permdrawn) grab_epoch(r->grab, r->perm);
+      else {
+        r->grab->lo = 0;
+        r->grab->hi = N - 1;
+      }
+    }
     if (nz->order == OL_ORDER_SHUFFLE ||
-        (nz->order == OL_ORDER_ONCE && !r->permdrawn)) {
+        ((nz->order == OL_ORDER_ONCE || nz->order == OL_ORDER_GRAB) &&
+         !r->permdrawn)) {
       for (i = N - 1; i > 0; i--) {
         j = ol_rng_below(rng, i + 1);
         t = r->perm[i];
@@ -213,9 +340,17 @@ static OL_NOINLINE int minibatch (ol_ctx *c, const double *x, double *f,
   if (g != NULL) memset(g, 0, (size_t)n * sizeof *g);
   for (k = 0; k < b; k++) {
     long i = next_component(r, p, c->rng);
-    rc = p->fdfi(p->ud, i, x, f != NULL ? &fi : NULL, g != NULL ? gi : NULL,
-                 e);
+    rc = p->fdfi(p->ud, i, x, f != NULL ? &fi : NULL,
+                 g != NULL || r->grab != NULL ? gi : NULL, e);
     if (rc != OL_OK) return rc;
+    if (r->grab != NULL) {
+      /* the order balances finite gradients only: a non-finite one fails
+      ** the step below, or here when only the value was asked for */
+      if (!finite_vec(gi, n))
+        return ol_err_set(e, OL_EDOM, "non-finite gradient of component "
+                          "%ld (order \"grab\")", i);
+      grab_place(r->grab, i, gi);
+    }
     if (f != NULL) fsum += fi;
     if (g != NULL) ol_vec_axpy(1, gi, g, n);
   }

@@ -55,8 +55,13 @@
 **               holds the N component indices of the current epoch, pos
 **               the next position; pos == N means a new epoch is due
 **               (SHUFFLE draws a fresh permutation then, ONCE only the
-**               first time, CYCLIC keeps 0..N-1).  Drawn with the
-**               context's generator.
+**               first time, CYCLIC keeps 0..N-1, GRAB shuffles the
+**               first time and then takes the order grab built during
+**               the epoch that ended).  Drawn with the context's
+**               generator.
+**   grab        OL_ORDER_GRAB: the online balancing state (oracle.c:
+**               the stale mean, the running signed sum and the next
+**               epoch's order, N indices and 3n doubles), else NULL.
 **   conv        the method called ol_ctx_converged in this step, with
 **               convmsg saying why; the driver clears it (and handed)
 **               before each step. */
@@ -69,7 +74,9 @@ typedef struct ol_oracle {
   double *work;               /* 4n doubles, borrowed */
   long *perm;                 /* minibatch order, or NULL (owned) */
   long pos;
-  int permdrawn;              /* ONCE: the permutation was drawn */
+  int permdrawn;              /* ONCE, GRAB: the first permutation was
+                                 drawn */
+  struct ol_grab *grab;       /* GRAB's balancing state, or NULL (owned) */
   int conv;                   /* 1: converged, 2: infeasible */
   char convmsg[OL_ERRMAX];
 } ol_oracle;

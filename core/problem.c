@@ -232,7 +232,7 @@ static int check_extra (const ol_problem *p, ol_err *e)
       return ol_err_set(e, OL_EINVAL, "%s: noise batch = %d is out of range "
                         "[1, %ld] (N = %ld components)", p->name, nz->batch,
                         p->nsum, p->nsum);
-    if (nz->order < OL_ORDER_REPLACE || nz->order > OL_ORDER_CYCLIC)
+    if (nz->order < OL_ORDER_REPLACE || nz->order > OL_ORDER_GRAB)
       return ol_err_set(e, OL_EINVAL, "%s: unknown noise order %d", p->name,
                         nz->order);
   }
@@ -482,7 +482,7 @@ int ol_problem_set_noise (ol_problem *p, const ol_noise *spec, ol_err *e)
       return ol_err_set(e, OL_EINVAL, "noise.batch = %d is out of range "
                         "[1, %ld] (N = %ld components)", nz.batch, p->nsum,
                         p->nsum);
-    if (nz.order < OL_ORDER_REPLACE || nz.order > OL_ORDER_CYCLIC)
+    if (nz.order < OL_ORDER_REPLACE || nz.order > OL_ORDER_GRAB)
       return ol_err_set(e, OL_EINVAL, "unknown noise order %d", nz.order);
   }
   /* (3) store; aniso factors the Hessian at x0, else p is restored */

@@ -145,7 +145,10 @@ enum {
   OL_ORDER_REPLACE,  /* uniformly with replacement */
   OL_ORDER_SHUFFLE,  /* random reshuffling: a new permutation every epoch */
   OL_ORDER_ONCE,     /* shuffle once, then the same permutation each epoch */
-  OL_ORDER_CYCLIC    /* 0, 1, ..., N-1, 0, ... (online problems) */
+  OL_ORDER_CYCLIC,   /* 0, 1, ..., N-1, 0, ... (online problems) */
+  OL_ORDER_GRAB      /* GraB: each epoch's order balances the centred
+                        component gradients of the epoch before (online
+                        gradient balancing, core/oracle.c) */
 };
 
 typedef struct ol_noise {

@@ -144,7 +144,7 @@ local function problem_help (info, obj)
     out("  noise = {kind = \"gauss\" | \"aniso\" | \"student\" | "
         .. "\"asym\" | \"batch\" | \"none\", sigma =, nu =, batch =,")
     out("           order = \"replace\" | \"shuffle\" | \"once\" | "
-        .. "\"cyclic\"}   (see man optlab, noise=)")
+        .. "\"cyclic\" | \"grab\"}   (see man optlab, noise=)")
   end
 end
 

@@ -732,7 +732,8 @@ static int noisechoice (lua_State *L, const char *who, const char *key,
 }
 
 /* noise = {kind = "gauss"|"aniso"|"student"|"asym"|"batch"|"none",
-** sigma =, nu =, batch =, order = "replace"|"shuffle"|"once"|"cyclic"}.
+** sigma =, nu =, batch =, order = "replace"|"shuffle"|"once"|"cyclic"|
+** "grab"}.
 ** An omitted kind keeps the problem's own (gauss when it has none); an
 ** omitted field keeps the problem's value when the kind is unchanged, else
 ** takes the default: sigma 1, nu 3, batch 1, order replace.  The core
@@ -745,7 +746,7 @@ static void readnoise (lua_State *L, int idx, const char *who, ol_problem *p)
   static const char *const kinds[] = {"none", "gauss", "aniso", "student",
                                       "asym", "batch", NULL};
   static const char *const orders[] = {"replace", "shuffle", "once",
-                                       "cyclic", NULL};
+                                       "cyclic", "grab", NULL};
   ol_noise nz = p->noise;
   int kind = p->noise.kind != OL_NOISE_NONE ? p->noise.kind : OL_NOISE_GAUSS;
   int i, same;
@@ -2723,7 +2724,7 @@ static void pushnoise (lua_State *L, const ol_noise *nz)
   static const char *const kinds[] = {"none", "gauss", "aniso", "student",
                                       "asym", "batch"};
   static const char *const orders[] = {"replace", "shuffle", "once",
-                                       "cyclic"};
+                                       "cyclic", "grab"};
   if (nz->kind <= OL_NOISE_NONE || nz->kind > OL_NOISE_BATCH) {
     lua_pushnil(L);
     return;
@@ -2744,7 +2745,7 @@ static void pushnoise (lua_State *L, const ol_noise *nz)
     lua_setfield(L, -2, "batch");
   }
   if (nz->kind == OL_NOISE_BATCH && nz->order >= OL_ORDER_REPLACE &&
-      nz->order <= OL_ORDER_CYCLIC) {
+      nz->order <= OL_ORDER_GRAB) {
     lua_pushstring(L, orders[nz->order]);
     lua_setfield(L, -2, "order");
   }

@@ -65,7 +65,7 @@ if problem.fsquad then
   fs = problem.fsquad{N = 6, d = 2, noise = {kind = "gauss", sigma = 0.1}}
   t.is(fs.noise.kind, "gauss", "noise: the generic key overrides the "
        .. "constructor's default")
-  for _, o in ipairs{"replace", "shuffle", "once", "cyclic"} do
+  for _, o in ipairs{"replace", "shuffle", "once", "cyclic", "grab"} do
     fs = problem.fsquad{N = 6, d = 2, noise = {kind = "batch", batch = 2,
                                                order = o}}
     local r = run(fs, optim.gd{lr = 0.1}, {iters = 20, seed = 1,
@@ -74,7 +74,7 @@ if problem.fsquad then
          "noise: batch order " .. o .. " runs and descends")
   end
   t.errors("problem.fsquad: noise.order = 'random' (valid: replace, "
-           .. "shuffle, once, cyclic)", problem.fsquad,
+           .. "shuffle, once, cyclic, grab)", problem.fsquad,
            {N = 6, noise = {kind = "batch", order = "random"}})
   t.errors("problem.fsquad: noise.batch = 7 is out of range [1, 6] "
            .. "(N = 6 components)", problem.fsquad,

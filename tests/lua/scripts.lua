@@ -954,4 +954,47 @@ do
        .. rows .. " rows)")
 end
 
+-- shuffle_grab: claim 30 with GraB.  In each kappa block of the table the
+-- K = 1000 row holds the means of SGD, RR, SO and GraB; at kappa = 10 the
+-- fitted slopes are SGD's within 0.4 of -1 and RR's within 0.5 of -2
+-- (the small-step rates, K >= kappa there); GraB's mean is the lowest at
+-- K = 1000 for kappa = 10 and 100 (K >= 10 kappa); RR's error at K = 1000
+-- grows with kappa.  Run at its default instance seeds 1-3 and again at
+-- 4-6 (4 streams each).
+do
+  local function check (out, code, tag)
+    t.is(code, 0, "scripts: shuffle_grab" .. tag .. ": exits 0")
+    local blocks, rr = {}, {}
+    for kap, body in out:gmatch("\nkappa = (%d+) (.-)slope") do
+      local row = body:match("\n%s+1000%s+([^\n]+)")
+      local v = {}
+      for m in (row or ""):gmatch("(%S+) %+%-") do v[#v + 1] = num(m) end
+      blocks[num(kap)] = v
+    end
+    for _, kap in ipairs{10, 100} do
+      local v = blocks[kap] or {}
+      t.ok(#v == 4 and v[4] < v[1] and v[4] < v[2] and v[4] < v[3],
+           "scripts: shuffle_grab" .. tag .. ": kappa " .. kap .. ": GraB's "
+           .. tostring(v[4]) .. " lowest at K = 1000 (SGD " .. tostring(v[1])
+           .. ", RR " .. tostring(v[2]) .. ", SO " .. tostring(v[3]) .. ")")
+    end
+    for j, kap in ipairs{10, 100, 1000} do rr[j] = (blocks[kap] or {})[2] end
+    t.ok(rr[1] and rr[2] and rr[3] and rr[1] < rr[2] and rr[2] < rr[3],
+         "scripts: shuffle_grab" .. tag .. ": RR's error at K = 1000 grows "
+         .. "with kappa (" .. table.concat(rr, ", ") .. ")")
+    local sg, sr = out:match("slope over K >= 10: SGD (%S+) %+%- %S+ RR (%S+)")
+    sg, sr = num(sg), num(sr)
+    t.ok(sg and sg > -1.4 and sg < -0.6, "scripts: shuffle_grab" .. tag
+         .. ": kappa 10: SGD slope " .. tostring(sg) .. " within 0.4 of -1")
+    t.ok(sr and sr > -2.5 and sr < -1.5, "scripts: shuffle_grab" .. tag
+         .. ": kappa 10: RR slope " .. tostring(sr) .. " within 0.5 of -2")
+  end
+  local out, code = output("shuffle_grab")
+  check(out, code, "")
+  out, code = sh("./optlab --no-tui scripts/shuffle_grab.lua 4 4")
+  check(out, code, " (seeds 4-6)")
+  t.ok(out:match("verdict: holds") ~= nil, "scripts: shuffle_grab (seeds "
+       .. "4-6): verdict holds")
+end
+
 t.done()
