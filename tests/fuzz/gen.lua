@@ -713,18 +713,35 @@ end
 
 -- == problems ================================================================
 
+-- The noise kinds and finite-sum orders, from the "(valid: ...)" error of
+-- a bad value (so a new kind or order is fuzzed as soon as it exists),
+-- each list with one bad value added.
+local function noisevals (field, fallback)
+  local t = {}
+  local P = rawget(_G, "problem")     -- (the global: gen.lua has a local)
+  local ok, e = pcall(P.quadratic, {n = 2, noise = {[field] = "bogus"}})
+  local list = not ok and tostring(e):match("%(valid: ([^)]*)%)")
+  if not list then return fallback end
+  for k in list:gmatch("[%w_]+") do t[#t + 1] = k end
+  t[#t + 1] = "bogus"
+  return t
+end
+local NOISEKINDS = noisevals("kind", {"gauss", "aniso", "student", "asym",
+                                      "batch", "none", "bogus"})
+local NOISEORDERS = noisevals("order", {"replace", "shuffle", "once",
+                                        "cyclic", "x"})
+
 local function noise ()
   local t = {}
   if chance(2) then
-    t[#t + 1] = "kind = " .. (chance(6) and any() or fmt("%q", pick{
-      "gauss", "aniso", "student", "asym", "batch", "none", "bogus"}))
+    t[#t + 1] = "kind = " .. (chance(6) and any() or fmt("%q",
+                                                         pick(NOISEKINDS)))
   end
   if chance(2) then t[#t + 1] = "sigma = " .. num() end
   if chance(3) then t[#t + 1] = "nu = " .. num() end
   if chance(3) then t[#t + 1] = "batch = " .. num() end
   if chance(4) then
-    t[#t + 1] = "order = " .. fmt("%q", pick{"replace", "shuffle", "once",
-                                             "cyclic", "x"})
+    t[#t + 1] = "order = " .. fmt("%q", pick(NOISEORDERS))
   end
   if adverse() and chance(2) then return any() end
   return "{" .. concat(t, ", ") .. "}"
