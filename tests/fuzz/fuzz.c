@@ -529,13 +529,13 @@ int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
   L = lua_newstate(alloc, NULL);
   if (L == NULL) abort();
+  lua_gc(L, LUA_GCGEN, 0, 0);  /* as repl/main.c: before the library */
   luaL_openlibs(L);
   luaL_requiref(L, "optlab", luaopen_optlab, 1);
   lua_pop(L, 1);
   unsafe(L);
   olua_setintr(L, &intrflag);
   ol_intr = &intrflag;      /* as repl/main.c: long core builds poll it */
-  lua_gc(L, LUA_GCGEN, 0, 0);
   sethook(L, HOOK_COUNT);
   curL = L;
   n = (lua_Integer)lua_rawlen(G, 1);
