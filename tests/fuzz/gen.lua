@@ -717,11 +717,14 @@ local function noise ()
   local t = {}
   if chance(2) then
     t[#t + 1] = "kind = " .. (chance(6) and any() or fmt("%q", pick{
-      "gauss", "aniso", "student", "asym", "batch", "none", "bogus"}))
+      "gauss", "aniso", "student", "asym", "affine", "batch", "none",
+      "bogus"}))
   end
   if chance(2) then t[#t + 1] = "sigma = " .. num() end
   if chance(3) then t[#t + 1] = "nu = " .. num() end
   if chance(3) then t[#t + 1] = "batch = " .. num() end
+  if chance(4) then t[#t + 1] = "sigma0 = " .. num() end
+  if chance(4) then t[#t + 1] = "sigma1 = " .. num() end
   if chance(4) then
     t[#t + 1] = "order = " .. fmt("%q", pick{"replace", "shuffle", "once",
                                              "cyclic", "x"})
