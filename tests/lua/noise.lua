@@ -130,4 +130,22 @@ t.errors("problem.quadratic: noise.sigma1 = inf is out of range [0, inf)",
          problem.quadratic, {noise = {kind = "affine", sigma1 = 1 / 0}})
 t.errors("problem.quadratic: noise.sigma1 must be a number, got a string",
          problem.quadratic, {noise = {kind = "affine", sigma1 = "x"}})
+-- decentralized methods draw it per node from the node's gradient: zero
+-- scales give the noise-free run exactly, positive ones move it
+do
+  local function split (nz)
+    local q = problem.fsquad{N = 40, d = 2, noise = nz}
+    problem.workers(q, {n = 8, heterogeneity = 1, seed = 1})
+    return q
+  end
+  local O = {iters = 50, seed = 3, progress = false, view = false}
+  local r0 = run(split{kind = "none"}, dist.dsgd{lr = 0.05}, O)
+  local rz = run(split{kind = "affine", sigma0 = 0, sigma1 = 0},
+                 dist.dsgd{lr = 0.05}, O)
+  local ra = run(split{kind = "affine", sigma0 = 1, sigma1 = 0.5},
+                 dist.dsgd{lr = 0.05}, O)
+  t.ok(rz.x[1] == r0.x[1] and rz.x[2] == r0.x[2]
+       and ra.x[1] ~= r0.x[1], "noise: affine per node in dist.dsgd (zero "
+       .. "scales = no noise, bit for bit; sigma0 = 1 moves the run)")
+end
 t.done()
