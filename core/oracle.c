@@ -276,6 +276,13 @@ static int oracle (ol_ctx *c, const double *x, double *f, double *g,
     s = p->noise.sigma;
     for (i = 0; i < n; i++) g[i] += s * (ol_rng_exp(c->rng) - 1);
     break;
+  case OL_NOISE_AFFINE: {
+    /* each coordinate's scale from the true g_i it is added to */
+    double s0 = p->noise.sigma * p->noise.sigma / n, s1 = p->noise.sigma1;
+    for (i = 0; i < n; i++)
+      g[i] += sqrt(s0 + s1 * s1 * g[i] * g[i]) * ol_rng_normal(c->rng);
+    break;
+  }
   default:
     break;
   }

@@ -212,6 +212,11 @@ static int check_extra (const ol_problem *p, ol_err *e)
       (!(nz->sigma >= 0) || isinf(nz->sigma)))
     return ol_err_set(e, OL_EINVAL, "%s: noise sigma = %g is out of range "
                       "[0, inf)", p->name, ol_shown(nz->sigma));
+  if (nz->kind == OL_NOISE_AFFINE &&
+      (!(nz->sigma1 >= 0) || isinf(nz->sigma1)))
+    return ol_err_set(e, OL_EINVAL, "%s: noise sigma1 = %g is out of range "
+                      "[0, inf) (affine noise)", p->name,
+                      ol_shown(nz->sigma1));
   if (nz->kind == OL_NOISE_STUDENT && (!(nz->nu > 0) || isinf(nz->nu)))
     return ol_err_set(e, OL_EINVAL, "%s: noise nu = %g is out of range "
                       "(0, inf) (student noise)", p->name,
@@ -464,8 +469,12 @@ int ol_problem_set_noise (ol_problem *p, const ol_noise *spec, ol_err *e)
   if (nz.kind < OL_NOISE_NONE || nz.kind > OL_NOISE_BATCH)
     return ol_err_set(e, OL_EINVAL, "unknown noise kind %d", nz.kind);
   if (!(nz.sigma >= 0) || isinf(nz.sigma))
-    return ol_err_set(e, OL_EINVAL, "noise.sigma = %s is out of range "
-                      "[0, inf)", gnum(b, sizeof b, nz.sigma));
+    return ol_err_set(e, OL_EINVAL, "noise.%s = %s is out of range "
+                      "[0, inf)", nz.kind == OL_NOISE_AFFINE ? "sigma0"
+                      : "sigma", gnum(b, sizeof b, nz.sigma));
+  if (!(nz.sigma1 >= 0) || isinf(nz.sigma1))
+    return ol_err_set(e, OL_EINVAL, "noise.sigma1 = %s is out of range "
+                      "[0, inf)", gnum(b, sizeof b, nz.sigma1));
   if (!(nz.nu > 0) || isinf(nz.nu))
     return ol_err_set(e, OL_EINVAL, "noise.nu = %s is out of range "
                       "(0, inf)", gnum(b, sizeof b, nz.nu));

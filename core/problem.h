@@ -137,6 +137,13 @@ enum {
                         p < nu (heavy tails for nu <= 2) */
   OL_NOISE_ASYM,     /* xi_i = sigma (E_i - 1), E_i ~ Exp(1): zero mean,
                         skewed (asymmetric) */
+  OL_NOISE_AFFINE,   /* affine variance (B043): with g = grad f(x),
+                        xi_i = sqrt(sigma^2 / n + sigma1^2 g_i^2) z_i,
+                        z ~ N(0, I), so E xi = 0 and exactly
+                        E||xi||^2 = sigma^2 + sigma1^2 ||g||^2 (sigma is
+                        Lua's sigma0); per coordinate E xi_i^2 =
+                        sigma^2/n + sigma1^2 g_i^2, the coordinate-wise
+                        form of Zhang, Zhou & Zou 2025, Assumption 3 */
   OL_NOISE_BATCH     /* minibatch of 'batch' components drawn in 'order' */
 };
 
@@ -159,6 +166,8 @@ typedef struct ol_noise {
   int order;                 /* OL_NOISE_BATCH: OL_ORDER_* */
   double *chol;              /* ANISO: lower Cholesky factor of H, n x n
                                 row-major (owned by the problem) */
+  double sigma1;             /* OL_NOISE_AFFINE: the gradient-proportional
+                                scale (sigma is the constant one) */
 } ol_noise;
 
 /* Component oracle of a finite sum f = (1/N) sum_i f_i: value and/or
@@ -381,8 +390,9 @@ ol_problem *ol_problem_finitesum (int n, long m, ol_fdfi_fn fdfi, void *ud,
 ** noise the Hessian is factored again at the new x0. */
 int ol_problem_set_x0 (ol_problem *p, const double *x, int n, ol_err *e);
 /* The noise model spec (spec->chol is ignored).  Checked: the kind, sigma
-** in [0, inf), nu in (0, inf), batch >= 1 and, for OL_NOISE_BATCH, a
-** finite-sum problem with batch <= N and a valid order; OL_NOISE_ANISO
+** and sigma1 in [0, inf), nu in (0, inf), batch >= 1 and, for
+** OL_NOISE_BATCH, a finite-sum problem with batch <= N and a valid
+** order; OL_NOISE_ANISO
 ** factors the Hessian at x0 (ol_problem_aniso; a failure names it:
 ** 'noise kind "aniso": ...'). */
 int ol_problem_set_noise (ol_problem *p, const ol_noise *spec, ol_err *e);

@@ -142,9 +142,10 @@ local function problem_help (info, obj)
         .. "{simplex = {k1, k2, ...}} | {l1ball = r} | {l2ball = r},")
     out("  l1 = lambda (adds lambda ||x||_1),")
     out("  noise = {kind = \"gauss\" | \"aniso\" | \"student\" | "
-        .. "\"asym\" | \"batch\" | \"none\", sigma =, nu =, batch =,")
-    out("           order = \"replace\" | \"shuffle\" | \"once\" | "
-        .. "\"cyclic\" | \"grab\"}   (see man optlab, noise=)")
+        .. "\"asym\" | \"affine\" | \"batch\" | \"none\", sigma =, nu =,")
+    out("           batch =, order = \"replace\" | \"shuffle\" | "
+        .. "\"once\" | \"cyclic\" | \"grab\", sigma0 =, sigma1 =}")
+    out("           (see man optlab, noise=)")
   end
 end
 

@@ -731,20 +731,21 @@ static int noisechoice (lua_State *L, const char *who, const char *key,
   return olua_choicerror(L, valid);
 }
 
-/* noise = {kind = "gauss"|"aniso"|"student"|"asym"|"batch"|"none",
-** sigma =, nu =, batch =, order = "replace"|"shuffle"|"once"|"cyclic"|
-** "grab"}.
+/* noise = {kind = "gauss"|"aniso"|"student"|"asym"|"affine"|"batch"|
+** "none", sigma =, nu =, batch =, order = "replace"|"shuffle"|"once"|
+** "cyclic"|"grab", sigma0 =, sigma1 =}.  The affine kind reads sigma0 (into
+** ol_noise.sigma) and sigma1, and refuses sigma, which it would ignore.
 ** An omitted kind keeps the problem's own (gauss when it has none); an
 ** omitted field keeps the problem's value when the kind is unchanged, else
-** takes the default: sigma 1, nu 3, batch 1, order replace.  The core
-** checks the model (ol_problem_set_noise: ranges, aniso factors the
-** Hessian at x0, batch needs a finite sum). */
+** takes the default: sigma 1, nu 3, batch 1, order replace, sigma0 1,
+** sigma1 1.  The core checks the model (ol_problem_set_noise: ranges,
+** aniso factors the Hessian at x0, batch needs a finite sum). */
 static void readnoise (lua_State *L, int idx, const char *who, ol_problem *p)
 {
   static const char *const keys[] = {"kind", "sigma", "nu", "batch",
-                                     "order", NULL};
+                                     "order", "sigma0", "sigma1", NULL};
   static const char *const kinds[] = {"none", "gauss", "aniso", "student",
-                                      "asym", "batch", NULL};
+                                      "asym", "affine", "batch", NULL};
   static const char *const orders[] = {"replace", "shuffle", "once",
                                        "cyclic", "grab", NULL};
   ol_noise nz = p->noise;
@@ -754,7 +755,8 @@ static void readnoise (lua_State *L, int idx, const char *who, ol_problem *p)
   idx = lua_absindex(L, idx);
   if (!lua_istable(L, idx))
     luaL_error(L, "%s: noise must be a table {kind=, sigma=, nu=, batch=, "
-               "order=}, got a %s", who, luaL_typename(L, idx));
+               "order=, sigma0=, sigma1=}, got a %s", who,
+               luaL_typename(L, idx));
   lua_pushnil(L);
   while (lua_next(L, idx) != 0) {
     const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2)
@@ -771,7 +773,16 @@ static void readnoise (lua_State *L, int idx, const char *who, ol_problem *p)
   lua_pop(L, 1);
   same = kind == p->noise.kind;
   nz.kind = kind;
-  nz.sigma = noisenum(L, idx, who, "sigma", same ? p->noise.sigma : 1);
+  if (kind == OL_NOISE_AFFINE) {
+    if (lua_getfield(L, idx, "sigma") != LUA_TNIL)
+      luaL_error(L, "%s: noise kind \"affine\" reads sigma0 and sigma1, "
+                 "not sigma", who);
+    lua_pop(L, 1);
+    nz.sigma = noisenum(L, idx, who, "sigma0", same ? p->noise.sigma : 1);
+    nz.sigma1 = noisenum(L, idx, who, "sigma1", same ? p->noise.sigma1 : 1);
+  }
+  else
+    nz.sigma = noisenum(L, idx, who, "sigma", same ? p->noise.sigma : 1);
   nz.nu = noisenum(L, idx, who, "nu", same && p->noise.nu > 0
                    ? p->noise.nu : 3);
   {
@@ -2717,12 +2728,12 @@ static int problem_eval (lua_State *L)
   return 2;
 }
 
-/* p.noise: nil, or {kind=, sigma=, nu=, batch=, order=} with the fields
-** that kind uses. */
+/* p.noise: nil, or {kind=, sigma=, nu=, batch=, order=, sigma0=,
+** sigma1=} with the fields that kind uses. */
 static void pushnoise (lua_State *L, const ol_noise *nz)
 {
   static const char *const kinds[] = {"none", "gauss", "aniso", "student",
-                                      "asym", "batch"};
+                                      "asym", "affine", "batch"};
   static const char *const orders[] = {"replace", "shuffle", "once",
                                        "cyclic", "grab"};
   if (nz->kind <= OL_NOISE_NONE || nz->kind > OL_NOISE_BATCH) {
@@ -2732,7 +2743,13 @@ static void pushnoise (lua_State *L, const ol_noise *nz)
   lua_newtable(L);
   lua_pushstring(L, kinds[nz->kind]);
   lua_setfield(L, -2, "kind");
-  if (nz->kind != OL_NOISE_BATCH) {
+  if (nz->kind == OL_NOISE_AFFINE) {
+    lua_pushnumber(L, nz->sigma);
+    lua_setfield(L, -2, "sigma0");
+    lua_pushnumber(L, nz->sigma1);
+    lua_setfield(L, -2, "sigma1");
+  }
+  else if (nz->kind != OL_NOISE_BATCH) {
     lua_pushnumber(L, nz->sigma);
     lua_setfield(L, -2, "sigma");
   }

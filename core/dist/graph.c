@@ -201,7 +201,8 @@ int ol_dec_init (ol_dec *s, const double *par, ol_ctx *c, const char *who,
   int m, w, rc, dflt;
   if (p->noise.kind == OL_NOISE_ANISO)
     return ol_err_set(e, OL_EINVAL, "%s: anisotropic noise is not drawn "
-                      "per node; use gauss, student, asym or batch", who);
+                      "per node; use gauss, student, asym, affine or "
+                      "batch", who);
   dflt = (long)par[3] < p->nsum ? (int)par[3] : (int)p->nsum;
   if ((rc = ol_dist_split_init(&s->split, p, dflt, who, e)) != OL_OK)
     return rc;
@@ -259,6 +260,9 @@ int ol_dec_grads (ol_dec *s, ol_ctx *c, const double *X, double *G,
         g[j] += sigma * ol_rng_student(r, nz->nu);
       else if (nz->kind == OL_NOISE_ASYM)
         g[j] += sigma * (ol_rng_exp(r) - 1);
+      else if (nz->kind == OL_NOISE_AFFINE)   /* of the node's gradient */
+        g[j] += sqrt(sigma * sigma / d + nz->sigma1 * nz->sigma1 * g[j]
+                     * g[j]) * ol_rng_normal(r);
     }
   }
   return OL_OK;

@@ -145,7 +145,7 @@ static void test_sgd (void)
   const double v[] = {1, 0.3, 5};
   double par[4];
   const ol_method_type *gd = olt_method("gd", par, "lr", 0.3, (char *)NULL);
-  ol_noise nz = {OL_NOISE_BATCH, 0, 1, 5, OL_ORDER_REPLACE, NULL};
+  ol_noise nz = {OL_NOISE_BATCH, 0, 1, 5, OL_ORDER_REPLACE, NULL, 0};
   ol_run_opts o = olt_opts(200, 0, OL_MSET_EMPTY);
   ol_run *a, *b;
   ol_err e;

@@ -740,6 +740,8 @@ local function noise ()
   if chance(2) then t[#t + 1] = "sigma = " .. num() end
   if chance(3) then t[#t + 1] = "nu = " .. num() end
   if chance(3) then t[#t + 1] = "batch = " .. num() end
+  if chance(4) then t[#t + 1] = "sigma0 = " .. num() end
+  if chance(4) then t[#t + 1] = "sigma1 = " .. num() end
   if chance(4) then
     t[#t + 1] = "order = " .. fmt("%q", pick(NOISEORDERS))
   end

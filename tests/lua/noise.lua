@@ -27,10 +27,10 @@ t.is(problem.quadratic{n = 3, noise = {kind = "none"}}.noise, nil,
 
 -- errors: keys, kinds, orders, ranges
 t.errors("problem.quadratic: unknown noise key 'sgima' (valid: kind, sigma, "
-         .. "nu, batch, order)", problem.quadratic,
+         .. "nu, batch, order, sigma0, sigma1)", problem.quadratic,
          {noise = {kind = "gauss", sgima = 1}})
 t.errors("problem.quadratic: noise.kind = 'cauchy' (valid: none, gauss, "
-         .. "aniso, student, asym, batch)", problem.quadratic,
+         .. "aniso, student, asym, affine, batch)", problem.quadratic,
          {noise = {kind = "cauchy"}})
 t.errors("problem.quadratic: noise.sigma = -1 is out of range [0, inf)",
          problem.quadratic, {noise = {sigma = -1}})
@@ -111,4 +111,41 @@ t.errors("run: lrmax: gd has no effective learning rate", run,
 t.errors("run: dist needs a known minimiser x* (bowl has none)", run,
          problem.new{n = 2, f = half, name = "bowl"}, optim.gd{},
          {iters = 1, watch = {"dist"}, progress = false})
+
+-- affine variance (issue 27): its own keys sigma0, sigma1; sigma refused
+p = problem.quadratic{n = 3, noise = {kind = "affine", sigma0 = 0.5,
+                                      sigma1 = 2}}
+t.ok(p.noise.kind == "affine" and p.noise.sigma0 == 0.5
+     and p.noise.sigma1 == 2 and p.noise.sigma == nil,
+     "noise: kind affine reports sigma0 and sigma1")
+p = problem.quadratic{n = 3, noise = {kind = "affine"}}
+t.ok(p.noise.sigma0 == 1 and p.noise.sigma1 == 1,
+     "noise: affine defaults sigma0 = sigma1 = 1")
+t.errors("problem.quadratic: noise kind \"affine\" reads sigma0 and sigma1, "
+         .. "not sigma", problem.quadratic,
+         {noise = {kind = "affine", sigma = 1}})
+t.errors("problem.quadratic: noise.sigma0 = -1 is out of range [0, inf)",
+         problem.quadratic, {noise = {kind = "affine", sigma0 = -1}})
+t.errors("problem.quadratic: noise.sigma1 = inf is out of range [0, inf)",
+         problem.quadratic, {noise = {kind = "affine", sigma1 = 1 / 0}})
+t.errors("problem.quadratic: noise.sigma1 must be a number, got a string",
+         problem.quadratic, {noise = {kind = "affine", sigma1 = "x"}})
+-- decentralized methods draw it per node from the node's gradient: zero
+-- scales give the noise-free run exactly, positive ones move it
+do
+  local function split (nz)
+    local q = problem.fsquad{N = 40, d = 2, noise = nz}
+    problem.workers(q, {n = 8, heterogeneity = 1, seed = 1})
+    return q
+  end
+  local O = {iters = 50, seed = 3, progress = false, view = false}
+  local r0 = run(split{kind = "none"}, dist.dsgd{lr = 0.05}, O)
+  local rz = run(split{kind = "affine", sigma0 = 0, sigma1 = 0},
+                 dist.dsgd{lr = 0.05}, O)
+  local ra = run(split{kind = "affine", sigma0 = 1, sigma1 = 0.5},
+                 dist.dsgd{lr = 0.05}, O)
+  t.ok(rz.x[1] == r0.x[1] and rz.x[2] == r0.x[2]
+       and ra.x[1] ~= r0.x[1], "noise: affine per node in dist.dsgd (zero "
+       .. "scales = no noise, bit for bit; sigma0 = 1 moves the run)")
+end
 t.done()
