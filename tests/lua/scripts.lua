@@ -954,4 +954,39 @@ do
        .. rows .. " rows)")
 end
 
+-- muonbp_period: at each of the 3 matlsq instances MuonBP with period 1
+-- takes Muon's steps exactly, steps to 1e-3 of the start order as
+-- muon <= P5 <= 1.15 muon < Pinf, and with eta 3x and 10x too large AdaGO
+-- ends below 1e-6 of the start while Muon ends over 5x its own 1x loss.
+do
+  local out = output("muonbp_period")
+  local rows, diffs, tol = 0, 0, 0
+  for s, km, k1, k5, ki, r5, ri in out:gmatch(
+      "\n  (%d)%s+%S+%s+(%d+)%s+(%d+)%s+(%d+)%s+(%d+)%s+(%S+)%s+(%S+)\n") do
+    rows = rows + 1
+    km, k1, k5, ki, r5, ri = num(km), num(k1), num(k5), num(ki), num(r5),
+      num(ri)
+    t.ok(k1 == km and k5 <= 1.15 * km and ki > k5 and ki > km
+         and math.abs(r5 - k5 / km) < 1e-3 and math.abs(ri - ki / km) < 1e-3,
+         "scripts: muonbp_period: instance " .. s .. ": steps muon " .. km
+         .. ", P=1 " .. k1 .. ", P=5 " .. k5 .. " (<= 1.15x), P=inf " .. ki)
+  end
+  for d in out:gmatch("max |loss%(P=1%) %- loss%(muon%)| over the run "
+                      .. "(%S+)") do
+    diffs = diffs + 1
+    t.is(num(d), 0, "scripts: muonbp_period: P = 1 and Muon losses equal")
+  end
+  for s, a3, a10, m3, m10 in out:gmatch(
+      "(%d)%s+eta 3x, 10x: adago (%S+), (%S+) of the start %(< 1e%-6%); "
+      .. "muon (%S+), (%S+) x") do
+    tol = tol + 1
+    t.ok(num(a3) < 1e-6 and num(a10) < 1e-6 and num(m3) > 5
+         and num(m10) > 5, "scripts: muonbp_period: instance " .. s
+         .. ": eta 3x/10x adago " .. a3 .. "/" .. a10 .. " < 1e-6, muon "
+         .. m3 .. "/" .. m10 .. " x its 1x loss > 5")
+  end
+  t.ok(rows == 3 and diffs == 3 and tol == 3, "scripts: muonbp_period: 3 "
+       .. "instances (" .. rows .. ", " .. diffs .. ", " .. tol .. " rows)")
+end
+
 t.done()
