@@ -989,4 +989,53 @@ do
        .. "instances (" .. rows .. ", " .. diffs .. ", " .. tol .. " rows)")
 end
 
+-- diffusion_delta: the closed-form bias TV(p_delta, p) grows with delta
+-- and E TV of exact p_delta samples (>= it, Jensen) is met by pfode heun
+-- within 3 se; the sde's own error at 8 and 16 steps falls with delta at
+-- each seed; pfode euler equals ddim eta 0 to rounding; the slopes are
+-- first order (euler), second order (heun) and 1 in eta (ddim -> pfode).
+do
+  local out = output("diffusion_delta")
+  local rows, pb = 0, -1
+  for d, bias, pred, z in out:gmatch("\n  (0%.%d+)%s+%S+%s+(%S+)%s+(%S+)"
+                                     .. "%s+%S+%s+%S+%s+%S+%s+%S+%s+(%S+)") do
+    rows = rows + 1
+    bias, pred, z = num(bias), num(pred), num(z)
+    t.ok(bias > pb and pred >= bias and math.abs(z) <= 3,
+         "scripts: diffusion_delta: delta " .. d .. ": bias " .. bias
+         .. " grows, pred " .. pred .. " >= it, z " .. z .. " within 3")
+    pb = bias
+  end
+  t.is(rows, 4, "scripts: diffusion_delta: 4 deltas in the bias table")
+  local own, n = {}, 0
+  for s, d, e8, e16 in out:gmatch("\n  (%d)%s+(0%.%d+)%s+(%S+) / %S+%s+"
+                                  .. "(%S+) / ") do
+    n = n + 1
+    e8, e16 = num(e8), num(e16)
+    local pr = own[s]
+    t.ok(pr == nil or (e8 < pr[1] and e16 < pr[2]), "scripts: "
+         .. "diffusion_delta: seed " .. s .. " delta " .. d .. ": sde "
+         .. "error at 8 / 16 steps " .. e8 .. " / " .. e16
+         .. " below the smaller delta's")
+    own[s] = {e8, e16}
+  end
+  t.is(n, 12, "scripts: diffusion_delta: 3 seeds x 4 deltas of sde rows")
+  local diffs, sl = 0, 0
+  for m in out:gmatch("max |pfode euler %- ddim eta 0| (%S+)") do
+    diffs = diffs + 1
+    t.ok(num(m) < 1e-9, "scripts: diffusion_delta: pfode euler = ddim "
+         .. "eta 0 (" .. m .. ")")
+  end
+  for s, a, b, c in out:gmatch("seed (%d)  slopes: euler (%S+) heun (%S+) "
+                               .. "in steps; ddim (%S+) in eta") do
+    sl = sl + 1
+    a, b, c = num(a), num(b), num(c)
+    t.ok(a >= -1.25 and a <= -0.75 and b >= -2.5 and b <= -1.5
+         and c >= 0.8 and c <= 1.2, "scripts: diffusion_delta: seed " .. s
+         .. ": slopes euler " .. a .. " heun " .. b .. " eta " .. c)
+  end
+  t.ok(diffs == 12 and sl == 3, "scripts: diffusion_delta: 3 seeds x 4 "
+       .. "step counts (" .. diffs .. ", " .. sl .. ")")
+end
+
 t.done()
