@@ -1038,4 +1038,55 @@ do
        .. "step counts (" .. diffs .. ", " .. sl .. ")")
 end
 
+-- composite_lastiterate: F* of both lasso instances certified (FISTA's
+-- prox-gradient mapping <= 1e-10, ISTA agreeing to 1e-9); the mean last-
+-- iterate gap over 100 streams falls at a slope in [-0.65, -0.35] and
+-- is re-fitted here from the printed means within 0.01; the decade ratio
+-- of the quantiles is <= 1 with Gaussian noise and > 1 with Student t,
+-- whose power-law exponent is over twice the Gaussian's.
+do
+  local out = output("composite_lastiterate")
+  local nf = 0
+  for s, a, g, b in out:gmatch("instance seed (%d): F%* = (%S+) %(fista, "
+                               .. "|G| = (%S+); ista (%S+)%)") do
+    nf = nf + 1
+    t.ok(num(g) <= 1e-10 and math.abs(num(a) - num(b)) <= 1e-9,
+         "scripts: composite_lastiterate: seed " .. s .. ": F* " .. a
+         .. " certified (|G| " .. g .. ", ista " .. b .. ")")
+  end
+  t.is(nf, 2, "scripts: composite_lastiterate: 2 instances")
+  for s = 1, 2 do
+    local xs, ys = {}, {}
+    for T, m in out:gmatch("\n  " .. s .. "%s+(%d+)%s+(%S+)%s+%S+%s+%S+") do
+      xs[#xs + 1], ys[#ys + 1] = num(T), num(m)
+    end
+    local sl = num(out:match("seed " .. s .. ": log%-log slope of the mean "
+                             .. "(%S+),"))
+    local mx, my, sxy, sxx = 0, 0, 0, 0
+    for i = 1, #xs do
+      mx, my = mx + math.log(xs[i]) / #xs, my + math.log(ys[i]) / #xs
+    end
+    for i = 1, #xs do
+      sxy = sxy + (math.log(xs[i]) - mx) * (math.log(ys[i]) - my)
+      sxx = sxx + (math.log(xs[i]) - mx) ^ 2
+    end
+    t.ok(#xs == 5 and sl and sl >= -0.65 and sl <= -0.35
+         and math.abs(sxy / sxx - sl) <= 0.01, "scripts: "
+         .. "composite_lastiterate: seed " .. s .. ": slope " .. tostring(sl)
+         .. " in [-0.65, -0.35], refit " .. sxy / sxx .. " from "
+         .. #xs .. " means")
+  end
+  local rg, ag = out:match("gauss: q = %S+ %+ %S+ ln%(1/delta%); decade "
+                           .. "ratio rho (%S+) %+%- %S+; power law "
+                           .. "exponent alpha (%S+)")
+  local rs, as = out:match("student: q = %S+ %+ %S+ ln%(1/delta%); decade "
+                           .. "ratio rho (%S+) %+%- %S+; power law "
+                           .. "exponent alpha (%S+)")
+  rg, ag, rs, as = num(rg), num(ag), num(rs), num(as)
+  t.ok(rg and rs and rg <= 1 and rs > 1 and as > 2 * ag, "scripts: "
+       .. "composite_lastiterate: rho gauss " .. tostring(rg) .. " <= 1 < "
+       .. "student " .. tostring(rs) .. ", alpha " .. tostring(as)
+       .. " > 2 x " .. tostring(ag))
+end
+
 t.done()
