@@ -955,21 +955,25 @@ do
 end
 
 -- muonbp_period: at each of the 3 matlsq instances MuonBP with period 1
--- takes Muon's steps exactly, steps to 1e-3 of the start order as
--- muon <= P5 <= 1.15 muon < Pinf, and with eta 3x and 10x too large AdaGO
--- ends below 1e-6 of the start while Muon ends over 5x its own 1x loss.
+-- takes Muon's steps exactly, steps to 1e-3 of the start rise strictly
+-- with the period (1, 2, 5, 10, inf) with muon <= P5 <= 1.15 muon < Pinf,
+-- and with eta 3x and 10x too large AdaGO ends below 1e-6 of the start
+-- while Muon ends over 5x its own 1x loss.
 do
   local out = output("muonbp_period")
   local rows, diffs, tol = 0, 0, 0
-  for s, km, k1, k5, ki, r5, ri in out:gmatch(
-      "\n  (%d)%s+%S+%s+(%d+)%s+(%d+)%s+(%d+)%s+(%d+)%s+(%S+)%s+(%S+)\n") do
+  for s, km, k1, k2, k5, k10, ki, r5, ri in out:gmatch(
+      "\n  (%d)%s+%S+%s+(%d+)%s+(%d+)%s+(%d+)%s+(%d+)%s+(%d+)%s+(%d+)%s+"
+      .. "(%S+)%s+(%S+)\n") do
     rows = rows + 1
-    km, k1, k5, ki, r5, ri = num(km), num(k1), num(k5), num(ki), num(r5),
-      num(ri)
-    t.ok(k1 == km and k5 <= 1.15 * km and ki > k5 and ki > km
-         and math.abs(r5 - k5 / km) < 1e-3 and math.abs(ri - ki / km) < 1e-3,
-         "scripts: muonbp_period: instance " .. s .. ": steps muon " .. km
-         .. ", P=1 " .. k1 .. ", P=5 " .. k5 .. " (<= 1.15x), P=inf " .. ki)
+    km, k1, k2, k5, k10, ki, r5, ri = num(km), num(k1), num(k2), num(k5),
+      num(k10), num(ki), num(r5), num(ri)
+    t.ok(k1 == km and k1 < k2 and k2 < k5 and k5 < k10 and k10 < ki
+         and k5 <= 1.15 * km and math.abs(r5 - k5 / km) < 1e-3
+         and math.abs(ri - ki / km) < 1e-3, "scripts: muonbp_period: "
+         .. "instance " .. s .. ": steps muon " .. km .. ", P = 1, 2, 5, "
+         .. "10, inf: " .. k1 .. " " .. k2 .. " " .. k5 .. " " .. k10 .. " "
+         .. ki .. " (rising, P5 <= 1.15x)")
   end
   for d in out:gmatch("max |loss%(P=1%) %- loss%(muon%)| over the run "
                       .. "(%S+)") do
