@@ -25,7 +25,9 @@
 --  * rate.  E[F(x_T) - F*] over R = 100 streams at T = 100 .. 10000:
 --    the fitted log-log slope lies in [-0.65, -0.35] (-1/2, with room
 --    for the log T factor, whose local slope 1 / ln T is 0.1 - 0.2 here),
---    at both instances; the 90% quantile is printed with it.
+--    at both instances; the 90% quantile is printed with it, and the
+--    mean gradient mapping ||G(x_T)|| (M2: (x - prox(x - grad f(x))),
+--    the kkt metric, exact) with its slope, not checked.
 --  * confidence.  At T = 1000 over R = 3000 streams, the (1 - delta)-
 --    quantile q(delta) for delta in {0.1, 0.03, 0.01, 0.003, 0.001}
 --    (M12), each with its distribution-free 95% interval (the order
@@ -91,14 +93,16 @@ local function lipschitz (s)
   return L
 end
 
+-- the final gaps F(x_T) - F* of n streams, sorted, and the mean final
+-- gradient mapping ||G(x_T)|| (M2, the kkt metric: exact, noise-free)
 local function gaps (p, T, n, Fs)
   local q = repeats(p, optim.ista{lr = 1 / math.sqrt(T)},
-                    {iters = T, seed = seed, metrics = {"loss"},
+                    {iters = T, seed = seed, metrics = {"loss", "kkt"},
                      view = false}, n)
-  local v = q:values("loss")
-  for i = 1, #v do v[i] = v[i] - Fs end
+  local v, g, mg = q:values("loss"), q:values("kkt"), 0
+  for i = 1, #v do v[i], mg = v[i] - Fs, mg + g[i] / #g end
   table.sort(v)
-  return v
+  return v, mg
 end
 
 -- type 7 quantile of sorted v, and the order statistic of rank k
@@ -160,24 +164,25 @@ end
 
 print()
 print(string.format("rate: F(x_T) - F* over %d streams", Rr))
-print(string.format("  %-4s %6s %10s %9s %10s", "seed", "T", "mean", "se",
-                    "q90"))
+print(string.format("  %-4s %6s %10s %9s %10s %10s", "seed", "T", "mean",
+                    "se", "q90", "mean |G|"))
 for _, s in ipairs{1, 2} do
   local p = lasso(s, {kind = "gauss", sigma = 1})
-  local ys, y9 = {}, {}
+  local ys, y9, yg = {}, {}, {}
   for _, T in ipairs(Ts) do
-    local v = gaps(p, T, Rr, Fs[s])
+    local v, mg = gaps(p, T, Rr, Fs[s])
     local m, m2 = 0, 0
     for i = 1, #v do m, m2 = m + v[i] / #v, m2 + v[i] * v[i] / #v end
     local se = math.sqrt((m2 - m * m) / (#v - 1))
-    ys[#ys + 1], y9[#y9 + 1] = m, quant(v, 0.9)
-    print(string.format("  %-4d %6d %10.4f %9.4f %10.4f", s, T, m, se,
-                        y9[#y9]))
+    ys[#ys + 1], y9[#y9 + 1], yg[#yg + 1] = m, quant(v, 0.9), mg
+    print(string.format("  %-4d %6d %10.4f %9.4f %10.4f %10.4f", s, T, m,
+                        se, y9[#y9], mg))
   end
   sl[s] = lesson.slope(Ts, ys)
   ok = ok and sl[s] >= -0.65 and sl[s] <= -0.35
   print(string.format("  seed %d: log-log slope of the mean %.3f, of q90 "
-                      .. "%.3f", s, sl[s], lesson.slope(Ts, y9)))
+                      .. "%.3f, of |G| %.3f", s, sl[s], lesson.slope(Ts, y9),
+                      lesson.slope(Ts, yg)))
 end
 
 print()
