@@ -1056,4 +1056,143 @@ do
   check(out4, " (seeds 4 5 6)")
 end
 
+-- muonbp_period: at each of the 3 matlsq instances MuonBP with period 1
+-- takes Muon's steps exactly, steps to 1e-3 of the start rise strictly
+-- with the period (1, 2, 5, 10, inf) with muon <= P5 <= 1.15 muon < Pinf,
+-- and with eta 3x and 10x too large AdaGO ends below 1e-6 of the start
+-- while Muon ends over 5x its own 1x loss.
+do
+  local out = output("muonbp_period")
+  local rows, diffs, tol = 0, 0, 0
+  for s, km, k1, k2, k5, k10, ki, r5, ri in out:gmatch(
+      "\n  (%d)%s+%S+%s+(%d+)%s+(%d+)%s+(%d+)%s+(%d+)%s+(%d+)%s+(%d+)%s+"
+      .. "(%S+)%s+(%S+)\n") do
+    rows = rows + 1
+    km, k1, k2, k5, k10, ki, r5, ri = num(km), num(k1), num(k2), num(k5),
+      num(k10), num(ki), num(r5), num(ri)
+    t.ok(k1 == km and k1 < k2 and k2 < k5 and k5 < k10 and k10 < ki
+         and k5 <= 1.15 * km and math.abs(r5 - k5 / km) < 1e-3
+         and math.abs(ri - ki / km) < 1e-3, "scripts: muonbp_period: "
+         .. "instance " .. s .. ": steps muon " .. km .. ", P = 1, 2, 5, "
+         .. "10, inf: " .. k1 .. " " .. k2 .. " " .. k5 .. " " .. k10 .. " "
+         .. ki .. " (rising, P5 <= 1.15x)")
+  end
+  for d in out:gmatch("max |loss%(P=1%) %- loss%(muon%)| over the run "
+                      .. "(%S+)") do
+    diffs = diffs + 1
+    t.is(num(d), 0, "scripts: muonbp_period: P = 1 and Muon losses equal")
+  end
+  for s, a3, a10, m3, m10 in out:gmatch(
+      "(%d)%s+eta 3x, 10x: adago (%S+), (%S+) of the start %(< 1e%-6%); "
+      .. "muon (%S+), (%S+) x") do
+    tol = tol + 1
+    t.ok(num(a3) < 1e-6 and num(a10) < 1e-6 and num(m3) > 5
+         and num(m10) > 5, "scripts: muonbp_period: instance " .. s
+         .. ": eta 3x/10x adago " .. a3 .. "/" .. a10 .. " < 1e-6, muon "
+         .. m3 .. "/" .. m10 .. " x its 1x loss > 5")
+  end
+  t.ok(rows == 3 and diffs == 3 and tol == 3, "scripts: muonbp_period: 3 "
+       .. "instances (" .. rows .. ", " .. diffs .. ", " .. tol .. " rows)")
+end
+
+-- diffusion_delta: the closed-form bias TV(p_delta, p) grows with delta
+-- and E TV of exact p_delta samples (>= it, Jensen) is met by pfode heun
+-- within 3 se; the sde's own error at 8 and 16 steps falls with delta at
+-- each seed; pfode euler equals ddim eta 0 to rounding; the slopes are
+-- first order (euler), second order (heun) and 1 in eta (ddim -> pfode).
+do
+  local out = output("diffusion_delta")
+  local rows, pb = 0, -1
+  for d, bias, pred, z in out:gmatch("\n  (0%.%d+)%s+%S+%s+(%S+)%s+(%S+)"
+                                     .. "%s+%S+%s+%S+%s+%S+%s+%S+%s+(%S+)") do
+    rows = rows + 1
+    bias, pred, z = num(bias), num(pred), num(z)
+    t.ok(bias > pb and pred >= bias and math.abs(z) <= 3,
+         "scripts: diffusion_delta: delta " .. d .. ": bias " .. bias
+         .. " grows, pred " .. pred .. " >= it, z " .. z .. " within 3")
+    pb = bias
+  end
+  t.is(rows, 4, "scripts: diffusion_delta: 4 deltas in the bias table")
+  local own, n = {}, 0
+  for s, d, e8, e16 in out:gmatch("\n  (%d)%s+(0%.%d+)%s+(%S+) / %S+%s+"
+                                  .. "(%S+) / ") do
+    n = n + 1
+    e8, e16 = num(e8), num(e16)
+    local pr = own[s]
+    t.ok(pr == nil or (e8 < pr[1] and e16 < pr[2]), "scripts: "
+         .. "diffusion_delta: seed " .. s .. " delta " .. d .. ": sde "
+         .. "error at 8 / 16 steps " .. e8 .. " / " .. e16
+         .. " below the smaller delta's")
+    own[s] = {e8, e16}
+  end
+  t.is(n, 12, "scripts: diffusion_delta: 3 seeds x 4 deltas of sde rows")
+  local diffs, sl = 0, 0
+  for m in out:gmatch("max |pfode euler %- ddim eta 0| (%S+)") do
+    diffs = diffs + 1
+    t.ok(num(m) < 1e-9, "scripts: diffusion_delta: pfode euler = ddim "
+         .. "eta 0 (" .. m .. ")")
+  end
+  for s, a, b, c in out:gmatch("seed (%d)  slopes: euler (%S+) heun (%S+) "
+                               .. "in steps; ddim (%S+) in eta") do
+    sl = sl + 1
+    a, b, c = num(a), num(b), num(c)
+    t.ok(a >= -1.25 and a <= -0.75 and b >= -2.5 and b <= -1.5
+         and c >= 0.8 and c <= 1.2, "scripts: diffusion_delta: seed " .. s
+         .. ": slopes euler " .. a .. " heun " .. b .. " eta " .. c)
+  end
+  t.ok(diffs == 12 and sl == 3, "scripts: diffusion_delta: 3 seeds x 4 "
+       .. "step counts (" .. diffs .. ", " .. sl .. ")")
+end
+
+-- composite_lastiterate: F* of both lasso instances certified (FISTA's
+-- prox-gradient mapping <= 1e-10, ISTA agreeing to 1e-9); the mean last-
+-- iterate gap over 100 streams falls at a slope in [-0.65, -0.35] and
+-- is re-fitted here from the printed means within 0.01; the decade ratio
+-- of the quantiles is <= 1 with Gaussian noise and > 1 with Student t,
+-- whose power-law exponent is over twice the Gaussian's.
+do
+  local out = output("composite_lastiterate")
+  local nf = 0
+  for s, a, g, b in out:gmatch("instance seed (%d): F%* = (%S+) %(fista, "
+                               .. "|G| = (%S+); ista (%S+)%)") do
+    nf = nf + 1
+    t.ok(num(g) <= 1e-10 and math.abs(num(a) - num(b)) <= 1e-9,
+         "scripts: composite_lastiterate: seed " .. s .. ": F* " .. a
+         .. " certified (|G| " .. g .. ", ista " .. b .. ")")
+  end
+  t.is(nf, 2, "scripts: composite_lastiterate: 2 instances")
+  for s = 1, 2 do
+    local xs, ys = {}, {}
+    for T, m in out:gmatch("\n  " .. s .. "%s+(%d+)%s+(%S+)%s+%S+%s+%S+") do
+      xs[#xs + 1], ys[#ys + 1] = num(T), num(m)
+    end
+    local sl = num(out:match("seed " .. s .. ": log%-log slope of the mean "
+                             .. "(%S+),"))
+    local mx, my, sxy, sxx = 0, 0, 0, 0
+    for i = 1, #xs do
+      mx, my = mx + math.log(xs[i]) / #xs, my + math.log(ys[i]) / #xs
+    end
+    for i = 1, #xs do
+      sxy = sxy + (math.log(xs[i]) - mx) * (math.log(ys[i]) - my)
+      sxx = sxx + (math.log(xs[i]) - mx) ^ 2
+    end
+    t.ok(#xs == 5 and sl and sl >= -0.65 and sl <= -0.35
+         and math.abs(sxy / sxx - sl) <= 0.01, "scripts: "
+         .. "composite_lastiterate: seed " .. s .. ": slope " .. tostring(sl)
+         .. " in [-0.65, -0.35], refit " .. sxy / sxx .. " from "
+         .. #xs .. " means")
+  end
+  local rg, ag = out:match("gauss: q = %S+ %+ %S+ ln%(1/delta%); decade "
+                           .. "ratio rho (%S+) %+%- %S+; power law "
+                           .. "exponent alpha (%S+)")
+  local rs, as = out:match("student: q = %S+ %+ %S+ ln%(1/delta%); decade "
+                           .. "ratio rho (%S+) %+%- %S+; power law "
+                           .. "exponent alpha (%S+)")
+  rg, ag, rs, as = num(rg), num(ag), num(rs), num(as)
+  t.ok(rg and rs and rg <= 1 and rs > 1 and as > 2 * ag, "scripts: "
+       .. "composite_lastiterate: rho gauss " .. tostring(rg) .. " <= 1 < "
+       .. "student " .. tostring(rs) .. ", alpha " .. tostring(as)
+       .. " > 2 x " .. tostring(ag))
+end
+
 t.done()
