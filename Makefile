@@ -211,7 +211,11 @@ extend: deps
 
 mancheck:
 	@out=$$(groff -man -ww -z -rCHECKSTYLE=3 man/optlab.1 2>&1); \
-	if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; echo "man: optlab.1 lints clean"
+	if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; \
+	for f in scripts/*.lua; do b=$${f#scripts/}; \
+	  grep -q "$$b" man/optlab.1 || { echo "man: $$f is not in the list" \
+	    "of demos (section EXAMPLES)"; exit 1; }; done; \
+	echo "man: optlab.1 lints clean and names every demo in scripts/"
 
 # AddressSanitizer + UBSan over the whole suite, in a throw-away build;
 # fontconfig's process-long caches (PNG and PDF figures) are not leaks
