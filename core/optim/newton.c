@@ -1,5 +1,5 @@
 /*
-** core/optim/newton.c -- Newton's method with a Cholesky solve and three
+** core/optim/newton.c -- Newton's method with a Cholesky solve and four
 ** step rules.
 **
 **   p_t = -B_t^{-1} g_t,   g_t = grad f(x_t), H_t = Hess f(x_t)
@@ -14,6 +14,34 @@
 **              with rho = 1/2), at most 50 halvings; a trial point where
 **              f is not finite (an overflowing exp, a log of a negative)
 **              fails the test like any other and the step is halved
+**   aicn:      x_{t+1} = x_t + a_t alpha_t p_t,
+**              alpha_t = (-1 + sqrt(1 + 2 L lambda_t)) / (L lambda_t)
+**              (1 when L lambda_t = 0, its limit), lambda_t as above
+**              (Hanzely, Kamzolov, Pasechnyuk, Gasnikov, Richtarik &
+**              Takac 2022, "A damped Newton method achieves global
+**              O(1/k^2) and local quadratic convergence rate", NeurIPS 35,
+**              Algorithm 1, AICN: affine-invariant cubic Newton).  alpha_t
+**              is the minimiser over a of the model -a lambda^2 +
+**              a^2 lambda^2 / 2 + L a^3 lambda^3 / 6 (the cubic model in
+**              the local norm ||h||_x = (h'H h)^{1/2} along p_t), so
+**              alpha_t is in (0, 1] and -> 1 as lambda_t -> 0 (local
+**              quadratic rate).  L >= 0 is the paper's L_est, an upper
+**              estimate of the semi-strong self-concordance constant
+**              L_semi: ||Hess f(y) - Hess f(x)||_{op,x} <= L_semi ||y -
+**              x||_x.  With L_est >= L_semi the paper proves f(x_k) - f*
+**              = O(k^-2) globally, its constant growing with L_est and
+**              with the size of the initial level set in the local
+**              norms, and a local quadratic rate; L = 0 is pure Newton.  The formula was read
+**              against the authors' own implementation (the OPTAMI
+**              library, DampedNewton variant 'AIC': G = L (g'H^-1 g)^{1/2},
+**              alpha = (sqrt(1 + 2G) - 1) / G); the paper's exact rate
+**              constants are not restated here.  Not done: an adaptive L
+**              (the doubling/halving "backtracking ... as if the optimal
+**              smoothness parameters were known" of Hanzely, Abdukhakimov
+**              & Takac 2024, arXiv 2405.18926, whose abstract does not
+**              give its form, nor its O(k^-3) schedules).  Computed as
+**              alpha = 2 / (1 + sqrt(1 + 2 L lambda)), the same number
+**              without the cancellation of -1 + sqrt(1 + u) for small u.
 **   a_t = lr * sched_t.
 **
 ** B_t: H_t when its Cholesky factorisation succeeds (H positive
@@ -61,7 +89,7 @@
 #include "syevr.h"
 #include "vec.h"
 
-enum { NEWTON_PURE, NEWTON_DAMPED, NEWTON_BACKTRACK };
+enum { NEWTON_PURE, NEWTON_DAMPED, NEWTON_BACKTRACK, NEWTON_AICN };
 
 #define NEWTON_C1 1e-4
 #define NEWTON_HALVINGS 50
@@ -69,6 +97,7 @@ enum { NEWTON_PURE, NEWTON_DAMPED, NEWTON_BACKTRACK };
 typedef struct newton_state {
   int rule;
   double lr;
+  double L;             /* AICN's L_est (aicn only) */
   double *g, *H, *diag, *p, *xt, *ev;
   ol_syevd_ws ws;       /* dsyevd's workspace, for Greenstadt's B */
   int modified;         /* B is Greenstadt's (H overwritten by Q) */
@@ -76,11 +105,14 @@ typedef struct newton_state {
 } newton_state;
 
 static const ol_param newton_params[] = {
-  {"step", OL_P_ENUM, NEWTON_BACKTRACK, 0, 2,
-   "step rule: pure x - a H^-1 g, damped / (1 + lambda), Armijo backtrack",
-   "pure|damped|backtrack"},
+  {"step", OL_P_ENUM, NEWTON_BACKTRACK, 0, 3,
+   "step rule: pure x - a H^-1 g, damped / (1 + lambda), Armijo backtrack, "
+   "aicn (Hanzely et al. 2022)", "pure|damped|backtrack|aicn"},
   {"lr", OL_P_REAL, 1, 0, INFINITY,
-   "step a (pure, damped) or first trial step (backtrack)", NULL},
+   "step a (pure, damped, aicn) or first trial step (backtrack)", NULL},
+  {"L", OL_P_REAL, 1, 0, OL_FINITE,
+   "aicn: L_est >= the semi-strong self-concordance constant; "
+   "alpha = 2 / (1 + sqrt(1 + 2 L lambda)) (0: pure Newton)", NULL},
 };
 
 static int newton_init (void *st, const double *par, ol_ctx *c, ol_err *e)
@@ -89,6 +121,7 @@ static int newton_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   int n = c->n;
   s->rule = (int)par[0];
   s->lr = par[1];
+  s->L = par[2];
   if ((s->g = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
   if ((s->H = ol_mat_new(n, n, e)) == NULL) return e->code;
   if ((s->diag = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;
@@ -177,6 +210,10 @@ static int newton_step (void *st, ol_ctx *c, ol_err *e)
     ol_vec_axpy(a / (1 + s->lambda), p, x, n);
     return OL_OK;
   }
+  if (s->rule == NEWTON_AICN) {
+    ol_vec_axpy(a * 2 / (1 + sqrt(1 + 2 * s->L * s->lambda)), p, x, n);
+    return OL_OK;
+  }
   for (j = 0; j <= NEWTON_HALVINGS; j++, a *= 0.5) {
     if (-a * gp <= 10 * DBL_EPSILON * fabs(f) + DBL_MIN) break;
     for (i = 0; i < n; i++) s->xt[i] = x[i] + a * p[i];
@@ -217,7 +254,7 @@ const ol_method_type ol_optim_newton = {
   .doc = "Newton's method: Cholesky, or Greenstadt's |eigenvalue| modification "
     "of an indefinite H; pure, damped or backtracking",
   .ref = "Nocedal & Wright 2006, Algorithm 3.1 and sec. 3.4; Greenstadt 1967; "
-    "Nesterov 2004, 4.1.5",
+    "Nesterov 2004, 4.1.5; Hanzely et al. 2022, NeurIPS (AICN, Algorithm 1)",
   .params = newton_params,
   .nparams = (int)(sizeof newton_params / sizeof newton_params[0]),
   .size = sizeof(newton_state),

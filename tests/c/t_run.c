@@ -424,7 +424,7 @@ int main (void)
     ** Newton step from (1, -2) lands on 0 up to the differences' error,
     ** then the gradient is 0 or the step is below rounding */
     static const double a2[2] = {1, 3};
-    double xs[2] = {1, -2}, par[2];
+    double xs[2] = {1, -2}, par[3];
     const ol_method_type *nt = ol_method_find("newton");
     ol_problem *p2 = quadratic(&q, 2, a2);
     ol_run_opts o2;
@@ -434,6 +434,7 @@ int main (void)
     o2.tol = 1e-12;
     par[0] = 2;   /* backtrack */
     par[1] = 1;
+    par[2] = 1;   /* L (aicn only) */
     q.calls = 0;
     r = nt != NULL ? ol_run_new(p2, nt, par, &o2, &e) : NULL;
     if (r != NULL) ol_run_advance(r, 5);

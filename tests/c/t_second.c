@@ -20,6 +20,16 @@
 **     second (m = 1) follows the one-pair two-loop written out here.
 ** (3) Failure: a non-finite Hessian and a kink where no step decreases f
 **     stop the run with the stated reason and message.
+** (4) newton step = "aicn" (Hanzely et al. 2022): the first step by hand
+**     on sqrt(1 + x^2) and on Rosenbrock n = 2 (g, H written out, H^-1 by
+**     Cramer's rule, alpha by the paper's formula) to 1e-14; from x0 = 2
+**     and 10, where pure Newton diverges, it converges to x* = 0 with f
+**     never increasing, L being T38's semi-strong self-concordance
+**     constant over the initial level set (computed here on a grid);
+**     near x* the error ratios e_{k+1} / e_k^2 stay bounded (quadratic
+**     rate; on T38 they rise to L/2, as alpha = 1 - L lambda / 2 + ...
+**     predicts); the other three rules give the
+**     iterates they gave before aicn was added (pinned from that build).
 */
 #include <cblas.h>
 #include <lapacke.h>
@@ -628,6 +638,245 @@ static void test_failures (void)
   ol_problem_free(p);
 }
 
+/* == (4) aicn ============================================================= */
+
+/* T38's h = f'' = (1 + x^2)^{-3/2} */
+static double t38_h (double x)
+{
+  return pow(1 + x * x, -1.5);
+}
+
+/* The semi-strong self-concordance constant of sqrt(1 + x^2) over
+** [-r, r] (in 1-D, |h(y) - h(x)| <= L |y - x| h(x)^{3/2}), as the maximum
+** over a 401-point grid and its diagonal (|h'(x)| / h(x)^{3/2}), times
+** 1.25 for the grid's gaps. */
+static double t38_lsemi (double r)
+{
+  double best = 0, xs[401];
+  int i, j;
+  for (i = 0; i < 401; i++) xs[i] = -r + 2 * r * i / 400.0;
+  for (i = 0; i < 401; i++) {
+    double x = xs[i], hx = t38_h(x), den = pow(hx, 1.5);
+    best = fmax(best, 3 * fabs(x) * pow(1 + x * x, -2.5) / den);
+    for (j = 0; j < 401; j++)
+      if (j != i)
+        best = fmax(best, fabs(t38_h(xs[j]) - hx) / (fabs(xs[j] - x) * den));
+  }
+  return 1.25 * best;
+}
+
+/* alpha of AICN in the paper's form (-1 + sqrt(1 + 2 L lam)) / (L lam) */
+static double aicn_alpha (double L, double lam)
+{
+  return (-1 + sqrt(1 + 2 * L * lam)) / (L * lam);
+}
+
+static void test_aicn_first_step (void)
+{
+  ol_problem *p = olt_problem("smoothabs", NULL, (char *)NULL);
+  ol_problem *q = olt_problem("rosenbrock", NULL, "n", 2.0, (char *)NULL);
+  double par[8], x1[2], want[2], x, g, h, lam, a, gv[2], H[3], det, hg[2];
+  int good;
+  /* (a) 1-D: x0 = 2, L = 5: g = x / sqrt(1 + x^2), h = (1 + x^2)^{-3/2},
+  ** p = -g/h = -x (1 + x^2), lambda = sqrt(g^2 / h) */
+  x = 2;
+  g = x / sqrt(1 + x * x);
+  h = t38_h(x);
+  lam = sqrt(g * g / h);
+  a = aicn_alpha(5, lam);
+  want[0] = x - a * g / h;
+  p->x0[0] = x;
+  olt_method("newton", par, "step", 3.0, "L", 5.0, (char *)NULL);
+  good = one_step(p, "newton", par, x1);
+  ok(good && fabs(x1[0] - want[0]) <= 1e-14 * fmax(1, fabs(want[0])),
+     "newton aicn: first step on sqrt(1 + x^2) from 2, L = 5: lambda = "
+     "%.6g, alpha = %.6g, x1 = %.15g (want %.15g)", lam, a,
+     good ? x1[0] : NAN, want[0]);
+  /* (b) 2-D: Rosenbrock from (-1.2, 1), L = 3: g and H written out */
+  {
+    double u = -1.2, v = 1;
+    gv[0] = -2 * (1 - u) - 400 * u * (v - u * u);
+    gv[1] = 200 * (v - u * u);
+    H[0] = 2 - 400 * (v - u * u) + 800 * u * u;    /* H11 */
+    H[1] = -400 * u;                               /* H12 */
+    H[2] = 200;                                    /* H22 */
+    det = H[0] * H[2] - H[1] * H[1];
+    hg[0] = (H[2] * gv[0] - H[1] * gv[1]) / det;   /* H^-1 g, Cramer */
+    hg[1] = (H[0] * gv[1] - H[1] * gv[0]) / det;
+    lam = sqrt(gv[0] * hg[0] + gv[1] * hg[1]);
+    a = aicn_alpha(3, lam);
+    want[0] = u - a * hg[0];
+    want[1] = v - a * hg[1];
+  }
+  olt_method("newton", par, "step", 3.0, "L", 3.0, (char *)NULL);
+  good = one_step(q, "newton", par, x1);
+  ok(good && olt_agree(x1, want, 2, 1e-14),
+     "newton aicn: first step on Rosenbrock n=2 from (-1.2, 1), L = 3: "
+     "lambda = %.6g, alpha = %.6g, x1 = (%.15g, %.15g)", lam, a,
+     want[0], want[1]);
+  /* (c) L = 0 is pure Newton, to the bit */
+  olt_method("newton", par, "step", 3.0, "L", 0.0, (char *)NULL);
+  good = one_step(q, "newton", par, x1);
+  olt_method("newton", par, "step", 0.0, (char *)NULL);
+  ok(good && one_step(q, "newton", par, want) && x1[0] == want[0] &&
+     x1[1] == want[1], "newton aicn: L = 0 takes the pure Newton step");
+  ol_problem_free(p);
+  ol_problem_free(q);
+}
+
+/* AICN on T38 from x0 with L: steps until |x| <= 1e-12 (at most 300),
+** whether f ever increased, and the largest |x_{k+1}| / x_k^2 over the
+** steps with |x_k| <= 0.1 and |x_{k+1}| >= 1e-100 (*nq of them). */
+static long t38_aicn (double x0, double L, int *up, double *qmax, int *nq)
+{
+  ol_problem *p = olt_problem("smoothabs", NULL, (char *)NULL);
+  double par[8], xo, xn;
+  ol_run_opts o = olt_opts(300, 0, OL_MSET_OF(OL_MET_LOSS));
+  ol_run *r;
+  long k = -1;
+  int rc = OL_STOP_NONE;
+  *up = 0;
+  *qmax = 0;
+  *nq = 0;
+  p->x0[0] = x0;
+  olt_method("newton", par, "step", 3.0, "L", L, (char *)NULL);
+  r = olt_run(p, ol_method_find("newton"), par, &o);
+  if (r != NULL) {
+    xo = x0;
+    for (k = 0; k < 300 && fabs(xo) > 1e-12 && rc == OL_STOP_NONE; k++) {
+      rc = ol_run_step(r);
+      if (ol_run_iter(r) != k + 1) break;
+      xn = ol_run_x(r)[0];
+      if (!(sqrt(1 + xn * xn) <= sqrt(1 + xo * xo))) *up = 1;
+      if (fabs(xo) <= 0.1 && fabs(xn) >= 1e-100) {
+        *qmax = fmax(*qmax, fabs(xn) / (xo * xo));
+        ++*nq;
+      }
+      xo = xn;
+    }
+    if (fabs(xo) > 1e-12) k = -1;
+  }
+  ol_run_free(r);
+  ol_problem_free(p);
+  return k;
+}
+
+static void test_aicn_global (void)
+{
+  static const double x0s[2] = {2, 10};
+  int i;
+  for (i = 0; i < 2; i++) {
+    double L = t38_lsemi(x0s[i]), par[8], qmax;
+    ol_problem *p = olt_problem("smoothabs", NULL, (char *)NULL);
+    int up, nq, diverged;
+    long k;
+    ol_run *r;
+    /* pure Newton x -> -x^3 diverges from |x0| > 1 */
+    p->x0[0] = x0s[i];
+    olt_method("newton", par, "step", 0.0, (char *)NULL);
+    r = go(p, "newton", par, 10, 0);
+    diverged = r != NULL && (ol_run_reason(r) == OL_STOP_DIVERGED ||
+                             ol_run_reason(r) == OL_STOP_NONFINITE);
+    ok(diverged, "newton pure: diverges on sqrt(1 + x^2) from x0 = %g "
+       "within 10 steps (%s)", x0s[i],
+       r != NULL ? ol_stop_name(ol_run_reason(r)) : "no run");
+    ol_run_free(r);
+    ol_problem_free(p);
+    k = t38_aicn(x0s[i], L, &up, &qmax, &nq);
+    ok(k > 0 && !up, "newton aicn: sqrt(1 + x^2) from x0 = %g, L = %.4g "
+       "(1.25 L_semi over [-%g, %g]) reaches |x| <= 1e-12 in %ld steps, f "
+       "never increasing", x0s[i], L, x0s[i], x0s[i], k);
+    /* locally x+ = x - alpha x (1 + x^2), alpha = 1 - L lambda / 2 +
+    ** O(lambda^2), lambda = |x| (1 + x^2)^{1/4}: |x+| / x^2 rises to L/2
+    ** as x -> 0 (from below: the next terms are negative) */
+    ok(nq >= 2 && qmax <= 0.5 * L * (1 + 1e-9) && qmax >= 0.45 * L,
+       "newton aicn: quadratic near x* on sqrt(1 + x^2) from %g: max "
+       "|x_k+1| / x_k^2 = %.6g in [0.45 L, L/2 = %.6g] over %d steps",
+       x0s[i], qmax, 0.5 * L, nq);
+  }
+}
+
+/* Quadratic rate on a 7-dimensional logistic regression: x* from 50
+** backtracking steps, then AICN (L = 1) from a shifted start; the ratios
+** ||x_k+1 - x*|| / ||x_k - x*||^2 for ||x_k - x*|| <= 0.1 and ||x_k+1 -
+** x*|| >= 1e-12 (above rounding) stay below 10 (stated bound: the local
+** constant is ~ (L + Lipschitz of H in the local norm) / (2 mu), O(1)
+** here; the check is that it does not grow as e_k falls). */
+static void test_aicn_logreg (void)
+{
+  ol_problem *p = olt_problem("logreg", NULL, "n", 60.0, "d", 7.0,
+                              "lambda", 1e-2, (char *)NULL);
+  double par[8], xs[7], X[7 * 40], e[41], qmax = 0;
+  ol_run_opts o = olt_opts(40, 0, OL_MSET_OF(OL_MET_LOSS));
+  ol_run *r;
+  int i, k, nq = 0, good;
+  olt_method("newton", par, (char *)NULL);
+  r = go(p, "newton", par, 50, 0);
+  good = r != NULL;
+  if (good) memcpy(xs, ol_run_x(r), sizeof xs);
+  ol_run_free(r);
+  for (i = 0; i < 7; i++) p->x0[i] = 0.3 * (i - 3);
+  olt_method("newton", par, "step", 3.0, "L", 1.0, (char *)NULL);
+  good = good && olt_iterates(p, ol_method_find("newton"), par, &o, 40, X);
+  if (good) {
+    double d = 0;
+    for (i = 0; i < 7; i++) d += (p->x0[i] - xs[i]) * (p->x0[i] - xs[i]);
+    e[0] = sqrt(d);
+    for (k = 0; k < 40; k++) {
+      d = 0;
+      for (i = 0; i < 7; i++)
+        d += (X[k * 7 + i] - xs[i]) * (X[k * 7 + i] - xs[i]);
+      e[k + 1] = sqrt(d);
+    }
+    for (k = 0; k < 40; k++)
+      if (e[k] <= 0.1 && e[k + 1] >= 1e-12) {
+        qmax = fmax(qmax, e[k + 1] / (e[k] * e[k]));
+        nq++;
+      }
+    diag("newton aicn logreg: e_0 = %.3g, e_40 = %.3g", e[0], e[40]);
+  }
+  ok(good && nq >= 2 && qmax <= 10 && e[40] <= 1e-12, "newton aicn: "
+     "quadratic on logreg{n=60, d=7, lambda=1e-2}: max e_k+1 / e_k^2 = "
+     "%.4g <= 10 over %d steps, e_40 = %.3g", qmax, nq, good ? e[40] : NAN);
+  ol_problem_free(p);
+}
+
+/* The rules that existed before aicn: 5 steps on logreg{n=60, d=7,
+** lambda=1e-2} from 0.3 (i - 4) give the iterates of the build before it
+** (printed there with %a); 1e-14 rather than bit equality, for other
+** machines' BLAS (on the machine that recorded them they are equal). */
+static void test_newton_pinned (void)
+{
+  static const double want[3][7] = {
+    {0x1.e85a2290a789dp-2, -0x1.2537b8d29c96ap-3, -0x1.6a450d69d7c68p-3,
+     -0x1.d2187d228572dp-2, -0x1.d9fffff1814b4p-5, 0x1.1c54fa599f40fp-1,
+     -0x1.b1e349f395dbfp-2},
+    {0x1.d026116a35b46p-2, -0x1.264fb225ae0c9p-3, -0x1.61d243b5f70dfp-3,
+     -0x1.cbb09a512624bp-2, -0x1.c77eb06a5f0cbp-5, 0x1.179ada6992329p-1,
+     -0x1.9b2b7baa84b4fp-2},
+    {0x1.eca1ad8de2289p-2, -0x1.22baaec369ccfp-3, -0x1.6c08fc1820a6ep-3,
+     -0x1.d77bcdab72bc8p-2, -0x1.e12b152840a76p-5, 0x1.1dc5e54315312p-1,
+     -0x1.b4357582f03ecp-2}};
+  static const char *names[3] = {"pure", "damped", "backtrack"};
+  static const double lrs[3] = {0.7, 0.7, 1};
+  ol_problem *p = olt_problem("logreg", NULL, "n", 60.0, "d", 7.0,
+                              "lambda", 1e-2, (char *)NULL);
+  double par[8];
+  int i, j;
+  for (i = 0; i < 7; i++) p->x0[i] = 0.3 * (i - 3);
+  for (j = 0; j < 3; j++) {
+    ol_run *r;
+    olt_method("newton", par, "step", (double)j, "lr", lrs[j], (char *)NULL);
+    r = go(p, "newton", par, 5, 0);
+    ok(r != NULL && ol_run_iter(r) == 5 && olt_agree(ol_run_x(r), want[j],
+                                                     7, 1e-14),
+       "newton %s: 5 steps on logreg give the iterates from before aicn",
+       names[j]);
+    ol_run_free(r);
+  }
+  ol_problem_free(p);
+}
+
 int main (void)
 {
   test_rosenbrock();
@@ -637,5 +886,9 @@ int main (void)
   test_newton_nonconvex();
   test_lbfgs_iterates();
   test_failures();
+  test_aicn_first_step();
+  test_aicn_global();
+  test_aicn_logreg();
+  test_newton_pinned();
   return done();
 }
