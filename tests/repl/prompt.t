@@ -24,11 +24,17 @@ tm_type 'optim.ad'; tm_keys Tab Tab
 tm_wait '(^| )optim\.adam( |$)'; ok $? "prompt: optim.ad<Tab><Tab> offers optim.adam"
 tm_keys C-c
 tm_line 'qq = run(problem.quadratic{n=2}, optim.gd{}, {iters=3})'
+# (the run's live view takes the keys while it is open: wait for the
+# summary it prints when it closes, not for a prompt, which is already on
+# the screen from before -- keys typed into the view were lost under load)
+tm_wait 'stopped: budget after 3 iterations'
 tm_wait "$P"
 tm_type 'qq:ser'; tm_keys Tab
 tm_wait '^> qq:series'
 ok $? "prompt: userdata methods complete (qq:ser -> qq:series)"
 tm_keys C-u C-c
+tm_line 'print("after" .. " ser")'
+tm_wait '^after ser$'
 # two methods share 'se' (series, and set: live parameters): both listed
 tm_type 'qq:se'; tm_keys Tab Tab
 tm_wait '(^| )qq:set( |$)' && tm_wait '(^| )qq:series( |$)'
