@@ -24,6 +24,9 @@ tm_wait '^true$'; ok $? "usermetric: its last value is ||x||^2 at the last itera
 tm_line 'metric.new{name = "bad", eval = function(r) if r.iter >= 40 then error("bad at " .. r.iter) end return 0 end}'
 tm_wait '^"bad"$'
 tm_line "b = run(problem.rosenbrock{n=2}, optim.gd{lr=1e-3}, {iters=$LIVE_ITERS, watch={\"bad\"}})"
+# (the live view takes the keys while it is open: wait for the run's own
+# message, not for a prompt, which is already on the screen)
+tm_wait 'stopped by callback error at iteration 40'
 tm_wait "$P"
 tm_line 'print(b.reason, b.iter)'
 tm_wait 'callback error +40'; ok $? "usermetric: a failing eval stops the run (callback error at 40)"
