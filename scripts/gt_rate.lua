@@ -29,10 +29,11 @@
 -- 1 - beta = b0 T^-e with lr0 = 2, b0 = 5, so that the momentum's lag
 -- eta / (1 - beta) = 0.4 T^-(p-1)/(3p-2) stays well below the distance
 -- from x0 to the fit (||x_true|| = 2.77) on the whole grid, where the
--- bound's terms are in their linear regime (with lr0 = 3, b0 = 1 the lag
--- is as large as the problem at T = 100 and the fitted slopes at p = 1.5
--- come out near -0.16, shallower than the rate, the running means still
--- curving); 1 - beta is at most 0.5 on the grid (beta >= 1/2).
+-- bound's terms are in their linear regime (at most 0.16, at T = 100; with
+-- lr0 = 3, b0 = 1 the lag is 1.2 there, near half that distance, and the
+-- fitted slopes at p = 1.5 come out near -0.16, shallower than the rate,
+-- the running means still curving); 1 - beta is at most 0.5 on the grid
+-- (beta >= 1/2).
 --
 -- Order of the updates.  The paper's Algorithm 1 (per the same summary),
 -- at node i in round t:  v_i = beta v_i + (1 - beta) g_i(x_i) (momentum at
@@ -91,8 +92,8 @@
 -- the running-mean ratio is above 1 with the n = 16 error below n = 4's.
 -- The running-mean ratio is smaller (about 1.3): the descent from x0,
 -- which takes the same rounds for every n, is part of the mean.  Over
--- seeds 1..18 (six triples) the second-half ratio is 1.55 .. 1.81 at
--- p = 1.5 (0.62 .. 0.72 of the factor) and 1.90 .. 2.09 at p = 2 (0.47 ..
+-- seeds 1..18 (six triples) the second-half ratio is 1.55 .. 1.82 at
+-- p = 1.5 (0.61 .. 0.72 of the factor) and 1.90 .. 2.09 at p = 2 (0.47 ..
 -- 0.52 of it).
 --
 -- Usage: optlab scripts/gt_rate.lua [seed]   (seeds seed, seed+1, seed+2;
