@@ -1267,4 +1267,90 @@ do
        "scripts: newton_schedules: verdict holds")
 end
 
+
+-- gt_rate (claim 23, A11): the Cauchy regression is not convex at x0
+-- (least Hessian eigenvalue < 0); in each of the four rate tables (p 1.5
+-- and 2, ring of 4 and 16 nodes, known-p schedules) the mean running
+-- mean of ||grad f(xbar)|| falls with T over the 5 horizons, and the mean
+-- of the per-seed slopes, re-fitted here from the printed per-seed values,
+-- is within 0.05 of -(p-1)/(3p-2) (the script's tolerance); in the
+-- speed-up tables (complete graph, unknown-p schedules, T = 3000) the
+-- second-half mean falls with n and n = 1 over n = 16 is at least 0.9
+-- sqrt(16^(1-1/p)), the running mean's ratio above 1.  At seeds 1 2 3
+-- and 4 5 6.
+do
+  local function lsq (xs, ys)
+    local n, sx, sy, sxx, sxy = #xs, 0, 0, 0, 0
+    for i = 1, n do
+      local x, y = math.log(xs[i]), math.log(ys[i])
+      sx, sy, sxx, sxy = sx + x, sy + y, sxx + x * x, sxy + x * y
+    end
+    return (n * sxy - sx * sy) / (n * sxx - sx * sx)
+  end
+  local function check (out, tag)
+    local who = "scripts: gt_rate" .. tag .. ": "
+    local ev = num(out:match("least Hessian eigenvalue at x0 (%S+)"))
+    t.ok(ev and ev < 0, who .. "not convex at x0 (least eigenvalue "
+         .. tostring(ev) .. ")")
+    local p, n, rows, blocks, sp = nil, nil, nil, 0, 0
+    local E, L = {}, {}
+    for line in out:gmatch("[^\n]+") do
+      local pp = line:match("^rate, p = (%S+) ")
+      if pp then p, n = num(pp), nil end
+      local sp1 = line:match("^  p = (%S+) %(nu")
+      if sp1 then p, n, E, L = num(sp1), "speed", {}, {} end
+      local nn = line:match("^  n = (%d+)$")
+      if nn then n, rows = num(nn), {} end
+      if n and n ~= "speed" then
+        local T, m, a, b, c = line:match("^%s+(%d+)%s+(%S+)%s+%S+%s+(%S+) "
+                                         .. "(%S+) (%S+)$")
+        if T then
+          rows[#rows + 1] = {num(T), num(m), num(a), num(b), num(c)}
+        end
+        local sl = line:match("^  slope (%S+) %+%-")
+        if sl then
+          blocks = blocks + 1
+          local r, Ts, down = (p - 1) / (3 * p - 2), {}, #rows == 5
+          for i, row in ipairs(rows) do
+            Ts[i] = row[1]
+            if i > 1 then down = down and row[2] < rows[i - 1][2] end
+          end
+          local k = 0
+          for si = 3, 5 do
+            local ys = {}
+            for i, row in ipairs(rows) do ys[i] = row[si] end
+            k = k + lsq(Ts, ys) / 3
+          end
+          t.ok(down and math.abs(k - num(sl)) <= 2e-3
+               and math.abs(k + r) <= 0.05, who .. "p " .. p .. " n " .. n
+               .. ": running means fall with T, slope "
+               .. string.format("%.4f", k) .. " (printed " .. sl
+               .. ") within 0.05 of " .. string.format("%.4f", -r))
+        end
+      elseif n == "speed" then
+        local nn2, m, l = line:match("^%s+(%d+)%s+(%S+)%s+%S+%s+(%S+)%s+%S+$")
+        if nn2 then E[num(nn2)], L[num(nn2)] = num(m), num(l) end
+        if line:match("^  n = 1 / n = 16") then
+          sp = sp + 1
+          local fac = 16 ^ (1 - 1 / p)
+          t.ok(L[1] and L[16] and L[4] and L[1] > L[4] and L[4] > L[16]
+               and L[1] / L[16] >= 0.9 * math.sqrt(fac)
+               and E[1] / E[16] > 1, who .. "p " .. p .. ": second-half "
+               .. "means " .. tostring(L[1]) .. " > " .. tostring(L[4])
+               .. " > " .. tostring(L[16]) .. ", ratio "
+               .. string.format("%.3f", (L[1] or 0) / (L[16] or 1))
+               .. " >= 0.9 sqrt(" .. string.format("%.3f", fac) .. ")")
+        end
+      end
+    end
+    t.is(blocks, 4, who .. "4 rate tables")
+    t.is(sp, 2, who .. "2 speed-up tables")
+    t.ok(out:match("\nverdict: holds %(") ~= nil, who .. "verdict holds")
+  end
+  check(output("gt_rate"), "")
+  local out4 = sh("./optlab --no-tui scripts/gt_rate.lua 4")
+  t.ok(out4:match("seeds 4 5 6%)") ~= nil, "scripts: gt_rate: seeds 4 5 6")
+  check(out4, " (seeds 4 5 6)")
+end
+
 t.done()
