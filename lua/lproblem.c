@@ -865,13 +865,15 @@ static int isgeneric (const char *k)
 }
 
 /* The generic keys a problem of kind takes, NULL-ended: an objective
-** every one; a density (sampled, its potential fixed by p) and a game
-** (on its simplices, exact payoffs) only a start. */
+** every one; a game (its set fixed by the payoffs) a start and operator
+** noise (stochastic game dynamics: game.clipseg, game.clipsgda); a
+** density (sampled, its potential fixed by p) only a start. */
 static const char *const *generickeys (int kind)
 {
   static const char *const all[] = {"x0", "set", "l1", "noise", NULL};
+  static const char *const game[] = {"x0", "noise", NULL};
   static const char *const start[] = {"x0", NULL};
-  return kind == OL_OBJECTIVE ? all : start;
+  return kind == OL_OBJECTIVE ? all : kind == OL_GAME ? game : start;
 }
 
 static int appliesto (int kind, const char *k)
