@@ -136,7 +136,10 @@ local function problem_help (info, obj)
   if info.kind == "density" then
     out("also accepted: x0 = {...} (start, on the constrained scale)")
   elseif info.kind == "game" then
-    out("also accepted: x0 = {...} (start: both players' mixed strategies)")
+    out("also accepted: x0 = {...} (start: both players' mixed strategies),")
+    out("  noise = {kind = \"gauss\" | \"student\" | \"asym\", sigma =, nu =} "
+        .. "(added to each operator")
+    out("  sample: stochastic dynamics, e.g. game.clipseg)")
   else
     out("also accepted: x0 = {...} (start), set = {box = {lo, hi}} | "
         .. "{simplex = {k1, k2, ...}} | {l1ball = r} | {l2ball = r},")

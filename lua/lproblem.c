@@ -36,6 +36,7 @@
 
 #include "lbind.h"
 #include "problems/game.h"
+#include "problems/kuhn.h"
 
 static void gradcheck_step (lproblem *b, lua_State *T, const double *x,
                             const double *g);
@@ -852,7 +853,14 @@ static void generic (lua_State *L, const char *who, ol_problem *p)
     if (ol_problem_set_x0(p, x0, p->n, &e) != OL_OK) seterror(L, who, &e);
     lua_pop(L, 1);
   }
-  if (lua_getfield(L, 1, "noise") != LUA_TNIL) readnoise(L, -1, who, p);
+  if (lua_getfield(L, 1, "noise") != LUA_TNIL) {
+    /* a game tree's dynamics walk the tree, never the noisy oracle */
+    if (ol_tree_of(p) != NULL)
+      luaL_error(L, "%s: noise does not apply to a game tree (cfr, cfrplus "
+                 "and ixomd walk the tree, not the operator); use it on a "
+                 "normal-form game", who);
+    readnoise(L, -1, who, p);
+  }
   if (lua_getfield(L, 1, "set") != LUA_TNIL) readset(L, -1, who, p);
   if (lua_getfield(L, 1, "l1") != LUA_TNIL) readl1(L, -1, who, p);
   lua_pop(L, 4);
@@ -865,13 +873,15 @@ static int isgeneric (const char *k)
 }
 
 /* The generic keys a problem of kind takes, NULL-ended: an objective
-** every one; a density (sampled, its potential fixed by p) and a game
-** (on its simplices, exact payoffs) only a start. */
+** every one; a game (its set fixed by the payoffs) a start and operator
+** noise (stochastic game dynamics: game.clipseg, game.clipsgda); a
+** density (sampled, its potential fixed by p) only a start. */
 static const char *const *generickeys (int kind)
 {
   static const char *const all[] = {"x0", "set", "l1", "noise", NULL};
+  static const char *const game[] = {"x0", "noise", NULL};
   static const char *const start[] = {"x0", NULL};
-  return kind == OL_OBJECTIVE ? all : start;
+  return kind == OL_OBJECTIVE ? all : kind == OL_GAME ? game : start;
 }
 
 static int appliesto (int kind, const char *k)

@@ -114,6 +114,10 @@ t.errors("game.rmplus: alternate = 2 is not a boolean", game.rmplus,
 t.errors("problem.gauss2d: unknown parameter 'noise' (valid: mu1, mu2, s1, "
          .. "s2, rho, x0)", problem.gauss2d, {noise = {sigma = 1}})
 t.errors("problem.rps: unknown parameter 'l1'", problem.rps, {l1 = 0.1})
+t.is(problem.rps{noise = {kind = "student", nu = 1.5}}.noise.kind, "student",
+     "problem.rps: a normal-form game takes operator noise")
+t.errors("problem.kuhn: noise does not apply to a game tree", problem.kuhn,
+         {noise = {sigma = 1}})
 t.errors("problem.new: noise does not apply to a density (kind = \"density\" "
          .. "takes x0 only)", problem.new,
          {n = 1, kind = "density", f = function (x) return -x[1]^2 end,

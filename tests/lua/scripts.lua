@@ -1353,4 +1353,36 @@ do
   check(out4, " (seeds 4 5 6)")
 end
 
+
+-- clipped_vi: 2 problems x 3 seed batches, each with SEG's and clipped-
+-- SEG's quantiles; every rise rho = q_0.001 / q_0.1 is re-computed here
+-- from the printed quantiles (to the 4 digits printed, 1%), the quantiles
+-- increase with 1/delta, SEG's rise > 5 (a power law: 100^(1/nu) = 21.5
+-- in the limit at nu = 1.5), clipped-SEG's < 3 (ln 1000 / ln 10, the
+-- log-like bound), their ratio > 3 in every batch.
+do
+  local out = output("clipped_vi")
+  local rows, keys = {}, {}
+  for desc, seed, m, a, b, c, r in out:gmatch("\n  (%S+{[^}]*})%s+(%d)%s+"
+                                              .. "(%a+)%s+(%S+)%s+(%S+)%s+"
+                                              .. "(%S+)%s+(%S+)") do
+    a, b, c, r = num(a), num(b), num(c), num(r)
+    t.ok(a and b and c and r and a < b and b < c
+         and math.abs(c / a - r) <= 0.01 * r, "scripts: clipped_vi: "
+         .. desc .. " seed " .. seed .. " " .. m .. ": quantiles rise, rho "
+         .. tostring(r) .. " = " .. tostring(c) .. " / " .. tostring(a))
+    local key = desc .. " seed " .. seed
+    if rows[key] == nil then keys[#keys + 1], rows[key] = key, {} end
+    rows[key][m] = r
+  end
+  for _, key in ipairs(keys) do
+    local v = rows[key]
+    t.ok(v.seg and v.clipseg and v.seg > 5 and v.clipseg < 3
+         and v.seg / v.clipseg > 3, "scripts: clipped_vi: " .. key
+         .. ": rise seg " .. tostring(v.seg) .. " > 5, clipseg "
+         .. tostring(v.clipseg) .. " < 3, ratio > 3")
+  end
+  t.is(#keys, 6, "scripts: clipped_vi: 2 problems x 3 seed batches")
+end
+
 t.done()
