@@ -141,6 +141,8 @@ local function problem_help (info, obj)
     out("also accepted: x0 = {...} (start), set = {box = {lo, hi}} | "
         .. "{simplex = {k1, k2, ...}} | {l1ball = r} | {l2ball = r},")
     out("  l1 = lambda (adds lambda ||x||_1),")
+    out("  penalty = \"scad\" | {kind = \"scad\", a = 3.7} (the l1 term "
+        .. "as SCAD(|x_i|; lambda, a)),")
     out("  noise = {kind = \"gauss\" | \"aniso\" | \"student\" | "
         .. "\"asym\" | \"affine\" | \"batch\" | \"none\", sigma =, nu =,")
     out("           batch =, order = \"replace\" | \"shuffle\" | "
@@ -198,10 +200,10 @@ end
 -- a method's, a problem's plus the keys every problem accepts.
 local userkeys = {
   new = {"n", "f", "grad", "fdf", "hess", "x0", "xstar", "fstar", "name",
-         "kind", "set", "noise", "l1"},
+         "kind", "set", "noise", "l1", "penalty"},
   density = {"n", "logp", "grad", "lower", "upper", "x0", "name"},
   finitesum = {"n", "m", "fi", "x0", "xstar", "fstar", "name", "noise",
-               "set", "l1"},
+               "set", "l1", "penalty"},
   efg = {"root", "name", "value"},
 }
 for _, f in ipairs(families) do
@@ -212,7 +214,7 @@ for _, f in ipairs(families) do
       local list = {}
       for i, p in ipairs(info.params) do list[i] = p.name end
       if f.fam == "problem" then
-        for _, x in ipairs{"x0", "set", "l1", "noise"} do
+        for _, x in ipairs{"x0", "set", "l1", "noise", "penalty"} do
           list[#list + 1] = x
         end
       end
