@@ -524,9 +524,10 @@ int ol_problem_set_l1 (ol_problem *p, double lam, ol_err *e)
   return OL_OK;
 }
 
-int ol_problem_set_penalty (ol_problem *p, const char *name, double a,
-                            ol_err *e)
+int ol_problem_set_penalty (ol_problem *p, const char *name,
+                            const double *pa, ol_err *e)
 {
+  double a;
   const ol_penalty *k;
   char b[32], valid[64] = "";
   int i;
@@ -538,8 +539,8 @@ int ol_problem_set_penalty (ol_problem *p, const char *name, double a,
     return ol_err_set(e, OL_EINVAL, "penalty \"%s\" is unknown (valid: "
                       "%s)", name, valid);
   }
-  if (isnan(a)) a = k->adef;
-  else if (k->adef == 0)
+  if (pa == NULL) a = k->adef;
+  else if (a = *pa, k->adef == 0)
     return ol_err_set(e, OL_EINVAL, "penalty \"%s\" takes no a", name);
   else if (!(a > k->alo) || isinf(a))
     return ol_err_set(e, OL_EINVAL, "%s a = %s is out of range (%g, inf)",

@@ -404,11 +404,11 @@ int ol_problem_set_noise (ol_problem *p, const ol_noise *spec, ol_err *e);
 /* The composite weight of F = f + lam ||x||_1: lam in [0, inf). */
 int ol_problem_set_l1 (ol_problem *p, double lam, ol_err *e);
 /* The composite term's shape (core/penalty.h) by name, "l1" or "scad",
-** with its parameter a (NAN: the kind's default, 3.7 for SCAD; a kind
-** without one refuses a number): 'penalty "x" is unknown (valid: l1,
-** scad)', "scad a = 2 is out of range (2, inf)".  The weight stays
-** p->l1. */
-int ol_problem_set_penalty (ol_problem *p, const char *name, double a,
+** with its parameter *a (a NULL: the kind's default, 3.7 for SCAD; a
+** kind without one refuses a value): 'penalty "x" is unknown (valid: l1,
+** scad)', "scad a = 2 is out of range (2, inf)" (nan and inf too).  The
+** weight stays p->l1. */
+int ol_problem_set_penalty (ol_problem *p, const char *name, const double *a,
                             ol_err *e);
 /* The constraint set, copied (a box's lo, hi: n entries each, borrowed;
 ** lo_i <= hi_i, no nan; a simplex's 1..OL_MAXBLOCKS blocks, each >= 1,

@@ -830,7 +830,7 @@ static void readpenalty (lua_State *L, int idx, const char *who,
 {
   static const char *const keys[] = {"kind", "a", NULL};
   const char *name;
-  double a = NAN;
+  double a = NAN, *pa = NULL;
   ol_err e;
   idx = lua_absindex(L, idx);
   if (lua_type(L, idx) == LUA_TSTRING) name = lua_tostring(L, idx);
@@ -854,6 +854,7 @@ static void readpenalty (lua_State *L, int idx, const char *who,
         luaL_error(L, "%s: penalty a must be a number, got a %s", who,
                    luaL_typename(L, -1));
       a = lua_tonumber(L, -1);
+      pa = &a;
     }
     lua_pop(L, 1);       /* a; kind stays below until the setter ran */
   }
@@ -862,7 +863,7 @@ static void readpenalty (lua_State *L, int idx, const char *who,
                "\"scad\", a = 3.7}, got a %s", who, luaL_typename(L, idx));
     return;
   }
-  if (ol_problem_set_penalty(p, name, a, &e) != OL_OK) seterror(L, who, &e);
+  if (ol_problem_set_penalty(p, name, pa, &e) != OL_OK) seterror(L, who, &e);
   if (lua_istable(L, idx)) lua_pop(L, 1);
 }
 

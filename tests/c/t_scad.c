@@ -83,7 +83,7 @@ static ol_problem *scad_lsq (double lam, int seed)
                               "lambda", lam, "sigma", 0.05, "seed",
                               (double)seed, (char *)NULL);
   if (p == NULL) return NULL;
-  if (ol_problem_set_penalty(p, "scad", NAN, &e) != OL_OK) {
+  if (ol_problem_set_penalty(p, "scad", NULL, &e) != OL_OK) {
     diag("set_penalty: %s", e.msg);
     ol_problem_free(p);
     return NULL;
@@ -196,14 +196,19 @@ int main (void)
 
   /* == the setter ========================================================== */
   p = ol_problem_custom(2, quad2, 0, NULL, NULL, &e);
-  ok(ol_problem_set_penalty(p, "mcp", NAN, &e) == OL_EINVAL
-     && strstr(e.msg, "valid: l1, scad") != NULL,
-     "penalty: an unknown kind names the valid ones (%s)", e.msg);
-  ok(ol_problem_set_penalty(p, "scad", 2, &e) == OL_EINVAL
-     && strstr(e.msg, "(2, inf)") != NULL,
-     "penalty: scad a = 2 is refused with its range (%s)", e.msg);
-  ok(ol_problem_set_penalty(p, "scad", NAN, &e) == OL_OK && p->pen_a == 3.7,
-     "penalty: scad's a defaults to 3.7");
+  {
+    const double two = 2, nan = NAN;
+    ok(ol_problem_set_penalty(p, "mcp", NULL, &e) == OL_EINVAL
+       && strstr(e.msg, "valid: l1, scad") != NULL,
+       "penalty: an unknown kind names the valid ones (%s)", e.msg);
+    ok(ol_problem_set_penalty(p, "scad", &two, &e) == OL_EINVAL
+       && strstr(e.msg, "(2, inf)") != NULL,
+       "penalty: scad a = 2 is refused with its range (%s)", e.msg);
+    ok(ol_problem_set_penalty(p, "scad", &nan, &e) == OL_EINVAL,
+       "penalty: scad a = nan is refused (%s)", e.msg);
+    ok(ol_problem_set_penalty(p, "scad", NULL, &e) == OL_OK
+       && p->pen_a == 3.7, "penalty: scad's a defaults to 3.7");
+  }
   ol_problem_free(p);
 
   /* == ista's fixed point on SCAD least squares ============================ */
@@ -221,6 +226,9 @@ int main (void)
          "at s = lr = 0.1, ||G_s|| = %.2g <= 1e-10 (%.0f nonzeros)", gm, nz);
       ok(nz > 0 && nz < p->n, "ista on scad lsq: a sparse, nonzero fixed "
          "point (%.0f of %d)", nz, p->n);
+      ok(ol_problem_set_penalty(p, "l1", NULL, &e) == OL_EINVAL
+         && p->pen == &ol_penalty_scad, "penalty: a problem in use by a "
+         "run keeps its penalty (%s)", e.msg);
       ol_run_free(r);
     }
     ol_problem_free(p);
@@ -263,7 +271,7 @@ int main (void)
   }
   ol_problem_free(p);
 
-  /* == agnc: stationary on SCAD least squares =============================== */
+  /* == agnc: stationary on SCAD least squares ============================ */
   for (k = 0; k < 2; k++) {
     p = scad_lsq(0.05, 2);
     if (p == NULL) continue;
