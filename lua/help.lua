@@ -346,7 +346,7 @@ component:  f(x) = (1/m) sum_{i=1..m} f_i(x)
   m       number of components (required)
   fi      fi(i, x, g) -> f_i(x); when g is not nil, fill g[1..n] with
           grad f_i(x) in place (checked as problem.new's fdf)
-  x0, xstar, fstar, name, noise, set, l1   as for problem.new
+  x0, xstar, fstar, name, noise, set, l1, penalty   as for problem.new
 p:eval(x) sums the m components in index order.  The components are what
 minibatch noise (noise = {kind = "batch", batch = 1, order = "shuffle"}:
 each component once an epoch), optim.svrg, sample.sgld, optim.dpsgd and

@@ -2,17 +2,20 @@
 ** core/optim/agnc.c -- the accelerated gradient (AG) method for nonconvex
 ** (composite) problems of Ghadimi & Lan 2016, "Accelerated gradient
 ** methods for nonconvex nonlinear and stochastic programming", Math.
-** Program. 156, 59-99: Algorithm 1 (steps (2.3)-(2.5)) with the proximal
-** steps of their composite Algorithm 2, for F = f + h, h the problem's
-** composite term (l1 or SCAD, core/penalty.h; none: plain AG).
+** Program. 156, 59-99 (arXiv 1310.3787): Algorithm 1 (the AG method)
+** with the proximal steps of their composite Algorithm 2, for F = f + h,
+** h the problem's composite term (l1 or SCAD, core/penalty.h; none:
+** plain AG).  The constants below are those of their Corollaries 1 and 2
+** (an independent public implementation of Algorithm 2 uses the same).
 **
 **   x^ag_0 = x_0; for k = 1, 2, ...:
 **   x^md_k = (1 - alpha_k) x^ag_{k-1} + alpha_k x_{k-1}
 **   x_k    = prox_{lambda_k h}( x_{k-1} - lambda_k grad f(x^md_k) )
 **   x^ag_k = prox_{beta_k h}( x^md_k - beta_k grad f(x^md_k) )
 **
-** The run's iterate is x^ag_k (the output sequence of their theorems);
-** one gradient per step, at x^md_k.  Step sizes (their Corollaries 1 and
+** The run's iterate is x^ag_k, the solution sequence (their nonconvex
+** bounds are on the gradient mapping at x^md_k, whose prox step x^ag_k
+** is); one gradient per step, at x^md_k.  Step sizes (their Corollaries 1 and
 ** 2): beta_k = lr = 1/(2L), alpha_k = 2/(k+1), and
 **   lambda = "composite"  lambda_k = k beta_k / 2      (Corollary 2,
 **                         Algorithm 2: the "aggressive" convex-case steps)
