@@ -98,6 +98,8 @@ print(string.format("  %-26s %7s %9s %9s %9s %11s %12s", "instance", "L",
                     "ISTA", "FISTA", "AG(G-L)", "AG .95/Lpsi",
                     "AG SCAD-prox"))
 local its, m41, lower, n, bad = {}, {}, 0, 0, {}
+local dampings, damp = {1.5, 3, 5}, {}
+for _, r in ipairs(dampings) do damp[r] = {} end
 for _, k in ipairs(names) do its[k], m41[k] = {}, {} end
 for _, sh in ipairs(shapes) do
   for seed = s0, s0 + 5 do
@@ -109,6 +111,11 @@ for _, sh in ipairs(shapes) do
       local it, last, f = measure(p, ms[k])
       its[k][#its[k] + 1], m41[k][#m41[k] + 1], F[k] = it, last, f
       row[#row + 1] = it
+    end
+    -- the damping knob: alpha_k = r/(k+r-1), Ghadimi-Lan's step
+    for _, r in ipairs(dampings) do
+      local it = measure(p, optim.agnc{L = L, damping = r})
+      damp[r][#damp[r] + 1] = it
     end
     n = n + 1
     -- the stationary point AG finds is no worse than ISTA's
@@ -149,6 +156,19 @@ for j, sh in ipairs(shapes) do
   print(string.format("  %dx%d lambda %g: median ISTA %g, AG (G-L) %g "
                       .. "(%.2fx)", sh.m, sh.n, sh.lambda, median(a1),
                       median(a2), median(a1) / median(a2)))
+end
+do
+  local parts = {string.format("r = 2 (G-L) %g", median(its.ag))}
+  for _, r in ipairs(dampings) do
+    local miss = 0
+    for _, x in ipairs(damp[r]) do if x > T then miss = miss + 1 end end
+    parts[#parts + 1] = string.format("r = %g %g%s", r, median(damp[r]),
+                                      miss > 0 and string.format(
+                                        " (%d not reached)", miss) or "")
+  end
+  print("damping alpha_k = r/(k+r-1), beta = 1/(2 L_Psi), median "
+        .. "iterations: " .. table.concat(parts, ", ")
+        .. string.format("; ISTA %g", median(its.ista)))
 end
 local ratio = median(its.ista) / median(its.ag)
 print(string.format("AG (G-L) ends at F <= ISTA's F + 1e-6 on %d of %d "
