@@ -5,7 +5,8 @@
 ** of every entry of core/metrics/list.h by id.
 **
 ** Definitions (DESIGN.md, "Metrics"), with x = x_t, g = true grad f(x_t)
-** (f the smooth part), F = f + l1 ||x||_1 (F = f when l1 = 0):
+** (f the smooth part), F = f + l1 ||x||_1 (F = f when l1 = 0; with
+** penalty SCAD, F = f + sum_i SCAD(|x_i|; l1, a): core/penalty.h):
 **   loss      F(x)
 **   gradnorm  ||g||_2
 **   dist      ||x - x*||_2                          (x* known)
@@ -13,6 +14,7 @@
 **   kkt       l1 = 0: ||g|| unconstrained; ||x - P_box(x - g)|| on a box;
 **             sum over simplex blocks of <g_i, x_i> - min_a g_ia;
 **             l1 > 0: ||x - P(S_l1(x - g))||, the prox-gradient mapping
+**             (S the unit-step prox of the penalty, SCAD's included)
 **             with unit step (S the soft threshold, P the projection on
 **             the set, identity without one)
 **             general constraints (p->con.m > 0): IPOPT's overall NLP
@@ -112,6 +114,7 @@
 #include "constr.h"
 #include "diag.h"
 #include "method.h"
+#include "penalty.h"
 #include "problems/game.h"
 #include "problems/kuhn.h"
 #include "runpriv.h"
@@ -237,14 +240,11 @@ static int is_objective (const ol_problem *p, int family)
   return p->kind == OL_OBJECTIVE;
 }
 
-/* F = f + l1 ||x||_1. */
+/* F = f + h (h = l1 ||x||_1, or SCAD's sum: core/penalty.h). */
 static double composite (const ol_mstate *s)
 {
-  double a = 0;
-  int i;
   if (!(s->p->l1 > 0)) return s->f;
-  for (i = 0; i < s->n; i++) a += fabs(s->x[i]);
-  return s->f + s->p->l1 * a;
+  return s->f + ol_penalty_sum(s->p, s->x, s->n);
 }
 
 static double m_loss (const ol_mstate *s)
@@ -314,16 +314,15 @@ static int block_size (const ol_set *set, int b, int n)
   return set->nblocks > 0 ? set->blocks[b] : n;
 }
 
-/* ||x - P(S_l1(x - g))|| in work[0, n), projection scratch work[n, 2n). */
+/* ||x - P(prox_h(x - g))|| (prox_h of unit step: soft thresholding at
+** l1 for the l1 norm) in work[0, n), projection scratch work[n, 2n). */
 static double kkt_composite (const ol_mstate *s)
 {
   const double *x = s->x, *g = s->g;
-  double *y = s->work, l1 = s->p->l1, acc = 0, d;
+  double *y = s->work, acc = 0, d;
   int i, n = s->n;
-  for (i = 0; i < n; i++) {
-    double v = x[i] - g[i];
-    y[i] = v > l1 ? v - l1 : v < -l1 ? v + l1 : 0;
-  }
+  for (i = 0; i < n; i++) y[i] = x[i] - g[i];
+  ol_penalty_prox(s->p, y, n, 1.0);
   if (s->p->set.kind != OL_SET_NONE)
     ol_set_project(&s->p->set, y, n, s->work + n);
   for (i = 0; i < n; i++) {

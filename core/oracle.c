@@ -41,6 +41,7 @@
 ** fixed seed: the generator is used for epoch 1's permutation only.
 */
 #include "oracle.h"
+#include "penalty.h"
 
 #include "vec.h"
 
@@ -525,14 +526,10 @@ int ol_ctx_gradi (ol_ctx *c, long i, const double *x, double *f, double *g,
   return OL_OK;
 }
 
-/* Soft threshold at step * l1: x_i <- sign(x_i) max(|x_i| - t, 0), then
-** the projection on the set. */
+/* The prox of step * h (core/penalty.h: soft thresholding at step * l1
+** for the l1 norm), then the projection on the set. */
 void ol_ctx_prox (ol_ctx *c, double *x, double step)
 {
-  double t = step * c->p->l1;
-  int i;
-  if (t > 0)
-    for (i = 0; i < c->n; i++)
-      x[i] = x[i] > t ? x[i] - t : x[i] < -t ? x[i] + t : 0;
+  ol_penalty_prox(c->p, x, c->n, step);
   ol_ctx_project(c, x);
 }

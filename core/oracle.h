@@ -213,8 +213,9 @@ void ol_ctx_project (ol_ctx *c, double *x);
 ** free.  OL_EINVAL when the problem is not a finite sum. */
 int ol_ctx_gradi (ol_ctx *c, long i, const double *x, double *f, double *g,
                   ol_err *e);
-/* Proximal map of step * l1 ||.||_1 (soft thresholding) in place, then the
-** projection onto the set; plain projection when p->l1 == 0. */
+/* Proximal map of step * h in place, h the composite term (l1 ||.||_1:
+** soft thresholding; SCAD: core/penalty.h), then the projection onto the
+** set; plain projection when p->l1 == 0. */
 void ol_ctx_prox (ol_ctx *c, double *x, double step);
 
 #endif

@@ -16,6 +16,7 @@
 ** problem types (ol_problem_types, ol_problem_type_find) lives in
 ** core/registry.c.
 */
+#include "penalty.h"
 #include "problem.h"
 #include "rng.h"
 
@@ -520,6 +521,32 @@ int ol_problem_set_l1 (ol_problem *p, double lam, ol_err *e)
     return ol_err_set(e, OL_EINVAL, "l1 = %s is out of range [0, inf)",
                       gnum(b, sizeof b, lam));
   p->l1 = lam;
+  return OL_OK;
+}
+
+int ol_problem_set_penalty (ol_problem *p, const char *name,
+                            const double *pa, ol_err *e)
+{
+  double a;
+  const ol_penalty *k;
+  char b[32], valid[64] = "";
+  int i;
+  if (refuse_frozen(p, e) != OL_OK) return OL_EINVAL;
+  if ((k = ol_penalty_find(name)) == NULL) {
+    for (i = 0; ol_penalties[i] != NULL; i++)
+      snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s%s",
+               i > 0 ? ", " : "", ol_penalties[i]->name);
+    return ol_err_set(e, OL_EINVAL, "penalty \"%s\" is unknown (valid: "
+                      "%s)", name, valid);
+  }
+  if (pa == NULL) a = k->adef;
+  else if (a = *pa, k->adef == 0)
+    return ol_err_set(e, OL_EINVAL, "penalty \"%s\" takes no a", name);
+  else if (!(a > k->alo) || isinf(a))
+    return ol_err_set(e, OL_EINVAL, "%s a = %s is out of range (%g, inf)",
+                      name, gnum(b, sizeof b, a), k->alo);
+  p->pen = k;
+  p->pen_a = a;
   return OL_OK;
 }
 

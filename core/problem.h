@@ -250,6 +250,11 @@ typedef struct ol_problem {
                                 variance metrics) */
   double l1;                 /* composite: F = f + l1 ||x||_1 (0: none);
                                 fdf gives the smooth part f only */
+  const struct ol_penalty *pen;  /* the composite term's shape with weight
+                                l1 (core/penalty.h): NULL for the l1 norm,
+                                or &ol_penalty_scad, F = f + sum_i
+                                SCAD(|x_i|; l1, pen_a) */
+  double pen_a;              /* its shape parameter (SCAD's a > 2) */
   int mrows, mcols;          /* x is a matrix W (mrows x mcols, row-major),
                                 or 0 when x is a plain vector */
   int mblocks[4];            /* x stacks several matrices of mcols columns:
@@ -398,6 +403,13 @@ int ol_problem_set_x0 (ol_problem *p, const double *x, int n, ol_err *e);
 int ol_problem_set_noise (ol_problem *p, const ol_noise *spec, ol_err *e);
 /* The composite weight of F = f + lam ||x||_1: lam in [0, inf). */
 int ol_problem_set_l1 (ol_problem *p, double lam, ol_err *e);
+/* The composite term's shape (core/penalty.h) by name, "l1" or "scad",
+** with its parameter *a (a NULL: the kind's default, 3.7 for SCAD; a
+** kind without one refuses a value): 'penalty "x" is unknown (valid: l1,
+** scad)', "scad a = 2 is out of range (2, inf)" (nan and inf too).  The
+** weight stays p->l1. */
+int ol_problem_set_penalty (ol_problem *p, const char *name, const double *a,
+                            ol_err *e);
 /* The constraint set, copied (a box's lo, hi: n entries each, borrowed;
 ** lo_i <= hi_i, no nan; a simplex's 1..OL_MAXBLOCKS blocks, each >= 1,
 ** sum to n; a ball's radius is finite and > 0; OL_SET_NONE removes it).

@@ -144,6 +144,8 @@ local function problem_help (info, obj)
     out("also accepted: x0 = {...} (start), set = {box = {lo, hi}} | "
         .. "{simplex = {k1, k2, ...}} | {l1ball = r} | {l2ball = r},")
     out("  l1 = lambda (adds lambda ||x||_1),")
+    out("  penalty = \"scad\" | {kind = \"scad\", a = 3.7} (the l1 term "
+        .. "as SCAD(|x_i|; lambda, a)),")
     out("  noise = {kind = \"gauss\" | \"aniso\" | \"student\" | "
         .. "\"asym\" | \"affine\" | \"batch\" | \"none\", sigma =, nu =,")
     out("           batch =, order = \"replace\" | \"shuffle\" | "
@@ -201,10 +203,10 @@ end
 -- a method's, a problem's plus the keys every problem accepts.
 local userkeys = {
   new = {"n", "f", "grad", "fdf", "hess", "x0", "xstar", "fstar", "name",
-         "kind", "set", "noise", "l1"},
+         "kind", "set", "noise", "l1", "penalty"},
   density = {"n", "logp", "grad", "lower", "upper", "x0", "name"},
   finitesum = {"n", "m", "fi", "x0", "xstar", "fstar", "name", "noise",
-               "set", "l1"},
+               "set", "l1", "penalty"},
   efg = {"root", "name", "value"},
 }
 for _, f in ipairs(families) do
@@ -215,7 +217,7 @@ for _, f in ipairs(families) do
       local list = {}
       for i, p in ipairs(info.params) do list[i] = p.name end
       if f.fam == "problem" then
-        for _, x in ipairs{"x0", "set", "l1", "noise"} do
+        for _, x in ipairs{"x0", "set", "l1", "noise", "penalty"} do
           list[#list + 1] = x
         end
       end
@@ -347,7 +349,7 @@ component:  f(x) = (1/m) sum_{i=1..m} f_i(x)
   m       number of components (required)
   fi      fi(i, x, g) -> f_i(x); when g is not nil, fill g[1..n] with
           grad f_i(x) in place (checked as problem.new's fdf)
-  x0, xstar, fstar, name, noise, set, l1   as for problem.new
+  x0, xstar, fstar, name, noise, set, l1, penalty   as for problem.new
 p:eval(x) sums the m components in index order.  The components are what
 minibatch noise (noise = {kind = "batch", batch = 1, order = "shuffle"}:
 each component once an epoch), optim.svrg, sample.sgld, optim.dpsgd and

@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "lbind.h"
+#include "penalty.h"
 #include "problems/game.h"
 #include "problems/kuhn.h"
 
@@ -83,8 +84,13 @@ lproblem *olua_checkproblem (lua_State *L, int arg)
 /* "rosenbrock{n=2}" or the problem's own description. */
 const char *olua_problemdesc (const ol_problem *p, char *buf, size_t sz)
 {
+  size_t k;
   if (p->desc[0] != '\0') snprintf(buf, sz, "%s", p->desc);
   else snprintf(buf, sz, "%s{n=%d}", p->name, p->n);
+  /* a shape other than the l1 norm is named (its weight is l1) */
+  if (p->pen != NULL && ol_penalty_of(p)->adef != 0 && (k = strlen(buf)) < sz)
+    snprintf(buf + k, sz - k, " penalty=%s(a=%g)", ol_penalty_of(p)->name,
+             p->pen_a);
   return buf;
 }
 
@@ -818,6 +824,50 @@ static void readl1 (lua_State *L, int idx, const char *who, ol_problem *p)
     seterror(L, who, &e);
 }
 
+/* penalty = "scad" | {kind = "scad", a = 3.7}: the composite term's shape
+** (core/penalty.h; its weight is l1), checked by ol_problem_set_penalty. */
+static void readpenalty (lua_State *L, int idx, const char *who,
+                         ol_problem *p)
+{
+  static const char *const keys[] = {"kind", "a", NULL};
+  const char *name;
+  double a = NAN, *pa = NULL;
+  ol_err e;
+  idx = lua_absindex(L, idx);
+  if (lua_type(L, idx) == LUA_TSTRING) name = lua_tostring(L, idx);
+  else if (lua_istable(L, idx)) {
+    lua_pushnil(L);
+    while (lua_next(L, idx) != 0) {
+      lua_pop(L, 1);
+      if (lua_type(L, -1) != LUA_TSTRING
+          || (strcmp(lua_tostring(L, -1), "kind") != 0
+              && strcmp(lua_tostring(L, -1), "a") != 0)) {
+        const char *k = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1)
+                                                       : "?";
+        olua_unknownkey(L, who, "penalty key", k, keys);
+      }
+    }
+    if (lua_getfield(L, idx, "kind") != LUA_TSTRING)
+      luaL_error(L, "%s: penalty needs kind = \"l1\" or \"scad\"", who);
+    name = lua_tostring(L, -1);
+    if (lua_getfield(L, idx, "a") != LUA_TNIL) {
+      if (!lua_isnumber(L, -1))
+        luaL_error(L, "%s: penalty a must be a number, got a %s", who,
+                   luaL_typename(L, -1));
+      a = lua_tonumber(L, -1);
+      pa = &a;
+    }
+    lua_pop(L, 1);       /* a; kind stays below until the setter ran */
+  }
+  else {
+    luaL_error(L, "%s: penalty must be \"l1\", \"scad\" or {kind = "
+               "\"scad\", a = 3.7}, got a %s", who, luaL_typename(L, idx));
+    return;
+  }
+  if (ol_problem_set_penalty(p, name, pa, &e) != OL_OK) seterror(L, who, &e);
+  if (lua_istable(L, idx)) lua_pop(L, 1);
+}
+
 /* Copy the table at idx into dst (n numbers). */
 static void readvec (lua_State *L, int idx, const char *who, const char *key,
                      double *dst, int n)
@@ -863,13 +913,15 @@ static void generic (lua_State *L, const char *who, ol_problem *p)
   }
   if (lua_getfield(L, 1, "set") != LUA_TNIL) readset(L, -1, who, p);
   if (lua_getfield(L, 1, "l1") != LUA_TNIL) readl1(L, -1, who, p);
-  lua_pop(L, 4);
+  if (lua_getfield(L, 1, "penalty") != LUA_TNIL) readpenalty(L, -1, who, p);
+  lua_pop(L, 5);
 }
 
 static int isgeneric (const char *k)
 {
   return strcmp(k, "x0") == 0 || strcmp(k, "noise") == 0
-      || strcmp(k, "set") == 0 || strcmp(k, "l1") == 0;
+      || strcmp(k, "set") == 0 || strcmp(k, "l1") == 0
+      || strcmp(k, "penalty") == 0;
 }
 
 /* The generic keys a problem of kind takes, NULL-ended: an objective
@@ -878,7 +930,8 @@ static int isgeneric (const char *k)
 ** density (sampled, its potential fixed by p) only a start. */
 static const char *const *generickeys (int kind)
 {
-  static const char *const all[] = {"x0", "set", "l1", "noise", NULL};
+  static const char *const all[] = {"x0", "set", "l1", "noise", "penalty",
+                                    NULL};
   static const char *const game[] = {"x0", "noise", NULL};
   static const char *const start[] = {"x0", NULL};
   return kind == OL_OBJECTIVE ? all : kind == OL_GAME ? game : start;
@@ -2242,7 +2295,7 @@ static int problem_new (lua_State *L)
   static const char *const keys[] = {
     "n", "f", "grad", "fdf", "hess", "x0", "xstar", "fstar", "name", "kind",
     "set", "noise", "l1", "constraints", "lower", "upper", "ad", "params",
-    NULL
+    "penalty", NULL
   };
   const char *who = "problem.new", *said = who;
   lproblem *b;
@@ -2343,8 +2396,8 @@ static int problem_new (lua_State *L)
   }
   lua_settop(L, 2);
   /* a density takes x0 only of the generic keys, as the built-in ones */
-  for (i = 0; kind == OL_DENSITY && i < 3; i++) {
-    static const char *const other[] = {"noise", "set", "l1"};
+  for (i = 0; kind == OL_DENSITY && i < 4; i++) {
+    static const char *const other[] = {"noise", "set", "l1", "penalty"};
     if (lua_getfield(L, 1, other[i]) != LUA_TNIL)
       return luaL_error(L, "%s: %s does not apply to a density (kind = "
                         "\"density\" takes x0 only)", who, other[i]);
@@ -2557,7 +2610,7 @@ static int problem_finitesum (lua_State *L)
 {
   static const char *const keys[] = {
     "n", "m", "fi", "x0", "xstar", "fstar", "name", "noise", "set", "l1",
-    NULL
+    "penalty", NULL
   };
   const char *who = "problem.finitesum";
   lproblem *b;
@@ -2782,7 +2835,8 @@ static void pushnoise (lua_State *L, const ol_noise *nz)
 ** p.equilibria (a game's known equilibria, joint strategies; {} when none
 ** is known), p.degenerate (a bimatrix game: true when the computed list
 ** may miss continua of equilibria, nasheq.c), p.workers (the split: n, heterogeneity, participation, sizes;
-** nil when none), p.l1, p.noise, and the methods. */
+** nil when none), p.l1, p.penalty ({kind =, a =}), p.noise, and the
+** methods. */
 static int problem_index (lua_State *L)
 {
   const char *k = luaL_checkstring(L, 2);
@@ -2839,6 +2893,16 @@ static int problem_index (lua_State *L)
     lua_setfield(L, -2, "sizes");
   }
   else if (strcmp(k, "l1") == 0) lua_pushnumber(L, p->l1);
+  else if (strcmp(k, "penalty") == 0) {
+    const ol_penalty *pk = ol_penalty_of(p);
+    lua_createtable(L, 0, 2);
+    lua_pushstring(L, pk->name);
+    lua_setfield(L, -2, "kind");
+    if (pk->adef != 0) {
+      lua_pushnumber(L, p->pen_a);
+      lua_setfield(L, -2, "a");
+    }
+  }
   else if (strcmp(k, "ad") == 0 && (b->ad != NULL || b->gck != NULL ||
                                      b->cad != NULL))
     pushadinfo(L, b);

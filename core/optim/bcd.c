@@ -50,6 +50,7 @@
 #include <stdlib.h>
 
 #include "method.h"
+#include "penalty.h"
 #include "vec.h"
 
 enum { BCD_RANDOM, BCD_CYCLIC, BCD_GS, BCD_GSL };
@@ -128,10 +129,11 @@ static int bcd_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   return OL_OK;
 }
 
-/* Soft threshold at t (identity when t = 0). */
-static double bcd_soft (double v, double t)
+/* The penalty's prox of step a at v (soft threshold at a l1 for the l1
+** norm; identity when l1 = 0). */
+static double bcd_soft (const ol_ctx *c, double v, double a)
 {
-  return v > t ? v - t : v < -t ? v + t : 0;
+  return c->p->l1 > 0 ? ol_penalty_prox1(c->p, v, a) : v;
 }
 
 /* ||G_b||^2 of block b: the squared gradient mapping (x_b - S(x_b - a g_b,
@@ -142,7 +144,7 @@ static double bcd_score (const bcd_state *s, const ol_ctx *c, int b,
   int i, lo = b * s->bs, hi = lo + s->bs < c->n ? lo + s->bs : c->n;
   double v = 0, t = a * c->p->l1;
   for (i = lo; i < hi; i++) {
-    double d = t > 0 ? (c->x[i] - bcd_soft(c->x[i] - a * s->g[i], t)) / a
+    double d = t > 0 ? (c->x[i] - bcd_soft(c, c->x[i] - a * s->g[i], a)) / a
       : s->g[i];
     v += d * d;
   }
@@ -152,7 +154,7 @@ static double bcd_score (const bcd_state *s, const ol_ctx *c, int b,
 static int bcd_step (void *st, ol_ctx *c, ol_err *e)
 {
   bcd_state *s = st;
-  double best = -1, a, t, fx;
+  double best = -1, a, fx;
   int b, i, lo, hi, rc, pick = 0, tries;
   /* (1) full gradient (and value, for the backtracking) at x_t */
   if ((rc = ol_ctx_grad(c, c->x, &fx, s->g, e)) != OL_OK) return rc;
@@ -182,10 +184,9 @@ static int bcd_step (void *st, ol_ctx *c, ol_err *e)
   for (tries = 0;; tries++) {
     double lin = 0, sq = 0, fn;
     a = c->sched / s->L[pick];
-    t = a * c->p->l1;
     for (i = lo; i < hi; i++) {
       double d;
-      c->x[i] = bcd_soft(s->xb[i - lo] - a * s->g[i], t);
+      c->x[i] = bcd_soft(c, s->xb[i - lo] - a * s->g[i], a);
       d = c->x[i] - s->xb[i - lo];
       lin += s->g[i] * d;
       sq += d * d;

@@ -20,6 +20,7 @@
 #include <math.h>
 
 #include "method.h"
+#include "penalty.h"
 #include "vec.h"
 
 typedef struct fista_state {
@@ -34,15 +35,13 @@ static const ol_param fista_params[] = {
    "function-value restart (O'Donoghue & Candes 2015)", NULL},
 };
 
-/* F(x) = f(x) + l1 ||x||_1 */
+/* F(x) = f(x) + h(x), h = l1 ||x||_1 or SCAD's sum (core/penalty.h) */
 static int fista_F (ol_ctx *c, const double *x, double *F, ol_err *e)
 {
-  double f, s = 0;
-  int i, rc;
+  double f;
+  int rc;
   if ((rc = ol_ctx_value(c, x, &f, e)) != OL_OK) return rc;
-  if (c->p->l1 != 0)
-    for (i = 0; i < c->n; i++) s += fabs(x[i]);
-  *F = f + c->p->l1 * s;
+  *F = f + ol_penalty_sum(c->p, x, c->n);
   return OL_OK;
 }
 

@@ -762,10 +762,21 @@ local function set ()
   else return any() end
 end
 
-local GENERIC = {x0 = vec, set = set, l1 = num, noise = noise}
+-- the composite term's shape (penalty = "scad", issue 27)
+local function penalty ()
+  local k = byte() % 5
+  if k == 0 then return '"scad"'
+  elseif k == 1 then return '"l1"'
+  elseif k == 2 then return fmt('{kind = "scad", a = %s}', num())
+  elseif k == 3 then return pick{'"mcp"', '{a = 3}', '{kind = "l1", a = 1}'}
+  else return any() end
+end
+
+local GENERIC = {x0 = vec, set = set, l1 = num, noise = noise,
+                 penalty = penalty}
 local function generic (keys)
   return function (t)
-    for _, k in ipairs(keys or {"x0", "set", "l1", "noise"}) do
+    for _, k in ipairs(keys or {"x0", "set", "l1", "noise", "penalty"}) do
       if GENERIC[k] and chance(8) then
         t[#t + 1] = k .. " = " .. GENERIC[k]()
       end

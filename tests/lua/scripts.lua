@@ -1385,4 +1385,58 @@ do
   t.is(#keys, 6, "scripts: clipped_vi: 2 problems x 3 seed batches")
 end
 
+-- scad_ag (claim 10, B161): re-read the per-instance iteration counts and
+-- check the printed medians and means against them, AG (Ghadimi-Lan) below
+-- ISTA in both, every ISTA, FISTA and split AG run reaching ||G|| <= 1e-6
+-- within the budget, at seeds 1..6 (the batch run), 7..12 and 13..18.
+do
+  local function median (v)
+    local c = {}
+    for i, x in ipairs(v) do c[i] = x end
+    table.sort(c)
+    local n = #c
+    return n % 2 == 1 and c[(n + 1) / 2] or (c[n / 2] + c[n / 2 + 1]) / 2
+  end
+  local function check (out, tag)
+    local cols = {{}, {}, {}, {}, {}}
+    for a, b, c, d, e in out:gmatch("\n  %d+x%d+ k%d+ lambda [%d.]+ s%d+ +"
+                                    .. "[%d.]+ +(%d+) +(%d+) +(%d+) +(%d+) "
+                                    .. "+(%d+)") do
+      for j, v in ipairs{a, b, c, d, e} do
+        cols[j][#cols[j] + 1] = tonumber(v)
+      end
+    end
+    t.is(#cols[1], 12, "scripts: scad_ag" .. tag .. ": 12 instances")
+    local reached = true
+    for j = 1, 4 do
+      for _, v in ipairs(cols[j]) do reached = reached and v <= 20000 end
+    end
+    t.ok(reached, "scripts: scad_ag" .. tag .. ": ISTA, FISTA and both "
+         .. "split AG runs reach ||G|| <= 1e-6 within 20000 iterations")
+    local mi = tonumber(out:match("\n  ISTA 1/L +([%d.]+) %["))
+    local ma = tonumber(out:match("\n  AG %(G%-L%) +([%d.]+) %["))
+    local function mean (v)
+      local s = 0
+      for _, x in ipairs(v) do s = s + x end
+      return s / #v
+    end
+    t.ok(mi == median(cols[1]) and ma == median(cols[3]),
+         "scripts: scad_ag" .. tag .. ": printed medians ISTA " .. tostring(mi)
+         .. ", AG " .. tostring(ma) .. " are the table's")
+    t.ok(ma < mi and mean(cols[3]) < mean(cols[1]),
+         "scripts: scad_ag" .. tag .. ": AG (G-L) below ISTA in median ("
+         .. tostring(ma) .. " < " .. tostring(mi) .. ") and mean ("
+         .. string.format("%.0f < %.0f", mean(cols[3]), mean(cols[1])) .. ")")
+    t.ok(out:match("\nverdict: holds %(") ~= nil, "scripts: scad_ag" .. tag
+         .. " verdict holds")
+  end
+  check(output("scad_ag"), "")
+  for _, s0 in ipairs{7, 13} do
+    local out = sh("./optlab --no-tui scripts/scad_ag.lua " .. s0)
+    t.ok(out:match("seeds " .. s0 .. "%.%." .. (s0 + 5)) ~= nil,
+         "scripts: scad_ag: seeds " .. s0 .. ".." .. (s0 + 5))
+    check(out, " (seeds " .. s0 .. ".." .. (s0 + 5) .. ")")
+  end
+end
+
 t.done()
