@@ -36,8 +36,7 @@
 ** t_clipvi.c, scripts/clipped_vi.lua).  lr is scaled by the run's
 ** schedule.  Averaging (uniform) and regret as in games/play.h.
 */
-#include <math.h>
-
+#include "clipvi.h"
 #include "play.h"
 #include "vec.h"
 
@@ -52,18 +51,8 @@ typedef struct clipseg_state {
 static const ol_param clipseg_params[] = {
   {"lr", OL_P_REAL, 0.1, OL_GT0, OL_FINITE, "step size gamma of both half "
    "steps", NULL},
-  {"lambda", OL_P_REAL, 1, OL_GT0, INFINITY, "clipping level of each "
-   "operator sample (inf: no clipping, game.eg)", NULL},
-  {"mu", OL_P_REAL, 0, 0, OL_FINITE, "level schedule lambda_k = lambda "
-   "exp(-lr mu k / 2) (0: constant; > 0: the strongly monotone one)", NULL},
+  OL_CLIPVI_PARAMS("game.eg"),
 };
-
-/* The factor min(1, l / ||v||) of clip(v, l). */
-static double clip_factor (const double *v, int n, double l)
-{
-  double vn = ol_vec_nrm2(v, n);
-  return vn > l ? l / vn : 1;
-}
 
 static int clipseg_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 {
@@ -88,18 +77,17 @@ static int clipseg_step (void *st, ol_ctx *c, ol_err *e)
   double eta = s->lr * c->sched, *x = c->x, lam;
   int rc, n = c->n;
   /* (1) this step's level (exactly lambda when mu = 0) */
-  lam = s->mu > 0 ? s->lambda * exp(-s->lr * s->mu * (double)s->k / 2)
-                  : s->lambda;
+  lam = ol_clipvi_level(s->lambda, s->lr, s->mu, s->k);
   s->k++;
   /* (2) extrapolate from z with the clipped sample at z */
   if ((rc = ol_ctx_grad(c, x, NULL, s->g, e)) != OL_OK) return rc;
   ol_play_observe(&s->play, c, x, s->g);
   ol_vec_copy(x, s->zh, n);
-  ol_vec_axpy(-eta * clip_factor(s->g, n, lam), s->g, s->zh, n);
+  ol_vec_axpy(-eta * ol_clipvi_factor(s->g, n, lam), s->g, s->zh, n);
   ol_ctx_project(c, s->zh);
   /* (3) update z with the clipped sample at the extrapolated point */
   if ((rc = ol_ctx_grad(c, s->zh, NULL, s->g, e)) != OL_OK) return rc;
-  ol_vec_axpy(-eta * clip_factor(s->g, n, lam), s->g, x, n);
+  ol_vec_axpy(-eta * ol_clipvi_factor(s->g, n, lam), s->g, x, n);
   ol_ctx_project(c, x);
   return OL_OK;
 }

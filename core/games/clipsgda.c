@@ -26,8 +26,7 @@
 ** with or without clipping (gda.c).  lr is scaled by the run's schedule.
 ** Averaging (uniform) and regret as in games/play.h.
 */
-#include <math.h>
-
+#include "clipvi.h"
 #include "play.h"
 #include "vec.h"
 
@@ -40,10 +39,7 @@ typedef struct clipsgda_state {
 
 static const ol_param clipsgda_params[] = {
   {"lr", OL_P_REAL, 0.1, OL_GT0, OL_FINITE, "step size gamma", NULL},
-  {"lambda", OL_P_REAL, 1, OL_GT0, INFINITY, "clipping level of the "
-   "operator sample (inf: no clipping, game.gda)", NULL},
-  {"mu", OL_P_REAL, 0, 0, OL_FINITE, "level schedule lambda_k = lambda "
-   "exp(-lr mu k / 2) (0: constant; > 0: the strongly monotone one)", NULL},
+  OL_CLIPVI_PARAMS("game.gda"),
 };
 
 static int clipsgda_init (void *st, const double *par, ol_ctx *c, ol_err *e)
@@ -64,18 +60,16 @@ static int clipsgda_init (void *st, const double *par, ol_ctx *c, ol_err *e)
 static int clipsgda_step (void *st, ol_ctx *c, ol_err *e)
 {
   clipsgda_state *s = st;
-  double eta = s->lr * c->sched, *x = c->x, lam, gn;
+  double eta = s->lr * c->sched, *x = c->x, lam;
   int rc, n = c->n;
   /* (1) this step's level (exactly lambda when mu = 0) */
-  lam = s->mu > 0 ? s->lambda * exp(-s->lr * s->mu * (double)s->k / 2)
-                  : s->lambda;
+  lam = ol_clipvi_level(s->lambda, s->lr, s->mu, s->k);
   s->k++;
   /* (2) the sample at the profile played, clipped to norm lam */
   if ((rc = ol_ctx_grad(c, x, NULL, s->g, e)) != OL_OK) return rc;
   ol_play_observe(&s->play, c, x, s->g);
-  gn = ol_vec_nrm2(s->g, n);
   /* (3) both players at once */
-  ol_vec_axpy(-eta * (gn > lam ? lam / gn : 1), s->g, x, n);
+  ol_vec_axpy(-eta * ol_clipvi_factor(s->g, n, lam), s->g, x, n);
   ol_ctx_project(c, x);
   return OL_OK;
 }
