@@ -18,11 +18,16 @@
 ** node by lr at most, and the momentum averages the draws; D-SGD (dsgd.c)
 ** moves by lr times the draw.  The paper proves E ||grad f(xbar)|| =
 ** O(T^{-(p-1)/(3p-2)}) for noise with a p-th moment, p in (1, 2], with lr
-** ~ T^{-(2p-1)/(3p-2)} and 1 - beta ~ T^{-p/(3p-2)}.  The seeds catalog
-** notes that the ordering of mixing and stepping above (adapt, then
-** combine) was not checked against the full text here: the catalog's
-** composition mixes first (x_w <- sum_v W_wv x_v - lr v_w / ||v_w||) and
-** has the same fixed points and rate.  A zero tracker does not move its
+** ~ T^{-(2p-1)/(3p-2)} and 1 - beta ~ T^{-p/(3p-2)}.  Order: a published
+** summary of the paper's Algorithm 1 gives, per round, momentum at the
+** current iterate, then the tracker update mixed, then the normalized step
+** along the tracker and the iterates mixed; the loop above is that round
+** shifted by half a round (step and mix first, then momenta and
+** trackers), the same sequence of iterates (scripts/gt_rate.lua).  The
+** catalog's composition (mix x first, then step; only the tracker mixed)
+** is not the paper's.  The start (m = v = the first gradient, unweighted
+** and unmixed) could not be checked against the paper's full text.  A
+** zero tracker does not move its
 ** node.  lr is scaled by the run's schedule.  One gradient per node per
 ** round (two in the first).  The run's x is the average.
 */
