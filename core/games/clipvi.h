@@ -17,7 +17,7 @@
   {"lambda", OL_P_REAL, 1, OL_GT0, INFINITY, "clipping level of each " \
    "operator sample (inf: no clipping, " plain ")", NULL}, \
   {"mu", OL_P_REAL, 0, 0, OL_FINITE, "level schedule lambda_k = lambda " \
-   "exp(-lr mu k / 2) (0: constant; > 0: the strongly monotone one)", NULL}
+   "exp(-lr mu k / 2) (0: constant; positive: the strongly monotone one)", NULL}
 
 /* The level of step k: exactly lambda when mu = 0. */
 static inline double ol_clipvi_level (double lambda, double lr, double mu,
