@@ -62,12 +62,15 @@ static void pn_levels (const double *v, int n, int nlev, int *lev)
 
 void pn_cache_fini (pn_cache *c)
 {
-  double budget = c->budget;
+  double budget = c->budget, maxsec = c->maxsec;
+  int oneshot = c->oneshot;
   free(c->val);
   free(c->lev);
   free(c->work);
   memset(c, 0, sizeof *c);
   c->budget = budget;
+  c->maxsec = maxsec;
+  c->oneshot = oneshot;
 }
 
 /* Cells c->done.. of the grid, as ol_problem_grid computes them (the same
@@ -98,7 +101,7 @@ static int grid_part (const ol_problem *p, const double *x0, pn_cache *c)
       if (el >= c->budget) {
         c->cellsec = el / (k - first + 1);
         c->done = k + 1;
-        if (c->cellsec * nx * ny > PN_MAPMAX) {
+        if (c->cellsec * nx * ny > (c->maxsec > 0 ? c->maxsec : PN_MAPMAX)) {
           c->slow = p;
           c->done = 0;
           return PN_GRID_SLOW;
@@ -109,6 +112,16 @@ static int grid_part (const ol_problem *p, const double *x0, pn_cache *c)
   }
   c->done = 0;
   return 0;
+}
+
+/* grid_part, and for a picture drawn once the rest of the grid at once
+** (each further part with the same budget: a grid that turns out slow
+** is still given up). */
+static int grid_more (const ol_problem *p, const double *x0, pn_cache *c)
+{
+  int rc = grid_part(p, x0, c);
+  while (c->oneshot && rc == PN_GRID_PART) rc = grid_part(p, x0, c);
+  return rc;
 }
 
 /* The grid of p over win in coordinates (ca, cb) into c (see
@@ -125,7 +138,7 @@ int pn_grid_at (const ol_problem *p, const double *win, int ca, int cb,
   if (c->budget > 0 && c->done > 0 && same) {
     int rc;
     x0 = p->xstar != NULL ? p->xstar : p->x0;
-    if ((rc = grid_part(p, x0, c)) != 0) return rc;
+    if ((rc = grid_more(p, x0, c)) != 0) return rc;
     pn_levels(c->val, nx * ny, PN_NLEVELS, c->lev);
     c->ok = 1;
     return 0;
@@ -156,7 +169,7 @@ int pn_grid_at (const ol_problem *p, const double *win, int ca, int cb,
   /* other coordinates at x* when known, else at the default start */
   x0 = p->xstar != NULL ? p->xstar : p->x0;
   if (c->budget > 0) {
-    int rc = grid_part(p, x0, c);
+    int rc = grid_more(p, x0, c);
     if (rc != 0) return rc;
   }
   else if (ol_problem_grid(p, x0, ca, cb, win[0], win[1], win[2], win[3],

@@ -181,7 +181,10 @@ int pn_has_landscape (const ol_problem *p);
 ** (done cells kept), and one whose whole would take more than
 ** PN_MAPMAX seconds of f is given up for that problem (slow, with the
 ** measured seconds per cell), so a slow Lua objective never stalls a
-** live view. */
+** live view.  A picture drawn once (the text plot, the frame a live view
+** leaves) sets oneshot: the budget only measures, and the grid is then
+** finished in the same call or given up when it would take more than
+** maxsec. */
 #define PN_MAPMAX 2.0
 typedef struct pn_cache {
   const ol_problem *p;
@@ -193,6 +196,8 @@ typedef struct pn_cache {
   double *work;
   int nwork;
   double budget;         /* seconds per call, 0: compute it all */
+  double maxsec;         /* give up past this whole (0: PN_MAPMAX) */
+  int oneshot;           /* finish in one call (a picture drawn once) */
   int done;              /* cells done of the grid in progress */
   const ol_problem *slow;  /* given up for this problem */
   double cellsec;        /* its measured seconds per cell */

@@ -122,6 +122,11 @@ int pl_text_panels (int npanels, int width, int height, int utf8,
   size_t n;
   memset(&cv, 0, sizeof cv);
   memset(&cache, 0, sizeof cache);
+  /* drawn once, often right after a Ctrl-C: a landscape whose f would
+  ** take more than a tenth of a second is left out, with its reason */
+  cache.budget = 0.02;
+  cache.maxsec = 0.1;
+  cache.oneshot = 1;
   t.w = width;
   t.h = height * npanels;
   n = (size_t)t.w * (size_t)t.h;
