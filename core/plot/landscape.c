@@ -39,7 +39,7 @@ int pn_has_landscape (const ol_problem *p)
 ** 1e-3 of the span (NAN values get -1). */
 static void pn_levels (const double *v, int n, int nlev, int *lev)
 {
-  double lo = INFINITY, hi = -INFINITY, eps, l0, l1;
+  double lo = INFINITY, hi = -INFINITY, eps, l0, l1, q;
   int i;
   for (i = 0; i < n; i++)
     if (isfinite(v[i])) {
@@ -55,8 +55,11 @@ static void pn_levels (const double *v, int n, int nlev, int *lev)
       lev[i] = -1;
       continue;
     }
-    k = (int)((log10(v[i] - lo + eps) - l0) / (l1 - l0) * nlev);
-    lev[i] = k < 0 ? 0 : k >= nlev ? nlev - 1 : k;
+    /* clamped as a double: with a span of inf (values near DBL_MAX) the
+    ** ratio is NaN, which no int conversion may see (found by the fuzzer) */
+    q = (log10(v[i] - lo + eps) - l0) / (l1 - l0) * nlev;
+    k = !(q > 0) ? 0 : q >= nlev ? nlev - 1 : (int)q;
+    lev[i] = k;
   }
 }
 
