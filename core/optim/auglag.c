@@ -130,6 +130,7 @@
 
 #include "constr.h"
 #include "method.h"
+#include "penalty.h"
 #include "lmem.h"
 #include "vec.h"
 
@@ -564,8 +565,9 @@ static int auglag_step (void *st, ol_ctx *c, ol_err *e)
   int n = s->n, i, j, rc, ok = 0, na;
   double pg, gd, a, dn, lat = 0, ft = 0;
   if (p->l1 > 0)
-    return ol_err_set(e, OL_EINVAL, "auglag: the l1 term of a composite "
-                      "problem is not smooth (use ista or fista)");
+    return ol_err_set(e, OL_EINVAL, "auglag: the %s term of a composite "
+                      "problem is not smooth (use ista, fista or agnc)",
+                      ol_penalty_of(p)->name);
   if (!s->valid && (rc = refresh(s, c, e)) != OL_OK) return rc;
   /* (0) converged: IPOPT's optimality error of the scaled problem at x
   ** with the multipliers lhat, else with the least-squares ones */

@@ -78,6 +78,7 @@
 
 #include "constr.h"
 #include "method.h"
+#include "penalty.h"
 #include "vec.h"
 
 #define SQP_TRIALS 40
@@ -609,8 +610,9 @@ static int sqp_step (void *st, ol_ctx *c, ol_err *e)
   double th, D, phi, phit = 0, a = 1, v;
   ol_kkt k;
   if (p->l1 > 0)
-    return ol_err_set(e, OL_EINVAL, "sqp: the l1 term of a composite "
-                      "problem is not smooth (use ista or fista)");
+    return ol_err_set(e, OL_EINVAL, "sqp: the %s term of a composite "
+                      "problem is not smooth (use ista, fista or agnc)",
+                      ol_penalty_of(p)->name);
   if (!s->valid) {
     ol_ctx_project(c, c->x);
     rc = evaluate(s, c, c->x, &s->f, s->g, s->cv, s->J, e);

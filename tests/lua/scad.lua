@@ -95,4 +95,16 @@ do
          .. ")")
 end
 
+
+-- the smooth-only solvers name the penalty they refuse (not "l1" for scad)
+for _, pen in ipairs{"l1", "scad"} do
+  local pp = problem.lasso{m = 10, n = 5, k = 2, lambda = 0.1, penalty = pen}
+  for _, m in ipairs{"sqp", "auglag"} do
+    local r = run(pp, optim[m]{}, opts{iters = 3})
+    t.is(r.message, m .. ": the " .. pen .. " term of a composite problem "
+         .. "is not smooth (use ista, fista or agnc)",
+         m .. " refuses a " .. pen .. " composite, naming it")
+  end
+end
+
 t.done()
