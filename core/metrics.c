@@ -1061,7 +1061,8 @@ static const char *why_quadratic (const ol_problem *p,
   (void)m;
   return !p->quadratic ? "is not one"
     : p->set.kind != OL_SET_NONE ? "has a constraint set"
-    : p->l1 > 0 ? "has an l1 term"
+    : p->l1 > 0 ? (ol_penalty_of(p) == &ol_penalty_scad ? "has a scad term"
+                   : "has an l1 term")
     : "has no known x* or f*";
 }
 

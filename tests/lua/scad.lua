@@ -107,4 +107,12 @@ for _, pen in ipairs{"l1", "scad"} do
   end
 end
 
+
+-- bias's reason names the term the problem has
+for _, pen in ipairs{"l1", "scad"} do
+  local pq = problem.quadratic{n = 3, l1 = 0.1, penalty = pen}
+  t.errors("quadratic has an? " .. pen .. " term", run, pq, optim.gd{},
+           opts{iters = 3, metrics = {"bias"}})
+end
+
 t.done()
