@@ -1439,4 +1439,88 @@ do
   end
 end
 
+-- bcd_rules (claim 28, B139): re-read the tables at seeds 1..3 (the batch
+-- run), 4..6 and 7..9: every run reaches 1e-8 within its cap; (a) gsd and
+-- gsq (fixed blocks, either update) need at most 1.1 times the fewer of
+-- random's and cyclic's steps on every instance, re-computed here from
+-- the printed counts; (b) on the lasso the variable greedy Newton blocks
+-- (v-gsd, v-gsq) reach 1e-8 at most 3 steps after the printed
+-- identification step with a last error ratio < 1e-3 (finite
+-- termination), every gradient run's last ratio > 0.1 (linear); the
+-- greedy gradient blocks (gs, gsl, gsd, gsq) need fewer steps than random
+-- and cyclic on the quadratic.
+do
+  local function check (out, tag)
+    local rows = {}
+    local kind
+    for line in out:gmatch("[^\n]+") do
+      local k = line:match("^(%a+) %(n = 16")
+      if k then kind = k; rows[k] = {} end
+      local u, r, rest = line:match("^  (%a+) +([%a%-]+) +(.+)$")
+      if kind and u and (u == "gradient" or u == "newton") then
+        local cells = {}
+        for v in rest:gmatch("%S+") do
+          cells[#cells + 1] = v == ">cap" and math.huge or tonumber(v)
+        end
+        rows[kind][r .. "/" .. u] = cells
+      end
+    end
+    t.ok(rows.quad and rows.lasso, "scripts: bcd_rules" .. tag
+         .. ": both tables")
+    if not (rows.quad and rows.lasso) then return end
+    local width = {quad = 1, lasso = 3}
+    local reached, a, fin, lin, greedy = true, true, true, true, true
+    for _, kind2 in ipairs{"quad", "lasso"} do
+      local w = width[kind2]
+      for key, c in pairs(rows[kind2]) do
+        for s = 1, 3 do reached = reached and c[(s - 1) * w + 1] < math.huge end
+        if kind2 == "lasso" and key:match("/gradient$") then
+          for s = 1, 3 do lin = lin and c[(s - 1) * w + 3] > 0.1 end
+        end
+      end
+      for _, u in ipairs{"gradient", "newton"} do
+        for s = 1, 3 do
+          local i = (s - 1) * w + 1
+          local base = math.min(rows[kind2]["random/" .. u][i],
+                                rows[kind2]["cyclic/" .. u][i])
+          for _, g in ipairs{"gsd", "gsq"} do
+            a = a and rows[kind2][g .. "/" .. u][i] <= 1.1 * base
+          end
+        end
+      end
+    end
+    for s = 1, 3 do
+      local i = (s - 1) * 3
+      for _, g in ipairs{"v-gsd", "v-gsq"} do
+        local c = rows.lasso[g .. "/newton"]
+        fin = fin and c[i + 1] - c[i + 2] <= 3 and c[i + 3] < 1e-3
+      end
+      for _, g in ipairs{"gs", "gsl", "gsd", "gsq"} do
+        local q = rows.quad[g .. "/gradient"][s]
+        greedy = greedy and q < rows.quad["random/gradient"][s]
+                 and q < rows.quad["cyclic/gradient"][s]
+      end
+    end
+    t.ok(reached, "scripts: bcd_rules" .. tag .. ": every run reaches "
+         .. "1e-8 within its cap")
+    t.ok(a, "scripts: bcd_rules" .. tag .. ": gsd and gsq within 1.1x of "
+         .. "min(random, cyclic) on every instance and update")
+    t.ok(fin, "scripts: bcd_rules" .. tag .. ": greedy Newton blocks "
+         .. "terminate <= 3 steps after identification, last ratio < 1e-3")
+    t.ok(lin, "scripts: bcd_rules" .. tag .. ": gradient runs' last "
+         .. "ratios > 0.1 on the lasso")
+    t.ok(greedy, "scripts: bcd_rules" .. tag .. ": greedy gradient blocks "
+         .. "beat random and cyclic on the quadratic")
+    t.ok(out:match("\nverdict: holds %(") ~= nil, "scripts: bcd_rules"
+         .. tag .. " verdict holds")
+  end
+  check(output("bcd_rules"), "")
+  for _, s0 in ipairs{4, 7} do
+    local out = sh("./optlab --no-tui scripts/bcd_rules.lua " .. s0)
+    t.ok(out:match("seeds " .. s0 .. "%.%." .. (s0 + 2) .. "%)") ~= nil,
+         "scripts: bcd_rules: seeds " .. s0 .. ".." .. (s0 + 2))
+    check(out, " (seeds " .. s0 .. ".." .. (s0 + 2) .. ")")
+  end
+end
+
 t.done()
