@@ -21,11 +21,20 @@
 ** Form implemented: the seed's abstract gives only the idea (a prediction
 ** of the next gradient, from optimistic online learning); the update is
 ** the published algorithm, with h_{t+1} written as printed there (theta of
-** step t - 1) and its second moment of g_t^2 (AMSGrad's).  The paper
-** predicts m_{t+1} by an extrapolation of past gradients; here the hint is
-** the previous gradient, m_{t+1} = g_t (the basic optimistic choice: the
-** next gradient is predicted to be the last one).  eps (not in the paper)
-** guards vhat = 0.  No projection (the unconstrained case, Pi = I).
+** step t - 1) and its second moment of g_t^2 (AMSGrad's).  Here the hint
+** is the previous gradient, m_{t+1} = g_t (the basic optimistic choice:
+** the next gradient is predicted to be the last one).  eps (not in the
+** paper) guards vhat = 0.  No projection (the unconstrained case, Pi = I).
+**
+** The paper's own predictor of m_{t+1} is not implemented: its algorithm
+** box could not be read (only the abstract and introduction of the paper
+** were reachable).  The authors' public code (optimistic-amsgrad,
+** Optadam_torch.py) does not extrapolate gradients: it takes the gradient,
+** on the current minibatch, at an RMPE extrapolation (Scieur, d'Aspremont
+** & Bach 2016: (U U^T + 1e-3 I) z = 1, c = z / sum z) of the last span = 5
+** iterates w_s, with U's rows w_s - w_{s-1/2}; that costs a second
+** gradient per step, and the same code takes v from (m_{t+1} - g_t)^2 and
+** bias-corrects, so it is not the update above either.
 **
 ** Probe (lrmin / lrmed / lrmax): min / median / max over coordinates of
 ** lr_t / (sqrt(vhat_i) + eps), the multiplier of theta_t and h_{t+1} in
