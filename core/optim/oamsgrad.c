@@ -39,13 +39,16 @@
 **       (U'U + lambda I) z = 1,   c = z / sum(z)
 **       m_{t+1} = sum_{i=0}^{r-1} c_i x_i
 **     as in their box (input x_0..x_{k+1}, output sum_{i=0}^{k} c_i x_i,
-**     k = r - 1: the newest x_r enters through U only).  lambda is theirs
-**     unscaled (not lambda ||U'U||).  It estimates the limit of a sequence
-**     that converges to a fixed point (exactly, for lambda -> 0, when the
-**     sequence follows x_{k+1} = A x_k + b, A - I invertible, and r - 1 is
-**     at least the degree of the minimal polynomial of A at x_0 - x*); it
-**     does not extrapolate a rotation or a period.  While fewer than r + 1
-**     gradients have been seen, and at a step where the solve fails
+**     k = r - 1: the newest x_r enters through U only) and their reference
+**     code (RegularizedNonlinearAcceleration.m: x(:, 1:end-1) * c).  lambda
+**     is absolute, as in the box; that code divides U'U by its 2-norm
+**     first (a relative lambda), which is not done here.  RMPE estimates
+**     the fixed point a sequence converges to, or oscillates about
+**     (exactly, for lambda -> 0, when the sequence follows x_{k+1} = A x_k
+**     + b, A - I invertible, and r - 1 is at least the degree of the
+**     minimal polynomial of A at x_0 - x*), not the sequence's next
+**     element: a rotation or a period is not continued.  While fewer than
+**     r + 1 gradients have been seen, and at a step where the solve fails
 **     (dposv's info > 0 on a U'U + lambda I that rounding left indefinite)
 **     or sum(z) is 0 or not finite, m_{t+1} = g_t.  The solve is LAPACK's
 **     dposv on the r x r system (symmetric positive definite for lambda >

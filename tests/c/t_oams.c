@@ -6,8 +6,8 @@
 **
 ** Independent truth used here:
 ** (1) RMPE on a linear recurrence.  An oracle that ignores x and returns
-**     the next vector of x_{k+1} = A x_k + b (n = 4, A seeded with
-**     spectral norm 0.8, so A - I is invertible and the minimal polynomial
+**     the next vector of x_{k+1} = A x_k + b (n = 4, A Gaussian scaled to
+**     Frobenius norm 0.8, so A - I is invertible and the minimal polynomial
 **     at x_0 - x* has degree <= 4 = r - 1 for r = 5): after the first r +
 **     1 = 6 gradients the hint is the fixed point x* = (I - A)^{-1} b
 **     (LAPACK dgesv here) to 1e-8 relative for lambda = 1e-14; the
