@@ -1523,4 +1523,70 @@ do
   end
 end
 
+-- oamsgrad_predict (claim 17, B011): re-read the regret table of the three
+-- sequences x two instances x three seeds and check its thresholds
+-- independently of the script's verdict: on the rotation OAMSGrad(last)'s
+-- regret <= 0.95 x AMSGrad's in every row and its hint error within 1% of
+-- (T - 1)(n/2)(2 sin(pi/200))^2 computed here, RMPE's hint error not below
+-- last's; on the period-2 sequence RMPE's summed hint error 1/4 of last's
+-- (within [0.2, 0.3]) and its mean regret below last's; on i.i.d. losses
+-- every mean regret within 15% of AMSGrad's; at seeds 1..3 (the batch
+-- run), 4..6 and 7..9.
+do
+  local function check (out, tag)
+    local rows, T = {}, tonumber(out:match("\nT = (%d+),"))
+    local pat = "\n  (%a+) +(%d+) +(%d+) +([%d.-]+) %( *([%d.]+)%) +([%d.-]+) "
+      .. "%( *([%d.]+)%) +([%d.-]+) %( *([%d.]+)%)"
+    for kind, n, s, a, ha, l, hl, r, hr in out:gmatch(pat) do
+      rows[#rows + 1] = {kind = kind, n = tonumber(n), reg = {num(a), num(l),
+        num(r)}, herr = {num(ha), num(hl), num(hr)}}
+    end
+    t.is(#rows, 18, "scripts: oamsgrad_predict" .. tag .. ": 18 rows "
+         .. "(3 sequences x 2 instances x 3 seeds)")
+    local agg = {}
+    local rot = true
+    for _, w in ipairs(rows) do
+      local key = w.kind .. w.n
+      agg[key] = agg[key] or {reg = {0, 0, 0}, herr = {0, 0, 0}}
+      for k = 1, 3 do
+        agg[key].reg[k] = agg[key].reg[k] + w.reg[k] / 3
+        agg[key].herr[k] = agg[key].herr[k] + w.herr[k]
+      end
+      if w.kind == "rotate" then
+        local th = (T - 1) * (w.n / 2) * (2 * math.sin(math.pi / 200)) ^ 2
+        rot = rot and w.reg[2] <= 0.95 * w.reg[1]
+          and math.abs(w.herr[2] - th) <= 0.01 * th + 0.05
+          and w.herr[3] >= w.herr[2]
+      end
+    end
+    t.ok(rot, "scripts: oamsgrad_predict" .. tag .. ": rotation: last's "
+         .. "regret <= 0.95 x AMSGrad's, hint error at the closed form, "
+         .. "RMPE's hint error not below last's, in every row")
+    for _, n in ipairs{4, 8} do
+      local f, i = agg["flip" .. n], agg["iid" .. n]
+      local ratio = f and f.herr[3] / f.herr[2]
+      t.ok(f and ratio >= 0.2 and ratio <= 0.3 and f.reg[3] < f.reg[2],
+           "scripts: oamsgrad_predict" .. tag .. ": period 2, n = " .. n
+           .. ": RMPE/last hint error " .. tostring(ratio) .. " in [0.2, "
+           .. "0.3], mean regret " .. tostring(f and f.reg[3]) .. " < "
+           .. tostring(f and f.reg[2]))
+      local near = i ~= nil
+      for k = 2, 3 do
+        near = near and math.abs(i.reg[k] / i.reg[1] - 1) <= 0.15
+      end
+      t.ok(near, "scripts: oamsgrad_predict" .. tag .. ": i.i.d., n = " .. n
+           .. ": mean regrets within 15% of AMSGrad's")
+    end
+    t.ok(out:match("\nverdict: holds %(") ~= nil, "scripts: oamsgrad_predict"
+         .. tag .. " verdict holds")
+  end
+  check(output("oamsgrad_predict"), "")
+  for _, s0 in ipairs{4, 7} do
+    local out = sh("./optlab --no-tui scripts/oamsgrad_predict.lua " .. s0)
+    t.ok(out:match("seeds " .. s0 .. "%.%." .. (s0 + 2)) ~= nil,
+         "scripts: oamsgrad_predict: seeds " .. s0 .. ".." .. (s0 + 2))
+    check(out, " (seeds " .. s0 .. ".." .. (s0 + 2) .. ")")
+  end
+end
+
 t.done()
