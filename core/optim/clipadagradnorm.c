@@ -19,18 +19,20 @@
 ** with step gamma / b0 while keeping AdaGrad's decreasing step.
 **
 ** Source of the reweighting rule: the abstract names it without a formula,
-** and the paper's algorithm box could not be read here (only the abstract
-** pages are reachable), so no algorithm or equation number is cited.  The
-** rule above is the authors' released code (github.com/yaroslavkliukin/
-** Clipped-AdaGrad-and-Adam, mirrored as Andron00e/Clipped-AdaGrad-and-Adam):
-** AdaGradClip_Delayed_Etta ("Adagrad algorithm with clipping, delay and
-** reweighing", parameter etta, "reweighing parameter") adds etta times the
-** squared clipped gradient to the accumulator and steps with the previous
-** one; the quadratic notebook's adagrad_clip_quadratic_delay_eta is the
-** same rule in 1-D with eta = gamma^2, the setting scripts/
-** clip_radagradd.lua uses.  Left open by that code: the theory's choice of
-** eta (scripts use gamma^2); the accumulator is the norm form (one scalar
-** b, "AdaGrad-Norm"), as in the notebook, not per coordinate.
+** and the paper's algorithm box could not be read when this was written
+** (only abstract pages and the authors' code were at hand), so no
+** algorithm or equation number is cited.  The rule above is the authors'
+** released code (github.com/yaroslavkliukin/Clipped-AdaGrad-and-Adam,
+** mirrored as Andron00e/Clipped-AdaGrad-and-Adam): the synthetic quadratic
+** notebook's adagrad_clip_quadratic_delay_eta is exactly this update in
+** 1-D, with eta = gamma^2; the PyTorch class AdaGradClip_Delayed_Etta
+** ("Adagrad algorithm with clipping, delay and reweighing", "etta (float):
+** reweighing parameter") names eta the weight of the squared gradient in
+** the accumulator, but keeps one accumulator per coordinate and also steps
+** along the previous gradient; the notebook's form is the one followed
+** here.  Left open by that code: the theory's choice of eta
+** (scripts/clip_radagradd.lua takes eta = 1/T, so that b_T^2 <= 2 b0^2
+** with lambda = b0 = 1).
 **
 ** Probe: lrmin = lrmed = lrmax = sched gamma / b_t, the step size the
 ** next step takes (gamma / b0 right after init; sched the latest schedule
