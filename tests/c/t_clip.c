@@ -17,6 +17,25 @@
 **     the closed form of that expectation.
 ** (4) DoG with its defaults reaches dist < 1e-6 on quadratic{n=10,
 **     cond=100, rotated} within 20000 steps.
+** (5) Clip-RAdaGradD (clipadagradnorm with eta != 1, issue 27): x1..x3
+**     and the lr probe with eta = 0.25 against the rule written out in (1);
+**     with eta = 1 (the default) the iterates equal, bit for bit over 300
+**     Student-t noisy steps, those of the method as it was before eta
+**     existed (its step copied here as a test method).
+** (6) Convergence with exact gradients on two smooth convex problems
+**     (gamma 1, lambda 1, eta 0.01): dist < 1e-8 on quadratic{n=10,
+**     cond=10, rotated}, ||grad f|| < 1e-8 on logreg (x* unknown).
+** (7) M12 (high-probability metric): R = 2000 streams of T = 500 steps on
+**     quadratic{n=5, cond=3} (unrotated: no BLAS in the oracle), x0 = 20
+**     ones, Student-t noise nu = 1.5, sigma 0.5; the (1 - delta)-quantile
+**     q_delta of f(x_T) - f* at delta = 0.1, 0.01, 0.001 (order statistics,
+**     linear interpolation).  The rise q_delta / q_0.1 of AdaGrad-Norm (lr
+**     10, b0 1) must exceed that of Clip-RAdaGradD (gamma 0.3, lambda 1,
+**     eta 1/T: b can at most double b0^2 over the run) by a factor >= 2 at
+**     delta = 0.01 and >= 3 at delta = 0.001 (measured 3.4 to 4.4 and 4.2
+**     to 6.8: the bounds leave room for other seeds), and the reweighted
+**     method's q_0.001 must lie below AdaGrad-Norm's q_0.1 (measured about
+**     5x below).  Two seeds, each printed.
 */
 #include <math.h>
 #include <stdio.h>
@@ -24,11 +43,13 @@
 #include <string.h>
 
 #include "method.h"
+#include "oracle.h"
 #include "olt.h"
 #include "problem.h"
 #include "rng.h"
 #include "run.h"
 #include "tap.h"
+#include "vec.h"
 
 #define SEED 20240611u
 
@@ -333,6 +354,281 @@ static void test_bias (void)
   ol_problem_free(p);
 }
 
+/* == (5) Clip-RAdaGradD: the rule by hand, and eta = 1 unchanged ========= */
+
+/* The step of clipadagradnorm before eta existed, verbatim: the reference
+** that eta = 1 must reproduce bit for bit.  Parameters gamma, lambda, b0. */
+typedef struct old_cagn {
+  double gamma, lambda, b2;
+  double *g;
+} old_cagn;
+
+static int old_init (void *st, const double *par, ol_ctx *c, ol_err *e)
+{
+  old_cagn *s = st;
+  s->gamma = par[0];
+  s->lambda = par[1];
+  s->b2 = par[2] * par[2];
+  s->g = ol_vec_new(c->n, e);
+  return s->g == NULL ? OL_ENOMEM : OL_OK;
+}
+
+static int old_step (void *st, ol_ctx *c, ol_err *e)
+{
+  old_cagn *s = st;
+  double gn, a;
+  int rc;
+  if ((rc = ol_ctx_grad(c, c->x, NULL, s->g, e)) != OL_OK) return rc;
+  gn = ol_vec_nrm2(s->g, c->n);
+  a = gn > s->lambda ? s->lambda / gn : 1;
+  ol_vec_axpy(-c->sched * s->gamma * a / sqrt(s->b2), s->g, c->x, c->n);
+  s->b2 += a * a * gn * gn;
+  return OL_OK;
+}
+
+static void old_fini (void *st)
+{
+  old_cagn *s = st;
+  ol_vec_free(s->g);
+  s->g = NULL;
+}
+
+static const ol_method_type old_cagn_type = {
+  .name = "oldcagn",
+  .family = OL_OPTIM,
+  .doc = "clipadagradnorm before eta (test)",
+  .size = sizeof(old_cagn),
+  .kinds = OL_KIND(OL_OBJECTIVE),
+  .init = old_init,
+  .step = old_step,
+  .fini = old_fini,
+  .probes = OL_MSET_NONE,
+};
+
+/* quadratic{n, cond, rotate} from x0 = x0v ones with Student-t noise
+** (nu 1.5, sigma; sigma 0: none); NULL (diag()ed) on failure. */
+static ol_problem *noisy_quadratic (int n, double cond, int rotate,
+                                    double x0v, double sigma)
+{
+  ol_problem *p = olt_quadratic(n, cond, rotate);
+  double x0[32];
+  ol_noise nz;
+  ol_err e;
+  int i;
+  if (p == NULL || n > 32) {
+    ol_problem_free(p);
+    return NULL;
+  }
+  for (i = 0; i < n; i++) x0[i] = x0v;
+  memset(&nz, 0, sizeof nz);
+  nz.kind = OL_NOISE_STUDENT;
+  nz.sigma = sigma;
+  nz.nu = 1.5;
+  nz.batch = 1;
+  if (ol_problem_set_x0(p, x0, n, &e) != OL_OK
+      || (sigma > 0 && ol_problem_set_noise(p, &nz, &e) != OL_OK)) {
+    diag("noisy quadratic: %s", e.msg);
+    ol_problem_free(p);
+    return NULL;
+  }
+  return p;
+}
+
+static void test_reweighted (void)
+{
+  ol_problem *p = olt_quadratic(2, 10, 0);
+  double par[8], got[3][2], want[3][2], x[2], g[2], gn, a, pr[3];
+  double gamma = 0.5, lambda = 0.5, b0 = 2, eta = 0.25, b2 = b0 * b0;
+  double lrs[3];
+  int i, j, pok;
+  /* (1) x_{t+1} = x_t - gamma clip(g_t) / b_{t-1}, then
+  **     b_t^2 = b_{t-1}^2 + eta ||clip(g_t)||^2 */
+  x[0] = x[1] = 1;
+  for (j = 0; j < 3; j++) {
+    lrs[j] = gamma / sqrt(b2);
+    for (i = 0; i < 2; i++) g[i] = L[i] * x[i];
+    gn = norm2(g);
+    a = gn > lambda ? lambda / gn : 1;
+    for (i = 0; i < 2; i++)
+      want[j][i] = x[i] = x[i] - gamma * a * g[i] / sqrt(b2);
+    b2 += eta * a * a * gn * gn;
+  }
+  olt_method("clipadagradnorm", par, "gamma", gamma, "lambda", lambda,
+             "b0", b0, "eta", eta, (char *)NULL);
+  ok(iterates(p, "clipadagradnorm", par, 3, got)
+     && olt_agree(got[0], want[0], 6, 1e-14),
+     "clipadagradnorm{eta = 0.25}: x1..x3 from b_t^2 = b_{t-1}^2 + eta "
+     "||clip(g_t)||^2, step gamma clip(g_t) / b_{t-1}");
+  diag("clipadagradnorm{eta = 0.25}: x3 = (%.12g, %.12g), b_2 = %.12g",
+       want[2][0], want[2][1], sqrt(b2));
+  pok = probes(p, "clipadagradnorm", par, 2, pr);
+  ok(pok && fabs(pr[0] - lrs[0]) <= 1e-15 && fabs(pr[1] - lrs[1]) <= 1e-15
+     && fabs(pr[2] - lrs[2]) <= 1e-15,
+     "clipadagradnorm{eta = 0.25}: probe = gamma / b_{t-1} with the "
+     "reweighted b (%.6g %.6g %.6g)", pr[0], pr[1], pr[2]);
+  ol_problem_free(p);
+
+  /* (2) eta = 1: the method before eta, bit for bit, under heavy tails */
+  p = noisy_quadratic(10, 10, 1, 10, 1);
+  if (p != NULL) {
+    const double lams[2] = {1, INFINITY};
+    for (j = 0; j < 2; j++) {
+      double po[3] = {3, lams[j], 1};
+      ol_run_opts o = opts(0, OL_MSET_OF(OL_MET_LOSS));
+      ol_run *ra, *rb;
+      int k, same = 1;
+      olt_method("clipadagradnorm", par, "gamma", 3.0, "lambda", lams[j],
+                 (char *)NULL);
+      o.stream = 5;
+      ra = olt_run(p, ol_method_find("clipadagradnorm"), par, &o);
+      rb = olt_run(p, &old_cagn_type, po, &o);
+      for (k = 0; ra != NULL && rb != NULL && k < 300 && same; k++) {
+        ol_run_advance(ra, 1);
+        ol_run_advance(rb, 1);
+        same = memcmp(ol_run_x(ra), ol_run_x(rb), 10 * sizeof(double)) == 0;
+      }
+      ok(ra != NULL && rb != NULL && same && k == 300,
+         "clipadagradnorm{lambda = %g}, eta = 1 by default: iterates equal "
+         "the method before eta bit for bit over %d Student-t noisy steps",
+         lams[j], k);
+      ol_run_free(ra);
+      ol_run_free(rb);
+    }
+    ol_problem_free(p);
+  }
+}
+
+/* == (6) convergence with exact gradients ================================ */
+
+static void test_reweighted_converges (void)
+{
+  ol_problem *p = olt_quadratic(10, 10, 1);
+  double par[8], d = NAN, gn = NAN;
+  ol_run *r;
+  long k;
+  olt_method("clipadagradnorm", par, "gamma", 1.0, "lambda", 1.0,
+             "eta", 0.01, (char *)NULL);
+  r = p != NULL ? start(p, "clipadagradnorm", par, 5000,
+                        OL_MSET_OF(OL_MET_LOSS)) : NULL;
+  k = r != NULL ? steps_to(p, r, 1e-8, 5000, &d) : -1;
+  ok(k >= 0, "clipadagradnorm{gamma 1, lambda 1, eta 0.01}: exact "
+     "gradients reach dist < 1e-8 on quadratic{n=10, cond=10, rotated} "
+     "within 5000 steps (%ld, %.3g)", k, d);
+  ol_run_free(r);
+  ol_problem_free(p);
+
+  p = olt_problem("logreg", NULL, (char *)NULL);
+  r = p != NULL ? start(p, "clipadagradnorm", par, 20000,
+                        OL_MSET_OF(OL_MET_LOSS)) : NULL;
+  for (k = 0; r != NULL && k <= 20000; k += 100) {
+    gn = olt_gnorm(p, ol_run_x(r));
+    if (gn < 1e-8 || ol_run_advance(r, 100) != 100) break;
+  }
+  ok(gn < 1e-8, "clipadagradnorm{gamma 1, lambda 1, eta 0.01}: exact "
+     "gradients reach ||grad f|| < 1e-8 on logreg (defaults) within 20000 "
+     "steps (%ld, %.3g)", k, gn);
+  ol_run_free(r);
+  ol_problem_free(p);
+}
+
+/* == (7) M12: quantiles of f(x_T) - f* over many streams =================== */
+
+static int cmp_double (const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* The q-quantile of sorted v[0..n-1], linear between order statistics. */
+static double quantile (const double *v, int n, double q)
+{
+  double h = q * (n - 1);
+  int lo = (int)floor(h);
+  if (lo >= n - 1) return v[n - 1];
+  return v[lo] + (h - lo) * (v[lo + 1] - v[lo]);
+}
+
+/* f(x_T) - f* of R streams of method name (par) on p, sorted into v;
+** 1, or 0 when a run fails. */
+static int final_subopt (const ol_problem *p, const char *name,
+                         const double *par, long T, uint64_t seed, int R,
+                         double *v)
+{
+  const ol_method_type *m = ol_method_find(name);
+  int k;
+  for (k = 0; k < R; k++) {
+    ol_run_opts o = olt_opts(T, 0, OL_MSET_OF(OL_MET_LOSS));
+    ol_run *r;
+    o.seed = seed;
+    o.stream = (uint64_t)k;
+    o.cap = 16;           /* only x_T is read: a short history */
+    r = olt_go(p, m, par, &o);
+    if (r == NULL || ol_run_iter(r) != T) {
+      ol_run_free(r);
+      return 0;
+    }
+    v[k] = olt_fval(p, ol_run_x(r)) - p->fstar;
+    ol_run_free(r);
+  }
+  qsort(v, (size_t)R, sizeof *v, cmp_double);
+  return 1;
+}
+
+static void test_m12 (void)
+{
+  enum { R = 2000 };
+  const long T = 500;
+  const uint64_t seeds[2] = {SEED, 7};
+  ol_problem *p = noisy_quadratic(5, 3, 0, 20, 0.5);
+  double *va = malloc(R * sizeof *va), *vc = malloc(R * sizeof *vc);
+  double pa[8], pc[8];
+  int s;
+  if (p == NULL || va == NULL || vc == NULL) {
+    ok(0, "M12: problem and buffers");
+    goto done;
+  }
+  olt_method("adagradnorm", pa, "lr", 10.0, "b0", 1.0, (char *)NULL);
+  olt_method("clipadagradnorm", pc, "gamma", 0.3, "lambda", 1.0,
+             "eta", 1.0 / T, (char *)NULL);
+  for (s = 0; s < 2; s++) {
+    double qa[3], qc[3];
+    const double lv[3] = {0.9, 0.99, 0.999};
+    int j, good = final_subopt(p, "adagradnorm", pa, T, seeds[s], R, va)
+      && final_subopt(p, "clipadagradnorm", pc, T, seeds[s], R, vc);
+    if (!good) {
+      ok(0, "M12 seed %llu: %d runs of %ld steps each", (unsigned long long)
+         seeds[s], R, T);
+      continue;
+    }
+    for (j = 0; j < 3; j++) {
+      qa[j] = quantile(va, R, lv[j]);
+      qc[j] = quantile(vc, R, lv[j]);
+    }
+    diag("M12 seed %llu, R %d, T %ld: q at delta 0.1/0.01/0.001: "
+         "adagradnorm %.4g %.4g %.4g (median %.4g), Clip-RAdaGradD %.4g "
+         "%.4g %.4g (median %.4g)", (unsigned long long)seeds[s], R, T,
+         qa[0], qa[1], qa[2], quantile(va, R, 0.5), qc[0], qc[1], qc[2],
+         quantile(vc, R, 0.5));
+    ok((qa[1] / qa[0]) / (qc[1] / qc[0]) >= 2,
+       "M12 seed %llu: from delta 0.1 to 0.01 AdaGrad-Norm's quantile rises "
+       "%.3gx, Clip-RAdaGradD's %.3gx: ratio %.3g >= 2",
+       (unsigned long long)seeds[s], qa[1] / qa[0], qc[1] / qc[0],
+       (qa[1] / qa[0]) / (qc[1] / qc[0]));
+    ok((qa[2] / qa[0]) / (qc[2] / qc[0]) >= 3,
+       "M12 seed %llu: from delta 0.1 to 0.001 AdaGrad-Norm's quantile "
+       "rises %.3gx, Clip-RAdaGradD's %.3gx: ratio %.3g >= 3",
+       (unsigned long long)seeds[s], qa[2] / qa[0], qc[2] / qc[0],
+       (qa[2] / qa[0]) / (qc[2] / qc[0]));
+    ok(qc[2] < qa[0], "M12 seed %llu: Clip-RAdaGradD's 99.9%% quantile "
+       "%.3g lies below AdaGrad-Norm's 90%% quantile %.3g",
+       (unsigned long long)seeds[s], qc[2], qa[0]);
+  }
+done:
+  free(va);
+  free(vc);
+  ol_problem_free(p);
+}
+
 static void test_dog (void)
 {
   ol_problem *p = olt_quadratic(10, 100, 1);
@@ -354,5 +650,8 @@ int main (void)
   test_deterministic();
   test_bias();
   test_dog();
+  test_reweighted();
+  test_reweighted_converges();
+  test_m12();
   return done();
 }

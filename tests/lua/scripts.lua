@@ -1589,4 +1589,67 @@ do
   end
 end
 
+-- clip_radagradd (claim 22, B019, issue 27): re-read the table of each
+-- instance and batch; every method has 3 batches per instance, the
+-- quantiles grow with 1/delta, each printed rise is q_0.001 / q_0.1 (to
+-- the 3 digits printed), and the thresholds the verdict states hold row
+-- by row: clipped rises <= 3 (one log(1/delta) factor from 0.1 to 0.001),
+-- AdaGradD's >= 10 (delta^(-1/2)), AdaGrad-Norm's rise > 2x and q_0.001 >
+-- 3x Clip-RAdaGradD's.  At the default seeds 1..3 and again at 4..6.
+do
+  local function check (out, tag)
+    local rows = {}
+    for inst, body in out:gmatch("instance (%u): ([^\n]*\n[^\n]*\n"
+                                 .. ("[^\n]*\n"):rep(12) .. ")") do
+      rows[inst] = {}
+      for name, seed, q1, q2, q3, r in body:gmatch(
+          "\n  (%S+) +%a+ [%d.]+ +(%d+) +%S+ +(%S+) +(%S+) +(%S+) +(%S+)") do
+        rows[inst][name] = rows[inst][name] or {}
+        table.insert(rows[inst][name], {tonumber(seed), tonumber(q1),
+                                        tonumber(q2), tonumber(q3),
+                                        tonumber(r)})
+      end
+    end
+    for _, inst in ipairs{"A", "B"} do
+      local m = rows[inst] or {}
+      local n = 0
+      for _, name in ipairs{"AdaGrad-Norm", "AdaGradD", "Clip-AdaGradD",
+                            "Clip-RAdaGradD"} do
+        n = n + #(m[name] or {})
+      end
+      t.is(n, 12, "scripts: clip_radagradd" .. tag .. ": instance " .. inst
+           .. ": 4 methods x 3 batches")
+      if n == 12 then
+        local mono, rises = true, true
+        for _, rs in pairs(m) do
+          for _, r in ipairs(rs) do
+            mono = mono and r[2] <= r[3] and r[3] <= r[4]
+            rises = rises and math.abs(r[4] / r[2] - r[5]) <= 0.01 * r[5]
+          end
+        end
+        t.ok(mono and rises, "scripts: clip_radagradd" .. tag .. ": " .. inst
+             .. ": q_0.1 <= q_0.01 <= q_0.001 and rise = q_0.001 / q_0.1 "
+             .. "within 1% (3 printed digits)")
+        for b = 1, 3 do
+          local an, ad = m["AdaGrad-Norm"][b], m["AdaGradD"][b]
+          local cd, cr = m["Clip-AdaGradD"][b], m["Clip-RAdaGradD"][b]
+          t.ok(cd[5] <= 3 and cr[5] <= 3 and ad[5] >= 10 and an[5] > 2 * cr[5]
+               and an[4] > 3 * cr[4], string.format("scripts: clip_radagradd"
+               .. "%s: %s seed %d: clipped rises %.3g, %.3g <= 3; AdaGradD "
+               .. "%.3g >= 10; AdaGrad-Norm %.3g > 2 x %.3g, q_0.001 %.3g > "
+               .. "3 x %.3g", tag, inst, cr[1], cd[5], cr[5], ad[5], an[5],
+               cr[5], an[4], cr[4]))
+        end
+      end
+    end
+    t.ok(out:match("\nverdict: holds %(") ~= nil, "scripts: clip_radagradd"
+         .. tag .. " verdict holds")
+  end
+  check(output("clip_radagradd"), "")
+  local out = sh("./optlab --no-tui scripts/clip_radagradd.lua 4")
+  t.ok(out:match("seeds 4%.%.6") ~= nil, "scripts: clip_radagradd: seeds "
+       .. "4..6")
+  check(out, " (seeds 4..6)")
+end
+
 t.done()
