@@ -292,6 +292,17 @@ int ol_polar_rank_check (const char *who, int rank, int nmat,
   return OL_OK;
 }
 
+int ol_polar_how_set (ol_polar_how *h, const char *who, const double *par,
+                      int steps, ol_rng *rng, int nmat, const int *rows,
+                      int cols, ol_err *e)
+{
+  *h = (ol_polar_how){(int)par[0], steps, (int)par[1], (int)par[2],
+                      (int)par[3], rng};
+  if (h->kind == OL_POLAR_LOWRANK)
+    return ol_polar_rank_check(who, h->rank, nmat, rows, cols, e);
+  return OL_OK;
+}
+
 double ol_polar_ortherr (int m, int n, const double *O, double *work)
 {
   int k = m < n ? m : n, i;

@@ -127,6 +127,30 @@ int ol_polar_how_update (const ol_polar_how *h, int nparts, const int *rows,
 int ol_polar_rank_check (const char *who, int rank, int nmat,
                          const int *rows, int cols, ol_err *e);
 
+/* The "polar" parameter row of a Muon-type method (index OL_POLAR_NS ..
+** OL_POLAR_LOWRANK), and the three rows of polar = "lowrank" it puts
+** right after it: rank, oversample, power_iters. */
+#define OL_POLAR_PARAM \
+  {"polar", OL_P_ENUM, 0, 0, 2, \
+   "polar factor: Newton-Schulz quintic, exact SVD or randomized low-rank", \
+   "ns|svd|lowrank"}
+#define OL_POLAR_LOWRANK_PARAMS \
+  {"rank", OL_P_INT, 4, 1, 65536, \
+   "target rank r of polar = lowrank, in [1, min(rows, cols)]", NULL}, \
+  {"oversample", OL_P_INT, 5, 0, 65536, \
+   "extra sketch columns p of polar = lowrank", NULL}, \
+  {"power_iters", OL_P_INT, 1, 0, 100, \
+   "subspace (power) iterations q of polar = lowrank", NULL}
+
+/* *h from the method's values: par[0] the polar kind, par[1..3] rank,
+** oversample and power_iters (the rows above), steps its Newton-Schulz
+** steps, rng the run's generator (borrowed for the run); with polar =
+** lowrank the rank is checked against the nmat matrices
+** (ol_polar_rank_check).  OL_OK or OL_EINVAL with e set. */
+int ol_polar_how_set (ol_polar_how *h, const char *who, const double *par,
+                      int steps, ol_rng *rng, int nmat, const int *rows,
+                      int cols, ol_err *e);
+
 /* sqrt(sum_i ||O_i'O_i - I||_F^2) over the parts (each on its smaller
 ** side); work needs max_i min(rows_i, cols)^2 doubles. */
 double ol_polar_ortherr_parts (int nparts, const int *rows, int cols,

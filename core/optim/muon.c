@@ -47,15 +47,8 @@ static const ol_param muon_params[] = {
    "orthogonalise G_t + mu M_t instead of M_t", NULL},
   {"ns_steps", OL_P_INT, 5, 0, 100, "Newton-Schulz steps (polar = ns)",
    NULL},
-  {"polar", OL_P_ENUM, 0, 0, 2,
-   "polar factor: Newton-Schulz quintic, exact SVD or randomized low-rank",
-   "ns|svd|lowrank"},
-  {"rank", OL_P_INT, 4, 1, 65536,
-   "target rank r of polar = lowrank, in [1, min(rows, cols)]", NULL},
-  {"oversample", OL_P_INT, 5, 0, 65536,
-   "extra sketch columns p of polar = lowrank", NULL},
-  {"power_iters", OL_P_INT, 1, 0, 100,
-   "subspace (power) iterations q of polar = lowrank", NULL},
+  OL_POLAR_PARAM,
+  OL_POLAR_LOWRANK_PARAMS,
 };
 
 static int muon_init (void *st, const double *par, ol_ctx *c, ol_err *e)
@@ -66,15 +59,12 @@ static int muon_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   s->nesterov = par[2] != 0;
   s->ns_steps = (int)par[3];
   s->polar = (int)par[4];
-  s->how = (ol_polar_how){s->polar, s->ns_steps, (int)par[5], (int)par[6],
-                          (int)par[7], c->rng};
   s->cols = c->p->mcols;
   /* (1) the matrices x stacks; a low rank fits each of them */
   s->nmat = ol_polar_mats("muon", c->p, c->n, s->rows, e);
   if (s->nmat == 0) return OL_EINVAL;
-  if (s->polar == OL_POLAR_LOWRANK &&
-      ol_polar_rank_check("muon", s->how.rank, s->nmat, s->rows, s->cols,
-                          e) != OL_OK)
+  if (ol_polar_how_set(&s->how, "muon", par + 4, s->ns_steps, c->rng,
+                       s->nmat, s->rows, s->cols, e) != OL_OK)
     return OL_EINVAL;
   /* (2) arrays and the polar workspace */
   s->b.wsize = ol_polar_how_work(&s->how, s->nmat, s->rows, s->cols);

@@ -36,7 +36,8 @@
 **     and the same with HMT's bound in place of eps.  M38: ortherr of a
 **     rank-r factor of a k-sided matrix is sqrt(k - r) exactly (O'O is a
 **     rank-r projector).  Muon with polar = "lowrank": rank = min side
-**     tracks polar = "svd" step for step; rank 4 reduces f on matlsq by
+**     tracks polar = "svd" step for step (and so do muonbp's and adago's);
+**     rank 4 reduces f on matlsq by
 **     1e-4 in 1000 steps; a run replays at its seed; a rank out of range is
 **     refused naming [1, min(m, n)].
 ** Seeds are fixed and printed.
@@ -808,6 +809,23 @@ static void test_lowrank_muon (void)
     else ok(0, "lowrank muon: 30 steps rank 16");
   }
   else ok(0, "lowrank muon: 30 steps svd");
+  /* muonbp (row blocks 16 x 16) and adago take polar = lowrank too:
+  ** full rank is their svd run */
+  {
+    const char *other[2] = {"muonbp", "adago"};
+    int q;
+    for (q = 0; q < 2; q++) {
+      const ol_method_type *mo = ol_method_find(other[q]);
+      if (mo == NULL) continue;
+      olt_params(mo, par, "polar", 1.0, (char *)NULL);
+      same = run_x(p, mo, par, 30, x, NULL);
+      olt_params(mo, par, "polar", 2.0, "rank", 16.0, (char *)NULL);
+      same = same && run_x(p, mo, par, 30, y, NULL);
+      ok(same && fro_diff(x, y, p->n) <= 1e-9, "lowrank %s: rank 16 tracks "
+         "polar = svd for 30 steps (diff %.1e)", other[q],
+         same ? fro_diff(x, y, p->n) : NAN);
+    }
+  }
   /* rank 4 converges on T16(a) (a rank-4 step moves 4 of W's 16
   ** directions: twice the steps of (6) at scripts/muon.lua's lr) */
   olt_params(mu, par, "polar", 2.0, "rank", 4.0, "lr", 0.03, (char *)NULL);
