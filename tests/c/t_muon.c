@@ -24,7 +24,8 @@
 **     spectrum (sigma_j = 0.7^(j-1), times 1e-3 past r) the sketch is
 **     rebuilt here (the same seed's Omega, Gram-Schmidt on G Omega, plain
 **     loops) and (a) O equals the top-r U V' of Q Q'G from dgesvd here to
-**     1e-10; (b) eps = ||G - Q Q'G||_F is within HMT Theorem 10.8:
+**     1e-10; (b) eps = ||G - Q Q'G||_F is within HMT's deviation bound
+**     for the Frobenius error (section 10.3, Theorem 10.7):
 **     eps <= (1 + t sqrt(12 k / p)) tau_k + u t e sqrt(k + p) / (p + 1)
 **     sigma_{k+1}, tau_k^2 = sum_{j>k} sigma_j^2, t = u = 4, k = r, p >= 4
 **     (failure probability <= 5 t^-p + e^(-u^2/2) = 0.0016 a draw);
@@ -770,7 +771,7 @@ static void test_lowrank_hmt (uint64_t seed)
          "= %.3e, M38 ||O'O - I||_F = %.4f", q, eps, err,
          ol_polar_ortherr(m, n, O, work));
     if (q == 0)
-      ok(eps <= beta, "lowrank hmt: ||G - Q Q'G||_F = %.3e <= HMT Thm 10.8 "
+      ok(eps <= beta, "lowrank hmt: ||G - Q Q'G||_F = %.3e <= HMT Thm 10.7 "
          "bound %.3e (t = u = 4; tail %.3e, sigma_{r+1} %.3e)", eps, beta,
          tail, s[r]);
     ok(err <= eps / (delta - 2 * eps), "lowrank hmt: power_iters %d: "
