@@ -38,7 +38,7 @@
 **   Q'G = Ub S Vb'  (l x n, thin SVD, dgesvd)
 **   O = (Q Ub_r) (Vb_r)',  Ub_r, Vb_r the first r columns
 ** so O = U_r V_r' of the rank-r truncation of Q Q'G, exact when G has rank
-** <= r (range(G Omega) = range(G) almost surely; HMT section 1.3).  Its
+** <= r (range(G Omega) = range(G) almost surely).  Its
 ** error is governed by ||G - Q Q'G||, which HMT bound (Theorems 10.5-10.8;
 ** Corollary 10.10 with power iterations, the spectral tail raised to
 ** 2q + 1); how that error enters Muon's rate is B177's "unified framework
@@ -223,6 +223,9 @@ int ol_polar_lowrank (int m, int n, const double *G, double *O, int rank,
                       "[1, %d] for a %d x %d matrix (oversample %d, "
                       "power_iters %d: both >= 0)", rank, k, m, n, over,
                       power_iters);
+  if (rng == NULL)
+    return ol_err_set(e, OL_EINVAL, "polar: lowrank needs a generator "
+                      "(ol_polar_how.rng)");
   l = lowrank_width(m, n, rank, over);
   L = (size_t)l;
   Om = work;

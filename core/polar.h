@@ -66,7 +66,7 @@ size_t ol_polar_lowrank_work (int m, int n, int rank, int oversample);
 ** exact U_r V_r' up to rounding.  G = 0 gives O = 0; *kept (may be NULL)
 ** receives r.  G and O may be the same array.  wsize is the value
 ** ol_polar_lowrank_work returned.  OL_OK; OL_EINVAL (workspace too
-** small), OL_ENUMERIC (dgesvd did not converge) with e set. */
+** small, rng NULL), OL_ENUMERIC (dgesvd did not converge) with e set. */
 int ol_polar_lowrank (int m, int n, const double *G, double *O, int rank,
                       int oversample, int power_iters, ol_rng *rng,
                       double *work, size_t wsize, int *kept, ol_err *e);
