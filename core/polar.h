@@ -1,7 +1,8 @@
 /*
 ** core/polar.h -- polar factor of a matrix: the orthogonal factor O = U V'
-** of G = U S V' (thin SVD), exactly (LAPACK dgesvd) or approximately
-** (the Newton-Schulz quintic of Muon), and the orthogonalised update of
+** of G = U S V' (thin SVD), exactly (LAPACK dgesvd), approximately (the
+** Newton-Schulz quintic of Muon) or as the randomized low-rank factor
+** U_r V_r' of a sketch (B177; core/polar.c), and the orthogonalised update of
 ** a matrix split into row blocks.  Shared by the Muon-type methods
 ** (core/optim/muon.c, muonbp.c) and benchmark W6.
 **
@@ -17,6 +18,7 @@
 
 #include "ol.h"
 #include "problem.h"
+#include "rng.h"
 
 /* Newton-Schulz quintic coefficients (Jordan et al. 2024). */
 #define OL_NS5_A 3.4445
@@ -46,6 +48,29 @@ size_t ol_polar_svd_work (int m, int n);
 int ol_polar_svd (int m, int n, const double *G, double *O, double *work,
                   size_t wsize, ol_err *e);
 
+/* == the randomized low-rank polar factor (B177) ========================== */
+
+/* Doubles of workspace ol_polar_lowrank needs for an m x n matrix with
+** this rank and oversample (LAPACK's optimal lwork for dorgqr and dgesvd
+** from workspace queries included), or 0 when rank is outside
+** [1, min(m, n)], oversample < 0 or a LAPACK query fails. */
+size_t ol_polar_lowrank_work (int m, int n, int rank, int oversample);
+
+/* O = U_r V_r', the polar factor of the rank-r truncation of G, from a
+** randomized range finder (Halko, Martinsson & Tropp 2011, Alg. 4.4):
+** l = min(rank + oversample, min(m, n)) Gaussian test vectors drawn from
+** rng (n l normals, column by column), power_iters >= 0 rounds of
+** subspace iteration, then the thin SVD of the l x n projection Q'G.
+** r is rank, or fewer when G's numerical rank (singular values above
+** max(m, n) eps s_1 of Q'G) is smaller: on a G of rank <= rank, O is the
+** exact U_r V_r' up to rounding.  G = 0 gives O = 0; *kept (may be NULL)
+** receives r.  G and O may be the same array.  wsize is the value
+** ol_polar_lowrank_work returned.  OL_OK; OL_EINVAL (workspace too
+** small, rng NULL), OL_ENUMERIC (dgesvd did not converge) with e set. */
+int ol_polar_lowrank (int m, int n, const double *G, double *O, int rank,
+                      int oversample, int power_iters, ol_rng *rng,
+                      double *work, size_t wsize, int *kept, ol_err *e);
+
 /* ||O'O - I||_F computed on the smaller side (||O O' - I||_F when
 ** m < n), the orthogonality error of an approximate polar factor;
 ** work needs min(m, n)^2 doubles. */
@@ -54,7 +79,8 @@ double ol_polar_ortherr (int m, int n, const double *O, double *work);
 /* The orthogonalised update of a stack of row blocks ("parts"), the step
 ** the Muon-type methods share.  A part is a rows[i] x cols row-major
 ** block; parts are stored one after the other. */
-enum { OL_POLAR_NS, OL_POLAR_SVD };   /* kind: polar = "ns|svd" */
+enum { OL_POLAR_NS, OL_POLAR_SVD, OL_POLAR_LOWRANK };
+                                      /* kind: polar = "ns|svd|lowrank" */
 
 #define OL_POLAR_MAXPARTS 256
 
@@ -77,6 +103,53 @@ size_t ol_polar_update_work (int kind, int nparts, const int *rows,
 int ol_polar_update (int kind, int steps, int nparts, const int *rows,
                      int cols, const double *U, double *O, double *x,
                      double lr, double *work, size_t wsize, ol_err *e);
+
+/* How a method orthogonalises: the kind and its settings.  rank is the
+** target rank of each part, at most its smaller side (a part with
+** min(rows_i, cols) < rank uses that). */
+typedef struct ol_polar_how {
+  int kind;             /* OL_POLAR_* */
+  int steps;            /* ns: Newton-Schulz steps */
+  int rank, oversample, power_iters;   /* lowrank: r, p and q */
+  ol_rng *rng;          /* lowrank: the run's generator, borrowed */
+} ol_polar_how;
+
+/* ol_polar_update_work and ol_polar_update for any kind, lowrank
+** included (the two above are these with rank etc. unused). */
+size_t ol_polar_how_work (const ol_polar_how *h, int nparts,
+                          const int *rows, int cols);
+int ol_polar_how_update (const ol_polar_how *h, int nparts, const int *rows,
+                         int cols, const double *U, double *O, double *x,
+                         double lr, double *work, size_t wsize, ol_err *e);
+
+/* OL_OK when rank lies in [1, min(rows_i, cols)] for each of the nmat
+** matrices, else OL_EINVAL with e naming who, the rank and that range. */
+int ol_polar_rank_check (const char *who, int rank, int nmat,
+                         const int *rows, int cols, ol_err *e);
+
+/* The "polar" parameter row of a Muon-type method (index OL_POLAR_NS ..
+** OL_POLAR_LOWRANK), and the three rows of polar = "lowrank" it puts
+** right after it: rank, oversample, power_iters. */
+#define OL_POLAR_PARAM \
+  {"polar", OL_P_ENUM, 0, 0, 2, \
+   "polar factor: Newton-Schulz quintic, exact SVD or randomized low-rank", \
+   "ns|svd|lowrank"}
+#define OL_POLAR_LOWRANK_PARAMS \
+  {"rank", OL_P_INT, 4, 1, 65536, \
+   "target rank r of polar = lowrank, in [1, min(rows, cols)]", NULL}, \
+  {"oversample", OL_P_INT, 5, 0, 65536, \
+   "extra sketch columns p of polar = lowrank", NULL}, \
+  {"power_iters", OL_P_INT, 1, 0, 100, \
+   "subspace (power) iterations q of polar = lowrank", NULL}
+
+/* *h from the method's values: par[0] the polar kind, par[1..3] rank,
+** oversample and power_iters (the rows above), steps its Newton-Schulz
+** steps, rng the run's generator (borrowed for the run); with polar =
+** lowrank the rank is checked against the nmat matrices
+** (ol_polar_rank_check).  OL_OK or OL_EINVAL with e set. */
+int ol_polar_how_set (ol_polar_how *h, const char *who, const double *par,
+                      int steps, ol_rng *rng, int nmat, const int *rows,
+                      int cols, ol_err *e);
 
 /* sqrt(sum_i ||O_i'O_i - I||_F^2) over the parts (each on its smaller
 ** side); work needs max_i min(rows_i, cols)^2 doubles. */

@@ -14,7 +14,7 @@
 ** squared gradient norms", on an orthogonalised direction); the update is
 ** the published one as written in the catalog: the clamp gamma of the
 ** gradient norm and the floor eps of the step.  Orth and its options
-** (Newton-Schulz quintic or exact SVD) and the shape factor sqrt(max(1,
+** (Newton-Schulz, SVD or low-rank) and the shape factor sqrt(max(1,
 ** rows / cols)) (1 for a wide or square matrix) are optim.muon's, from
 ** core/polar.c.  When x stacks several matrices (mblocks) each has its
 ** own v_t and alpha_t, as each parameter tensor has its own state in the
@@ -41,6 +41,7 @@ typedef struct adago_state {
   double alpha[4];      /* sched_t alpha_t of the last step */
   ol_polar_bufs b;      /* g (gradient, then M_t), momentum m, O_t */
   int have;
+  ol_polar_how how;     /* polar kind and settings */
 } adago_state;
 
 static const ol_param adago_params[] = {
@@ -54,8 +55,8 @@ static const ol_param adago_params[] = {
    NULL},
   {"ns_steps", OL_P_INT, 5, 0, 100, "Newton-Schulz steps (polar = ns)",
    NULL},
-  {"polar", OL_P_ENUM, 0, 0, 1,
-   "polar factor: Newton-Schulz quintic or exact SVD", "ns|svd"},
+  OL_POLAR_PARAM,
+  OL_POLAR_LOWRANK_PARAMS,
 };
 
 static int adago_init (void *st, const double *par, ol_ctx *c, ol_err *e)
@@ -73,9 +74,12 @@ static int adago_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   /* (1) the matrices x stacks, v_0^2 for each */
   s->nmat = ol_polar_mats("adago", c->p, c->n, s->rows, e);
   if (s->nmat == 0) return OL_EINVAL;
+  if (ol_polar_how_set(&s->how, "adago", par + 6, s->ns_steps, c->rng,
+                       s->nmat, s->rows, s->cols, e) != OL_OK)
+    return OL_EINVAL;
   for (i = 0; i < s->nmat; i++) s->v2[i] = s->v0 * s->v0;
   /* (2) arrays and the polar workspace */
-  s->b.wsize = ol_polar_update_work(s->polar, s->nmat, s->rows, s->cols);
+  s->b.wsize = ol_polar_how_work(&s->how, s->nmat, s->rows, s->cols);
   if (s->b.wsize == 0)
     return ol_err_set(e, OL_ENUMERIC, "adago: dgesvd workspace query "
                       "failed");
@@ -104,9 +108,9 @@ static int adago_step (void *st, ol_ctx *c, ol_err *e)
     for (i = off; i < off + len; i++)
       g[i] = m[i] = mu * m[i] + (1 - mu) * g[i];
     /* (4) W -= sched alpha scale Orth(M_t), this matrix */
-    rc = ol_polar_update(s->polar, s->ns_steps, 1, s->rows + k, s->cols,
-                         g + off, s->b.o + off, c->x + off, s->alpha[k],
-                         s->b.work, s->b.wsize, e);
+    rc = ol_polar_how_update(&s->how, 1, s->rows + k, s->cols, g + off,
+                             s->b.o + off, c->x + off, s->alpha[k],
+                             s->b.work, s->b.wsize, e);
     if (rc != OL_OK) return rc;
     off += len;
   }

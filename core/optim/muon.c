@@ -9,8 +9,12 @@
 **   W_{t+1} = W_t - lr_t sqrt(max(1, rows / cols)) O_t,  lr_t = lr sched_t
 **
 ** Orth(M) = U V' for M = U S V': approximated by ns_steps of the
-** Newton-Schulz quintic (polar = "ns", the default) or exact by dgesvd
-** (polar = "svd"); see core/polar.c.  The shape scaling is the one of the
+** Newton-Schulz quintic (polar = "ns", the default), exact by dgesvd
+** (polar = "svd"), or U_r V_r' of the rank-r truncation from a randomized
+** range finder (polar = "lowrank", rank r, oversample p, power_iters q;
+** B177, arXiv 2605.06884, in the standard form of Halko, Martinsson &
+** Tropp 2011; its test vectors come from the run's generator, so a run
+** replays); see core/polar.c.  The shape scaling is the one of the
 ** reference code, sqrt(max(1, rows / cols)) for a rows x cols matrix.
 ** The momentum is the plain accumulation above (the reference's first
 ** version, as in the catalog), not the EMA form (1 - mu) G of later code.
@@ -29,6 +33,7 @@
 typedef struct muon_state {
   double lr, mu;
   int nesterov, ns_steps, polar;
+  ol_polar_how how;     /* polar kind and settings (how.rng: c->rng) */
   int nmat, rows[4], cols;
   ol_polar_bufs b;      /* g (gradient, then direction), momentum m, O_t */
   int have;             /* 1 once a factor has been computed */
@@ -42,8 +47,8 @@ static const ol_param muon_params[] = {
    "orthogonalise G_t + mu M_t instead of M_t", NULL},
   {"ns_steps", OL_P_INT, 5, 0, 100, "Newton-Schulz steps (polar = ns)",
    NULL},
-  {"polar", OL_P_ENUM, 0, 0, 1,
-   "polar factor: Newton-Schulz quintic or exact SVD", "ns|svd"},
+  OL_POLAR_PARAM,
+  OL_POLAR_LOWRANK_PARAMS,
 };
 
 static int muon_init (void *st, const double *par, ol_ctx *c, ol_err *e)
@@ -55,13 +60,16 @@ static int muon_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   s->ns_steps = (int)par[3];
   s->polar = (int)par[4];
   s->cols = c->p->mcols;
-  /* (1) the matrices x stacks */
+  /* (1) the matrices x stacks; a low rank fits each of them */
   s->nmat = ol_polar_mats("muon", c->p, c->n, s->rows, e);
   if (s->nmat == 0) return OL_EINVAL;
+  if (ol_polar_how_set(&s->how, "muon", par + 4, s->ns_steps, c->rng,
+                       s->nmat, s->rows, s->cols, e) != OL_OK)
+    return OL_EINVAL;
   /* (2) arrays and the polar workspace */
-  s->b.wsize = ol_polar_update_work(s->polar, s->nmat, s->rows, s->cols);
+  s->b.wsize = ol_polar_how_work(&s->how, s->nmat, s->rows, s->cols);
   if (s->b.wsize == 0)
-    return ol_err_set(e, OL_ENUMERIC, "muon: dgesvd workspace query "
+    return ol_err_set(e, OL_ENUMERIC, "muon: LAPACK workspace query "
                       "failed");
   return ol_polar_bufs_new(&s->b, c->n,
                            ol_polar_ortherr_work(s->nmat, s->rows, s->cols),
@@ -81,9 +89,9 @@ static int muon_step (void *st, ol_ctx *c, ol_err *e)
     g[i] = s->nesterov ? g[i] + mu * m[i] : m[i];
   }
   /* (3) O_t = Orth(direction) per matrix; W -= lr sched scale O_t */
-  rc = ol_polar_update(s->polar, s->ns_steps, s->nmat, s->rows, s->cols,
-                       g, s->b.o, c->x, s->lr * c->sched, s->b.work,
-                       s->b.wsize, e);
+  rc = ol_polar_how_update(&s->how, s->nmat, s->rows, s->cols, g, s->b.o,
+                           c->x, s->lr * c->sched, s->b.work, s->b.wsize,
+                           e);
   if (rc != OL_OK) return rc;
   s->have = 1;
   return OL_OK;

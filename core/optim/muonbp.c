@@ -19,7 +19,8 @@
 ** orthogonalisation every period steps, and two step sizes, one for block
 ** steps and one for full steps.  What it does not, taken from the
 ** standard published form and said here: the momentum recursion and the
-** Newton-Schulz / SVD Orth of Muon (Jordan et al. 2024, see muon.c); the
+** Newton-Schulz / SVD / low-rank Orth of Muon (Jordan et al. 2024, see
+** muon.c; a row block thinner than rank uses its smaller side); the
 ** "t mod P = 0" placement of full steps as in the third-party summary the
 ** catalog cites; the shards are row blocks (the paper's dim-0 tensor
 ** sharding) of near-equal size; each update is scaled by the reference
@@ -45,6 +46,7 @@ typedef struct muonbp_state {
   int nfull, full[4];                  /* rows of each stacked matrix */
   int npart, part[OL_POLAR_MAXPARTS];  /* rows of each row block */
   int last;                            /* 0 none yet, 1 full, 2 block */
+  ol_polar_how how;                    /* polar kind and settings */
   ol_polar_bufs b;                     /* g, momentum m, O_t, workspaces */
 } muonbp_state;
 
@@ -59,12 +61,12 @@ static const ol_param muonbp_params[] = {
    "orthogonalise G_t + mu M_t instead of M_t", NULL},
   {"ns_steps", OL_P_INT, 5, 0, 100, "Newton-Schulz steps (polar = ns)",
    NULL},
-  {"polar", OL_P_ENUM, 0, 0, 1,
-   "polar factor: Newton-Schulz quintic or exact SVD", "ns|svd"},
+  OL_POLAR_PARAM,
   {"blocks", OL_P_INT, 2, 1, 64,
    "row blocks (shards) per matrix on block steps", NULL},
   {"period", OL_P_INT, 5, 1, 1e15,
    "a full orthogonalisation every period steps (P)", NULL},
+  OL_POLAR_LOWRANK_PARAMS,
 };
 
 static int muonbp_init (void *st, const double *par, ol_ctx *c, ol_err *e)
@@ -83,13 +85,21 @@ static int muonbp_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   /* (1) the stacked matrices, then their row blocks */
   s->nfull = ol_polar_mats("muonbp", c->p, c->n, s->full, e);
   if (s->nfull == 0) return OL_EINVAL;
+  {
+    /* polar = lowrank: rank fits the whole matrices; a thinner row block
+    ** uses its smaller side (core/polar.h) */
+    double hp[4] = {par[5], par[8], par[9], par[10]};
+    if (ol_polar_how_set(&s->how, "muonbp", hp, s->ns_steps, c->rng,
+                         s->nfull, s->full, s->cols, e) != OL_OK)
+      return OL_EINVAL;
+  }
   s->npart = ol_polar_parts(s->nfull, s->full, s->blocks, s->part);
   if (s->npart == 0)
     return ol_err_set(e, OL_EINVAL, "muonbp: more than %d row blocks",
                       OL_POLAR_MAXPARTS);
   /* (2) arrays; the workspace serves both partitions */
-  s->b.wsize = ol_polar_update_work(s->polar, s->nfull, s->full, s->cols);
-  w2 = ol_polar_update_work(s->polar, s->npart, s->part, s->cols);
+  s->b.wsize = ol_polar_how_work(&s->how, s->nfull, s->full, s->cols);
+  w2 = ol_polar_how_work(&s->how, s->npart, s->part, s->cols);
   if (s->b.wsize == 0 || w2 == 0)
     return ol_err_set(e, OL_ENUMERIC, "muonbp: dgesvd workspace query "
                       "failed");
@@ -114,13 +124,13 @@ static int muonbp_step (void *st, ol_ctx *c, ol_err *e)
   /* (3) full step: Orth of each whole matrix with lr; block step: Orth of
   ** each row block with lr_block */
   if (full)
-    rc = ol_polar_update(s->polar, s->ns_steps, s->nfull, s->full, s->cols,
-                         g, s->b.o, c->x, s->lr * c->sched, s->b.work,
-                         s->b.wsize, e);
+    rc = ol_polar_how_update(&s->how, s->nfull, s->full, s->cols, g,
+                             s->b.o, c->x, s->lr * c->sched, s->b.work,
+                             s->b.wsize, e);
   else
-    rc = ol_polar_update(s->polar, s->ns_steps, s->npart, s->part, s->cols,
-                         g, s->b.o, c->x, s->lr_block * c->sched, s->b.work,
-                         s->b.wsize, e);
+    rc = ol_polar_how_update(&s->how, s->npart, s->part, s->cols, g,
+                             s->b.o, c->x, s->lr_block * c->sched,
+                             s->b.work, s->b.wsize, e);
   if (rc != OL_OK) return rc;
   s->last = full ? 1 : 2;
   return OL_OK;

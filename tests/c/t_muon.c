@@ -17,6 +17,30 @@
 **     Hessian against differences of the gradient, f(x*) = 0.
 ** (6) Convergence claims: muon (both polar kinds) and muonbp reduce f on
 **     matlsq{64, 32, 16} by 1e-4 within 500 steps at default parameters.
+** (7) Randomized low-rank polar (B177; Halko, Martinsson & Tropp 2011):
+**     on G = U_r diag(s) V_r' of exact rank r <= rank (Haar U, V) the
+**     factor equals U_r V_r' built from those U, V to 1e-10, at power
+**     iterations 0 and 1, tall and wide.  On a full-rank G with a decaying
+**     spectrum (sigma_j = 0.7^(j-1), times 1e-3 past r) the sketch is
+**     rebuilt here (the same seed's Omega, Gram-Schmidt on G Omega, plain
+**     loops) and (a) O equals the top-r U V' of Q Q'G from dgesvd here to
+**     1e-10; (b) eps = ||G - Q Q'G||_F is within HMT's deviation bound
+**     for the Frobenius error (section 10.3, Theorem 10.7):
+**     eps <= (1 + t sqrt(12 k / p)) tau_k + u t e sqrt(k + p) / (p + 1)
+**     sigma_{k+1}, tau_k^2 = sum_{j>k} sigma_j^2, t = u = 4, k = r, p >= 4
+**     (failure probability <= 5 t^-p + e^(-u^2/2) = 0.0016 a draw);
+**     (c) ||O - U_r V_r'||_F <= eps / (delta - 2 eps), delta = sigma_r -
+**     sigma_{r+1}: the truncated polar factor A -> U_r V_r' has Frechet
+**     derivative of norm <= 1 / (sigma_r - sigma_{r+1}) (the divided
+**     differences of the generalized matrix function, Noferini 2017),
+**     integrated along A - t E with Weyl's inequality for the gap;
+**     and the same with HMT's bound in place of eps.  M38: ortherr of a
+**     rank-r factor of a k-sided matrix is sqrt(k - r) exactly (O'O is a
+**     rank-r projector).  Muon with polar = "lowrank": rank = min side
+**     tracks polar = "svd" step for step (and so do muonbp's and adago's);
+**     rank 4 reduces f on matlsq by
+**     1e-4 in 1000 steps; a run replays at its seed; a rank out of range is
+**     refused naming [1, min(m, n)].
 ** Seeds are fixed and printed.
 */
 #include <lapacke.h>
@@ -535,6 +559,308 @@ static void test_converge (void)
   ol_problem_free(p);
 }
 
+/* == (7) randomized low-rank polar ======================================== */
+
+/* Top-r polar factor U_r V_r' of A (m x n) from LAPACKE_dgesvd. */
+static int ref_polar_r (int m, int n, const double *A, int r, double *O)
+{
+  int k = m < n ? m : n, rc, i, j, l;
+  size_t d = sizeof(double);
+  double *a = malloc(d * m * n), *s = malloc(d * k);
+  double *u = malloc(d * m * k), *vt = malloc(d * k * n);
+  double *sup = malloc(d * (k + 1));
+  memcpy(a, A, d * m * n);
+  rc = LAPACKE_dgesvd(LAPACK_ROW_MAJOR, 'S', 'S', m, n, a, n, s, u, k, vt, n,
+                      sup);
+  if (rc == 0)
+    for (i = 0; i < m; i++)
+      for (j = 0; j < n; j++) {
+        double t = 0;
+        for (l = 0; l < r; l++) t += u[i * k + l] * vt[l * n + j];
+        O[i * n + j] = t;
+      }
+  free(a); free(s); free(u); free(vt); free(sup);
+  return rc == 0;
+}
+
+/* G = sum_{l<k} s_l U_l V_l' and P = sum_{l<r} U_l V_l' from Haar U
+** (m x m), V (n x n) drawn from rng; 0 on failure. */
+static int build (int m, int n, const double *s, int r, ol_rng *rng,
+                  double *G, double *P)
+{
+  int k = m < n ? m : n, i, j, l;
+  double *U = malloc(sizeof(double) * m * m);
+  double *V = malloc(sizeof(double) * n * n);
+  ol_err e;
+  int good = ol_mat_randorth(m, rng, U, &e) == OL_OK &&
+    ol_mat_randorth(n, rng, V, &e) == OL_OK;
+  if (good)
+    for (i = 0; i < m; i++)
+      for (j = 0; j < n; j++) {
+        double g = 0, pv = 0;
+        for (l = 0; l < k; l++) {
+          g += U[i * m + l] * s[l] * V[j * n + l];
+          if (l < r) pv += U[i * m + l] * V[j * n + l];
+        }
+        G[i * n + j] = g;
+        P[i * n + j] = pv;
+      }
+  free(U);
+  free(V);
+  return good;
+}
+
+static void test_lowrank_exact (int m, int n, int r, int rank,
+                                uint64_t seed)
+{
+  int k = m < n ? m : n, l, q, kept = -1;
+  size_t d = sizeof(double), ws;
+  double *G = malloc(d * m * n), *P = malloc(d * m * n);
+  double *O = malloc(d * m * n), *work, s[64];
+  ol_rng rng;
+  ol_err e;
+  diag("lowrank polar %d x %d, exact rank %d, rank %d: seed %llu", m, n, r,
+       rank, (unsigned long long)seed);
+  for (l = 0; l < k; l++) s[l] = l < r ? 1.0 + l : 0.0;
+  ol_rng_seed(&rng, seed, 0);
+  if (!build(m, n, s, r, &rng, G, P)) {
+    ok(0, "lowrank: random orthogonal factors");
+    free(G); free(P); free(O);
+    return;
+  }
+  ws = ol_polar_lowrank_work(m, n, rank, 5);
+  ok(ws > 0, "lowrank: workspace query for %d x %d rank %d (%zu)", m, n,
+     rank, ws);
+  work = malloc(d * (ws > 0 ? ws : 1));
+  for (q = 0; q <= 1; q++) {
+    int rc = ol_polar_lowrank(m, n, G, O, rank, 5, q, &rng, work, ws, &kept,
+                              &e);
+    ok(rc == OL_OK && fro_diff(O, P, m * n) <= 1e-10 && kept == r,
+       "lowrank: %dx%d of exact rank %d, rank %d, power_iters %d equals "
+       "U_r V_r' (diff %.2e <= 1e-10, kept %d)", m, n, r, rank, q,
+       fro_diff(O, P, m * n), kept);
+  }
+  /* in place (G == O): G is read before O is written */
+  memcpy(O, G, d * m * n);
+  ok(ol_polar_lowrank(m, n, O, O, rank, 5, 1, &rng, work, ws, NULL, &e)
+     == OL_OK && fro_diff(O, P, m * n) <= 1e-10,
+     "lowrank: in place (G == O) gives U_r V_r'");
+  is_near(ol_polar_ortherr(m, n, O, work), sqrt((double)(k - r)), 1e-10,
+          "lowrank: M38 ortherr of a rank-%d factor of a %d-sided matrix is "
+          "sqrt(%d - %d)", r, k, k, r);
+  memset(G, 0, d * m * n);
+  ok(ol_polar_lowrank(m, n, G, O, rank, 5, 1, &rng, work, ws, &kept, &e)
+     == OL_OK && ol_vec_nrm2(O, m * n) == 0 && kept == 0,
+     "lowrank: the factor of 0 is 0");
+  is_int(ol_polar_lowrank(m, n, G, O, rank, 5, 1, &rng, work, 3, NULL, &e),
+         OL_EINVAL, "lowrank: a too small workspace is refused");
+  is_int(ol_polar_lowrank(m, n, G, O, k + 1, 5, 1, &rng, work, ws, NULL, &e),
+         OL_EINVAL, "lowrank: rank %d > min(m, n) is refused (%s)", k + 1,
+         e.msg);
+  ok(ol_polar_lowrank_work(m, n, 0, 5) == 0 &&
+     ol_polar_lowrank_work(m, n, k + 1, 5) == 0,
+     "lowrank: no workspace for rank 0 or min(m, n) + 1");
+  free(G); free(P); free(O); free(work);
+}
+
+/* Q (m x l, row-major) = orth(Y) by modified Gram-Schmidt, twice. */
+static void mgs (int m, int l, double *Y)
+{
+  int i, j, c, pass;
+  for (j = 0; j < l; j++)
+    for (pass = 0; pass < 2; pass++) {
+      double nr = 0;
+      for (c = 0; c < j; c++) {
+        double t = 0;
+        for (i = 0; i < m; i++) t += Y[i * l + c] * Y[i * l + j];
+        for (i = 0; i < m; i++) Y[i * l + j] -= t * Y[i * l + c];
+      }
+      for (i = 0; i < m; i++) nr += Y[i * l + j] * Y[i * l + j];
+      nr = sqrt(nr);
+      for (i = 0; i < m; i++) Y[i * l + j] /= nr;
+    }
+}
+
+/* The sketch of ol_polar_lowrank rebuilt with plain loops: Q (m x l,
+** row-major) from Omega (n x l column by column, drawn from rng) by
+** Gram-Schmidt, q power iterations; C = Q Q'G. */
+static void sketch (int m, int n, int l, int q, const double *G, ol_rng *rng,
+                    double *C)
+{
+  size_t d = sizeof(double);
+  double *Om = malloc(d * n * l), *Y = malloc(d * m * l);
+  double *Z = malloc(d * n * l), *B = malloc(d * l * n);
+  int i, j, c, it;
+  ol_rng_normals(rng, Om, n * l);
+  for (i = 0; i < m; i++)
+    for (c = 0; c < l; c++) {
+      double t = 0;
+      for (j = 0; j < n; j++) t += G[i * n + j] * Om[c * n + j];
+      Y[i * l + c] = t;
+    }
+  mgs(m, l, Y);
+  for (it = 0; it < q; it++) {
+    for (j = 0; j < n; j++)
+      for (c = 0; c < l; c++) {
+        double t = 0;
+        for (i = 0; i < m; i++) t += G[i * n + j] * Y[i * l + c];
+        Z[j * l + c] = t;
+      }
+    mgs(n, l, Z);
+    for (i = 0; i < m; i++)
+      for (c = 0; c < l; c++) {
+        double t = 0;
+        for (j = 0; j < n; j++) t += G[i * n + j] * Z[j * l + c];
+        Y[i * l + c] = t;
+      }
+    mgs(m, l, Y);
+  }
+  for (c = 0; c < l; c++)
+    for (j = 0; j < n; j++) {
+      double t = 0;
+      for (i = 0; i < m; i++) t += Y[i * l + c] * G[i * n + j];
+      B[c * n + j] = t;
+    }
+  matmul(m, l, n, Y, B, C);
+  free(Om); free(Y); free(Z); free(B);
+}
+
+static void test_lowrank_hmt (uint64_t seed)
+{
+  const int m = 60, n = 40, r = 4, p = 6, l = r + p, k = 40;
+  const double tt = 4, uu = 4;
+  int j, q;
+  size_t d = sizeof(double), ws;
+  double *G = malloc(d * m * n), *P = malloc(d * m * n);
+  double *O = malloc(d * m * n), *C = malloc(d * m * n);
+  double *R = malloc(d * m * n), *work, s[64], tail = 0, beta, delta;
+  ol_rng rng;
+  ol_err e;
+  diag("lowrank polar vs HMT, %d x %d, r %d, p %d: seed %llu", m, n, r, p,
+       (unsigned long long)seed);
+  for (j = 0; j < k; j++) {
+    s[j] = pow(0.7, j) * (j < r ? 1 : 1e-3);
+    if (j >= r) tail += s[j] * s[j];
+  }
+  tail = sqrt(tail);
+  delta = s[r - 1] - s[r];
+  beta = (1 + tt * sqrt(12.0 * r / p)) * tail
+    + uu * tt * exp(1.0) * sqrt((double)(r + p)) / (p + 1) * s[r];
+  ol_rng_seed(&rng, seed, 0);
+  ws = ol_polar_lowrank_work(m, n, r, p);
+  work = malloc(d * ws);
+  if (!build(m, n, s, r, &rng, G, P) || ws == 0) {
+    ok(0, "lowrank hmt: random orthogonal factors and workspace");
+    free(G); free(P); free(O); free(C); free(R); free(work);
+    return;
+  }
+  for (q = 0; q <= 1; q++) {
+    ol_rng r2 = rng;
+    double eps, err;
+    ok(ol_polar_lowrank(m, n, G, O, r, p, q, &rng, work, ws, NULL, &e)
+       == OL_OK, "lowrank hmt: power_iters %d runs", q);
+    sketch(m, n, l, q, G, &r2, C);
+    eps = fro_diff(G, C, m * n);
+    if (!ref_polar_r(m, n, C, r, R)) memset(R, 0, d * m * n);
+    ok(fro_diff(O, R, m * n) <= 1e-10,
+       "lowrank hmt: power_iters %d: O equals the top-%d U V' of Q Q'G "
+       "(HMT Alg. 4.1/4.4 + SVD, rebuilt here) (diff %.2e)", q, r,
+       fro_diff(O, R, m * n));
+    err = fro_diff(O, P, m * n);
+    diag("power_iters %d: eps = ||G - QQ'G||_F = %.3e, ||O - U_r V_r'||_F "
+         "= %.3e, M38 ||O'O - I||_F = %.4f", q, eps, err,
+         ol_polar_ortherr(m, n, O, work));
+    if (q == 0)
+      ok(eps <= beta, "lowrank hmt: ||G - Q Q'G||_F = %.3e <= HMT Thm 10.7 "
+         "bound %.3e (t = u = 4; tail %.3e, sigma_{r+1} %.3e)", eps, beta,
+         tail, s[r]);
+    ok(err <= eps / (delta - 2 * eps), "lowrank hmt: power_iters %d: "
+       "||O - U_r V_r'||_F = %.3e <= eps / (delta - 2 eps) = %.3e", q, err,
+       eps / (delta - 2 * eps));
+    if (q == 0)
+      ok(err <= beta / (delta - 2 * beta), "lowrank hmt: and <= the "
+         "HMT-derived beta / (delta - 2 beta) = %.3e",
+         beta / (delta - 2 * beta));
+    is_near(ol_polar_ortherr(m, n, O, work), sqrt((double)(k - r)), 1e-10,
+            "lowrank hmt: M38 ortherr is sqrt(%d - %d)", k, r);
+  }
+  free(G); free(P); free(O); free(C); free(R); free(work);
+}
+
+static void test_lowrank_muon (void)
+{
+  const ol_method_type *mu = ol_method_find("muon");
+  ol_problem *p = olt_problem("matlsq", NULL, (char *)NULL);
+  double par[16], f0, f1, oe = NAN, *x, *y;
+  int i, same;
+  if (p == NULL || mu == NULL) {
+    ok(0, "lowrank muon: muon and matlsq");
+    return;
+  }
+  x = malloc(sizeof(double) * p->n);
+  y = malloc(sizeof(double) * p->n);
+  /* rank = min side: the exact factor, step for step */
+  olt_params(mu, par, "polar", 1.0, (char *)NULL);
+  if (run_x(p, mu, par, 30, x, NULL)) {
+    olt_params(mu, par, "polar", 2.0, "rank", 16.0, (char *)NULL);
+    if (run_x(p, mu, par, 30, y, &oe))
+      ok(fro_diff(x, y, p->n) <= 1e-9 && oe <= 1e-12, "lowrank muon: rank "
+         "16 on a 32 x 16 W tracks polar = svd for 30 steps (diff %.1e, "
+         "ortherr %.1e)", fro_diff(x, y, p->n), oe);
+    else ok(0, "lowrank muon: 30 steps rank 16");
+  }
+  else ok(0, "lowrank muon: 30 steps svd");
+  /* muonbp (row blocks 16 x 16) and adago take polar = lowrank too:
+  ** full rank is their svd run */
+  {
+    const char *other[2] = {"muonbp", "adago"};
+    int q;
+    for (q = 0; q < 2; q++) {
+      const ol_method_type *mo = ol_method_find(other[q]);
+      if (mo == NULL) continue;
+      olt_params(mo, par, "polar", 1.0, (char *)NULL);
+      same = run_x(p, mo, par, 30, x, NULL);
+      olt_params(mo, par, "polar", 2.0, "rank", 16.0, (char *)NULL);
+      same = same && run_x(p, mo, par, 30, y, NULL);
+      ok(same && fro_diff(x, y, p->n) <= 1e-9, "lowrank %s: rank 16 tracks "
+         "polar = svd for 30 steps (diff %.1e)", other[q],
+         same ? fro_diff(x, y, p->n) : NAN);
+    }
+  }
+  /* rank 4 converges on T16(a) (a rank-4 step moves 4 of W's 16
+  ** directions: twice the steps of (6) at scripts/muon.lua's lr) */
+  olt_params(mu, par, "polar", 2.0, "rank", 4.0, "lr", 0.03, (char *)NULL);
+  p->fdf(p->ud, p->x0, &f0, NULL, NULL);
+  if (run_x(p, mu, par, 1000, x, &oe)) {
+    p->fdf(p->ud, x, &f1, NULL, NULL);
+    ok(f1 <= 1e-4 * f0, "lowrank muon: rank 4, lr 0.03 drops f by 1e-4 on "
+       "matlsq{64, 32, 16} in 1000 steps (f %.3g -> %.3g)", f0, f1);
+    is_near(oe, sqrt(12.0), 1e-10, "lowrank muon: ortherr probe sqrt(16 - "
+            "4) (%.4f)", oe);
+  }
+  else ok(0, "lowrank muon: 500 steps rank 4");
+  /* replay: the sketch draws from the run's generator */
+  if (run_x(p, mu, par, 50, x, NULL) && run_x(p, mu, par, 50, y, NULL)) {
+    for (i = 0, same = 1; i < p->n; i++) same = same && x[i] == y[i];
+    ok(same, "lowrank muon: two runs at one seed are bit-identical");
+  }
+  else ok(0, "lowrank muon: 50 steps twice");
+  /* a rank out of range */
+  {
+    ol_run_opts o = olt_opts(5, 0, OL_MSET_EMPTY);
+    ol_run *r;
+    ol_err e;
+    olt_params(mu, par, "polar", 2.0, "rank", 17.0, (char *)NULL);
+    r = ol_run_new(p, mu, par, &o, &e);
+    ok(r == NULL && strstr(e.msg, "[1, 16]") != NULL, "lowrank muon: rank "
+       "17 on a 32 x 16 W is refused (%s)", r == NULL ? e.msg : "ran");
+    ol_run_free(r);
+  }
+  free(x);
+  free(y);
+  ol_problem_free(p);
+}
+
 int main (void)
 {
   test_polar(6, 10, 7);
@@ -544,5 +870,12 @@ int main (void)
   test_muonbp();
   test_problems();
   test_converge();
+  test_lowrank_exact(12, 8, 3, 3, 11);
+  test_lowrank_exact(8, 12, 2, 5, 12);
+  test_lowrank_exact(30, 20, 4, 6, 13);
+  test_lowrank_hmt(21);
+  test_lowrank_hmt(22);
+  test_lowrank_hmt(23);
+  test_lowrank_muon();
   return done();
 }

@@ -479,7 +479,7 @@ static void polar2 (const double *A, double *O)
 
 static void test_adago (void)
 {
-  double par[8], x0[4] = {0.3, -0.2, 0.1, 0.4}, x[4], mm[4] = {0, 0, 0, 0};
+  double par[16], x0[4] = {0.3, -0.2, 0.1, 0.4}, x[4], mm[4] = {0, 0, 0, 0};
   double W[2][4], lr = 0.2, mu = 0.6, gamma = 2.3, v0 = 0.5, v2, alpha[2];
   double X[8];
   ol_problem *p = matproblem(2, 2, dist_fdf, NULL, x0);
@@ -550,7 +550,7 @@ static long to_tol (const ol_problem *p, const ol_method_type *m,
 static void test_convergence (void)
 {
   ol_problem *p = olt_quadratic(10, 10, 1), *q;
-  double par[8];
+  double par[16];
   long k;
   int i;
   static const struct {
