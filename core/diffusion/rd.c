@@ -142,8 +142,8 @@ const ol_method_type ol_diffusion_rd = {
   .doc =
     "probability-flow ODE as restoration (Tweedie step) + degradation "
     "(noise pointing back) with the exact score of a Gaussian mixture",
-  .ref = "Chen, Daras & Dimakis 2023 (abstract; steps derived, see the "
-    "header)",
+  .ref = "Chen, Daras & Dimakis 2023, ICML (the abstract's two steps; "
+    "equations derived in core/diffusion/rd.c)",
   .params = rd_params,
   .nparams = (int)(sizeof rd_params / sizeof rd_params[0]),
   .size = sizeof(rd_state),
