@@ -31,13 +31,16 @@
 ** Composed, with D = sigma^2 - sigma'^2:
 **   xb' = xb + c grad log pb_sigma(xb),  c = A - sqrt(A (A - D))
 **       = D/2 + D^2 / (8 A) + O(D^3 / A^2),
-** while the flow d xb / d(sigma^2) = -1/2 grad log pb_sigma (pfode.c in
-** sigma^2) moves by D/2 grad log pb: the composition is a first-order
+** while the flow d xb / d(sigma^2) = -1/2 grad log pb_sigma (pfode.c's,
+** in sigma^2) moves by D/2 grad log pb: the composition is a first-order
 ** step of the PF-ODE (local error O(D^2), global O(1/steps)) as long as
 ** the restoration reaches back further than the step (A >= sigma^2
 ** (1 - restore^2) stays away from 0; tests/c/t_diffusion.c measures the
 ** order).  restore = 0 restores to the data's conditional mean
-** (sigma_r = 0, xr = x0^) and is DDIM with eta = 0 exactly (ddim.c); as
+** (sigma_r = 0, xr = x0^) and is DDIM with eta = 0 exactly (ddim.c),
+** whose step is exact wherever x0^ does not change along it (a point
+** target, or any target at high noise) -- restore > 0 is not, and
+** scripts/pfode_restoration.lua measures the larger error; as
 ** restore -> 1, A -> D and c -> D, the denoiser's mean with no noise put
 ** back, twice the flow's move: hence restore <= 0.99.  The paper's
 ** non-linear forward processes are not implemented: the exact score of a
