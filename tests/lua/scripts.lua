@@ -1717,4 +1717,53 @@ do
   check(out, " (seeds 4..6)")
 end
 
+
+-- pfode_restoration (issue 27, B009): at seeds 11, 12, 13 on both targets,
+-- rd with restore = 0, ddim and pfode euler agree to 1e-9 particle for
+-- particle; the mean distance to the exact flow's transport (Heun, 1024
+-- steps) falls at a log-log slope in [-1.25, -0.75] for ddim and rd 0.5
+-- (first order) and in [-2.5, -1.5] for heun (second), and grows as the
+-- restoration's horizon shrinks (ddim < rd 0.5 < rd 0.9); the two
+-- half-steps nearly cancel at the first of 8 steps and the degradation
+-- has almost nothing to put back at the last.
+do
+  local out = output("pfode_restoration")
+  local rows, seeds = 0, {}
+  for inst, seed, key, s, lo, hi in out:gmatch("(%w+) seed (%d+) (%S+)%s+"
+      .. "err%(rms%) at steps[^\n]-; slope (%S+) over %d+%.%.%d+ %(in "
+      .. "%[(%S+), (%S+)%]%)") do
+    rows, seeds[seed] = rows + 1, true
+    s = num(s)
+    local want = key == "heun" and {-2.5, -1.5} or {-1.25, -0.75}
+    t.ok(s and s >= want[1] and s <= want[2], "scripts: pfode_restoration: "
+         .. inst .. " " .. key .. " seed " .. seed .. ": slope "
+         .. tostring(s) .. " in [" .. want[1] .. ", " .. want[2] .. "]")
+  end
+  local ns = 0
+  for _ in pairs(seeds) do ns = ns + 1 end
+  t.ok(rows == 18 and ns == 3, "scripts: pfode_restoration: 2 targets x 3 "
+       .. "fitted samplers x 3 seeds, every slope in its range (" .. rows
+       .. " rows, " .. ns .. " seeds)")
+  local nid = 0
+  for id, yes in out:gmatch("rd restore 0 = ddim = pfode euler to (%S+); "
+                            .. "ddim < rd 0%.5 < rd 0%.9 at every step "
+                            .. "count: (%a+)") do
+    nid = nid + 1
+    t.ok(num(id) and num(id) <= 1e-9 and yes == "yes", "scripts: "
+         .. "pfode_restoration: identities to " .. id .. ", horizon order "
+         .. yes)
+  end
+  t.is(nid, 6, "scripts: pfode_restoration: 6 identity lines")
+  local nh = 0
+  for r1, r8 in out:gmatch("restore %S+: ratio (%S+) at the first step "
+                           .. "%(in %[0%.9, 1%.1%]: yes%), (%S+) at the "
+                           .. "last %(below 0%.1: yes%)") do
+    nh = nh + 1
+    t.ok(num(r1) >= 0.9 and num(r1) <= 1.1 and num(r8) < 0.1, "scripts: "
+         .. "pfode_restoration: degradation / restoration " .. r1
+         .. " at the first step, " .. r8 .. " at the last")
+  end
+  t.is(nh, 2, "scripts: pfode_restoration: half-steps of restore 0 and 0.5")
+end
+
 t.done()
