@@ -54,6 +54,7 @@
 #define RCUBIC_DOUBLINGS 60
 #define RCUBIC_NEWTON 200
 #define RCUBIC_MAXN 4096
+#define RCUBIC_ONM 1e-8     /* a start this close to M counts as on it */
 
 typedef struct rcubic_state {
   double M0, M, tol;
@@ -102,6 +103,12 @@ static int rcubic_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   s->man = ol_manifold_of(c->p);
   if (s->man == NULL)
     return ol_err_set(e, OL_EINVAL, "rcubic needs a problem on a manifold");
+  /* the projection and the Hessian formula hold on M only */
+  if (!(s->man->violation(s->man, c->x) <= RCUBIC_ONM))
+    return ol_err_set(e, OL_EINVAL, "rcubic: x0 is off the problem's "
+                      "manifold (max |h(x0)| = %g > %g); start from p.x0 "
+                      "or a run's r.x", s->man->violation(s->man, c->x),
+                      RCUBIC_ONM);
   s->lmin = s->rgn = NAN;
   for (i = 0; i < 3 + OL_MANIFOLD_MAXRES; i++) s->res[i] = NAN;
   if ((s->g = ol_vec_new(n, e)) == NULL) return OL_ENOMEM;

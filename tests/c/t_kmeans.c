@@ -17,16 +17,20 @@
 **     near 100); the Riemannian Hessian (manifold.h's formula, as rcubic
 **     forms it) against differences of the Riemannian gradient along the
 **     retraction curve, projected, 1e-6 relative.
-** (3) Runs: rcubic from x0 at seeds 1, 2, 3 on sep = 6 and sep = 8
-**     (n = 60, K = 3, d = 3, r = 6, mu = 1e-3): every iterate stays on M
-**     (violation <= 1e-10), the run stops at an eps-second-order point
-**     (||grad|| <= 1e-8, lambda_min >= -1e-4), 0 misclassified, the
+** (3) Runs: rcubic{tol = 1e-6} from x0 at seeds 1, 2, 3 on sep = 6 and
+**     sep = 8 (n = 60, K = 3, d = 3, r = 6), warm-started along the
+**     barrier path mu = 1, 0.1, 0.01, 1e-3 (each stage at most 300
+**     steps; from x0 at mu = 1e-3 directly the barrier keeps the steps
+**     short and 300 steps do not suffice): every iterate stays on M
+**     (violation <= 1e-10), each run stops at an eps-second-order point
+**     (||grad|| <= 1e-6, lambda_min >= -1e-3), 0 misclassified, the
 **     rounded partition's Lloyd objective equals Lloyd's best from 10
 **     k-means++ starts to 1e-9 relative, and the relaxed objective
 **     tr A - <A, UU'> lies in [lloyd - 1e-6, lloyd + n r mu] (the
 **     barrier's interior-point gap).
-** (4) Errors: d < K, r <= K and rcubic on a problem without a manifold
-**     are refused with messages naming the fix.
+** (4) Errors: d < K, r <= K, rcubic on a problem without a manifold
+**     and from a start off the manifold are refused with messages naming
+**     the fix.
 */
 #include <lapacke.h>
 #include <math.h>
@@ -331,6 +335,22 @@ static void test_errors (void)
        "rcubic without a manifold: %s", e.msg);
   }
   ol_problem_free(p);
+  p = olt_problem("kmeans", NULL, NULL);
+  if (p != NULL) {
+    double *x0 = malloc(sizeof(double) * p->n), par[3];
+    const ol_method_type *m = olt_method("rcubic", par, NULL);
+    ol_run_opts o = olt_opts(10, 0, OL_MSET_OF(OL_MET_LOSS));
+    ol_run *r;
+    int i;
+    for (i = 0; i < p->n; i++) x0[i] = p->x0[i] * 1.01;
+    o.x0 = x0;
+    r = ol_run_new(p, m, par, &o, &e);
+    ok(r == NULL && strstr(e.msg, "off the problem's manifold") != NULL,
+       "rcubic from x0 off M: %s", r == NULL ? e.msg : "(started)");
+    ol_run_free(r);
+    free(x0);
+    ol_problem_free(p);
+  }
 }
 
 int main (void)
