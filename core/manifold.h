@@ -6,9 +6,10 @@
 ** ol_manifold_of(p).
 **
 ** The Riemannian metric is the Euclidean one restricted to T_x M =
-** ker Dh(x), so (Absil, Mahony & Sepulchre 2008, eq. (3.37); Boumal 2023,
-** "An Introduction to Optimization on Smooth Manifolds", Prop. 3.61 and
-** Cor. 5.16 for the Hessian of a submanifold defined by h(x) = 0):
+** ker Dh(x), so (Absil, Mahony & Sepulchre 2008, "Optimization
+** Algorithms on Matrix Manifolds", ch. 3 and 5; Boumal 2023, "An
+** Introduction to Optimization on Smooth Manifolds", ch. 5 and 7, the
+** Hessian of a submanifold defined by h(x) = 0 through the Lagrangian):
 **   grad f(x)    = P_x(nabla f(x)) = nabla f(x) - Dh(x)^* lam,
 **                  lam = (Dh Dh^*)^{-1} Dh(x)[nabla f(x)]
 **   Hess f(x)[v] = P_x(nabla^2 f(x)[v] - sum_i lam_i nabla^2 h_i(x)[v])

@@ -61,6 +61,9 @@
 ** lloyd / lloyd_miss the best Lloyd objective over 'starts' k-means++
 ** starts (Arthur & Vassilvitskii 2007) drawn from seed, and its
 ** misclassification (the baseline; fixed at creation).
+**
+** The oracle and the manifold's hooks use scratch kept in the problem:
+** not for two threads at once (runs are single-threaded; see run.h).
 */
 #include <float.h>
 #include <math.h>
