@@ -53,7 +53,7 @@
 
 #define RCUBIC_DOUBLINGS 60
 #define RCUBIC_NEWTON 200
-#define RCUBIC_MAXN 4096
+#define RCUBIC_MAXN 2048     /* four dense n x n matrices a step */
 #define RCUBIC_ONM 1e-8     /* a start this close to M counts as on it */
 
 typedef struct rcubic_state {

@@ -62,6 +62,7 @@
 ** starts (Arthur & Vassilvitskii 2007) drawn from seed, and its
 ** misclassification (the baseline; fixed at creation).
 **
+** The dense Hessian oracle ((n r)^2 doubles) is offered for n r <= 4096.
 ** The oracle and the manifold's hooks use scratch kept in the problem:
 ** not for two threads at once (runs are single-threaded; see run.h).
 */
@@ -80,6 +81,7 @@
 #define KM_MAXK 8            /* K! relabellings in misclass */
 #define KM_MAXN 2000
 #define KM_MAXITER 300       /* Lloyd */
+#define KM_MAXDENSE 4096     /* the Hessian oracle: (n r)^2 doubles */
 
 typedef struct kmeans {
   int n, K, d, r;
@@ -706,7 +708,7 @@ static int kmeans_create (ol_problem *p, const ol_pval *v, ol_err *e)
   p->kind = OL_OBJECTIVE;
   p->n = n * r;
   p->fdf = kmeans_fdf;
-  p->hess = kmeans_hess;
+  p->hess = n * r <= KM_MAXDENSE ? kmeans_hess : NULL;
   snprintf(p->desc, sizeof p->desc, "kmeans{n=%d, K=%d, d=%d, sep=%g, "
            "seed=%.0f, mu=%g, r=%d}", n, K, d, sep, v[4].num, s->mu, r);
   return OL_OK;
