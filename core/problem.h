@@ -323,6 +323,7 @@ struct ol_tokens;    /* problems/tokens.h: a token-sequence target */
 struct ol_mdp;       /* rl/mdp.h: a tabular finite-horizon MDP */
 struct ol_bilevel;   /* problems/bilevel.h: upper and lower levels */
 struct ol_linmdp;    /* problems/linmdp.h: a discounted MDP with features */
+struct ol_manifold;  /* manifold.h: x on a submanifold h(x) = 0 */
 typedef struct ol_problem_type {
   const char *name;          /* Lua name: problem.<name>{...} */
   int kind;                  /* the kind its problems are made with
@@ -353,6 +354,7 @@ typedef struct ol_problem_type {
   const struct ol_mdp *(*mdp) (const ol_problem *p);
   const struct ol_bilevel *(*bilevel) (const ol_problem *p);
   const struct ol_linmdp *(*linmdp) (const ol_problem *p);
+  const struct ol_manifold *(*manifold) (const ol_problem *p);
 } ol_problem_type;
 
 extern const ol_problem_type *const ol_problem_types[];   /* NULL-ended */

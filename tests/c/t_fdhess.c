@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "manifold.h"
 #include "olt.h"
 #include "tap.h"
 
@@ -114,6 +115,12 @@ int main (void)
       continue;
     }
     n = p->n;
+    if (ol_manifold_of(p) != NULL) {   /* x0 + noise leaves its domain */
+      diag("fdhess: %s skipped (a problem on a manifold: tests/c/t_kmeans.c "
+           "checks its Hessian at points of its domain)", name);
+      ol_problem_free(p);
+      continue;
+    }
     if (n > MAXN) {
       diag("fdhess: %s skipped (n = %d > %d)", name, n, MAXN);
       ol_problem_free(p);

@@ -1766,4 +1766,42 @@ do
   t.is(nh, 2, "scripts: pfode_restoration: half-steps of restore 0 and 0.5")
 end
 
+
+
+-- kmeans_cubic (issue 27, A16 / claim 27): at seeds 1..3 and 4..6, six
+-- rows each; every lambda_min >= -1e-3 and ||grad|| <= 1e-6 (an
+-- eps-second-order point); at sep = 8 the start has lambda_min < 0 and
+-- at the end both methods misclassify 0 points
+-- and rcubic's partition has Lloyd's best objective (the 4 printed
+-- decimals equal); the relaxed gap lies in [0, n r mu] there; verdict
+-- holds.
+do
+  local function check (out, tag)
+    local rows, second, exact = 0, true, true
+    for sep, lf, lm, cf, cm, rel, gap, lam0, lmin, rg in out:gmatch(
+        "\n +(%d+) +%d+ | +([%d.]+) +(%d+) | +([%d.]+) +(%d+) +([%d.e+-]+) "
+        .. "+([%d.]+) +([%d.e+-]+) +([%d.e+-]+) +([%d.e+-]+) +%d+") do
+      rows = rows + 1
+      second = second and tonumber(lmin) >= -1e-3 and tonumber(rg) <= 1e-6
+      if sep == "8" then
+        exact = exact and lm == "0" and cm == "0" and lf == cf
+          and tonumber(rel) >= 0 and tonumber(rel) <= tonumber(gap)
+          and tonumber(lam0) < 0
+      end
+    end
+    t.is(rows, 6, "scripts: kmeans_cubic" .. tag .. ": 6 rows")
+    t.ok(second, "scripts: kmeans_cubic" .. tag .. ": every run at an "
+         .. "eps-second-order point (lambda_min >= -1e-3, ||grad|| <= 1e-6)")
+    t.ok(exact, "scripts: kmeans_cubic" .. tag .. ": sep = 8: starts at "
+         .. "negative curvature, ends with 0 misclassified, Lloyd's best "
+         .. "objective, relaxed gap in [0, n r mu]")
+    t.ok(out:match("\nverdict: holds %(") ~= nil, "scripts: kmeans_cubic"
+         .. tag .. " verdict holds")
+  end
+  check(output("kmeans_cubic"), "")
+  local out = sh("./optlab --no-tui scripts/kmeans_cubic.lua 4")
+  t.ok(out:match("seeds 4%.%.6") ~= nil, "scripts: kmeans_cubic: seeds 4..6")
+  check(out, " (seeds 4..6)")
+end
+
 t.done()
