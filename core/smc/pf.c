@@ -196,10 +196,15 @@ int ol_pf_pass (ol_pf *f, const double *ref, ol_rng *rng, double *xmean,
       f->xc[i] = M->a * f->xp[wdraw(f, rng)] + sq * ol_rng_normal(rng);
     }
     if (ref != NULL) f->xc[N - 1] = ref[t];
-    /* (2)-(3) backward draws and tau */
-    for (i = 0; i < N; i++)
+    /* (2)-(3) backward draws and tau (a particle whose draws fall back
+    ** on its full kernel costs O(N): Ctrl-C is looked at within t too) */
+    for (i = 0; i < N; i++) {
+      if ((i & 1023) == 1023 && ol_interrupted())
+        return ol_err_set(e, OL_EINTR, "smc: interrupted at t = %d of %d",
+                          t, T);
       backward(f, t, i, rng, f->keep ? f->B + ((size_t)t * N + i) * f->nt
                                      : NULL);
+    }
     for (i = 0; i < N; i++) f->lw[i] = ol_ssm_logg(M, t, f->xc[i]);
     if (f->keep) memcpy(f->X + (size_t)t * N, f->xc, sizeof *f->X * (size_t)N);
     weigh(f, xmean != NULL ? xmean + t : NULL);

@@ -52,7 +52,8 @@
 **
 ** Cost: one pass moves N (T - 1) + N particles and makes N Ntilde (T - 1)
 ** backward draws, each O(1) expected proposals (props counts them).
-** Ctrl-C is looked at every time step (OL_EINTR).
+** Ctrl-C is looked at every time step and every 1024 particles
+** (OL_EINTR).
 */
 #ifndef OL_SMC_PF_H
 #define OL_SMC_PF_H
