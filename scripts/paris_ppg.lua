@@ -133,6 +133,11 @@ for ii, inst in ipairs(instances) do
                       bk, ek, math.sqrt(bk ^ 2 + sk ^ 2), 16 * b16 / 128))
 end
 for _, n in ipairs(notes) do print("failed: " .. n) end
+-- on a terminal: PaRIS's passes (N = 16, each one replicate) against
+-- PPG's running estimate (N = 16, burnin 2) on instance 1, live
+lesson.show(problem.ssm{T = T, F = 0.9, Q = 1, R = 1, seed = 1},
+            {smc.paris{N = 16}, smc.ppg{N = 16, burnin = K0}},
+            {iters = 400, seed = seed0, watch = {"smooth", "pfess"}})
 print(string.format("verdict: %s (2 instances x 3 seed batches, run "
                     .. "seeds %d, %d, %d plus offsets: at N = 16 PaRIS's "
                     .. "bias > 3 se, PPG's below a third of it, PPG's rmse "
