@@ -15,9 +15,11 @@
 ** means E^[x_t | y_0 .. y_t] (not the smoothing ones: PaRIS keeps no
 ** path, only the O(N) statistics, its "limited memory"), so at t = T - 1
 ** x matches the smoother.  The estimate is consistent as N grows, with a
-** bias of order 1/N (self-normalised importance sampling; Olsson &
-** Westerborn 2017, Section 4): the bias PPG removes.  The replicates of
-** the bias and variance (M34) are successive steps or runs.
+** bias of order 1/N, that of any self-normalised importance sampling
+** estimate (Olsson & Westerborn 2017 bound it; which of their results
+** states the 1/N rate could not be checked here; tests/c/t_smc.c
+** measures it): the bias PPG removes.  The replicates of the bias and
+** variance (M34) are successive steps or runs.
 **
 ** Why a family of its own (smc, core/family.c) and not a sampler: a
 ** step here is a pass producing an estimate and filtering means, not a
