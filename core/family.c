@@ -136,6 +136,17 @@ const ol_family ol_families[OL_NFAMILY] = {
     .panels = (const int[]){OL_PANEL_PROGRESS, OL_MET_CONSENSUS,
                             OL_PANEL_END},
   },
+  /* SMC smoothers on a state-space model (core/smc/): a step is a
+  ** particle filter pass (or Gibbs sweep); what they record is their
+  ** probe's (smooth, loglik, pfess) */
+  [OL_SMC] = {
+    .ns = "smc",
+    .what = "SMC smoother",
+    .plural = "SMC smoothers",
+    .metrics = NO_METRICS,
+    .probe_metrics = 1,
+    .panels = (const int[]){OL_PANEL_RECORDED, OL_PANEL_END},
+  },
 };
 
 static const ol_family none = {

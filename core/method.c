@@ -36,7 +36,7 @@ int ol_method_check (const ol_method_type *m, const ol_problem *p,
       first = 0;
     }
     static const char *const fam[OL_NFAMILY] = {
-      "optim", "sample", "game", "vi", "diffusion", "rl", "dist"
+      "optim", "sample", "game", "vi", "diffusion", "rl", "dist", "smc"
     };
     return ol_err_set(e, OL_EINVAL, "%s%s%s needs %s (%s is %s)%s",
                       m->family >= 0 && m->family < OL_NFAMILY

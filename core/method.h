@@ -52,9 +52,9 @@
 #include "oracle.h"
 
 /* method families; Lua tables optim, sample, game, vi, diffusion, rl,
-** dist */
+** dist, smc */
 enum { OL_OPTIM, OL_SAMPLER, OL_DYNAMIC, OL_VI, OL_DIFFUSION, OL_RL,
-       OL_DIST, OL_NFAMILY };
+       OL_DIST, OL_SMC, OL_NFAMILY };
 
 /* flags */
 #define OL_M_NEEDSET   1u   /* requires a constraint set (pgd) */

@@ -312,7 +312,7 @@ double ol_game_gap (const ol_problem *p, const double *z, double *work);
 ** p, borrowed from p (from its ud, or static) for p's life, or NULL when p
 ** has none (yet: ud is set during create).  Callers ask through the
 ** structure's own accessor (ol_game_of, ol_kuhn_is, ol_gmm_of,
-** ol_tokens_of, ol_mdp_of, ol_bilevel_of, ol_linmdp_of), which answers
+** ol_tokens_of, ol_mdp_of, ol_bilevel_of, ol_linmdp_of, ol_ssm_of), which answers
 ** NULL for a type without the hook.  Adding a structure is one hook
 ** here, one accessor beside the structure, and the hook named in the
 ** types that have it. */
@@ -324,6 +324,7 @@ struct ol_mdp;       /* rl/mdp.h: a tabular finite-horizon MDP */
 struct ol_bilevel;   /* problems/bilevel.h: upper and lower levels */
 struct ol_linmdp;    /* problems/linmdp.h: a discounted MDP with features */
 struct ol_manifold;  /* manifold.h: x on a submanifold h(x) = 0 */
+struct ol_ssm;       /* problems/ssm.h: a state-space model with its data */
 typedef struct ol_problem_type {
   const char *name;          /* Lua name: problem.<name>{...} */
   int kind;                  /* the kind its problems are made with
@@ -355,6 +356,7 @@ typedef struct ol_problem_type {
   const struct ol_bilevel *(*bilevel) (const ol_problem *p);
   const struct ol_linmdp *(*linmdp) (const ol_problem *p);
   const struct ol_manifold *(*manifold) (const ol_problem *p);
+  const struct ol_ssm *(*ssm) (const ol_problem *p);
 } ol_problem_type;
 
 extern const ol_problem_type *const ol_problem_types[];   /* NULL-ended */

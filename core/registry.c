@@ -3,7 +3,7 @@
 **
 ** Built from the list headers with X-macros, so registering a method or a
 ** built-in problem is one line in
-** core/{optim,sample,games,vi,diffusion,rl,dist,problems}/list.h plus its own
+** core/{optim,sample,games,vi,diffusion,rl,dist,smc,problems}/list.h plus its own
 ** file.  Order: optimizers, samplers, game dynamics, variational methods,
 ** diffusion samplers, RL methods, distributed methods, each in list
 ** order.  Both tables are
@@ -21,6 +21,7 @@
 #define OL_DIFFUSION(n) extern const ol_method_type ol_diffusion_##n;
 #define OL_RL(n) extern const ol_method_type ol_rl_##n;
 #define OL_DIST(n) extern const ol_method_type ol_dist_##n;
+#define OL_SMC(n) extern const ol_method_type ol_smc_##n;
 #define OL_PROBLEM(n) extern const ol_problem_type ol_problem_##n;
 #include "optim/list.h"
 #include "sample/list.h"
@@ -29,6 +30,7 @@
 #include "diffusion/list.h"
 #include "rl/list.h"
 #include "dist/list.h"
+#include "smc/list.h"
 #include "problems/list.h"
 #undef OL_OPTIM
 #undef OL_SAMPLER
@@ -37,6 +39,7 @@
 #undef OL_DIFFUSION
 #undef OL_RL
 #undef OL_DIST
+#undef OL_SMC
 #undef OL_PROBLEM
 
 const ol_method_type *const ol_methods[] = {
@@ -47,6 +50,7 @@ const ol_method_type *const ol_methods[] = {
 #define OL_DIFFUSION(n) &ol_diffusion_##n,
 #define OL_RL(n) &ol_rl_##n,
 #define OL_DIST(n) &ol_dist_##n,
+#define OL_SMC(n) &ol_smc_##n,
 #include "optim/list.h"
 #include "sample/list.h"
 #include "games/list.h"
@@ -54,6 +58,7 @@ const ol_method_type *const ol_methods[] = {
 #include "diffusion/list.h"
 #include "rl/list.h"
 #include "dist/list.h"
+#include "smc/list.h"
 #undef OL_OPTIM
 #undef OL_SAMPLER
 #undef OL_DYNAMIC
@@ -61,6 +66,7 @@ const ol_method_type *const ol_methods[] = {
 #undef OL_DIFFUSION
 #undef OL_RL
 #undef OL_DIST
+#undef OL_SMC
   NULL
 };
 

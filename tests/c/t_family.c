@@ -33,7 +33,7 @@ static int list_ok (const int *list, int end, int lo, int hi)
 int main (void)
 {
   static const char *const lua_ns[OL_NFAMILY] = {
-    "optim", "sample", "game", "vi", "diffusion", "rl", "dist"
+    "optim", "sample", "game", "vi", "diffusion", "rl", "dist", "smc"
   };
   static ol_problem *probs[MAXPROBLEMS];
   int f, g, i, j, np = 0, count[OL_NFAMILY] = {0};

@@ -57,6 +57,7 @@ static const int nlisted_problems = 0
 #define OL_DIFFUSION(n) +1
 #define OL_RL(n) +1
 #define OL_DIST(n) +1
+#define OL_SMC(n) +1
 static const int nlisted_methods = 0
 #include "optim/list.h"
 #include "sample/list.h"
@@ -65,6 +66,7 @@ static const int nlisted_methods = 0
 #include "diffusion/list.h"
 #include "rl/list.h"
 #include "dist/list.h"
+#include "smc/list.h"
   ;
 #undef OL_OPTIM
 #undef OL_SAMPLER
@@ -73,6 +75,7 @@ static const int nlisted_methods = 0
 #undef OL_DIFFUSION
 #undef OL_RL
 #undef OL_DIST
+#undef OL_SMC
 
 static void test_registry (void)
 {

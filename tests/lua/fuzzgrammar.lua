@@ -47,7 +47,7 @@ for f in pairs(want) do if not fams[f] then missing[#missing + 1] = f end end
 t.ok(#missing == 0, "every family found (missing: " .. table.concat(missing,
      ", ") .. ")")
 for _, f in ipairs{"optim", "sample", "game", "vi", "diffusion", "rl",
-                   "dist"} do
+                   "dist", "smc"} do
   t.ok(fams[f], "family " .. f .. " found")
 end
 t.is(info.methods, #core.methods, "every registered method found")

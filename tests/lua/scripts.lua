@@ -1804,4 +1804,32 @@ do
   check(out, " (seeds 4..6)")
 end
 
+-- paris_ppg (claim 47, B023): re-read the table at seed0 = 1 (the batch
+-- run), 4 and 7: 2 instances x 3 batches x N = 16, 64, 256 rows; at
+-- N = 16 in every row PaRIS's bias exceeds 3 se and PPG's is below a
+-- third of it (bias ~ c / N, PPG "bias-reduced"), and the verdict holds.
+do
+  local function check (out, tag)
+    local rows, good = 0, true
+    for n, ba, ea, bg in out:gmatch("\n +%d +%d +(%d+) | +([%d.-]+) %(([%d.]+)%)"
+                                    .. " +[%d.]+ | +[%d.]+ | +([%d.-]+)") do
+      rows = rows + 1
+      if n == "16" then
+        ba, ea, bg = tonumber(ba), tonumber(ea), tonumber(bg)
+        good = good and ba > 3 * ea and math.abs(bg) < ba / 3
+      end
+    end
+    t.is(rows, 18, "scripts: paris_ppg" .. tag .. ": 18 rows")
+    t.ok(good, "scripts: paris_ppg" .. tag .. ": at N = 16 PaRIS's bias "
+         .. "> 3 se and PPG's below a third of it in every row")
+    t.ok(out:match("\nverdict: holds %(") ~= nil, "scripts: paris_ppg"
+         .. tag .. " verdict holds")
+  end
+  check(output("paris_ppg"), "")
+  for _, s0 in ipairs{4, 7} do
+    check(sh("./optlab --no-tui scripts/paris_ppg.lua " .. s0),
+          " (seed0 " .. s0 .. ")")
+  end
+end
+
 t.done()
