@@ -103,7 +103,9 @@ typedef struct ol_method_type {
   ** probe may give NAN); OL_MSET_NONE without a probe. */
   ol_mset probes;
   /* Optional: the named result name of state st (see ol_method_result
-  ** for the contract); 1 when the method has it, else 0. */
+  ** for the contract); 1 when the method has it, else 0.  A name that
+  ** is a run's Lua method (last, series, plot, ...) is never asked:
+  ** r.<name> finds the run's method first (lua/lrun.c run_index). */
   int (*result) (const void *st, const char *name, const double **v,
                  int *rows, int *cols);
   /* Optional (samplers): the statistics head of state st, borrowed for

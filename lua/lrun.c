@@ -1366,10 +1366,10 @@ static const run_field run_fields[] = {
   {NULL, NULL, 0}
 };
 
-/* r.<k>: a field of run_fields; else the method's named result (a
-** variational mean, ...: a vector for one row, else a list of rows;
-** r.samples is the method r:samples()); else a method of the run; else
-** nil. */
+/* r.<k>: a field of run_fields; else a method of the run (r:last,
+** r:samples, ...: these come first, so that no method's named result can
+** hide one); else the method's named result (a variational mean, ...: a
+** vector for one row, else a list of rows); else nil. */
 static int run_index (lua_State *L)
 {
   lrun *b = olua_checkrun(L, 1);
@@ -1383,12 +1383,6 @@ static int run_index (lua_State *L)
       f->push(L, b);
       return 1;
     }
-  if (strcmp(k, "samples") != 0 &&
-      ol_method_result(ol_run_method(b->r), ol_run_state(b->r), k, &v, &rows,
-                       &cols)) {
-    pushrows(L, v, rows, cols);
-    return 1;
-  }
   for (m = run_methods; m->name != NULL; m++)
     if (strcmp(m->name, k) == 0) {
       lua_pushcfunction(L, m->func);
@@ -1399,6 +1393,11 @@ static int run_index (lua_State *L)
       lua_pushcfunction(L, m->func);
       return 1;
     }
+  if (ol_method_result(ol_run_method(b->r), ol_run_state(b->r), k, &v, &rows,
+                       &cols)) {
+    pushrows(L, v, rows, cols);
+    return 1;
+  }
   lua_pushnil(L);
   return 1;
 }

@@ -100,13 +100,13 @@ static double ppg_probe (const void *vs, int metric, const ol_ctx *c)
   }
 }
 
-/* r.truth as smc.paris's; r.last: the last sweep's estimate Pi_k. */
+/* r.truth as smc.paris's; r.sweep: the last sweep's estimate Pi_k. */
 static int ppg_result (const void *vs, const char *name, const double **v,
                        int *rows, int *cols)
 {
   const ppg_state *st = vs;
   if (strcmp(name, "truth") == 0) *v = &st->f.M->truth[st->f.h];
-  else if (strcmp(name, "last") == 0) *v = &st->last;
+  else if (strcmp(name, "sweep") == 0) *v = &st->last;
   else return 0;
   *rows = *cols = 1;
   return 1;

@@ -43,8 +43,13 @@ t.ok(abs(s[#s] - r.truth[1]) < 1 and abs(l[#l] - r.kalman[1]) < 0.5
      .. "pfess %.3f", s[#s], r.truth[1], l[#l], r.kalman[1], e[#e]))
 local rp = run(p, smc.ppg{N = 8, h = "sumsq"}, {iters = 3, seed = 1,
                                                 progress = false})
-t.ok(rp.last[1] == rp.last[1] and rp.truth[1] > 0, "ppg: r.last "
-     .. rp.last[1] .. ", r.truth (sumsq) " .. rp.truth[1])
+t.ok(rp.sweep[1] == rp.sweep[1] and rp.truth[1] > 0, "ppg: r.sweep "
+     .. rp.sweep[1] .. ", r.truth (sumsq) " .. rp.truth[1])
+-- the run's own methods are not hidden by a method's results
+t.is(type(rp.last), "function", "ppg: r.last is the run's method")
+t.ok(type(rp:last("smooth")) == "number" and
+     type(rp.sweep[1]) == "number", "ppg: r:last('smooth') = "
+     .. rp:last("smooth") .. " and r.sweep = " .. rp.sweep[1])
 t.errors("loglik", function ()
   return run(p, smc.ppg{}, {iters = 1, metrics = {"loglik"},
                             progress = false})
