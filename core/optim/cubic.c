@@ -39,12 +39,12 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "cubicsub.h"
 #include "method.h"
 #include "syevr.h"
 #include "vec.h"
 
 #define CUBIC_DOUBLINGS 60
-#define CUBIC_NEWTON 200
 
 typedef struct cubic_state {
   double M0, M;         /* parameter M and the current M_k */
@@ -80,75 +80,11 @@ static int cubic_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   return ol_syevd_ws_init(&s->ws, n, s->H, s->lam, "cubic", e);
 }
 
-/* ||s(r)|| and d||s||/dr over the components with a nonzero gt_i. */
-static double cubic_norm (const cubic_state *s, int n, double M, double r,
-                          double *dn)
-{
-  double q = 0, q3 = 0, h = 0.5 * M * r, nn;
-  int i;
-  for (i = 0; i < n; i++) {
-    double d, u;
-    if (s->gt[i] == 0) continue;
-    d = s->lam[i] + h;
-    u = s->gt[i] / d;
-    q += u * u;
-    q3 += u * u / d;
-  }
-  nn = sqrt(q);
-  if (dn != NULL) *dn = nn > 0 ? -0.5 * M * q3 / nn : 0;
-  return nn;
-}
-
 /* Solve the subproblem for M in eigen-coordinates: s->st, s->r, s->gs,
 ** s->shs. */
 static void cubic_solve (cubic_state *s, int n, double M)
 {
-  double lmin = s->lam[0], gn = ol_vec_nrm2(s->gt, n), lo, hi, r, phi, dn;
-  double gs = 0, shs = 0;
-  int i, k;
-  lo = lmin < 0 ? -2 * lmin / M : 0;
-  hi = lo + 1.01 * sqrt(2 * gn / M) + DBL_MIN;
-  /* (1) hard case: phi already <= 0 just above r_lo */
-  r = lo * (1 + 1e-12);
-  if (gn == 0 || (lmin < 0 && cubic_norm(s, n, M, r, NULL) <= r)) {
-    double h = 0.5 * M * lo, q = 0, tau;
-    double thr = 1e-12 * (fabs(lmin) + fabs(s->lam[n - 1]));
-    for (i = 0; i < n; i++) {
-      double d = s->lam[i] + h;
-      if (d <= thr)
-        s->st[i] = 0;
-      else {
-        s->st[i] = -s->gt[i] / d;
-        q += s->st[i] * s->st[i];
-      }
-    }
-    tau = lo * lo > q ? sqrt(lo * lo - q) : 0;
-    s->st[0] = s->gt[0] > 0 ? -tau : tau;
-    r = lo;
-  } else {
-    /* (2) safeguarded Newton on phi(r) = ||s(r)|| - r from r_hi */
-    r = hi;
-    for (k = 0; k < CUBIC_NEWTON; k++) {
-      double rn;
-      phi = cubic_norm(s, n, M, r, &dn) - r;
-      if (fabs(phi) <= 4 * DBL_EPSILON * r) break;
-      if (phi > 0) lo = r;
-      else hi = r;
-      if (hi - lo <= 4 * DBL_EPSILON * hi) break;
-      rn = r - phi / (dn - 1);
-      r = rn > lo && rn < hi ? rn : 0.5 * (lo + hi);
-    }
-    for (i = 0; i < n; i++)
-      s->st[i] = -s->gt[i] / (s->lam[i] + 0.5 * M * r);
-  }
-  /* (3) model terms g's = gt'st, s'Hs = sum lambda st^2, ||s|| */
-  for (i = 0; i < n; i++) {
-    gs += s->gt[i] * s->st[i];
-    shs += s->lam[i] * s->st[i] * s->st[i];
-  }
-  s->gs = gs;
-  s->shs = shs;
-  s->r = ol_vec_nrm2(s->st, n);
+  s->r = ol_cubic_subproblem(s->lam, s->gt, n, M, s->st, &s->gs, &s->shs);
 }
 
 static int cubic_step (void *st, ol_ctx *c, ol_err *e)

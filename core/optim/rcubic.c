@@ -46,13 +46,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cubicsub.h"
 #include "manifold.h"
 #include "method.h"
 #include "syevr.h"
 #include "vec.h"
 
 #define RCUBIC_DOUBLINGS 60
-#define RCUBIC_NEWTON 200
 #define RCUBIC_MAXN 2048     /* four dense n x n matrices a step */
 #define RCUBIC_ONM 1e-8     /* a start this close to M counts as on it */
 
@@ -126,70 +126,11 @@ static int rcubic_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   return ol_syevd_ws_init(&s->ws, n, s->W, s->ev, "rcubic", e);
 }
 
-/* ||s(r)|| and its derivative over the components with gt_i != 0. */
-static double rc_norm (const rcubic_state *s, int n, double M, double r,
-                       double *dn)
-{
-  double q = 0, q3 = 0, h = 0.5 * M * r, nn;
-  int i;
-  for (i = 0; i < n; i++) {
-    double d, u;
-    if (s->gt[i] == 0) continue;
-    d = s->ev[i] + h;
-    u = s->gt[i] / d;
-    q += u * u;
-    q3 += u * u / d;
-  }
-  nn = sqrt(q);
-  if (dn != NULL) *dn = nn > 0 ? -0.5 * M * q3 / nn : 0;
-  return nn;
-}
-
-/* The subproblem's global minimiser in eigen-coordinates (cubic.c's
-** cubic_solve: secular equation, safeguarded Newton, hard case). */
+/* The subproblem's global minimiser in eigen-coordinates (cubicsub.h,
+** shared with cubic): s->st, s->r, s->gs, s->shs. */
 static void rc_solve (rcubic_state *s, int n, double M)
 {
-  double lmin = s->ev[0], gn = ol_vec_nrm2(s->gt, n), lo, hi, r, phi, dn;
-  double gs = 0, shs = 0;
-  int i, k;
-  lo = lmin < 0 ? -2 * lmin / M : 0;
-  hi = lo + 1.01 * sqrt(2 * gn / M) + DBL_MIN;
-  r = lo * (1 + 1e-12);
-  if (gn == 0 || (lmin < 0 && rc_norm(s, n, M, r, NULL) <= r)) {
-    double h = 0.5 * M * lo, q = 0, tau;
-    double thr = 1e-12 * (fabs(lmin) + fabs(s->ev[n - 1]));
-    for (i = 0; i < n; i++) {
-      double d = s->ev[i] + h;
-      if (d <= thr) s->st[i] = 0;
-      else {
-        s->st[i] = -s->gt[i] / d;
-        q += s->st[i] * s->st[i];
-      }
-    }
-    tau = lo * lo > q ? sqrt(lo * lo - q) : 0;
-    s->st[0] = s->gt[0] > 0 ? -tau : tau;
-  }
-  else {
-    r = hi;
-    for (k = 0; k < RCUBIC_NEWTON; k++) {
-      double rn;
-      phi = rc_norm(s, n, M, r, &dn) - r;
-      if (fabs(phi) <= 4 * DBL_EPSILON * r) break;
-      if (phi > 0) lo = r;
-      else hi = r;
-      if (hi - lo <= 4 * DBL_EPSILON * hi) break;
-      rn = r - phi / (dn - 1);
-      r = rn > lo && rn < hi ? rn : 0.5 * (lo + hi);
-    }
-    for (i = 0; i < n; i++) s->st[i] = -s->gt[i] / (s->ev[i] + 0.5 * M * r);
-  }
-  for (i = 0; i < n; i++) {
-    gs += s->gt[i] * s->st[i];
-    shs += s->ev[i] * s->st[i] * s->st[i];
-  }
-  s->gs = gs;
-  s->shs = shs;
-  s->r = ol_vec_nrm2(s->st, n);
+  s->r = ol_cubic_subproblem(s->ev, s->gt, n, M, s->st, &s->gs, &s->shs);
 }
 
 /* The read-outs at x into s->res[2 ..]. */
