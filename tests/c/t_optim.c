@@ -268,14 +268,14 @@ static void test_convergence (void)
 ** Newton, cubic and L-BFGS on the quadratic), on the first of the
 ** candidate problems it can run on (ol_method_check): a boxed quadratic,
 ** then built-in problems for methods with special needs (a matrix-shaped
-** x, a finite sum, a bilevel problem).  An optimizer with no suitable
+** x, a finite sum, a bilevel problem, a manifold).  An optimizer with no suitable
 ** candidate fails. */
 static void test_sweep (void)
 {
   static const char *const extra[] = {"matlsq", "fsquad", "lowrank",
-                                      "ridgehyper"};
-  ol_problem *cand[5];
-  const char *cname[5];
+                                      "ridgehyper", "kmeans"};
+  ol_problem *cand[6];
+  const char *cname[6];
   int nc = 0, i, j;
   ol_err e;
   cand[0] = olt_quadratic(4, 10, 1);
@@ -287,7 +287,7 @@ static void test_sweep (void)
     cand[0]->set.lo[i] = -2;
     cand[0]->set.hi[i] = 2;
   }
-  for (j = 0; j < 4; j++)
+  for (j = 0; j < 5; j++)
     if (ol_problem_type_find(extra[j]) != NULL) {
       cand[nc] = olt_problem(extra[j], &e, (char *)NULL);
       if (cand[nc] != NULL) cname[nc++] = extra[j];
