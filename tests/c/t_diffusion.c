@@ -482,7 +482,7 @@ static void test_rd (void)
   {
     enum { N = 20000, T = 200 };
     samp a = {"rd", "restore", 0.5, OL_DFS_LINEAR};
-    double mean = 0, var = 0, m4 = 0, wm[2], wv[2], se_m, se_v, pm, pv;
+    double mean = 0, var = 0, m4 = 0, wm[2], wv[2], se_m, se_v, pm = 0, pv = 0;
     const double *x;
     int rows, cols, i, q;
     ol_run *r;
