@@ -63,7 +63,8 @@
 -- sizes: the best of a grid (fewest steps, then lowest f - f*) on a
 -- separate tuning instance (seed 100), then fixed for the 3 seeds.
 -- (c) quadratic{n = 10, cond = 100, rotated} with noise = {kind =
--- "gauss", sigma = 0.1} and the tuned steps of (a), T = 10000: least
+-- "gauss", sigma = 0.1} and the tuned steps of (a), and Shampoo on
+-- matlsq{m = 10} with the same noise and its step of (b), T = 10000: least
 -- squares slope of log min_{t <= T} ||grad f(x_t)|| on log T over the
 -- recorded T in [100, 10000].
 --
@@ -215,12 +216,13 @@ print(string.format("  %-3s %4s | %-8s %5s | %-8s %5s | %-8s %5s | %-8s %5s"
                     .. " | %-9s %9s", "m", "seed", "adagrad", "steps",
                     "adanorm", "steps", "fullada", "steps", "shampoo",
                     "steps", "muon", "f - f*"))
-local B = {}
+local B, shlr = {}, nil
 for _, mrows in ipairs{10, 64} do
   local tp = problem.matlsq{m = mrows, n = 8, k = 4, seed = tuneseed}
   local lrs = {}
   for j, m in ipairs(bmethods) do lrs[j] = tune(tp, m[2], bgrid, Tb) end
   local mlr = tune(tp, muon, mgrid, Tb)
+  if mrows == 10 then shlr = lrs[4] end
   for _, s in ipairs(seeds) do
     local p = problem.matlsq{m = mrows, n = 8, k = 4, seed = s}
     local st = {}
@@ -279,7 +281,8 @@ end
 -- (c) -------------------------------------------------------------------
 local Tc, Sc = 10000, 8
 print()
-print(string.format("(c) quadratic n = 10, kappa 100, rotated, noise gauss "
+print(string.format("(c) quadratic n = 10, kappa 100, rotated (shampoo: "
+                    .. "matlsq m = 10), noise gauss "
                     .. "sigma 0.1, T = %d, %d streams: slope of the mean "
                     .. "log min ||grad f|| on log T over T in [100, %d] (the "
                     .. "rate's: -0.175)", Tc, Sc, Tc))
@@ -290,14 +293,20 @@ for _, s in ipairs(seeds) do
   local p = problem.quadratic{n = 10, cond = 100, rotate = true, seed = s,
                               x0 = x0of(10, s),
                               noise = {kind = "gauss", sigma = 0.1}}
-  for j, m in ipairs(qmethods) do
+  local cases = {}
+  for j, m in ipairs(qmethods) do cases[j] = {m[1], p, m[2](lrs[j])} end
+  cases[4] = {"shampoo", problem.matlsq{m = 10, n = 8, k = 4, seed = s,
+                                        noise = {kind = "gauss",
+                                                 sigma = 0.1}},
+              optim.shampoo{lr = shlr}}
+  for _, m in ipairs(cases) do
     -- the mean over the streams of log10 of the running minimum, at the
     -- recorded iterations (the same for every stream: one cap, no stop)
     local it, lg = nil, {}
     for st = 0, Sc - 1 do
-      local r = run(p, m[2](lrs[j]), {iters = Tc, seed = s, stream = st,
-                                      metrics = {"mingradnorm"},
-                                      progress = false, view = false})
+      local r = run(m[2], m[3], {iters = Tc, seed = s, stream = st,
+                                 metrics = {"mingradnorm"},
+                                 progress = false, view = false})
       local v
       v, it = r:series("mingradnorm")
       for i = 1, #v do lg[i] = (lg[i] or 0) + math.log(v[i], 10) / Sc end
