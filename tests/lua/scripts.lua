@@ -1832,4 +1832,83 @@ do
   end
 end
 
+-- precond_geometry (issue 27, B103): re-read the three tables at seeds
+-- 1..3, 4..6 and 7..9 and check each threshold here, not through the
+-- script's verdict: (a) 12 rows; rotated, fullada <= 1/3 of adagrad's
+-- steps; axis-aligned, adagrad <= 1.5x fullada's; adagradnorm's steps x3
+-- or more from kappa 100 to 1000.  (b) 6 rows; at m = 10 shampoo <= 1/2 of
+-- adagrad's and adagradnorm's and <= 2x fullada's, Muon's f - f* > 1e-6;
+-- at m = 64 every method but Muon under the cap 1000; Muon's floor at lr
+-- 0.03 over lr 0.01 in [4.5, 18] (lr^2: 9).  (c) 12 rows (3 methods on
+-- the noisy quadratic, Shampoo on noisy matlsq, 3 seeds); every fitted
+-- slope and the slope between the printed T = 100 and T = 1e4 values
+-- <= -0.175 (sqrt(log T) T^-1/4 over that window).
+do
+  local function check (out, tag)
+    local name = "scripts: precond_geometry" .. tag
+    local A, na = {}, 0
+    for k, ax, s, a, n, f in out:gmatch("\n  (%d+) +(%a+) +(%d+) | lr %S+ +(%d+)"
+                                        .. " | lr %S+ +(%d+) | lr %S+ +(%d+)") do
+      na = na + 1
+      A[ax .. k .. ":" .. s] = {num(a), num(n), num(f)}
+      if ax == "rotated" then
+        t.ok(num(f) <= num(a) / 3, string.format("%s: rotated kappa %s seed"
+             .. " %s: fullada %s <= 1/3 of adagrad's %s", name, k, s, f, a))
+      else
+        t.ok(num(a) <= 1.5 * num(f), string.format("%s: axes kappa %s seed "
+             .. "%s: adagrad %s <= 1.5x fullada's %s", name, k, s, a, f))
+      end
+    end
+    t.is(na, 12, name .. ": (a) 12 rows")
+    for key, lo in pairs(A) do
+      local ax, k, s = key:match("^(%a+)(%d+):(%d+)$")
+      if k == "100" then
+        local hi = A[ax .. "1000:" .. s]
+        t.ok(hi ~= nil and hi[2] >= 3 * lo[2], string.format("%s: %s seed %s:"
+             .. " adagradnorm %s steps at kappa 1000 >= 3x its %d at 100",
+             name, ax, s, hi and hi[2] or "?", lo[2]))
+      end
+    end
+    local nb = 0
+    for m, s, a, n, f, sh_, mf in out:gmatch("\n  (%d+) +(%d+) | lr %S+ +(%d+)"
+        .. " | lr %S+ +(%d+) | lr %S+ +(%d+) | lr %S+ +(%d+) | lr %S+ +(%S+)") do
+      nb = nb + 1
+      a, n, f, sh_, mf = num(a), num(n), num(f), num(sh_), num(mf)
+      if m == "10" then
+        t.ok(sh_ <= a / 2 and sh_ <= n / 2 and sh_ <= 2 * f and mf > 1e-6,
+             string.format("%s: m 10 seed %s: shampoo %d <= 1/2 of %d, %d and"
+             .. " <= 2x fullada %d; Muon %.3g > 1e-6", name, s, sh_, a, n, f,
+             mf))
+      else
+        t.ok(a < 1000 and n < 1000 and f < 1000 and sh_ < 1000,
+             string.format("%s: m 64 seed %s: all four reach 1e-6 (%d %d %d"
+             .. " %d)", name, s, a, n, f, sh_))
+      end
+    end
+    t.is(nb, 6, name .. ": (b) 6 rows")
+    local f2, f3 = out:match("lr 0%.01: (%S+), lr 0%.03: (%S+);")
+    t.ok(f2 ~= nil and num(f3) / num(f2) >= 4.5 and num(f3) / num(f2) <= 18,
+         name .. ": Muon's floor ratio lr 0.03 / 0.01 " .. tostring(f3)
+         .. " / " .. tostring(f2) .. " in [4.5, 18]")
+    local nc = 0
+    for s, m, g1, g2, sl in out:gmatch("\n +(%d+) | (%a+) +(%S+) +(%S+) "
+                                       .. "+(%S+)") do
+      nc = nc + 1
+      local ends = math.log(num(g2) / num(g1), 10) / 2
+      t.ok(num(sl) <= -0.175 and ends <= -0.175, string.format("%s: noise "
+           .. "seed %s %s: fitted slope %s and end-to-end %.3f <= -0.175",
+           name, s, m, sl, ends))
+    end
+    t.is(nc, 12, name .. ": (c) 12 rows")
+    t.ok(out:match("\nverdict: holds %(") ~= nil, name .. " verdict holds")
+  end
+  check(output("precond_geometry"), "")
+  for _, s0 in ipairs{4, 7} do
+    local out = sh("./optlab --no-tui scripts/precond_geometry.lua " .. s0)
+    t.ok(out:match("seeds " .. s0 .. "%.%." .. (s0 + 2)) ~= nil,
+         "scripts: precond_geometry: seeds " .. s0 .. ".." .. (s0 + 2))
+    check(out, " (seeds " .. s0 .. ".." .. (s0 + 2) .. ")")
+  end
+end
+
 t.done()
