@@ -393,8 +393,18 @@ static void old_fini (void *st)
   s->g = NULL;
 }
 
+/* Its three parameters, so that the run hands init all three (a type
+** without a table gets none: par would be read past its end). */
+static const ol_param old_cagn_params[] = {
+  {"gamma", OL_P_REAL, 0.1, 0, INFINITY, "step size", NULL},
+  {"lambda", OL_P_REAL, 1, 0, INFINITY, "clipping level", NULL},
+  {"b0", OL_P_REAL, 1, OL_GT0, OL_FINITE, "initial accumulator", NULL},
+};
+
 static const ol_method_type old_cagn_type = {
   .name = "oldcagn",
+  .params = old_cagn_params,
+  .nparams = 3,
   .family = OL_OPTIM,
   .doc = "clipadagradnorm before eta (test)",
   .size = sizeof(old_cagn),
