@@ -76,6 +76,7 @@
 #include "ol.h"
 #include "problem.h"
 #include "rng.h"
+#include "sliced.h"
 #include "vec.h"
 
 #define KM_MAXK 8            /* K! relabellings in misclass */
@@ -557,10 +558,11 @@ static const ol_param kmeans_params[] = {
 };
 
 /* Lloyd from 'starts' k-means++ seedings: the best objective and its
-** misclassification. */
-static void kmeans_baseline (kmeans *s, ol_rng *rng, int starts)
+** misclassification.  OL_OK, or OL_EINTR when Ctrl-C came (looked at
+** before each start: up to 1000 starts of O(n K d) each). */
+static int kmeans_baseline (kmeans *s, ol_rng *rng, int starts, ol_err *e)
 {
-  int st, i;
+  int st, i, rc = OL_OK;
   double *cen = malloc(sizeof(double) * (size_t)s->K * s->d);
   int *lab = malloc(sizeof(int) * (size_t)s->n);
   s->lloyd = INFINITY;
@@ -568,10 +570,11 @@ static void kmeans_baseline (kmeans *s, ol_rng *rng, int starts)
     free(cen);
     free(lab);
     s->lloyd = s->lloyd_miss = NAN;
-    return;
+    return OL_OK;
   }
   for (st = 0; st < starts; st++) {
     double v;
+    if ((rc = ol_sl_intr("kmeans", e)) != OL_OK) break;
     kmpp(s, rng, cen, s->q);
     lloyd_rows(s->X, s->n, s->d, s->K, cen, lab, s->cnt);
     v = km_obj(s, lab);
@@ -583,6 +586,7 @@ static void kmeans_baseline (kmeans *s, ol_rng *rng, int starts)
   s->lloyd_miss = km_misclass(s, s->lab);
   free(cen);
   free(lab);
+  return rc;
 }
 
 /* ||U(s)||^2 of the start U = P D^{-1/2}, P = (1 - m) G + m / r. */
@@ -665,7 +669,12 @@ static int kmeans_create (ol_problem *p, const ol_pval *v, ol_err *e)
     for (i = 0; i < n; i++) s->X[(size_t)i * d + k] -= mean;
   }
   s->trA = 0;
-  for (i = 0; i < n; i++)
+  for (i = 0; i < n; i++) {
+    /* Ctrl-C between rows (n d flops each; n^2 d up to 4e8 in all) */
+    if ((rc = ol_sl_intr("kmeans", e)) != OL_OK) {
+      free(grp);
+      return rc;
+    }
     for (j = 0; j < n; j++) {
       double a = 0;
       for (k = 0; k < d; k++)
@@ -673,8 +682,12 @@ static int kmeans_create (ol_problem *p, const ol_pval *v, ol_err *e)
       s->A[(size_t)i * n + j] = a;
       if (i == j) s->trA += a;
     }
+  }
   /* (2) the Lloyd baseline */
-  kmeans_baseline(s, &rng, (int)v[7].num);
+  if ((rc = kmeans_baseline(s, &rng, (int)v[7].num, e)) != OL_OK) {
+    free(grp);
+    return rc;
+  }
   /* (3) x0: a random partition into r nonempty groups (shuffled i mod r),
   ** mixed with the uniform assignment until ||U||^2 = K */
   for (i = 0; i < n; i++) grp[i] = i % r;
