@@ -97,8 +97,9 @@ end
 
 -- (3) plots: text and SVG panels
 do
-  local out = io.popen(fmt("cd %q && LANG=C %s -e %q 2>&1", os.getenv("PWD")
-                       or ".", arg and arg[-1] or "./optlab", [[
+  -- (no cd: $PWD is the shell's, not the directory make -C runs in)
+  local out = io.popen(fmt("LANG=C %s -e %q 2>&1",
+                       arg and arg[-1] or "./optlab", [[
 metric.new{name = "xsq", eval = function (r) return r.x[1]^2 end}
 local r = run(problem.quadratic{n = 1}, optim.gd{lr = 0.3},
               {iters = 20, progress = false, watch = {"xsq"}})
