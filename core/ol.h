@@ -5,7 +5,9 @@
 ** by every plug-in family (methods and problems), and small helpers.
 ** Layer rule: core/ includes only libc, libm, <cblas.h> and <lapacke.h>;
 ** it never includes Lua, curses or readline, never prints, exits or aborts,
-** and keeps no writable globals but one: ol_intr, the interrupt flag below.
+** and keeps no writable globals but two: ol_intr, the interrupt flag below,
+** and bg.c's count (under its mutex) of factorisations left running after
+** a Ctrl-C.
 */
 #ifndef OL_H
 #define OL_H

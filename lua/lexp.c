@@ -142,6 +142,9 @@ int olua_exp_settle (olua_exp *x, volatile sig_atomic_t *intr, int seen)
       x->boxes[i]->intr = 1;
       seen = 1;
     }
+    /* a step that stopped for Ctrl-C itself (a factorisation left to its
+    ** thread, core/bg.h) */
+    if (r != NULL && ol_run_reason(r) == OL_STOP_INTERRUPTED) seen = 1;
   }
   if (seen && intr != NULL && *intr) *intr = 2;  /* taken: see optlab.h */
   return seen;

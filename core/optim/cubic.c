@@ -103,6 +103,8 @@ static int cubic_step (void *st, ol_ctx *c, ol_err *e)
   if ((rc = ol_ctx_hess(c, x, s->H, e)) != OL_OK) return rc;
   /* (2) H = Q diag(lam) Q'; rows of s->H are then the eigenvectors */
   info = ol_syevd_ws_eig(&s->ws, n, s->H, s->lam);
+  if (info == OL_BG_EINTR)
+    return ol_err_set(e, OL_EINTR, "cubic: interrupted");
   if (info != 0)
     return ol_err_set(e, OL_ENUMERIC, "cubic: eigendecomposition failed "
                       "(dsyevd info %d)", (int)info);

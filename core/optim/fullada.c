@@ -88,6 +88,8 @@ static int eig (fullada_state *s, int k, ol_err *e)
 {
   lapack_int info;
   info = ol_syevr_ws_eig(&s->ws, k, s->A, s->w, s->Z);
+  if (info == OL_BG_EINTR)
+    return ol_err_set(e, OL_EINTR, "fullada: interrupted");
   if (info != 0)
     return ol_err_set(e, OL_ENUMERIC, "fullada: eigendecomposition failed "
                       "(dsyevr info %d)", (int)info);

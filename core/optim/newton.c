@@ -85,6 +85,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "bg.h"
 #include "method.h"
 #include "syevr.h"
 #include "vec.h"
@@ -147,14 +148,20 @@ static int newton_factor (newton_state *s, int n, ol_err *e)
     if (s->diag[i] < dmin) dmin = s->diag[i];
   }
   /* (1) H itself when it is positive definite */
-  if (dmin > 0 && LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, H, n) == 0)
-    return OL_OK;
+  if (dmin > 0) {
+    info = ol_bg_potrf(n, H);
+    if (info == OL_BG_EINTR)
+      return ol_err_set(e, OL_EINTR, "newton: interrupted");
+    if (info == 0) return OL_OK;
+  }
   /* (2) restore H from the triangle dpotrf did not touch; eigenvalues */
   for (j = 0; j < n; j++) {
     for (i = j + 1; i < n; i++) H[(size_t)j * n + i] = H[(size_t)i * n + j];
     H[(size_t)j * n + j] = s->diag[j];
   }
   info = ol_syevd_ws_eig(&s->ws, n, H, s->ev);
+  if (info == OL_BG_EINTR)
+    return ol_err_set(e, OL_EINTR, "newton: interrupted");
   if (info != 0)
     return ol_err_set(e, OL_ENUMERIC, "newton: eigendecomposition of an "
                       "indefinite Hessian failed (dsyevd info %d)",

@@ -194,6 +194,8 @@ static int rcubic_step (void *st, ol_ctx *c, ol_err *e)
   /* (2) Riemannian Hessian (+ c(I - P)) = Q diag(ev) Q', rows of W = Q' */
   rc_hessian(s, x, n);
   info = ol_syevd_ws_eig(&s->ws, n, s->W, s->ev);
+  if (info == OL_BG_EINTR)
+    return ol_err_set(e, OL_EINTR, "rcubic: interrupted");
   if (info != 0)
     return ol_err_set(e, OL_ENUMERIC, "rcubic: eigendecomposition failed "
                       "(dsyevd info %d)", (int)info);

@@ -105,6 +105,8 @@ static int root4 (shampoo_state *s, int k, const double *M, double *P,
   int i, j;
   memcpy(s->A, M, sizeof(double) * k * k);
   info = ol_syevr_ws_eig(&s->ws, k, s->A, s->w, s->Z);
+  if (info == OL_BG_EINTR)
+    return ol_err_set(e, OL_EINTR, "shampoo: interrupted");
   if (info != 0)
     return ol_err_set(e, OL_ENUMERIC, "shampoo: eigendecomposition of a "
                       "preconditioner failed (dsyevr info %d)", (int)info);

@@ -13,6 +13,7 @@
 #include <lapacke.h>
 #include <stdlib.h>
 
+#include "bg.h"
 #include "ol.h"
 
 /* Workspace for orders up to the one it was made for (owned arrays). */
@@ -49,14 +50,13 @@ static inline int ol_syevr_ws_init (ol_syevr_ws *ws, int d, double *A,
 
 /* w, Z := the eigenvalues (ascending) and eigenvectors of the k x k
 ** symmetric A (column-major, ld k; destroyed), k no larger than ws was
-** made for.  dsyevr's info: 0 on success. */
+** made for.  dsyevr's info: 0 on success; OL_BG_EINTR when Ctrl-C came
+** first (large k runs on a thread Ctrl-C can leave: bg.h). */
 static inline lapack_int ol_syevr_ws_eig (ol_syevr_ws *ws, int k, double *A,
                                           double *w, double *Z)
 {
-  lapack_int m;
-  return LAPACKE_dsyevr_work(LAPACK_COL_MAJOR, 'V', 'A', 'L', k, A, k, 0, 0,
-                             0, 0, 0, &m, w, Z, k, ws->isuppz, ws->work,
-                             ws->lwork, ws->iwork, ws->liwork);
+  return ol_bg_syevr(k, A, w, Z, ws->isuppz, ws->work, ws->lwork,
+                     ws->iwork, ws->liwork);
 }
 
 /* Frees the arrays of a (possibly partly) made ws. */
@@ -102,12 +102,12 @@ static inline int ol_syevd_ws_init (ol_syevd_ws *ws, int d, double *A,
 
 /* A := the eigenvectors (columns), w := the eigenvalues (ascending) of
 ** the k x k symmetric A (column-major, ld k), k no larger than ws was
-** made for.  dsyevd's info: 0 on success. */
+** made for.  dsyevd's info: 0 on success; OL_BG_EINTR when Ctrl-C came
+** first (bg.h). */
 static inline lapack_int ol_syevd_ws_eig (ol_syevd_ws *ws, int k, double *A,
                                           double *w)
 {
-  return LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, 'V', 'L', k, A, k, w,
-                             ws->work, ws->lwork, ws->iwork, ws->liwork);
+  return ol_bg_syevd(k, A, w, ws->work, ws->lwork, ws->iwork, ws->liwork);
 }
 
 /* Frees the arrays of a (possibly partly) made ws. */
