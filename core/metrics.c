@@ -252,9 +252,14 @@ static double m_loss (const ol_mstate *s)
   return composite(s);
 }
 
+static double gnorm (const ol_mstate *s)
+{
+  return s->gn != NULL ? *s->gn : ol_vec_nrm2(s->g, s->n);
+}
+
 static double m_gradnorm (const ol_mstate *s)
 {
-  return ol_vec_nrm2(s->g, s->n);
+  return gnorm(s);
 }
 
 /* A game: the distance to the nearest of its known equilibria (the set's
@@ -474,7 +479,7 @@ static double m_accept (const ol_mstate *s)
 static double m_mingradnorm (const ol_mstate *s)
 {
   ol_mmem *mm = s->mem;
-  double gn = ol_vec_nrm2(s->g, s->n);
+  double gn = gnorm(s);
   if (mm == NULL) return gn;
   if (gn < mm->mingrad) mm->mingrad = gn;
   return mm->mingrad;

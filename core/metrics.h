@@ -183,6 +183,8 @@ typedef struct ol_mstate {
                            or NULL */
   double f;             /* true f(x_t) */
   const double *g;      /* true grad f(x_t) */
+  const double *gn;     /* ||g||_2 when the run has it (the same bits as
+                           ol_vec_nrm2), or NULL */
   long t;               /* steps done */
   long accepted;        /* sampler acceptances */
   double *work;         /* 2n doubles of scratch */

@@ -152,6 +152,7 @@ int ol_oracle_init (ol_oracle *o, const ol_problem *p, double *work,
   size_t n = (size_t)p->n;
   long k;
   o->work = work;
+  o->gnok = 0;
   o->g = calloc(n, sizeof *o->g);
   o->xg = calloc(n, sizeof *o->xg);
   if (o->g == NULL || o->xg == NULL)
@@ -188,6 +189,7 @@ int ol_oracle_here (ol_oracle *o, const ol_problem *p, const double *x,
   int rc, n = p->n;
   if (ol_oracle_at(o, x, n)) return OL_OK;
   o->gvalid = 0;
+  o->gnok = 0;
   o->mfev++;
   o->mgev++;
   rc = ol_problem_eval(p, x, &o->f, o->g, o->work, e);
@@ -452,9 +454,29 @@ void ol_ctx_known (ol_ctx *c, double f, const double *g)
   r->f = f;
   if (g != r->g) memcpy(r->g, g, sz);
   memcpy(r->xg, c->x, sz);
+  r->gnok = 0;
   r->gvalid = 1;
   r->unclaimed = 0;
   r->handed = 1;
+}
+
+double ol_oracle_gnorm (ol_oracle *o, int n)
+{
+  if (!o->gnok) {
+    o->gn = ol_vec_nrm2(o->g, n);
+    o->gnok = 1;
+  }
+  return o->gn;
+}
+
+double ol_ctx_gnorm (const ol_ctx *c, const double *g)
+{
+  const ol_oracle *r = c->orc;
+  size_t sz = (size_t)c->n * sizeof *g;
+  if (r != NULL && r->gvalid && r->gnok
+      && (g == r->g || memcmp(g, r->g, sz) == 0))
+    return r->gn;
+  return ol_vec_nrm2(g, c->n);
 }
 
 void ol_ctx_converged (ol_ctx *c, const char *why)

@@ -68,6 +68,10 @@
 typedef struct ol_oracle {
   double f, *g, *xg;          /* true-oracle cache at xg (n each, owned) */
   int gvalid;
+  double gn;                  /* ||g||_2 of the cache, when gnok: computed
+                                 once a step for the tolerance, the metrics
+                                 and ol_ctx_gnorm */
+  int gnok;
   unsigned unclaimed;
   int handed;                 /* ol_ctx_known in this step */
   long mfev, mgev;            /* the driver's own evaluations */
@@ -92,6 +96,9 @@ void ol_oracle_fini (ol_oracle *o);
 ** holds x.  OL_OK or the oracle's code with e set. */
 int ol_oracle_here (ol_oracle *o, const ol_problem *p, const double *x,
                     ol_err *e);
+/* ||g||_2 of the cache (ol_vec_nrm2, computed at most once per g). */
+double ol_oracle_gnorm (ol_oracle *o, int n);
+
 /* 1 when the cache holds the true f, g at x (n entries). */
 static inline int ol_oracle_at (const ol_oracle *o, const double *x, int n)
 {
@@ -187,6 +194,11 @@ static inline int ol_ctx_grad_apply (ol_ctx *c, double *g, ol_update_fn upd,
 ** searches, accepted proposals) or keeps f and g at its current point
 ** (a rejected proposal) calls it. */
 void ol_ctx_known (ol_ctx *c, double f, const double *g);
+
+/* ol_vec_nrm2(g, c->n), the same bits, taken from the run's cache when g
+** holds the cached gradient (the one handed over by ol_ctx_known in the
+** last step, whose norm the run took for its tolerance or a record). */
+double ol_ctx_gnorm (const ol_ctx *c, const double *g);
 /* The method cannot make progress from c->x for a reason that means
 ** convergence (why: "no further decrease in floating point (...)"): the
 ** run stops after this step with reason "converged" and why as its

@@ -145,6 +145,7 @@ static void fill_state (ol_run *r, ol_mstate *s)
   s->xbar = r->shadow != NULL ? r->shadow->x : NULL;
   s->f = r->orc.f;
   s->g = r->orc.g;
+  s->gn = r->orc.gnok ? &r->orc.gn : NULL;
   s->t = r->c.t;
   s->accepted = r->c.accepted;
   s->work = r->work + 2 * r->n;
@@ -414,7 +415,7 @@ static double tol_measure (ol_run *r)
 {
   ol_mstate s;
   if (r->p->set.kind == OL_SET_NONE && !(r->p->l1 > 0) && r->p->con.m == 0)
-    return ol_vec_nrm2(r->orc.g, r->n);
+    return ol_oracle_gnorm(&r->orc, r->n);
   fill_state(r, &s);
   return ol_metric_types[OL_MET_KKT]->eval(&s);
 }

@@ -236,7 +236,7 @@ static int lbfgs_step (void *st, ol_ctx *c, ol_err *e)
     s->valid = 1;
     s->L.cnt = 0;
   }
-  gn = ol_vec_nrm2(s->g, n);
+  gn = ol_ctx_gnorm(c, s->g);
   if (gn == 0) {
     ol_ctx_known(c, s->f, s->g);
     ol_ctx_converged(c, "the gradient is exactly 0");
@@ -284,10 +284,11 @@ static int lbfgs_step (void *st, ol_ctx *c, ol_err *e)
     yv[i] = s->gt[i] - s->g[i];
   }
   ol_lmem_push(&s->L, n, LBFGS_SKIP);
-  /* (5) move; keep f, g at the new point */
+  /* (5) move; keep f, g at the new point (xk, g swapped with the trial
+  ** point's arrays, which the next search overwrites) */
   ol_vec_copy(s->xt, x, n);
-  ol_vec_copy(s->xt, s->xk, n);
-  ol_vec_copy(s->gt, s->g, n);
+  sv = s->xk, s->xk = s->xt, s->xt = sv;
+  yv = s->g, s->g = s->gt, s->gt = yv;
   s->f = fnew;
   ol_ctx_known(c, s->f, s->g);
   return OL_OK;
