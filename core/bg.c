@@ -151,7 +151,8 @@ int ol_bg_call (void (*fn) (void *), void (*release) (void *), void *job,
   return OL_OK;
 }
 
-/* A factorisation on copies: the struct, then its arrays in one block. */
+/* A factorisation on copies, each array a block of its own (the largest,
+** dsyevd's workspace of 2n^2 doubles, no larger than the caller's own). */
 enum { BG_POTRF, BG_SYEVD, BG_SYEVR };
 
 typedef struct bg_lapack {
@@ -182,29 +183,48 @@ static void bg_lapack_run (void *arg)
   }
 }
 
+static void bg_lapack_free (void *arg)
+{
+  bg_lapack *j = arg;
+  if (j == NULL) return;
+  free(j->A);
+  free(j->w);
+  free(j->Z);
+  free(j->work);
+  free(j->iwork);
+  free(j->isuppz);
+  free(j);
+}
+
 /* A job of kind for order n with a copy of A and workspaces of the given
 ** sizes (none when 0), or NULL when out of memory. */
 static bg_lapack *bg_lapack_new (int kind, int n, const double *A,
                                  lapack_int lwork, lapack_int liwork)
 {
-  size_t nn = (size_t)n * (size_t)n, nd, ni;
-  bg_lapack *j;
-  nd = nn + (kind == BG_POTRF ? 0 : (size_t)n + (size_t)lwork)
-       + (kind == BG_SYEVR ? nn : 0);
-  ni = (size_t)liwork + (kind == BG_SYEVR ? 2 * (size_t)n : 0);
-  j = malloc(sizeof *j + sizeof(double) * nd + sizeof(lapack_int) * ni);
+  size_t nn = (size_t)n * (size_t)n;
+  int ev = kind != BG_POTRF;
+  bg_lapack *j = calloc(1, sizeof *j);
   if (j == NULL) return NULL;
-  memset(j, 0, sizeof *j);
   j->kind = kind;
   j->n = n;
   j->lwork = lwork;
   j->liwork = liwork;
-  j->A = (double *)(j + 1);
-  j->w = j->A + nn;
-  j->work = j->w + (kind == BG_POTRF ? 0 : n);
-  j->Z = j->work + lwork;
-  j->iwork = (lapack_int *)(j->A + nd);
-  j->isuppz = j->iwork + liwork;
+  j->A = malloc(sizeof(double) * nn);
+  if (ev) {
+    j->w = malloc(sizeof(double) * (size_t)n);
+    j->work = malloc(sizeof(double) * (size_t)lwork);
+    j->iwork = malloc(sizeof(lapack_int) * (size_t)liwork);
+  }
+  if (kind == BG_SYEVR) {
+    j->Z = malloc(sizeof(double) * nn);
+    j->isuppz = malloc(sizeof(lapack_int) * 2 * (size_t)n);
+  }
+  if (j->A == NULL
+      || (ev && (j->w == NULL || j->work == NULL || j->iwork == NULL))
+      || (kind == BG_SYEVR && (j->Z == NULL || j->isuppz == NULL))) {
+    bg_lapack_free(j);
+    return NULL;
+  }
   memcpy(j->A, A, sizeof(double) * nn);
   return j;
 }
@@ -212,7 +232,8 @@ static bg_lapack *bg_lapack_new (int kind, int n, const double *A,
 /* Runs j on its thread; the info, or OL_BG_EINTR with j left to it. */
 static lapack_int bg_lapack_call (bg_lapack *j)
 {
-  if (ol_bg_call(bg_lapack_run, free, j, 1) != OL_OK) return OL_BG_EINTR;
+  if (ol_bg_call(bg_lapack_run, bg_lapack_free, j, 1) != OL_OK)
+    return OL_BG_EINTR;
   return j->info;
 }
 
@@ -229,7 +250,7 @@ lapack_int ol_bg_potrf (int n, double *A)
     return LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, A, n);
   if ((info = bg_lapack_call(j)) == OL_BG_EINTR) return info;
   memcpy(A, j->A, sizeof(double) * (size_t)n * (size_t)n);
-  free(j);
+  bg_lapack_free(j);
   return info;
 }
 
@@ -246,7 +267,7 @@ lapack_int ol_bg_syevd (int n, double *A, double *w, double *work,
   if ((info = bg_lapack_call(j)) == OL_BG_EINTR) return info;
   memcpy(A, j->A, sizeof(double) * (size_t)n * (size_t)n);
   memcpy(w, j->w, sizeof(double) * (size_t)n);
-  free(j);
+  bg_lapack_free(j);
   return info;
 }
 
@@ -264,6 +285,6 @@ lapack_int ol_bg_syevr (int n, double *A, double *w, double *Z,
   if ((info = bg_lapack_call(j)) == OL_BG_EINTR) return info;
   memcpy(w, j->w, sizeof(double) * (size_t)n);
   memcpy(Z, j->Z, sizeof(double) * (size_t)n * (size_t)n);
-  free(j);
+  bg_lapack_free(j);
   return info;
 }
