@@ -320,7 +320,7 @@ tests/bench/ipopt: tests/bench/ipopt.c core/liboptlab.a
 # The HS item needs IPOPT (coinor-libipopt-dev): installed here when
 # missing, then built by a make that sees it (IPOPT_LIBS is read at start).
 bench: all $(BENCHES)
-	@$(call needdebs,coinor-libipopt-dev)
+	@$(call needdebs,coinor-libipopt-dev python3-scipy)
 	$(MAKE) tests/bench/ipopt
 	sh tests/bench/run.sh
 

@@ -1,6 +1,6 @@
 /*
 ** tests/bench/w5.c -- W5: L-BFGS (m = 10, c1 = 1e-4, c2 = 0.9) on the
-** 1000-dimensional chained Rosenbrock from (-1.2, 1, ...) to gradnorm
+** d-dimensional (1000 unless given) chained Rosenbrock from (-1.2, 1, ...) to gradnorm
 ** 1e-6.  Chained = sum_{i<n} 100 (x_{i+1} - x_i^2)^2 + (1 - x_i)^2, our
 ** problem rosenbrock and scipy.optimize.rosen (the peers' "chained"
 ** variant of w5_lbfgs.py), not the separable "extended" form.
@@ -13,9 +13,9 @@
 ** the engine's own counts (nfev: every gradient evaluation of the run,
 ** which since L-BFGS hands its accepted point to the run are the line
 ** search's and x0's only; the run's own, mgev, must be 0).
-** Prints  W5 engine ms/solve <median> nit <k> nfev <k> |g| <final>
-**         W5 floor  ms/solve <estimate> (fg us <t>, twoloop us <t>)
-** usage: w5 [reps]
+** Prints  W5 engine ms/solve <median> nit <k> nfev <k> |g| <final> d <d>
+**         W5 floor  ms/solve <estimate> (fg us <t>, twoloop us <t>) d <d>
+** usage: w5 [reps [d]]
 */
 #include <cblas.h>
 #include <math.h>
@@ -25,8 +25,9 @@
 #include "bench.h"
 #include "run.h"
 
-enum { D = 1000, M = 10 };
-static double x[D], g[D], q[D], S[M][D], Y[M][D], rho[M], al[M];
+enum { M = 10 };
+static int D = 1000;
+static double *x, *g, *q, *S[M], *Y[M], rho[M], al[M];
 
 static double chain_fg (const double *v, double *gr)
 {
@@ -104,6 +105,15 @@ int main (int argc, char **argv)
   double te[64], tfg[64], ttl[64], sink = 0, gn = 0, mfg, mtl;
   long nit = 0, nfev = 0;
   if (reps < 1 || reps > 64) reps = 5;
+  if (argc > 2 && (D = atoi(argv[2])) < 2) D = 1000;
+  x = malloc(sizeof(double) * (size_t)D);
+  g = malloc(sizeof(double) * (size_t)D);
+  q = malloc(sizeof(double) * (size_t)D);
+  if (x == NULL || g == NULL || q == NULL) return 1;
+  for (k = 0; k < M; k++)
+    if ((S[k] = malloc(sizeof(double) * (size_t)D)) == NULL
+        || (Y[k] = malloc(sizeof(double) * (size_t)D)) == NULL)
+      return 1;
   for (k = 0; k < M; k++) {
     rho[k] = 1.0 / (k + 1);
     for (i = 0; i < D; i++) {
@@ -128,10 +138,10 @@ int main (int argc, char **argv)
   }
   mfg = bench_median(tfg, reps);
   mtl = bench_median(ttl, reps);
-  printf("W5 engine ms/solve %.3f  nit %ld nfev %ld |g| %.3g\n",
-         1e3 * bench_median(te, reps), nit, nfev, gn);
+  printf("W5 engine ms/solve %.3f  nit %ld nfev %ld |g| %.3g d %d\n",
+         1e3 * bench_median(te, reps), nit, nfev, gn, D);
   printf("W5 floor  ms/solve %.3f  (f+g %.3f us x %ld, two-loop %.3f us x "
-         "%ld; sink %g)\n", 1e3 * (nfev * mfg + nit * mtl), 1e6 * mfg, nfev,
-         1e6 * mtl, nit, sink + q[3]);
+         "%ld; sink %g) d %d\n", 1e3 * (nfev * mfg + nit * mtl), 1e6 * mfg,
+         nfev, 1e6 * mtl, nit, sink + q[3], D);
   return 0;
 }
