@@ -6,7 +6,8 @@
 ** results, and those are right (A Q = Q diag(w) and Q'Q = I, L L' = A, to
 ** 1e-12 relative); with the flag raised they return OL_BG_EINTR at once
 ** and leave the caller's arrays as they were; below OL_BG_N they run in
-** place.  Runs of newton (both branches: Cholesky on a quadratic, the
+** place; a call made while one left behind still runs waits for it.
+** Runs of newton (both branches: Cholesky on a quadratic, the
 ** eigenvalue modification on lowrank, whose Hessian is indefinite), cubic
 ** and fullada at orders above OL_BG_N stop in their step with reason
 ** "interrupted", and without Ctrl-C take bit for bit the steps they take
@@ -162,6 +163,36 @@ static void calls (ol_rng *r)
   ok(info == 0, "bg: potrf of n = %d < OL_BG_N runs in place despite the "
      "flag (info %d)", OL_BG_N - 1, (int)info);
   flag = 0;
+  /* (6) one left running at a time: a large call made while one is
+  ** still finishing (order 1200: a good part of a second) waits for it
+  ** (bg.c) and then gives the direct call's result */
+  {
+    int nb = 1200;
+    size_t nbb = (size_t)nb * nb;
+    double *Ab = malloc(sizeof(double) * nbb), *wb = malloc(sizeof(double)
+                                                          * nb), q1;
+    lapack_int lw, liw, *iw, info2;
+    double *wk;
+    symm(Ab, nb, 0, r);
+    LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, 'V', 'L', nb, Ab, nb, wb, &q1, -1,
+                        &liw, -1);
+    lw = (lapack_int)q1 + 1;
+    wk = malloc(sizeof(double) * (size_t)lw);
+    iw = malloc(sizeof(lapack_int) * (size_t)liw);
+    flag = 1;
+    info = ol_bg_syevd(nb, Ab, wb, wk, lw, iw, liw);
+    flag = 0;
+    memcpy(B, A, sizeof(double) * nn);
+    memcpy(C, A, sizeof(double) * nn);
+    info2 = ol_bg_potrf(n, B);
+    LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, C, n);
+    ok(info == OL_BG_EINTR && info2 == 0
+       && memcmp(B, C, sizeof(double) * nn) == 0,
+       "bg: a call made while an order-%d one left by Ctrl-C is still "
+       "running equals the direct call (%d, %d)", nb, (int)info,
+       (int)info2);
+    free(Ab), free(wb), free(wk), free(iw);
+  }
   free(A), free(B), free(C), free(Z), free(Z2), free(w), free(w2);
   free(work), free(iwork);
 }
