@@ -368,8 +368,14 @@ void olua_readopts (lua_State *L, int idx, const char *who, ropts *ro)
   if (ro->chains > 64)
     luaL_error(L, "%s: chains = %d is out of range [1, 64]", who,
                ro->chains);
-  if (lua_getfield(L, idx, "warmup") != LUA_TNIL)
-    ro->warmup = (long)getint(L, -1, who, "warmup", 0);
+  if (lua_getfield(L, idx, "warmup") != LUA_TNIL) {
+    lua_Integer w = getint(L, -1, who, "warmup", 0);
+    /* past 2^62 it would not survive the sampler's parameter (a double)
+    ** on its way back to a step count */
+    if (w > OL_RUN_MAXITERS)
+      luaL_error(L, "%s: warmup = %I is out of range [0, 2^62]", who, w);
+    ro->warmup = (long)w;
+  }
   if (lua_getfield(L, idx, "max_draws") != LUA_TNIL)
     ro->maxdraws = (long)getint(L, -1, who, "max_draws", 2);
   lua_pop(L, 3);

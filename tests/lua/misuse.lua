@@ -27,6 +27,22 @@ do
        "misuse: r:continue to one past 2^62 is refused")
 end
 
+-- (1') a sampler's warmup past 2^62 (the fuzzer: math.maxinteger went
+-- through a double back to a step count, undefined behaviour): refused
+-- with its range; 2^62 itself is caught by warmup + iters
+do
+  local e = errmsg(run, problem.logreg{seed = 1}, sample.mala{},
+                   {iters = 8, warmup = math.maxinteger, progress = false})
+  t.ok(e and e:find("warmup = 9223372036854775807 is out of range [0, 2^62]",
+                    1, true),
+       "misuse: warmup = math.maxinteger is refused with its range: "
+       .. tostring(e))
+  e = errmsg(run, problem.logreg{seed = 1}, sample.mala{},
+             {iters = 8, warmup = 1 << 62, progress = false})
+  t.ok(e and e:find("warmup + iters is out of range", 1, true),
+       "misuse: warmup = 2^62 with iters 8 is refused: " .. tostring(e))
+end
+
 -- (2) holes in tables of numbers and of rows
 do
   local e = errmsg(problem.matrixgame, {A = {[1] = {1, 2}, [3] = {1, 2}}})
