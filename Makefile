@@ -307,7 +307,7 @@ fuzzrun:
 	  $(addprefix $(FZTREE)/,$(LUA_O)) $(FZTREE)/core/liboptlab.a \
 	  $(LUA_LIBS) $(LA_LIBS)
 	mkdir -p $(FZ)/corpus $(FZ)/crashes $(FZ)/work
-	OPTLAB_FUZZ_DIR=$(CURDIR)/$(FZ)/work $(FZ)/fuzz \
+	OPENBLAS_NUM_THREADS=1 OPTLAB_FUZZ_DIR=$(CURDIR)/$(FZ)/work $(FZ)/fuzz \
 	  -seed=$(FUZZ_SEED) -max_total_time=$(FUZZ_SECONDS) -timeout=20 \
 	  -rss_limit_mb=2048 \
 	  -max_len=1024 -close_fd_mask=3 -print_final_stats=1 \
