@@ -1,0 +1,79 @@
+#!/bin/sh
+# tests/fuzz/long.sh -- a long fuzz campaign in the background, one worker
+# a core, and its running count.
+#
+#   sh tests/fuzz/long.sh start [workers]   build (make fuzz, 1 s), then start
+#   sh tests/fuzz/long.sh count             executions, hours, findings
+#   sh tests/fuzz/long.sh stop
+#
+# The campaign lives in .build/fuzz/long/ (not in git): a copy of the
+# fuzzer binary (so a rebuild does not change it under the workers), one
+# corpus shared by the workers (started from .build/fuzz/corpus and the
+# seeds), a directory run<k> per worker with its logs, and art/ for the
+# inputs that crash, leak, time out or run out of memory.  Each worker has
+# its own mutation seed (1000 + k) and restarts after a finding (libFuzzer's
+# -jobs), so one finding does not end the campaign; `count` adds up the
+# executions of every worker and restart (the last "#N" of each log, or
+# its final number of executed units) and lists the findings, to be
+# grouped with sh tests/fuzz/triage.sh .build/fuzz/long/fuzz
+# .build/fuzz/long/art.  Workers default to the number of cores; the
+# machine is theirs while they run (they are niced, but a desktop's
+# autogroup scheduling shares the cores between sessions regardless).
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+dir=$top/.build/fuzz/long
+cmd=${1:-count}
+
+count() {
+  total=0
+  for log in "$dir"/run*/fuzz-*.log; do
+    [ -f "$log" ] || continue
+    n=$(grep -a 'number_of_executed_units' "$log" | awk '{print $2}' | tail -1)
+    [ -n "$n" ] || n=$(grep -a -o '^#[0-9]*' "$log" | tail -1 | tr -d '#')
+    total=$((total + ${n:-0}))
+  done
+  start=$(cat "$dir/started" 2>/dev/null || date +%s)
+  now=$(date +%s)
+  running=$(pgrep -f "$dir/fuzz" | wc -l)
+  echo "executions: $total in $(awk -v s=$((now - start)) \
+    'BEGIN { printf "%.2f", s / 3600 }') h ($running processes running)"
+  found=$(ls "$dir"/art 2>/dev/null | wc -l)
+  echo "findings: $found"
+  [ "$found" = 0 ] || ls "$dir"/art
+}
+
+case $cmd in
+start)
+  workers=${2:-$(nproc)}
+  if pgrep -f "$dir/fuzz" >/dev/null; then
+    echo "long.sh: a campaign is running in $dir (stop it first)"; exit 1
+  fi
+  echo "long.sh: building the fuzzer (make fuzz, log in .build/fuzz/long.log)"
+  mkdir -p "$top/.build/fuzz"
+  make -C "$top" fuzz FUZZ_SECONDS=1 >"$top/.build/fuzz/long.log" 2>&1 || {
+    tail -20 "$top/.build/fuzz/long.log"; exit 1; }
+  rm -rf "$dir"
+  mkdir -p "$dir/corpus" "$dir/art"
+  cp "$top/.build/fuzz/fuzz" "$dir/fuzz"
+  cp "$top"/.build/fuzz/corpus/* "$dir/corpus/" 2>/dev/null || true
+  date +%s > "$dir/started"
+  k=1
+  while [ "$k" -le "$workers" ]; do
+    mkdir -p "$dir/run$k" "$dir/work$k"
+    (cd "$dir/run$k" && OPENBLAS_NUM_THREADS=1 OPTLAB_FUZZ_DIR="$dir/work$k" \
+      setsid nohup nice -n 19 "$dir/fuzz" -seed=$((1000 + k)) -jobs=1000 \
+      -workers=1 -timeout=20 -rss_limit_mb=2048 -max_len=1024 \
+      -close_fd_mask=3 -print_final_stats=1 -artifact_prefix="$dir/art/" \
+      "$dir/corpus" "$top/tests/fuzz/corpus" >/dev/null 2>&1 &)
+    k=$((k + 1))
+  done
+  echo "long.sh: $workers workers started in $dir"
+  ;;
+count) count ;;
+stop)
+  pkill -f "$dir/fuzz" || true
+  sleep 1
+  count
+  ;;
+*) echo "usage: sh tests/fuzz/long.sh start [workers] | count | stop"; exit 2 ;;
+esac
