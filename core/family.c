@@ -116,6 +116,7 @@ const ol_family ol_families[OL_NFAMILY] = {
                             OL_PANEL_END},
     .iters_param = "steps",
     .particles = 1,
+    .noevals = "the target's score, in closed form (not counted)",
   },
   [OL_RL] = {
     .ns = "rl",
@@ -146,6 +147,8 @@ const ol_family ol_families[OL_NFAMILY] = {
     .metrics = NO_METRICS,
     .probe_metrics = 1,
     .panels = (const int[]){OL_PANEL_RECORDED, OL_PANEL_END},
+    .noevals = "the model's transition and observation densities, "
+               "particle by particle (not counted)",
   },
 };
 

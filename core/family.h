@@ -87,6 +87,10 @@ typedef struct ol_family {
   ** optim.rmplus): a run that asks for it needs a method that does. */
   int regret_probe;
   unsigned print;          /* OL_FPRINT_* */
+  /* What its methods evaluate instead of f and g, for a summary whose
+  ** f and g counts are both zero (else it would read as no work), or
+  ** NULL. */
+  const char *noevals;
 } ol_family;
 
 /* Every family, indexed by OL_OPTIM ... OL_DIST (OL_NFAMILY entries). */

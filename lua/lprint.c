@@ -83,11 +83,15 @@ static const char *fullnum (char *buf, size_t sz, double v)
 static void addevals (luaL_Buffer *bf, const ol_run *r)
 {
   const ol_problem *p = ol_run_problem(r);
-  char buf[256];
+  const char *other = ol_family_of(ol_run_method(r))->noevals;
+  char buf[320];
   int k;
-  k = snprintf(buf, sizeof buf, "\n  evaluations: %ld f, %ld g%s",
-               ol_run_nfev(r), ol_run_ngev(r),
-               p->fd_grad ? " (g by finite differences)" : "");
+  if (other != NULL && ol_run_nfev(r) == 0 && ol_run_ngev(r) == 0)
+    k = snprintf(buf, sizeof buf, "\n  evaluations: no f or g; %s", other);
+  else
+    k = snprintf(buf, sizeof buf, "\n  evaluations: %ld f, %ld g%s",
+                 ol_run_nfev(r), ol_run_ngev(r),
+                 p->fd_grad ? " (g by finite differences)" : "");
   if (ol_run_nhev(r) > 0 && k > 0 && (size_t)k < sizeof buf)
     k += snprintf(buf + k, sizeof buf - (size_t)k, ", %ld Hessians%s",
                   ol_run_nhev(r), p->hess == NULL

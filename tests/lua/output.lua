@@ -143,6 +143,18 @@ local printed = fh:read("a")
 fh:close()
 t.is(text, "{1, 2, {a = 3}}", "pretty returns the text")
 t.is(printed, "", "pretty called from Lua prints nothing")
+-- families whose methods evaluate neither f nor g say what they use
+-- instead of "0 f, 0 g", which reads as a run that did no work
+for _, c in ipairs{
+    {problem.gmm{}, diffusion.ddpm{}, "no f or g; the target's score"},
+    {problem.ssm{}, smc.paris{},
+     "no f or g; the model's transition and observation densities"}} do
+  r = run(c[1], c[2], opts{iters = 3})
+  s = tostring(r)
+  t.ok(r.nfev == 0 and r.ngev == 0 and has(s, "\n  evaluations: " .. c[3])
+       and not has(s, "0 f, 0 g"),
+       tostring(r.method) .. ": " .. s:match("evaluations: [^\n]*"))
+end
 t.is(pretty(1, "a", nil), '1\t"a"\tnil', "pretty: several values, tab separated")
 t.is(select("#", rc:save(tmp)), 0, "race:save returns nothing")
 os.remove(tmp)
