@@ -290,8 +290,9 @@ int ol_problem_eval (const ol_problem *p, const double *x, double *f,
 ** added).  Truncation error O(h^2 |g'''|), rounding O(eps |g| / h): both
 ** ~ eps^(2/3) ~ 4e-11 relative for well-scaled problems.  work needs 2n
 ** doubles (3n when p->fd_grad); x is not changed.  Returns OL_OK, the
-** oracle's own code (e.g. OL_ECALLBACK), or OL_EDOM when a gradient or
-** the result is not finite.  H is unspecified on error. */
+** oracle's own code (e.g. OL_ECALLBACK), OL_EDOM when a gradient or
+** the result is not finite, or OL_EINTR when the interrupt flag is up
+** before a column (ol_interrupted).  H is unspecified on error. */
 int ol_problem_fdhess (const ol_problem *p, const double *x, double *H,
                        double *work, ol_err *e);
 

@@ -578,12 +578,16 @@ static int kmeans_baseline (kmeans *s, ol_rng *rng, int starts, ol_err *e)
     kmpp(s, rng, cen, s->q);
     lloyd_rows(s->X, s->n, s->d, s->K, cen, lab, s->cnt);
     v = km_obj(s, lab);
-    if (v < s->lloyd) {
+    /* the first start is kept whatever its objective (inf or NaN on
+    ** data that overflow), so that s->lab always holds labels */
+    if (st == 0 || v < s->lloyd || isnan(s->lloyd)) {
       s->lloyd = v;
       for (i = 0; i < s->n; i++) s->lab[i] = lab[i];
     }
   }
-  s->lloyd_miss = km_misclass(s, s->lab);
+  /* no start finished (Ctrl-C before the first): no labels to score */
+  s->lloyd_miss = st > 0 ? km_misclass(s, s->lab) : NAN;
+  if (st == 0) s->lloyd = NAN;
   free(cen);
   free(lab);
   return rc;

@@ -87,6 +87,7 @@ cases=(
 "fullrank-mixture-1000|-||for i = 1, 1e9 do q = run(problem.mixture{n = 1000}, vi.fullrank{}, {iters = 3, view = false, progress = false}) end"
 "newton-3500|-||r = run(problem.lowrank{n = 5, r = 100}, optim.newton{step = \"pure\"}, {iters = 1e4, view = false, progress = false})"
 "cubic-3500|-||r = run(problem.lowrank{n = 5, r = 100}, optim.cubic{}, {iters = 1e4, view = false, progress = false})"
+"bcd-fdhess-4000|-||r = run(problem.stopping{K = 200}, optim.bcd{rule = \"gsd\", bs = 1, blocks = \"fixed\", update = \"gradient\"}, {iters = 1e5, view = false, progress = false})"
 "repeats-1e8|-||q = repeats(problem.rosenbrock{n = 2}, optim.gd{lr = 1e-3}, {iters = 100, progress = false}, 1e8)"
 )
 for c in "${cases[@]}"; do

@@ -155,6 +155,7 @@ lasso 5e4x1000|for i = 1, 1e9 do q = problem.lasso{m = 50000, n = 1000} q:close(
 fullrank on mixture n=1000|for i = 1, 1e9 do q = run(problem.mixture{n = 1000}, vi.fullrank{}, {iters = 3, view = false, progress = false}) end
 newton n=3500 (one dsyevd of 5 s)|r = run(problem.lowrank{n = 5, r = 100}, optim.newton{step = "pure"}, {iters = 1e4, view = false, progress = false})
 cubic n=3500 (one dsyevd of 5 s)|r = run(problem.lowrank{n = 5, r = 100}, optim.cubic{}, {iters = 1e4, view = false, progress = false})
+bcd gsd fd Hessian n=4000|r = run(problem.stopping{K = 200}, optim.bcd{rule = "gsd", bs = 1, blocks = "fixed", update = "gradient"}, {iters = 1e5, view = false, progress = false})
 kmeans n=2000 d=100|for i = 1, 1e9 do q = problem.kmeans{n = 2000, d = 100, starts = 1000} q:close() q = nil collectgarbage() end
 repeats 1e8|q = repeats(problem.rosenbrock{n = 2}, optim.gd{lr = 1e-3}, {iters = 100, progress = false}, 1e8)
 CASES
