@@ -290,10 +290,25 @@ FUZZ_COV    = -fsanitize=fuzzer-no-link -fno-sanitize-coverage=trace-cmp
 FUZZ_OPT    = -O1 -g -fno-omit-frame-pointer
 # The build runs in a make started after deps, so that LUA_CFLAGS and the
 # other flags read at start see packages deps has just installed.
+# fuzz-build builds the fuzzer alone (tests/fuzz/long.sh starts from it).
 fuzz: deps
 	@$(call needdebs,clang-14 libclang-rt-14-dev)
 	$(MAKE) fuzzrun
-fuzzrun:
+fuzz-build: deps
+	@$(call needdebs,clang-14 libclang-rt-14-dev)
+	$(MAKE) fuzzbin
+fuzzrun: fuzzbin
+	mkdir -p $(FZ)/corpus $(FZ)/crashes $(FZ)/work
+	OPENBLAS_NUM_THREADS=1 OPTLAB_FUZZ_DIR=$(CURDIR)/$(FZ)/work $(FZ)/fuzz \
+	  -seed=$(FUZZ_SEED) -max_total_time=$(FUZZ_SECONDS) -timeout=20 \
+	  -rss_limit_mb=2048 \
+	  -max_len=1024 -close_fd_mask=3 -print_final_stats=1 \
+	  -artifact_prefix=$(CURDIR)/$(FZ)/crashes/ $(FUZZ_FLAGS) \
+	  $(CURDIR)/$(FZ)/corpus $(CURDIR)/tests/fuzz/corpus \
+	|| { echo "fuzz: failed, input in $(FZ)/crashes/; see its statements" \
+	  "with OPTLAB_FUZZ_SHOW=1 $(FZ)/fuzz <input>"; exit 1; }
+	@echo "fuzz: no crash in $(FUZZ_SECONDS) s"
+fuzzbin:
 	$(call copytree,$(FZTREE))
 	$(MAKE) -C $(FZTREE) CC=$(FUZZ_CC) ARCH= STRICT= OPT="$(FUZZ_OPT)" \
 	  MYCFLAGS="$(FUZZ_COV) $(FUZZ_SAN)" MPI_LIBS= MPI_CFLAGS= \
@@ -306,16 +321,6 @@ fuzzrun:
 	  $(LA_CFLAGS) $(LUA_CFLAGS) -o $(FZ)/fuzz $(FZTREE)/tests/fuzz/fuzz.c \
 	  $(addprefix $(FZTREE)/,$(LUA_O)) $(FZTREE)/core/liboptlab.a \
 	  $(LUA_LIBS) $(LA_LIBS)
-	mkdir -p $(FZ)/corpus $(FZ)/crashes $(FZ)/work
-	OPENBLAS_NUM_THREADS=1 OPTLAB_FUZZ_DIR=$(CURDIR)/$(FZ)/work $(FZ)/fuzz \
-	  -seed=$(FUZZ_SEED) -max_total_time=$(FUZZ_SECONDS) -timeout=20 \
-	  -rss_limit_mb=2048 \
-	  -max_len=1024 -close_fd_mask=3 -print_final_stats=1 \
-	  -artifact_prefix=$(CURDIR)/$(FZ)/crashes/ $(FUZZ_FLAGS) \
-	  $(CURDIR)/$(FZ)/corpus $(CURDIR)/tests/fuzz/corpus \
-	|| { echo "fuzz: failed, input in $(FZ)/crashes/; see its statements" \
-	  "with OPTLAB_FUZZ_SHOW=1 $(FZ)/fuzz <input>"; exit 1; }
-	@echo "fuzz: no crash in $(FUZZ_SECONDS) s"
 
 # -- benchmarks -----------------------------------------------------------------
 tests/bench/%: tests/bench/%.c core/liboptlab.a
@@ -338,5 +343,5 @@ clean:
 	  lua/embed/luadump \
 	  tests/lib/tap.o tests/lib/olt.o tests/c/*.t $(BENCHES) tests/bench/ipopt
 
-.PHONY: all run deps check lint mancheck sanitize valgrind fuzz fuzzrun extend bench \
+.PHONY: all run deps check lint mancheck sanitize valgrind fuzz fuzzrun fuzz-build fuzzbin extend bench \
         clean

@@ -2,7 +2,7 @@
 # tests/fuzz/long.sh -- a long fuzz campaign in the background, one worker
 # a core, and its running count.
 #
-#   sh tests/fuzz/long.sh start [workers]   build (make fuzz, 1 s), then start
+#   sh tests/fuzz/long.sh start [workers]   build (make fuzz-build), then start
 #   sh tests/fuzz/long.sh count             executions, hours, findings
 #   sh tests/fuzz/long.sh stop
 #
@@ -48,9 +48,9 @@ start)
   if pgrep -f "$dir/fuzz" >/dev/null; then
     echo "long.sh: a campaign is running in $dir (stop it first)"; exit 1
   fi
-  echo "long.sh: building the fuzzer (make fuzz, log in .build/fuzz/long.log)"
+  echo "long.sh: building the fuzzer (make fuzz-build, log in .build/fuzz/long.log)"
   mkdir -p "$top/.build/fuzz"
-  make -C "$top" fuzz FUZZ_SECONDS=1 >"$top/.build/fuzz/long.log" 2>&1 || {
+  make -C "$top" fuzz-build >"$top/.build/fuzz/long.log" 2>&1 || {
     tail -20 "$top/.build/fuzz/long.log"; exit 1; }
   rm -rf "$dir"
   mkdir -p "$dir/corpus" "$dir/art"
