@@ -1,7 +1,8 @@
 /*
 ** core/sample/mass.c -- unit, diagonal and dense mass matrices of the
 ** gradient samplers (definitions in mass.h).  Dense products go to CBLAS
-** (dsymv, dtrsv, dtrmv) and the factorisation to LAPACK (dpotrf).
+** (dsymv, dtrsv, dtrmv) and the factorisation to LAPACK (dpotrf, through
+** core/bg.h so that Ctrl-C reaches it).
 */
 #include <cblas.h>
 #include <lapacke.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bg.h"
 #include "mass.h"
 #include "vec.h"
 
@@ -48,27 +50,53 @@ void ol_mass_fini (ol_mass *m)
   m->A = m->L = m->w = NULL;
 }
 
+/* The factorisation is dpotrf on a column-major copy of a's lower
+** triangle, as LAPACKE's row-major dpotrf does it (so the factor is bit
+** for bit the one a direct call gives), made on a thread of its own when
+** big (core/bg.h), so that Ctrl-C at a warmup window's end does not wait
+** for O(n^3) work (~0.3 s at n = 3000). */
 int ol_mass_set (ol_mass *m, const double *a, ol_err *e)
 {
-  int i, j, n = m->n, info;
+  int i, j, n = m->n;
   size_t nn = (size_t)n * (size_t)n;
+  lapack_int info;
+  double *t;
   if (!m->dense) {
     for (i = 0; i < n; i++) m->minv[i] = a[(size_t)i * n + i];
     ol_mass_from_diag(m);
     return OL_OK;
   }
-  /* (1) factor a copy in w-free storage: L's lower triangle */
-  memcpy(m->L, a, nn * sizeof *a);
-  info = LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', n, m->L, n);
+  /* (1) t (column-major) := the lower triangle of a, and finite */
+  if ((t = malloc(nn * sizeof *t)) == NULL)
+    return ol_err_set(e, OL_ENOMEM, "out of memory (dense metric, n = %d)",
+                      n);
+  for (j = 0; j < n; j++)
+    for (i = j; i < n; i++) {
+      double v = a[(size_t)i * n + j];
+      if (!isfinite(v)) {
+        free(t);
+        return ol_err_set(e, OL_ENUMERIC, "dense metric: the estimate has "
+                          "a non-finite entry (%g at %d, %d)", v, i + 1,
+                          j + 1);
+      }
+      t[(size_t)j * n + i] = v;
+    }
+  /* (2) factorise; the mass is unchanged unless it succeeds */
+  info = ol_bg_potrf(n, t);
   if (info != 0) {
-    memcpy(m->L, m->A, nn * sizeof *a);
-    LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', n, m->L, n);
+    free(t);
+    if (info == OL_BG_EINTR)
+      return ol_err_set(e, OL_EINTR, "dense metric: interrupted while "
+                        "factorising the estimate (n = %d)", n);
     return ol_err_set(e, OL_ENUMERIC, "dense metric: the estimate is not "
-                      "positive definite (dpotrf info %d)", info);
+                      "positive definite (dpotrf info %d)", (int)info);
   }
-  /* (2) clear the upper triangle, keep A and its diagonal */
-  for (i = 0; i < n; i++)
+  /* (3) L (row-major) := t's lower triangle, its upper cleared; A := a */
+  for (i = 0; i < n; i++) {
+    for (j = 0; j <= i; j++) m->L[(size_t)i * n + j] = t[(size_t)j * n + i];
     for (j = i + 1; j < n; j++) m->L[(size_t)i * n + j] = 0;
+  }
+  free(t);
   memcpy(m->A, a, nn * sizeof *a);
   for (i = 0; i < n; i++) m->minv[i] = a[(size_t)i * n + i];
   return OL_OK;

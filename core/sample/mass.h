@@ -40,8 +40,9 @@ typedef struct ol_mass {
 int ol_mass_init (ol_mass *m, int n, double *minv, int dense, ol_err *e);
 void ol_mass_fini (ol_mass *m);     /* copes with a zeroed struct */
 /* Dense: A becomes a copy of a (n x n, symmetric), factorised; minv gets
-** its diagonal.  OL_ENUMERIC when a is not positive definite (the mass is
-** then unchanged).  Diagonal: minv becomes diag(a). */
+** its diagonal.  OL_ENUMERIC when a is not positive definite or not
+** finite, OL_EINTR when Ctrl-C came during a large factorisation (the
+** mass is then unchanged); OL_ENOMEM.  Diagonal: minv becomes diag(a). */
 int ol_mass_set (ol_mass *m, const double *a, ol_err *e);
 /* After minv was written directly (ol_sampler_set_metric, a diagonal
 ** window): a dense mass becomes diag(minv); unit is recomputed. */

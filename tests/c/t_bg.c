@@ -12,6 +12,9 @@
 ** and fullada at orders above OL_BG_N stop in their step with reason
 ** "interrupted", and without Ctrl-C take bit for bit the steps they take
 ** with no flag at all (ol_intr NULL: in place).
+** The samplers' dense metric (ol_mass_set, at a warmup window's end)
+** factorises on the thread too: bit for bit LAPACKE's row-major dpotrf,
+** and with the flag raised OL_EINTR and the mass unchanged.
 ** Random matrices from the fixed seed printed below.
 */
 #include <cblas.h>
@@ -27,6 +30,7 @@
 #include "problem.h"
 #include "rng.h"
 #include "run.h"
+#include "sample/mass.h"
 #include "tap.h"
 
 #define SEED 20261207u
@@ -257,6 +261,75 @@ static void runs (void)
   ol_problem_free(q2);
 }
 
+/* ol_mass_set of a dense mass of order n above OL_BG_N: bit for bit
+** LAPACKE's row-major dpotrf with the flag down; the mass unchanged after
+** Ctrl-C, an indefinite estimate and a non-finite one. */
+static void mass (ol_rng *r)
+{
+  const int n = OL_BG_N + 44;
+  size_t nn = (size_t)n * n, k;
+  double *a = malloc(sizeof(double) * nn), *a2 = malloc(sizeof(double) * nn);
+  double *Lref = malloc(sizeof(double) * nn), *minv = malloc(sizeof(double) *
+                                                               (size_t)n);
+  ol_mass m;
+  ol_err e;
+  int i, j, rc;
+  memset(&m, 0, sizeof m);
+  if (a == NULL || a2 == NULL || Lref == NULL || minv == NULL
+      || ol_mass_init(&m, n, minv, 1, &e) != OL_OK) {
+    ok(0, "bg: mass: allocations");
+    goto out;
+  }
+  symm(a, n, 3 * sqrt((double)n), r);      /* diagonally dominant: SPD */
+  memcpy(Lref, a, sizeof(double) * nn);
+  rc = LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', n, Lref, n);
+  for (i = 0; i < n; i++)
+    for (j = i + 1; j < n; j++) Lref[(size_t)i * n + j] = 0;
+  ok(rc == 0, "bg: mass: the reference dpotrf succeeds (info %d)", rc);
+  flag = 0;
+  rc = ol_mass_set(&m, a, &e);
+  ok(rc == OL_OK && memcmp(m.L, Lref, sizeof(double) * nn) == 0
+     && memcmp(m.A, a, sizeof(double) * nn) == 0 && minv[n - 1] ==
+     a[nn - 1], "bg: mass: n = %d, flag down: L is LAPACKE's row-major "
+     "dpotrf bit for bit, A = a, minv = diag(a) (rc %d)", n, rc);
+  /* L L' = a to 1e-12 relative: the reference itself is right */
+  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, n, n, n, 1.0, m.L, n,
+              m.L, n, 0.0, a2, n);
+  for (k = 0; k < nn; k++) a2[k] -= a[k];
+  ok(maxabs(a2, nn) <= 1e-12 * maxabs(a, nn), "bg: mass: max |L L' - a| "
+     "/ max |a| = %.2g (<= 1e-12)", maxabs(a2, nn) / maxabs(a, nn));
+  /* Ctrl-C: OL_EINTR at once, L and A as they were */
+  symm(a2, n, 3 * sqrt((double)n), r);
+  flag = 1;
+  rc = ol_mass_set(&m, a2, &e);
+  flag = 0;
+  ok(rc == OL_EINTR && strstr(e.msg, "interrupted") != NULL
+     && memcmp(m.L, Lref, sizeof(double) * nn) == 0
+     && memcmp(m.A, a, sizeof(double) * nn) == 0,
+     "bg: mass: flag raised: OL_EINTR (rc %d: %s), the mass unchanged", rc,
+     e.msg);
+  /* indefinite, then non-finite: OL_ENUMERIC, unchanged */
+  symm(a2, n, 0, r);
+  rc = ol_mass_set(&m, a2, &e);
+  ok(rc == OL_ENUMERIC && strstr(e.msg, "not positive definite") != NULL
+     && memcmp(m.L, Lref, sizeof(double) * nn) == 0,
+     "bg: mass: an indefinite estimate: OL_ENUMERIC (%s), L unchanged",
+     e.msg);
+  memcpy(a2, a, sizeof(double) * nn);
+  a2[(size_t)5 * n + 2] = a2[(size_t)2 * n + 5] = NAN;
+  rc = ol_mass_set(&m, a2, &e);
+  ok(rc == OL_ENUMERIC && strstr(e.msg, "non-finite") != NULL
+     && memcmp(m.L, Lref, sizeof(double) * nn) == 0
+     && memcmp(m.A, a, sizeof(double) * nn) == 0,
+     "bg: mass: a NaN entry: OL_ENUMERIC (%s), the mass unchanged", e.msg);
+out:
+  ol_mass_fini(&m);
+  free(a);
+  free(a2);
+  free(Lref);
+  free(minv);
+}
+
 int main (void)
 {
   ol_rng r;
@@ -264,6 +337,7 @@ int main (void)
   diag("seed %u", SEED);
   ol_rng_seed(&r, SEED, 0);
   calls(&r);
+  mass(&r);
   runs();
   ol_intr = NULL;
   return done();

@@ -79,9 +79,9 @@
 #include "problem.h"
 
 #define LIMIT_INSNS  400000L          /* Lua instructions per input */
-#define DEADLINE_MS  20               /* CPU time before the Ctrl-Cs */
+#define DEADLINE_MS  10               /* CPU time before the Ctrl-Cs */
 #define LONG_INSNS   5000000L         /* the same for a --@long input */
-#define LONG_MS      100
+#define LONG_MS      50
 #define LIMIT_HEAP   (96u << 20)      /* bytes of Lua heap per input */
 #define HANG_MS      2000             /* Ctrl-Cs ignored this long: a hang */
 #define HOOK_COUNT   1000
