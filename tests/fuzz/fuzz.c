@@ -43,7 +43,7 @@
 ** allocations above 256 MB fail (ASAN_OPTIONS defaults below) so oversized
 ** problems meet their out-of-memory paths.  libFuzzer's -timeout and
 ** -rss_limit_mb (set by `make fuzz`) catch the rest.  The bounds are small
-** (an input costs ~5-20 ms under ASan) so that a run reaches many inputs;
+** (an input costs ~2-60 ms under ASan) so that a run reaches many inputs;
 ** the deadline's Ctrl-Cs are themselves part of what is fuzzed.
 ** Files that statements write (r:save, plot{file=}) go to the directory
 ** $OPTLAB_FUZZ_DIR (default: a fresh one under $TMPDIR), the working
