@@ -320,8 +320,10 @@ static int view_open (void *ud, const olua_live *lv)
   return viewmode == 2;              /* mode 2 declines: progress lines */
 }
 
-/* Mode 1: 1..k steps per frame; 3: paused for the first frames, then on;
-** 4: quits after a few frames (q); always quits once expired. */
+/* Mode 1: 1..k steps per frame; 3: paused for the first frame, then on
+** (a paused frame makes the driver sleep 10 ms: idle time, so one is
+** enough to take that path); 4: quits after a few frames (q); always quits
+** once expired. */
 static long view_frame (void *ud, const olua_live *lv)
 {
   (void)ud;
@@ -329,7 +331,7 @@ static long view_frame (void *ud, const olua_live *lv)
   viewframes++;
   if (expired) return -1;
   switch (viewmode) {
-  case 3: return viewframes < 4 ? 0 : 7;
+  case 3: return viewframes < 2 ? 0 : 7;
   case 4: return viewframes > 3 ? -1 : 1;
   case 5: return 1L << 40;
   default: return 1 + viewframes % 13;
