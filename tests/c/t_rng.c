@@ -83,9 +83,12 @@ int main (void)
      "rng: stream 2 is the stream-0 state advanced 2^129 steps");
   {
     /* the jump-ahead (JUMP^k mod P) against k + 1 = k then one reference
-    ** jump, for small, large and extreme k */
+    ** jump, for small, large and extreme k; from 2^b - 1 to 2^b the
+    ** product of the table's entries 0 .. b - 1 and JUMP must equal entry
+    ** b (core/rng.c), so 2^63 - 1 checks all 64 */
     static const uint64_t ks[] = {
-      0, 1, 2, 3, 1000, (uint64_t)1 << 40, (uint64_t)1 << 53,
+      0, 1, 2, 3, 1000, ((uint64_t)1 << 32) - 1, ((uint64_t)1 << 40) - 1,
+      (uint64_t)1 << 40, (uint64_t)1 << 53,
       ((uint64_t)1 << 53) + 1, ((uint64_t)1 << 63) - 1, ~(uint64_t)0 - 1
     };
     int j, good = 1;
