@@ -28,8 +28,13 @@
 **               grammar makes one input in 64 long, with larger sizes
 **               and budgets)
 **
-** Bounds per input: a count hook raises "fuzz: budget" after LIMIT_INSNS
-** Lua instructions (in every thread: threads inherit the hook), a timer
+** Bounds per input: a count hook raises "fuzz: budget, interrupted!" after
+** LIMIT_INSNS Lua instructions (in every thread: threads inherit the
+** hook; worded as a Ctrl-C, so that what optlab lets through as one --
+** grad's tracer re-raises an interrupt and takes any other error in f as
+** untraceable -- lets the budget through too: as "fuzz: budget", a
+** tracer's fallback caught it at every level of nested grad calls and the
+** input ran on for seconds, a false hang), a timer
 ** delivers a Ctrl-C every 10 ms once DEADLINE_MS have passed and the hook
 ** then raises at every instruction, so C loops that poll the interrupt
 ** flag stop too, and a statement still running HANG_MS after that is
@@ -120,15 +125,16 @@ static void sethook (lua_State *L, int count)
               LUA_MASKRET : 0), count);
 }
 
-/* Budget and Ctrl-C: after expiry every hook call raises; a Ctrl-C raises
-** once, if the flag is still set (run and race clear it when they stop
-** for it), as lstop in repl/main.c. */
+/* Budget and Ctrl-C: after expiry every hook call raises, as a Ctrl-C
+** (the message ends in "interrupted!"); a Ctrl-C raises once, if the flag
+** is still set (run and race clear it when they stop for it), as lstop in
+** repl/main.c. */
 static void hook (lua_State *L, lua_Debug *ar)
 {
   (void)ar;
   insns += armed ? 1 : HOOK_COUNT;
   if (insns > lim_insns) expired = 1;
-  if (expired) luaL_error(L, "fuzz: budget");
+  if (expired) luaL_error(L, "fuzz: budget, interrupted!");
   if (armed) {
     armed = 0;
     sethook(L, HOOK_COUNT);
