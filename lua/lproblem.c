@@ -108,6 +108,63 @@ static int tcall (lua_State *T, int nargs, ol_err *e)
   return OL_OK;
 }
 
+/* The tape's calls for a traced callback (lua/lad.c) under a protected
+** call on T: a re-trace calls f, and lad.c raises Ctrl-C's "interrupted!"
+** again after it.  Raised on T, which has no protected call of its own
+** there, Lua throws the error on to the main thread across the core's C
+** frames: the run being stepped was left "being stepped" for good (it
+** could not be closed and its memory was lost), the callback depth and
+** thread not given back (found by the fuzzer: a Ctrl-C during a MALA run
+** on a density whose tape is re-traced as x moves). */
+enum { AD_EVAL, AD_HESS, AD_FDGRAD };
+
+typedef struct adcall {
+  int kind;
+  olua_ad *ad;
+  const double *x;
+  double *f, *out;      /* f; g (eval, fdgrad) or H (hess) */
+  ol_err *e;
+  int st;
+} adcall;
+
+static int adcall_run (lua_State *T)
+{
+  adcall *a = lua_touserdata(T, 1);
+  if (a->kind == AD_HESS)
+    a->st = olua_ad_hess(T, a->ad, 2, a->x, a->out, a->e);
+  else if (a->kind == AD_FDGRAD)
+    a->st = olua_ad_fdgrad(T, a->ad, 2, a->x, a->f, a->out, a->e);
+  else a->st = olua_ad_eval(T, a->ad, 2, a->x, a->f, a->out, a->e);
+  return 0;
+}
+
+/* kind of call of the tape ad of the function at fidx of T; T's top is
+** as it was. */
+static int adprotect (lua_State *T, int kind, olua_ad *ad, int fidx,
+                      const double *x, double *f, double *out, ol_err *e)
+{
+  adcall a;
+  int top = lua_gettop(T);
+  a.kind = kind;
+  a.ad = ad;
+  a.x = x;
+  a.f = f;
+  a.out = out;
+  a.e = e;
+  a.st = OL_OK;
+  fidx = lua_absindex(T, fidx);
+  lua_pushcfunction(T, adcall_run);
+  lua_pushlightuserdata(T, &a);
+  lua_pushvalue(T, fidx);
+  if (lua_pcall(T, 2, 0, S_MSGH) != LUA_OK) {
+    const char *msg = lua_tostring(T, -1);
+    ol_err_set(e, OL_ECALLBACK, "%s", msg ? msg : "(error object)");
+    lua_settop(T, top);
+    return OL_ECALLBACK;
+  }
+  return a.st;
+}
+
 /* OL_ECALLBACK with the message in e (may be NULL); T back at S_TOP. */
 static int tfail (lua_State *T, ol_err *e, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -263,7 +320,7 @@ static int fdf_at (lproblem *b, lua_State *T, const double *x, double *f,
 {
   int i, n = b->n, st;
   if (b->ad != NULL && b->ad->ntape > 0)    /* traced (issue 15) */
-    return olua_ad_eval(T, b->ad, S_F, x, f, g, e);
+    return adprotect(T, AD_EVAL, b->ad, S_F, x, f, g, e);
   for (i = 0; i < n; i++) {
     lua_pushnumber(T, x[i]);
     lua_rawseti(T, S_X, i + 1);
@@ -514,7 +571,7 @@ static int lua_adhess (void *ud, const double *x, double *H, ol_err *e)
   int st;
   if (T == NULL) return OL_ECALLBACK;
   b->S->cb = T;
-  st = olua_ad_hess(T, b->ad, S_F, x, H, e);
+  st = adprotect(T, AD_HESS, b->ad, S_F, x, NULL, H, e);
   b->S->cb = prev;
   if (--b->depth == 0) b->overflow = 0;
   return st;
@@ -1199,7 +1256,7 @@ static int con_at (lproblem *b, lua_State *T, int i, const double *x,
     conspec(b, T, i);                         /* traced (issue 15) */
     lua_getfield(T, -1, "c");
     lua_remove(T, -2);
-    st = olua_ad_eval(T, b->cad[i], lua_gettop(T), x, c, g, e);
+    st = adprotect(T, AD_EVAL, b->cad[i], lua_gettop(T), x, c, g, e);
     lua_settop(T, S_TOP);
     return st;
   }
@@ -2029,8 +2086,8 @@ static const char *gradcheck_at (lproblem *b, lua_State *T, int fidx,
   ol_err e;
   *skipped = 0;
   if (!traced && !differences) return NULL;
-  if ((traced ? olua_ad_eval(T, c, fidx, x, &f, r, &e)
-              : olua_ad_fdgrad(T, c, fidx, x, &f, r, &e)) != OL_OK) {
+  if (adprotect(T, traced ? AD_EVAL : AD_FDGRAD, c, fidx, x, &f, r, &e)
+      != OL_OK) {
     snprintf(c->checkmsg, sizeof c->checkmsg, "grad= not checked at %s: f "
              "failed there: %.300s", where, e.msg);
     return c->checkmsg;
