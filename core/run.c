@@ -654,6 +654,10 @@ int ol_run_extend (ol_run *r, long iters, ol_err *e)
   if (r->inslice)
     return ol_err_set(e, OL_EINVAL, "the run is being stepped (by its own "
                       "callback)");
+  if (r->remote)
+    return ol_err_set(e, OL_EINVAL, "the run is a summary of one run "
+                      "elsewhere (another rank's): it cannot be continued "
+                      "here");
   if (r->reason != OL_STOP_NONE && r->reason != OL_STOP_BUDGET)
     return ol_err_set(e, OL_EINVAL, "cannot extend a run stopped by %s",
                       ol_stop_name(r->reason));
@@ -1133,6 +1137,7 @@ const double *ol_run_xavg (const ol_run *r)
 }
 const ol_problem *ol_run_problem (const ol_run *r) { return r->p; }
 int ol_run_busy (const ol_run *r) { return r->inslice; }
+int ol_run_remote (const ol_run *r) { return r->remote; }
 
 size_t ol_run_memory (const ol_run *r)
 {

@@ -193,6 +193,10 @@ const ol_change *ol_run_changes (const ol_run *r, int *n);
 /* 1 while r is inside ol_run_advance (its callbacks are running): the
 ** binding then refuses to step, extend, stop or free it. */
 int ol_run_busy (const ol_run *r);
+/* 1 when r was restored from a summary (core/runpack.h,
+** ol_run_pack_summary): its history holds the last record only, the rest
+** is with the process that ran it; the binding refuses to read it. */
+int ol_run_remote (const ol_run *r);
 /* About how many bytes of C memory r holds (its history included): what
 ** a garbage collector that owns r should count it as. */
 size_t ol_run_memory (const ol_run *r);

@@ -37,6 +37,7 @@
 
 /* 2: the metric set's second word and the change log (issue 24) */
 #define MAGIC "OLRP2\0\0\0"
+#define SUMMAGIC "OLRS1\0\0\0"   /* a summary (ol_run_pack_summary) */
 #define CHGBYTES (sizeof(long) + sizeof(int) + sizeof(double))
 
 /* A cursor over the bytes: put copies in (buf may be NULL: only counts),
@@ -106,11 +107,54 @@ static void packall (cur *c, const ol_run *r)
   }
 }
 
-void *ol_run_pack (const ol_run *r, size_t *len, ol_err *e)
+/* The summary of r (runpack.h): the scalars with len at most 1, the
+** message as its length and bytes, x (and the average), the smallest
+** value of each recorded metric only, the last history point, the draws
+** and the changes. */
+static void packsum (cur *c, const ol_run *rr)
+{
+  ol_run h = *rr;                      /* the scalars as packed */
+  const ol_run *r = &h;
+  int hasavg = r->xavg != NULL, k, mlen = (int)strlen(rr->msg);
+  size_t last = rr->len > 0 ? (size_t)rr->len - 1 : 0,
+    dcols = (size_t)(OL_DRAW_COLS + r->n);
+  h.len = rr->len > 0 ? 1 : 0;
+#define PUT(f) put(c, &(f), sizeof (f));
+  put(c, SUMMAGIC, 8);
+  SCALARS(PUT)
+#undef PUT
+  put(c, &mlen, sizeof mlen);
+  put(c, r->msg, (size_t)mlen);
+  put(c, r->x, (size_t)r->n * sizeof *r->x);
+  if (hasavg) put(c, r->xavg, (size_t)r->n * sizeof *r->xavg);
+  for (k = 0; k < OL_NMETRICS; k++)
+    if (r->vals[k] != NULL) put(c, &r->vmin[k], sizeof r->vmin[k]);
+  if (h.len > 0) {
+    put(c, r->times + last, sizeof *r->times);
+    put(c, r->evals + last, sizeof *r->evals);
+    put(c, r->secs + last, sizeof *r->secs);
+    for (k = 0; k < OL_NMETRICS; k++)
+      if (r->vals[k] != NULL) put(c, r->vals[k] + last, sizeof *r->vals[k]);
+    if (r->traj != NULL)
+      put(c, r->traj + last * (size_t)r->tdim,
+          (size_t)r->tdim * sizeof *r->traj);
+  }
+  if (r->drows > 0)
+    put(c, r->draws, (size_t)r->drows * dcols * sizeof *r->draws);
+  for (k = 0; k < r->nchg; k++) {
+    put(c, &r->changes[k].t, sizeof r->changes[k].t);
+    put(c, &r->changes[k].param, sizeof r->changes[k].param);
+    put(c, &r->changes[k].value, sizeof r->changes[k].value);
+  }
+}
+
+/* Count, allocate, copy: the bytes of one of the two forms. */
+static void *packwith (void (*fn) (cur *, const ol_run *), const ol_run *r,
+                       size_t *len, ol_err *e)
 {
   cur c;
   memset(&c, 0, sizeof c);
-  packall(&c, r);                      /* (1) count */
+  fn(&c, r);                           /* (1) count */
   c.w = malloc(c.at > 0 ? c.at : 1);
   if (c.w == NULL) {
     ol_err_set(e, OL_ENOMEM, "out of memory (a packed run of %zu bytes)",
@@ -119,8 +163,23 @@ void *ol_run_pack (const ol_run *r, size_t *len, ol_err *e)
   }
   *len = c.at;
   c.at = 0;
-  packall(&c, r);                      /* (2) copy */
+  fn(&c, r);                           /* (2) copy */
   return c.w;
+}
+
+void *ol_run_pack (const ol_run *r, size_t *len, ol_err *e)
+{
+  return packwith(packall, r, len, e);
+}
+
+void *ol_run_pack_summary (const ol_run *r, size_t *len, ol_err *e)
+{
+  return packwith(packsum, r, len, e);
+}
+
+int ol_run_packed_summary (const void *buf, size_t len)
+{
+  return len >= 8 && memcmp(buf, SUMMAGIC, 8) == 0;
 }
 
 /* realloc *p to bytes; 1 when out of memory (*p stays valid). */
@@ -337,7 +396,7 @@ int ol_run_unpack (ol_run *r, const void *buf, size_t len, ol_err *e)
   cur c;
   char magic[8];
   struct ol_run h;                     /* the packed scalars */
-  int hasavg = 0, k, nm = 0;
+  int hasavg = 0, k, nm = 0, sum, mlen = 0;
   size_t hl, dcols, want, per;
   memset(&c, 0, sizeof c);
   memset(&h, 0, sizeof h);
@@ -353,17 +412,27 @@ int ol_run_unpack (ol_run *r, const void *buf, size_t len, ol_err *e)
 #undef GET
     r = keep;
   }
-  if (c.bad || memcmp(magic, MAGIC, 8) != 0)
+  sum = !c.bad && memcmp(magic, SUMMAGIC, 8) == 0;
+  if (c.bad || (!sum && memcmp(magic, MAGIC, 8) != 0))
     return BAD("not a packed run (%zu bytes)", len);
   if (check_scalars(r, &h, hasavg, e) != OL_OK) return e->code;
+  if (sum) {
+    if (h.len > 1)
+      return BAD("a summary holds %d history points (at most 1)", h.len);
+    get(&c, &mlen, sizeof mlen);
+    if (c.bad || mlen < 0 || mlen >= (int)sizeof r->msg)
+      return BAD("a summary's message length %d is out of range [0, %d]",
+                 mlen, (int)sizeof r->msg - 1);
+  }
   /* (2) the length the scalars imply, before any allocation */
   hl = (size_t)h.len;
   dcols = (size_t)(OL_DRAW_COLS + r->n);
   for (k = 0; k < OL_NMETRICS; k++)
     if (r->vals[k] != NULL) nm++;
   per = (3 + (size_t)nm + (r->traj != NULL ? (size_t)r->tdim : 0)) * 8;
-  want = c.at + sizeof r->msg + (size_t)r->n * sizeof *r->x *
-    (size_t)(1 + hasavg) + sizeof r->vmin;
+  want = c.at + (size_t)r->n * sizeof *r->x * (size_t)(1 + hasavg) +
+    (sum ? (size_t)mlen + (size_t)nm * sizeof *r->vmin
+         : sizeof r->msg + sizeof r->vmin);
   if (muladd(hl, per, want, &want) ||
       muladd((size_t)h.drows, dcols * sizeof *r->draws, want, &want) ||
       muladd((size_t)h.nchg, CHGBYTES, want, &want) || want != len)
@@ -371,11 +440,22 @@ int ol_run_unpack (ol_run *r, const void *buf, size_t len, ol_err *e)
                "fields say %zu)", len, want);
   if (reserve(r, h.len, h.drows, e) != OL_OK) return e->code;
   /* (3) the arrays, straight into r */
-  get(&c, r->msg, sizeof r->msg);
-  r->msg[sizeof r->msg - 1] = '\0';
+  if (sum) {
+    get(&c, r->msg, (size_t)mlen);
+    r->msg[mlen] = '\0';
+  }
+  else {
+    get(&c, r->msg, sizeof r->msg);
+    r->msg[sizeof r->msg - 1] = '\0';
+  }
   get(&c, r->x, (size_t)r->n * sizeof *r->x);
   if (hasavg) get(&c, r->xavg, (size_t)r->n * sizeof *r->xavg);
-  get(&c, h.vmin, sizeof h.vmin);
+  if (sum)
+    for (k = 0; k < OL_NMETRICS; k++)
+      h.vmin[k] = NAN;
+  for (k = 0; k < OL_NMETRICS; k++)
+    if (!sum || r->vals[k] != NULL)
+      get(&c, &h.vmin[k], sizeof h.vmin[k]);
   get(&c, r->times, hl * sizeof *r->times);
   get(&c, r->evals, hl * sizeof *r->evals);
   get(&c, r->secs, hl * sizeof *r->secs);
@@ -409,6 +489,7 @@ int ol_run_unpack (ol_run *r, const void *buf, size_t len, ol_err *e)
   r->dseen = h.dseen;
   r->mem.mingrad = h.mem.mingrad;
   r->mem.changes = h.mem.changes;
+  r->remote = sum;
   return OL_OK;
 }
 

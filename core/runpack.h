@@ -4,7 +4,7 @@
 ** or through files (scheduler task slices), and restored into a fresh
 ** run of the same problem, method and options.
 **
-** Packed: the counters (iterations, evaluations, accepted proposals),
+** Packed (ol_run_pack): the counters (iterations, evaluations, accepted proposals),
 ** the stop reason and message, the stepping seconds, x and the average
 ** iterate, the whole recorded history (times, evaluations, seconds, every
 ** recorded metric, the trajectory), the smallest value of each metric,
@@ -26,12 +26,27 @@
 /* The packed results of r: a malloc'd buffer of *len bytes that the
 ** caller frees; NULL with e set (OL_ENOMEM) on failure. */
 void *ol_run_pack (const ol_run *r, size_t *len, ol_err *e);
+/* The summary of r (a worker rank's copy of a task's result under
+** mpirun): what the script reads to decide what to do next, without the
+** history.  The scalars, the message, x (and the average iterate), the
+** smallest value of each recorded metric, the last history point (its
+** time, counts and every recorded metric: r:last), the draws of a
+** sampler and the change log: 200 bytes, 16 per variable, 16 per
+** recorded metric, 8 per trajectory column, the message, 8 (7 + n) per
+** kept draw and 20 per change, whatever the run's length.  Malloc'd,
+** *len bytes; NULL with e set (OL_ENOMEM). */
+void *ol_run_pack_summary (const ol_run *r, size_t *len, ol_err *e);
+/* 1 when buf[0, len) is a summary (as ol_run_pack_summary makes), 0
+** otherwise (a packed run, or neither). */
+int ol_run_packed_summary (const void *buf, size_t len);
 /* Restore into r (made by ol_run_new with the problem, method and options
 ** of the packed run, not stepped) the results packed in buf[0, len).
 ** OL_EINVAL with e set (naming the field and its range) when the bytes
 ** are not a packed run of r's shape (dimension, recorded metrics) or hold
 ** a value no run made like r can hold (runpack.c lists the checks);
 ** OL_ENOMEM when the history cannot grow.
+** Either form: restored from a summary, r is remote (ol_run_remote): its
+** one history point is the last, and it cannot be continued.
 ** On failure r is left as it was or with a partial history. */
 int ol_run_unpack (ol_run *r, const void *buf, size_t len, ol_err *e);
 

@@ -87,6 +87,8 @@ struct ol_run {
   double seconds;             /* accumulated stepping wall time */
   double slice0;              /* clock at the start of the current slice */
   int inslice;                /* inside ol_run_advance (see above) */
+  int remote;                 /* restored from a summary (runpack.h): its
+                                 history is another process's */
   ol_mset metrics;            /* the set recorded */
   int cap, len, offgrid, tdim;
   int alloc, ucap, lgl;       /* capacity; U and log2 L of the history */
