@@ -202,6 +202,10 @@ void olua_openusermethod (lua_State *L);
 lproblem *olua_checkproblem (lua_State *L, int arg);
 lmethod *olua_checkmethod (lua_State *L, int arg);
 lrun *olua_checkrun (lua_State *L, int arg);
+/* Raise, naming who, when r holds a summary (a worker rank's copy of a
+** task run elsewhere under mpirun: core/runpack.h): its history is rank
+** 0's. */
+void olua_checkhistory (lua_State *L, const ol_run *r, const char *who);
 
 /* "name{lr=0.01, ...}" of a method box, pushed on the stack. */
 void olua_pushmethodstr (lua_State *L, const ol_method_type *t,

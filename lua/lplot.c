@@ -333,6 +333,10 @@ int olua_plot (lua_State *L)
     pl.xlog = lua_toboolean(L, -1);
   }
   lua_pop(L, 1);
+  /* a summary exists only on a worker rank, whose output goes nowhere
+  ** (stdout and files are /dev/null): rank 0 draws the figure */
+  for (i = 0; i < pl.rs.n; i++)
+    if (ol_run_remote(pl.rs.runs[i])) return 0;
   if (fname != NULL && (i = olua_figure_format(fname)) != OLUA_FIG_SVG) {
     writeslide(L, plot_svg, &pl, i, fname);
     return 0;

@@ -39,6 +39,16 @@ lrun *olua_checkrun (lua_State *L, int arg)
   return b;
 }
 
+void olua_checkhistory (lua_State *L, const ol_run *r, const char *who)
+{
+  if (ol_run_remote(r))
+    luaL_error(L, "%s: this run's history is on rank 0 (under mpirun the "
+               "other ranks keep each task's summary: x, the stop reason, "
+               "the counts, the last and smallest value of each metric, "
+               "the draws); read it on rank 0 (if optlab.rank == 0 then "
+               "... end)", who);
+}
+
 /* Raise "<who>: unknown metric 'name' (valid: ...)" for every metric. */
 static int unknownmetric (lua_State *L, const char *who, const char *name)
 {
@@ -895,6 +905,7 @@ static int run_continue (lua_State *L)
                       "of range (at most 2^62 in all)", k,
                       (lua_Integer)ol_run_iter(b->r));
   lua_settop(L, 1);
+  olua_checkhistory(L, b->r, "run:continue");
   if (ol_run_extend(b->r, ol_run_iter(b->r) + (long)k, &e) != OL_OK)
     return luaL_error(L, "run:continue: %s", e.msg);
   b->intr = 0;
@@ -945,6 +956,7 @@ static int run_series (lua_State *L)
   int m = checkrecorded(L, b->r, 2, "run:series");
   int n = ol_run_len(b->r), i;
   const double *v = ol_run_series(b->r, m);
+  olua_checkhistory(L, b->r, "run:series");
   const long *t = ol_run_times(b->r);
   const double *ev = ol_run_evals(b->r), *sec = ol_run_secs(b->r);
   lua_createtable(L, n, 0);
@@ -975,6 +987,7 @@ static int run_traj (lua_State *L)
   if (x == NULL)
     return luaL_error(L, "run:traj: the trajectory was not recorded "
                       "(run with record_x = true)");
+  olua_checkhistory(L, b->r, "run:traj");
   lua_createtable(L, n, 0);
   lua_createtable(L, n, 0);
   for (i = 0; i < n; i++) {
@@ -1091,7 +1104,9 @@ static void pushcsv (lua_State *L, const ol_run *r)
 
 static int run_csv (lua_State *L)
 {
-  pushcsv(L, olua_checkrun(L, 1)->r);
+  lrun *b = olua_checkrun(L, 1);
+  olua_checkhistory(L, b->r, "run:csv");
+  pushcsv(L, b->r);
   return 1;
 }
 
@@ -1103,6 +1118,9 @@ static int run_save (lua_State *L)
   const char *fname = olua_checkfilename(L, 2, "run:save");
   size_t len;
   const char *s;
+  /* a summary exists only on a worker rank, which writes nothing (its
+  ** files are /dev/null): rank 0 writes the file */
+  if (ol_run_remote(b->r)) return 0;
   pushcsv(L, b->r);
   s = lua_tolstring(L, -1, &len);
   olua_writefile(L, "run:save", fname, s, len);

@@ -8,8 +8,9 @@
 ** to DIR); gathering (--gather DIR: the results read back); an Open MPI
 ** rank (mpirun -np N, in a build with -DOPTLAB_MPI: rank 0 hands out task
 ** indices, every rank computes, the packed results come back to rank 0,
-** which broadcasts them so that every rank holds the same objects and
-** the script goes on in step).  The mode is the process's, set once by
+** which keeps them and broadcasts each task's summary, so that every rank
+** holds the same final values, stop reasons and draws and the script goes
+** on in step, while the histories stay with rank 0).  The mode is the process's, set once by
 ** repl/main.c before the library opens, so it lives in this file's
 ** statics, not in the per-state record.
 **
@@ -19,8 +20,12 @@
 ** stepped (lenient: a race's, without the metrics the method lacks)
 ** core.task_mkchain(problem, method, opts, c) -> chain c (0-based), same
 ** core.task_drive(r) -> r stepped to its end, headless
-** core.task_pack(r) -> the packed results (core/runpack.h), a string
-** core.task_unpack(r, s) -> r with the results of s (raises on mismatch)
+** core.task_pack(r [, summary]) -> the packed results (core/runpack.h), a
+** string; with summary, the summary a worker rank keeps
+** core.task_unpack(r, s [, summary]) -> r with the results of s (raises on
+** mismatch; a summary is refused unless summary is true)
+** core.task_remote(r) -> whether r (a run, or any run of a list) holds a
+** summary (its history elsewhere); core.task_history(who, r) raises then
 ** core.task_chains(t) -> t as a chains object
 ** core.task_read(file) -> its bytes, or nil, why (a file that is not a
 ** regular file -- a directory, a FIFO, a device -- is refused unread)
@@ -383,11 +388,53 @@ static int task_pack (lua_State *L)
   lrun *b = olua_checkrun(L, 1);
   size_t len;
   ol_err e;
-  void *buf = ol_run_pack(b->r, &len, &e);
+  void *buf = lua_toboolean(L, 2) ? ol_run_pack_summary(b->r, &len, &e)
+                                  : ol_run_pack(b->r, &len, &e);
   if (buf == NULL) return luaL_error(L, "tasks: %s", e.msg);
   lua_pushlstring(L, buf, len);
   free(buf);
   return 1;
+}
+
+/* 1 when the run at idx, or any run of the list at idx, is a summary. */
+static int anyremote (lua_State *L, int idx)
+{
+  lua_Integer i, n;
+  int remote = 0;
+  if (!lua_istable(L, idx)) return ol_run_remote(olua_checkrun(L, idx)->r);
+  n = (lua_Integer)lua_rawlen(L, idx);
+  for (i = 1; i <= n && !remote; i++) {
+    lua_rawgeti(L, idx, i);
+    remote = ol_run_remote(olua_checkrun(L, -1)->r);
+    lua_pop(L, 1);
+  }
+  return remote;
+}
+
+static int task_remote (lua_State *L)
+{
+  lua_pushboolean(L, anyremote(L, 1));
+  return 1;
+}
+
+/* core.task_history(who, runs): raise as olua_checkhistory does when
+** runs (a run or a list) holds a summary. */
+static int task_history (lua_State *L)
+{
+  const char *who = luaL_checkstring(L, 1);
+  int i;
+  lua_Integer n;
+  if (!lua_istable(L, 2)) {
+    olua_checkhistory(L, olua_checkrun(L, 2)->r, who);
+    return 0;
+  }
+  n = (lua_Integer)lua_rawlen(L, 2);
+  for (i = 1; i <= n; i++) {
+    lua_rawgeti(L, 2, i);
+    olua_checkhistory(L, olua_checkrun(L, -1)->r, who);
+    lua_pop(L, 1);
+  }
+  return 0;
 }
 
 static int task_unpack (lua_State *L)
@@ -396,6 +443,10 @@ static int task_unpack (lua_State *L)
   size_t len;
   const char *s = luaL_checklstring(L, 2, &len);
   ol_err e;
+  /* a summary comes from rank 0 only, never from a task file */
+  if (!lua_toboolean(L, 3) && ol_run_packed_summary(s, len))
+    return luaL_error(L, "tasks: a summary (what a worker rank keeps), not "
+                      "a task's results");
   if (ol_run_unpack(b->r, s, len, &e) != OL_OK)
     return luaL_error(L, "tasks: %s", e.msg);
   lua_settop(L, 1);
@@ -1087,6 +1138,8 @@ void olua_opentask (lua_State *L)
     {"task_drive", task_drive},
     {"task_pack", task_pack},
     {"task_unpack", task_unpack},
+    {"task_remote", task_remote},
+    {"task_history", task_history},
     {"task_chains", task_chains},
     {"task_intr", task_intr},
     {"task_band", task_band},

@@ -47,6 +47,8 @@ end
 -- not record one); live parameter changes first, a comment line each:
 -- "# change run=2 iter=10 lr=0.5" (none without changes).
 function methods.csv (self)
+  local ok, err = pcall(core.task_history, "race:csv", self)
+  if not ok then error(err, 2) end
   local names = self[1]:metrics()
   local out = {}
   for i = 1, #self do
@@ -88,7 +90,10 @@ function methods.save (self, filename)
   if filename:find("\0", 1, true) then
     error("race:save: the file name contains a NUL character", 2)
   end
-  local ok, err = pcall(core.writefile, "race:save", filename, self:csv())
+  -- under mpirun a rank other than 0 holds summaries (lua/tasks.lua) and
+  -- writes nowhere: rank 0 writes the file
+  local ok, err = pcall(core.writefile, "race:save", filename,
+                        core.task_remote(self) and "" or self:csv())
   if not ok then error(err, 2) end
 end
 

@@ -160,6 +160,15 @@ local function savetext (who, text, filename)
   if not ok then error(err, 3) end
 end
 
+-- Under mpirun a rank other than 0 holds each task's summary, not its
+-- history (lua/tasks.lua): the texts made of histories raise there, and
+-- saving or plotting them does nothing (that rank writes nowhere; rank 0
+-- writes the file).
+local function checkhistory (who, runs)
+  local ok, err = pcall(core.task_history, who, runs)
+  if not ok then error(err, 3) end
+end
+
 -- Plot runs as r:plot and race:plot do (lua/lplot.c), with one legend
 -- label per run unless opts.labels gives them; opts is not changed.
 local function plotruns (who, runs, labels, opts)
@@ -200,12 +209,16 @@ end
 -- q:csv() -> "run,stream,iter,<metrics>", one row per run and recorded
 -- time; q:save(filename) writes it.
 function Repeats.csv (self)
+  checkhistory("repeats:csv", self.runs)
   return longcsv(self.runs, "run,stream", function (i)
     return fmt("%d,%d", i, self.streams[i])
   end)
 end
 
 function Repeats.save (self, filename)
+  if core.task_remote(self.runs) then
+    return savetext("repeats:save", "", filename)
+  end
   return savetext("repeats:save", self:csv(), filename)
 end
 
@@ -220,6 +233,7 @@ end
 local BANDS = {{0.9, "90%"}, {0.5, "median"}, {0.1, "10%"}}
 
 function Repeats.plot (self, opts)
+  if core.task_remote(self.runs) then return end
   local bands, qs, labels = {}, {}, {}
   for k, q in ipairs(BANDS) do
     bands[k], qs[k], labels[k] = self._band(), q[1], q[2]
@@ -382,6 +396,7 @@ end
 -- s:csv() -> "config,<parameters>,reason,iter,<metrics>", one row per
 -- configuration and recorded time; s:save(filename) writes it.
 function Sweep.csv (self)
+  checkhistory("sweep:csv", self.runs)
   return longcsv(self.runs, "config," .. concat(self.names, ",")
                  .. ",reason", function (i)
     local row = {tostring(self.tasks[i])}
@@ -394,6 +409,9 @@ function Sweep.csv (self)
 end
 
 function Sweep.save (self, filename)
+  if core.task_remote(self.runs) then
+    return savetext("sweep:save", "", filename)
+  end
   return savetext("sweep:save", self:csv(), filename)
 end
 

@@ -16,9 +16,10 @@
 --   mpi      mpirun -np N: rank 0 hands out task indices (each rank asks
 --            for two ahead, then one per result, so uneven tasks balance)
 --            from a server thread while it computes tasks itself,
---            collects the packed results, and broadcasts them all; every rank restores the
---            same run objects, so the script goes on in step and prints
---            (rank 0 only) what one process would.
+--            collects the packed results and keeps them, and broadcasts
+--            each task's summary (its results without the history), so
+--            the script goes on in step on every rank and prints (rank 0
+--            only) what one process would.
 -- spec = {who = "repeats", n = R, run = function (i) -> run stepped,
 --         make = function (i) -> the same run made, not stepped (to
 --         restore into), desc = function (i) -> "seed 1, stream 4",
@@ -99,7 +100,8 @@ local function decode (spec, i, bytes, results, missing, from)
   end
   if k == "o" then
     local r = spec.make(i)
-    local ok, err = pcall(core.task_unpack, r, bytes:sub(2))
+    -- a summary only from rank 0 (from == nil), never from a file
+    local ok, err = pcall(core.task_unpack, r, bytes:sub(2), from == nil)
     if ok then results[i] = r
     else bad(tostring(err):gsub("^tasks: ", "")) end
   elseif k == "e" then
@@ -604,12 +606,13 @@ end
 -- Rank 0: a thread of ltask.c serves the workers (indices out, results
 -- in) while this loop takes indices from the same counter and computes
 -- them.  Between its own tasks it restores the results the others sent
--- meanwhile (core.task_fresh) and packs its own, so that little is left
--- for after the last task, and shows them in the live view (board).
--- Without a terminal to show it, rank 0 says how far an operation is
--- (meter).  Returns the bytes of every task (for the broadcast), the set
--- of tasks already restored into results / missing, and whether it was
--- stopped.
+-- meanwhile (core.task_fresh), so that little is left for after the last
+-- task, and shows them in the live view (board).  Without a terminal to
+-- show it, rank 0 says how far an operation is (meter).  Returns the
+-- bytes of the others' tasks and of its own that did not succeed (its
+-- own results are never packed), the set of tasks already restored into
+-- results / missing, whether it was stopped and the first task not
+-- handed out.
 local function master (spec, results, missing, b)
   local n, bytes, restored, own, seen = spec.n, {}, {}, 0, 0
   core.task_serve(n)
@@ -634,7 +637,8 @@ local function master (spec, results, missing, b)
       if not i then break end
       local st, v = compute(spec, i)
       if st == "intr" then core.task_stop() end
-      bytes[i] = encode(st, v)
+      -- its own results are not packed: the others get their summaries
+      if st ~= "ok" then bytes[i] = encode(st, v) end
       if st == "ok" then
         results[i] = v
         restored[i] = true
@@ -667,6 +671,12 @@ local function master (spec, results, missing, b)
   return bytes, restored, stopped or not ok, nxt
 end
 
+-- Rank 0 keeps every task's results; the other ranks get each task's
+-- summary (core/runpack.h: x, the stop reason, the counts, the last and
+-- smallest value of each metric, the draws, without the history), which
+-- is what a script reads to decide what to do next, so every rank goes on
+-- in step while the histories, the bulk of the bytes, stay with rank 0
+-- (a worker's run:series raises, its saves and plots do nothing).
 local function bulk_mpi (spec)
   local results, missing, blob, stopped = {}, {}, nil, false
   local nxt
@@ -674,12 +684,18 @@ local function bulk_mpi (spec)
     local bytes, restored
     bytes, restored, stopped, nxt = master(spec, results, missing,
                                            board(spec))
-    local parts = {stopped and "1" or "0", spack("j", nxt)}
-    for i = 1, nxt - 1 do parts[#parts + 1] = spack("s4", bytes[i]) end
-    core.task_bcast(concat(parts))
     for i = 1, nxt - 1 do
       if not restored[i] then decode(spec, i, bytes[i], results, missing) end
     end
+    local parts = {stopped and "1" or "0", spack("j", nxt)}
+    for i = 1, nxt - 1 do
+      -- a result that would not restore goes as it came (the others
+      -- refuse it alike); an error or a stop as its status
+      local s = results[i] and "o" .. core.task_pack(results[i], true)
+        or bytes[i] or "s"
+      parts[#parts + 1] = spack("s4", s)
+    end
+    core.task_bcast(concat(parts))
   else
     worker(spec)
     blob = core.task_bcast()

@@ -22,6 +22,15 @@ if optlab.size == 1 then
                       task, iters))
   print(string.format("MPI median loss %.6g  R %d", q:quantile("loss", 0.5),
                       q.R))
+  -- the bytes of one task each way: its packed results to rank 0, its
+  -- summary back to every rank (the library's own packers, found in the
+  -- registry as tests/lua/fuzzgrammar.lua finds them)
+  for _, v in pairs(debug.getregistry()) do
+    if type(v) == "table" and type(rawget(v, "task_pack")) == "function" then
+      print(string.format("MPI bytes per task %d to rank 0, %d back",
+                          #v.task_pack(r), #v.task_pack(r, true)))
+    end
+  end
   _ = r, one
 else
   print(string.format("MPI median loss %.6g  R %d", q:quantile("loss", 0.5),

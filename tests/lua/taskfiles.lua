@@ -179,6 +179,20 @@ for _, m in ipairs(MUST) do
   if not err:find(m[1], 1, true) then t.diag(err) end
 end
 
+-- a summary (what a worker rank keeps under mpirun, issue 25) is never a
+-- task's result: a file that holds one is refused by name
+do
+  restore()
+  local head, body = split(orig["op1-1.task"])
+  spit(D .. "/op1-1.task", join(head, "oOLRS1\0\0\0" .. body:sub(10)))
+  local c, _, err = gather(true)
+  t.ok(c == 1 and err:find("op1-1.task", 1, true)
+       and err:find("a summary (what a worker rank keeps), not a task's "
+                    .. "results", 1, true),
+       fmt("tasks: a task file holding a summary is refused by name (exit %d)",
+           c))
+end
+
 -- a slice run again computes such a file again (its checksum holds, its
 -- result does not restore), so that a rerun mends what --gather refuses
 do
