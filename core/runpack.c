@@ -79,10 +79,25 @@ _Static_assert(OL_NMETRICS <= 128, "a packed run keeps the first 128 bits "
   X(r->seconds) X(r->drows) X(r->dthin) X(r->dseen) X(hasavg) \
   X(r->mem.mingrad) X(r->mem.changes) X(r->metrics.w[1]) X(r->nchg)
 
+/* The draws and the change log, the end of both forms (field by field:
+** no struct padding in the bytes). */
+static void puttail (cur *c, const ol_run *r)
+{
+  int k;
+  if (r->drows > 0)
+    put(c, r->draws, (size_t)r->drows * (size_t)(OL_DRAW_COLS + r->n)
+        * sizeof *r->draws);
+  for (k = 0; k < r->nchg; k++) {
+    put(c, &r->changes[k].t, sizeof r->changes[k].t);
+    put(c, &r->changes[k].param, sizeof r->changes[k].param);
+    put(c, &r->changes[k].value, sizeof r->changes[k].value);
+  }
+}
+
 static void packall (cur *c, const ol_run *r)
 {
   int hasavg = r->xavg != NULL, k;
-  size_t len = (size_t)r->len, dcols = (size_t)(OL_DRAW_COLS + r->n);
+  size_t len = (size_t)r->len;
 #define PUT(f) put(c, &(f), sizeof (f));
   put(c, MAGIC, 8);
   SCALARS(PUT)
@@ -98,13 +113,7 @@ static void packall (cur *c, const ol_run *r)
     if (r->vals[k] != NULL) put(c, r->vals[k], len * sizeof *r->vals[k]);
   if (r->traj != NULL)
     put(c, r->traj, len * (size_t)r->tdim * sizeof *r->traj);
-  if (r->drows > 0)
-    put(c, r->draws, (size_t)r->drows * dcols * sizeof *r->draws);
-  for (k = 0; k < r->nchg; k++) {
-    put(c, &r->changes[k].t, sizeof r->changes[k].t);
-    put(c, &r->changes[k].param, sizeof r->changes[k].param);
-    put(c, &r->changes[k].value, sizeof r->changes[k].value);
-  }
+  puttail(c, r);
 }
 
 /* The summary of r (runpack.h): the scalars with len at most 1, the
@@ -116,8 +125,7 @@ static void packsum (cur *c, const ol_run *rr)
   ol_run h = *rr;                      /* the scalars as packed */
   const ol_run *r = &h;
   int hasavg = r->xavg != NULL, k, mlen = (int)strlen(rr->msg);
-  size_t last = rr->len > 0 ? (size_t)rr->len - 1 : 0,
-    dcols = (size_t)(OL_DRAW_COLS + r->n);
+  size_t last = rr->len > 0 ? (size_t)rr->len - 1 : 0;
   h.len = rr->len > 0 ? 1 : 0;
 #define PUT(f) put(c, &(f), sizeof (f));
   put(c, SUMMAGIC, 8);
@@ -139,13 +147,7 @@ static void packsum (cur *c, const ol_run *rr)
       put(c, r->traj + last * (size_t)r->tdim,
           (size_t)r->tdim * sizeof *r->traj);
   }
-  if (r->drows > 0)
-    put(c, r->draws, (size_t)r->drows * dcols * sizeof *r->draws);
-  for (k = 0; k < r->nchg; k++) {
-    put(c, &r->changes[k].t, sizeof r->changes[k].t);
-    put(c, &r->changes[k].param, sizeof r->changes[k].param);
-    put(c, &r->changes[k].value, sizeof r->changes[k].value);
-  }
+  puttail(c, r);
 }
 
 /* Count, allocate, copy: the bytes of one of the two forms. */
