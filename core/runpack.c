@@ -179,6 +179,14 @@ void *ol_run_pack_summary (const ol_run *r, size_t *len, ol_err *e)
   return packwith(packsum, r, len, e);
 }
 
+size_t ol_run_packed_size (const ol_run *r)
+{
+  cur c;
+  memset(&c, 0, sizeof c);
+  packall(&c, r);                      /* the count pass alone */
+  return c.at;
+}
+
 int ol_run_packed_summary (const void *buf, size_t len)
 {
   return len >= 8 && memcmp(buf, SUMMAGIC, 8) == 0;

@@ -36,6 +36,8 @@ void *ol_run_pack (const ol_run *r, size_t *len, ol_err *e);
 ** kept draw and 20 per change, whatever the run's length.  Malloc'd,
 ** *len bytes; NULL with e set (OL_ENOMEM). */
 void *ol_run_pack_summary (const ol_run *r, size_t *len, ol_err *e);
+/* The length of ol_run_pack's bytes for r, without making them. */
+size_t ol_run_packed_size (const ol_run *r);
 /* 1 when buf[0, len) is a summary (as ol_run_pack_summary makes), 0
 ** otherwise (a packed run, or neither). */
 int ol_run_packed_summary (const void *buf, size_t len);

@@ -46,7 +46,8 @@ void olua_checkhistory (lua_State *L, const ol_run *r, const char *who)
                "other ranks keep each task's summary: x, the stop reason, "
                "the counts, the last and smallest value of each metric, "
                "the draws); read it on rank 0 (if optlab.rank == 0 then "
-               "... end)", who);
+               "... end), or send every rank the histories "
+               "(OPTLAB_MPI_HISTORIES=all)", who);
 }
 
 /* Raise "<who>: unknown metric 'name' (valid: ...)" for every metric. */

@@ -24,6 +24,7 @@
 ** string; with summary, the summary a worker rank keeps
 ** core.task_unpack(r, s [, summary]) -> r with the results of s (raises on
 ** mismatch; a summary is refused unless summary is true)
+** core.task_packsize(r) -> #core.task_pack(r), without packing
 ** core.task_remote(r) -> whether r (a run, or any run of a list) holds a
 ** summary (its history elsewhere); core.task_history(who, r) raises then
 ** core.task_chains(t) -> t as a chains object
@@ -393,6 +394,12 @@ static int task_pack (lua_State *L)
   if (buf == NULL) return luaL_error(L, "tasks: %s", e.msg);
   lua_pushlstring(L, buf, len);
   free(buf);
+  return 1;
+}
+
+static int task_packsize (lua_State *L)
+{
+  lua_pushinteger(L, (lua_Integer)ol_run_packed_size(olua_checkrun(L, 1)->r));
   return 1;
 }
 
@@ -1139,6 +1146,7 @@ void olua_opentask (lua_State *L)
     {"task_pack", task_pack},
     {"task_unpack", task_unpack},
     {"task_remote", task_remote},
+    {"task_packsize", task_packsize},
     {"task_history", task_history},
     {"task_chains", task_chains},
     {"task_intr", task_intr},

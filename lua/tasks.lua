@@ -17,8 +17,9 @@
 --            for two ahead, then one per result, so uneven tasks balance)
 --            from a server thread while it computes tasks itself,
 --            collects the packed results and keeps them, and broadcasts
---            each task's summary (its results without the history), so
---            the script goes on in step on every rank and prints (rank 0
+--            them, or past a size each task's summary (its results
+--            without the history: OPTLAB_MPI_HISTORIES below), so the
+--            script goes on in step on every rank and prints (rank 0
 --            only) what one process would.
 -- spec = {who = "repeats", n = R, run = function (i) -> run stepped,
 --         make = function (i) -> the same run made, not stepped (to
@@ -671,12 +672,41 @@ local function master (spec, results, missing, b)
   return bytes, restored, stopped or not ok, nxt
 end
 
--- Rank 0 keeps every task's results; the other ranks get each task's
--- summary (core/runpack.h: x, the stop reason, the counts, the last and
--- smallest value of each metric, the draws, without the history), which
--- is what a script reads to decide what to do next, so every rank goes on
--- in step while the histories, the bulk of the bytes, stay with rank 0
--- (a worker's run:series raises, its saves and plots do nothing).
+-- What the other ranks get of each task (OPTLAB_MPI_HISTORIES): "all"
+-- its whole results; "rank0" its summary (core/runpack.h: x, the stop
+-- reason, the counts, the last and smallest value of each metric, the
+-- draws, without the history), which is what a script reads to decide
+-- what to do next, the histories staying with rank 0 (there a run:series
+-- raises, saves and plots do nothing); "auto" (the default) the whole
+-- results while the operation's come to at most HISTBUDGET bytes, so a
+-- script that reads histories runs under mpirun as in one process, and
+-- the summaries beyond (10^5 runs of 100 KB would be a 10 GB broadcast,
+-- past MPI's 2 GB limit, and as much memory on every rank).
+local HISTBUDGET = 64 * 1024 * 1024
+local HISTORIES = "auto"
+if mode == "mpi" then
+  local e = os.getenv("OPTLAB_MPI_HISTORIES")
+  if e == "all" or e == "rank0" or e == "auto" then HISTORIES = e
+  elseif e and e ~= "" and rank == 0 then
+    io.stderr:write(fmt("optlab: OPTLAB_MPI_HISTORIES=%s is not one of all, "
+                        .. "rank0, auto; using auto\n", e))
+  end
+end
+
+-- Whether the other ranks get the whole results of tasks 1..nxt - 1 (rank
+-- 0's decision, sent in the broadcast): bytes[i] the packed results of
+-- task i from another rank, results[i] the run.
+local function wholeresults (results, bytes, nxt)
+  if HISTORIES ~= "auto" then return HISTORIES == "all" end
+  local total = 0
+  for i = 1, nxt - 1 do
+    total = total + (bytes[i] and #bytes[i]
+                     or results[i] and core.task_packsize(results[i]) or 0)
+    if total > HISTBUDGET then return false end
+  end
+  return true
+end
+
 local function bulk_mpi (spec)
   local results, missing, blob, stopped = {}, {}, nil, false
   local nxt
@@ -687,13 +717,17 @@ local function bulk_mpi (spec)
     for i = 1, nxt - 1 do
       if not restored[i] then decode(spec, i, bytes[i], results, missing) end
     end
+    local whole = wholeresults(results, bytes, nxt)
     local parts = {stopped and "1" or "0", spack("j", nxt)}
     for i = 1, nxt - 1 do
-      -- a result that would not restore goes as it came (the others
-      -- refuse it alike); an error or a stop as its status
-      local s = results[i] and "o" .. core.task_pack(results[i], true)
-        or bytes[i] or "s"
-      parts[#parts + 1] = spack("s4", s)
+      -- another rank's bytes go as they came (also a result that would
+      -- not restore: the others refuse it alike), rank 0's own results
+      -- packed now; an error or a stop as its status
+      local s = bytes[i]
+      if results[i] and not (whole and s) then
+        s = "o" .. core.task_pack(results[i], not whole)
+      end
+      parts[#parts + 1] = spack("s4", s or "s")
     end
     core.task_bcast(concat(parts))
   else
