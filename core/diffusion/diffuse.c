@@ -258,7 +258,7 @@ int ol_dfs_init (ol_dfs *D, const char *who, const double *par, ol_ctx *c,
   if ((double)N * n > 1e8)
     return ol_err_set(e, OL_EINVAL, "%s: samples n = %.0f is above 1e8",
                       who, (double)N * n);
-  if ((D->x = ol_vec_new(N * n, e)) == NULL
+  if ((D->x = ol_mat_new(N, n, e)) == NULL
       || (D->lv = ol_vec_new(ol_gmm_levelsize(D->G), e)) == NULL
       || (D->lv2 = ol_vec_new(ol_gmm_levelsize(D->G), e)) == NULL
       || (D->lv0 = ol_vec_new(ol_gmm_levelsize(D->G), e)) == NULL
@@ -271,9 +271,9 @@ int ol_dfs_init (ol_dfs *D, const char *who, const double *par, ol_ctx *c,
       || (D->share = ol_vec_new(D->K, e)) == NULL
       || (D->shse = ol_vec_new(D->K, e)) == NULL
       || (D->m = ol_vec_new(n, e)) == NULL
-      || (D->S = ol_vec_new(n * n, e)) == NULL
-      || (D->R = ol_vec_new(n * n, e)) == NULL
-      || (D->B = ol_vec_new(n * n, e)) == NULL
+      || (D->S = ol_mat_new(n, n, e)) == NULL
+      || (D->R = ol_mat_new(n, n, e)) == NULL
+      || (D->B = ol_mat_new(n, n, e)) == NULL
       || (D->lam = ol_vec_new(n, e)) == NULL)
     return OL_ENOMEM;
   if ((D->isuppz = malloc(2 * (size_t)n * sizeof *D->isuppz)) == NULL

@@ -111,8 +111,8 @@ static int econtrol_init (void *st, const double *par, ol_ctx *c, ol_err *e)
     return rc;
   nw = s->cw.sp.n;
   s->N = (double)(s->cw.sp.start[nw] - s->cw.sp.start[0]);
-  if ((s->E = ol_vec_new(nw * n, e)) == NULL
-      || (s->H = ol_vec_new(nw * n, e)) == NULL
+  if ((s->E = ol_mat_new(nw, n, e)) == NULL
+      || (s->H = ol_mat_new(nw, n, e)) == NULL
       || (s->hbar = ol_vec_new(n, e)) == NULL
       || (s->g = ol_vec_new(n, e)) == NULL
       || (s->v = ol_vec_new(n, e)) == NULL

@@ -72,7 +72,7 @@ static int ef14_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   if ((rc = ol_cworkers_init(&s->cw, par + 1, nw, c, "ef14", e)) != OL_OK)
     return rc;
   nw = s->cw.sp.n;
-  if ((s->E = ol_vec_new(nw * n, e)) == NULL
+  if ((s->E = ol_mat_new(nw, n, e)) == NULL
       || (s->g = ol_vec_new(n, e)) == NULL
       || (s->p = ol_vec_new(n, e)) == NULL
       || (s->d = ol_vec_new(n, e)) == NULL

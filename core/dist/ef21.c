@@ -66,7 +66,7 @@ static int ef21_init (void *st, const double *par, ol_ctx *c, ol_err *e)
     return rc;
   nw = s->cw.sp.n;
   s->N = (double)(s->cw.sp.start[nw] - s->cw.sp.start[0]);
-  if ((s->G = ol_vec_new(nw * n, e)) == NULL
+  if ((s->G = ol_mat_new(nw, n, e)) == NULL
       || (s->gbar = ol_vec_new(n, e)) == NULL
       || (s->v = ol_vec_new(n, e)) == NULL
       || (s->d = ol_vec_new(n, e)) == NULL

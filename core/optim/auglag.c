@@ -251,8 +251,8 @@ static int auglag_init (void *st, const double *par, ol_ctx *c, ol_err *e)
       (s->lht = ol_vec_new(mm, e)) == NULL ||
       (s->cv = ol_vec_new(mm, e)) == NULL ||
       (s->cvt = ol_vec_new(mm, e)) == NULL ||
-      (s->J = ol_vec_new(mm * n, e)) == NULL ||
-      (s->Jt = ol_vec_new(mm * n, e)) == NULL ||
+      (s->J = ol_mat_new(mm, n, e)) == NULL ||
+      (s->Jt = ol_mat_new(mm, n, e)) == NULL ||
       (s->sc = ol_vec_new(mm, e)) == NULL ||
       (s->lamu = ol_vec_new(mm, e)) == NULL ||
       (s->pw = ol_vec_new(mm, e)) == NULL ||
@@ -262,8 +262,8 @@ static int auglag_init (void *st, const double *par, ol_ctx *c, ol_err *e)
       (s->r = ol_vec_new(n, e)) == NULL)
     return OL_ENOMEM;
   if (m > 0 && m <= AL_PMAX) {
-    if ((s->G = ol_vec_new(m * m, e)) == NULL ||
-        (s->C = ol_vec_new(m * m, e)) == NULL)
+    if ((s->G = ol_mat_new(m, m, e)) == NULL ||
+        (s->C = ol_mat_new(m, m, e)) == NULL)
       return OL_ENOMEM;
     if ((s->act = malloc((size_t)m * sizeof *s->act)) == NULL)
       return ol_err_set(e, OL_ENOMEM, "auglag: out of memory");

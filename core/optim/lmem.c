@@ -11,8 +11,8 @@ int ol_lmem_init (ol_lmem *L, int m, int n, ol_err *e)
   L->m = m;
   L->cnt = L->head = 0;
   L->gamma = 1;
-  if ((L->S = ol_vec_new(m * n, e)) == NULL) return OL_ENOMEM;
-  if ((L->Y = ol_vec_new(m * n, e)) == NULL) return OL_ENOMEM;
+  if ((L->S = ol_mat_new(m, n, e)) == NULL) return OL_ENOMEM;
+  if ((L->Y = ol_mat_new(m, n, e)) == NULL) return OL_ENOMEM;
   if ((L->rho = ol_vec_new(m, e)) == NULL) return OL_ENOMEM;
   if ((L->al = ol_vec_new(m, e)) == NULL) return OL_ENOMEM;
   return OL_OK;

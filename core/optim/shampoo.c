@@ -78,14 +78,14 @@ static int shampoo_init (void *st, const double *par, ol_ctx *c, ol_err *e)
   /* (2) arrays; L = R = eps I */
   if ((s->g = ol_vec_new(c->n, e)) == NULL
       || (s->T = ol_vec_new(c->n, e)) == NULL
-      || (s->A = ol_vec_new(d * d, e)) == NULL
-      || (s->Z = ol_vec_new(d * d, e)) == NULL
+      || (s->A = ol_mat_new(d, d, e)) == NULL
+      || (s->Z = ol_mat_new(d, d, e)) == NULL
       || (s->w = ol_vec_new(d, e)) == NULL)
     return OL_ENOMEM;
   for (i = 0; i < s->nmat; i++) {
     int r = s->rows[i], n = s->cols;
-    if ((s->L[i] = ol_vec_new(r * r, e)) == NULL
-        || (s->PL[i] = ol_vec_new(r * r, e)) == NULL
+    if ((s->L[i] = ol_mat_new(r, r, e)) == NULL
+        || (s->PL[i] = ol_mat_new(r, r, e)) == NULL
         || (s->R[i] = ol_mat_new(n, n, e)) == NULL
         || (s->PR[i] = ol_mat_new(n, n, e)) == NULL)
       return e->code;

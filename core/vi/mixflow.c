@@ -309,7 +309,7 @@ static int gauss_target (ol_mixflow *s, ol_ctx *c, ol_err *e)
   if (p->kind != OL_DENSITY || p->mean == NULL || p->cov == NULL ||
       p->xform != NULL)
     return OL_OK;
-  if ((L = ol_vec_new(n * n, e)) == NULL) return OL_ENOMEM;
+  if ((L = ol_mat_new(n, n, e)) == NULL) return OL_ENOMEM;
   ol_vec_copy(p->cov, L, n * n);
   if (LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', n, L, n) != 0) goto done;
   for (i = 0; i < n; i++) ld += 2 * log(L[(size_t)i * n + i]);
@@ -415,7 +415,11 @@ static int mixflow_init (void *st, const double *par, ol_ctx *c, ol_err *e)
     return ol_err_set(e, OL_EINVAL, "mixflow: a trajectory of 2N - 1 = %d "
                       "points in %d dimensions is too large (at most 1e7 "
                       "numbers): lower N", K, n);
-  if ((s->X = ol_vec_new(K * n, e)) == NULL ||
+  if ((double)s->evals * n > 1e8)
+    return ol_err_set(e, OL_EINVAL, "mixflow: evals = %d draws in %d "
+                      "dimensions are too many (at most 1e8 numbers): lower "
+                      "evals", s->evals, n);
+  if ((s->X = ol_mat_new(K, n, e)) == NULL ||
       (s->S = ol_vec_new(K, e)) == NULL ||
       (s->A = ol_vec_new(K, e)) == NULL ||
       (s->W = ol_vec_new(s->N, e)) == NULL ||
@@ -431,7 +435,7 @@ static int mixflow_init (void *st, const double *par, ol_ctx *c, ol_err *e)
       (s->xsq = ol_vec_new(n, e)) == NULL ||
       (s->mean = ol_vec_new(n, e)) == NULL ||
       (s->mse = ol_vec_new(n, e)) == NULL ||
-      (s->Z = ol_vec_new(s->evals * n, e)) == NULL)
+      (s->Z = ol_mat_new(s->evals, n, e)) == NULL)
     return OL_ENOMEM;
   ol_vec_copy(c->x, s->m0, n);
   if ((rc = gauss_target(s, c, e)) != OL_OK) return rc;

@@ -108,6 +108,7 @@
 */
 #include <cblas.h>
 #include <lapacke.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -432,6 +433,14 @@ int ol_vi_init (void *st, int diag, const double *par, ol_ctx *c,
   double **v[] = {&s->theta, &s->g, &s->g1, &s->am, &s->av};
   double **w[] = {&s->d, &s->eps, &s->z, &s->gz, &s->w};
   size_t k;
+  /* every array is indexed by int: the n x n covariance (kept by both
+  ** families, for the summary), the evals x n fresh draws (found by the
+  ** fuzzer: n = 10^5 overflowed n * n) */
+  if ((long long)n * n > INT_MAX || (long long)par[8] * n > INT_MAX)
+    return ol_err_set(e, OL_EINVAL, "n = %d is too large for variational "
+                      "inference: it keeps an n x n covariance and evals x n "
+                      "draws (evals = %d), each at most %d numbers (n <= "
+                      "46340)", n, (int)par[8], INT_MAX);
   s->n = n;
   s->diag = diag;
   s->np = diag ? 2 * n : n + n * (n + 1) / 2;

@@ -155,6 +155,20 @@ do
   t.errors("variational", function ()
     run(p, optim.adam{}, {iters = 1, metrics = {"elbo"}, progress = false})
   end)
+  -- n x n past the int the arrays are indexed by: refused, not overflowed
+  -- (the fuzzer: n = 10^5 segfaulted the release binary)
+  local big = problem.density{n = 100000, logp = function (x)
+    return -0.5 * x[1] ^ 2 end}
+  for _, m in ipairs{vi.meanfield{}, vi.fullrank{}} do
+    t.errors("run: n = 100000 is too large for variational inference: it "
+             .. "keeps an n x n covariance and evals x n draws (evals = 10), "
+             .. "each at most 2147483647 numbers (n <= 46340)", run, big, m,
+             {iters = 1, metrics = {"elbo"}, progress = false})
+  end
+  t.errors("run: mixflow: evals = 100000 draws in 3000 dimensions are too "
+           .. "many (at most 1e8 numbers): lower evals", run,
+           problem.density{n = 3000, logp = function (x) return 0 end},
+           vi.mixflow{evals = 100000}, {iters = 1, progress = false})
   -- a bounded density runs on its unconstrained scale: x ~ Exp(1) is u =
   -- log x with p(u) = exp(u - e^u) (no closed-form Gaussian optimum;
   -- here only: the ELBO rises from the start, far out at u = log 3)
