@@ -9,8 +9,9 @@
 #
 # The campaign lives in .build/fuzz/long/ (not in git): a copy of the
 # fuzzer binary (so a rebuild does not change it under the workers), one
-# corpus shared by the workers (started from .build/fuzz/corpus and the
-# seeds), a directory run<k> per worker with its logs, and art/ for the
+# corpus shared by the workers (started from .build/fuzz/corpus, the
+# previous campaign's corpus and the seeds; the previous campaign is kept
+# in .build/fuzz/long.prev), a directory run<k> per worker with its logs, and art/ for the
 # inputs that crash, leak, time out or run out of memory.  Each worker has
 # its own mutation seed (1000 + k) and restarts after a finding (libFuzzer's
 # -jobs), so one finding does not end the campaign; `count` adds up the
@@ -81,10 +82,15 @@ start)
   mkdir -p "$top/.build/fuzz"
   make -C "$top" fuzz-build >"$top/.build/fuzz/long.log" 2>&1 || {
     tail -20 "$top/.build/fuzz/long.log"; exit 1; }
-  rm -rf "$dir"
+  # the previous campaign is kept in long.prev (its findings to triage),
+  # and the new one starts from its corpus too: a campaign on a fixed
+  # binary does not begin again from the seeds
+  rm -rf "$dir.prev"
+  [ ! -d "$dir" ] || mv "$dir" "$dir.prev"
   mkdir -p "$dir/corpus" "$dir/art"
   cp "$top/.build/fuzz/fuzz" "$dir/fuzz"
   cp "$top"/.build/fuzz/corpus/* "$dir/corpus/" 2>/dev/null || true
+  cp "$dir.prev"/corpus/* "$dir/corpus/" 2>/dev/null || true
   date +%s > "$dir/started"
   workers 1 "${2:-$(nproc)}"
   ;;
@@ -105,8 +111,13 @@ resume)
 count) count ;;
 stop)
   if pgrep -f "$dir/fuzz" >/dev/null; then
-    pkill -f "$dir/fuzz" || true
-    sleep 1
+    # again until none is left: a worker's -jobs parent may start the next
+    # job as it is killed
+    for _ in 1 2 3 4 5; do
+      pkill -f "$dir/fuzz" || true
+      sleep 1
+      pgrep -f "$dir/fuzz" >/dev/null || break
+    done
     [ -f "$dir/legs" ] || count >/dev/null
     echo "stop $(date +%s)" >> "$dir/legs"
   fi
