@@ -43,7 +43,7 @@ awk -v a="$t0" -v b="$t1" -v c="$t2" -v w2="$w2" -v m2="$m2" '
     one = b - a; two = c - b
     printf "MPI repeats of 64 runs (fastest of 3 each): the repeats call %.2f s in one process, %.2f s on mpirun -np 2: speedup %.2fx (target >= 1.9x, issue 25); %s\n", w1, w2, w1 / w2, m1 == m2 ? "same median loss" : "MEDIANS DIFFER"
     printf "MPI whole command with start-up: one process %.2f s, mpirun -np 2 %.2f s: %.2fx\n", one, two, one / two
-    printf "MPI per task: %d bytes of packed results to rank 0, which keeps them; %d bytes of its summary back to every rank (no history) in the one broadcast per operation; 2 messages (its result in, the next index out); per worker and operation 2 requests\n", up, back
+    printf "MPI per task: %d bytes of packed results to rank 0, which keeps them; back to every rank in the one broadcast per operation the same bytes while the operation'"'"'s results come to at most 64 MB (this one: %.1f MB), else its %d-byte summary (no history; OPTLAB_MPI_HISTORIES); 2 messages (its result in, the next index out); per worker and operation 2 requests\n", up, 64 * up / 1048576, back
     # model: N tasks of t s on P ranks; rank 0 serves one message pair per
     # task in s0 s; the broadcast of N summaries costs log2(P) hops at bw
     # (a binomial tree: an upper bound for a large broadcast, which Open
