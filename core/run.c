@@ -1138,6 +1138,18 @@ const double *ol_run_xavg (const ol_run *r)
 const ol_problem *ol_run_problem (const ol_run *r) { return r->p; }
 int ol_run_busy (const ol_run *r) { return r->inslice; }
 int ol_run_remote (const ol_run *r) { return r->remote; }
+int ol_run_restored (const ol_run *r) { return r->restored; }
+
+int ol_run_result (const ol_run *r, const char *name, const double **v,
+                   int *rows, int *cols)
+{
+  if (r->restored) {
+    *v = NULL;
+    *rows = *cols = 0;
+    return 0;
+  }
+  return ol_method_result(r->m, r->st, name, v, rows, cols);
+}
 
 size_t ol_run_memory (const ol_run *r)
 {

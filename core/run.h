@@ -197,6 +197,16 @@ int ol_run_busy (const ol_run *r);
 ** ol_run_pack_summary): its history holds the last record only, the rest
 ** is with the process that ran it; the binding refuses to read it. */
 int ol_run_remote (const ol_run *r);
+/* 1 when r was restored from packed bytes (a task file, another rank):
+** its method's state is the one made with it, never stepped, so the
+** method's named results (r.lambda, a variational mean, particles) are
+** not the run's (runpack.h packs none). */
+int ol_run_restored (const ol_run *r);
+/* The named result name of r's method (ol_method_result) for r: 0 for a
+** restored run (ol_run_restored), whose method state would answer with
+** the values it started from. */
+int ol_run_result (const ol_run *r, const char *name, const double **v,
+                   int *rows, int *cols);
 /* About how many bytes of C memory r holds (its history included): what
 ** a garbage collector that owns r should count it as. */
 size_t ol_run_memory (const ol_run *r);

@@ -500,6 +500,7 @@ int ol_run_unpack (ol_run *r, const void *buf, size_t len, ol_err *e)
   r->mem.mingrad = h.mem.mingrad;
   r->mem.changes = h.mem.changes;
   r->remote = sum;
+  r->restored = 1;
   return OL_OK;
 }
 

@@ -89,6 +89,8 @@ struct ol_run {
   int inslice;                /* inside ol_run_advance (see above) */
   int remote;                 /* restored from a summary (runpack.h): its
                                  history is another process's */
+  int restored;               /* restored by ol_run_unpack (either form):
+                                 its method's state was never stepped */
   ol_mset metrics;            /* the set recorded */
   int cap, len, offgrid, tdim;
   int alloc, ucap, lgl;       /* capacity; U and log2 L of the history */

@@ -311,21 +311,27 @@ static void addvi (luaL_Buffer *bf, const ol_run *r)
   double sd[MAXCOORDS], cmax = 0;
   char buf[200], num[32];
   int n, rows, cols, i, j;
-  if (!ol_method_result(m, st, "mean", &mu, &rows, &n)) return;
+  if (!ol_run_result(r, "mean", &mu, &rows, &n)) {
+    /* restored (a task file, another rank): its q was not kept */
+    if (ol_method_result(m, st, "mean", &mu, &rows, &n))
+      luaL_addstring(bf, "\n  q: not kept (the run was restored from a "
+                     "task file or another rank)");
+    return;
+  }
   luaL_addstring(bf, "\n  q: mean");
   addcoords(bf, mu, n);
-  if (ol_method_result(m, st, "mean_se", &mse, &rows, &cols) &&
+  if (ol_run_result(r, "mean_se", &mse, &rows, &cols) &&
       !isnan(mse[0])) {
     luaL_addstring(bf, " (MC se");
     addcoords_sig(bf, mse, n, 2);
     luaL_addstring(bf, ")");
   }
-  if (!ol_method_result(m, st, "cov", &S, &rows, &cols)) return;
+  if (!ol_run_result(r, "cov", &S, &rows, &cols)) return;
   for (i = 0; i < n && i < MAXCOORDS; i++)
     sd[i] = sqrt(S[(size_t)i * (size_t)n + (size_t)i]);
   luaL_addstring(bf, "\n     sd");
   addcoords(bf, sd, n);
-  if (ol_method_result(m, st, "cov_se", &cse, &rows, &cols) &&
+  if (ol_run_result(r, "cov_se", &cse, &rows, &cols) &&
       !isnan(cse[0])) {
     for (i = 0; i < n; i++)
       for (j = 0; j <= i; j++) {
@@ -336,7 +342,7 @@ static void addvi (luaL_Buffer *bf, const ol_run *r)
              ol_fmtnum(num, sizeof num, cmax, 2));
     luaL_addstring(bf, buf);
   }
-  if (ol_method_result(m, st, "window", &w, &rows, &cols) && cols >= 4) {
+  if (ol_run_result(r, "window", &w, &rows, &cols) && cols >= 4) {
     snprintf(buf, sizeof buf, "\n     the average of iterations %.0f..%.0f "
              "(Polyak-Ruppert); ", w[0], w[1]);
     luaL_addstring(bf, buf);
@@ -349,13 +355,13 @@ static void addvi (luaL_Buffer *bf, const ol_run *r)
       luaL_addstring(bf, buf);
     }
   }
-  else if (!ol_method_result(m, st, "mean_se", &mse, &rows, &cols))
+  else if (!ol_run_result(r, "mean_se", &mse, &rows, &cols))
     luaL_addstring(bf, "\n     the last iterate (average = false): no "
                    "Monte Carlo error estimated");
   else
     luaL_addstring(bf, "\n     the initial q (no step taken)");
   /* a trend of the batch means: the run has not settled */
-  if (ol_method_result(m, st, "drift", &w, &rows, &cols) && rows == 2) {
+  if (ol_run_result(r, "drift", &w, &rows, &cols) && rows == 2) {
     int worst = -1;
     for (i = 0; i < 2 * cols; i++)
       if (fabs(w[i]) > VI_DRIFT && (worst < 0 || fabs(w[i]) > fabs(w[worst])))

@@ -1168,8 +1168,14 @@ static int run_samples (lua_State *L)
   lrun *b = olua_checkrun(L, 1);
   const double *v;
   int rows, cols;
-  if (!ol_method_result(ol_run_method(b->r), ol_run_state(b->r), "samples",
-                        &v, &rows, &cols))
+  if (ol_run_result(b->r, "samples", &v, &rows, &cols) == 0 &&
+      ol_run_restored(b->r) &&
+      ol_method_result(ol_run_method(b->r), ol_run_state(b->r), "samples",
+                       &v, &rows, &cols))
+    return luaL_error(L, "run:samples: not kept: the run was restored from "
+                      "a task file or another rank, which carry its history "
+                      "and final point but not its method's results");
+  if (!ol_run_result(b->r, "samples", &v, &rows, &cols))
     return luaL_error(L, "run:samples: %s keeps no samples (a diffusion "
                       "sampler's particles; a sampler's draws are "
                       "r:draws())", ol_run_method(b->r)->name);
@@ -1264,14 +1270,30 @@ static void f_value (lua_State *L, lrun *b)
 ** constraints), zl, zu (bound multipliers >= 0, IPOPT's z_L, z_U): the
 ** method's result hook under the field's own name, nil for a method that
 ** keeps none; listed here so that every run completes them */
-static void f_result (lua_State *L, lrun *b, const char *name)
+/* The named result name of b's method (a vector for one row, else a
+** list of rows), pushed; 0 and nothing pushed when the method has none.
+** A restored run (a task file, another rank) raises: its method's state
+** was never stepped, so it would answer with the values it started from
+** (found: a gathered sqp run gave lambda = 0 where one process gives 1). */
+static int pushresult (lua_State *L, lrun *b, const char *name)
 {
   const double *v;
   int rows, cols;
-  if (ol_method_result(ol_run_method(b->r), ol_run_state(b->r), name, &v,
-                       &rows, &cols))
-    pushrows(L, v, rows, cols);
-  else lua_pushnil(L);
+  if (!ol_method_result(ol_run_method(b->r), ol_run_state(b->r), name, &v,
+                        &rows, &cols))
+    return 0;
+  if (ol_run_restored(b->r))
+    return luaL_error(L, "r.%s: not kept: the run was restored from a task "
+                      "file or another rank, which carry its history and "
+                      "final point but not its method's results (read r.%s "
+                      "in one process)", name, name);
+  pushrows(L, v, rows, cols);
+  return 1;
+}
+
+static void f_result (lua_State *L, lrun *b, const char *name)
+{
+  if (!pushresult(L, b, name)) lua_pushnil(L);
 }
 
 static void f_lambda (lua_State *L, lrun *b)
@@ -1401,8 +1423,6 @@ static int run_index (lua_State *L)
   const char *k = luaL_checkstring(L, 2);
   const run_field *f;
   const luaL_Reg *m;
-  const double *v;
-  int rows, cols;
   for (f = run_fields; f->name != NULL; f++)
     if (strcmp(f->name, k) == 0) {
       f->push(L, b);
@@ -1418,12 +1438,7 @@ static int run_index (lua_State *L)
       lua_pushcfunction(L, m->func);
       return 1;
     }
-  if (ol_method_result(ol_run_method(b->r), ol_run_state(b->r), k, &v, &rows,
-                       &cols)) {
-    pushrows(L, v, rows, cols);
-    return 1;
-  }
-  lua_pushnil(L);
+  if (!pushresult(L, b, k)) lua_pushnil(L);
   return 1;
 }
 

@@ -229,8 +229,7 @@ int pn_points (const ol_run *r, pn_pts *pt)
   memset(pt, 0, sizeof *pt);
   /* a diffusion sampler's particles (method.h, ol_method_result) */
   if (ol_family_of(ol_run_method(r))->particles &&
-      ol_method_result(ol_run_method(r), ol_run_state(r), "samples", &d,
-                       &prow, &pcol) && prow > 0 && pcol > 0) {
+      ol_run_result(r, "samples", &d, &prow, &pcol) && prow > 0 && pcol > 0) {
     pt->x = d;
     pt->n = prow;
     pt->stride = pt->dim = pcol;

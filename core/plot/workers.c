@@ -21,7 +21,7 @@ const double *pn_workers_of (const ol_run *r, int *m)
   const double *v;
   int rows, cols;
   *m = 0;
-  if (!ol_method_result(ol_run_method(r), ol_run_state(r), "workers", &v,
+  if (!ol_run_result(r, "workers", &v,
                         &rows, &cols) || cols < 2 || rows < 1)
     return NULL;
   *m = rows;
@@ -166,10 +166,10 @@ const double *pn_mixing_of (const pn_runs *rs, int *m, double *gap)
   *gap = NAN;
   for (k = 0; k < rs->n; k++) {
     const ol_run *r = rs->runs[k];
-    if (!ol_method_result(ol_run_method(r), ol_run_state(r), "mixing", &W,
+    if (!ol_run_result(r, "mixing", &W,
                           &rows, &cols) || rows != cols || rows < 1)
       continue;
-    if (ol_method_result(ol_run_method(r), ol_run_state(r), "graph", &g,
+    if (ol_run_result(r, "graph", &g,
                          &k, &cols) && cols >= 1)
       *gap = g[0];
     *m = rows;

@@ -367,5 +367,45 @@ t.is(bad, 0, fmt("tasks: %d mutated files: %d refused by name, %d give the "
                  .. "original results, none crashes or is taken silently",
                  N, named, same))
 
+-- a restored run's method results: its method state was never stepped,
+-- so it would answer with the values it started from (a gathered sqp run
+-- gave lambda = 0 where one process gives 1; a gathered VI run printed
+-- its starting q): refused by name, and print says q was not kept
+do
+  local S2, D2 = tmp .. "/m.lua", tmp .. "/D2"
+  spit(S2, [[
+local p = problem.new{n = 2, x0 = {2, 2}, f = function (x)
+  return x[1]^2 + x[2]^2 end, constraints = {{kind = "eq",
+  c = function (x) return x[1] + x[2] - 1 end}}}
+local s = sweep(p, optim.sqp, {tol = {1e-8, 1e-9}}, {iters = 50})
+local v = sweep(problem.gauss2d{}, vi.meanfield, {lr = {0.05, 0.1}},
+                {iters = 300, seed = 2})
+print(v.runs[1])
+local ok, err = pcall(function () return s.runs[1].lambda[1] end)
+print(ok and string.format("lambda %.6f", err) or err)
+]])
+  local function capture (cmd)
+    local f = io.popen(cmd)
+    local out = f:read("a")
+    f:close()
+    return out
+  end
+  local one = capture(fmt("%s %s 2>&1", OPTLAB, S2))
+  os.execute("mkdir " .. D2)
+  sh(fmt("%s --tasks 1/1 --dir %s %s >/dev/null 2>&1", OPTLAB, D2, S2))
+  local got = capture(fmt("%s --gather %s %s 2>&1", OPTLAB, D2, S2))
+  t.ok(one:find("lambda 1.000000", 1, true) and one:find("q: mean", 1, true),
+       "tasks: in one process r.lambda is 1 and print shows q")
+  t.ok(got:find("r.lambda: not kept: the run was restored from a task file "
+                .. "or another rank, which carry its history and final "
+                .. "point but not its method's results (read r.lambda in "
+                .. "one process)", 1, true) ~= nil,
+       "tasks: a gathered run's r.lambda is refused by name, not 0")
+  t.ok(got:find("q: not kept (the run was restored from a task file or "
+                .. "another rank)", 1, true) ~= nil
+       and not got:find("q: mean", 1, true),
+       "tasks: a gathered VI run's print says q was not kept, not its start")
+end
+
 sh("rm -rf " .. tmp)
 t.done()
