@@ -384,12 +384,7 @@ print(v.runs[1])
 local ok, err = pcall(function () return s.runs[1].lambda[1] end)
 print(ok and string.format("lambda %.6f", err) or err)
 ]])
-  local function capture (cmd)
-    local f = io.popen(cmd)
-    local out = f:read("a")
-    f:close()
-    return out
-  end
+  local capture = dofile("tests/lib/files.lua").sh
   local one = capture(fmt("%s %s 2>&1", OPTLAB, S2))
   os.execute("mkdir " .. D2)
   sh(fmt("%s --tasks 1/1 --dir %s %s >/dev/null 2>&1", OPTLAB, D2, S2))
