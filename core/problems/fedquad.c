@@ -102,16 +102,22 @@ static int fedquad_fdf (void *ud, const double *x, double *f, double *g,
                         ol_err *e)
 {
   const fedquad *q = ud;
-  long i;
+  long i, since = 0;
   int j, w, d = q->d;
   double s = 0;
-  (void)e;
   if (g != NULL)
     for (j = 0; j < d; j++) g[j] = 0;
   for (w = 0; w < q->W; w++) {
     const double *h = q->h + (size_t)w * d;
-    for (i = w * q->m; i < (w + 1) * q->m; i++)
+    for (i = w * q->m; i < (w + 1) * q->m; i++) {
+      /* up to 10^9 numbers in all: Ctrl-C every 2^16 of them */
+      if ((since += d) >= 65536) {
+        since = 0;
+        if (ol_interrupted())
+          return ol_err_set(e, OL_EINTR, "fedquad: interrupted");
+      }
       s = ol_diagquad_add(s, h, q->c + (size_t)i * d, x, g, d);
+    }
   }
   ol_diagquad_mean(s, q->N, f, g, d);
   return OL_OK;
@@ -190,7 +196,7 @@ static const ol_param fedquad_params[] = {
 static int fedquad_create (ol_problem *p, const ol_pval *v, ol_err *e)
 {
   int d = (int)v[0].num, W = (int)v[1].num, w, j;
-  long m = (long)v[2].num, N, k, *start;
+  long m = (long)v[2].num, N, k, *start, since = 0;
   double het = v[3].num, cond = v[4].num, spread = v[5].num, *z, *hsum;
   ol_rng rng;
   fedquad *q;
@@ -215,9 +221,13 @@ static int fedquad_create (ol_problem *p, const ol_pval *v, ol_err *e)
     return ol_err_set(e, OL_ENOMEM, "fedquad: out of memory for the data");
   if ((p->x0 = ol_problem_alloc(d, e)) == NULL) return OL_ENOMEM;
   if ((p->xstar = ol_problem_alloc(d, e)) == NULL) return OL_ENOMEM;
-  /* (1) curvatures and optima by formula */
+  /* (1) curvatures and optima by formula (W d up to 10^9: Ctrl-C is
+  ** looked at every client; found by the fuzzer, seconds without) */
   for (w = 0; w < W; w++)
     for (j = 0; j < d; j++) {
+      if (j == 0 && ol_interrupted())
+        return ol_err_set(e, OL_EINTR, "fedquad: interrupted while making "
+                          "the curvatures");
       double t = W > 1 ? (double)((w + j) % W) / (W - 1) : 0;
       q->h[(size_t)w * d + j] = pow(cond, -t);
       q->cbar[(size_t)w * d + j] = 2 * het * cos(2 * FEDQUAD_PI * w / W + j);
@@ -230,7 +240,15 @@ static int fedquad_create (ol_problem *p, const ol_pval *v, ol_err *e)
     if (ol_interrupted())
       return ol_err_set(e, OL_EINTR, "fedquad: interrupted while drawing "
                         "the data");
-    for (k = 0; k < m; k++) ol_rng_normals(&rng, cw + (size_t)k * d, d);
+    for (k = 0; k < m; k++) {
+      if ((since += d) >= 65536) {
+        since = 0;
+        if (ol_interrupted())
+          return ol_err_set(e, OL_EINTR, "fedquad: interrupted while "
+                            "drawing the data");
+      }
+      ol_rng_normals(&rng, cw + (size_t)k * d, d);
+    }
     for (j = 0; j < d; j++) z[j] = 0;
     for (k = 0; k < m; k++)
       for (j = 0; j < d; j++) z[j] += cw[(size_t)k * d + j];
@@ -245,6 +263,8 @@ static int fedquad_create (ol_problem *p, const ol_pval *v, ol_err *e)
   for (j = 0; j < d; j++) p->x0[j] = 0;
   for (w = 0; w < W; w++)
     for (j = 0; j < d; j++) {
+      if (j == 0 && (w & 1023) == 1023 && ol_interrupted())
+        return ol_err_set(e, OL_EINTR, "fedquad: interrupted");
       hsum[j] += q->h[(size_t)w * d + j];
       p->x0[j] += q->h[(size_t)w * d + j] * q->cbar[(size_t)w * d + j];
     }
@@ -253,7 +273,8 @@ static int fedquad_create (ol_problem *p, const ol_pval *v, ol_err *e)
     q->hbar[j] = hsum[j] / W;
     p->x0[j] = 3;
   }
-  fedquad_fdf(q, p->xstar, &p->fstar, NULL, e);
+  if ((rc = fedquad_fdf(q, p->xstar, &p->fstar, NULL, e)) != OL_OK)
+    return rc;
   snprintf(p->name, sizeof p->name, "fedquad");
   p->kind = OL_OBJECTIVE;
   p->n = d;
