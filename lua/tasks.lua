@@ -611,7 +611,7 @@ end
 -- task, and shows them in the live view (board).  Without a terminal to
 -- show it, rank 0 says how far an operation is (meter).  Returns the
 -- bytes of the others' tasks and of its own that did not succeed (its
--- own results are never packed), the set of tasks already restored into
+-- own results are packed by bulk_mpi), the set of tasks already restored into
 -- results / missing, whether it was stopped and the first task not
 -- handed out.
 local function master (spec, results, missing, b)
@@ -638,7 +638,8 @@ local function master (spec, results, missing, b)
       if not i then break end
       local st, v = compute(spec, i)
       if st == "intr" then core.task_stop() end
-      -- its own results are not packed: the others get their summaries
+      -- its own results are packed once, at the end, whole or as
+      -- summaries (bulk_mpi)
       if st ~= "ok" then bytes[i] = encode(st, v) end
       if st == "ok" then
         results[i] = v
