@@ -611,9 +611,9 @@ end
 -- task, and shows them in the live view (board).  Without a terminal to
 -- show it, rank 0 says how far an operation is (meter).  Returns the
 -- bytes of the others' tasks and of its own that did not succeed (its
--- own results are packed by bulk_mpi), the set of tasks already restored into
--- results / missing, whether it was stopped and the first task not
--- handed out.
+-- own results are packed by bulk_mpi), the set of tasks already
+-- restored into results / missing, whether it was stopped and the first
+-- task not handed out.
 local function master (spec, results, missing, b)
   local n, bytes, restored, own, seen = spec.n, {}, {}, 0, 0
   core.task_serve(n)
