@@ -8,11 +8,12 @@
 ** to DIR); gathering (--gather DIR: the results read back); an Open MPI
 ** rank (mpirun -np N, in a build with -DOPTLAB_MPI: rank 0 hands out task
 ** indices, every rank computes, the packed results come back to rank 0,
-** which keeps them and broadcasts each task's summary, so that every rank
-** holds the same final values, stop reasons and draws and the script goes
-** on in step, while the histories stay with rank 0).  The mode is the process's, set once by
-** repl/main.c before the library opens, so it lives in this file's
-** statics, not in the per-state record.
+** which keeps them and broadcasts them whole, or past a size each task's
+** summary (lua/tasks.lua), so that every rank holds the same final
+** values, stop reasons and draws and the script goes on in step).  The
+** mode is the process's, set once by repl/main.c before the library
+** opens, so it lives in this file's statics, not in the per-state
+** record.
 **
 ** core.task_mode() -> mode, k or rank, n or size, dir, partial (--gather
 ** with --partial: results with tasks missing are used)
