@@ -86,7 +86,10 @@ int ol_method_result (const ol_method_type *m, const void *st,
   *rows = *cols = 0;
   if (m == NULL || st == NULL || name == NULL) return 0;
   if (m->result == NULL) return 0;
-  if (m->result(st, name, v, rows, cols)) return 1;
+  /* a result without its numbers is none: a state whose init stopped
+  ** early (a callback error at its first evaluation) answers with the
+  ** arrays it never made (found: print of such a mixflow run segfaulted) */
+  if (m->result(st, name, v, rows, cols) && *v != NULL) return 1;
   *v = NULL;
   *rows = *cols = 0;
   return 0;

@@ -139,7 +139,8 @@ ol_mset ol_method_metrics (const ol_problem *p, const ol_method_type *m);
 /* A named result of method m's state st beyond x (Lua: r.<name>, and
 ** r:samples() for "samples"): *rows x *cols doubles, row-major, borrowed
 ** from st until its next step; 1 when m has it, else 0 (and *v = NULL,
-** *rows = *cols = 0).  Answered by m's result hook. */
+** *rows = *cols = 0).  Answered by m's result hook; an answer whose
+** numbers are NULL (a state its init left unmade) counts as none. */
 int ol_method_result (const ol_method_type *m, const void *st,
                       const char *name, const double **v, int *rows,
                       int *cols);

@@ -318,6 +318,7 @@ static void addvi (luaL_Buffer *bf, const ol_run *r)
                      "task file or another rank)");
     return;
   }
+  if (n < 1) return;                  /* a q never made */
   luaL_addstring(bf, "\n  q: mean");
   addcoords(bf, mu, n);
   if (ol_run_result(r, "mean_se", &mse, &rows, &cols) &&

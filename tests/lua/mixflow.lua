@@ -90,4 +90,22 @@ for _, seed in ipairs{2, 3} do
   if not v:match("^verdict: holds") then t.diag(out) end
 end
 
+-- a logp that fails at the start: the run stops with "callback error",
+-- and printing it or reading its q (never made) neither crashes nor
+-- reads memory it does not have (the fuzzer: print segfaulted, reading
+-- mean_se's numbers through a NULL pointer)
+do
+  local r = run(problem.density{n = 1, ad = false, logp = function (x)
+    return x[3] ^ 2 end}, vi.mixflow{N = 1},
+    {iters = 10, seed = 2, progress = false})
+  t.is(r.reason, "callback error", "mixflow: a logp that fails stops the "
+       .. "run with its reason")
+  local ok, s = pcall(tostring, r)
+  t.ok(ok and s:find("stopped: callback error", 1, true) ~= nil
+       and not s:find("q: mean", 1, true),
+       "mixflow: such a run prints, without a q")
+  t.ok(r.mean == nil and r.mean_se == nil, "mixflow: its q's fields "
+       .. "(mean, mean_se) are nil")
+end
+
 t.done()
