@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "lbind.h"
 #include "ltask.h"
@@ -229,6 +230,45 @@ static int l_now (lua_State *L)
   return 1;
 }
 
+/* optlab.sleep(seconds): wait that long on the monotonic clock, in
+** slices of at most 10 ms with Ctrl-C checked after each (a signal ends a
+** slice early), for pacing a demo or a script's stand-in for slow work;
+** seconds in [0, 86400]. */
+static int l_sleep (lua_State *L)
+{
+  lua_Number s = luaL_checknumber(L, 1);
+  struct timespec end, slice;
+  if (!(s >= 0 && s <= 86400))
+    return luaL_argerror(L, 1, s != s ? "nan is not a number of seconds"
+                         : lua_pushfstring(L, "%f s is out of range "
+                                           "[0, 86400]", s));
+  clock_gettime(CLOCK_MONOTONIC, &end);
+  end.tv_sec += (time_t)s;
+  end.tv_nsec += (long)((s - (double)(time_t)s) * 1e9);
+  if (end.tv_nsec >= 1000000000L) {
+    end.tv_sec++;
+    end.tv_nsec -= 1000000000L;
+  }
+  for (;;) {
+    struct timespec now;
+    olua_checkintr(L);
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (now.tv_sec > end.tv_sec ||
+        (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec)) break;
+    slice = now;
+    slice.tv_nsec += 10000000L;
+    if (slice.tv_nsec >= 1000000000L) {
+      slice.tv_sec++;
+      slice.tv_nsec -= 1000000000L;
+    }
+    if (slice.tv_sec > end.tv_sec ||
+        (slice.tv_sec == end.tv_sec && slice.tv_nsec > end.tv_nsec))
+      slice = end;
+    clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &slice, NULL);
+  }
+  return 0;
+}
+
 /* Open the library: globals plus the returned table 'optlab'
 ** {version, problem, optim, sample, game, run, race, help, ...}. */
 int luaopen_optlab (lua_State *L)
@@ -280,6 +320,8 @@ int luaopen_optlab (lua_State *L)
   lua_setfield(L, -2, "format");
   lua_pushcfunction(L, l_now);
   lua_setfield(L, -2, "now");
+  lua_pushcfunction(L, l_sleep);
+  lua_setfield(L, -2, "sleep");
   return 1;
 }
 

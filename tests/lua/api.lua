@@ -40,6 +40,23 @@ do
        string.format("api: optlab.now advances with wall time (%.3f s "
                      .. "wall, %.3f s CPU, over a 0.2 s sleep)", dw, dc))
 end
+do
+  -- optlab.sleep waits on the same clock: at least the time asked, and
+  -- not seconds more (the bound is loose: a loaded machine may delay the
+  -- wake-up); a bad argument is named with its range
+  local w0 = optlab.now()
+  optlab.sleep(0.05)
+  local dw = optlab.now() - w0
+  t.ok(dw >= 0.05 and dw < 30,
+       string.format("api: optlab.sleep(0.05) waits %.3f s", dw))
+  optlab.sleep(0)
+  local ok, err = pcall(optlab.sleep, -1)
+  t.ok(not ok and err:find("out of range [0, 86400]", 1, true),
+       "api: optlab.sleep(-1) names the range: " .. tostring(err))
+  ok, err = pcall(optlab.sleep, 0 / 0)
+  t.ok(not ok and err:find("nan", 1, true),
+       "api: optlab.sleep(nan) is refused: " .. tostring(err))
+end
 
 -- methods
 local m = optim.adam{lr = 1e-2}
