@@ -1033,6 +1033,18 @@ ol_run *ol_run_new (const ol_problem *p, const ol_method_type *m,
                 o->x_abstol > 0 || o->x_reltol > 0) &&
                ol_family_of(m)->tolerances)
     || o->stop_metric >= 0;
+  if (o->shell && !ol_family_of(m)->draws && m->result == NULL) {
+    /* a shell (run.h): only what ol_run_unpack reads or overwrites, and
+    ** what ol_run_unshell needs to make the run it stands for */
+    if (alloc(&r->par0, np, e)) goto fail;
+    memcpy(r->par0, r->par, (size_t)np * sizeof *r->par);
+    r->shell = 1;
+    r->f0 = r->fprev = NAN;
+    r->x0max = fmax(1, absmax(r->x, n));
+    r->xlim = r->o.xlimit * r->x0max;
+    return r;                 /* no history point: the metrics of some
+                                 problems call the oracle */
+  }
   /* (3) the true oracle at x0: a failure returns the run stopped */
   e2.msg[0] = '\0';
   rc = eval_here(r, &e2);
@@ -1106,6 +1118,7 @@ void ol_run_free (ol_run *r)
   free(r->xavg);
   free(r->work);
   free(r->par);
+  free(r->par0);
   free(r->times);
   free(r->evals);
   free(r->secs);
@@ -1139,6 +1152,7 @@ const ol_problem *ol_run_problem (const ol_run *r) { return r->p; }
 int ol_run_busy (const ol_run *r) { return r->inslice; }
 int ol_run_remote (const ol_run *r) { return r->remote; }
 int ol_run_restored (const ol_run *r) { return r->restored; }
+int ol_run_shell (const ol_run *r) { return r->shell; }
 
 int ol_run_result (const ol_run *r, const char *name, const double **v,
                    int *rows, int *cols)

@@ -142,6 +142,13 @@ typedef struct ol_run_opts {
                                  when the run has made its t steps, in
                                  list order; t nondecreasing; copied */
   int nchanges;
+  int shell;            /* made only to restore packed results into
+                           (runpack.h): for a method that keeps no draws
+                           and names no results (ol_method_result) the
+                           problem is not evaluated and the method not
+                           initialised (restoring 10^5 results costs no
+                           objective call); ol_run_unshell before it
+                           steps */
 } ol_run_opts;
 
 void ol_run_opts_default (ol_run_opts *o);
@@ -202,6 +209,10 @@ int ol_run_remote (const ol_run *r);
 ** method's named results (r.lambda, a variational mean, particles) are
 ** not the run's (runpack.h packs none). */
 int ol_run_restored (const ol_run *r);
+/* 1 when r was made with opts.shell (its method not initialised): it is
+** to be restored into, and before it is continued, replaced by
+** ol_run_unshell's run (runpack.h). */
+int ol_run_shell (const ol_run *r);
 /* The named result name of r's method (ol_method_result) for r: 0 for a
 ** restored run (ol_run_restored), whose method state would answer with
 ** the values it started from. */

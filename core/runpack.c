@@ -506,6 +506,41 @@ int ol_run_unpack (ol_run *r, const void *buf, size_t len, ol_err *e)
 
 #undef BAD
 
+/* -- shells ---------------------------------------------------------------- */
+
+ol_run *ol_run_unshell (const ol_run *r, ol_err *e)
+{
+  ol_run_opts o = r->o;
+  ol_run *full;
+  void *buf;
+  size_t len;
+  int rc;
+  if (!r->shell) {
+    ol_err_set(e, OL_EINVAL, "not a shell");
+    return NULL;
+  }
+  o.shell = 0;
+  o.x0 = r->x0;
+  o.changes = r->replay;
+  o.nchanges = r->nreplay;
+  full = ol_run_new(r->p, r->m, r->par0, &o, e);
+  if (full == NULL) return NULL;
+  buf = ol_run_pack(r, &len, e);
+  if (buf == NULL) {
+    ol_run_free(full);
+    return NULL;
+  }
+  rc = ol_run_unpack(full, buf, len, e);
+  free(buf);
+  if (rc != OL_OK) {
+    ol_run_free(full);
+    return NULL;
+  }
+  /* a bound push said when the shell was made (its x0 is pushed already) */
+  memcpy(full->notice, r->notice, sizeof full->notice);
+  return full;
+}
+
 /* -- quantile bands ------------------------------------------------------- */
 
 static int cmpd (const void *a, const void *b)

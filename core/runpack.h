@@ -52,6 +52,12 @@ int ol_run_packed_summary (const void *buf, size_t len);
 ** On failure r is left as it was or with a partial history. */
 int ol_run_unpack (ol_run *r, const void *buf, size_t len, ol_err *e);
 
+/* The run shell r (ol_run_shell) stands for: made with r's problem,
+** method, parameters and options (evaluated and initialised as any run),
+** its results r's (packed and restored), so that it continues as a run
+** restored without a shell would.  NULL with e set on failure. */
+ol_run *ol_run_unshell (const ol_run *r, ol_err *e);
+
 /* The quantile bands q[0..nq) of n finished runs src (same problem,
 ** method and recorded metrics; n >= 1) into dst[0..nq), fresh runs of
 ** them that record no trajectory: each band takes the time axis of the

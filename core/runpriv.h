@@ -91,6 +91,10 @@ struct ol_run {
                                  history is another process's */
   int restored;               /* restored by ol_run_unpack (either form):
                                  its method's state was never stepped */
+  int shell;                  /* made with opts.shell (run.h): neither
+                                 evaluated nor initialised */
+  double *par0;               /* a shell's parameters as made (unpacking
+                                 replays its changes into par) */
   ol_mset metrics;            /* the set recorded */
   int cap, len, offgrid, tdim;
   int alloc, ucap, lgl;       /* capacity; U and log2 L of the history */

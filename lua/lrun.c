@@ -19,6 +19,7 @@
 #include "ltask.h"
 #include "lprint.h"
 #include "plotpanel.h"
+#include "runpack.h"
 #include "problems/game.h"
 #include "problems/kuhn.h"
 
@@ -907,6 +908,13 @@ static int run_continue (lua_State *L)
                       (lua_Integer)ol_run_iter(b->r));
   lua_settop(L, 1);
   olua_checkhistory(L, b->r, "run:continue");
+  if (ol_run_shell(b->r)) {
+    /* restored into a shell (lua/tasks.lua): made whole before it steps */
+    ol_run *full = ol_run_unshell(b->r, &e);
+    if (full == NULL) return luaL_error(L, "run:continue: %s", e.msg);
+    ol_run_free(b->r);
+    b->r = full;
+  }
   if (ol_run_extend(b->r, ol_run_iter(b->r) + (long)k, &e) != OL_OK)
     return luaL_error(L, "run:continue: %s", e.msg);
   b->intr = 0;

@@ -17,8 +17,9 @@
 **
 ** core.task_mode() -> mode, k or rank, n or size, dir, partial (--gather
 ** with --partial: results with tasks missing are used)
-** core.task_mkrun(problem, method, opts [, lenient]) -> a run, made, not
-** stepped (lenient: a race's, without the metrics the method lacks)
+** core.task_mkrun(problem, method, opts [, lenient [, shell]]) -> a run,
+** made, not stepped (lenient: a race's, without the metrics the method
+** lacks; shell: only to restore results into, core/run.h)
 ** core.task_mkchain(problem, method, opts, c) -> chain c (0-based), same
 ** core.task_drive(r) -> r stepped to its end, headless
 ** core.task_pack(r [, summary]) -> the packed results (core/runpack.h), a
@@ -350,10 +351,11 @@ static void readtaskopts (lua_State *L, ropts *ro, const char *who)
 static int task_mkrun (lua_State *L)
 {
   ropts ro;
-  int lenient = lua_toboolean(L, 4);
+  int lenient = lua_toboolean(L, 4), shell = lua_toboolean(L, 5);
   lua_settop(L, 3);
   readtaskopts(L, &ro, lenient ? "race" : "run");
   ro.lenient = lenient;
+  ro.o.shell = shell;
   olua_mkrun(L, 1, 2, &ro, "run");
   return 1;
 }

@@ -338,7 +338,9 @@ function repeats (problem, method, opts, R)
     view = not (opts and opts.view == false),
     progress = not (opts and opts.progress == false),
     run = function (i) return run(problem, method, opts_of(i)) end,
-    make = function (i) return core.task_mkrun(problem, method, opts_of(i)) end,
+    make = function (i, shell)
+      return core.task_mkrun(problem, method, opts_of(i), false, shell)
+    end,
     makeband = makeband,
     desc = function (i)
       return fmt("seed %d, stream %d", o.seed or 1, i - 1)
@@ -734,8 +736,8 @@ function sweep (problem, ctor, grid, opts)
     view = not (opts and opts.view == false),
     progress = not (opts and opts.progress == false),
     run = function (i) return run(problem, ctor(configs[i]), o) end,
-    make = function (i)
-      return core.task_mkrun(problem, ctor(configs[i]), o)
+    make = function (i, shell)
+      return core.task_mkrun(problem, ctor(configs[i]), o, false, shell)
     end,
     desc = desc}
   -- an interrupted run keeps its row (reason "interrupted")

@@ -22,8 +22,8 @@
 --            script goes on in step on every rank and prints (rank 0
 --            only) what one process would.
 -- spec = {who = "repeats", n = R, run = function (i) -> run stepped,
---         make = function (i) -> the same run made, not stepped (to
---         restore into), desc = function (i) -> "seed 1, stream 4",
+--         make = function (i, shell) -> the same run made, not stepped
+--         (to restore into; shell: core.task_mkrun's), desc = function (i) -> "seed 1, stream 4",
 --         progress = false: no progress lines (the operation's option)}.
 -- Returns results, missing, interrupted: results[i] the run of task i or
 -- nil; missing = {{task = i, desc = ..., error = msg}, ...} in task order
@@ -100,7 +100,7 @@ local function decode (spec, i, bytes, results, missing, from)
                              file = from ~= nil}
   end
   if k == "o" then
-    local r = spec.make(i)
+    local r = spec.make(i, true)   -- a shell: nothing evaluated
     -- a summary only from rank 0 (from == nil), never from a file
     local ok, err = pcall(core.task_unpack, r, bytes:sub(2), from == nil)
     if ok then results[i] = r
@@ -766,8 +766,8 @@ function core.race_bulk (problem, methods, opts, rt)
     run = function (i)
       return core.task_drive(core.task_mkrun(problem, methods[i], opts, true))
     end,
-    make = function (i)
-      return core.task_mkrun(problem, methods[i], opts, true)
+    make = function (i, shell)
+      return core.task_mkrun(problem, methods[i], opts, true, shell)
     end,
     desc = function (i) return fmt("methods[%d], %s", i, tostring(methods[i])) end}
   if #missing > 0 then
