@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/mpi/summary.t -- under mpirun the ranks other than 0 keep each
 # task's summary, not its history, when OPTLAB_MPI_HISTORIES is rank0 or
-# (auto, the default) an operation's results exceed 64 MB; all and a
+# (auto, the default) an operation's broadcast (its results times the
+# other ranks) would exceed 64 MB; all and a
 # smaller operation under auto send them the whole results (issue 25).
 # With rank0, tests/mpi/summary.lua's
 # values (final and smallest values, x, counts, stop reasons, a sweep's
@@ -14,7 +15,7 @@ if [ $MPI = 0 ]; then
   echo "1..0 # SKIP optlab was built without Open MPI"
   exit 0
 fi
-echo "1..15"
+echo "1..17"
 $OPTLAB tests/mpi/summary.lua >"$tmp/one.out" 2>"$tmp/one.err"
 ok $? "one process runs"
 [ ! -s "$tmp/one.err" ]; ok $? "one process: nothing on stderr"
@@ -93,3 +94,11 @@ $MPIRUN -np 2 -x OPTLAB_MPI_HISTORIES=bogus $OPTLAB tests/mpi/histories.lua 4 10
 grep -q '^optlab: OPTLAB_MPI_HISTORIES=bogus is not one of all, rank0, auto; using auto$' "$tmp/h7e" &&
   [ "$(h "$tmp/h7e")" = "$(cat "$tmp/h1")" ]
 ok $? "an unknown OPTLAB_MPI_HISTORIES is said, and auto used"
+# auto's budget is the broadcast's bytes: 16 runs of 2.4 MB (39 MB) go
+# whole to 1 other rank, but would be 78 MB to 2
+$MPIRUN -np 2 $OPTLAB tests/mpi/histories.lua 16 100000 >/dev/null 2>"$tmp/h8e"
+h "$tmp/h8e" | grep -q "^histories: 16 runs"
+ok $? "auto, 16 runs of 2.4 MB on 2 ranks: rank 1 reads every history ($(h "$tmp/h8e"))"
+$MPIRUN -np 3 $OPTLAB tests/mpi/histories.lua 16 100000 >/dev/null 2>"$tmp/h9e"
+[ "$(sed -n 's/^rank [12]: //p' "$tmp/h9e" | grep -c "^summaries: .*run:series: this run's history is on rank 0")" = 2 ]
+ok $? "auto, the same on 3 ranks (78 MB of broadcast): ranks 1 and 2 hold summaries"
