@@ -9,6 +9,7 @@
 ** polls Ctrl-C; once stepping starts nothing raises.  The options speed
 ** and paused (olua_readpace) set the view's pacing.
 */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -473,6 +474,7 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
   ol_mset rec, dropped = OL_MSET_NONE;
   double par[64];
   int i, chgidx = 0;
+  long cols;
   lrun *b;
   pidx = lua_absindex(L, pidx);
   midx = lua_absindex(L, midx);
@@ -544,7 +546,11 @@ lrun *olua_mkrun (lua_State *L, int pidx, int midx, const ropts *ro,
     if (o.iters > OL_RUN_MAXITERS - o.warmup)
       luaL_error(L, "%s: warmup + iters is out of range [0, 2^62]", who);
     o.iters += o.warmup;
-    o.draws = ro->maxdraws * (long)(OL_DRAW_COLS + pb->p->n);
+    /* max_draws past what a long can count in doubles is "all" (found
+    ** by the fuzzer: max_draws = math.maxinteger overflowed) */
+    cols = (long)(OL_DRAW_COLS + pb->p->n);
+    o.draws = ro->maxdraws > LONG_MAX / cols ? LONG_MAX / cols * cols
+      : ro->maxdraws * cols;
   }
   /* a diffusion sampler's particles: the option sets its samples */
   if (ro->samples > 0) {

@@ -84,6 +84,14 @@ local th = run(problem.gauss2d{}, sample.mala{h = 0.5},
 local d = th:draws()[1]
 t.ok(#d <= 100 and #d >= 50 and tostring(th):find("every 16-th", 1, true),
      "max_draws = 100 keeps " .. #d .. " of 1000 draws, thinned, and says so")
+-- max_draws = math.maxinteger keeps every draw (its count in doubles
+-- overflowed a long: found by the fuzzer, a UBSan report)
+local all = run(problem.gauss2d{}, sample.mala{h = 0.5, warmup = 10},
+                opts{iters = 200, max_draws = math.maxinteger, seed = SEED})
+t.ok(all.reason == "budget" and #all:draws()[1] == 200
+     and not tostring(all):find("every ", 1, true),
+     "max_draws = math.maxinteger keeps all " .. #all:draws()[1]
+     .. " of 200 draws")
 
 -- (5) warmup is kept apart: the kept draws start after it
 local w = run(problem.gauss2d{}, sample.hmc{}, opts{iters = 300, warmup = 200,
