@@ -1231,6 +1231,12 @@ KNOWN["pretty"] = function () return "pretty(" .. arg() .. ")" end
 KNOWN["blas_threads"] = function ()
   return "X = blas_threads(" .. pick{"", "1", "2", "0", "-1", "'x'"} .. ")"
 end
+-- optlab.sleep waits wall time, not CPU time, which the harness's
+-- deadline counts: only waits of a few ms, and the arguments it refuses
+KNOWN["optlab.sleep"] = function ()
+  return "optlab.sleep(" .. pick{"0", "1e-3", "0.004", "-1", "0/0", "1e9",
+                                 "math.huge", "'x'", "", "{}"} .. ")"
+end
 -- metric.new{...}: a metric of the user's (few names, so later ones
 -- redefine earlier ones and a run that records one can follow), its eval
 -- a callback like an objective's (prelude: errors, loops, re-entry,
