@@ -604,75 +604,6 @@ local function worker (spec)
   core.task_flush()
 end
 
--- Rank 0: a thread of ltask.c serves the workers (indices out, results
--- in) while this loop takes indices from the same counter and computes
--- them.  Between its own tasks it restores the results the others sent
--- meanwhile (core.task_fresh), so that little is left for after the last
--- task, and shows them in the live view (board).  Without a terminal to
--- show it, rank 0 says how far an operation is (meter).  Returns the
--- bytes of the others' tasks and of its own that did not succeed (its
--- own results are packed by bulk_mpi), the set of tasks already
--- restored into results / missing, whether it was stopped and the first
--- task not handed out.
-local function master (spec, results, missing, b)
-  local n, bytes, restored, own, seen = spec.n, {}, {}, 0, 0
-  core.task_serve(n)
-  local p = meter(spec, opcount, n)
-  local function absorb ()
-    local t
-    t, seen = core.task_fresh(seen)
-    for i, s in pairs(t) do
-      decode(spec, i, s, results, missing)
-      restored[i] = true
-      board_add(b, i, results[i])
-    end
-  end
-  local ok, err = pcall(function ()
-    while true do
-      meter_tick(p, core.task_progress() + own, b)
-      if core.task_intr() then
-        core.task_stop()
-        break
-      end
-      local i = core.task_take()
-      if not i then break end
-      local st, v = compute(spec, i)
-      if st == "intr" then core.task_stop() end
-      -- its own results are packed once, at the end, whole or as
-      -- summaries (bulk_mpi)
-      if st ~= "ok" then bytes[i] = encode(st, v) end
-      if st == "ok" then
-        results[i] = v
-        restored[i] = true
-        board_add(b, i, v)
-      elseif st == "error" then
-        missing[#missing + 1] = {task = i, error = v}
-        restored[i] = true
-      end
-      own = own + 1
-      absorb()
-      if board_tick(b) then
-        core.task_stop()
-        break
-      end
-    end
-  end)
-  if not ok then
-    core.task_stop()
-    if not isintr(err) then
-      board_close(b)
-      core.task_served()
-      error(err, 0)
-    end
-  end
-  board_close(b)
-  local theirs, nxt, stopped = core.task_served()
-  for i, s in pairs(theirs) do bytes[i] = s end
-  -- tasks nxt..n were never handed out: not run, without an entry each
-  -- (after a stop there may be 10^6 of them)
-  return bytes, restored, stopped or not ok, nxt
-end
-
 -- What the other ranks get of each task (OPTLAB_MPI_HISTORIES): "all"
 -- its whole results; "rank0" its summary (core/runpack.h: x, the stop
 -- reason, the counts, the last and smallest value of each metric, the
@@ -711,6 +642,97 @@ local function wholeresults (results, bytes, nxt)
   return true
 end
 
+-- Rank 0: a thread of ltask.c serves the workers (indices out, results
+-- in) while this loop takes indices from the same counter and computes
+-- them.  Between its own tasks it restores the results the others sent
+-- meanwhile (core.task_fresh), so that little is left for after the last
+-- task, and shows them in the live view (board).  Without a terminal to
+-- show it, rank 0 says how far an operation is (meter).  Returns the
+-- bytes of the others' tasks that did not restore or may go whole to
+-- the other ranks (none once they are past the budget: see
+-- wholeresults) and of its own that did not succeed (its own results are
+-- packed by bulk_mpi), the set of tasks already restored into results /
+-- missing, whether it was stopped and the first task not handed out.
+local function master (spec, results, missing, b)
+  local n, bytes, restored, own, seen = spec.n, {}, {}, 0, 0
+  local keep = HISTORIES ~= "rank0" and 0 or nil   -- bytes kept, or nil
+  local budget = HISTORIES == "auto"
+    and HISTBUDGET // math.max(1, size - 1) or math.huge
+  local function take (t)
+    for i, s in pairs(t) do
+      if not restored[i] then
+        decode(spec, i, s, results, missing)
+        restored[i] = true
+        board_add(b, i, results[i])
+      end
+      if not results[i] then bytes[i] = s        -- an error goes as it came
+      elseif keep then
+        bytes[i] = s
+        keep = keep + #s
+        if keep > budget then
+          -- past the budget the others get summaries: the bytes are not
+          -- needed (10^5 of 100 KB would be 10 GB held here)
+          for k in pairs(bytes) do
+            if results[k] then bytes[k] = nil end
+          end
+          keep = nil
+        end
+      end
+    end
+  end
+  core.task_serve(n)
+  local p = meter(spec, opcount, n)
+  local function absorb ()
+    local t
+    t, seen = core.task_fresh(seen)
+    take(t)
+  end
+  local ok, err = pcall(function ()
+    while true do
+      meter_tick(p, core.task_progress() + own, b)
+      if core.task_intr() then
+        core.task_stop()
+        break
+      end
+      local i = core.task_take()
+      if not i then break end
+      local st, v = compute(spec, i)
+      if st == "intr" then core.task_stop() end
+      -- its own results are packed once, at the end, whole or as
+      -- summaries (bulk_mpi)
+      if st ~= "ok" then bytes[i] = encode(st, v) end
+      if st == "ok" then
+        results[i] = v
+        restored[i] = true
+        board_add(b, i, v)
+      elseif st == "error" then
+        missing[#missing + 1] = {task = i, error = v}
+        restored[i] = true
+      end
+      own = own + 1
+      absorb()
+      if board_tick(b) then
+        core.task_stop()
+        break
+      end
+    end
+  end)
+  if not ok then
+    core.task_stop()
+    if not isintr(err) then
+      board_close(b)
+      core.task_served(seen)
+      error(err, 0)
+    end
+  end
+  board_close(b)
+  local theirs, nxt, stopped = core.task_served(seen)
+  take(theirs)
+  -- tasks nxt..n were never handed out: not run, without an entry each
+  -- (after a stop there may be 10^6 of them)
+  return bytes, restored, stopped or not ok, nxt
+end
+
 local function bulk_mpi (spec)
   local results, missing, blob, stopped = {}, {}, nil, false
   local nxt
@@ -718,9 +740,6 @@ local function bulk_mpi (spec)
     local bytes, restored
     bytes, restored, stopped, nxt = master(spec, results, missing,
                                            board(spec))
-    for i = 1, nxt - 1 do
-      if not restored[i] then decode(spec, i, bytes[i], results, missing) end
-    end
     local whole = wholeresults(results, bytes, nxt)
     local parts = {stopped and "1" or "0", spack("j", nxt)}
     for i = 1, nxt - 1 do
