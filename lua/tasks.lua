@@ -102,7 +102,7 @@ local function decode (spec, i, bytes, results, missing, from)
   if k == "o" then
     local r = spec.make(i, true)   -- a shell: nothing evaluated
     -- a summary only from rank 0 (from == nil), never from a file
-    local ok, err = pcall(core.task_unpack, r, bytes:sub(2), from == nil)
+    local ok, err = pcall(core.task_unpack, r, bytes, from == nil, 2)
     if ok then results[i] = r
     else bad(tostring(err):gsub("^tasks: ", "")) end
   elseif k == "e" then

@@ -218,3 +218,6 @@ OPENBLAS_NUM_THREADS=1 tests/bench/fed 200 3 5 10
 
 echo "== MPI: a 64-seed repeats of ~50 ms runs, one process vs mpirun -np 2 (issue 16)"
 sh tests/bench/mpi.sh
+
+echo "== MPISCALE: 32 ranks oversubscribed, 2000 tasks of 50 ms waits returning 100 KB histories (efficiency), and 10^5 tiny tasks on 2 ranks (memory per rank) (issue 25)"
+sh tests/bench/mpi_scale.sh
