@@ -46,7 +46,6 @@ static const char *const sonames[] = {
   X(MPI_Finalize, (void), ()) \
   X(MPI_Gather, (const void *a1, int a2, MPI_Datatype a3, void *a4, int a5, MPI_Datatype a6, int a7, MPI_Comm a8), (a1, a2, a3, a4, a5, a6, a7, a8)) \
   X(MPI_Get_count, (const MPI_Status *a1, MPI_Datatype a2, int *a3), (a1, a2, a3)) \
-  X(MPI_Ibcast, (void *a1, int a2, MPI_Datatype a3, int a4, MPI_Comm a5, MPI_Request *a6), (a1, a2, a3, a4, a5, a6)) \
   X(MPI_Get_processor_name, (char *a1, int *a2), (a1, a2)) \
   X(MPI_Improbe, (int a1, int a2, MPI_Comm a3, int *a4, MPI_Message *a5, MPI_Status *a6), (a1, a2, a3, a4, a5, a6)) \
   X(MPI_Imrecv, (void *a1, int a2, MPI_Datatype a3, MPI_Message *a4, MPI_Request *a5), (a1, a2, a3, a4, a5)) \
