@@ -55,10 +55,11 @@
 ** eager limit: its send blocks until rank 0 receives it, which between
 ** tasks would leave a worker idle for up to one of rank 0's tasks.
 ** The protocol, for tasks.lua's worker: a worker sends AHEAD requests
-** (tag TREQ) and one result (tag TRES: its index packed as a Lua
-** integer, then the bytes) per task; every message gets one reply (tag
-** TTASK), the next index as a decimal string, "-1" when there are none
-** left, "-2" after Ctrl-C.  At the end of an operation rank 0 sends
+** (tag TREQ) and one message of results (tag TRES: for each task of a
+** chunk its index and bytes, string.pack("js4", i, bytes)) per chunk;
+** every message gets one reply (tag TTASK), the next chunk as "i k"
+** (indices i .. i + k - 1, k a share of what is left: srv_give), "-1"
+** when there are none left, "-2" after Ctrl-C.  At the end of an operation rank 0 sends
 ** each live rank a header (tag TDONE) and the results: by MPI_Bcast, or,
 ** once a rank has died, in a message to each.
 ** A rank that dies: rank 0 knows every rank's pid and host (gathered at
@@ -907,16 +908,35 @@ static int srv_take (void)
   return i <= srv.n ? i : 0;
 }
 
+/* Worker w's next chunk: k indices from i, k a share of what is left
+** (guided scheduling: remaining / (4 size), at least 1, at most
+** CHUNKMAX), so that short tasks cost rank 0 one message pair a chunk,
+** not one each (10^5 tasks of 50 us starved the worker: the server's 1
+** ms nap per round trip), while the last chunks are single tasks and the
+** ranks finish together.  OPTLAB_MPI_CHUNK sets CHUNKMAX (1: one task a
+** message, as for tasks of very uneven length). */
+#define CHUNKMAX 4096
+static int chunkmax = CHUNKMAX;
 static void srv_give (int w)
 {
-  char s[24];
-  int i = atomic_load(&srv.stopped) ? -2 : srv_take();
+  char s[48];
+  int i = 0, k = 1, j;
+  if (!atomic_load(&srv.stopped)) {
+    int left = srv.n - atomic_load(&srv.next) + 1;
+    k = left / (4 * size);
+    if (k < 1) k = 1;
+    if (k > chunkmax) k = chunkmax;
+    i = atomic_fetch_add(&srv.next, k);
+    if (i > srv.n) i = 0;
+    else if (i + k - 1 > srv.n) k = srv.n - i + 1;
+  }
   if (i == 0) i = atomic_load(&srv.stopped) ? -2 : -1;
   if (i > 0) {
-    srv.handed++;
-    srv.owner[i] = w;
+    srv.handed += k;
+    for (j = i; j < i + k; j++) srv.owner[j] = w;
+    snprintf(s, sizeof s, "%d %d", i, k);
   }
-  snprintf(s, sizeof s, "%d", i);
+  else snprintf(s, sizeof s, "%d", i);
   MPI_Send(s, (int)strlen(s), MPI_BYTE, w, TTASK, MPI_COMM_WORLD);
 }
 
@@ -964,9 +984,21 @@ static void srv_reap (void)
     if (!peers.dead[w] && peers.local[w] && gone(peers.pid[w])) srv_dead(w);
 }
 
-/* A received message: a request, or task i's result (its index packed
-** as a Lua integer, string.pack("j", i), in native order, then its
-** bytes); either is answered at once. */
+/* Task i's bytes b[0, len) (b malloc'd, now the server's) in. */
+static void srv_put (lua_Integer i, char *b, int len)
+{
+  if (i < 1 || i > srv.n || srv.done[i]) MPI_Abort(MPI_COMM_WORLD, 1);
+  srv.buf[i] = b;
+  srv.done[i] = 1;
+  srv.len[i] = len;
+  srv.order[atomic_load(&srv.got)] = (int)i;
+  atomic_fetch_add(&srv.got, 1);
+  if (len == 1 && b[0] == 's') atomic_store(&srv.stopped, 1);
+}
+
+/* A received message: a request, or a chunk's results (for each task its
+** index and its bytes, string.pack("js4", i, bytes) in native order);
+** either is answered at once, by the next chunk. */
 static void srv_handle (int w, int tag, char *b, int len)
 {
   if (peers.dead[w]) {                /* sent before it died: dropped */
@@ -978,18 +1010,29 @@ static void srv_handle (int w, int tag, char *b, int len)
     free(b);
   }
   else {
-    lua_Integer i = 0;
-    if (len < (int)sizeof i) MPI_Abort(MPI_COMM_WORLD, 1);
-    memcpy(&i, b, sizeof i);
-    if (i < 1 || i > srv.n || srv.done[i])
-      MPI_Abort(MPI_COMM_WORLD, 1);
-    memmove(b, b + sizeof i, (size_t)len - sizeof i);
-    srv.buf[i] = b;
-    srv.done[i] = 1;
-    srv.len[i] = len - (int)sizeof i;
-    srv.order[atomic_load(&srv.got)] = (int)i;
-    atomic_fetch_add(&srv.got, 1);
-    if (srv.len[i] == 1 && b[0] == 's') atomic_store(&srv.stopped, 1);
+    size_t at = 0, n = (size_t)len;
+    while (at < n) {
+      lua_Integer i;
+      uint32_t k;
+      char *c;
+      if (n - at < sizeof i + sizeof k) MPI_Abort(MPI_COMM_WORLD, 1);
+      memcpy(&i, b + at, sizeof i);
+      memcpy(&k, b + at + sizeof i, sizeof k);
+      at += sizeof i + sizeof k;
+      if (k > n - at || k > 0x7fffffffu) MPI_Abort(MPI_COMM_WORLD, 1);
+      if (at == sizeof i + sizeof k && k == n - at) {
+        /* one task: its bytes moved to the front, no copy */
+        memmove(b, b + at, k);
+        srv_put(i, b, (int)k);
+        b = NULL;
+        break;
+      }
+      if ((c = malloc(k > 0 ? k : 1)) == NULL) MPI_Abort(MPI_COMM_WORLD, 1);
+      memcpy(c, b + at, k);
+      srv_put(i, c, (int)k);
+      at += k;
+    }
+    free(b);
   }
   srv_give(w);
 }
@@ -1091,6 +1134,13 @@ static int task_serve (lua_State *L)
   srv_join();
   srv_free();
   srv.n = (int)n;
+  {
+    const char *ev = getenv("OPTLAB_MPI_CHUNK");
+    char *end = NULL;
+    long c = ev != NULL ? strtol(ev, &end, 10) : 0;
+    chunkmax = ev != NULL && *ev != '\0' && *end == '\0' && c >= 1 &&
+      c <= 1000000 ? (int)c : CHUNKMAX;
+  }
   atomic_store(&srv.next, 1);
   atomic_store(&srv.stopped, 0);
   srv.handed = 0;

@@ -576,9 +576,10 @@ end
 -- == Open MPI ====================================================================
 
 -- the protocol of rank 0's server (lua/ltask.c): AHEAD requests, then a
--- result per task; each message answered by an index, -1 none, -2 stop
+-- message of results per chunk; each message answered by the next chunk
+-- "i k" (tasks i .. i + k - 1), -1 none, -2 stop
 local REQ, RES = 1, 2
-local AHEAD = 2                     -- task indices a worker holds ahead
+local AHEAD = 2                     -- chunks a worker holds ahead
 
 local function worker (spec)
   local send, recv = core.task_send, core.task_recv
@@ -588,16 +589,24 @@ local function worker (spec)
     while out > 0 and (#queue == 0 or core.task_probe()) do
       local _, _, s = recv()
       out = out - 1
-      local i = math.tointeger(tonumber(s))
+      local a, b = s:match("^(%-?%d+) ?(%d*)$")
+      local i = math.tointeger(tonumber(a))
       if i == -2 then stop = true
-      elseif i > 0 then queue[#queue + 1] = i end
+      elseif i > 0 then
+        queue[#queue + 1] = {i, math.tointeger(tonumber(b)) or 1}
+      end
     end
     if #queue == 0 and out == 0 then break end
     if #queue > 0 then
-      local i = table.remove(queue, 1)
-      local st, v = "intr", nil
-      if not stop then st, v = compute(spec, i) end
-      send(0, RES, spack("j", i) .. encode(st, v))
+      local c, parts = table.remove(queue, 1), {}
+      for i = c[1], c[1] + c[2] - 1 do
+        local st, v = "intr", nil
+        if not stop then st, v = compute(spec, i) end
+        -- after a Ctrl-C the rest of the chunk is not run
+        if st == "intr" then stop = true end
+        parts[#parts + 1] = spack("js4", i, encode(st, v))
+      end
+      send(0, RES, concat(parts))
       out = out + 1
     end
   end
