@@ -419,6 +419,11 @@ static int build (nuts_state *s, ol_ctx *c, int depth, int from,
     double H = INFINITY, K;
     nuts_pt *z, *next = NULL;
     int k, ready = 0;
+    /* maxdepth up to 30 is 2^30 steps in one transition: Ctrl-C ends
+    ** the run there, the transition dropped (the next one starts afresh
+    ** from s->cur; found by the fuzzer deaf for seconds) */
+    if (ol_interrupted())
+      return ol_err_set(e, OL_EINTR, "nuts: interrupted");
     if (s->pre >= 0 && s->pre_from == from && s->pre_eps == s->eps_t) {
       /* the half kick and drift from `from` are done */
       k = s->pre;

@@ -9,7 +9,8 @@
 #   (d) long work in C: hessian() of a 2000-d function, problem builders of
 #       large sizes (matlsq, linreg, rosenbrock, rlvr, density, problem.new
 #       with hess=), hmc{L=1e6}, a diffusion sampler over 10^6 particles, one over 10^7
-#       with its metrics, lowrank and lasso builds, optlab.sleep, a Gaussian target's
+#       with its metrics, lowrank and lasso builds, optlab.sleep, a NUTS
+#       transition of maxdepth 30, a Gaussian target's
 #       Sigma^1/2 at n = 1000 (the fuzzer found them deaf to Ctrl-C),
 #       repeats of 10^8 runs, grad() inside the f of grad() where neither
 #       can be traced (grad's tracer lets an interrupt through and takes
@@ -161,6 +162,7 @@ cubic n=3500 (one dsyevd of 5 s)|r = run(problem.lowrank{n = 5, r = 100}, optim.
 bcd gsd fd Hessian n=4000|r = run(problem.stopping{K = 200}, optim.bcd{rule = "gsd", bs = 1, blocks = "fixed", update = "gradient"}, {iters = 1e5, view = false, progress = false})
 kmeans n=2000 d=100|for i = 1, 1e9 do q = problem.kmeans{n = 2000, d = 100, starts = 1000} q:close() q = nil collectgarbage() end
 optlab.sleep of a day|optlab.sleep(86400)
+nuts maxdepth 30 (2^30 steps a transition)|r = run(problem.fsquad{N = 1000, cond = 10, seed = 1, l1 = 2}, sample.nuts{eps = 1, maxdepth = 30, warmup = 10}, {iters = 1e6, progress = false, view = false})
 repeats 1e8|q = repeats(problem.rosenbrock{n = 2}, optim.gd{lr = 1e-3}, {iters = 100, progress = false}, 1e8)
 grad inside grad, 1e4-d, untraceable|y0 = {} for i = 1, 1e4 do y0[i] = 0.5 end g = grad(function (x) local h = grad(function (y) local s = 0 for i = 1, #y do s = s + (y[i] == 1 and 5 or y[i] ^ 2) end return s end, y0) return x[1] * h[1] + (x[2] == 1 and 0 or x[2]) end, y0)
 CASES
