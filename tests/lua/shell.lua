@@ -16,31 +16,21 @@ end
 t.ok(core ~= nil, "shell: the library's task primitives are found")
 
 -- a Lua problem that counts its evaluations
-local calls = 0
-local p = problem.new{n = 2, x0 = {-1.2, 1},
-  f = function (x)
-    calls = calls + 1
-    return 100 * (x[2] - x[1] ^ 2) ^ 2 + (1 - x[1]) ^ 2
-  end,
-  grad = function (x, g)
-    calls = calls + 1
-    g[1] = -400 * x[1] * (x[2] - x[1] ^ 2) - 2 * (1 - x[1])
-    g[2] = 200 * (x[2] - x[1] ^ 2)
-  end}
+local p, count = dofile("tests/lib/counted.lua")
 local o = {iters = 150, seed = 4, progress = false, view = false}
 
 for _, m in ipairs{optim.gd{lr = 1e-3}, optim.adam{lr = 1e-2}} do
   local name = m.name
   local r = run(p, m, o)
   local bytes = core.task_pack(r)
-  local c0 = calls
+  local c0 = count()
   local s = core.task_unpack(core.task_mkrun(p, m, o, false, true), bytes)
-  t.is(calls - c0, 0, name .. ": a shell restores without evaluating f or g")
-  c0 = calls
+  t.is(count() - c0, 0, name .. ": a shell restores without evaluating f or g")
+  c0 = count()
   local w = core.task_unpack(core.task_mkrun(p, m, o), bytes)
-  t.ok(calls - c0 >= 2, string.format("%s: a whole run made to restore into "
+  t.ok(count() - c0 >= 2, string.format("%s: a whole run made to restore into "
                                       .. "evaluates (%d calls)", name,
-                                      calls - c0))
+                                      count() - c0))
   t.is(s:csv(), r:csv(), name .. ": the shell's history is the run's")
   t.is(s.x[1], r.x[1], name .. ": and its x")
   t.is(s.reason, r.reason, name .. ": and its stop reason")
@@ -65,10 +55,10 @@ optim.new{name = "shellgd", params = {lr = {default = 1e-3, min = 0}},
 do
   local r = run(p, optim.shellgd{}, o)
   local bytes = core.task_pack(r)
-  local i0, c0 = inits, calls
+  local i0, c0 = inits, count()
   local s = core.task_unpack(core.task_mkrun(p, optim.shellgd{}, o, false,
                                              true), bytes)
-  t.ok(inits == i0 and calls == c0,
+  t.ok(inits == i0 and count() == c0,
        "optim.new method: a shell calls neither init nor the problem")
   s:continue(10)
   t.is(inits - i0, 1, "optim.new method: continuing the shell calls init once")
@@ -81,18 +71,19 @@ end
 
 -- samplers keep draws and sqp names results: no shell, made whole
 do
+  local dcalls = 0
   local d = problem.density{n = 1, ad = false, logp = function (x)
-    calls = calls + 1
+    dcalls = dcalls + 1
     return -0.5 * x[1] ^ 2
   end}
   local m = sample.rwmh{}
   local oo = {iters = 50, warmup = 10, seed = 2, progress = false,
               view = false}
   local r = run(d, m, oo)
-  local c0 = calls
+  local c0 = dcalls
   core.task_unpack(core.task_mkrun(d, m, oo, false, true), core.task_pack(r))
-  t.ok(calls > c0, "rwmh: a sampler's run to restore into is made whole ("
-       .. calls - c0 .. " logp calls)")
+  t.ok(dcalls > c0, "rwmh: a sampler's run to restore into is made whole ("
+       .. dcalls - c0 .. " logp calls)")
   local q = problem.new{n = 2, x0 = {1, 1},
     f = function (x) return x[1] ^ 2 + x[2] ^ 2 end,
     constraints = {{kind = "eq", c = function (x) return x[1] + x[2] - 1 end}}}

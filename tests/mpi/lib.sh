@@ -19,3 +19,10 @@ trap 'rm -rf "$tmp"' EXIT
 export OPENBLAS_NUM_THREADS=1
 n=0
 ok () { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
+# need_mpi: a test that is all mpirun cases skips whole without Open MPI.
+need_mpi () {
+  if [ $MPI = 0 ]; then
+    echo "1..0 # SKIP optlab was built without Open MPI"
+    exit 0
+  fi
+}

@@ -6,20 +6,10 @@
 -- broadcast's: into shells, which evaluate nothing, so the calls of all
 -- ranks add up to one process's.  arg[1]: "whole" to make the repeats'
 -- runs continue afterwards (a shell is made whole then, once).
-local calls = 0
-local p = problem.new{n = 2, ad = false, x0 = {-1.2, 1},
-  f = function (x)
-    calls = calls + 1
-    return 100 * (x[2] - x[1] ^ 2) ^ 2 + (1 - x[1]) ^ 2
-  end,
-  grad = function (x, g)
-    calls = calls + 1
-    g[1] = -400 * x[1] * (x[2] - x[1] ^ 2) - 2 * (1 - x[1])
-    g[2] = 200 * (x[2] - x[1] ^ 2)
-  end}
+local p, calls = dofile("tests/lib/counted.lua")
 local q = repeats(p, optim.gd{lr = 1e-3}, {iters = 4000, seed = 2,
                   progress = false}, 16)
-local line = string.format("calls %d runs %d median %.17g", calls, q.R,
+local line = string.format("calls %d runs %d median %.17g", calls(), q.R,
                            q:quantile("loss", 0.5))
 if optlab.rank == 0 then print(line)
 else io.stderr:write("rank " .. optlab.rank .. ": " .. line .. "\n") end

@@ -8,10 +8,7 @@
 # every rank: their sum is one process's.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/mpi/lib.sh
-if [ $MPI = 0 ]; then
-  echo "1..0 # SKIP optlab was built without Open MPI"
-  exit 0
-fi
+need_mpi
 echo "1..3"
 $OPTLAB tests/mpi/restore.lua >"$tmp/one" 2>/dev/null
 one=$(sed -n 's/^calls \([0-9]*\) .*/\1/p' "$tmp/one")

@@ -11,10 +11,7 @@
 # is refused naming rank 0, and saves, plots and printing do nothing.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/mpi/lib.sh
-if [ $MPI = 0 ]; then
-  echo "1..0 # SKIP optlab was built without Open MPI"
-  exit 0
-fi
+need_mpi
 echo "1..17"
 $OPTLAB tests/mpi/summary.lua >"$tmp/one.out" 2>"$tmp/one.err"
 ok $? "one process runs"
